@@ -1,0 +1,1 @@
+"""LeadVault: a real-estate investment lead marketplace."""

@@ -1,0 +1,1 @@
+"""FastAPI app mounted on Reflex's backend (``/api/`` and ``/functions/v1/``)."""

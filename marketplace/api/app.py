@@ -1,0 +1,26 @@
+"""The FastAPI application factory.
+
+Reflex adds its own middleware to the app it is given, so a fresh app is built
+by ``create_api()``; its routes match before Reflex's pages, which is why they
+all live under ``/api/`` and ``/functions/v1/``.
+"""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+from sqlalchemy import text
+
+from marketplace.db import get_engine
+
+
+def create_api() -> FastAPI:
+    api = FastAPI(title="LeadVault API", docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
+
+    @api.get("/api/health")
+    def health() -> dict:
+        """Liveness plus a database round trip."""
+        with get_engine().connect() as conn:
+            conn.execute(text("SELECT 1"))
+        return {"status": "ok"}
+
+    return api

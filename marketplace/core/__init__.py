@@ -1,0 +1,1 @@
+"""Pure business rules: no database, no Reflex."""

@@ -1,0 +1,82 @@
+"""Database engine and transactions.
+
+One engine per database URL. ``session_scope()`` is the only way services open
+a transaction: it commits on success and rolls back on any exception, so a
+failed operation never leaves half-written rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, create_engine
+
+from marketplace.config import get_settings
+
+
+_ENGINES: dict[str, Engine] = {}
+
+
+def _engine_for(url: str) -> Engine:
+    engine = _ENGINES.get(url)
+    if engine is None:
+        engine = _ENGINES[url] = _build_engine(url)
+    return engine
+
+
+def _build_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        path = url.split(":///", 1)[-1]
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_conn, _record):  # pragma: no cover - trivial
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.close()
+
+        # pysqlite's own transaction handling defers BEGIN; emit BEGIN IMMEDIATE
+        # ourselves so that read-then-write transactions cannot deadlock.
+        @event.listens_for(engine, "connect")
+        def _no_autobegin(dbapi_conn, _record):  # pragma: no cover - trivial
+            dbapi_conn.isolation_level = None
+
+        @event.listens_for(engine, "begin")
+        def _begin_immediate(conn):  # pragma: no cover - trivial
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+        return engine
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+
+def get_engine(url: str | None = None) -> Engine:
+    return _engine_for(url or get_settings().database_url)
+
+
+def dispose_engines() -> None:
+    """Close every pooled connection (tests drop databases after this)."""
+    for engine in _ENGINES.values():
+        engine.dispose()
+    _ENGINES.clear()
+
+
+@contextmanager
+def session_scope(url: str | None = None) -> Iterator[Session]:
+    """A transaction: commit on success, roll back on error."""
+    session = Session(get_engine(url), expire_on_commit=False)
+    try:
+        yield session
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        session.close()

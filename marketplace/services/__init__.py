@@ -1,0 +1,1 @@
+"""Database work in transactions; states and API routes call these."""

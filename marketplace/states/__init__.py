@@ -1,0 +1,1 @@
+"""Reflex states: ``AuthState`` at the base, one substate per page."""

@@ -1,0 +1,169 @@
+"""The base state: who is signed in, re-checked on the server for every event.
+
+Tokens live in the browser's localStorage (synced across tabs). Every handler
+that reads or changes a user's data calls ``self._require_user_id()``, which
+validates the access token against ``auth_sessions`` and refreshes it when it
+is expired or within ``REFRESH_MARGIN`` of expiry; a client-side redirect is
+never the protection.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from datetime import datetime, timedelta
+
+import reflex as rx
+
+from marketplace import routes
+from marketplace.db import session_scope
+from marketplace.models import utcnow
+from marketplace.services import accounts, subscriptions
+from marketplace.services.accounts import TokenPair
+
+log = logging.getLogger("marketplace.auth")
+REFRESH_MARGIN = timedelta(minutes=5)
+
+
+class AuthState(rx.State):
+    """Session tokens and the signed-in user's header data."""
+
+    access_token: str = rx.LocalStorage("", name="lv_access_token", sync=True)
+    refresh_token: str = rx.LocalStorage("", name="lv_refresh_token", sync=True)
+    access_expires_at: str = rx.LocalStorage("", name="lv_access_expires_at", sync=True)
+    # Referral code captured from a one-segment path or the pricing box.
+    referral_code: str = rx.SessionStorage("", name="referral_code")
+
+    auth_loading: bool = True
+    user_id: str = ""
+    user_email: str = ""
+    first_name: str = ""
+    credits: int = 0
+    email_confirmed: bool = True
+    is_super_admin: bool = False
+    subscribed: bool = False
+    subscription_type: str = "none"
+    leads_remaining: int = 0
+    subscription_end: str = ""
+
+    @rx.var
+    def is_authenticated(self) -> bool:
+        return self.user_id != ""
+
+    @rx.var
+    def display_name(self) -> str:
+        return self.first_name or self.user_email.split("@", 1)[0]
+
+    # ------------------------------------------------------------------ helpers
+
+    def _client_ip(self) -> str:
+        return self.router.session.client_ip or ""
+
+    def _user_agent(self) -> str:
+        return (self.router.headers.user_agent or "")[:512]
+
+    def _store_tokens(self, pair: TokenPair) -> None:
+        self.access_token = pair.access_token
+        self.refresh_token = pair.refresh_token
+        self.access_expires_at = pair.access_expires_at.isoformat()
+
+    def _clear_user(self) -> None:
+        self.access_token = ""
+        self.refresh_token = ""
+        self.access_expires_at = ""
+        self.user_id = ""
+        self.user_email = ""
+        self.first_name = ""
+        self.credits = 0
+        self.email_confirmed = True
+        self.is_super_admin = False
+        self._reset_subscription()
+
+    def _reset_subscription(self) -> None:
+        self.subscribed = False
+        self.subscription_type = "none"
+        self.leads_remaining = 0
+        self.subscription_end = ""
+
+    def _expires_soon(self) -> bool:
+        try:
+            expires = datetime.fromisoformat(self.access_expires_at)
+        except ValueError:
+            return True
+        return expires - utcnow() < REFRESH_MARGIN
+
+    def _require_user_id(self) -> uuid.UUID | None:
+        """Validate (and if needed refresh) the session; None when signed out."""
+        if not self.access_token and not self.refresh_token:
+            self._clear_user()
+            return None
+        with session_scope() as session:
+            user_id = accounts.validate_access_token(session, self.access_token)
+            if user_id is None or self._expires_soon():
+                pair = accounts.refresh_session(session, self.refresh_token)
+                if pair is not None:
+                    self._store_tokens(pair)
+                    user_id = accounts.validate_access_token(session, pair.access_token)
+        if user_id is None:
+            self._clear_user()
+        return user_id
+
+    def _load_user(self, user_id: uuid.UUID) -> bool:
+        with session_scope() as session:
+            user = accounts.current_user(session, user_id)
+        if user is None:
+            self._clear_user()
+            return False
+        self.user_id = str(user.id)
+        self.user_email = user.email
+        self.first_name = user.first_name
+        self.credits = user.credits
+        self.email_confirmed = user.email_confirmed
+        self.is_super_admin = user.is_super_admin
+        self._check_subscription(user.id)
+        return True
+
+    def _check_subscription(self, user_id: uuid.UUID) -> None:
+        """A failed check is only logged; the previous state is kept (SPEC 8)."""
+        try:
+            with session_scope() as session:
+                status = subscriptions.check_subscription(session, user_id)
+        except Exception:  # noqa: BLE001 - any failure keeps the old badge
+            log.exception("subscription check failed for %s", user_id)
+            return
+        self.subscribed = status.subscribed
+        self.subscription_type = status.subscription_type
+        self.leads_remaining = status.leads_remaining
+        self.subscription_end = status.subscription_end.isoformat() if status.subscription_end else ""
+
+    def _start_session(self, user_id: uuid.UUID, pair: TokenPair) -> None:
+        self._store_tokens(pair)
+        self._load_user(user_id)
+        self.auth_loading = False
+
+    # ------------------------------------------------------------------ events
+
+    @rx.event
+    def check_session(self):
+        """Runs on every page load: resolve the session, then the header shows."""
+        user_id = self._require_user_id()
+        if user_id is not None:
+            self._load_user(user_id)
+        self.auth_loading = False
+
+    @rx.event
+    def keep_alive(self):
+        """Called every few minutes by the shell: refreshes tokens before expiry."""
+        if self.access_token or self.refresh_token:
+            user_id = self._require_user_id()
+            if user_id is not None:
+                self._load_user(user_id)
+
+    @rx.event
+    def sign_out(self):
+        """Revoke the session on the server, forget the tokens, go home."""
+        if self.access_token or self.refresh_token:
+            with session_scope() as session:
+                accounts.revoke_session(session, self.access_token, self.refresh_token)
+        self._clear_user()
+        return rx.redirect(routes.HOME)
