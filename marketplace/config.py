@@ -14,7 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-DATA_DIR = Path(os.environ.get("MARKETPLACE_DATA_DIR", PROJECT_ROOT / "data"))
+
+
+def data_dir() -> Path:
+    """Where the SQLite file and the generated secret key live by default."""
+    return Path(os.environ.get("MARKETPLACE_DATA_DIR") or PROJECT_ROOT / "data")
 
 
 def normalize_database_url(url: str) -> str:
@@ -27,7 +31,7 @@ def normalize_database_url(url: str) -> str:
 
 
 def default_database_url() -> str:
-    return f"sqlite:///{DATA_DIR / 'marketplace.db'}"
+    return f"sqlite:///{data_dir() / 'marketplace.db'}"
 
 
 def _secret_key() -> str:
@@ -35,11 +39,11 @@ def _secret_key() -> str:
     key = os.environ.get("SECRET_KEY")
     if key:
         return key
-    path = DATA_DIR / ".secret_key"
+    path = data_dir() / ".secret_key"
     try:
         return path.read_text().strip()
     except FileNotFoundError:
-        DATA_DIR.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
         key = secrets.token_urlsafe(48)
         # O_EXCL: two workers starting together agree on one key.
         try:
@@ -89,7 +93,7 @@ def get_settings() -> Settings:
         port=port,
         site_url=(os.environ.get("SITE_URL") or f"http://localhost:{port}").rstrip("/"),
         smtp_url=os.environ.get("SMTP_URL") or None,
-        mail_from=os.environ.get("MAIL_FROM") or "LeadVault <no-reply@leadvault.local>",
+        mail_from=os.environ.get("MAIL_FROM") or "LeadVault <no-reply@leadvault.app>",
         access_token_ttl=_int("ACCESS_TOKEN_TTL", 3600),
         refresh_token_ttl=_int("REFRESH_TOKEN_TTL", 30 * 24 * 3600),
         login_max_failures=_int("LOGIN_MAX_FAILURES", 5),

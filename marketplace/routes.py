@@ -1,7 +1,7 @@
 """Routes and product-wide names, defined once."""
 
 APP_NAME = "LeadVault"
-SUPPORT_EMAIL = "support@leadvault.example"
+SUPPORT_EMAIL = "support@leadvault.app"
 
 HOME = "/"
 MARKETPLACE = "/marketplace"

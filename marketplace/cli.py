@@ -1,0 +1,186 @@
+"""Operator commands. Every command has ``--help``; bad input prints a clear
+error on stderr and exits with status 1."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from marketplace.db import session_scope
+
+
+class CommandError(Exception):
+    """A user mistake: printed as ``error: ...``, exit status 1."""
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be greater than 0")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must not be negative")
+    return value
+
+
+def _user_by_email(session, email: str):
+    from marketplace.services import accounts
+
+    user = accounts.find_user_by_email(session, email)
+    if user is None:
+        raise CommandError(f"no user with e-mail {email!r}")
+    return user
+
+
+def cmd_migrate(args) -> None:
+    from marketplace import migrations
+
+    migrations.upgrade()
+    print("database is at the latest migration")
+
+
+def cmd_create_user(args) -> None:
+    from marketplace.services import accounts
+
+    try:
+        with session_scope() as session:
+            user = accounts.create_user(
+                session, args.email, args.password, args.first_name, args.last_name,
+                credits=args.credits, confirmed=args.confirmed, admin=args.admin,
+            )
+    except accounts.AuthError as exc:
+        raise CommandError(f"{args.email}: {exc.message}") from None
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    print(json.dumps({"user_id": str(user.id), "email": user.email, "credits": args.credits, "admin": args.admin}))
+
+
+def cmd_grant_credits(args) -> None:
+    from marketplace.services import ledger
+
+    with session_scope() as session:
+        user = _user_by_email(session, args.email)
+        if args.credits == 0:
+            raise CommandError("credits must not be 0")
+        try:
+            balance = ledger.apply_credits(session, user.id, args.credits, "admin_grant")
+        except ledger.InsufficientCredits as exc:
+            raise CommandError(str(exc)) from None
+    print(json.dumps({"email": user.email, "granted": args.credits, "credits_remaining": balance}))
+
+
+def cmd_make_admin(args) -> None:
+    from marketplace.services import accounts
+
+    with session_scope() as session:
+        try:
+            user = accounts.make_admin(session, args.email)
+        except LookupError as exc:
+            raise CommandError(str(exc)) from None
+    print(json.dumps({"email": user.email, "super_admin": True}))
+
+
+def cmd_webhook_key(args) -> None:
+    from marketplace.services import webhook_keys
+
+    with session_scope() as session:
+        user = _user_by_email(session, args.email)
+        key = webhook_keys.rotate_key(session, user.id)
+    print(json.dumps({"user_id": str(user.id), "webhook_auth_key": key}))
+
+
+def cmd_seed_leads(args) -> None:
+    from marketplace.services import seeding
+
+    added = seeding.seed_leads(args.count, seed=args.seed, progress=not args.quiet)
+    print(json.dumps({"leads_added": added}))
+
+
+def cmd_refresh_leads(args) -> None:
+    from marketplace.jobs import refresh
+
+    result = refresh.run_refresh(trigger="manual", force=args.force)
+    print(json.dumps(result, default=str))
+    if result.get("status") == "failed":
+        raise CommandError(result.get("error") or "refresh failed")
+
+
+def cmd_seed_demo(args) -> None:
+    from marketplace.services import seeding
+
+    seeding.seed_demo(lead_count=args.leads)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse exits 2 on bad input; the CLI contract is exit status 1."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(1, f"error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m marketplace", description="LeadVault operator commands.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("migrate", help="apply database migrations (alembic upgrade head)")
+    p.set_defaults(func=cmd_migrate)
+
+    p = sub.add_parser("create-user", help="create an account")
+    p.add_argument("email")
+    p.add_argument("password")
+    p.add_argument("--first-name", required=True)
+    p.add_argument("--last-name", required=True)
+    p.add_argument("--credits", type=_non_negative_int, default=0, help="opening credits (through the ledger)")
+    p.add_argument("--admin", action="store_true", help="also make the user a super admin")
+    p.add_argument("--confirmed", action="store_true", help="mark the e-mail address as confirmed")
+    p.set_defaults(func=cmd_create_user)
+
+    p = sub.add_parser("grant-credits", help="add (or with a negative N remove) credits through the ledger")
+    p.add_argument("email")
+    p.add_argument("credits", type=int, metavar="N")
+    p.set_defaults(func=cmd_grant_credits)
+
+    p = sub.add_parser("make-admin", help="make a user a super admin")
+    p.add_argument("email")
+    p.set_defaults(func=cmd_make_admin)
+
+    p = sub.add_parser("webhook-key", help="create or rotate a user's webhook key; prints it once as JSON")
+    p.add_argument("email")
+    p.set_defaults(func=cmd_webhook_key)
+
+    p = sub.add_parser("seed-leads", help="load N generated leads from the built-in source")
+    p.add_argument("count", type=_positive_int, metavar="N")
+    p.add_argument("--seed", type=int, default=None, help="random seed for reproducible data")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_seed_leads)
+
+    p = sub.add_parser("refresh-leads", help="run the daily lead refresh now")
+    p.add_argument("--force", action="store_true", help="run even if today's refresh already ran")
+    p.set_defaults(func=cmd_refresh_leads)
+
+    p = sub.add_parser("seed-demo", help="first-run demo data when the database is empty")
+    p.add_argument("--leads", type=_positive_int, default=3000)
+    p.set_defaults(func=cmd_seed_demo)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        args.func(args)
+    except CommandError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0

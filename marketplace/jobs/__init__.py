@@ -1,0 +1,1 @@
+"""Scheduled work: the daily lead refresh."""

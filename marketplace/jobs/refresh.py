@@ -1,0 +1,113 @@
+"""The daily lead refresh (SPEC: 8:00 AM Pacific).
+
+A run pulls ``LEAD_REFRESH_COUNT`` (500) new leads from the configured source,
+clears ``is_new`` on every older lead, archives (``is_active = false``) leads
+older than ``LEAD_MAX_AGE_DAYS`` (30) and records itself in
+``lead_refresh_runs``. The Pacific date is the run's unique ``run_key``: of
+several workers (or a manual run) starting at once exactly one inserts the key
+and does the work; the others see it and skip. A failed run changes no lead,
+is recorded as failed, and may be retried (the retry claims the failed row).
+Unlocked leads stay readable by their owners after archiving: the property page
+reads through ``user_leads`` and ignores ``is_active``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import uuid
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from marketplace.db import get_engine
+from marketplace.models import Lead, LeadRefreshRun, utcnow
+from marketplace.sources.base import SearchCriteria, SourceError
+
+log = logging.getLogger("marketplace.refresh")
+PACIFIC = ZoneInfo("America/Los_Angeles")
+REFRESH_HOUR = 8
+
+
+def refresh_count() -> int:
+    return int(os.environ.get("LEAD_REFRESH_COUNT", "500"))
+
+
+def max_age_days() -> int:
+    return int(os.environ.get("LEAD_MAX_AGE_DAYS", "30"))
+
+
+def pacific_run_date(now: datetime) -> str:
+    return now.astimezone(PACIFIC).date().isoformat()
+
+
+def _claim(conn, run_key: str, now: datetime, trigger: str) -> int | None:
+    """Insert the run row, or take over a failed one; None if someone else has it."""
+    runs = LeadRefreshRun.__table__
+    try:
+        with conn.begin_nested():
+            return conn.execute(
+                sa.insert(runs)
+                .values(run_key=run_key, run_date=now.astimezone(PACIFIC).date(), trigger=trigger,
+                        status="running", started_at=now)
+                .returning(runs.c.id)
+            ).scalar_one()
+    except IntegrityError:
+        pass
+    return conn.execute(
+        sa.update(runs)
+        .where(runs.c.run_key == run_key, runs.c.status == "failed")
+        .values(status="running", started_at=now, finished_at=None, error=None, trigger=trigger)
+        .returning(runs.c.id)
+    ).scalar_one_or_none()
+
+
+def run_refresh(
+    trigger: str = "schedule",
+    force: bool = False,
+    now: datetime | None = None,
+    source=None,
+    count: int | None = None,
+    database_url: str | None = None,
+) -> dict:
+    """Run today's refresh once. Returns a summary dict (status: completed, skipped or failed)."""
+    from marketplace.sources import get_source
+
+    now = now or utcnow()
+    run_key = pacific_run_date(now) if not force else f"{pacific_run_date(now)}:{trigger}:{uuid.uuid4().hex[:8]}"
+    engine = get_engine(database_url)
+    with engine.begin() as conn:
+        run_id = _claim(conn, run_key, now, trigger)
+    if run_id is None:
+        return {"status": "skipped", "run_key": run_key, "reason": "already ran today"}
+
+    runs, leads = LeadRefreshRun.__table__, Lead.__table__
+    try:
+        records = (source or get_source()).search(SearchCriteria(count=count or refresh_count()))
+        for record in records:
+            record["created_at"] = now
+            record["is_new"] = True
+        with engine.begin() as conn:
+            conn.execute(sa.update(leads).where(leads.c.is_new == sa.true()).values(is_new=False))
+            if records:
+                conn.execute(sa.insert(leads), records)
+            archived = conn.execute(
+                sa.update(leads)
+                .where(leads.c.is_active == sa.true(), leads.c.created_at < now - timedelta(days=max_age_days()))
+                .values(is_active=False)
+            ).rowcount
+            conn.execute(
+                sa.update(runs).where(runs.c.id == run_id).values(
+                    status="completed", finished_at=utcnow(), leads_added=len(records), leads_archived=archived
+                )
+            )
+    except (SourceError, ValueError, sa.exc.SQLAlchemyError) as exc:
+        log.exception("lead refresh %s failed", run_key)
+        with engine.begin() as conn:
+            conn.execute(
+                sa.update(runs).where(runs.c.id == run_id).values(status="failed", finished_at=utcnow(), error=str(exc)[:2000])
+            )
+        return {"status": "failed", "run_key": run_key, "error": str(exc)}
+    return {"status": "completed", "run_key": run_key, "leads_added": len(records), "leads_archived": archived}

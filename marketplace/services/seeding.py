@@ -1,0 +1,72 @@
+"""Loading leads in bulk and the first-run demo data."""
+
+from __future__ import annotations
+
+import secrets
+import sys
+import time
+
+import sqlalchemy as sa
+from sqlmodel import func, select
+
+from marketplace.db import get_engine, session_scope
+from marketplace.models import Lead, User
+from marketplace.services import accounts
+from marketplace.sources.base import SearchCriteria
+from marketplace.sources.builtin import BuiltinSource
+
+BATCH = 2000
+DEMO_INVESTOR = "investor@leadvault.app"
+DEMO_ADMIN = "admin@leadvault.app"
+
+
+def _progress(done: int, total: int, started: float) -> None:
+    width = 30
+    filled = int(width * done / total)
+    rate = done / max(time.monotonic() - started, 1e-6)
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} leads  {rate:,.0f}/s")
+    if done >= total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def insert_leads(rows: list[dict], database_url: str | None = None) -> int:
+    """Insert normalized lead records in one transaction."""
+    if not rows:
+        return 0
+    with get_engine(database_url).begin() as conn:
+        conn.execute(sa.insert(Lead.__table__), rows)
+    return len(rows)
+
+
+def seed_leads(count: int, seed: int | None = None, progress: bool = True, database_url: str | None = None) -> int:
+    """Generate ``count`` leads with the built-in source and store them in batches."""
+    source = BuiltinSource(seed=seed)
+    started = time.monotonic()
+    done = 0
+    while done < count:
+        n = min(BATCH, count - done)
+        done += insert_leads(source.search(SearchCriteria(count=n)), database_url)
+        if progress:
+            _progress(done, count, started)
+    return done
+
+
+def seed_demo(lead_count: int = 3000) -> None:
+    """On an empty database: demo accounts (credentials printed once) and leads."""
+    with session_scope() as session:
+        has_users = session.exec(select(func.count()).select_from(User)).one() > 0
+        has_leads = session.exec(select(func.count()).select_from(Lead)).one() > 0
+        if not has_users:
+            investor_pw = secrets.token_urlsafe(9)
+            admin_pw = secrets.token_urlsafe(9)
+            accounts.create_user(session, DEMO_INVESTOR, investor_pw, "Dana", "Investor", credits=500, confirmed=True)
+            accounts.create_user(session, DEMO_ADMIN, admin_pw, "Alex", "Admin", credits=1000, confirmed=True, admin=True)
+            print("\n" + "=" * 64)
+            print(" Demo accounts (shown only this once):")
+            print(f"   investor     {DEMO_INVESTOR:<28} password: {investor_pw}")
+            print(f"   super admin  {DEMO_ADMIN:<28} password: {admin_pw}")
+            print("=" * 64 + "\n", flush=True)
+    if not has_leads:
+        print(f"Loading {lead_count:,} demo leads...", flush=True)
+        seed_leads(lead_count, seed=20261121)

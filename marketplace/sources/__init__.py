@@ -1,0 +1,15 @@
+"""Where leads come from: one interface (``base.LeadSource``), several sources."""
+
+from __future__ import annotations
+
+import os
+
+
+def get_source():
+    """The configured source: ``LEAD_SOURCE=builtin`` (default) or ``http``."""
+    kind = os.environ.get("LEAD_SOURCE", "builtin").strip().lower()
+    if kind == "builtin":
+        from marketplace.sources.builtin import BuiltinSource
+
+        return BuiltinSource()
+    raise ValueError(f"Unknown LEAD_SOURCE {kind!r}; use 'builtin'.")
