@@ -1,0 +1,159 @@
+"""Browser tests: Chromium (Debian's, via Playwright) against the real app.
+
+``live_server`` starts ``reflex run --env prod`` on a free port with its own
+throwaway SQLite database, in its own process group, and stops the group at
+the end of the session. Tests create users straight in that database with
+``make_user`` and drive the UI with ``page``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import sync_playwright
+
+from marketplace.config import PROJECT_ROOT
+from marketplace.db import session_scope
+from marketplace.migrations import upgrade
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = PROJECT_ROOT / "test-artifacts"
+SERVER_START_TIMEOUT = 900
+
+
+@dataclass
+class LiveServer:
+    url: str
+    database_url: str
+    data_dir: Path
+    log_path: Path
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def live_server():
+    tmp = Path(tempfile.mkdtemp(prefix="lv-browser-"))
+    port = _free_port()
+    database_url = f"sqlite:///{tmp / 'app.db'}"
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "MARKETPLACE_DATA_DIR": str(tmp),
+        "SECRET_KEY": "browser-test-secret",
+        "PORT": str(port),
+        "SITE_URL": f"http://127.0.0.1:{port}",
+        "LOGIN_MAX_FAILURES": "5",
+    }
+    env.pop("REDIS_URL", None)
+    os.environ["DATABASE_URL"] = database_url  # make_user writes here
+    upgrade(database_url)
+    ARTIFACTS.mkdir(exist_ok=True)
+    log_path = ARTIFACTS / "live-server.log"
+    log = open(log_path, "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "reflex", "run", "--env", "prod", "--frontend-port", str(port),
+         "--backend-port", str(port)],
+        cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    try:
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"app exited with {proc.returncode}; see {log_path}:\n{log_path.read_text()[-3000:]}")
+            try:
+                if httpx.get(url + "/", timeout=2).status_code == 200 and httpx.get(url + "/api/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"app did not start in {SERVER_START_TIMEOUT}s; see {log_path}")
+            time.sleep(1)
+        yield LiveServer(url=url, database_url=database_url, data_dir=tmp, log_path=log_path)
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=20)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser(live_server):
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, live_server, request):
+    """A fresh browser context (empty localStorage) per test; screenshot on failure."""
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(15000)
+    pg = context.new_page()
+    yield pg
+    failed = getattr(request.node, "rep_call", None)
+    if failed is not None and failed.failed:
+        pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+    context.close()
+
+
+@pytest.hookimpl(tryfirst=True, hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    rep = outcome.get_result()
+    setattr(item, "rep_" + rep.when, rep)
+
+
+@pytest.fixture
+def make_user(live_server):
+    """Create a user in the live app's database: returns a dict with email, password, id."""
+    from marketplace.services import accounts
+
+    def _make(
+        email: str | None = None,
+        password: str = "secret123",
+        first_name: str = "Test",
+        last_name: str = "Investor",
+        credits: int = 0,
+        admin: bool = False,
+        confirmed: bool = True,
+    ) -> dict:
+        email = email or f"user-{uuid.uuid4().hex[:10]}@example.com"
+        with session_scope(live_server.database_url) as session:
+            user = accounts.create_user(
+                session, email, password, first_name, last_name, credits=credits, confirmed=confirmed, admin=admin
+            )
+            return {"email": email, "password": password, "id": str(user.id), "first_name": first_name}
+
+    return _make
