@@ -10,6 +10,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 from sqlalchemy import text
 
+from marketplace.api import images
 from marketplace.db import get_engine
 
 
@@ -23,4 +24,5 @@ def create_api() -> FastAPI:
             conn.execute(text("SELECT 1"))
         return {"status": "ok"}
 
+    api.include_router(images.router)
     return api

@@ -34,6 +34,7 @@ from functools import lru_cache
 import zipcodes
 
 from marketplace.core import pricing
+from marketplace.core.images import house_image_urls
 from marketplace.sources.base import (
     LEAD_TYPES,
     SOURCE_FOR_TYPE,
@@ -291,6 +292,7 @@ class BuiltinSource:
                 else f"https://www.redfin.com/{state}/{city.replace(' ', '-')}/{slug}/home/{rng.randint(1_000_000, 9_999_999)}"
             )
         lead_id = uuid.UUID(int=rng.getrandbits(128), version=4)
+        image_urls, image_status = self._images(str(lead_id))
         return {
             "id": lead_id,
             "external_id": f"builtin:{lead_id}",
@@ -314,13 +316,31 @@ class BuiltinSource:
             "is_high_roi": pricing.is_high_roi(roi),
             "is_active": True,
             "created_at": self._now(),
-            "image_urls": [],
-            "primary_image_url": None,
-            "images_fetch_status": "pending",
+            "image_urls": image_urls,
+            "primary_image_url": image_urls[0] if image_urls else None,
+            "images_fetch_status": image_status,
             "raw_data": raw,
             "latitude": round(float(zrow["lat"]) + rng.uniform(-0.03, 0.03), 6),
             "longitude": round(float(zrow["long"]) + rng.uniform(-0.03, 0.03), 6),
         }
+
+    def _images(self, key: str) -> tuple[list[str], str]:
+        """0-8 renderings; about 1 lead in 12 still waits for its pictures ("pending")."""
+        roll = self.rng.random()
+        if roll < 0.08:
+            return [], "pending"
+        if roll < 0.14:
+            return [], "no_images"
+        return house_image_urls(key, self.rng.choice((1, 2, 3, 4, 4, 5, 6, 7, 8))), "success"
+
+    def images_for(self, lead: LeadRecord) -> list[str]:
+        """Pictures for an existing lead (``fetch-property-images``); none for foreign leads."""
+        external = str(lead.get("external_id") or "")
+        if not external.startswith("builtin:"):
+            return []
+        key = external.split(":", 1)[1]
+        count = _rng_for(key).choice((0, 1, 2, 3, 4, 5, 6, 7, 8))
+        return house_image_urls(key, count)
 
     def _pick_beds(self, criteria: SearchCriteria) -> int | None:
         weights = {1: 6, 2: 20, 3: 40, 4: 24, 5: 8, 6: 2}
@@ -332,6 +352,10 @@ class BuiltinSource:
 
     def _now(self) -> datetime:
         return self.now or datetime.now(timezone.utc)
+
+
+def _rng_for(key: str) -> random.Random:
+    return random.Random(key)
 
 
 def matches(lead: LeadRecord, criteria: SearchCriteria) -> bool:
