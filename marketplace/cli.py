@@ -116,6 +116,12 @@ def cmd_refresh_leads(args) -> None:
         raise CommandError(result.get("error") or "refresh failed")
 
 
+def cmd_fetch_images(args) -> None:
+    from marketplace.services.images import fetch_property_images
+
+    print(json.dumps(fetch_property_images(limit=args.limit)))
+
+
 def cmd_seed_demo(args) -> None:
     from marketplace.services import seeding
 
@@ -169,6 +175,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("refresh-leads", help="run the daily lead refresh now")
     p.add_argument("--force", action="store_true", help="run even if today's refresh already ran")
     p.set_defaults(func=cmd_refresh_leads)
+
+    p = sub.add_parser("fetch-property-images", help="find images for leads whose images are pending or failed")
+    p.add_argument("--limit", type=_positive_int, default=500)
+    p.set_defaults(func=cmd_fetch_images)
 
     p = sub.add_parser("seed-demo", help="first-run demo data when the database is empty")
     p.add_argument("--leads", type=_positive_int, default=3000)
