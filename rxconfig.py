@@ -17,7 +17,13 @@ config = rx.Config(
     redis_url=_settings.redis_url,
     telemetry_enabled=False,
     show_built_with_reflex=False,
-    plugins=[rx.plugins.RadixThemesPlugin(), rx.plugins.SitemapPlugin()],
+    # The one theme of the product: light, indigo accent, slate grays, large radius.
+    plugins=[
+        rx.plugins.RadixThemesPlugin(
+            theme=rx.theme(appearance="light", accent_color="indigo", gray_color="slate", radius="large", scaling="100%")
+        ),
+        rx.plugins.SitemapPlugin(),
+    ],
     frontend_port=int(os.environ.get("PORT", "3000")),
     backend_port=int(os.environ.get("PORT", "3000")),
 )

@@ -1,4 +1,4 @@
-"""The Reflex app: theme, pages, API and lifespan tasks."""
+"""The Reflex app: pages, API and lifespan tasks (the theme is set in rxconfig.py)."""
 
 import reflex as rx
 
@@ -7,8 +7,8 @@ from marketplace.api.app import create_api
 from marketplace.jobs.scheduler import refresh_scheduler_lifespan
 
 app = rx.App(
-    theme=rx.theme(appearance="light", accent_color="indigo", gray_color="slate", radius="large", scaling="100%"),
     api_transformer=create_api(),
     stylesheets=["/styles.css"],
+    head_components=[rx.el.link(rel="icon", type="image/svg+xml", href="/logo.svg")],
 )
 app.register_lifespan_task(refresh_scheduler_lifespan)

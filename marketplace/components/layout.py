@@ -3,15 +3,30 @@
 Every page is declared with ``@page(route=..., title=...)``: the decorator
 registers it with Reflex, wraps it in the shell and runs
 ``AuthState.check_session`` first on every load.
+
+Header layout by viewport (Radix breakpoints):
+
+* below ``sm`` (768px): brand, Login (or the account button) and a menu
+  button (aria-label "Open menu") opening a drawer with the navigation links;
+* ``sm`` and up: the inline navigation; between 768px and 1024px the brand
+  shows its mark only;
+* below ``lg`` (1280px) a signed-in user's e-mail, subscription badge and
+  Sign Out sit in a popover behind an account button (aria-label "Account
+  details"); from ``lg`` they are inline in the header.
+
+Element ids used by the test suite: ``header-login``, ``header-signout``,
+``header-email``, ``header-subscription`` and ``nav-dashboard``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 
 import reflex as rx
 
 from marketplace import routes
+from marketplace.components import ui
 from marketplace.states.auth import AuthState
 
 NAV_LINKS = [
@@ -22,36 +37,392 @@ NAV_LINKS = [
     ("About", routes.ABOUT),
     ("Legal", routes.LEGAL),
 ]
+DASHBOARD_LINK = ("Dashboard", routes.DASHBOARD)
+
+FOOTER_COLUMNS = [
+    ("Product", [("Marketplace", routes.MARKETPLACE), ("Pricing", routes.PRICING)]),
+    ("Company", [("About", routes.ABOUT), ("Contact", routes.CONTACT)]),
+    ("Legal", [
+        ("Privacy Policy", routes.LEGAL_PRIVACY),
+        ("Terms of Service", routes.LEGAL_TERMS),
+        ("Investment Disclaimer", routes.LEGAL_DISCLAIMER),
+    ]),
+]
+LEGAL_NOTE = (
+    "100% legal public-record data. LeadVault does not broker real-estate transactions "
+    "and nothing on this site is investment advice."
+)
+LOGO_SRC = "/logo.svg"
+# Token refresh ticker period: access tokens are refreshed well before expiry.
+KEEP_ALIVE_INTERVAL_MS = 4 * 60 * 1000
+
+# Visibility helpers (classes in assets/styles.css; sm = 768px, lg = 1280px).
+_FROM_SM = "lv-hide-below-sm"
+_BELOW_SM = "lv-hide-from-sm"
+_FROM_LG = "lv-hide-below-lg"
+_BELOW_LG = "lv-hide-from-lg"
+
+
+# --------------------------------------------------------------------- pieces
+
+def _current_path() -> rx.Var:
+    """The browser path as the router last reported it."""
+    return rx.State.router.url.path
+
+
+def _is_active(href: str) -> rx.Var:
+    """Whether the nav entry for ``href`` is the current page (or its section)."""
+    path = _current_path()
+    if href == routes.HOME:
+        return path == href
+    return (path == href) | path.startswith(f"{href}/")
+
+
+def brand(collapse_text: bool = False) -> rx.Component:
+    """The LeadVault mark and word mark, linking home.
+
+    With ``collapse_text`` the word mark hides between 768px and 1024px,
+    where the inline navigation needs the room.
+    """
+    return rx.link(
+        rx.hstack(
+            rx.image(src=LOGO_SRC, alt="", width="32px", height="32px", aria_hidden="true"),
+            rx.text(
+                routes.APP_NAME,
+                size="5",
+                weight="bold",
+                class_name="lv-wordmark lv-hide-sm-only" if collapse_text else "lv-wordmark",
+            ),
+            spacing="2",
+            align="center",
+        ),
+        href=routes.HOME,
+        underline="none",
+        aria_label=f"{routes.APP_NAME} home",
+        high_contrast=True,
+        flex_shrink="0",
+    )
+
+
+def nav_link(label: str, href: str, link_id: str | None = None) -> rx.Component:
+    """One inline header navigation link with an active state."""
+    active = _is_active(href)
+    return rx.link(
+        label,
+        href=href,
+        id=link_id,
+        underline="none",
+        size="2",
+        weight="medium",
+        class_name=rx.cond(active, "lv-nav-link lv-nav-link-active", "lv-nav-link"),
+        _hover={},  # hover colours come from assets/styles.css
+        aria_current=rx.cond(active, "page", "false"),
+    )
+
+
+def drawer_link(label: str, href: str, icon: str) -> rx.Component:
+    """One navigation entry of the mobile drawer; tapping it closes the drawer."""
+    active = _is_active(href)
+    return rx.drawer.close(
+        rx.link(
+            rx.hstack(rx.icon(icon, size=18, aria_hidden="true"), rx.text(label), spacing="3", align="center"),
+            href=href,
+            underline="none",
+            size="3",
+            weight="medium",
+            class_name=rx.cond(active, "lv-drawer-link lv-nav-link-active", "lv-drawer-link"),
+            _hover={},
+            aria_current=rx.cond(active, "page", "false"),
+        ),
+    )
+
+
+_DRAWER_ICONS = {
+    routes.HOME: "house",
+    routes.MARKETPLACE: "map_pin",
+    routes.BULK_SCRAPER: "layers_3",
+    routes.PRICING: "dollar_sign",
+    routes.ABOUT: "building_2",
+    routes.LEGAL: "scale",
+    routes.DASHBOARD: "gauge",
+}
+
+
+def subscription_badge(badge_id: str | None = None) -> rx.Component:
+    """'<type> · N leads remaining' for subscribed users, nothing otherwise."""
+    return rx.cond(
+        AuthState.subscribed,
+        rx.badge(
+            rx.icon("badge_check", size=12, aria_hidden="true"),
+            rx.text(f"{AuthState.subscription_type} · {AuthState.leads_remaining} leads remaining", as_="span",
+                    class_name="lv-capitalize-first"),
+            id=badge_id,
+            color_scheme="grass",
+            variant="soft",
+            radius="full",
+            size="1",
+        ),
+    )
+
+
+def account_inline() -> rx.Component:
+    """From 1280px: e-mail, subscription badge and Sign Out, inline in the header."""
+    return rx.hstack(
+        rx.vstack(
+            rx.text(AuthState.user_email, id="header-email", size="2", weight="medium", class_name="lv-truncate",
+                    max_width="240px", title=AuthState.user_email),
+            subscription_badge("header-subscription"),
+            spacing="1",
+            align="end",
+        ),
+        sign_out_button(id="header-signout"),
+        spacing="3",
+        align="center",
+        class_name=_FROM_LG,
+    )
+
+
+def account_popover() -> rx.Component:
+    """Below 1280px: an avatar button opening the e-mail, subscription and Sign Out."""
+    return rx.box(
+        rx.popover.root(
+            rx.popover.trigger(
+                rx.icon_button(
+                    rx.icon("user_round", size=18, aria_hidden="true"),
+                    variant="soft",
+                    radius="full",
+                    size="2",
+                    aria_label="Account details",
+                ),
+            ),
+            rx.popover.content(
+                rx.vstack(
+                    rx.text("Signed in as", size="1", color_scheme="gray"),
+                    rx.text(AuthState.user_email, size="2", weight="medium", class_name="lv-break"),
+                    subscription_badge(),
+                    rx.popover.close(sign_out_button(margin_top="0.5rem", id="popover-signout")),
+                    spacing="2",
+                ),
+                width="260px",
+                max_width="calc(100vw - 2rem)",
+                align="end",
+            ),
+        ),
+        class_name=_BELOW_LG,
+    )
+
+
+def login_button() -> rx.Component:
+    """The Login button shown to visitors."""
+    return ui.button_link("Login", routes.AUTH, icon="log_in", size="2", id="header-login")
+
+
+def sign_out_button(**props) -> rx.Component:
+    """The Sign Out button: signs out and returns to the home page."""
+    return rx.button(
+        rx.icon("log_out", size=16, aria_hidden="true"),
+        "Sign Out",
+        on_click=AuthState.sign_out,
+        variant="soft",
+        color_scheme="gray",
+        size="2",
+        **props,
+    )
+
+
+def account_controls() -> rx.Component:
+    """Login / account area; a skeleton while the session is being resolved."""
+    return rx.cond(
+        AuthState.auth_loading,
+        rx.skeleton(width="88px", height="32px", aria_label="Loading account", role="status"),
+        rx.cond(
+            AuthState.is_authenticated,
+            rx.fragment(account_inline(), account_popover()),
+            login_button(),
+        ),
+    )
+
+
+def mobile_menu() -> rx.Component:
+    """The menu button and slide-in drawer used below 768px."""
+    return rx.box(
+        rx.drawer.root(
+            rx.drawer.trigger(
+                rx.icon_button(
+                    rx.icon("menu", size=20, aria_hidden="true"),
+                    variant="ghost",
+                    color_scheme="gray",
+                    size="3",
+                    aria_label="Open menu",
+                    id="header-menu-button",
+                ),
+            ),
+            rx.drawer.overlay(z_index="60"),
+            rx.drawer.portal(
+                rx.drawer.content(
+                    rx.vstack(
+                        rx.hstack(
+                            rx.drawer.title(brand(), margin="0"),
+                            rx.drawer.close(
+                                rx.icon_button(
+                                    rx.icon("x", size=20, aria_hidden="true"),
+                                    variant="ghost",
+                                    color_scheme="gray",
+                                    size="3",
+                                    aria_label="Close menu",
+                                ),
+                            ),
+                            justify="between",
+                            align="center",
+                            width="100%",
+                        ),
+                        rx.drawer.description("Site navigation", class_name="lv-sr-only"),
+                        rx.el.nav(
+                            rx.vstack(
+                                *[drawer_link(label, href, _DRAWER_ICONS[href]) for label, href in NAV_LINKS],
+                                rx.cond(
+                                    AuthState.is_authenticated,
+                                    drawer_link(*DASHBOARD_LINK, _DRAWER_ICONS[routes.DASHBOARD]),
+                                ),
+                                spacing="1",
+                                width="100%",
+                            ),
+                            aria_label="Mobile",
+                            width="100%",
+                        ),
+                        rx.spacer(),
+                        rx.text(LEGAL_NOTE, size="1", color_scheme="gray"),
+                        spacing="5",
+                        height="100%",
+                        width="100%",
+                    ),
+                    class_name="lv-drawer",
+                    top="0",
+                    left="auto",
+                    right="0",
+                    height="100%",
+                    width="min(20rem, 86vw)",
+                    padding="1.25rem",
+                    z_index="61",
+                ),
+            ),
+            direction="right",
+        ),
+        class_name=_BELOW_SM,
+    )
 
 
 def header() -> rx.Component:
+    """The sticky site header: brand, navigation and account controls."""
     return rx.el.header(
-        rx.hstack(
-            rx.link(rx.heading(routes.APP_NAME, size="5"), href=routes.HOME, underline="none"),
-            rx.spacer(),
-            *[rx.link(label, href=href) for label, href in NAV_LINKS],
-            rx.cond(AuthState.is_authenticated, rx.link("Dashboard", href=routes.DASHBOARD)),
-            rx.cond(
-                AuthState.is_authenticated,
-                rx.hstack(
-                    rx.text(AuthState.user_email, size="2"),
-                    rx.button("Sign Out", on_click=AuthState.sign_out),
+        ui.container(
+            rx.hstack(
+                brand(collapse_text=True),
+                rx.el.nav(
+                    rx.hstack(
+                        *[nav_link(label, href) for label, href in NAV_LINKS],
+                        rx.cond(AuthState.is_authenticated, nav_link(*DASHBOARD_LINK, link_id="nav-dashboard")),
+                        spacing="1",
+                        align="center",
+                    ),
+                    aria_label="Main",
+                    class_name=_FROM_SM,
+                    margin_left=ui.responsive("0.5rem", md="1.5rem"),
                 ),
-                rx.link(rx.button("Login"), href=routes.AUTH),
+                rx.spacer(),
+                account_controls(),
+                mobile_menu(),
+                align="center",
+                spacing="3",
+                height="64px",
+                width="100%",
             ),
-            width="100%",
-            align="center",
-            padding="1rem",
-        )
+        ),
+        class_name="lv-header",
+    )
+
+
+def footer_column(title: str, links: list[tuple[str, str]]) -> rx.Component:
+    """One titled list of footer links."""
+    return rx.vstack(
+        rx.text(title, size="2", weight="bold", high_contrast=True, as_="p"),
+        rx.el.ul(
+            *[rx.el.li(rx.link(label, href=href, size="2", color_scheme="gray", class_name="lv-footer-link"))
+              for label, href in links],
+            class_name="lv-plain-list",
+        ),
+        spacing="3",
+        min_width="140px",
     )
 
 
 def footer() -> rx.Component:
-    return rx.el.footer(rx.text(f"© {routes.APP_NAME}"), padding="1rem")
+    """Site footer: brand blurb, link columns and the legal note."""
+    return rx.el.footer(
+        ui.container(
+            rx.flex(
+                rx.vstack(
+                    brand(),
+                    rx.text(
+                        "Curated off-market property leads with ROI analysis, refreshed daily at 8:00 AM PST.",
+                        size="2",
+                        color_scheme="gray",
+                        max_width="22rem",
+                    ),
+                    spacing="3",
+                ),
+                rx.el.nav(
+                    rx.flex(*[footer_column(t, links) for t, links in FOOTER_COLUMNS],
+                            spacing={"initial": "6", "md": "9"}, wrap="wrap"),
+                    aria_label="Footer",
+                ),
+                direction={"initial": "column", "md": "row"},
+                justify="between",
+                spacing="7",
+            ),
+            rx.separator(size="4", margin_y="2rem"),
+            rx.flex(
+                rx.text(f"© {date.today().year} {routes.APP_NAME}. All rights reserved.", size="1",
+                        color_scheme="gray"),
+                rx.hstack(
+                    rx.icon("shield_check", size=14, color="var(--grass-10)", aria_hidden="true", flex_shrink="0"),
+                    rx.text(LEGAL_NOTE, size="1", color_scheme="gray", id="footer-legal-note"),
+                    spacing="2",
+                    align="center",
+                ),
+                direction={"initial": "column-reverse", "md": "row"},
+                justify="between",
+                spacing="3",
+            ),
+            padding_y="3rem",
+        ),
+        class_name="lv-footer",
+    )
+
+
+def session_keep_alive() -> rx.Component:
+    """Hidden ticker refreshing the session tokens every 4 minutes (signed in only).
+
+    ``rx.moment`` also fires ``on_change`` once on mount, which merely
+    re-validates the fresh session.
+    """
+    return rx.cond(
+        AuthState.is_authenticated,
+        rx.moment(interval=KEEP_ALIVE_INTERVAL_MS, on_change=AuthState.keep_alive, display="none",
+                  aria_hidden="true"),
+    )
 
 
 def shell(content: rx.Component) -> rx.Component:
-    return rx.box(header(), rx.el.main(content), footer())
+    """Header, main content and footer, with a skip link for keyboard users."""
+    return rx.box(
+        rx.el.a("Skip to content", href="#main-content", class_name="lv-skip-link"),
+        header(),
+        rx.el.main(content, id="main-content", class_name="lv-main", tab_index=-1),
+        footer(),
+        session_keep_alive(),
+        class_name="lv-shell",
+    )
 
 
 def page(route: str, title: str, on_load: list | None = None, shell_wrapped: bool = True) -> Callable:

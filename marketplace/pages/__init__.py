@@ -1,3 +1,12 @@
 """One module per page; importing this package registers them all."""
 
 from marketplace.pages import home  # noqa: F401
+from marketplace.pages import about  # noqa: F401
+from marketplace.pages import legal  # noqa: F401
+from marketplace.pages import contact  # noqa: F401
+from marketplace.pages import not_found  # noqa: F401
+from marketplace.pages import referral  # noqa: F401
+from marketplace.pages import auth  # noqa: F401
+from marketplace.pages import callback  # noqa: F401
+from marketplace.pages import dashboard  # noqa: F401
+from marketplace.pages import explorer  # noqa: F401

@@ -419,14 +419,14 @@ def send_confirmation_email(session: Session, user: User) -> None:
 def confirm_email(
     session: Session, token: str, *, user_agent: str = "", ip_address: str = ""
 ) -> tuple[User, TokenPair] | None:
-    """Mark the e-mail confirmed and sign the user in; None for a bad or stale link."""
+    """Mark the e-mail confirmed and sign the user in; None for a bad, stale or used link."""
     user_id = read_confirmation_token(token)
     if user_id is None:
         return None
     user = session.get(User, user_id)
-    if user is None:
+    # Single use: once the address is confirmed the link no longer signs anyone in.
+    if user is None or user.email_confirmed_at is not None:
         return None
-    if user.email_confirmed_at is None:
-        user.email_confirmed_at = utcnow()
-        session.add(user)
+    user.email_confirmed_at = utcnow()
+    session.add(user)
     return user, create_session(session, user.id, user_agent=user_agent, ip_address=ip_address)

@@ -1,5 +1,5 @@
 """Outgoing e-mail: always recorded in ``email_outbox``; sent over SMTP when
-``SMTP_URL`` is set (``smtp://user:pass@host:587`` uses STARTTLS,
+``SMTP_URL`` is set (``smtp://user:pass@host:587`` uses STARTTLS when offered,
 ``smtps://...`` implicit TLS), otherwise written to the server log so a local
 user can still follow the link."""
 
@@ -11,6 +11,7 @@ import ssl
 from email.message import EmailMessage
 from urllib.parse import unquote, urlparse
 
+from sqlalchemy import event
 from sqlmodel import Session
 
 from marketplace.config import get_settings
@@ -20,22 +21,44 @@ log = logging.getLogger("marketplace.mail")
 
 
 def send_mail(session: Session, to: str, subject: str, body: str) -> EmailOutbox:
+    """Record the message in the outbox; with SMTP it is delivered after the
+    transaction commits, so a slow mail server never holds database locks and a
+    rolled-back transaction sends nothing."""
     settings = get_settings()
     row = EmailOutbox(to_address=to, subject=subject, body=body)
     session.add(row)
     session.flush()
     if not settings.smtp_url:
-        log.warning("E-mail to %s (no SMTP_URL set, kept in email_outbox):\n%s\n%s", to, subject, body)
+        log.warning("E-mail to %s (no SMTP_URL set, kept in email_outbox): %s\n%s", to, subject, body)
         print(f"[mail] to={to} subject={subject!r}\n{body}", flush=True)
         return row
+    outbox_id = row.id
+    event.listen(session, "after_commit", lambda _s: deliver(outbox_id), once=True)
+    return row
+
+
+def deliver(outbox_id: int) -> bool:
+    """Send one outbox message over SMTP and record the outcome."""
+    from marketplace.db import session_scope
+
+    settings = get_settings()
+    with session_scope() as session:
+        row = session.get(EmailOutbox, outbox_id)
+        if row is None or row.sent_at is not None or not settings.smtp_url:
+            return False
+        to, subject, body = row.to_address, row.subject, row.body
+    error = None
     try:
         _smtp_send(settings.smtp_url, settings.mail_from, to, subject, body)
-        row.sent_at = utcnow()
     except (OSError, smtplib.SMTPException) as exc:
         log.error("SMTP delivery to %s failed: %s", to, exc)
-        row.error = str(exc)
-    session.add(row)
-    return row
+        error = str(exc)
+    with session_scope() as session:
+        row = session.get(EmailOutbox, outbox_id)
+        row.sent_at = None if error else utcnow()
+        row.error = error
+        session.add(row)
+    return error is None
 
 
 def _smtp_send(url: str, sender: str, to: str, subject: str, body: str) -> None:
@@ -48,8 +71,10 @@ def _smtp_send(url: str, sender: str, to: str, subject: str, body: str) -> None:
     else:
         client = smtplib.SMTP(parsed.hostname, parsed.port or 587, timeout=15)
     with client:
-        if parsed.scheme == "smtp" and (parsed.port or 587) != 25:
+        client.ehlo()
+        if parsed.scheme == "smtp" and client.has_extn("starttls"):
             client.starttls(context=ssl.create_default_context())
+            client.ehlo()
         if parsed.username:
             client.login(unquote(parsed.username), unquote(parsed.password or ""))
         client.send_message(msg)

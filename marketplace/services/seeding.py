@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 import sys
 import time
+import uuid
 
 import sqlalchemy as sa
 from sqlmodel import func, select
 
 from marketplace.db import get_engine, session_scope
-from marketplace.models import Lead, User
+from marketplace.models import Lead, User, utcnow
 from marketplace.services import accounts
 from marketplace.sources.base import SearchCriteria
 from marketplace.sources.builtin import BuiltinSource
@@ -30,13 +32,48 @@ def _progress(done: int, total: int, started: float) -> None:
     sys.stderr.flush()
 
 
+LEAD_COLUMNS = [c.name for c in Lead.__table__.columns]
+_JSON_COLUMNS = {"image_urls", "raw_data"}
+
+
 def insert_leads(rows: list[dict], database_url: str | None = None) -> int:
-    """Insert normalized lead records in one transaction."""
+    """Insert normalized lead records in one transaction: COPY on PostgreSQL,
+    a batched multi-row INSERT elsewhere."""
     if not rows:
         return 0
-    with get_engine(database_url).begin() as conn:
-        conn.execute(sa.insert(Lead.__table__), rows)
+    engine = get_engine(database_url)
+    if engine.dialect.name == "postgresql":
+        _copy_leads(engine, rows)
+    else:
+        with engine.begin() as conn:
+            conn.execute(sa.insert(Lead.__table__), rows)
     return len(rows)
+
+
+def _copy_leads(engine, rows: list[dict]) -> None:
+    defaults = {c.name: c.default.arg for c in Lead.__table__.columns if c.default is not None and not callable(c.default.arg)}
+    raw = engine.raw_connection()
+    try:
+        with raw.cursor() as cur:
+            with cur.copy(f"COPY leads ({', '.join(LEAD_COLUMNS)}) FROM STDIN") as copy:
+                for row in rows:
+                    values = []
+                    for name in LEAD_COLUMNS:
+                        value = row.get(name, defaults.get(name))
+                        if name in _JSON_COLUMNS:
+                            value = json.dumps(value if value is not None else ([] if name == "image_urls" else {}))
+                        elif value is None and name == "id":
+                            value = uuid.uuid4()
+                        elif value is None and name == "created_at":
+                            value = utcnow()
+                        values.append(value)
+                    copy.write_row(values)
+        raw.commit()
+    except BaseException:
+        raw.rollback()
+        raise
+    finally:
+        raw.close()
 
 
 def seed_leads(count: int, seed: int | None = None, progress: bool = True, database_url: str | None = None) -> int:

@@ -1,0 +1,317 @@
+"""/auth: Sign In and Sign Up (SPEC 2, 4, 5, 8)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketplace import routes
+from marketplace.components import ui
+from marketplace.components.layout import page
+from marketplace.states.account import SIGN_IN_TAB, SIGN_UP_TAB, AuthPageState
+from marketplace.states.auth import AuthState
+
+LABEL_STYLE = {"font_size": "var(--font-size-2)", "font_weight": "500", "color": "var(--gray-12)"}
+ICON_BADGE_STYLE = {
+    "width": "44px", "height": "44px", "border_radius": "12px",
+    "background": "var(--accent-3)", "color": "var(--accent-11)",
+}
+POINT_ICON_STYLE = {
+    "width": "36px", "height": "36px", "border_radius": "10px", "flex_shrink": "0",
+    "background": "var(--accent-3)", "color": "var(--accent-11)",
+}
+BACKGROUND_STYLE = {
+    "background": "radial-gradient(1200px 500px at 10% -10%, var(--accent-3), transparent 60%), "
+                  "radial-gradient(900px 400px at 100% 0%, var(--iris-2), transparent 55%), var(--gray-1)",
+    "min_height": "calc(100vh - 140px)",
+}
+CARD_STYLE = {"box_shadow": "0 12px 40px -12px rgba(30, 41, 99, 0.18)"}
+
+SELLING_POINTS = [
+    ("map-pin", "Curated off-market leads", "Probate, pre-foreclosure, auction, tax delinquent and vacancy leads."),
+    ("chart-line", "ROI analysis on every lead", "Market value, ARV, rehab estimate and a 0-100 confidence score."),
+    ("lock-open", "Pay only for what you unlock", "Spend credits on the leads you want and see the full address."),
+]
+
+
+def field(label: str, input_id: str, name: str, *, type_: str = "text", placeholder: str = "",
+          auto_complete: str = "", hint: str = "") -> rx.Component:
+    return rx.vstack(
+        rx.el.label(label, html_for=input_id, style=LABEL_STYLE),
+        rx.input(
+            id=input_id,
+            name=name,
+            type=type_,
+            placeholder=placeholder,
+            auto_complete=auto_complete,
+            size="3",
+            width="100%",
+        ),
+        rx.cond(hint != "", rx.text(hint, size="1", color_scheme="gray")),
+        spacing="1",
+        width="100%",
+    )
+
+
+def error_callout(tab: str) -> rx.Component:
+    """The most recent refusal for this form, readable after the toast fades."""
+    return rx.cond(
+        (AuthPageState.error_tab == tab) & (AuthPageState.error_title != ""),
+        rx.callout.root(
+            rx.callout.icon(rx.icon("circle-alert")),
+            rx.vstack(
+                rx.text(AuthPageState.error_title, id="auth-error-title", weight="bold", size="2"),
+                rx.text(AuthPageState.error_message, id="auth-error-message", size="2"),
+                spacing="0",
+            ),
+            id="auth-error",
+            role="alert",
+            color_scheme="red",
+            variant="surface",
+            width="100%",
+        ),
+    )
+
+
+def submit_button(button_id: str, busy, idle_label: str, busy_label: str) -> rx.Component:
+    return rx.button(
+        rx.cond(busy, rx.spinner(size="2"), rx.fragment()),
+        rx.cond(busy, busy_label, idle_label),
+        id=button_id,
+        type="submit",
+        disabled=busy,
+        size="3",
+        width="100%",
+    )
+
+
+def sign_in_form() -> rx.Component:
+    return rx.form(
+        rx.vstack(
+            field("Email", "signin-email", "email", type_="email", placeholder="you@example.com",
+                  auto_complete="email"),
+            field("Password", "signin-password", "password", type_="password", placeholder="Your password",
+                  auto_complete="current-password"),
+            submit_button("signin-submit", AuthPageState.signin_busy, "Sign In", "Signing in..."),
+            error_callout(SIGN_IN_TAB),
+            rx.text(
+                "New to LeadVault? ",
+                rx.link("Create an account", href="#", on_click=AuthPageState.set_tab(SIGN_UP_TAB).prevent_default,
+                        weight="medium"),
+                size="2",
+                color_scheme="gray",
+                align="center",
+                width="100%",
+            ),
+            spacing="4",
+            width="100%",
+        ),
+        on_submit=AuthPageState.sign_in,
+        reset_on_submit=False,
+        no_validate=True,
+        id="signin-form",
+        width="100%",
+    )
+
+
+def sign_up_form() -> rx.Component:
+    return rx.form(
+        rx.vstack(
+            rx.grid(
+                field("First name", "signup-first-name", "first_name", placeholder="Jane", auto_complete="given-name"),
+                field("Last name", "signup-last-name", "last_name", placeholder="Doe", auto_complete="family-name"),
+                columns=rx.breakpoints(initial="1", xs="2"),
+                spacing="3",
+                width="100%",
+            ),
+            field("Email", "signup-email", "email", type_="email", placeholder="you@example.com", auto_complete="email"),
+            field("Password", "signup-password", "password", type_="password", placeholder="Create a password",
+                  auto_complete="new-password", hint="At least 6 characters."),
+            field("Confirm password", "signup-confirm-password", "confirm_password", type_="password",
+                  placeholder="Repeat your password", auto_complete="new-password"),
+            rx.cond(
+                AuthState.referral_code != "",
+                rx.hstack(
+                    rx.icon("gift", size=16),
+                    rx.text("Signing up with referral code ", rx.code(AuthState.referral_code), size="2"),
+                    align="center",
+                    spacing="2",
+                    color=rx.color("grass", 11),
+                    id="signup-referral",
+                ),
+            ),
+            submit_button("signup-submit", AuthPageState.signup_busy, "Create Account", "Creating account..."),
+            error_callout(SIGN_UP_TAB),
+            rx.text(
+                "Already have an account? ",
+                rx.link("Sign in", href="#", on_click=AuthPageState.set_tab(SIGN_IN_TAB).prevent_default,
+                        weight="medium"),
+                size="2",
+                color_scheme="gray",
+                align="center",
+                width="100%",
+            ),
+            spacing="4",
+            width="100%",
+        ),
+        on_submit=AuthPageState.sign_up,
+        reset_on_submit=False,
+        no_validate=True,
+        id="signup-form",
+        width="100%",
+    )
+
+
+def legal_note() -> rx.Component:
+    return rx.text(
+        "By continuing you agree to our ",
+        rx.link("Terms of Service", href=f"{routes.LEGAL}#terms", id="auth-terms-link"),
+        " and ",
+        rx.link("Privacy Policy", href=f"{routes.LEGAL}#privacy", id="auth-privacy-link"),
+        ".",
+        size="1",
+        color_scheme="gray",
+        align="center",
+        width="100%",
+    )
+
+
+def auth_card() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.vstack(
+                rx.center(rx.icon("lock-open", size=22), style=ICON_BADGE_STYLE),
+                rx.heading(
+                    rx.cond(AuthPageState.tab == SIGN_UP_TAB, "Create your account", "Welcome back"),
+                    size="6",
+                    align="center",
+                ),
+                rx.text(
+                    rx.cond(
+                        AuthPageState.tab == SIGN_UP_TAB,
+                        "Start unlocking off-market investment leads in minutes.",
+                        "Sign in to access your leads, credits and dashboard.",
+                    ),
+                    size="2",
+                    color_scheme="gray",
+                    align="center",
+                ),
+                align="center",
+                spacing="2",
+                width="100%",
+            ),
+            rx.tabs.root(
+                rx.tabs.list(
+                    rx.tabs.trigger("Sign In", value=SIGN_IN_TAB, id="tab-signin", flex="1"),
+                    rx.tabs.trigger("Sign Up", value=SIGN_UP_TAB, id="tab-signup", flex="1"),
+                    size="2",
+                    width="100%",
+                ),
+                rx.tabs.content(rx.box(sign_in_form(), padding_top="1.25rem"), value=SIGN_IN_TAB),
+                rx.tabs.content(rx.box(sign_up_form(), padding_top="1.25rem"), value=SIGN_UP_TAB),
+                value=AuthPageState.tab,
+                on_change=AuthPageState.set_tab,
+                width="100%",
+            ),
+            rx.separator(size="4"),
+            legal_note(),
+            spacing="5",
+            width="100%",
+        ),
+        size="4",
+        width="100%",
+        style=CARD_STYLE,
+    )
+
+
+def checking_session() -> rx.Component:
+    return rx.center(
+        rx.vstack(
+            rx.spinner(size="3"),
+            rx.text("Checking your session...", size="2", color_scheme="gray"),
+            align="center",
+            spacing="3",
+        ),
+        id="auth-checking",
+        min_height="420px",
+        width="100%",
+    )
+
+
+def brand_panel() -> rx.Component:
+    return rx.vstack(
+        rx.badge(rx.icon("sparkles", size=14), "Fresh leads every morning", size="2", variant="soft", radius="full"),
+        rx.heading("Find off-market deals before anyone else.", size="8"),
+        rx.text(
+            "LeadVault turns public records into investment-ready leads, with the numbers "
+            "you need to decide in minutes.",
+            size="4",
+            color_scheme="gray",
+        ),
+        rx.vstack(
+            *[
+                rx.hstack(
+                    rx.center(rx.icon(icon, size=18), style=POINT_ICON_STYLE),
+                    rx.vstack(
+                        rx.text(title, weight="bold", size="3"),
+                        rx.text(body, size="2", color_scheme="gray"),
+                        spacing="0",
+                    ),
+                    spacing="3",
+                    align="start",
+                )
+                for icon, title, body in SELLING_POINTS
+            ],
+            spacing="4",
+            padding_top="0.5rem",
+        ),
+        rx.hstack(
+            rx.vstack(rx.text("2,500+", weight="bold", size="5"), rx.text("active investors", size="1", color_scheme="gray"), spacing="0"),
+            rx.vstack(rx.text("$50M+", weight="bold", size="5"), rx.text("deals sourced", size="1", color_scheme="gray"), spacing="0"),
+            rx.vstack(rx.text("50,000+", weight="bold", size="5"), rx.text("properties analyzed", size="1", color_scheme="gray"), spacing="0"),
+            spacing="6",
+            padding_top="0.75rem",
+        ),
+        spacing="4",
+        display=rx.breakpoints(initial="none", md="flex"),
+        max_width="30rem",
+        padding_top="2.5rem",
+    )
+
+
+@page(route=routes.AUTH, title="Sign In", on_load=[AuthPageState.load])
+def auth() -> rx.Component:
+    return rx.box(
+        ui.container(
+            rx.vstack(
+                rx.button(
+                    rx.link(rx.icon("arrow-left", size=16), "Back to Home", href=routes.HOME, id="auth-back-home",
+                            underline="none"),
+                    as_child=True,
+                    variant="ghost",
+                    color_scheme="gray",
+                    size="2",
+                ),
+                rx.grid(
+                    brand_panel(),
+                    rx.box(
+                        rx.cond(
+                            AuthState.auth_loading | AuthState.is_authenticated,
+                            checking_session(),
+                            auth_card(),
+                        ),
+                        width="100%",
+                        max_width="28rem",
+                        justify_self="center",
+                    ),
+                    columns=rx.breakpoints(initial="1", md="2"),
+                    spacing="8",
+                    width="100%",
+                    align_items="start",
+                ),
+                spacing="5",
+                width="100%",
+            ),
+            padding_y=rx.breakpoints(initial="1.25rem", sm="2.5rem"),
+        ),
+        style=BACKGROUND_STYLE,
+    )

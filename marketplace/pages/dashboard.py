@@ -1,0 +1,449 @@
+"""/dashboard: requires login (SPEC 2, 6, 9)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketplace import routes
+from marketplace.components import ui
+from marketplace.components.layout import page
+from marketplace.states.auth import AuthState
+from marketplace.states.dashboard import DashboardState
+
+CARD_SHADOW = {"box_shadow": "0 1px 2px rgba(16, 24, 40, 0.04), 0 8px 24px -12px rgba(30, 41, 99, 0.12)"}
+ICON_TILE = {"width": "40px", "height": "40px", "border_radius": "10px", "flex_shrink": "0"}
+
+
+def link_button(label: str, href: str, icon: str | None = None, button_id: str | None = None, **props) -> rx.Component:
+    """A real link (href, middle-click) that looks like a button."""
+    children = [rx.icon(icon, size=16)] if icon else []
+    return rx.button(
+        rx.link(*children, label, href=href, underline="none", id=button_id),
+        as_child=True,
+        **props,
+    )
+
+
+STAT_COLUMNS = rx.breakpoints(initial="2", lg="4")
+
+
+def stat_card(label: str, value, icon: str, color: str, stat_id: str, hint: str) -> rx.Component:
+    return rx.card(
+        rx.hstack(
+            rx.vstack(
+                rx.text(label, size="2", color_scheme="gray", weight="medium"),
+                rx.text(value, size=rx.breakpoints(initial="6", sm="7"), weight="bold", id=stat_id,
+                        style={"letter_spacing": "-0.02em"}),
+                rx.text(hint, size="1", color_scheme="gray"),
+                spacing="1",
+                min_width="0",
+            ),
+            rx.spacer(),
+            rx.center(
+                rx.icon(icon, size=20),
+                style={**ICON_TILE, "background": f"var(--{color}-3)", "color": f"var(--{color}-11)"},
+                display=rx.breakpoints(initial="none", sm="flex"),
+            ),
+            align="start",
+            width="100%",
+        ),
+        size=rx.breakpoints(initial="2", sm="3"),
+        style=CARD_SHADOW,
+    )
+
+
+def empty_state(icon: str, title: str, body: str, action: rx.Component | None, state_id: str) -> rx.Component:
+    return rx.center(
+        rx.vstack(
+            rx.center(
+                rx.icon(icon, size=24),
+                style={**ICON_TILE, "width": "52px", "height": "52px", "background": "var(--gray-3)",
+                       "color": "var(--gray-11)", "border_radius": "14px"},
+            ),
+            rx.text(title, size="4", weight="bold", align="center"),
+            rx.text(body, size="2", color_scheme="gray", align="center", max_width="26rem"),
+            action if action is not None else rx.fragment(),
+            align="center",
+            spacing="3",
+        ),
+        id=state_id,
+        padding_y="3rem",
+        padding_x="1rem",
+        width="100%",
+        border="1px dashed var(--gray-6)",
+        border_radius="var(--radius-5)",
+        background="var(--color-panel-translucent)",
+    )
+
+
+# --------------------------------------------------------------------------- tabs
+
+
+def unlocked_row(row: dict) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(
+            rx.vstack(
+                rx.text(row["address"], weight="medium", size="2"),
+                rx.text(row["place"], size="1", color_scheme="gray"),
+                spacing="0",
+            )
+        ),
+        rx.table.cell(rx.badge(row["lead_type"], variant="soft", color_scheme="gray")),
+        rx.table.cell(rx.text(row["roi"], weight="medium", color=rx.color("grass", 11))),
+        rx.table.cell(row["credit_cost"]),
+        rx.table.cell(row["unlocked_at"]),
+        rx.table.cell(link_button("View Details", row["href"], variant="soft", size="1")),
+        align="center",
+    )
+
+
+def unlocked_tab() -> rx.Component:
+    return rx.cond(
+        DashboardState.unlocked.length() > 0,
+        rx.box(
+            rx.table.root(
+                rx.table.header(
+                    rx.table.row(
+                        *[rx.table.column_header_cell(h) for h in ("Property", "Type", "ROI", "Credits", "Unlocked", "")]
+                    )
+                ),
+                rx.table.body(rx.foreach(DashboardState.unlocked, unlocked_row)),
+                variant="surface",
+                size="2",
+                width="100%",
+                min_width="46rem",
+            ),
+            overflow_x="auto",
+            id="dashboard-unlocked-table",
+        ),
+        empty_state(
+            "lock-open",
+            "You haven't unlocked any leads yet.",
+            "Browse the marketplace and unlock a lead to see its full address, owner details and ROI analysis here.",
+            link_button("Browse Marketplace", routes.MARKETPLACE, icon="search", button_id="dashboard-browse", size="3"),
+            "dashboard-unlocked-empty",
+        ),
+    )
+
+
+def scrape_row(row: dict) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(row["created_at"]),
+        rx.table.cell(row["lead_count"]),
+        rx.table.cell(row["leads_generated"]),
+        rx.table.cell(row["credits_used"]),
+        rx.table.cell(rx.badge(row["status"], variant="soft")),
+        align="center",
+    )
+
+
+def scrapes_tab() -> rx.Component:
+    return rx.cond(
+        DashboardState.scrapes.length() > 0,
+        rx.box(
+            rx.table.root(
+                rx.table.header(
+                    rx.table.row(
+                        *[rx.table.column_header_cell(h) for h in ("Date", "Requested", "Generated", "Credits used", "Status")]
+                    )
+                ),
+                rx.table.body(rx.foreach(DashboardState.scrapes, scrape_row)),
+                variant="surface",
+                size="2",
+                width="100%",
+                min_width="36rem",
+            ),
+            overflow_x="auto",
+            id="dashboard-scrapes-table",
+        ),
+        empty_state(
+            "layers",
+            "No bulk scrapes yet.",
+            "Generate up to 1,000 leads at once, with volume discounts, and export them to CSV.",
+            link_button("Open Bulk Scraper", routes.BULK_SCRAPER, icon="zap", button_id="dashboard-open-scraper",
+                        size="3", variant="soft"),
+            "dashboard-scrapes-empty",
+        ),
+    )
+
+
+def referrals_tab() -> rx.Component:
+    return rx.grid(
+        rx.card(
+            rx.vstack(
+                rx.hstack(
+                    rx.center(rx.icon("gift", size=20),
+                              style={**ICON_TILE, "background": "var(--grass-3)", "color": "var(--grass-11)"}),
+                    rx.vstack(
+                        rx.text("Your referral code", weight="bold", size="3"),
+                        rx.text("Share it and both of you get rewarded.", size="2", color_scheme="gray"),
+                        spacing="0",
+                    ),
+                    spacing="3",
+                    align="center",
+                ),
+                rx.hstack(
+                    rx.code(DashboardState.my_referral_code, size="6", variant="ghost", weight="bold",
+                            id="dashboard-referral-code"),
+                    rx.icon_button(
+                        rx.icon("copy", size=16),
+                        on_click=[rx.set_clipboard(DashboardState.my_referral_code), rx.toast.success("Copied")],
+                        variant="soft",
+                        aria_label="Copy referral code",
+                        id="dashboard-copy-code",
+                    ),
+                    align="center",
+                    spacing="3",
+                    padding="0.75rem 1rem",
+                    border_radius="var(--radius-3)",
+                    background="var(--gray-2)",
+                    border="1px dashed var(--gray-6)",
+                    width="100%",
+                    justify="between",
+                ),
+                rx.vstack(
+                    rx.text("Share link", size="1", color_scheme="gray", weight="medium"),
+                    rx.hstack(
+                        rx.text(DashboardState.referral_link, size="2", id="dashboard-referral-link",
+                                style={"word_break": "break-all"}),
+                        rx.icon_button(
+                            rx.icon("link", size=14),
+                            on_click=[rx.set_clipboard(DashboardState.referral_link), rx.toast.success("Copied")],
+                            variant="ghost",
+                            size="1",
+                            aria_label="Copy referral link",
+                        ),
+                        align="center",
+                        spacing="2",
+                    ),
+                    spacing="1",
+                ),
+                spacing="4",
+            ),
+            size="3",
+        ),
+        rx.card(
+            rx.vstack(
+                rx.text("How it works", weight="bold", size="3"),
+                rx.hstack(rx.icon("check", size=16, color=rx.color("grass", 11), flex_shrink="0", margin_top="3px"),
+                          rx.text("Friends who sign up with your code get 50% bonus credits on their first purchase.",
+                                  size="2"), align="start", spacing="2"),
+                rx.hstack(rx.icon("check", size=16, color=rx.color("grass", 11), flex_shrink="0", margin_top="3px"),
+                          rx.text("You earn 2 credits for every $1 your referrals spend.", size="2"),
+                          align="start", spacing="2"),
+                rx.separator(size="4"),
+                rx.hstack(
+                    rx.text("Investors referred", size="2", color_scheme="gray"),
+                    rx.spacer(),
+                    rx.text(DashboardState.referred_users, size="4", weight="bold", id="dashboard-referred-count"),
+                    width="100%",
+                    align="center",
+                ),
+                spacing="3",
+            ),
+            size="3",
+        ),
+        columns=rx.breakpoints(initial="1", md="2"),
+        spacing="4",
+        width="100%",
+    )
+
+
+def readonly_field(label: str, value, field_id: str, extra: rx.Component | None = None) -> rx.Component:
+    return rx.vstack(
+        rx.hstack(
+            rx.el.label(label, html_for=field_id,
+                        style={"font_size": "var(--font-size-2)", "font_weight": "500", "color": "var(--gray-11)"}),
+            extra if extra is not None else rx.fragment(),
+            align="center",
+            spacing="2",
+        ),
+        rx.input(value=value, id=field_id, read_only=True, size="3", width="100%", variant="soft",
+                 color_scheme="gray"),
+        spacing="1",
+        width="100%",
+    )
+
+
+def settings_tab() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.vstack(
+                rx.text("Account details", weight="bold", size="3"),
+                rx.text("Contact support to change your name or e-mail address.", size="2", color_scheme="gray"),
+                spacing="0",
+            ),
+            rx.grid(
+                readonly_field("First name", AuthState.first_name, "settings-first-name"),
+                readonly_field("Last name", DashboardState.last_name, "settings-last-name"),
+                columns=rx.breakpoints(initial="1", sm="2"),
+                spacing="4",
+                width="100%",
+            ),
+            readonly_field(
+                "Email",
+                AuthState.user_email,
+                "settings-email",
+                rx.cond(
+                    AuthState.email_confirmed,
+                    rx.badge(rx.icon("badge-check", size=12), "Confirmed", color_scheme="grass", size="1",
+                             id="settings-email-status"),
+                    rx.badge(rx.icon("mail-warning", size=12), "Unconfirmed", color_scheme="amber", size="1",
+                             id="settings-email-status"),
+                ),
+            ),
+            rx.hstack(
+                rx.text("Member since", size="2", color_scheme="gray"),
+                rx.text(DashboardState.member_since, size="2", weight="medium", id="settings-member-since"),
+                spacing="2",
+            ),
+            spacing="4",
+            width="100%",
+            max_width="40rem",
+        ),
+        size="3",
+    )
+
+
+def tab_trigger(label: str, value: str, icon: str) -> rx.Component:
+    return rx.tabs.trigger(
+        rx.hstack(rx.icon(icon, size=15), rx.text(label), spacing="2", align="center"),
+        value=value,
+        id=f"dashboard-tab-{value}",
+    )
+
+
+def dashboard_tabs() -> rx.Component:
+    return rx.tabs.root(
+        rx.tabs.list(
+            tab_trigger("Unlocked Leads", "unlocked", "lock-open"),
+            tab_trigger("Bulk Scrapes", "scrapes", "layers"),
+            tab_trigger("Referrals", "referrals", "gift"),
+            tab_trigger("Settings", "settings", "settings"),
+            size="2",
+            style={"flex_wrap": "wrap"},
+        ),
+        rx.tabs.content(rx.box(unlocked_tab(), padding_top="1rem"), value="unlocked"),
+        rx.tabs.content(rx.box(scrapes_tab(), padding_top="1rem"), value="scrapes"),
+        rx.tabs.content(rx.box(referrals_tab(), padding_top="1rem"), value="referrals"),
+        rx.tabs.content(rx.box(settings_tab(), padding_top="1rem"), value="settings"),
+        value=DashboardState.tab,
+        on_change=DashboardState.set_tab,
+        width="100%",
+    )
+
+
+# --------------------------------------------------------------------------- page
+
+
+def dashboard_header() -> rx.Component:
+    return rx.flex(
+        rx.vstack(
+            rx.heading("Welcome back, ", AuthState.display_name, "!", size=rx.breakpoints(initial="6", sm="7"),
+                       id="dashboard-greeting"),
+            rx.text("Here's what's happening with your leads and credits.", size="3", color_scheme="gray"),
+            spacing="1",
+        ),
+        rx.hstack(
+            rx.badge(rx.icon("coins", size=16), DashboardState.credits_label, size="3", variant="soft",
+                     radius="full", id="dashboard-credits", style={"padding": "0.45rem 0.85rem"}),
+            link_button("Buy Credits", routes.PURCHASE_CREDITS, icon="wallet", button_id="dashboard-buy-credits",
+                        size="3"),
+            spacing="3",
+            align="center",
+        ),
+        direction=rx.breakpoints(initial="column", md="row"),
+        justify="between",
+        align=rx.breakpoints(initial="start", md="center"),
+        gap="4",
+        width="100%",
+    )
+
+
+def dashboard_content() -> rx.Component:
+    return rx.vstack(
+        dashboard_header(),
+        rx.cond(
+            ~AuthState.email_confirmed,
+            rx.callout.root(
+                rx.callout.icon(rx.icon("mail-warning")),
+                rx.callout.text("Please confirm your e-mail address — we sent you a link."),
+                color_scheme="amber",
+                variant="surface",
+                width="100%",
+                id="dashboard-confirm-email",
+            ),
+        ),
+        rx.cond(
+            DashboardState.load_failed,
+            rx.callout.root(
+                rx.callout.icon(rx.icon("triangle-alert")),
+                rx.callout.text(
+                    "Failed to load dashboard data. ",
+                    rx.link("Try again", href="#", on_click=DashboardState.load.prevent_default, weight="medium"),
+                ),
+                color_scheme="red",
+                variant="surface",
+                width="100%",
+                id="dashboard-load-error",
+            ),
+        ),
+        rx.grid(
+            stat_card("Leads Unlocked", DashboardState.leads_unlocked, "lock-open", "indigo", "stat-leads-unlocked",
+                      "All time"),
+            stat_card("Credits Remaining", DashboardState.credits_remaining, "coins", "amber", "stat-credits",
+                      "Available to spend"),
+            stat_card("Avg ROI", DashboardState.avg_roi, "trending-up", "grass", "stat-avg-roi",
+                      "Across unlocked leads"),
+            stat_card("This Month", DashboardState.this_month, "calendar-days", "iris", "stat-this-month",
+                      "Leads unlocked"),
+            columns=STAT_COLUMNS,
+            spacing=rx.breakpoints(initial="3", sm="4"),
+            width="100%",
+        ),
+        dashboard_tabs(),
+        spacing="6",
+        width="100%",
+        id="dashboard-content",
+    )
+
+
+def dashboard_skeleton() -> rx.Component:
+    def block(height: str, width: str = "100%") -> rx.Component:
+        return rx.skeleton(rx.box(height=height, width=width), loading=True)
+
+    return rx.vstack(
+        rx.flex(
+            rx.vstack(block("2.25rem", "20rem"), block("1.25rem", "16rem"), spacing="2"),
+            block("2.5rem", "14rem"),
+            direction=rx.breakpoints(initial="column", md="row"),
+            justify="between",
+            gap="4",
+            width="100%",
+        ),
+        rx.grid(
+            *[block("7rem") for _ in range(4)],
+            columns=STAT_COLUMNS,
+            spacing="4",
+            width="100%",
+        ),
+        block("2.5rem", "26rem"),
+        block("14rem"),
+        spacing="6",
+        width="100%",
+        id="dashboard-loading",
+        aria_busy="true",
+    )
+
+
+@page(route=routes.DASHBOARD, title="Dashboard", on_load=[DashboardState.load])
+def dashboard() -> rx.Component:
+    ready = AuthState.is_authenticated & (DashboardState.loaded_for == AuthState.user_id)
+    return rx.box(
+        ui.container(
+            rx.cond(ready, dashboard_content(), dashboard_skeleton()),
+            padding_y=rx.breakpoints(initial="1.5rem", sm="2.5rem"),
+        ),
+        background="linear-gradient(180deg, var(--accent-2) 0%, var(--gray-1) 320px)",
+        min_height="calc(100vh - 140px)",
+    )

@@ -1,0 +1,176 @@
+"""/auth (sign in, sign up) and /auth/callback (e-mail confirmation link).
+
+Every refusal is shown twice: as a toast (SPEC 8) and in an inline callout
+under the form, so the message stays readable after the toast fades.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import reflex as rx
+
+from marketplace import routes
+from marketplace.core import accounts as rules
+from marketplace.db import session_scope
+from marketplace.services import accounts
+from marketplace.states.auth import AuthState
+
+log = logging.getLogger("marketplace.account")
+
+SIGN_IN_TAB = "signin"
+SIGN_UP_TAB = "signup"
+SIGN_UP_SUCCESS = ("Account created!", "Please check your e-mail to confirm your address.")
+CALLBACK_FAILED = ("Authentication Failed", "This link is invalid or has expired. Please sign in.")
+WELCOME_PAUSE_SECONDS = 1.2
+
+
+def _field(form: dict, name: str) -> str:
+    value = form.get(name)
+    return value if isinstance(value, str) else ""
+
+
+class AuthPageState(AuthState):
+    """The sign-in and sign-up forms."""
+
+    tab: str = SIGN_IN_TAB
+    signin_busy: bool = False
+    signup_busy: bool = False
+    # The most recent refusal, shown under the form it came from.
+    error_tab: str = ""
+    error_title: str = ""
+    error_message: str = ""
+
+    def _clear_error(self) -> None:
+        self.error_tab = ""
+        self.error_title = ""
+        self.error_message = ""
+
+    def _fail(self, tab: str, title: str, message: str):
+        self.error_tab = tab
+        self.error_title = title
+        self.error_message = message
+        return rx.toast.error(title, description=message)
+
+    @rx.event
+    def load(self):
+        """Signed in already: straight to the dashboard (server-side check)."""
+        self._clear_error()
+        self.signin_busy = False
+        self.signup_busy = False
+        wanted = self.router.url.query_parameters.get("tab", "")
+        self.tab = wanted if wanted in (SIGN_IN_TAB, SIGN_UP_TAB) else SIGN_IN_TAB
+        if self._require_user_id() is not None:
+            return rx.redirect(routes.DASHBOARD, replace=True)
+        return None
+
+    @rx.event
+    def set_tab(self, tab: str):
+        if tab in (SIGN_IN_TAB, SIGN_UP_TAB):
+            self.tab = tab
+            self._clear_error()
+
+    @rx.event
+    def sign_in(self, form: dict):
+        if self.signin_busy:
+            return
+        self.signin_busy = True
+        self._clear_error()
+        yield
+        try:
+            try:
+                with session_scope() as session:
+                    user, pair = accounts.sign_in(
+                        session,
+                        _field(form, "email"),
+                        _field(form, "password"),
+                        user_agent=self._user_agent(),
+                        ip_address=self._client_ip(),
+                    )
+            except accounts.AuthError as exc:
+                yield self._fail(SIGN_IN_TAB, exc.title, exc.message)
+                return
+            except Exception:  # noqa: BLE001 - anything else is shown as the generic error
+                log.exception("sign-in failed unexpectedly")
+                yield self._fail(SIGN_IN_TAB, *rules.UNEXPECTED_ERROR)
+                return
+            self._start_session(user.id, pair)
+            yield rx.redirect(routes.DASHBOARD)
+        finally:
+            self.signin_busy = False
+
+    @rx.event
+    def sign_up(self, form: dict):
+        if self.signup_busy:
+            return
+        self.signup_busy = True
+        self._clear_error()
+        yield
+        try:
+            try:
+                with session_scope() as session:
+                    user, pair = accounts.sign_up(
+                        session,
+                        first_name=_field(form, "first_name"),
+                        last_name=_field(form, "last_name"),
+                        email=_field(form, "email"),
+                        password=_field(form, "password"),
+                        confirm_password=_field(form, "confirm_password"),
+                        referral_code=self.referral_code or None,
+                        user_agent=self._user_agent(),
+                        ip_address=self._client_ip(),
+                    )
+            except accounts.AuthError as exc:
+                yield self._fail(SIGN_UP_TAB, exc.title, exc.message)
+                return
+            except Exception:  # noqa: BLE001
+                log.exception("sign-up failed unexpectedly")
+                yield self._fail(SIGN_UP_TAB, *rules.UNEXPECTED_ERROR)
+                return
+            self._start_session(user.id, pair)
+            yield rx.toast.success(SIGN_UP_SUCCESS[0], description=SIGN_UP_SUCCESS[1])
+            yield rx.redirect(routes.DASHBOARD)
+        finally:
+            self.signup_busy = False
+
+
+class CallbackState(AuthState):
+    """The page a confirmation e-mail links to: ``/auth/callback?token=...``."""
+
+    # "working" while checking, "welcome" once signed in.
+    status: str = "working"
+
+    @rx.event
+    async def load(self):
+        self.status = "working"
+        yield
+        token = self.router.url.query_parameters.get("token", "")
+        if token:
+            try:
+                with session_scope() as session:
+                    result = accounts.confirm_email(
+                        session, token, user_agent=self._user_agent(), ip_address=self._client_ip()
+                    )
+            except Exception:  # noqa: BLE001
+                log.exception("e-mail confirmation failed unexpectedly")
+                result = None
+            if result is None:
+                yield rx.toast.error(CALLBACK_FAILED[0], description=CALLBACK_FAILED[1])
+                yield rx.redirect(routes.AUTH, replace=True)
+                return
+            user, pair = result
+            if self.access_token or self.refresh_token:
+                # The link replaces whatever session this browser held: end that one.
+                with session_scope() as session:
+                    accounts.revoke_session(session, self.access_token, self.refresh_token)
+            self._start_session(user.id, pair)
+        else:
+            user_id = self._require_user_id()
+            if user_id is None or not self._load_user(user_id):
+                yield rx.redirect(routes.AUTH, replace=True)
+                return
+        self.status = "welcome"
+        yield
+        await asyncio.sleep(WELCOME_PAUSE_SECONDS)
+        yield rx.redirect(routes.DASHBOARD, replace=True)

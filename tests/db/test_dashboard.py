@@ -1,0 +1,44 @@
+"""Dashboard numbers (SPEC 2 and 9) on both databases."""
+
+from datetime import timedelta
+
+from marketplace.db import session_scope
+from marketplace.models import Lead, UserLead, utcnow
+from marketplace.services import dashboard
+
+
+def _lead(roi, **kw):
+    return Lead(address="12 Oak St", city="Austin", state="TX", zip_code="78701", lead_type="Probate",
+                source="County Probate Records", roi=roi, **kw)
+
+
+def test_summary_lists_and_overview(new_user):
+    user = new_user(credits=1500)
+    other = new_user()
+    now = utcnow()
+    start = dashboard.month_start(now)
+    with session_scope() as s:
+        leads = [_lead(20.0), _lead(25.0), _lead(None), _lead(30.0, is_active=False)]
+        s.add_all(leads)
+        s.flush()
+        s.add_all([
+            UserLead(user_id=user.id, lead_id=leads[0].id, credit_cost=120, unlocked_at=start - timedelta(days=3)),
+            UserLead(user_id=user.id, lead_id=leads[1].id, credit_cost=60, unlocked_at=start + timedelta(minutes=1)),
+            UserLead(user_id=user.id, lead_id=leads[2].id, credit_cost=85, unlocked_at=start + timedelta(minutes=2)),
+            UserLead(user_id=other.id, lead_id=leads[3].id, credit_cost=30, unlocked_at=start + timedelta(minutes=3)),
+        ])
+    with session_scope() as s:
+        summary = dashboard.summary(s, user.id, now=now)
+        assert summary.leads_unlocked == 3
+        assert summary.credits_remaining == 1500
+        assert summary.avg_roi == 22.5  # the lead without an ROI is left out
+        assert summary.this_month == 2
+        rows = dashboard.unlocked_leads(s, user.id)
+        assert [r.credit_cost for r in rows] == [85, 60, 120]  # newest first
+        overview = dashboard.platform_overview(s)
+        assert (overview.users, overview.leads, overview.active_leads, overview.unlocks) == (2, 4, 3, 4)
+
+
+def test_month_start_is_midnight_utc_on_the_first():
+    now = utcnow().replace(year=2026, month=11, day=21, hour=15)
+    assert dashboard.month_start(now).isoformat() == "2026-11-01T00:00:00+00:00"
