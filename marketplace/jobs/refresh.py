@@ -64,6 +64,31 @@ def _claim(conn, run_key: str, now: datetime, trigger: str) -> int | None:
     ).scalar_one_or_none()
 
 
+def _unseen(conn, records: list[dict]) -> list[dict]:
+    """Drop records whose source id is already stored (a provider repeats listings)."""
+    leads = Lead.__table__
+    ids = [r["external_id"] for r in records if r.get("external_id")]
+    seen: set[str] = set()
+    for start in range(0, len(ids), 500):
+        seen.update(conn.execute(sa.select(leads.c.external_id).where(leads.c.external_id.in_(ids[start:start + 500]))).scalars())
+    fresh, batch_ids = [], set()
+    for record in records:
+        key = record.get("external_id")
+        if key and (key in seen or key in batch_ids):
+            continue
+        batch_ids.add(key)
+        fresh.append(record)
+    return fresh
+
+
+def _insert_ignoring_duplicates(conn):
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert
+    return insert(Lead.__table__).on_conflict_do_nothing()
+
+
 def run_refresh(
     trigger: str = "schedule",
     force: bool = False,
@@ -90,9 +115,10 @@ def run_refresh(
             record["created_at"] = now
             record["is_new"] = True
         with engine.begin() as conn:
+            records = _unseen(conn, records)
             conn.execute(sa.update(leads).where(leads.c.is_new == sa.true()).values(is_new=False))
             if records:
-                conn.execute(sa.insert(leads), records)
+                conn.execute(_insert_ignoring_duplicates(conn), records)
             archived = conn.execute(
                 sa.update(leads)
                 .where(leads.c.is_active == sa.true(), leads.c.created_at < now - timedelta(days=max_age_days()))

@@ -84,18 +84,17 @@ def submit_button(button_id: str, busy, idle_label: str, busy_label: str) -> rx.
     )
 
 
-def sign_in_form() -> rx.Component:
+def _auth_form(form_id: str, on_submit, fields: list[rx.Component], submit: rx.Component, tab: str,
+               switch_prompt: str, switch_label: str, switch_tab: str) -> rx.Component:
+    """A sign-in or sign-up form: fields, submit, inline error, link to the other tab."""
     return rx.form(
         rx.vstack(
-            field("Email", "signin-email", "email", type_="email", placeholder="you@example.com",
-                  auto_complete="email"),
-            field("Password", "signin-password", "password", type_="password", placeholder="Your password",
-                  auto_complete="current-password"),
-            submit_button("signin-submit", AuthPageState.signin_busy, "Sign In", "Signing in..."),
-            error_callout(SIGN_IN_TAB),
+            *fields,
+            submit,
+            error_callout(tab),
             rx.text(
-                "New to LeadVault? ",
-                rx.link("Create an account", href="#", on_click=AuthPageState.set_tab(SIGN_UP_TAB).prevent_default,
+                switch_prompt,
+                rx.link(switch_label, href="#", on_click=AuthPageState.set_tab(switch_tab).prevent_default,
                         weight="medium"),
                 size="2",
                 color_scheme="gray",
@@ -105,17 +104,37 @@ def sign_in_form() -> rx.Component:
             spacing="4",
             width="100%",
         ),
-        on_submit=AuthPageState.sign_in,
+        on_submit=on_submit,
         reset_on_submit=False,
         no_validate=True,
-        id="signin-form",
+        id=form_id,
         width="100%",
     )
 
 
+def sign_in_form() -> rx.Component:
+    return _auth_form(
+        "signin-form",
+        AuthPageState.sign_in,
+        [
+            field("Email", "signin-email", "email", type_="email", placeholder="you@example.com",
+                  auto_complete="email"),
+            field("Password", "signin-password", "password", type_="password", placeholder="Your password",
+                  auto_complete="current-password"),
+        ],
+        submit_button("signin-submit", AuthPageState.signin_busy, "Sign In", "Signing in..."),
+        SIGN_IN_TAB,
+        "New to LeadVault? ",
+        "Create an account",
+        SIGN_UP_TAB,
+    )
+
+
 def sign_up_form() -> rx.Component:
-    return rx.form(
-        rx.vstack(
+    return _auth_form(
+        "signup-form",
+        AuthPageState.sign_up,
+        [
             rx.grid(
                 field("First name", "signup-first-name", "first_name", placeholder="Jane", auto_complete="given-name"),
                 field("Last name", "signup-last-name", "last_name", placeholder="Doe", auto_complete="family-name"),
@@ -139,25 +158,12 @@ def sign_up_form() -> rx.Component:
                     id="signup-referral",
                 ),
             ),
-            submit_button("signup-submit", AuthPageState.signup_busy, "Create Account", "Creating account..."),
-            error_callout(SIGN_UP_TAB),
-            rx.text(
-                "Already have an account? ",
-                rx.link("Sign in", href="#", on_click=AuthPageState.set_tab(SIGN_IN_TAB).prevent_default,
-                        weight="medium"),
-                size="2",
-                color_scheme="gray",
-                align="center",
-                width="100%",
-            ),
-            spacing="4",
-            width="100%",
-        ),
-        on_submit=AuthPageState.sign_up,
-        reset_on_submit=False,
-        no_validate=True,
-        id="signup-form",
-        width="100%",
+        ],
+        submit_button("signup-submit", AuthPageState.signup_busy, "Create Account", "Creating account..."),
+        SIGN_UP_TAB,
+        "Already have an account? ",
+        "Sign in",
+        SIGN_IN_TAB,
     )
 
 

@@ -355,7 +355,7 @@ def dashboard_header() -> rx.Component:
         direction=rx.breakpoints(initial="column", md="row"),
         justify="between",
         align=rx.breakpoints(initial="start", md="center"),
-        gap="4",
+        spacing="4",
         width="100%",
     )
 
@@ -418,7 +418,7 @@ def dashboard_skeleton() -> rx.Component:
             block("2.5rem", "14rem"),
             direction=rx.breakpoints(initial="column", md="row"),
             justify="between",
-            gap="4",
+            spacing="4",
             width="100%",
         ),
         rx.grid(

@@ -47,7 +47,7 @@ def explorer_content() -> rx.Component:
             direction=rx.breakpoints(initial="column", md="row"),
             justify="between",
             align=rx.breakpoints(initial="start", md="center"),
-            gap="4",
+            spacing="4",
             width="100%",
         ),
         rx.heading("Platform overview", size="4"),
@@ -63,7 +63,86 @@ def explorer_content() -> rx.Component:
             width="100%",
             id="explorer-overview",
         ),
+        lead_operations(),
         spacing="5",
+        width="100%",
+    )
+
+
+def _op_button(label: str, busy_label: str, icon: str, op: str, handler, element_id: str) -> rx.Component:
+    busy = ExplorerState.operation_running == op
+    return rx.button(
+        rx.cond(busy, rx.spinner(size="2"), rx.icon(icon, size=16)),
+        rx.cond(busy, busy_label, label),
+        on_click=handler,
+        disabled=ExplorerState.operation_running != "",
+        id=element_id,
+    )
+
+
+def _run_row(run: rx.Var) -> rx.Component:
+    color = rx.match(run["status"], ("completed", "grass"), ("failed", "red"), "amber")
+    return rx.table.row(
+        rx.table.cell(rx.text(run["started"], size="2")),
+        rx.table.cell(rx.badge(run["trigger"], variant="soft", color_scheme="gray")),
+        rx.table.cell(rx.badge(run["status"], color_scheme=color), title=run["error"]),
+        rx.table.cell(rx.text(run["added"], size="2"), justify="end"),
+        rx.table.cell(rx.text(run["archived"], size="2"), justify="end"),
+    )
+
+
+def lead_operations() -> rx.Component:
+    """Manual lead refresh (fetch-leads), image fetching, and the latest refresh runs."""
+    return rx.card(
+        rx.vstack(
+            rx.flex(
+                rx.vstack(
+                    rx.heading("Lead operations", size="4"),
+                    rx.text("Leads refresh daily at 8:00 AM Pacific. Run a refresh now, or look for pictures of "
+                            "leads whose images are pending or failed.", size="2", color_scheme="gray"),
+                    spacing="1",
+                ),
+                rx.hstack(
+                    _op_button("Refresh Leads Now", "Refreshing...", "database-zap", "refresh",
+                               ExplorerState.run_lead_refresh, "explorer-run-refresh"),
+                    _op_button("Fetch Property Images", "Fetching...", "image", "images",
+                               ExplorerState.fetch_images, "explorer-fetch-images"),
+                    spacing="3",
+                    wrap="wrap",
+                    flex_shrink="0",
+                ),
+                direction=rx.breakpoints(initial="column", md="row"),
+                justify="between",
+                align=rx.breakpoints(initial="start", md="center"),
+                spacing="4",
+                width="100%",
+            ),
+            rx.cond(
+                ExplorerState.refresh_runs.length() > 0,
+                rx.box(
+                    rx.table.root(
+                        rx.table.header(
+                            rx.table.row(
+                                rx.table.column_header_cell("Started"),
+                                rx.table.column_header_cell("Trigger"),
+                                rx.table.column_header_cell("Status"),
+                                rx.table.column_header_cell("Added", justify="end"),
+                                rx.table.column_header_cell("Archived", justify="end"),
+                            )
+                        ),
+                        rx.table.body(rx.foreach(ExplorerState.refresh_runs, _run_row)),
+                        size="1",
+                        width="100%",
+                        id="explorer-refresh-runs",
+                    ),
+                    overflow_x="auto",
+                    width="100%",
+                ),
+                rx.text("No refresh has run yet.", size="2", color_scheme="gray", id="explorer-no-runs"),
+            ),
+            spacing="4",
+            width="100%",
+        ),
         width="100%",
     )
 

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sys
 import time
 import uuid
+
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 
 import sqlalchemy as sa
 from sqlmodel import func, select
@@ -17,7 +21,7 @@ from marketplace.services import accounts
 from marketplace.sources.base import SearchCriteria
 from marketplace.sources.builtin import BuiltinSource
 
-BATCH = 2000
+BATCH = 5000
 DEMO_INVESTOR = "investor@leadvault.app"
 DEMO_ADMIN = "admin@leadvault.app"
 
@@ -76,16 +80,36 @@ def _copy_leads(engine, rows: list[dict]) -> None:
         raw.close()
 
 
+def _generate_batch(args: tuple[int | None, int, int]) -> list[dict]:
+    seed, index, count = args
+    batch_seed = None if seed is None else seed * 1_000_003 + index
+    return BuiltinSource(seed=batch_seed).search(SearchCriteria(count=count))
+
+
 def seed_leads(count: int, seed: int | None = None, progress: bool = True, database_url: str | None = None) -> int:
-    """Generate ``count`` leads with the built-in source and store them in batches."""
-    source = BuiltinSource(seed=seed)
+    """Generate ``count`` leads with the built-in source and store them in batches.
+
+    Batches are generated in worker processes (one per core) while the main
+    process writes the previous batch, so generation and COPY overlap. The
+    result depends only on ``seed``.
+    """
+    jobs = [(seed, i, min(BATCH, count - start)) for i, start in enumerate(range(0, count, BATCH))]
     started = time.monotonic()
     done = 0
-    while done < count:
-        n = min(BATCH, count - done)
-        done += insert_leads(source.search(SearchCriteria(count=n)), database_url)
-        if progress:
-            _progress(done, count, started)
+    if len(jobs) <= 2:
+        batches = map(_generate_batch, jobs)
+        pool = None
+    else:
+        pool = ProcessPoolExecutor(max_workers=max(1, (os.cpu_count() or 2)), mp_context=get_context("fork"))
+        batches = pool.map(_generate_batch, jobs, chunksize=1)
+    try:
+        for rows in batches:
+            done += insert_leads(rows, database_url)
+            if progress:
+                _progress(done, count, started)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     return done
 
 

@@ -69,6 +69,7 @@ def live_server():
         "SITE_URL": f"http://127.0.0.1:{port}",
         "LOGIN_MAX_FAILURES": "5",
         "LEAD_REFRESH_SCHEDULER": "off",
+        "LEAD_REFRESH_COUNT": "40",
     }
     env.pop("REDIS_URL", None)
     os.environ["DATABASE_URL"] = database_url  # make_user writes here

@@ -1,0 +1,1 @@
+"""Local fakes of the external services the app talks to (real sockets, no mocks)."""
