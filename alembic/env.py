@@ -5,6 +5,7 @@ from sqlmodel import SQLModel
 
 import marketplace.models  # noqa: F401  (registers every table)
 from marketplace.db import get_engine
+from marketplace.migrations import include_object
 
 config = context.config
 target_metadata = SQLModel.metadata
@@ -37,6 +38,7 @@ def _run(connection) -> None:
         render_as_batch=connection.dialect.name == "sqlite",
         compare_type=True,
         compare_server_default=False,
+        include_object=include_object,
     )
     with context.begin_transaction():
         context.run_migrations()

@@ -9,6 +9,12 @@ from marketplace.config import PROJECT_ROOT
 from marketplace.db import get_engine
 
 
+def include_object(obj, name, type_, reflected, compare_to) -> bool:
+    """Autogenerate ignores the PostgreSQL-only sort indexes (``ixs_*``) that the
+    migrations create and the models do not declare."""
+    return not (type_ == "index" and name and name.startswith("ixs_"))
+
+
 def alembic_config(database_url: str | None = None) -> Config:
     cfg = Config(str(PROJECT_ROOT / "alembic.ini"))
     cfg.set_main_option("script_location", str(PROJECT_ROOT / "alembic"))

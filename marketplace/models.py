@@ -370,3 +370,21 @@ class LeadRefreshRun(SQLModel, table=True):
     leads_added: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, server_default="0"))
     leads_archived: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, server_default="0"))
     error: Optional[str] = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))
+
+
+class LeadFacet(SQLModel, table=True):
+    """Counts of active leads per filter cell, so filtered counts never scan leads.
+
+    Rebuilt by ``services.marketplace.rebuild_facets`` whenever the set of active
+    leads changes (refresh, seeding, archiving). A filtered count is the sum of
+    the matching cells: at most 6 x 5 x 4 x 2 x 2 rows.
+    """
+
+    __tablename__ = "lead_facets"
+
+    lead_type: str = Field(sa_column=sa.Column(sa.String(32), primary_key=True))
+    roi_band: str = Field(sa_column=sa.Column(sa.String(8), primary_key=True))
+    size_band: str = Field(sa_column=sa.Column(sa.String(8), primary_key=True))  # small|medium|large|unknown
+    is_new: bool = Field(sa_column=sa.Column(sa.Boolean(), primary_key=True))
+    is_high_roi: bool = Field(sa_column=sa.Column(sa.Boolean(), primary_key=True))
+    lead_count: int = Field(sa_column=sa.Column(sa.Integer(), nullable=False))

@@ -38,6 +38,19 @@ def is_high_roi(roi: float | None) -> bool:
     return roi is not None and roi >= HIGH_ROI_THRESHOLD
 
 
+def estimate_arv(market_value: int, condition: float) -> int:
+    """After-repair value: market value x (1.04 + 0.22 x (1 - condition)), to $1,000.
+
+    ``condition`` runs from 0 (gut rehab) to 1 (move-in ready).
+    """
+    return int(round(market_value * (1.04 + 0.22 * (1 - condition)), -3))
+
+
+def estimate_rehab(square_footage: int, condition: float) -> int:
+    """Rehab cost: square footage x (8 + 47 x (1 - condition)) $/sqft, to $100."""
+    return int(round(square_footage * (8 + 47 * (1 - condition)), -2))
+
+
 def compute_roi(arv: int | None, asking_price: int | None, rehab_estimate: int | None) -> float | None:
     """ROI in percent: profit over cash invested.
 

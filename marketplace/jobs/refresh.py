@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 
 from marketplace.db import get_engine
 from marketplace.models import Lead, LeadRefreshRun, utcnow
+from marketplace.services.marketplace import rebuild_facets
 from marketplace.sources.base import SearchCriteria, SourceError
 
 log = logging.getLogger("marketplace.refresh")
@@ -124,6 +125,7 @@ def run_refresh(
                 .where(leads.c.is_active == sa.true(), leads.c.created_at < now - timedelta(days=max_age_days()))
                 .values(is_active=False)
             ).rowcount
+            rebuild_facets(conn)
             conn.execute(
                 sa.update(runs).where(runs.c.id == run_id).values(
                     status="completed", finished_at=utcnow(), leads_added=len(records), leads_archived=archived

@@ -18,6 +18,7 @@ from sqlmodel import func, select
 from marketplace.db import get_engine, session_scope
 from marketplace.models import Lead, User, utcnow
 from marketplace.services import accounts
+from marketplace.services.marketplace import rebuild_facets_now
 from marketplace.sources.base import SearchCriteria
 from marketplace.sources.builtin import BuiltinSource
 
@@ -40,9 +41,10 @@ LEAD_COLUMNS = [c.name for c in Lead.__table__.columns]
 _JSON_COLUMNS = {"image_urls", "raw_data"}
 
 
-def insert_leads(rows: list[dict], database_url: str | None = None) -> int:
+def insert_leads(rows: list[dict], database_url: str | None = None, rebuild: bool = True) -> int:
     """Insert normalized lead records in one transaction: COPY on PostgreSQL,
-    a batched multi-row INSERT elsewhere."""
+    a batched multi-row INSERT elsewhere. ``rebuild`` recounts the marketplace
+    facets afterwards (bulk loaders do that once at the end instead)."""
     if not rows:
         return 0
     engine = get_engine(database_url)
@@ -51,6 +53,8 @@ def insert_leads(rows: list[dict], database_url: str | None = None) -> int:
     else:
         with engine.begin() as conn:
             conn.execute(sa.insert(Lead.__table__), rows)
+    if rebuild:
+        rebuild_facets_now(database_url)
     return len(rows)
 
 
@@ -104,12 +108,13 @@ def seed_leads(count: int, seed: int | None = None, progress: bool = True, datab
         batches = pool.map(_generate_batch, jobs, chunksize=1)
     try:
         for rows in batches:
-            done += insert_leads(rows, database_url)
+            done += insert_leads(rows, database_url, rebuild=False)
             if progress:
                 _progress(done, count, started)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
+    rebuild_facets_now(database_url)
     return done
 
 

@@ -6,10 +6,14 @@ import os
 
 
 def get_source():
-    """The configured source: ``LEAD_SOURCE=builtin`` (default) or ``http``."""
+    """The configured source: ``LEAD_SOURCE=builtin`` (default) or ``http`` (RentCast)."""
     kind = os.environ.get("LEAD_SOURCE", "builtin").strip().lower()
     if kind == "builtin":
         from marketplace.sources.builtin import BuiltinSource
 
         return BuiltinSource()
-    raise ValueError(f"Unknown LEAD_SOURCE {kind!r}; use 'builtin'.")
+    if kind == "http":
+        from marketplace.sources.http import HttpLeadSource
+
+        return HttpLeadSource.from_env()
+    raise ValueError(f"Unknown LEAD_SOURCE {kind!r}; use 'builtin' or 'http'.")

@@ -245,8 +245,8 @@ class BuiltinSource:
         ppsf = STATE_PRICE_PER_SQFT[state] * METRO_FACTOR.get((city_key, state), 1.0) * rng.uniform(0.78, 1.22)
         zestimate = int(round(sqft * ppsf, -3))
         condition = rng.betavariate(2.2, 2.0)
-        arv = int(round(zestimate * (1.04 + 0.22 * (1 - condition)), -3))
-        rehab = int(round(sqft * (8 + 47 * (1 - condition)), -2))
+        arv = pricing.estimate_arv(zestimate, condition)
+        rehab = pricing.estimate_rehab(sqft, condition)
 
         roi_target = self._uniform_in(*roi_spread, criteria.roi)
         if roi_target is None:

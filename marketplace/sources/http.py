@@ -57,6 +57,8 @@ From a listing to a lead
 - images: only URLs that ``core.images.allowed_images`` accepts; status
   "success" with some, "no_images" without. ``images_for`` returns ``[]``:
   RentCast has no photo endpoint.
+- ``external_id`` = ``rentcast:<id>`` (the SHA-256 of the id when that would not
+  fit the 128-character column), so a refresh never stores a listing twice.
 - ``raw_data``: ``provider``, ``listing_type``, ``days_on_market``,
   ``year_built``, ``county``, ``condition_score``, ``zestimate_source``,
   ``listing_url`` when given, the AVM summary (``rentcast_value``) and the
@@ -87,6 +89,7 @@ answer within 10s after 5 attempts on /listings/sale".
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import os
@@ -96,7 +99,7 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import replace
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
-from typing import Any
+from typing import Any, Self
 
 import httpx
 
@@ -139,6 +142,8 @@ LISTING_TYPE_KEYWORDS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 DEFAULT_LEAD_TYPE = "Make Me Move"
 LISTING_URL_KEYS = ("listingUrl", "url")
+FALSE_WORDS = ("0", "false", "no", "off")
+EXTERNAL_ID_MAX = 128  # the width of ``leads.external_id``
 
 
 # --------------------------------------------------------------------------- HTTP
@@ -204,7 +209,7 @@ class RentCastClient:
         """Seconds before the next attempt: Retry-After when given, else exponential backoff; capped."""
         if retry_after is not None:
             return min(retry_after, MAX_RETRY_AFTER)
-        return min(self.backoff * 2 ** (attempt - 1), MAX_BACKOFF)
+        return min(self.backoff * 2.0 ** (attempt - 1), MAX_BACKOFF)
 
     @staticmethod
     def _payload(response: httpx.Response, path: str, no_result_statuses: Collection[int]) -> Any:
@@ -293,14 +298,14 @@ class HttpLeadSource:
             timeout = float(raw_timeout)
         except ValueError:
             raise SourceError(f"LEAD_SOURCE_TIMEOUT must be a number of seconds, not {raw_timeout!r}.") from None
-        fetch_values = os.environ.get("LEAD_SOURCE_FETCH_VALUES", "1").strip().lower() not in ("0", "false", "no", "off")
+        fetch_values = os.environ.get("LEAD_SOURCE_FETCH_VALUES", "1").strip().lower() not in FALSE_WORDS
         base_url = os.environ.get("LEAD_SOURCE_URL", "").strip() or DEFAULT_BASE_URL
         return cls(base_url, api_key, timeout=timeout, fetch_values=fetch_values)
 
     def close(self) -> None:
         self.api.close()
 
-    def __enter__(self) -> HttpLeadSource:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -352,7 +357,9 @@ class HttpLeadSource:
             page = self.api.get(LISTINGS_PATH, {**params, "limit": limit, "offset": number * limit})
             page = [] if page is None else page
             if not isinstance(page, list) or not all(isinstance(item, dict) for item in page):
-                raise SourceError(f"{PROVIDER} sent an unexpected answer on {LISTINGS_PATH}: expected a list of listings.")
+                raise SourceError(
+                    f"{PROVIDER} sent an unexpected answer on {LISTINGS_PATH}: expected a list of listings."
+                )
             if page:
                 yield page
             if len(page) < limit:
@@ -387,17 +394,17 @@ class HttpLeadSource:
 
         lead_type = lead_type_for(record)
         discount_range, _, reliability = TYPE_PROFILE[lead_type]
-        asking = int(round(price))
+        asking = round(price)
         avm_price = _number(value.get("price")) if value else None
         if avm_price and avm_price > 0:
-            zestimate, zestimate_source = int(round(avm_price)), "rentcast_avm"
+            zestimate, zestimate_source = round(avm_price), "rentcast_avm"
         else:
             zestimate = int(round(asking / (1 - sum(discount_range) / 2), -3))
             zestimate_source = "price_estimate"
         beds, baths = _integer(record.get("bedrooms")), _number(record.get("bathrooms"))
         sqft, year_built = _integer(record.get("squareFootage")) or None, _integer(record.get("yearBuilt")) or None
-        arv = int(round(zestimate * (1.04 + 0.22 * (1 - NEUTRAL_CONDITION)), -3))
-        rehab = int(round(sqft * (8 + 47 * (1 - NEUTRAL_CONDITION)), -2)) if sqft else None
+        arv = pricing.estimate_arv(zestimate, NEUTRAL_CONDITION)
+        rehab = pricing.estimate_rehab(sqft, NEUTRAL_CONDITION) if sqft else None
         roi = pricing.compute_roi(arv, asking, rehab)
         listing_url = next((record[k] for k in LISTING_URL_KEYS if str(record.get(k) or "").startswith("http")), None)
 
@@ -429,7 +436,7 @@ class HttpLeadSource:
 
         return {
             "id": uuid.uuid4(),
-            "external_id": f"rentcast:{provider_id}",
+            "external_id": _external_id(provider_id),
             "address": street,
             "city": city,
             "state": state,
@@ -520,6 +527,14 @@ def _query(criteria: SearchCriteria) -> dict[str, Any]:
     return query
 
 
+def _external_id(provider_id: str) -> str:
+    """``rentcast:<id>``; an id too long for the column is replaced by its digest (still unique)."""
+    external_id = f"rentcast:{provider_id}"
+    if len(external_id) <= EXTERNAL_ID_MAX:
+        return external_id
+    return f"rentcast:sha256:{hashlib.sha256(provider_id.encode()).hexdigest()}"
+
+
 def _street(record: dict[str, Any]) -> str:
     line1 = _text(record.get("addressLine1")) or _text(record.get("formattedAddress")).split(",")[0].strip()
     line2 = _text(record.get("addressLine2"))
@@ -528,7 +543,8 @@ def _street(record: dict[str, Any]) -> str:
 
 def _full_address(record: dict[str, Any]) -> str:
     """``Street, City, State Zip`` as RentCast's address parameter expects."""
-    return f"{_street(record)}, {_text(record.get('city'))}, {_text(record.get('state'))} {_text(record.get('zipCode'))}"
+    city, state, zip_code = (_text(record.get(key)) for key in ("city", "state", "zipCode"))
+    return f"{_street(record)}, {city}, {state} {zip_code}"
 
 
 def _text(value: Any) -> str:
@@ -543,7 +559,7 @@ def _number(value: Any) -> float | None:
 
 def _integer(value: Any) -> int | None:
     number = _number(value)
-    return None if number is None else int(round(number))
+    return None if number is None else round(number)
 
 
 __all__ = ["HttpLeadSource", "RentCastClient", "lead_type_for"]

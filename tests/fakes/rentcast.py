@@ -24,7 +24,7 @@ import json
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Self
 from urllib.parse import parse_qs, urlsplit
 
 LISTINGS = "/v1/listings/sale"
@@ -60,17 +60,18 @@ class FakeRentCast:
         self._stopping = threading.Event()
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.fake = self
-        self._thread = threading.Thread(target=self._server.serve_forever, name="fake-rentcast", daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, name="fake-rentcast", daemon=True
+        )
 
     # ------------------------------------------------------------------ control
 
     @property
     def url(self) -> str:
         """The API root to give the client (``.../v1``)."""
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return f"http://127.0.0.1:{self._server.server_port}/v1"
 
-    def start(self) -> FakeRentCast:
+    def start(self) -> Self:
         self._thread.start()
         return self
 
@@ -80,7 +81,7 @@ class FakeRentCast:
         self._server.server_close()
         self._thread.join(timeout=5)
 
-    def __enter__(self) -> FakeRentCast:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc_info: object) -> None:
@@ -160,7 +161,7 @@ class _Server(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
 
-    def do_GET(self) -> None:  # noqa: N802 - the http.server name
+    def do_GET(self) -> None:  # the http.server name
         url = urlsplit(self.path)
         params = {key: values[-1] for key, values in parse_qs(url.query).items()}
         headers = {key.lower(): value for key, value in self.headers.items()}
@@ -176,5 +177,5 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (timeout)
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the http.server signature
+    def log_message(self, format: str, *args: Any) -> None:
         """Keep test output clean."""

@@ -112,7 +112,8 @@ def test_one_listing_maps_field_by_field(fake, make_source):
 
     assert lead["external_id"] == "rentcast:3821-Hargis-St,-Austin,-TX-78723"
     assert lead["id"].version == 4
-    assert (lead["address"], lead["city"], lead["state"], lead["zip_code"]) == ("3821 Hargis St", "Austin", "TX", "78723")
+    assert (lead["address"], lead["city"], lead["state"]) == ("3821 Hargis St", "Austin", "TX")
+    assert lead["zip_code"] == "78723"
     assert (lead["latitude"], lead["longitude"]) == (30.290643, -97.701547)
     assert lead["lead_type"] == "Pre-Foreclosure"
     assert lead["source"] == "Notice of Default Filings"
@@ -157,7 +158,7 @@ def test_without_a_value_estimate_the_market_value_comes_from_the_price_and_is_f
     assert lead["arv"] == 345_000
     assert lead["rehab_estimate"] == 63_000
     assert lead["roi"] == pricing.compute_roi(345_000, 288_000, 63_000) == -1.7
-    assert lead["confidence_score"] == 98  # 74 (make me move) + 6 known items x 4: no AVM value
+    assert lead["confidence_score"] == 94  # 74 (make me move) + 5 known items x 4: no listing URL or AVM value
     assert lead["images_fetch_status"] == "no_images" and lead["image_urls"] == []
     assert lead["raw_data"]["zestimate_source"] == "price_estimate"
     assert "rentcast_value" not in lead["raw_data"]
@@ -199,7 +200,14 @@ def test_incomplete_and_land_listings_are_skipped(fake, make_source):
 def test_unknown_square_footage_gives_no_rehab_estimate_and_no_roi(fake, make_source):
     fake.listings = [listing(squareFootage=None)]
     [lead] = make_source(fetch_values=False).search(SearchCriteria(count=1, states=("TX",)))
-    assert (lead["rehab_estimate"], lead["roi"], lead["is_high_roi"], lead["square_footage"]) == (None, None, False, None)
+    assert (lead["rehab_estimate"], lead["roi"], lead["is_high_roi"]) == (None, None, False)
+    assert lead["square_footage"] is None
+
+
+def test_an_id_too_long_for_the_column_is_stored_as_its_digest(fake, make_source):
+    fake.listings = [listing(id="x" * 200)]
+    [lead] = make_source(fetch_values=False).search(SearchCriteria(count=1, states=("TX",)))
+    assert lead["external_id"].startswith("rentcast:sha256:") and len(lead["external_id"]) <= 128
 
 
 def test_images_for_returns_nothing():
@@ -332,11 +340,17 @@ def test_429_is_retried_after_the_retry_after_delay(fake, make_source, sleeps):
     assert sleeps == [7.0, 7.0]
 
 
-def test_a_long_retry_after_is_capped(fake, make_source, sleeps):
+@pytest.mark.parametrize(
+    ("retry_after", "slept"),
+    [("3600", 60.0),  # capped
+     ("Wed, 21 Oct 2015 07:28:00 GMT", 0.0),  # an HTTP date already past
+     ("soon", 0.5)],  # unreadable: the backoff
+)
+def test_retry_after_forms_and_cap(fake, make_source, sleeps, retry_after, slept):
     fake.listings = [listing()]
-    fake.script(LISTINGS, status=429, headers={"Retry-After": "3600"})
+    fake.script(LISTINGS, status=429, headers={"Retry-After": retry_after})
     make_source(fetch_values=False).search(SearchCriteria(count=1, states=("TX",)))
-    assert sleeps == [60.0]
+    assert sleeps == [slept]
 
 
 def test_value_estimates_are_retried_too(fake, make_source, sleeps):
@@ -428,7 +442,8 @@ def test_from_env_defaults_to_rentcast(monkeypatch):
     for name in ("LEAD_SOURCE_URL", "LEAD_SOURCE_TIMEOUT", "LEAD_SOURCE_FETCH_VALUES"):
         monkeypatch.delenv(name, raising=False)
     with HttpLeadSource.from_env() as source:
-        assert (source.api.base_url, source.api.timeout, source.fetch_values) == ("https://api.rentcast.io/v1", 10.0, True)
+        assert (source.api.base_url, source.api.timeout) == ("https://api.rentcast.io/v1", 10.0)
+        assert source.fetch_values is True
 
 
 def test_from_env_rejects_a_bad_timeout(monkeypatch):

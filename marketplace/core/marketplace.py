@@ -1,0 +1,283 @@
+"""Marketplace rules (SPEC sections 2, 4, 5 and 9): masking, filters, sorts,
+pagination, the refresh countdown and money formatting. Pure functions only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from urllib.parse import parse_qs, quote_plus, urlencode, urlparse
+from zoneinfo import ZoneInfo
+
+PACIFIC = ZoneInfo("America/Los_Angeles")
+REFRESH_HOUR = 8
+PAGE_SIZES = (20, 50, 100)
+DEFAULT_PAGE_SIZE = 20
+PAGE_WINDOW = 2
+LOW_CREDIT_THRESHOLD = 30
+MASK = "••••"
+
+# Filter options: (value, label). Values are what the URL carries.
+ROI_BANDS = (
+    ("gt30", "Over 30%"),
+    ("20-30", "20% - 30%"),
+    ("10-20", "10% - 20%"),
+    ("0-10", "Under 10%"),
+    ("unknown", "Unknown"),
+)
+SIZE_BANDS = (
+    ("small", "Up to 1,000 sqft"),
+    ("medium", "1,001 - 2,000 sqft"),
+    ("large", "Over 2,000 sqft"),
+)
+TAGS = (
+    ("new", "New"),
+    ("high_roi", "High ROI"),
+    ("vacant", "Vacant"),
+    ("auction_soon", "Auction Soon"),
+    ("unlocked", "Unlocked"),
+)
+SORTS = (
+    ("roi_desc", "Highest ROI"),
+    ("newest", "Newest"),
+    ("price_asc", "Lowest Price"),
+    ("zestimate_desc", "Highest Market Value"),
+    ("sqft_asc", "Smallest Size"),
+)
+DEFAULT_SORT = "roi_desc"
+LEAD_TYPE_OPTIONS = ("Probate", "Pre-Foreclosure", "Auction", "Tax Delinquent", "Vacancy", "Make Me Move")
+
+
+# Band bounds, shared by roi_band()/size_band() and the SQL the services build:
+# (lower, lower inclusive, upper, upper inclusive); None = unbounded.
+ROI_BAND_BOUNDS = {
+    "gt30": (30, False, None, False),
+    "20-30": (20, True, 30, True),
+    "10-20": (10, True, 20, False),
+    "0-10": (0, False, 10, False),
+}
+SIZE_BAND_BOUNDS = {
+    "small": (None, False, 1000, True),
+    "medium": (1000, False, 2000, True),
+    "large": (2000, False, None, False),
+}
+
+
+def in_bounds(value: float, bounds: tuple) -> bool:
+    lower, lower_inclusive, upper, upper_inclusive = bounds
+    if lower is not None and (value < lower or (value == lower and not lower_inclusive)):
+        return False
+    if upper is not None and (value > upper or (value == upper and not upper_inclusive)):
+        return False
+    return True
+
+
+def roi_band(roi: float | None) -> str:
+    """SPEC 5: >30; 20-30 inclusive; 10 to under 20; under 10 and above 0; Unknown (none or 0).
+    A negative ROI fits no band of the SPEC and counts as Unknown."""
+    if roi is not None:
+        for band, bounds in ROI_BAND_BOUNDS.items():
+            if in_bounds(roi, bounds):
+                return band
+    return "unknown"
+
+
+def size_band(sqft: int | None) -> str | None:
+    """SPEC 5: up to 1,000; over 1,000 up to 2,000; over 2,000. None when unknown."""
+    if sqft is not None:
+        for band, bounds in SIZE_BAND_BOUNDS.items():
+            if in_bounds(sqft, bounds):
+                return band
+    return None
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Marketplace filter state. Within a group options OR; across groups AND."""
+
+    lead_types: tuple[str, ...] = ()
+    roi_ranges: tuple[str, ...] = ()
+    sizes: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    sort: str = DEFAULT_SORT
+    page: int = 1
+    page_size: int = DEFAULT_PAGE_SIZE
+
+    @property
+    def active_count(self) -> int:
+        return len(self.lead_types) + len(self.roi_ranges) + len(self.sizes) + len(self.tags)
+
+    def toggled(self, group: str, value: str) -> Filters:
+        """Add or remove one option; any filter change goes back to page 1."""
+        current = getattr(self, group)
+        values = tuple(v for v in current if v != value) if value in current else current + (value,)
+        return replace(self, **{group: values}, page=1)
+
+    def cleared(self) -> Filters:
+        return Filters(sort=self.sort, page_size=self.page_size)
+
+    def to_query(self) -> str:
+        """The URL query string (only non-default values), for bookmarking and sharing."""
+        params: list[tuple[str, str]] = []
+        for key, values in (("type", self.lead_types), ("roi", self.roi_ranges), ("size", self.sizes),
+                            ("tag", self.tags)):
+            params.extend((key, v) for v in values)
+        if self.sort != DEFAULT_SORT:
+            params.append(("sort", self.sort))
+        if self.page_size != DEFAULT_PAGE_SIZE:
+            params.append(("per_page", str(self.page_size)))
+        if self.page != 1:
+            params.append(("page", str(self.page)))
+        return urlencode(params)
+
+    @classmethod
+    def from_query(cls, query: str | dict) -> Filters:
+        """Parse a query string; unknown or malformed values are dropped, never trusted."""
+        params = parse_qs(query) if isinstance(query, str) else {k: v if isinstance(v, list) else [v]
+                                                                    for k, v in query.items()}
+
+        def pick(key: str, allowed) -> tuple[str, ...]:
+            seen: list[str] = []
+            for raw in params.get(key, []):
+                for value in str(raw).split(","):
+                    if value in allowed and value not in seen:
+                        seen.append(value)
+            return tuple(seen)
+
+        sort = (params.get("sort") or [DEFAULT_SORT])[0]
+        page_size = _int((params.get("per_page") or [""])[0], DEFAULT_PAGE_SIZE)
+        return cls(
+            lead_types=pick("type", LEAD_TYPE_OPTIONS),
+            roi_ranges=pick("roi", {v for v, _ in ROI_BANDS}),
+            sizes=pick("size", {v for v, _ in SIZE_BANDS}),
+            tags=pick("tag", {v for v, _ in TAGS}),
+            sort=sort if sort in {v for v, _ in SORTS} else DEFAULT_SORT,
+            page=max(1, _int((params.get("page") or [""])[0], 1)),
+            page_size=page_size if page_size in PAGE_SIZES else DEFAULT_PAGE_SIZE,
+        )
+
+
+def _int(text: str, default: int) -> int:
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        return default
+
+
+def total_pages(total: int, page_size: int) -> int:
+    return max(1, -(-total // page_size))
+
+
+def pagination_window(current: int, pages: int, window: int = PAGE_WINDOW) -> list[int | None]:
+    """First and last page, ``window`` pages either side of ``current``, None for an ellipsis.
+
+    >>> pagination_window(6, 12)
+    [1, None, 4, 5, 6, 7, 8, None, 12]
+    """
+    if pages <= 1:
+        return [1]
+    current = min(max(current, 1), pages)
+    shown = sorted({1, pages, *range(max(1, current - window), min(pages, current + window) + 1)})
+    result: list[int | None] = []
+    previous = 0
+    for number in shown:
+        if number - previous > 1:
+            # A gap of exactly one page shows that page rather than an ellipsis.
+            result.append(previous + 1 if number - previous == 2 else None)
+        result.append(number)
+        previous = number
+    return result
+
+
+def mask_address(address: str | None) -> str:
+    """All words but the last replaced by dots: '1234 Maple Ridge Dr' -> '•••• •••• •••• Dr'."""
+    words = (address or "").split()
+    if len(words) <= 1:
+        return MASK if words else ""
+    return " ".join([MASK] * (len(words) - 1) + [words[-1]])
+
+
+def next_refresh(now: datetime) -> datetime:
+    """The next 8:00 AM Pacific after ``now`` (DST-correct)."""
+    local = now.astimezone(PACIFIC)
+    day = local.date()
+    target = datetime(day.year, day.month, day.day, REFRESH_HOUR, tzinfo=PACIFIC)
+    if target <= now:
+        day = day + timedelta(days=1)
+        target = datetime(day.year, day.month, day.day, REFRESH_HOUR, tzinfo=PACIFIC)
+    return target
+
+
+def refresh_countdown(now: datetime) -> str:
+    """'Next refresh in: Xh Ym' (SPEC 2)."""
+    seconds = int((next_refresh(now) - now).total_seconds())
+    hours, minutes = divmod(max(0, seconds) // 60, 60)
+    return f"Next refresh in: {hours}h {minutes}m"
+
+
+def usd(value: int | float | None) -> str:
+    """USD without decimals; 'N/A' when missing (SPEC 5)."""
+    if value is None:
+        return "N/A"
+    sign = "-" if value < 0 else ""
+    return f"{sign}${abs(round(value)):,.0f}"
+
+
+def percent(value: float | None) -> str:
+    return "N/A" if value is None else f"{value:.1f}%"
+
+
+@dataclass(frozen=True)
+class CardAction:
+    """What a lead card's button does (SPEC 2)."""
+
+    kind: str  # login | view | insufficient | unlock
+    label: str
+    href: str = ""
+
+
+def card_action(signed_in: bool, unlocked: bool, credits: int, cost: int, lead_id: str) -> CardAction:
+    if not signed_in:
+        return CardAction("login", "Login", "/auth")
+    if unlocked:
+        return CardAction("view", "View Details", f"/property/{lead_id}")
+    if credits < cost:
+        return CardAction("insufficient", "Insufficient Credits - Buy More", "/purchase-credits")
+    return CardAction("unlock", f"Unlock for {cost} credits")
+
+
+@dataclass(frozen=True)
+class ListingLinks:
+    listing: str
+    listing_label: str
+    maps: str
+    web: str
+
+
+KNOWN_LISTING_SITES = ("zillow.com", "redfin.com", "realtor.com", "trulia.com", "homes.com")
+LISTING_URL_KEYS = ("listing_url", "zillow_url", "redfin_url", "property_url", "url", "realtor_url")
+
+
+def external_links(address: str, city: str, state: str, zip_code: str, raw_data: dict | None) -> ListingLinks:
+    """SPEC 2 /property: the listing from raw_data when it is on a known listing site,
+    otherwise a listing-site search; a maps search; a web search."""
+    full = f"{address}, {city}, {state} {zip_code}".strip()
+    listing = ""
+    for key in LISTING_URL_KEYS:
+        url = (raw_data or {}).get(key)
+        if isinstance(url, str) and url.startswith("https://"):
+            host = (urlparse(url).hostname or "").lower()
+            if any(host == site or host.endswith("." + site) for site in KNOWN_LISTING_SITES):
+                listing = url
+                break
+    label = "View Listing"
+    if not listing:
+        listing = f"https://www.zillow.com/homes/{quote_plus(full)}_rb/"
+        label = "Search on Zillow"
+    return ListingLinks(
+        listing=listing,
+        listing_label=label,
+        maps=f"https://www.google.com/maps/search/?api=1&query={quote_plus(full)}",
+        web=f"https://www.google.com/search?q={quote_plus(full)}",
+    )
+

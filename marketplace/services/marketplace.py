@@ -1,0 +1,242 @@
+"""The marketplace query: filters and sorts run in the database over all active
+leads, with the page and the filtered count.
+
+Counts come from ``lead_facets`` (a few hundred cells rebuilt whenever the
+active leads change), so they cost the same for 1,000 or 1,000,000 leads; only
+the "unlocked" tag, which depends on the user, counts through ``user_leads``.
+A locked lead's address never leaves this module unmasked.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from marketplace.core import marketplace as rules
+from marketplace.core.images import allowed_images
+from marketplace.core.pricing import display_confidence, unlock_cost
+from marketplace.db import get_engine
+from marketplace.models import Lead, LeadFacet, UserLead
+
+leads_t = Lead.__table__
+facets_t = LeadFacet.__table__
+user_leads_t = UserLead.__table__
+
+CARD_COLUMNS = (
+    leads_t.c.id, leads_t.c.address, leads_t.c.city, leads_t.c.state, leads_t.c.zip_code, leads_t.c.lead_type,
+    leads_t.c.asking_price, leads_t.c.zestimate, leads_t.c.arv, leads_t.c.rehab_estimate, leads_t.c.roi,
+    leads_t.c.beds, leads_t.c.baths, leads_t.c.square_footage, leads_t.c.confidence_score,
+    leads_t.c.credit_cost, leads_t.c.is_new, leads_t.c.is_high_roi, leads_t.c.image_urls,
+    leads_t.c.primary_image_url, leads_t.c.created_at,
+)
+SORT_ORDER = {
+    "roi_desc": (leads_t.c.roi.desc().nulls_last(), leads_t.c.id),
+    "newest": (leads_t.c.created_at.desc(), leads_t.c.id.desc()),
+    "price_asc": (leads_t.c.asking_price.asc().nulls_last(), leads_t.c.id),
+    "zestimate_desc": (leads_t.c.zestimate.desc().nulls_last(), leads_t.c.id),
+    "sqft_asc": (leads_t.c.square_footage.asc().nulls_last(), leads_t.c.id),
+}
+TAG_LEAD_TYPES = {"vacant": "Vacancy", "auction_soon": "Auction"}
+
+
+@dataclass(frozen=True)
+class LeadCard:
+    """One card: everything the grid shows, with the address already masked if locked."""
+
+    id: str
+    address: str
+    unlocked: bool
+    city: str
+    state: str
+    zip_code: str
+    lead_type: str
+    asking_price: int | None
+    zestimate: int | None
+    arv: int | None
+    rehab_estimate: int | None
+    roi: float | None
+    beds: int | None
+    baths: float | None
+    square_footage: int | None
+    confidence: int
+    credit_cost: int
+    is_new: bool
+    is_high_roi: bool
+    images: list[str]
+
+
+@dataclass(frozen=True)
+class MarketplacePage:
+    cards: list[LeadCard]
+    total: int
+    page: int
+    pages: int
+    filters: rules.Filters
+
+
+def _bounds_sql(column, bounds: tuple):
+    lower, lower_inclusive, upper, upper_inclusive = bounds
+    parts = []
+    if lower is not None:
+        parts.append(column >= lower if lower_inclusive else column > lower)
+    if upper is not None:
+        parts.append(column <= upper if upper_inclusive else column < upper)
+    return sa.and_(*parts)
+
+
+def _roi_condition(band: str):
+    if band == "unknown":
+        return sa.or_(leads_t.c.roi.is_(None), leads_t.c.roi <= 0)
+    return _bounds_sql(leads_t.c.roi, rules.ROI_BAND_BOUNDS[band])
+
+
+def _lead_conditions(filters: rules.Filters, user_id: uuid.UUID | None) -> list:
+    conditions = [leads_t.c.is_active == sa.true()]
+    if filters.lead_types:
+        conditions.append(leads_t.c.lead_type.in_(filters.lead_types))
+    if filters.roi_ranges:
+        conditions.append(sa.or_(*[_roi_condition(b) for b in filters.roi_ranges]))
+    if filters.sizes:
+        conditions.append(sa.or_(*[_bounds_sql(leads_t.c.square_footage, rules.SIZE_BAND_BOUNDS[b])
+                                   for b in filters.sizes]))
+    if filters.tags:
+        tag_conditions = []
+        for tag in filters.tags:
+            if tag == "new":
+                tag_conditions.append(leads_t.c.is_new == sa.true())
+            elif tag == "high_roi":
+                tag_conditions.append(leads_t.c.is_high_roi == sa.true())
+            elif tag in TAG_LEAD_TYPES:
+                tag_conditions.append(leads_t.c.lead_type == TAG_LEAD_TYPES[tag])
+            elif tag == "unlocked":
+                # Signed out, nobody has unlocked anything: the tag matches no lead.
+                tag_conditions.append(
+                    leads_t.c.id.in_(sa.select(user_leads_t.c.lead_id).where(user_leads_t.c.user_id == user_id))
+                    if user_id is not None else sa.false()
+                )
+        conditions.append(sa.or_(*tag_conditions))
+    return conditions
+
+
+def _facet_conditions(filters: rules.Filters) -> list:
+    conditions = []
+    if filters.lead_types:
+        conditions.append(facets_t.c.lead_type.in_(filters.lead_types))
+    if filters.roi_ranges:
+        conditions.append(facets_t.c.roi_band.in_(filters.roi_ranges))
+    if filters.sizes:
+        conditions.append(facets_t.c.size_band.in_(filters.sizes))
+    if filters.tags:
+        tag_conditions = []
+        for tag in filters.tags:
+            if tag == "new":
+                tag_conditions.append(facets_t.c.is_new == sa.true())
+            elif tag == "high_roi":
+                tag_conditions.append(facets_t.c.is_high_roi == sa.true())
+            elif tag in TAG_LEAD_TYPES:
+                tag_conditions.append(facets_t.c.lead_type == TAG_LEAD_TYPES[tag])
+        conditions.append(sa.or_(*tag_conditions))
+    return conditions
+
+
+def count_leads(conn: Connection, filters: rules.Filters, user_id: uuid.UUID | None) -> int:
+    if "unlocked" in filters.tags:
+        return conn.execute(
+            sa.select(sa.func.count()).select_from(leads_t).where(*_lead_conditions(filters, user_id))
+        ).scalar_one()
+    return conn.execute(
+        sa.select(sa.func.coalesce(sa.func.sum(facets_t.c.lead_count), 0)).where(*_facet_conditions(filters))
+    ).scalar_one()
+
+
+def unlocked_ids(conn: Connection, user_id: uuid.UUID | None, lead_ids: list) -> set[str]:
+    if user_id is None or not lead_ids:
+        return set()
+    rows = conn.execute(
+        sa.select(user_leads_t.c.lead_id).where(user_leads_t.c.user_id == user_id,
+                                                user_leads_t.c.lead_id.in_(lead_ids))
+    ).scalars()
+    return {str(r) for r in rows}
+
+
+def _card(row: Any, unlocked: bool) -> LeadCard:
+    images = allowed_images(([row.primary_image_url] if row.primary_image_url else []) + list(row.image_urls or []))
+    return LeadCard(
+        id=str(row.id),
+        address=row.address if unlocked else rules.mask_address(row.address),
+        unlocked=unlocked,
+        city=row.city,
+        state=row.state,
+        zip_code=row.zip_code,
+        lead_type=row.lead_type,
+        asking_price=row.asking_price,
+        zestimate=row.zestimate,
+        arv=row.arv,
+        rehab_estimate=row.rehab_estimate,
+        roi=row.roi,
+        beds=row.beds,
+        baths=row.baths,
+        square_footage=row.square_footage,
+        confidence=display_confidence(row.confidence_score),
+        credit_cost=unlock_cost(row.credit_cost),
+        is_new=row.is_new,
+        is_high_roi=row.is_high_roi,
+        images=images[:4],
+    )
+
+
+def query_page(filters: rules.Filters, user_id: uuid.UUID | None = None,
+               database_url: str | None = None) -> MarketplacePage:
+    """One page of active leads matching ``filters`` plus the filtered count.
+
+    A page past the end is clamped to the last page.
+    """
+    with get_engine(database_url).connect() as conn:
+        total = count_leads(conn, filters, user_id)
+        pages = rules.total_pages(total, filters.page_size)
+        page = min(filters.page, pages)
+        rows = conn.execute(
+            sa.select(*CARD_COLUMNS)
+            .where(*_lead_conditions(filters, user_id))
+            .order_by(*SORT_ORDER[filters.sort])
+            .limit(filters.page_size)
+            .offset((page - 1) * filters.page_size)
+        ).all()
+        unlocked = unlocked_ids(conn, user_id, [r.id for r in rows])
+    cards = [_card(r, str(r.id) in unlocked) for r in rows]
+    return MarketplacePage(cards=cards, total=total, page=page, pages=pages,
+                           filters=rules.Filters(**{**filters.__dict__, "page": page}))
+
+
+def rebuild_facets(conn: Connection) -> int:
+    """Recount ``lead_facets`` from the active leads (inside the caller's transaction)."""
+    roi_band = sa.case(
+        *[(_bounds_sql(leads_t.c.roi, bounds), band) for band, bounds in rules.ROI_BAND_BOUNDS.items()],
+        else_="unknown",
+    )
+    size_band = sa.case(
+        *[(_bounds_sql(leads_t.c.square_footage, bounds), band) for band, bounds in rules.SIZE_BAND_BOUNDS.items()],
+        else_="unknown",
+    )
+    grouped = (
+        sa.select(leads_t.c.lead_type, roi_band.label("roi_band"), size_band.label("size_band"),
+                  leads_t.c.is_new, leads_t.c.is_high_roi, sa.func.count().label("lead_count"))
+        .where(leads_t.c.is_active == sa.true())
+        .group_by(leads_t.c.lead_type, roi_band, size_band, leads_t.c.is_new, leads_t.c.is_high_roi)
+    )
+    conn.execute(sa.delete(facets_t))
+    result = conn.execute(
+        sa.insert(facets_t).from_select(
+            ["lead_type", "roi_band", "size_band", "is_new", "is_high_roi", "lead_count"], grouped
+        )
+    )
+    return result.rowcount or 0
+
+
+def rebuild_facets_now(database_url: str | None = None) -> None:
+    with get_engine(database_url).begin() as conn:
+        rebuild_facets(conn)

@@ -1,0 +1,110 @@
+"""Unlocking a lead with credits (SPEC 2, 4, 5, 8).
+
+One transaction: insert the ``user_leads`` row first (its unique key makes a
+second, concurrent unlock of the same lead fail before it can charge), then
+spend the credits through the ledger. Any failure rolls both back.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import select
+
+from marketplace.core.pricing import unlock_cost
+from marketplace.db import session_scope
+from marketplace.models import Lead, UserLead
+from marketplace.services import ledger
+
+AUTH_REQUIRED = ("Authentication Required", "Please log in to unlock leads.")
+LEAD_NOT_FOUND = "This lead no longer exists."
+LEAD_INACTIVE = "This lead has been archived and can no longer be unlocked."
+ALREADY_UNLOCKED = "You have already unlocked this lead."
+
+
+class UnlockError(Exception):
+    """A refused unlock; ``message`` is what the user is told."""
+
+    def __init__(self, message: str, title: str = "Error"):
+        super().__init__(message)
+        self.title = title
+        self.message = message
+
+
+@dataclass(frozen=True)
+class UnlockResult:
+    lead_id: uuid.UUID
+    credits_deducted: int
+    remaining_credits: int
+    purchase_type: str
+    unlocked_at: datetime
+
+
+def unlock_lead(user_id: uuid.UUID | None, lead_id: uuid.UUID | str, database_url: str | None = None) -> UnlockResult:
+    """Unlock ``lead_id`` for ``user_id``; raises ``UnlockError`` (nothing changes then)."""
+    if user_id is None:
+        raise UnlockError(AUTH_REQUIRED[1], title=AUTH_REQUIRED[0])
+    try:
+        lead_uuid = lead_id if isinstance(lead_id, uuid.UUID) else uuid.UUID(str(lead_id))
+    except ValueError:
+        raise UnlockError(LEAD_NOT_FOUND) from None
+    try:
+        with session_scope(database_url) as session:
+            lead = session.exec(select(Lead.is_active, Lead.credit_cost).where(Lead.id == lead_uuid)).first()
+            if lead is None:
+                raise UnlockError(LEAD_NOT_FOUND)
+            if not lead.is_active:
+                raise UnlockError(LEAD_INACTIVE)
+            if session.exec(select(UserLead.id).where(UserLead.user_id == user_id, UserLead.lead_id == lead_uuid)).first():
+                raise UnlockError(ALREADY_UNLOCKED)
+            cost = unlock_cost(lead.credit_cost)
+            row = UserLead(user_id=user_id, lead_id=lead_uuid, credit_cost=cost, purchase_type="credits")
+            session.add(row)
+            try:
+                session.flush()
+            except IntegrityError:
+                raise UnlockError(ALREADY_UNLOCKED) from None
+            if cost > 0:
+                remaining = ledger.apply_credits(session, user_id, -cost, "unlock", reference_id=str(lead_uuid))
+            else:
+                remaining = ledger.balance(session, user_id)
+            return UnlockResult(lead_uuid, cost, remaining, "credits", row.unlocked_at)
+    except ledger.InsufficientCredits as exc:
+        raise UnlockError(str(exc)) from None
+    except IntegrityError:
+        # The concurrent twin committed first (PostgreSQL reports it at flush or commit).
+        raise UnlockError(ALREADY_UNLOCKED) from None
+
+
+def unlocked_lead(user_id: uuid.UUID | None, lead_id: str, database_url: str | None = None):
+    """(lead, user_lead) when the user has unlocked it, else None. Archived leads stay readable."""
+    if user_id is None:
+        return None
+    try:
+        lead_uuid = uuid.UUID(str(lead_id))
+    except ValueError:
+        return None
+    with session_scope(database_url) as session:
+        row = session.exec(
+            select(Lead, UserLead).join(UserLead, UserLead.lead_id == Lead.id)
+            .where(UserLead.user_id == user_id, Lead.id == lead_uuid)
+        ).first()
+        if row is None:
+            return None
+        lead, unlock = row
+        session.expunge(lead)
+        session.expunge(unlock)
+        return lead, unlock
+
+
+def lead_exists(lead_id: str, database_url: str | None = None) -> bool:
+    try:
+        lead_uuid = uuid.UUID(str(lead_id))
+    except ValueError:
+        return False
+    with session_scope(database_url) as session:
+        return session.exec(select(sa.literal(1)).where(Lead.id == lead_uuid)).first() is not None

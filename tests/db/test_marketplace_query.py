@@ -1,0 +1,119 @@
+"""The marketplace query against a Python reference over every active lead."""
+
+import itertools
+import uuid
+
+import pytest
+import sqlalchemy as sa
+from sqlmodel import select
+
+from marketplace.core import marketplace as rules
+from marketplace.db import get_engine, session_scope
+from marketplace.models import Lead, UserLead
+from marketplace.services import marketplace as svc
+from marketplace.services import seeding
+from marketplace.sources.base import SearchCriteria
+from marketplace.sources.builtin import BuiltinSource
+
+
+@pytest.fixture
+def leads(db_url):
+    rows = BuiltinSource(seed=11).search(SearchCriteria(count=400))
+    for i, row in enumerate(rows):  # edge cases: missing values and band boundaries
+        if i % 37 == 0:
+            row["roi"] = None
+        if i % 41 == 0:
+            row["roi"] = 30.0
+        if i % 43 == 0:
+            row["square_footage"] = 1000
+        if i % 47 == 0:
+            row["asking_price"] = None
+        if i % 9 == 0:
+            row["is_new"] = False
+    rows[5]["is_active"] = False
+    seeding.insert_leads(rows)
+    return rows
+
+
+def _reference(rows, filters, unlocked=frozenset()):
+    def ok(r):
+        if not r.get("is_active", True):
+            return False
+        if filters.lead_types and r["lead_type"] not in filters.lead_types:
+            return False
+        if filters.roi_ranges and rules.roi_band(r["roi"]) not in filters.roi_ranges:
+            return False
+        if filters.sizes and rules.size_band(r["square_footage"]) not in filters.sizes:
+            return False
+        if filters.tags:
+            hits = {"new": r["is_new"], "high_roi": r["is_high_roi"], "vacant": r["lead_type"] == "Vacancy",
+                    "auction_soon": r["lead_type"] == "Auction", "unlocked": str(r["id"]) in unlocked}
+            if not any(hits[t] for t in filters.tags):
+                return False
+        return True
+
+    return [r for r in rows if ok(r)]
+
+
+FILTER_CASES = [
+    rules.Filters(),
+    rules.Filters(lead_types=("Probate", "Auction")),
+    rules.Filters(roi_ranges=("gt30", "unknown")),
+    rules.Filters(roi_ranges=("20-30",), sizes=("small", "large")),
+    rules.Filters(tags=("new", "vacant")),
+    rules.Filters(lead_types=("Vacancy",), tags=("high_roi",), sizes=("medium",)),
+    rules.Filters(roi_ranges=("0-10", "10-20"), tags=("auction_soon",)),
+]
+
+
+@pytest.mark.parametrize("filters", FILTER_CASES, ids=lambda f: f.to_query() or "all")
+def test_counts_and_pages_match_the_reference(leads, filters):
+    expected = _reference(leads, filters)
+    page = svc.query_page(filters)
+    assert page.total == len(expected)
+    assert {c.id for c in page.cards} <= {str(r["id"]) for r in expected}
+    assert len(page.cards) == min(20, len(expected))
+
+
+@pytest.mark.parametrize("sort", [s for s, _ in rules.SORTS])
+def test_sorts_walk_every_page_in_order(leads, sort):
+    filters = rules.Filters(sort=sort, page_size=50)
+    seen = []
+    for number in range(1, svc.query_page(filters).pages + 1):
+        seen.extend(svc.query_page(rules.Filters(sort=sort, page_size=50, page=number)).cards)
+    active = [r for r in leads if r.get("is_active", True)]
+    assert len(seen) == len(active) and len({c.id for c in seen}) == len(active)
+    key = {"roi_desc": "roi", "price_asc": "asking_price", "zestimate_desc": "zestimate",
+           "sqft_asc": "square_footage"}.get(sort)
+    if key:
+        values = [getattr(c, key) for c in seen]
+        present = [v for v in values if v is not None]
+        assert values[: len(present)] == present  # missing values come last
+        assert present == sorted(present, reverse=sort.endswith("desc"))
+
+
+def test_locked_addresses_are_masked_and_unlocked_shown(leads, new_user):
+    user = new_user()
+    target = next(r for r in leads if r.get("is_active", True))
+    with session_scope() as s:
+        s.add(UserLead(user_id=user.id, lead_id=target["id"], credit_cost=85))
+    cards = {c.id: c for c in svc.query_page(rules.Filters(tags=("unlocked",)), user_id=user.id).cards}
+    assert set(cards) == {str(target["id"])}
+    assert cards[str(target["id"])].address == target["address"] and cards[str(target["id"])].unlocked
+    anonymous = svc.query_page(rules.Filters(page_size=100))
+    full = {r["address"] for r in leads}
+    assert all(c.address not in full and c.address.startswith("••••") for c in anonymous.cards)
+    assert svc.query_page(rules.Filters(tags=("unlocked",))).total == 0  # signed out
+
+
+def test_a_page_past_the_end_is_clamped(leads):
+    page = svc.query_page(rules.Filters(page=999))
+    assert page.page == page.pages and page.cards
+
+
+def test_facets_follow_refresh_and_archiving(leads):
+    with get_engine().begin() as conn:
+        conn.execute(sa.update(Lead.__table__).values(is_active=False).where(Lead.__table__.c.lead_type == "Probate"))
+        svc.rebuild_facets(conn)
+    f = rules.Filters(lead_types=("Probate",))
+    assert svc.query_page(f).total == 0 == len(svc.query_page(f).cards)
