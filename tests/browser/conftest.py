@@ -55,6 +55,20 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+def _app_dir() -> Path:
+    """Where the app is built and run: the project itself, or with LV_TEST_APP_DIR
+    a synced copy (so that several test runs can build at once)."""
+    target = os.environ.get("LV_TEST_APP_DIR")
+    if not target:
+        return PROJECT_ROOT
+    subprocess.run(
+        ["rsync", "-a", "--delete", "--exclude", ".venv", "--exclude", ".web", "--exclude", "data",
+         "--exclude", ".git", "--exclude", "test-artifacts", f"{PROJECT_ROOT}/", f"{target}/"],
+        check=True,
+    )
+    return Path(target)
+
+
 @pytest.fixture(scope="session")
 def live_server():
     tmp = Path(tempfile.mkdtemp(prefix="lv-browser-"))
@@ -80,7 +94,7 @@ def live_server():
     proc = subprocess.Popen(
         [sys.executable, "-m", "reflex", "run", "--env", "prod", "--frontend-port", str(port),
          "--backend-port", str(port)],
-        cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        cwd=_app_dir(), env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + SERVER_START_TIMEOUT
