@@ -122,6 +122,17 @@ def cmd_fetch_images(args) -> None:
     print(json.dumps(fetch_property_images(limit=args.limit)))
 
 
+def cmd_grant_subscription(args) -> None:
+    from marketplace.services import subscriptions
+
+    with session_scope() as session:
+        user = _user_by_email(session, args.email)
+        status = subscriptions.grant(session, user.id, args.type, args.leads, args.days)
+    print(json.dumps({"email": user.email, "subscribed": status.subscribed, "subscription_type": status.subscription_type,
+                      "leads_remaining": status.leads_remaining,
+                      "subscription_end": status.subscription_end.isoformat() if status.subscription_end else None}))
+
+
 def cmd_seed_demo(args) -> None:
     from marketplace.services import seeding
 
@@ -179,6 +190,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("fetch-property-images", help="find images for leads whose images are pending or failed")
     p.add_argument("--limit", type=_positive_int, default=500)
     p.set_defaults(func=cmd_fetch_images)
+
+    p = sub.add_parser("grant-subscription", help="give a user a subscription with N leads")
+    p.add_argument("email")
+    p.add_argument("--type", required=True, help="subscription type shown in the header, e.g. Pro")
+    p.add_argument("--leads", type=_non_negative_int, required=True, help="leads remaining")
+    p.add_argument("--days", type=_positive_int, default=30, help="days until it ends (default 30)")
+    p.set_defaults(func=cmd_grant_subscription)
 
     p = sub.add_parser("seed-demo", help="first-run demo data when the database is empty")
     p.add_argument("--leads", type=_positive_int, default=3000)

@@ -51,10 +51,14 @@ def _build_engine(url: str) -> Engine:
 
         @event.listens_for(engine, "begin")
         def _begin_immediate(conn):  # pragma: no cover - trivial
+            if conn.get_execution_options().get("isolation_level") == "AUTOCOMMIT":
+                return  # plain reads: no transaction, no write lock
             conn.exec_driver_sql("BEGIN IMMEDIATE")
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    # No pre-ping (it would add a round trip to every query); connections are
+    # recycled after 30 minutes and a dropped one fails one request, not the app.
+    return create_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800)
 
 
 def get_engine(url: str | None = None) -> Engine:

@@ -388,3 +388,25 @@ class LeadFacet(SQLModel, table=True):
     is_new: bool = Field(sa_column=sa.Column(sa.Boolean(), primary_key=True))
     is_high_roi: bool = Field(sa_column=sa.Column(sa.Boolean(), primary_key=True))
     lead_count: int = Field(sa_column=sa.Column(sa.Integer(), nullable=False))
+
+
+class TestCheckout(SQLModel, table=True):
+    """A checkout session of the built-in test payment provider (TEST MODE).
+
+    Plays the part of Stripe's Checkout Session: the provider's own record of
+    whether the buyer paid, separate from our ``credit_purchases`` row.
+    """
+
+    __tablename__ = "test_checkouts"
+    __test__ = False  # not a pytest test class, whatever its name
+
+    id: str = Field(sa_column=sa.Column(sa.String(64), primary_key=True))
+    user_id: uuid.UUID = Field(
+        sa_column=sa.Column(sa.Uuid(), sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
+    )
+    bundle: str = Field(sa_column=sa.Column(sa.String(32), nullable=False))
+    amount_cents: int = Field(sa_column=sa.Column(sa.Integer(), nullable=False))
+    status: str = Field(default="open", sa_column=sa.Column(sa.String(16), nullable=False, server_default="open"))
+    success_url: str = Field(sa_column=sa.Column(sa.String(1024), nullable=False))
+    cancel_url: str = Field(sa_column=sa.Column(sa.String(1024), nullable=False))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=created_column())

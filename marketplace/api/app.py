@@ -10,7 +10,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 from sqlalchemy import text
 
-from marketplace.api import images
+from marketplace.api import images, stripe_webhook
 from marketplace.db import get_engine
 
 
@@ -25,4 +25,5 @@ def create_api() -> FastAPI:
         return {"status": "ok"}
 
     api.include_router(images.router)
+    api.include_router(stripe_webhook.router)
     return api

@@ -115,6 +115,11 @@ def seed_leads(count: int, seed: int | None = None, progress: bool = True, datab
         if pool is not None:
             pool.shutdown(cancel_futures=True)
     rebuild_facets_now(database_url)
+    engine = get_engine(database_url)
+    if engine.dialect.name == "postgresql":
+        # Fresh statistics and visibility map: the planner and index-only scans need them.
+        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            conn.exec_driver_sql("VACUUM (ANALYZE) leads")
     return done
 
 

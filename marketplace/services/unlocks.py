@@ -1,6 +1,8 @@
 """Unlocking a lead with credits (SPEC 2, 4, 5, 8).
 
-One transaction: insert the ``user_leads`` row first (its unique key makes a
+A subscriber with leads remaining spends one subscription lead instead of
+credits (``purchase_type`` 'subscription'). One transaction: insert the
+``user_leads`` row first (its unique key makes a
 second, concurrent unlock of the same lead fail before it can charge), then
 spend the credits through the ledger. Any failure rolls both back.
 """
@@ -17,7 +19,7 @@ from sqlmodel import select
 
 from marketplace.core.pricing import unlock_cost
 from marketplace.db import session_scope
-from marketplace.models import Lead, UserLead
+from marketplace.models import Lead, Subscription, UserLead, utcnow
 from marketplace.services import ledger
 
 AUTH_REQUIRED = ("Authentication Required", "Please log in to unlock leads.")
@@ -42,6 +44,7 @@ class UnlockResult:
     remaining_credits: int
     purchase_type: str
     unlocked_at: datetime
+    subscription_leads_remaining: int | None = None
 
 
 def unlock_lead(user_id: uuid.UUID | None, lead_id: uuid.UUID | str, database_url: str | None = None) -> UnlockResult:
@@ -61,8 +64,10 @@ def unlock_lead(user_id: uuid.UUID | None, lead_id: uuid.UUID | str, database_ur
                 raise UnlockError(LEAD_INACTIVE)
             if session.exec(select(UserLead.id).where(UserLead.user_id == user_id, UserLead.lead_id == lead_uuid)).first():
                 raise UnlockError(ALREADY_UNLOCKED)
-            cost = unlock_cost(lead.credit_cost)
-            row = UserLead(user_id=user_id, lead_id=lead_uuid, credit_cost=cost, purchase_type="credits")
+            use_subscription = _spend_subscription_lead(session, user_id)
+            cost = 0 if use_subscription else unlock_cost(lead.credit_cost)
+            purchase_type = "subscription" if use_subscription else "credits"
+            row = UserLead(user_id=user_id, lead_id=lead_uuid, credit_cost=cost, purchase_type=purchase_type)
             session.add(row)
             try:
                 session.flush()
@@ -72,12 +77,30 @@ def unlock_lead(user_id: uuid.UUID | None, lead_id: uuid.UUID | str, database_ur
                 remaining = ledger.apply_credits(session, user_id, -cost, "unlock", reference_id=str(lead_uuid))
             else:
                 remaining = ledger.balance(session, user_id)
-            return UnlockResult(lead_uuid, cost, remaining, "credits", row.unlocked_at)
+            leads_left = _subscription_leads(session, user_id) if use_subscription else None
+            return UnlockResult(lead_uuid, cost, remaining, purchase_type, row.unlocked_at, leads_left)
     except ledger.InsufficientCredits as exc:
         raise UnlockError(str(exc)) from None
     except IntegrityError:
         # The concurrent twin committed first (PostgreSQL reports it at flush or commit).
         raise UnlockError(ALREADY_UNLOCKED) from None
+
+
+def _spend_subscription_lead(session, user_id: uuid.UUID) -> bool:
+    """Take one lead from an active subscription, atomically; False when there is none."""
+    subs = Subscription.__table__
+    now = utcnow()
+    spent = session.execute(
+        sa.update(subs)
+        .where(subs.c.user_id == user_id, subs.c.subscribed == sa.true(), subs.c.leads_remaining > 0,
+               sa.or_(subs.c.subscription_end.is_(None), subs.c.subscription_end > now))
+        .values(leads_remaining=subs.c.leads_remaining - 1, updated_at=now)
+    )
+    return spent.rowcount == 1
+
+
+def _subscription_leads(session, user_id: uuid.UUID) -> int:
+    return session.exec(select(Subscription.leads_remaining).where(Subscription.user_id == user_id)).one()
 
 
 def unlocked_lead(user_id: uuid.UUID | None, lead_id: str, database_url: str | None = None):

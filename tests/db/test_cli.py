@@ -81,7 +81,7 @@ def test_duplicate_user_and_overdraw_exit_1_and_change_nothing(db_url):
 
 def test_every_command_has_help(db_url):
     for command in ("migrate", "create-user", "grant-credits", "make-admin", "webhook-key", "seed-leads",
-                    "refresh-leads", "seed-demo"):
+                    "refresh-leads", "seed-demo", "fetch-property-images", "grant-subscription"):
         out = cli(command, "--help")
         assert out.returncode == 0 and "usage:" in out.stdout
 
@@ -97,3 +97,12 @@ def test_seed_leads_and_refresh(db_url):
         assert s.exec(select(func.count()).select_from(Lead)).one() == 750
         assert s.exec(select(func.count()).select_from(Lead).where(Lead.is_new)).one() == 500
         assert s.exec(select(func.count()).select_from(LeadRefreshRun)).one() == 1
+
+
+def test_grant_subscription(db_url):
+    assert cli("create-user", "s@example.com", "secret1", "--first-name", "S", "--last-name", "U").returncode == 0
+    out = cli("grant-subscription", "s@example.com", "--type", "Pro", "--leads", "25", "--days", "30")
+    assert out.returncode == 0, out.stderr
+    payload = json.loads(out.stdout)
+    assert (payload["subscribed"], payload["subscription_type"], payload["leads_remaining"]) == (True, "Pro", 25)
+    assert cli("grant-subscription", "s@example.com", "--type", "Pro", "--leads", "-1").returncode == 1

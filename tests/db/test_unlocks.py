@@ -124,3 +124,33 @@ def test_archived_unlocked_lead_stays_readable(new_user):
     assert found is not None and found[0].address == "12 Oak St"
     assert unlocks.unlocked_lead(new_user().id, str(lead_id)) is None
     assert unlocks.unlocked_lead(None, str(lead_id)) is None
+
+
+def test_a_subscriber_spends_a_subscription_lead_instead_of_credits(new_user):
+    from marketplace.services import subscriptions
+
+    user = new_user(credits=100)
+    with session_scope() as s:
+        subscriptions.grant(s, user.id, "Pro", leads=1, days=30)
+    first = unlocks.unlock_lead(user.id, _lead(cost=120))
+    assert (first.purchase_type, first.credits_deducted, first.remaining_credits,
+            first.subscription_leads_remaining) == ("subscription", 0, 100, 0)
+    second = unlocks.unlock_lead(user.id, _lead(cost=60))  # no subscription leads left: credits again
+    assert (second.purchase_type, second.credits_deducted, second.remaining_credits) == ("credits", 60, 40)
+    with session_scope() as s:
+        types = s.exec(select(UserLead.purchase_type, UserLead.credit_cost).order_by(UserLead.id)).all()
+        assert [tuple(t) for t in types] == [("subscription", 0), ("credits", 60)]
+    _invariant(user.id)
+
+
+def test_an_expired_subscription_is_not_used(new_user):
+    from datetime import timedelta
+
+    from marketplace.models import utcnow
+    from marketplace.services import subscriptions
+
+    user = new_user(credits=100)
+    with session_scope() as s:
+        subscriptions.grant(s, user.id, "Pro", leads=5, days=1, now=utcnow() - timedelta(days=2))
+        assert subscriptions.check_subscription(s, user.id).subscribed is False
+    assert unlocks.unlock_lead(user.id, _lead(cost=30)).purchase_type == "credits"

@@ -1,0 +1,162 @@
+"""Payment providers behind one interface.
+
+- ``StripeProvider`` (``STRIPE_SECRET_KEY`` set): a Checkout Session in payment
+  mode with the pack's price, the user and the pack in metadata.
+- ``TestCheckoutProvider`` (the default): a checkout page on the site itself,
+  clearly marked TEST MODE, where the buyer confirms or cancels and is sent back
+  exactly as Stripe would send them.
+
+Both return ``CheckoutSession`` on create and ``CheckoutStatus`` on retrieve;
+the crediting code (``services.purchases``) never knows which one it talks to.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import uuid
+from dataclasses import dataclass
+from typing import Protocol
+
+import stripe
+
+from marketplace.core.packs import CreditPack
+from marketplace.db import session_scope
+from marketplace.models import TestCheckout
+
+SESSION_PLACEHOLDER = "{CHECKOUT_SESSION_ID}"
+
+
+class PaymentError(Exception):
+    """The provider failed or refused; ``message`` is safe to show."""
+
+
+@dataclass(frozen=True)
+class CheckoutSession:
+    id: str
+    url: str
+
+
+@dataclass(frozen=True)
+class CheckoutStatus:
+    id: str
+    paid: bool
+    user_id: str | None
+    bundle: str | None
+    amount_cents: int | None
+
+
+class PaymentProvider(Protocol):
+    name: str
+
+    def create_checkout(self, *, user_id: uuid.UUID, pack: CreditPack, success_url: str,
+                        cancel_url: str) -> CheckoutSession: ...
+
+    def retrieve(self, session_id: str) -> CheckoutStatus: ...
+
+
+class StripeProvider:
+    name = "stripe"
+
+    def __init__(self, secret_key: str, api_base: str | None = None):
+        self.client = stripe.StripeClient(
+            secret_key,
+            base_addresses={"api": api_base} if api_base else None,
+            max_network_retries=2,
+        )
+
+    def create_checkout(self, *, user_id, pack, success_url, cancel_url) -> CheckoutSession:
+        try:
+            session = self.client.v1.checkout.sessions.create(params={
+                "mode": "payment",
+                "line_items": [{
+                    "quantity": 1,
+                    "price_data": {
+                        "currency": "usd",
+                        "unit_amount": pack.amount_cents,
+                        "product_data": {"name": f"LeadVault {pack.name} - {pack.credits:,} credits"},
+                    },
+                }],
+                "client_reference_id": str(user_id),
+                "metadata": {"user_id": str(user_id), "bundle": pack.id},
+                "success_url": success_url,
+                "cancel_url": cancel_url,
+            })
+        except stripe.StripeError as exc:
+            raise PaymentError(f"Stripe could not start the checkout: {exc.user_message or exc}") from exc
+        return CheckoutSession(id=session.id, url=session.url)
+
+    def retrieve(self, session_id: str) -> CheckoutStatus:
+        try:
+            session = self.client.v1.checkout.sessions.retrieve(session_id)
+        except stripe.StripeError as exc:
+            raise PaymentError(f"Stripe could not be reached: {exc.user_message or exc}") from exc
+        metadata = session.metadata.to_dict() if session.metadata else {}
+        return CheckoutStatus(
+            id=session.id,
+            paid=session.payment_status == "paid",
+            user_id=metadata.get("user_id") or session.client_reference_id,
+            bundle=metadata.get("bundle"),
+            amount_cents=session.amount_total,
+        )
+
+
+class TestCheckoutProvider:
+    """The built-in checkout: sessions live in ``test_checkouts``."""
+
+    __test__ = False
+    name = "test"
+
+    def create_checkout(self, *, user_id, pack, success_url, cancel_url) -> CheckoutSession:
+        session_id = "test_cs_" + secrets.token_urlsafe(24)
+        with session_scope() as session:
+            session.add(TestCheckout(
+                id=session_id, user_id=user_id, bundle=pack.id, amount_cents=pack.amount_cents,
+                success_url=success_url.replace(SESSION_PLACEHOLDER, session_id),
+                cancel_url=cancel_url,
+            ))
+        return CheckoutSession(id=session_id, url=f"/test-checkout/{session_id}")
+
+    def retrieve(self, session_id: str) -> CheckoutStatus:
+        with session_scope() as session:
+            row = session.get(TestCheckout, session_id)
+            if row is None:
+                raise PaymentError("No such checkout session.")
+            return CheckoutStatus(id=row.id, paid=row.status == "complete", user_id=str(row.user_id),
+                                  bundle=row.bundle, amount_cents=row.amount_cents)
+
+
+def stripe_enabled() -> bool:
+    return bool(os.environ.get("STRIPE_SECRET_KEY"))
+
+
+def get_provider() -> PaymentProvider:
+    key = os.environ.get("STRIPE_SECRET_KEY")
+    if key:
+        return StripeProvider(key, os.environ.get("STRIPE_API_BASE") or None)
+    return TestCheckoutProvider()
+
+
+# --------------------------------------------------------------------------- the test checkout page
+
+
+def test_checkout_details(session_id: str, user_id: uuid.UUID) -> TestCheckout | None:
+    """The open or finished test checkout of this user (None for anyone else's)."""
+    with session_scope() as session:
+        row = session.get(TestCheckout, session_id)
+        if row is None or row.user_id != user_id:
+            return None
+        session.expunge(row)
+        return row
+
+
+def finish_test_checkout(session_id: str, user_id: uuid.UUID, pay: bool) -> str | None:
+    """Confirm (pay) or cancel a test checkout; returns where to send the buyer."""
+    with session_scope() as session:
+        row = session.get(TestCheckout, session_id)
+        if row is None or row.user_id != user_id:
+            return None
+        if row.status == "open":
+            row.status = "complete" if pay else "expired"
+            session.add(row)
+        return row.success_url if row.status == "complete" else row.cancel_url

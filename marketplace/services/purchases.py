@@ -1,0 +1,177 @@
+"""Buying credits: start a checkout, verify it, credit it exactly once.
+
+Crediting (``fulfil``) flips the purchase from ``pending`` to ``paid`` with one
+conditional UPDATE; only the caller whose UPDATE matched books credits, so a
+verify racing the Stripe webhook (or either arriving twice) credits once. The
+ledger's unique (user, reason, reference) key is a second guard. Credits and
+prices come from ``core.packs``, never from the client or the provider.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, func, select
+
+from marketplace.config import get_settings
+from marketplace.core import packs
+from marketplace.db import session_scope
+from marketplace.models import CreditPurchase, Profile, utcnow
+from marketplace.services import ledger, referrals
+from marketplace.services.payments import SESSION_PLACEHOLDER, CheckoutSession, PaymentError, get_provider
+
+log = logging.getLogger("marketplace.purchases")
+
+AUTH_REQUIRED = ("Authentication Required", "Please log in to purchase credits")
+START_FAILED = "Failed to initiate purchase"
+MISSING_SESSION = "Missing session ID"
+VERIFY_FAILED = "Failed to verify purchase"
+UNKNOWN_PACK = "Unknown credit pack"
+FIRST_PURCHASE_REFERENCE = "first-purchase"
+
+
+class PurchaseError(Exception):
+    def __init__(self, message: str, title: str = "Error"):
+        super().__init__(message)
+        self.title = title
+        self.message = message
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    credits_added: int
+    bonus_credits: int
+    balance: int
+    bundle: str
+
+
+def start_purchase(user_id: uuid.UUID | None, bundle: str, referral_code: str | None = None) -> CheckoutSession:
+    """Open a checkout for ``bundle``; returns the URL to open (in a new tab)."""
+    if user_id is None:
+        raise PurchaseError(AUTH_REQUIRED[1], title=AUTH_REQUIRED[0])
+    pack = packs.get_pack(bundle)
+    if pack is None:
+        raise PurchaseError(UNKNOWN_PACK)
+    if referral_code:
+        referrals.bind_referrer(user_id, referral_code)
+    site = get_settings().site_url
+    provider = get_provider()
+    try:
+        checkout = provider.create_checkout(
+            user_id=user_id,
+            pack=pack,
+            success_url=f"{site}/credits-purchased?session_id={SESSION_PLACEHOLDER}",
+            cancel_url=f"{site}/purchase-credits?canceled=1",
+        )
+    except PaymentError as exc:
+        log.warning("checkout for %s failed: %s", user_id, exc)
+        raise PurchaseError(str(exc)) from exc
+    with session_scope() as session:
+        session.add(CreditPurchase(
+            user_id=user_id, bundle=pack.id, credits=pack.credits, amount_cents=pack.amount_cents,
+            provider=provider.name, provider_session_id=checkout.id, status="pending",
+        ))
+    return checkout
+
+
+def _find(session: Session, session_id: str) -> CreditPurchase | None:
+    return session.exec(select(CreditPurchase).where(CreditPurchase.provider_session_id == session_id)).first()
+
+
+def verify_purchase(user_id: uuid.UUID | None, session_id: str | None) -> VerifyResult:
+    """SPEC ``verify-credit-purchase``: credit a paid checkout of this user (idempotent)."""
+    if user_id is None:
+        raise PurchaseError(AUTH_REQUIRED[1], title=AUTH_REQUIRED[0])
+    if not session_id:
+        raise PurchaseError(MISSING_SESSION)
+    with session_scope() as session:
+        purchase = _find(session, session_id)
+        if purchase is None or purchase.user_id != user_id:
+            raise PurchaseError(VERIFY_FAILED)  # unknown, or someone else's: nothing is revealed
+        purchase_id, bundle, status = purchase.id, purchase.bundle, purchase.status
+    if status != "paid":
+        try:
+            checkout = get_provider().retrieve(session_id)
+        except PaymentError as exc:
+            log.warning("verify %s: provider error %s", session_id, exc)
+            raise PurchaseError(VERIFY_FAILED) from exc
+        if not checkout.paid or checkout.user_id != str(user_id) or (checkout.bundle and checkout.bundle != bundle):
+            raise PurchaseError(VERIFY_FAILED)
+    return fulfil(purchase_id)
+
+
+def fulfil(purchase_id: uuid.UUID) -> VerifyResult:
+    """Book a paid purchase: pack credits, a referred first purchase's bonus, the referrer's reward."""
+    purchases = CreditPurchase.__table__
+    with session_scope() as session:
+        claimed = session.execute(
+            sa.update(purchases)
+            .where(purchases.c.id == purchase_id, purchases.c.status == "pending")
+            .values(status="paid", completed_at=utcnow())
+            .returning(purchases.c.user_id)
+        ).scalar_one_or_none()
+        purchase = session.get(CreditPurchase, purchase_id)
+        if purchase is None or purchase.status != "paid":
+            raise PurchaseError(VERIFY_FAILED)
+        if claimed is None:  # credited before: report the same result again
+            return VerifyResult(purchase.credits + purchase.bonus_credits, purchase.bonus_credits,
+                                ledger.balance(session, purchase.user_id), purchase.bundle)
+        pack = packs.get_pack(purchase.bundle)
+        reference = str(purchase.id)
+        balance = ledger.apply_credits(session, purchase.user_id, purchase.credits, "purchase", reference)
+        referrer = session.exec(select(Profile.referred_by).where(Profile.user_id == purchase.user_id)).first()
+        bonus = 0
+        if referrer is not None:
+            first = session.exec(
+                select(func.count()).select_from(CreditPurchase)
+                .where(CreditPurchase.user_id == purchase.user_id, CreditPurchase.status == "paid",
+                       CreditPurchase.id != purchase.id)
+            ).one() == 0
+            bonus = packs.referral_bonus(pack, first_purchase=first, referred=True)
+            if bonus:
+                try:
+                    with session.begin_nested():  # one first-purchase bonus per account, ever
+                        balance = ledger.apply_credits(session, purchase.user_id, bonus, "referral_bonus",
+                                                       FIRST_PURCHASE_REFERENCE)
+                except IntegrityError:
+                    bonus = 0
+            reward = packs.referrer_reward(purchase.amount_cents)
+            if reward:
+                ledger.apply_credits(session, referrer, reward, "referral_reward", reference)
+        purchase.bonus_credits = bonus
+        session.add(purchase)
+        return VerifyResult(purchase.credits + bonus, bonus, balance, purchase.bundle)
+
+
+def record_external_checkout(session_id: str, user_id: str | None, bundle: str | None,
+                             amount_cents: int | None) -> uuid.UUID | None:
+    """A paid Stripe session we have no row for (e.g. the row's insert failed):
+    create the purchase from its metadata when it names a real pack and amount."""
+    pack = packs.get_pack(bundle)
+    if pack is None or not user_id or amount_cents != pack.amount_cents:
+        return None
+    try:
+        uid = uuid.UUID(user_id)
+    except ValueError:
+        return None
+    with session_scope() as session:
+        existing = _find(session, session_id)
+        if existing is not None:
+            return existing.id
+        if session.get(Profile, uid) is None:
+            return None
+        row = CreditPurchase(user_id=uid, bundle=pack.id, credits=pack.credits, amount_cents=pack.amount_cents,
+                             provider="stripe", provider_session_id=session_id, status="pending")
+        session.add(row)
+        session.flush()
+        return row.id
+
+
+def purchase_for_session(session_id: str) -> uuid.UUID | None:
+    with session_scope() as session:
+        row = _find(session, session_id)
+        return row.id if row else None
