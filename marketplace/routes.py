@@ -25,3 +25,7 @@ REFERRAL_CAPTURE = "/[referral_segment]"
 
 def property_url(lead_id: str) -> str:
     return f"/property/{lead_id}"
+
+
+# The built-in (TEST MODE) checkout page; services.payments links to /test-checkout/{id}.
+TEST_CHECKOUT = "/test-checkout/[checkout_id]"

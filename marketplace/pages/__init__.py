@@ -10,3 +10,9 @@ from marketplace.pages import auth  # noqa: F401
 from marketplace.pages import callback  # noqa: F401
 from marketplace.pages import dashboard  # noqa: F401
 from marketplace.pages import explorer  # noqa: F401
+from marketplace.pages import marketplace  # noqa: F401
+from marketplace.pages import property  # noqa: F401
+from marketplace.pages import pricing  # noqa: F401
+from marketplace.pages import purchase_credits  # noqa: F401
+from marketplace.pages import credits_purchased  # noqa: F401
+from marketplace.pages import test_checkout  # noqa: F401

@@ -34,6 +34,7 @@ class UnlockedLeadRow:
     roi: float | None
     credit_cost: int
     unlocked_at: datetime
+    is_active: bool = True
 
 
 @dataclass(frozen=True)
@@ -103,13 +104,17 @@ def summary(session: Session, user_id: uuid.UUID, now: datetime | None = None) -
     )
 
 
-def unlocked_leads(session: Session, user_id: uuid.UUID, limit: int = RECENT_LIMIT) -> list[UnlockedLeadRow]:
-    """The user's unlocks with their lead, newest first."""
+def unlocked_leads(
+    session: Session, user_id: uuid.UUID, limit: int = RECENT_LIMIT, offset: int = 0
+) -> list[UnlockedLeadRow]:
+    """The user's unlocks with their lead, newest first (ties: the later unlock
+    first), ``limit`` rows from ``offset``. Archived leads are included."""
     rows = session.exec(
         select(UserLead, Lead)
         .join(Lead, Lead.id == UserLead.lead_id)
         .where(UserLead.user_id == user_id)
-        .order_by(UserLead.unlocked_at.desc())
+        .order_by(UserLead.unlocked_at.desc(), UserLead.id.desc())
+        .offset(max(0, offset))
         .limit(limit)
     ).all()
     return [
@@ -123,6 +128,7 @@ def unlocked_leads(session: Session, user_id: uuid.UUID, limit: int = RECENT_LIM
             roi=lead.roi,
             credit_cost=unlock.credit_cost,
             unlocked_at=unlock.unlocked_at,
+            is_active=lead.is_active,
         )
         for unlock, lead in rows
     ]

@@ -56,8 +56,6 @@ def start_purchase(user_id: uuid.UUID | None, bundle: str, referral_code: str | 
     pack = packs.get_pack(bundle)
     if pack is None:
         raise PurchaseError(UNKNOWN_PACK)
-    if referral_code:
-        referrals.bind_referrer(user_id, referral_code)
     site = get_settings().site_url
     provider = get_provider()
     try:
@@ -75,6 +73,9 @@ def start_purchase(user_id: uuid.UUID | None, bundle: str, referral_code: str | 
             user_id=user_id, bundle=pack.id, credits=pack.credits, amount_cents=pack.amount_cents,
             provider=provider.name, provider_session_id=checkout.id, status="pending",
         ))
+    if referral_code:
+        # Bound with the first checkout that opened (not by one that failed to start).
+        referrals.bind_referrer(user_id, referral_code)
     return checkout
 
 

@@ -161,9 +161,11 @@ class AuthState(rx.State):
 
     @rx.event
     def sign_out(self):
-        """Revoke the session on the server, forget the tokens, go home."""
+        """Revoke the session on the server, forget the tokens and this tab's state, go home."""
         if self.access_token or self.refresh_token:
             with session_scope() as session:
                 accounts.revoke_session(session, self.access_token, self.refresh_token)
         self._clear_user()
-        return rx.redirect(routes.HOME)
+        # A fresh page with a fresh state: nothing the user saw stays in this tab's
+        # server-side state (the state is keyed by a token in session storage).
+        return [rx.clear_session_storage(), rx.call_script(f"window.location.replace('{routes.HOME}')")]

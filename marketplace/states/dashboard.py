@@ -9,13 +9,16 @@ import reflex as rx
 from marketplace import routes
 from marketplace.config import get_settings
 from marketplace.db import session_scope
-from marketplace.services import dashboard
+from marketplace.services import dashboard, referrals
+from marketplace.services.referrals import ReferralCodeError
 from marketplace.states.auth import AuthState
 
 log = logging.getLogger("marketplace.dashboard")
 
 LOAD_FAILED = "Failed to load dashboard data."
 TABS = ("unlocked", "scrapes", "referrals", "settings")
+CODE_MAX_LENGTH = 15
+CODE_UPDATED = "Referral Code Updated"
 
 
 def format_roi(value: float | None) -> str:
@@ -24,6 +27,22 @@ def format_roi(value: float | None) -> str:
 
 def format_date(value) -> str:
     return value.strftime("%b %-d, %Y")
+
+
+def unlocked_row(row: dashboard.UnlockedLeadRow) -> dict[str, str]:
+    """One Unlocked Leads row as display strings."""
+    return {
+        "lead_id": str(row.lead_id),
+        "href": routes.property_url(str(row.lead_id)),
+        "address": row.address,
+        "place": f"{row.city}, {row.state} {row.zip_code}".strip(),
+        "lead_type": row.lead_type,
+        "roi": format_roi(row.roi),
+        "has_roi": "yes" if row.roi is not None else "",
+        "credit_cost": f"{row.credit_cost:,}",
+        "unlocked_at": format_date(row.unlocked_at),
+        "archived": "" if row.is_active else "yes",
+    }
 
 
 class DashboardState(AuthState):
@@ -40,18 +59,48 @@ class DashboardState(AuthState):
     this_month: str = "0"
 
     unlocked: list[dict[str, str]] = []
+    unlocked_total: int = 0
+    loading_more: bool = False
     scrapes: list[dict[str, str]] = []
+    # Referrals tab (display strings, like the stat cards).
     my_referral_code: str = ""
     referred_users: str = "0"
+    referral_purchases: str = "0"
+    referral_earned: str = "0"
+    # The "Edit code" dialog.
+    code_dialog_open: bool = False
+    code_input: str = ""
+    code_saving: bool = False
 
     last_name: str = ""
     member_since: str = ""
+
+    def _clear_data(self) -> None:
+        """Forget every number and row (a failed load must not show stale or foreign data)."""
+        self.leads_unlocked = "0"
+        self.credits_remaining = "0"
+        self.avg_roi = "—"
+        self.this_month = "0"
+        self.unlocked = []
+        self.unlocked_total = 0
+        self.scrapes = []
+        self.my_referral_code = ""
+        self.referred_users = "0"
+        self.referral_purchases = "0"
+        self.referral_earned = "0"
+        self.code_dialog_open = False
+        self.code_input = ""
+        self.code_saving = False
+        self.last_name = ""
+        self.member_since = ""
 
     @rx.event
     def load(self):
         """on_load: server-side session check, then every number in one go."""
         self.loaded_for = ""
         self.load_failed = False
+        self.loading_more = False
+        self._clear_data()
         user_id = self._require_user_id()
         if user_id is None:
             return rx.redirect(routes.AUTH, replace=True)
@@ -60,10 +109,11 @@ class DashboardState(AuthState):
                 stats = dashboard.summary(session, user_id)
                 unlocked = dashboard.unlocked_leads(session, user_id)
                 scrapes = dashboard.bulk_scrapes(session, user_id)
-                referral = dashboard.referrals(session, user_id)
                 account = dashboard.account_details(session, user_id)
+            referral = referrals.stats(user_id)
         except Exception:  # noqa: BLE001 - shown as the SPEC's load failure
             log.exception("dashboard load failed for %s", user_id)
+            self._clear_data()
             self.load_failed = True
             self.loaded_for = str(user_id)
             return rx.toast.error(LOAD_FAILED)
@@ -72,19 +122,8 @@ class DashboardState(AuthState):
         self.credits = stats.credits_remaining  # the header badge follows the same balance
         self.avg_roi = format_roi(stats.avg_roi)
         self.this_month = f"{stats.this_month:,}"
-        self.unlocked = [
-            {
-                "lead_id": str(row.lead_id),
-                "href": routes.property_url(str(row.lead_id)),
-                "address": row.address,
-                "place": f"{row.city}, {row.state} {row.zip_code}".strip(),
-                "lead_type": row.lead_type,
-                "roi": format_roi(row.roi),
-                "credit_cost": str(row.credit_cost),
-                "unlocked_at": format_date(row.unlocked_at),
-            }
-            for row in unlocked
-        ]
+        self.unlocked = [unlocked_row(row) for row in unlocked]
+        self.unlocked_total = stats.leads_unlocked
         self.scrapes = [
             {
                 "id": str(row.id),
@@ -96,14 +135,113 @@ class DashboardState(AuthState):
             }
             for row in scrapes
         ]
-        self.my_referral_code = referral.referral_code
-        self.referred_users = f"{referral.referred_users:,}"
+        self._show_referrals(referral)
         self.first_name = account.first_name
         self.last_name = account.last_name
         self.member_since = format_date(account.member_since)
         self.email_confirmed = account.email_confirmed
         self.loaded_for = str(user_id)
         return None
+
+    @rx.event
+    def load_more_unlocked(self):
+        """The next page of Unlocked Leads (re-checks the session)."""
+        user_id = self._require_user_id()
+        if user_id is None:
+            yield rx.redirect(routes.AUTH, replace=True)
+            return
+        if self.loaded_for != str(user_id):
+            yield DashboardState.load  # another user's (or no) list is loaded: start over
+            return
+        self.loading_more = True
+        yield
+        try:
+            with session_scope() as session:
+                more = dashboard.unlocked_leads(session, user_id, offset=len(self.unlocked))
+        except Exception:  # noqa: BLE001
+            log.exception("loading more unlocks failed for %s", user_id)
+            self.loading_more = False
+            yield rx.toast.error(LOAD_FAILED)
+            return
+        seen = {row["lead_id"] for row in self.unlocked}
+        self.unlocked = [*self.unlocked, *(unlocked_row(row) for row in more if str(row.lead_id) not in seen)]
+        if not more:
+            self.unlocked_total = len(self.unlocked)
+        self.loading_more = False
+
+    @rx.var
+    def unlocked_has_more(self) -> bool:
+        return len(self.unlocked) < self.unlocked_total
+
+    @rx.var
+    def unlocked_summary(self) -> str:
+        total = self.unlocked_total
+        return f"Showing {len(self.unlocked):,} of {total:,} unlocked lead{'' if total == 1 else 's'}, newest first"
+
+    def _show_referrals(self, referral: referrals.ReferralStats) -> None:
+        self.my_referral_code = referral.code
+        self.referred_users = f"{referral.people_referred:,}"
+        self.referral_purchases = f"{referral.purchases:,}"
+        self.referral_earned = f"{referral.credits_earned:,}"
+
+    # ---------------------------------------------------------------- edit code dialog
+
+    @rx.event
+    def set_code_dialog_open(self, is_open: bool):
+        """Open (pre-filled with the current code) or close; never closes mid-update."""
+        if self.code_saving:
+            return
+        self.code_dialog_open = is_open
+        if is_open:
+            self.code_input = self.my_referral_code
+
+    @rx.event
+    def set_code_input(self, value: str):
+        self.code_input = (value or "")[:CODE_MAX_LENGTH]
+
+    @rx.event
+    def save_code(self, form_data: dict | None = None):
+        """Save: 'Updating...', then close with the new code and link, or a toast and stay open."""
+        if self.code_saving:
+            return
+        user_id = self._require_user_id()
+        if user_id is None:
+            self.code_dialog_open = False
+            yield rx.redirect(routes.AUTH, replace=True)
+            return
+        if form_data and "code" in form_data:  # the form's own value (the input's on_change is debounced)
+            self.code_input = str(form_data["code"] or "")[:CODE_MAX_LENGTH]
+        self.code_saving = True
+        yield
+        try:
+            code = referrals.change_code(user_id, self.code_input)
+        except ReferralCodeError as exc:
+            self.code_saving = False
+            yield rx.toast.error(exc.title, description=exc.message)
+            return
+        except Exception:  # noqa: BLE001 - shown as the SPEC's update failure
+            log.exception("referral code update failed for %s", user_id)
+            self.code_saving = False
+            yield rx.toast.error(referrals.UPDATE_FAILED[0], description=referrals.UPDATE_FAILED[1])
+            return
+        self.code_saving = False
+        self.code_dialog_open = False
+        self.code_input = code
+        if self.loaded_for != str(user_id):
+            # Another account is signed in now than the one on screen: reload everything.
+            yield rx.toast.success(CODE_UPDATED, description=f"Your referral code is now {code}.")
+            yield DashboardState.load
+            return
+        self.my_referral_code = code
+        try:
+            self._show_referrals(referrals.stats(user_id))
+        except Exception:  # noqa: BLE001 - the code did change; only the numbers' refresh failed
+            log.exception("referral stats reload failed for %s", user_id)
+        yield rx.toast.success(CODE_UPDATED, description=f"Your referral code is now {code}.")
+
+    @rx.var
+    def code_save_disabled(self) -> bool:
+        return self.code_saving or not self.code_input.strip()
 
     @rx.event
     def set_tab(self, tab: str):

@@ -2,7 +2,41 @@
 
 from __future__ import annotations
 
-from playwright.sync_api import Page
+import json
+import time
+import uuid
+
+from playwright.sync_api import Page, expect
+
+from marketplace.db import session_scope
+from marketplace.services import accounts
+from marketplace.services.accounts import TokenPair
+
+# Installed before any page script: remembers whether an element ever existed,
+# so a test can prove that protected UI never flashed.
+WATCH_SCRIPT = """
+(() => {
+  window.__seen = {};
+  const ids = %s;
+  const check = () => { for (const id of ids) { if (document.getElementById(id)) window.__seen[id] = true; } };
+  new MutationObserver(check).observe(document, {childList: true, subtree: true});
+  document.addEventListener('DOMContentLoaded', check);
+})();
+"""
+
+# Records every text an element shows, to catch short-lived labels ('Unlocking...').
+RECORD_LABELS = """
+(id) => {
+  window.__labels = [];
+  const record = () => {
+    const el = document.getElementById(id);
+    if (el) window.__labels.push(el.textContent.trim());
+  };
+  record();
+  new MutationObserver(record).observe(document.body, {childList: true, subtree: true, characterData: true,
+                                                       attributes: true});
+}
+"""
 
 
 def sign_in(page: Page, email: str, password: str) -> None:
@@ -12,3 +46,60 @@ def sign_in(page: Page, email: str, password: str) -> None:
     page.locator("#signin-password").fill(password)
     page.locator("#signin-submit").click()
     page.wait_for_url("**/dashboard", timeout=20000)
+
+
+def start_session(page: Page, database_url: str, user_id: str) -> TokenPair:
+    """Sign ``user_id`` in without the /auth form: a real server session whose
+    tokens are put in localStorage before the first page script runs (once per
+    tab, so a later sign-out sticks)."""
+    with session_scope(database_url) as session:
+        pair = accounts.create_session(session, uuid.UUID(user_id))
+    page.add_init_script(
+        "if (!sessionStorage.getItem('__lv_test_session')) {"
+        f"localStorage.setItem('lv_access_token', {json.dumps(pair.access_token)});"
+        f"localStorage.setItem('lv_refresh_token', {json.dumps(pair.refresh_token)});"
+        f"localStorage.setItem('lv_access_expires_at', {json.dumps(pair.access_expires_at.isoformat())});"
+        "sessionStorage.setItem('__lv_test_session', '1'); }"
+    )
+    return pair
+
+
+def watch_for(page: Page, *element_ids: str) -> None:
+    page.add_init_script(WATCH_SCRIPT % list(element_ids))
+
+
+def ever_seen(page: Page, element_id: str) -> bool:
+    return bool(page.evaluate(f"!!(window.__seen && window.__seen[{element_id!r}])"))
+
+
+def record_labels(page: Page, element_id: str) -> None:
+    page.evaluate(RECORD_LABELS, element_id)
+
+
+def recorded_labels(page: Page) -> list[str]:
+    return page.evaluate("window.__labels || []")
+
+
+def expect_toast(page: Page, title: str, description: str | None = None) -> None:
+    """A sonner toast with ``title`` (and ``description``, both exact) is visible."""
+    toast = page.locator("[data-sonner-toast]").filter(
+        has=page.locator("[data-title]", has_text=title)
+    )
+    if description is not None:
+        toast = toast.filter(has=page.locator("[data-description]", has_text=description))
+    expect(toast.first).to_be_visible()
+    expect(toast.first.locator("[data-title]")).to_have_text(title)
+    if description is not None:
+        expect(toast.first.locator("[data-description]")).to_have_text(description)
+
+
+def wait_until(predicate, timeout: float = 15.0, message: str = "condition not met"):
+    """Poll ``predicate`` (a DB read) until it is truthy; fail after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(message)
+        time.sleep(0.1)

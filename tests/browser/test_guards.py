@@ -1,4 +1,5 @@
-"""Who may open what: /dashboard, /explorerdev, the 404 page and referral capture."""
+"""Who may open what: /dashboard (and its numbers and Unlocked Leads), /explorerdev,
+the 404 page and referral capture."""
 
 from __future__ import annotations
 
@@ -6,13 +7,15 @@ import re
 import uuid
 from datetime import timedelta
 
+import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
-from marketplace.db import session_scope
+from marketplace.db import get_engine, session_scope
 from marketplace.models import Lead, Profile, User, UserLead, utcnow
 from marketplace.services.dashboard import month_start
 from tests.browser.helpers import sign_in
+from tests.browser.leads import make_lead, store, unlock
 
 ACCESS_DENIED = "Access Denied: You don't have super admin privileges"
 
@@ -117,6 +120,96 @@ def test_dashboard_empty_states(page: Page, make_user):
     expect(browse).to_have_text("Browse Marketplace")
     browse.click()
     page.wait_for_url(re.compile(r"/marketplace/?$"))
+
+
+def test_dashboard_unlocked_leads_link_to_their_property_pages(page: Page, live_server, make_user):
+    """Stats against known data, the list newest first, and each row opening its property page."""
+    user = make_user(first_name="Ava", credits=1000)
+    now = utcnow()
+    start = month_start(now)
+    older = make_lead(roi=10.0, credit_cost=100, city="Tampa", state="FL", zip_code="33602", lead_type="Auction")
+    early = make_lead(roi=20.0, credit_cost=120, city="Miami", state="FL", zip_code="33101", lead_type="Probate")
+    latest = make_lead(roi=None, credit_cost=60, city="Denver", state="CO", zip_code="80202", lead_type="Vacancy")
+    store(live_server, older, early, latest)
+    unlock(live_server, user, older, start - timedelta(days=3))  # last month
+    unlock(live_server, user, early, start)  # the first instant of this month counts
+    unlock(live_server, user, latest, now)
+
+    sign_in(page, user["email"], user["password"])
+    expect(page.locator("#stat-leads-unlocked")).to_have_text("3")
+    expect(page.locator("#stat-credits")).to_have_text("720")  # 1,000 - 100 - 120 - 60
+    expect(page.locator("#dashboard-credits")).to_have_text("720 credits")
+    expect(page.locator("#stat-avg-roi")).to_have_text("15.0%")  # (10 + 20) / 2; the lead without ROI is left out
+    expect(page.locator("#stat-this-month")).to_have_text("2")
+
+    rows = page.locator("#dashboard-unlocked-table tbody tr")
+    expect(rows).to_have_count(3)
+    for index, (lead, place, roi, cost) in enumerate([
+        (latest, "Denver, CO 80202", "—", "60"),
+        (early, "Miami, FL 33101", "20.0%", "120"),
+        (older, "Tampa, FL 33602", "10.0%", "100"),
+    ]):
+        row = rows.nth(index)
+        expect(row.locator("td").nth(0)).to_have_text(lead["address"] + place)
+        expect(row.locator("td").nth(1)).to_have_text(lead["lead_type"])
+        expect(row.locator("td").nth(2)).to_have_text(roi)
+        expect(row.locator("td").nth(3)).to_have_text(cost)
+        expect(row.get_by_role("link", name="View Details")).to_have_attribute("href", f"/property/{lead['id']}")
+    expect(page.locator("#dashboard-unlocked-summary")).to_have_text("Showing 3 of 3 unlocked leads, newest first")
+    expect(page.locator("#dashboard-load-more")).to_have_count(0)
+
+    rows.nth(1).get_by_role("link", name="View Details").click()
+    page.wait_for_url(re.compile(rf"/property/{early['id']}/?$"))
+    expect(page.locator("#property-address")).to_have_text(early["address"])
+    expect(page.locator("#property-credits-paid")).to_have_text("120 credits")
+
+    page.go_back()
+    page.wait_for_url(re.compile(r"/dashboard/?$"))
+    rows.nth(0).get_by_role("link", name=latest["address"]).click()
+    page.wait_for_url(re.compile(rf"/property/{latest['id']}/?$"))
+    expect(page.locator("#property-address")).to_have_text(latest["address"])
+
+
+def test_dashboard_unlocked_leads_load_more(page: Page, live_server, make_user):
+    user = make_user(credits=0)
+    user_id = uuid.UUID(user["id"])
+    now = utcnow()
+    with session_scope(live_server.database_url) as session:
+        for n in range(55):
+            lead = Lead(address=f"{n + 1} Paging Street", city="Austin", state="TX", zip_code="78701",
+                        lead_type="Probate", source="test", roi=12.0, credit_cost=30)
+            session.add(lead)
+            session.flush()
+            session.add(UserLead(user_id=user_id, lead_id=lead.id, unlocked_at=now - timedelta(minutes=n),
+                                 credit_cost=30))
+    sign_in(page, user["email"], user["password"])
+    rows = page.locator("#dashboard-unlocked-table tbody tr")
+    expect(rows).to_have_count(50)
+    expect(rows.first).to_contain_text("1 Paging Street")
+    expect(rows.last).to_contain_text("50 Paging Street")
+    expect(page.locator("#dashboard-unlocked-summary")).to_have_text("Showing 50 of 55 unlocked leads, newest first")
+    page.locator("#dashboard-load-more").click()
+    expect(rows).to_have_count(55)
+    expect(rows.last).to_contain_text("55 Paging Street")
+    expect(page.locator("#dashboard-unlocked-summary")).to_have_text("Showing 55 of 55 unlocked leads, newest first")
+    expect(page.locator("#dashboard-load-more")).to_have_count(0)
+
+
+def test_dashboard_load_failure_shows_no_made_up_numbers(page: Page, live_server, make_user):
+    user = make_user(credits=500)
+    lead = make_lead()
+    store(live_server, lead)
+    unlock(live_server, user, lead)
+    # A corrupt unlock row (SQLite stores UUIDs as 32 hex digits): reading it fails.
+    with get_engine(live_server.database_url).begin() as conn:
+        conn.execute(sa.text("UPDATE user_leads SET unlocked_at = 'garbage' WHERE user_id = :u"),
+                     {"u": uuid.UUID(user["id"]).hex})
+    sign_in(page, user["email"], user["password"])
+    expect_toast(page, "Failed to load dashboard data.")
+    expect(page.locator("#dashboard-load-error")).to_contain_text("Failed to load dashboard data.")
+    expect(page.locator("#stat-leads-unlocked")).to_have_count(0)
+    expect(page.locator("#dashboard-unlocked-empty")).to_have_count(0)
+    assert lead["address"] not in page.content()
 
 
 # --------------------------------------------------------------------------- /explorerdev

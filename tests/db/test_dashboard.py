@@ -42,3 +42,22 @@ def test_summary_lists_and_overview(new_user):
 def test_month_start_is_midnight_utc_on_the_first():
     now = utcnow().replace(year=2026, month=11, day=21, hour=15)
     assert dashboard.month_start(now).isoformat() == "2026-11-01T00:00:00+00:00"
+
+
+def test_unlocked_leads_pages_newest_first_and_flags_archived(new_user):
+    user = new_user()
+    now = utcnow()
+    with session_scope() as s:
+        leads = [_lead(10.0 + n, is_active=n != 3) for n in range(7)]
+        s.add_all(leads)
+        s.flush()
+        # Two unlocks share a timestamp: the later row comes first.
+        times = [now - timedelta(minutes=n) for n in range(6)] + [now - timedelta(minutes=5)]
+        s.add_all([UserLead(user_id=user.id, lead_id=lead.id, credit_cost=n + 1, unlocked_at=at)
+                   for n, (lead, at) in enumerate(zip(leads, times))])
+    with session_scope() as s:
+        first = dashboard.unlocked_leads(s, user.id, limit=4)
+        rest = dashboard.unlocked_leads(s, user.id, limit=4, offset=4)
+    assert [r.credit_cost for r in first] == [1, 2, 3, 4]
+    assert [r.credit_cost for r in rest] == [5, 7, 6]
+    assert [r.is_active for r in first] == [True, True, True, False]

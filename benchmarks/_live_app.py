@@ -1,0 +1,96 @@
+"""The app in prod mode on a free port, as the browser test fixture runs it
+(``tests/browser/conftest.py``): ``reflex run --env prod`` in its own process
+group, built in a synced copy of the project so it never touches the
+checkout's ``.web``, stopped with the whole group at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from marketplace.config import PROJECT_ROOT
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+START_TIMEOUT = 900
+REFLEX_ENV = {
+    "REFLEX_USE_NPM": "1",
+    "REFLEX_TELEMETRY_ENABLED": "false",
+    "REFLEX_CHECK_LATEST_VERSION": "false",
+    "REFLEX_HTTP_CLIENT_BIND_ADDRESS": "0.0.0.0",
+    "NPM_CONFIG_REGISTRY": "https://registry.npmjs.org",
+}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def sync_app(target: Path) -> Path:
+    """Copy the project (without .venv, .web, data, .git) to ``target``."""
+    subprocess.run(
+        ["rsync", "-a", "--delete", "--exclude", ".venv", "--exclude", ".web", "--exclude", "data",
+         "--exclude", ".git", "--exclude", "test-artifacts", f"{PROJECT_ROOT}/", f"{target}/"],
+        check=True,
+    )
+    return target
+
+
+@contextlib.contextmanager
+def live_app(database_url: str, data_dir: Path, app_dir: Path, log_path: Path):
+    """Yield the base URL of the running app; stop it (the whole group) afterwards."""
+    port = free_port()
+    venv_bin = str(Path(sys.executable).parent)
+    env = {
+        **os.environ,
+        **REFLEX_ENV,
+        "PATH": f"{venv_bin}:{os.environ.get('PATH', '')}",
+        "DATABASE_URL": database_url,
+        "MARKETPLACE_DATA_DIR": str(data_dir),
+        "SECRET_KEY": "benchmark-secret",
+        "PORT": str(port),
+        "SITE_URL": f"http://127.0.0.1:{port}",
+        "LEAD_REFRESH_SCHEDULER": "off",
+    }
+    env.pop("REDIS_URL", None)
+    url = f"http://127.0.0.1:{port}"
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "reflex", "run", "--env", "prod", "--frontend-port", str(port),
+             "--backend-port", str(port)],
+            cwd=app_dir, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        try:
+            deadline = time.monotonic() + START_TIMEOUT
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"app exited with {proc.returncode}; see {log_path}")
+                try:
+                    if (httpx.get(url + "/", timeout=2).status_code == 200
+                            and httpx.get(url + "/api/health", timeout=2).status_code == 200):
+                        break
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"app did not start in {START_TIMEOUT}s; see {log_path}")
+                time.sleep(1)
+            yield url
+        finally:
+            try:
+                os.killpg(proc.pid, signal.SIGTERM)
+                proc.wait(timeout=20)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)

@@ -1,0 +1,65 @@
+"""The two built-in sample leads (SPEC 2: "When no leads load, two built-in
+sample leads (Austin and Dallas) are shown").
+
+They illustrate what a lead looks like when the marketplace has no active
+leads (or the leads could not be loaded). They are not rows of ``leads``:
+their ids are not UUIDs, nobody can unlock them (the unlock handler refuses
+any id that is not a real lead), and their addresses are shown masked like any
+locked lead. The numbers are realistic for each market and consistent with
+``core.pricing`` (ROI = (ARV - asking - rehab) / (asking + rehab), unlock cost
+from the confidence score).
+"""
+
+from __future__ import annotations
+
+from marketplace.core import marketplace as rules
+from marketplace.core.images import house_image_urls
+from marketplace.core.pricing import compute_roi, credit_cost_for_confidence, is_high_roi
+
+SAMPLE_PREFIX = "sample-"
+
+
+def _sample(key: str, address: str, city: str, state: str, zip_code: str, lead_type: str, *, asking: int,
+            zestimate: int, arv: int, rehab: int, beds: int, baths: float, sqft: int, confidence: int,
+            images: int) -> dict:
+    roi = compute_roi(arv, asking, rehab)
+    return {
+        "id": f"{SAMPLE_PREFIX}{key}",
+        "address": address,
+        "city": city,
+        "state": state,
+        "zip_code": zip_code,
+        "lead_type": lead_type,
+        "asking_price": asking,
+        "zestimate": zestimate,
+        "arv": arv,
+        "rehab_estimate": rehab,
+        "roi": roi,
+        "beds": beds,
+        "baths": baths,
+        "square_footage": sqft,
+        "confidence": confidence,
+        "credit_cost": credit_cost_for_confidence(confidence),
+        "is_new": True,
+        "is_high_roi": is_high_roi(roi),
+        "images": house_image_urls(f"{SAMPLE_PREFIX}{key}", images),
+    }
+
+
+SAMPLE_LEADS: tuple[dict, ...] = (
+    _sample("austin", "4812 Shoal Creek Blvd", "Austin", "TX", "78756", "Probate",
+            asking=412_000, zestimate=498_000, arv=585_000, rehab=68_000, beds=3, baths=2.0, sqft=1_740,
+            confidence=92, images=4),
+    _sample("dallas", "2209 Lakewood Blvd", "Dallas", "TX", "75214", "Pre-Foreclosure",
+            asking=329_000, zestimate=365_000, arv=432_000, rehab=41_500, beds=4, baths=2.5, sqft=2_180,
+            confidence=84, images=3),
+)
+
+
+def is_sample_id(lead_id: str) -> bool:
+    return str(lead_id).startswith(SAMPLE_PREFIX)
+
+
+def sample_leads() -> list[dict]:
+    """The sample leads as card data, addresses masked (they are never unlocked)."""
+    return [{**lead, "address": rules.mask_address(lead["address"]), "unlocked": False} for lead in SAMPLE_LEADS]

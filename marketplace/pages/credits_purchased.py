@@ -1,0 +1,162 @@
+"""/credits-purchased?session_id=...: verify the checkout, then success or failure
+(SPEC 2, 4, 7, 8).
+
+States (``CreditsPurchasedState.status``): verifying ('Verifying your
+purchase...'), success ('Credits added!' with credits_added), failed ('Missing
+session ID' or 'Failed to verify purchase', the support note and a toast), and
+signed_out (log in first: a session is verified for its owner only).
+
+Element ids: ``purchase-verifying``, ``purchase-success``,
+``purchase-credits-added``, ``purchase-new-balance``, ``purchase-failed``,
+``purchase-error``, ``purchase-signed-out``.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketplace import routes
+from marketplace.components import ui
+from marketplace.components.layout import page
+from marketplace.states import purchase as pstate
+from marketplace.states.purchase import CreditsPurchasedState as S
+
+
+def _panel(*children, panel_id: str, **props) -> rx.Component:
+    return rx.card(
+        rx.vstack(*children, spacing="4", align="center", text_align="center", width="100%"),
+        size={"initial": "3", "sm": "5"},
+        class_name="lv-card",
+        id=panel_id,
+        width="100%",
+        max_width="560px",
+        **props,
+    )
+
+
+def _badge_icon(icon: str, color: str) -> rx.Component:
+    return rx.center(
+        rx.icon(icon, size=30, aria_hidden="true", stroke_width=2.5),
+        width="64px",
+        height="64px",
+        border_radius="9999px",
+        background=f"var(--{color}-3)",
+        color=f"var(--{color}-11)",
+        box_shadow=f"0 0 0 8px var(--{color}-a2)",
+    )
+
+
+def verifying() -> rx.Component:
+    return _panel(
+        rx.spinner(size="3"),
+        rx.heading("Verifying your purchase...", as_="h1", size="6", weight="bold"),
+        rx.text("This only takes a moment. Please keep this page open.", size="3", color_scheme="gray"),
+        panel_id="purchase-verifying",
+        role="status",
+    )
+
+
+def success() -> rx.Component:
+    return _panel(
+        _badge_icon("check", "grass"),
+        rx.heading("Credits added!", as_="h1", size="7", weight="bold"),
+        rx.text(
+            rx.el.strong(S.credits_added, id="purchase-credits-added"), " credits have been added to your account",
+            size="4", id="purchase-success-message",
+        ),
+        rx.cond(
+            S.bonus_credits != "",
+            rx.badge(rx.icon("gift", size=14, aria_hidden="true"),
+                     f"Includes {S.bonus_credits} referral bonus credits",
+                     color_scheme="grass", variant="soft", radius="full", size="2", id="purchase-bonus"),
+        ),
+        rx.box(
+            rx.hstack(
+                rx.text("Pack", size="2", color_scheme="gray"),
+                rx.text(S.pack_name, size="2", weight="medium", id="purchase-pack"),
+                justify="between",
+                width="100%",
+            ),
+            rx.hstack(
+                rx.text("New balance", size="2", color_scheme="gray"),
+                rx.text(f"{S.new_balance} credits", size="2", weight="bold", id="purchase-new-balance"),
+                justify="between",
+                width="100%",
+            ),
+            width="100%",
+            padding="0.9rem 1rem",
+            border_radius="var(--radius-4)",
+            background="var(--gray-2)",
+            border="1px solid var(--gray-4)",
+            display="flex",
+            flex_direction="column",
+            gap="0.5rem",
+        ),
+        rx.flex(
+            ui.button_link("Browse Marketplace", routes.MARKETPLACE, icon="arrow_right", size="3",
+                           id="purchase-to-marketplace"),
+            ui.button_link("Go to Dashboard", routes.DASHBOARD, variant="outline", size="3",
+                           id="purchase-to-dashboard"),
+            spacing="3",
+            wrap="wrap",
+            justify="center",
+        ),
+        panel_id="purchase-success",
+    )
+
+
+def failed() -> rx.Component:
+    return _panel(
+        _badge_icon("triangle_alert", "red"),
+        rx.heading(S.error_message, as_="h1", size="6", weight="bold", id="purchase-error"),
+        rx.text(pstate.PAID_SHORTLY, size="3", id="purchase-failed-note"),
+        rx.text(
+            "Still missing credits? Contact ",
+            rx.link(routes.SUPPORT_EMAIL, href=f"mailto:{routes.SUPPORT_EMAIL}", id="purchase-support-link"),
+            " and include the time of your purchase.",
+            size="2", color_scheme="gray",
+        ),
+        rx.flex(
+            rx.button(rx.icon("refresh_cw", size=16, aria_hidden="true"), "Check again", on_click=S.load,
+                      size="3", variant="outline", id="purchase-retry"),
+            ui.button_link("Back to Purchase Credits", routes.PURCHASE_CREDITS, size="3", id="purchase-back"),
+            spacing="3",
+            wrap="wrap",
+            justify="center",
+        ),
+        panel_id="purchase-failed",
+        role="alert",
+    )
+
+
+def signed_out() -> rx.Component:
+    return _panel(
+        _badge_icon("lock_keyhole", "amber"),
+        rx.heading("Please log in", as_="h1", size="6", weight="bold"),
+        rx.text("Log in to the account that made this purchase to verify it and add the credits.", size="3",
+                color_scheme="gray"),
+        ui.button_link("Login", routes.AUTH, icon="log_in", size="3", id="purchase-signed-out-login"),
+        panel_id="purchase-signed-out",
+    )
+
+
+@page(route=routes.CREDITS_PURCHASED, title="Purchase Complete", on_load=[S.load])
+def credits_purchased() -> rx.Component:
+    return rx.el.section(
+        ui.container(
+            rx.center(
+                rx.match(
+                    S.status,
+                    ("success", success()),
+                    ("failed", failed()),
+                    ("signed_out", signed_out()),
+                    verifying(),
+                ),
+                width="100%",
+            ),
+        ),
+        class_name="lv-hero-bg",
+        padding_top=ui.responsive("3rem", md="5rem"),
+        padding_bottom=ui.responsive("3rem", md="5rem"),
+        flex="1",
+    )

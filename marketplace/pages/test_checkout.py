@@ -1,0 +1,220 @@
+"""/test-checkout/{id}: the built-in checkout (payment provider "test").
+
+Plays Stripe Checkout's part when no ``STRIPE_SECRET_KEY`` is set: clearly
+marked TEST MODE, it shows the pack, credits and amount and lets the buyer pay
+or cancel; either way the buyer is sent to the URL Stripe would use
+(/credits-purchased?session_id=... or /purchase-credits?canceled=1), in the
+same tab. Only the checkout's owner sees it (checked on the server); anyone
+else gets a not-found message.
+
+Element ids: ``test-mode-banner``, ``test-checkout-pay``,
+``test-checkout-cancel``, ``test-checkout-not-found``,
+``test-checkout-login``, ``test-checkout-amount``, ``test-checkout-pack``,
+``test-checkout-credits``.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketplace import routes
+from marketplace.components import ui
+from marketplace.components.layout import brand, page
+from marketplace.states.purchase import TestCheckoutState as S
+
+TEST_MODE_BANNER = "TEST MODE — no real payment is made"
+
+
+def banner() -> rx.Component:
+    return rx.box(
+        rx.hstack(
+            rx.icon("flask_conical", size=18, aria_hidden="true", flex_shrink="0"),
+            rx.text(TEST_MODE_BANNER, size=rx.breakpoints(initial="2", sm="3"), weight="bold",
+                    letter_spacing="0.02em"),
+            spacing="2",
+            align="center",
+            justify="center",
+        ),
+        id="test-mode-banner",
+        role="note",
+        background="repeating-linear-gradient(135deg, var(--amber-9) 0 18px, var(--amber-10) 18px 36px)",
+        color="var(--gray-12)",
+        padding="0.7rem 1rem",
+        text_align="center",
+        width="100%",
+    )
+
+
+def top_bar() -> rx.Component:
+    return rx.box(
+        ui.container(
+            rx.hstack(
+                brand(),
+                rx.badge("Checkout", variant="soft", color_scheme="gray", radius="full", size="2"),
+                rx.spacer(),
+                rx.hstack(rx.icon("lock", size=14, aria_hidden="true"), rx.text("Secure test checkout", size="2"),
+                          spacing="1", align="center", color="var(--gray-11)",
+                          display=rx.breakpoints(initial="none", xs="flex")),
+                align="center",
+                spacing="3",
+                height="64px",
+            ),
+        ),
+        border_bottom="1px solid var(--gray-a4)",
+        background="var(--color-panel-solid)",
+    )
+
+
+def _row(label: str, value, value_id: str) -> rx.Component:
+    return rx.hstack(
+        rx.text(label, size="2", color_scheme="gray"),
+        rx.text(value, size="2", weight="medium", id=value_id),
+        justify="between",
+        width="100%",
+    )
+
+
+def summary_panel() -> rx.Component:
+    return rx.vstack(
+        rx.text("LeadVault credits", size="2", color_scheme="gray", weight="medium"),
+        rx.text(S.amount, size="9", weight="bold", id="test-checkout-amount", letter_spacing="-0.03em",
+                line_height="1"),
+        rx.vstack(
+            _row("Pack", S.pack_name, "test-checkout-pack"),
+            _row("Credits", S.pack_credits, "test-checkout-credits"),
+            _row("Price per credit", S.per_credit, "test-checkout-per-credit"),
+            spacing="2",
+            width="100%",
+            padding_top="0.5rem",
+        ),
+        rx.text(S.pack_description, size="2", color_scheme="gray"),
+        spacing="3",
+        width="100%",
+    )
+
+
+def pay_panel() -> rx.Component:
+    return rx.vstack(
+        rx.heading("Confirm payment", as_="h1", size="6", weight="bold"),
+        rx.callout.root(
+            rx.callout.icon(rx.icon("info", size=18)),
+            rx.callout.text(
+                "This is the built-in test checkout. No card is needed and nothing is charged: "
+                "Pay completes the purchase as a real payment would, Cancel returns you without buying."
+            ),
+            color_scheme="amber",
+            variant="surface",
+            size="1",
+        ),
+        rx.cond(
+            S.checkout_status == "open",
+            rx.vstack(
+                rx.button(
+                    rx.cond(S.busy, rx.spinner(size="2"), rx.icon("lock", size=16, aria_hidden="true")),
+                    f"Pay {S.amount}",
+                    id="test-checkout-pay",
+                    on_click=S.pay,
+                    disabled=S.busy,
+                    size="4",
+                    width="100%",
+                ),
+                rx.button(
+                    "Cancel",
+                    id="test-checkout-cancel",
+                    on_click=S.cancel,
+                    disabled=S.busy,
+                    variant="soft",
+                    color_scheme="gray",
+                    size="3",
+                    width="100%",
+                ),
+                spacing="3",
+                width="100%",
+            ),
+            rx.vstack(
+                rx.text(
+                    rx.cond(S.checkout_status == "complete", "This checkout has already been paid.",
+                            "This checkout was canceled."),
+                    size="3", weight="medium", id="test-checkout-finished",
+                ),
+                rx.button("Continue", id="test-checkout-continue", on_click=S.pay, disabled=S.busy, size="3",
+                          width="100%"),
+                spacing="3",
+                width="100%",
+            ),
+        ),
+        spacing="4",
+        width="100%",
+    )
+
+
+def checkout_card() -> rx.Component:
+    return rx.card(
+        rx.grid(
+            summary_panel(),
+            pay_panel(),
+            columns={"initial": "1", "sm": "2"},
+            spacing={"initial": "6", "sm": "8"},
+        ),
+        size={"initial": "3", "sm": "5"},
+        class_name="lv-card",
+        width="100%",
+        max_width="880px",
+        id="test-checkout",
+    )
+
+
+def message_card(icon: str, title: str, text: str, action: rx.Component, card_id: str) -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            ui.icon_tile(icon, "gray", "52px"),
+            rx.heading(title, as_="h1", size="6", weight="bold"),
+            rx.text(text, size="3", color_scheme="gray"),
+            action,
+            spacing="3",
+            align="center",
+            text_align="center",
+        ),
+        size="4",
+        class_name="lv-card",
+        max_width="480px",
+        width="100%",
+        id=card_id,
+    )
+
+
+def body() -> rx.Component:
+    return rx.match(
+        S.status,
+        ("ready", checkout_card()),
+        ("not_found", message_card(
+            "search_x", "Checkout not found",
+            "This checkout session does not exist or belongs to another account.",
+            ui.button_link("Back to Purchase Credits", routes.PURCHASE_CREDITS, size="3"),
+            "test-checkout-not-found",
+        )),
+        ("signed_out", message_card(
+            "lock_keyhole", "Please log in",
+            "Log in to the account that started this checkout to continue.",
+            ui.button_link("Login", routes.AUTH, icon="log_in", size="3", id="test-checkout-login"),
+            "test-checkout-signed-out",
+        )),
+        rx.vstack(rx.spinner(size="3"), rx.text("Loading checkout...", size="2", color_scheme="gray"),
+                  align="center", spacing="3", role="status", id="test-checkout-loading"),
+    )
+
+
+@page(route=routes.TEST_CHECKOUT, title="Test Checkout", on_load=[S.load], shell_wrapped=False)
+def test_checkout() -> rx.Component:
+    return rx.box(
+        banner(),
+        top_bar(),
+        rx.center(
+            body(),
+            padding=ui.responsive("1.5rem 1rem", sm="3rem 1.5rem"),
+            min_height="calc(100vh - 120px)",
+            align_items=ui.responsive("start", sm="center"),
+        ),
+        background="var(--gray-2)",
+        min_height="100vh",
+    )

@@ -1,0 +1,400 @@
+"""/marketplace: filters, sorts and pages over all active leads, and unlocking.
+
+What reaches the browser is only the current page of cards, already formatted
+(display strings, flags, the card's action). The cards come from
+``services.marketplace.query_page``, which masks the address of every lead the
+signed-in user has not unlocked, so a locked lead's full address never leaves
+the server. The raw page lives in the backend var ``_page_cards``; the public
+``cards`` var adds each card's action (Login / View Details / Insufficient /
+Unlock) from ``core.marketplace.card_action`` and is recomputed whenever the
+page, the sign-in or the credit balance changes.
+
+The filter state lives in the URL query string (``Filters.to_query``): the
+page reads it on load and rewrites the address bar (``history.replaceState``)
+after every change, so any view can be bookmarked and shared.
+
+Every handler re-validates the session on the server (``_require_user_id``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import uuid
+from datetime import datetime, timezone
+
+import reflex as rx
+
+from marketplace import routes
+from marketplace.core import marketplace as rules
+from marketplace.core import samples
+from marketplace.services.marketplace import LeadCard, query_page
+from marketplace.services.unlocks import UnlockError, unlock_lead
+from marketplace.states.auth import AuthState
+
+log = logging.getLogger("marketplace.marketplace")
+
+LOAD_FAILED = ("Error", "Failed to load property leads. Please try again.")
+UNLOCK_FAILED = ("Error", "Failed to unlock lead.")
+UNLOCK_SUCCESS_TITLE = "Lead Unlocked!"
+SAMPLE_NOT_UNLOCKABLE = "Sample leads are examples and cannot be unlocked."
+GROUPS = ("lead_types", "roi_ranges", "sizes", "tags")
+GROUP_OPTIONS = {
+    "lead_types": set(rules.LEAD_TYPE_OPTIONS),
+    "roi_ranges": {value for value, _ in rules.ROI_BANDS},
+    "sizes": {value for value, _ in rules.SIZE_BANDS},
+    "tags": {value for value, _ in rules.TAGS},
+}
+SORT_VALUES = {value for value, _ in rules.SORTS}
+# Where the grid starts: page changes scroll back to it.
+RESULTS_ANCHOR = "lead-results"
+
+
+@dataclasses.dataclass
+class CardView:
+    """One lead card as the browser sees it: display strings and flags only."""
+
+    id: str = ""
+    address: str = ""
+    city_line: str = ""
+    lead_type: str = ""
+    beds: str = ""
+    baths: str = ""
+    sqft: str = ""
+    roi: str = ""
+    roi_tone: str = "unknown"  # positive | negative | unknown
+    asking: str = ""
+    market: str = ""
+    arv: str = ""
+    rehab: str = ""
+    confidence: int = 0
+    credit_cost: int = 0
+    is_new: bool = False
+    is_high_roi: bool = False
+    is_sample: bool = False
+    unlocked: bool = False
+    images: list[str] = dataclasses.field(default_factory=list)
+    primary_image: str = ""
+    image_count: int = 0
+    action_kind: str = "login"  # login | view | insufficient | unlock | sample
+    action_label: str = ""
+    action_href: str = ""
+
+
+def _count(value: int | float | None, unit: str) -> str:
+    if value is None:
+        return f"— {unit}"
+    if isinstance(value, float):
+        value = int(value) if value.is_integer() else value
+    return f"{value:,} {unit}" if isinstance(value, int) else f"{value:g} {unit}"
+
+
+def card_data(lead: LeadCard | dict, is_sample: bool = False) -> dict:
+    """Display data of one card (no action yet: that depends on who looks)."""
+    data = dataclasses.asdict(lead) if isinstance(lead, LeadCard) else dict(lead)
+    roi = data["roi"]
+    images = list(data["images"])[:4]
+    return {
+        "id": data["id"],
+        "address": data["address"],
+        "city_line": f"{data['city']}, {data['state']} {data['zip_code']}".strip(),
+        "lead_type": data["lead_type"],
+        "beds": _count(data["beds"], "bd"),
+        "baths": _count(data["baths"], "ba"),
+        "sqft": _count(data["square_footage"], "sqft"),
+        "roi": rules.percent(roi),
+        "roi_tone": "unknown" if roi is None else ("positive" if roi > 0 else "negative"),
+        "asking": rules.usd(data["asking_price"]),
+        "market": rules.usd(data["zestimate"]),
+        "arv": rules.usd(data["arv"]),
+        "rehab": rules.usd(data["rehab_estimate"]),
+        "confidence": int(data["confidence"]),
+        "credit_cost": int(data["credit_cost"]),
+        "is_new": bool(data["is_new"]),
+        "is_high_roi": bool(data["is_high_roi"]),
+        "is_sample": is_sample,
+        "unlocked": bool(data["unlocked"]),
+        "images": images,
+        "primary_image": images[0] if images else "",
+        "image_count": len(images),
+    }
+
+
+def with_action(card: dict, signed_in: bool, credits: int) -> CardView:
+    if card["is_sample"]:
+        # Samples cannot be unlocked: visitors are invited to sign in like on any
+        # card, signed-in users see a disabled "Sample lead" button.
+        kind, label, href = ("login", "Login", routes.AUTH) if not signed_in else ("sample", "Sample lead", "")
+    else:
+        action = rules.card_action(signed_in, card["unlocked"], credits, card["credit_cost"], card["id"])
+        kind, label, href = action.kind, action.label, action.href
+    return CardView(**card, action_kind=kind, action_label=label, action_href=href)
+
+
+def page_url(filters: rules.Filters) -> str:
+    query = filters.to_query()
+    return f"{routes.MARKETPLACE}?{query}" if query else routes.MARKETPLACE
+
+
+class MarketplaceState(AuthState):
+    # ----------------------------------------------------------------- filters
+    lead_types: list[str] = []
+    roi_ranges: list[str] = []
+    sizes: list[str] = []
+    tags: list[str] = []
+    sort: str = rules.DEFAULT_SORT
+    page: int = 1
+    page_size: int = rules.DEFAULT_PAGE_SIZE
+
+    # ----------------------------------------------------------------- results
+    _page_cards: list[dict] = []  # card_data() dicts of the current page
+    total: int = 0
+    pages: int = 1
+    # Page numbers of the pagination bar; 0 stands for an ellipsis.
+    page_window: list[int] = [1]
+    loading: bool = True  # until the first load: 'Loading fresh leads...'
+    loaded: bool = False
+    load_failed: bool = False
+    showing_samples: bool = False
+    # The filter query the grid currently shows (data-query on the grid).
+    shown_query: str = ""
+
+    unlocking_id: str = ""  # the card whose unlock is in flight ('Unlocking...')
+    countdown: str = ""
+
+    # ------------------------------------------------------------ computed vars
+
+    @rx.var
+    def cards(self) -> list[CardView]:
+        signed_in = self.user_id != ""
+        credits = self.credits
+        return [with_action(card, signed_in, credits) for card in self._page_cards]
+
+    @rx.var
+    def active_filter_count(self) -> int:
+        return len(self.lead_types) + len(self.roi_ranges) + len(self.sizes) + len(self.tags)
+
+    @rx.var
+    def result_count_label(self) -> str:
+        if self.showing_samples:
+            return f"{len(self._page_cards)} sample leads"
+        return f"{self.total:,} lead{'' if self.total == 1 else 's'}"
+
+    @rx.var
+    def credits_label(self) -> str:
+        return f"{self.credits:,}"
+
+    @rx.var
+    def low_credits(self) -> bool:
+        return self.user_id != "" and self.credits < rules.LOW_CREDIT_THRESHOLD
+
+    @rx.var
+    def range_label(self) -> str:
+        """'Showing 21-40 of 5,000'."""
+        if self.total == 0 or self.showing_samples:
+            return ""
+        first = (self.page - 1) * self.page_size + 1
+        last = min(self.total, self.page * self.page_size)
+        return f"Showing {first:,}-{last:,} of {self.total:,}"
+
+    @rx.var
+    def page_size_value(self) -> str:
+        return str(self.page_size)
+
+    # ----------------------------------------------------------------- helpers
+
+    def _filters(self) -> rules.Filters:
+        return rules.Filters(
+            lead_types=tuple(self.lead_types),
+            roi_ranges=tuple(self.roi_ranges),
+            sizes=tuple(self.sizes),
+            tags=tuple(self.tags),
+            sort=self.sort,
+            page=self.page,
+            page_size=self.page_size,
+        )
+
+    def _set_filters(self, filters: rules.Filters) -> None:
+        self.lead_types = list(filters.lead_types)
+        self.roi_ranges = list(filters.roi_ranges)
+        self.sizes = list(filters.sizes)
+        self.tags = list(filters.tags)
+        self.sort = filters.sort
+        self.page = filters.page
+        self.page_size = filters.page_size
+
+    def _query(self, user_id: uuid.UUID | None) -> bool:
+        """Load the page for the current filters; False (and samples) on failure."""
+        filters = self._filters()
+        try:
+            result = query_page(filters, user_id)
+        except Exception:  # noqa: BLE001 - shown as the SPEC's load failure
+            log.exception("marketplace query failed (%s)", filters.to_query())
+            self._show_samples(failed=True)
+            return False
+        self._set_filters(result.filters)  # the page may have been clamped
+        self.total = result.total
+        self.pages = result.pages
+        self.page_window = [n or 0 for n in rules.pagination_window(result.page, result.pages)]
+        self.load_failed = False
+        if result.total == 0 and filters.active_count == 0:
+            # No active leads at all: show what a lead looks like.
+            self._show_samples(failed=False)
+        else:
+            self.showing_samples = False
+            self._page_cards = [card_data(card) for card in result.cards]
+        self.shown_query = result.filters.to_query()
+        return True
+
+    def _show_samples(self, failed: bool) -> None:
+        self.load_failed = failed
+        self.showing_samples = True
+        self.total = 0
+        self.pages = 1
+        self.page = 1
+        self.page_window = [1]
+        self._page_cards = [card_data(lead, is_sample=True) for lead in samples.sample_leads()]
+        self.shown_query = self._filters().to_query()
+
+    def _sync_url(self, scroll: bool = False):
+        """Rewrite the address bar with the filter query (no reload, no history entry)."""
+        script = f"window.history.replaceState(window.history.state, '', {json.dumps(page_url(self._filters()))});"
+        if scroll:
+            script += (
+                f"(() => {{ const el = document.getElementById({json.dumps(RESULTS_ANCHOR)});"
+                " if (el && el.getBoundingClientRect().top < 0) el.scrollIntoView({block: 'start'}); })();"
+            )
+        return rx.call_script(script)
+
+    def _refresh(self, scroll: bool = False) -> list:
+        """Re-run the query for the current filters; the events to send back.
+
+        No intermediate "loading" delta: the query takes milliseconds, and an
+        extra round trip plus a re-render of the grid would double what the
+        user waits for. ``loading`` covers the first load ('Loading fresh
+        leads...' until the first page is there).
+        """
+        user_id = self._require_user_id()
+        ok = self._query(user_id)
+        self.loading = False
+        self.loaded = True
+        events = [self._sync_url(scroll=scroll)]
+        if not ok:
+            events.append(rx.toast.error(LOAD_FAILED[0], description=LOAD_FAILED[1]))
+        return events
+
+    def _tick_countdown(self) -> None:
+        self.countdown = rules.refresh_countdown(datetime.now(timezone.utc))
+
+    # ------------------------------------------------------------------ events
+
+    @rx.event
+    def load(self):
+        """on_load: filters from the URL query string, then the first page."""
+        self._set_filters(rules.Filters.from_query(self.router.url.query))
+        self.unlocking_id = ""
+        self._tick_countdown()
+        if self.loaded:
+            # Back on the page in the same session: no stale grid while loading.
+            self.loaded = False
+            self.loading = True
+            yield
+        yield from self._refresh()
+
+    @rx.event
+    def tick(self, _value: str = ""):
+        """Every 60 seconds (hidden rx.moment): the refresh countdown."""
+        self._require_user_id()
+        self._tick_countdown()
+
+    @rx.event
+    def toggle_filter(self, group: str, value: str):
+        if group not in GROUP_OPTIONS or value not in GROUP_OPTIONS[group]:
+            return
+        self._set_filters(self._filters().toggled(group, value))
+        return self._refresh()
+
+    @rx.event
+    def set_sort(self, value: str):
+        if value not in SORT_VALUES or value == self.sort:
+            return
+        self.sort = value
+        self.page = 1
+        return self._refresh()
+
+    @rx.event
+    def set_page_size(self, value: str | list[str]):
+        """SPEC 4: a page size change goes back to page 1."""
+        if isinstance(value, list):
+            value = value[0] if value else ""
+        try:
+            size = int(value)
+        except (TypeError, ValueError):
+            return
+        if size not in rules.PAGE_SIZES or size == self.page_size:
+            return
+        self.page_size = size
+        self.page = 1
+        return self._refresh()
+
+    @rx.event
+    def go_to_page(self, number: int):
+        try:
+            number = max(1, min(int(number), self.pages))
+        except (TypeError, ValueError):
+            return None
+        if number == self.page:
+            return
+        self.page = number
+        return self._refresh(scroll=True)
+
+    @rx.event
+    def clear_filters(self):
+        self._set_filters(self._filters().cleared())
+        return self._refresh()
+
+    @rx.event
+    def retry(self):
+        return self._refresh()
+
+    @rx.event
+    def unlock(self, lead_id: str):
+        """Unlock one lead with credits; per-card 'Unlocking...' while it runs."""
+        if self.unlocking_id:
+            return
+        card = next((c for c in self._page_cards if c["id"] == lead_id), None)
+        if card is not None and card["unlocked"]:
+            return  # a repeated click that arrived after the unlock finished
+        self.unlocking_id = lead_id
+        yield
+        user_id = None
+        try:
+            user_id = self._require_user_id()
+            if user_id is not None and samples.is_sample_id(lead_id):
+                raise UnlockError(SAMPLE_NOT_UNLOCKABLE)
+            result = unlock_lead(user_id, lead_id)
+        except UnlockError as exc:
+            self.unlocking_id = ""
+            if user_id is not None:
+                # The server knows better (already unlocked, archived, credits
+                # spent elsewhere): show its balance and cards again.
+                self._load_user(user_id)
+                self._query(user_id)
+            yield rx.toast.error(exc.title, description=exc.message)
+            return
+        except Exception:  # noqa: BLE001 - shown as the SPEC's generic failure
+            log.exception("unlock of %s failed", lead_id)
+            self.unlocking_id = ""
+            yield rx.toast.error(UNLOCK_FAILED[0], description=UNLOCK_FAILED[1])
+            return
+        self.credits = result.remaining_credits
+        # Reload the page: this card now carries its full address, and with
+        # the "unlocked" tag the page itself may change.
+        self._query(user_id)
+        self.unlocking_id = ""
+        yield rx.toast.success(
+            UNLOCK_SUCCESS_TITLE,
+            description=f"Lead unlocked for {result.credits_deducted} credits. "
+            f"{result.remaining_credits} credits remaining.",
+        )

@@ -1,0 +1,110 @@
+"""The display values of the property page (marketplace.states.property.property_view)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timezone
+
+import pytest
+
+from marketplace.models import Lead, UserLead
+from marketplace.states.property import (
+    IMAGE_STATUS_TEXT,
+    format_unlocked_at,
+    lead_id_from_path,
+    profit,
+    property_view,
+)
+
+
+def lead(**fields) -> Lead:
+    base = dict(
+        id=uuid.uuid4(), address="12 Elm Street", city="Austin", state="TX", zip_code="78701",
+        lead_type="Probate", source="County Probate Records", asking_price=200_000, zestimate=260_000,
+        arv=350_000, rehab_estimate=30_000, roi=18.4, beds=3, baths=2.0, square_footage=1850,
+        confidence_score=92, credit_cost=120, is_active=True, image_urls=[], primary_image_url=None,
+        images_fetch_status="success", raw_data={},
+    )
+    base.update(fields)
+    return Lead(**base)
+
+
+UNLOCK = UserLead(user_id=uuid.uuid4(), lead_id=uuid.uuid4(), credit_cost=120, purchase_type="credits",
+                  unlocked_at=datetime(2026, 1, 9, 0, 7, tzinfo=timezone.utc))
+
+
+def test_profit_is_arv_minus_asking_minus_rehab():
+    assert profit(350_000, 200_000, 30_000) == 120_000
+    assert profit(250_000, 300_000, 20_000) == -70_000
+    assert profit(None, 1, 1) is None and profit(1, None, 1) is None and profit(1, 1, None) is None
+
+
+@pytest.mark.parametrize(
+    ("fields", "label", "value", "kind"),
+    [({}, "Potential Profit", "$120,000", "profit"),
+     ({"arv": 250_000, "asking_price": 300_000, "rehab_estimate": 20_000}, "Potential Loss", "$70,000", "loss"),
+     ({"arv": 230_000, "asking_price": 200_000, "rehab_estimate": 30_000}, "Potential Profit", "$0", "profit"),
+     ({"rehab_estimate": None}, "Potential Profit", "N/A", "unknown")],
+)
+def test_profit_or_loss(fields, label, value, kind):
+    view = property_view(lead(**fields), UNLOCK)
+    assert (view.details["profit_label"], view.details["profit_value"], view.profit_kind) == (label, value, kind)
+
+
+@pytest.mark.parametrize(("roi", "high", "text"), [(15.1, True, "15.1%"), (15.0, False, "15.0%"),
+                                                     (3.2, False, "3.2%"), (None, False, "N/A")])
+def test_roi_is_emphasised_only_above_15(roi, high, text):
+    view = property_view(lead(roi=roi), UNLOCK)
+    assert view.roi_high is high and view.details["roi"] == text
+
+
+def test_display_strings():
+    view = property_view(lead(baths=2.5, zestimate=None, beds=None, confidence_score=None), UNLOCK)
+    d = view.details
+    assert (d["asking"], d["market_value"], d["arv"], d["rehab"]) == ("$200,000", "N/A", "$350,000", "$30,000")
+    assert (d["beds"], d["baths"], d["sqft"]) == ("N/A", "2.5", "1,850")
+    assert d["place"] == "Austin, TX 78701"
+    assert d["confidence_text"] == "85/100" and view.confidence == 85
+    assert d["unlocked_at"] == "Jan 9, 2026 at 12:07 AM UTC" == format_unlocked_at(UNLOCK.unlocked_at)
+    assert (d["credits_paid"], d["purchase_type"]) == ("120 credits", "Credits")
+    assert property_view(lead(baths=2.0), UNLOCK).details["baths"] == "2"
+
+
+def test_images_at_most_4_in_the_gallery_with_the_rest_counted():
+    urls = [f"/api/images/house/k/{n}.svg" for n in range(6)]
+    view = property_view(lead(image_urls=urls, primary_image_url=urls[0]), UNLOCK)
+    assert view.images == urls and view.more_count == 2
+    view = property_view(lead(image_urls=urls[:4], primary_image_url=urls[0]), UNLOCK)
+    assert view.more_count == 0
+
+
+def test_only_known_hosts_and_primary_first():
+    view = property_view(lead(image_urls=["https://evil.example/a.jpg", "/api/images/house/k/1.svg"],
+                              primary_image_url="/api/images/house/k/0.svg"), UNLOCK)
+    assert view.images == ["/api/images/house/k/0.svg", "/api/images/house/k/1.svg"]
+
+
+@pytest.mark.parametrize("status", ["pending", "failed", "no_images", "success"])
+def test_placeholder_text_by_image_status(status):
+    assert property_view(lead(images_fetch_status=status), UNLOCK).details["image_status"] == IMAGE_STATUS_TEXT[status]
+    assert IMAGE_STATUS_TEXT["pending"] == "Images are being verified"
+
+
+def test_listing_link_and_public_record():
+    url = "https://www.redfin.com/TX/Austin/12-Elm-St/home/1234567"
+    view = property_view(lead(raw_data={"redfin_url": url, "owner_name": "Mary Smith", "year_built": 1978}), UNLOCK)
+    assert view.details["listing_url"] == url and view.details["listing_label"] == "View Listing"
+    assert view.record == [{"label": "Owner", "value": "Mary Smith"}, {"label": "Year built", "value": "1978"}]
+    view = property_view(lead(raw_data={"listing_url": "https://example.com/1"}), UNLOCK)
+    assert view.details["listing_label"] == "Search on Zillow"
+    assert view.details["listing_url"].startswith("https://www.zillow.com/homes/")
+
+
+def test_archived_leads_are_flagged():
+    assert property_view(lead(is_active=False), UNLOCK).archived is True
+
+
+@pytest.mark.parametrize(("path", "lead_id"), [("/property/abc", "abc"), ("/property/abc/", "abc"),
+                                               ("/property", ""), ("/other/abc", ""), ("/property/a/b", "")])
+def test_lead_id_from_path(path, lead_id):
+    assert lead_id_from_path(path) == lead_id
