@@ -62,6 +62,10 @@ PAGE_CSS = """
 /* Cards off screen skip style, layout and paint until they scroll near. */
 .lv-mkt-grid > * { content-visibility: auto; contain-intrinsic-size: auto 560px; }
 .lv-mkt-page-btn { min-width: 36px; font-variant-numeric: tabular-nums; }
+@media (max-width: 767.98px) {
+  .lv-mkt-page-btn { min-width: 30px; }
+  .lv-mkt-pages { order: -1; flex-basis: 100%; margin-bottom: 0.5rem; }
+}
 .lv-mkt-countdown { font-variant-numeric: tabular-nums; }
 .lv-mkt-header {
   background:
@@ -576,7 +580,7 @@ def page_button(number: rx.Var) -> rx.Component:
             on_click=S.go_to_page(number),
             variant=rx.cond(current, "solid", "soft"),
             color_scheme=rx.cond(current, "indigo", "gray"),
-            size="2",
+            size={"initial": "1", "sm": "2"},
             aria_label=f"Page {number}",
             aria_current=rx.cond(current, "page", "false"),
             class_name="lv-mkt-page-btn",
@@ -586,30 +590,32 @@ def page_button(number: rx.Var) -> rx.Component:
 
 
 def pagination() -> rx.Component:
+    """Previous, the page window, Next; on phones the numbers take the first row."""
+    step = {"variant": "soft", "color_scheme": "gray", "size": "2", "cursor": "pointer"}
     return rx.cond(
         (S.pages > 1) & ~S.showing_samples,
         rx.el.nav(
             rx.flex(
-                rx.button(rx.icon("chevron_left", size=16, aria_hidden="true"),
-                          rx.text("Previous", as_="span", class_name="lv-hide-below-sm"),
-                          on_click=S.go_to_page(S.page - 1), disabled=S.page <= 1, variant="soft",
-                          color_scheme="gray", size="2", aria_label="Previous page", cursor="pointer"),
-                rx.flex(rx.foreach(S.page_window, page_button), spacing="1", align="center", wrap="wrap",
-                        justify="center", id="pagination-pages"),
-                rx.button(rx.text("Next", as_="span", class_name="lv-hide-below-sm"),
-                          rx.icon("chevron_right", size=16, aria_hidden="true"),
-                          on_click=S.go_to_page(S.page + 1), disabled=S.page >= S.pages, variant="soft",
-                          color_scheme="gray", size="2", aria_label="Next page", cursor="pointer"),
+                rx.button(rx.icon("chevron_left", size=16, aria_hidden="true"), "Previous",
+                          on_click=S.go_to_page(S.page - 1), disabled=S.page <= 1, aria_label="Previous page",
+                          **step),
+                rx.flex(rx.foreach(S.page_window, page_button), spacing="1", align="center", justify="center",
+                        id="pagination-pages", class_name="lv-mkt-pages"),
+                rx.button("Next", rx.icon("chevron_right", size=16, aria_hidden="true"),
+                          on_click=S.go_to_page(S.page + 1), disabled=S.page >= S.pages, aria_label="Next page",
+                          **step),
                 spacing="2",
                 align="center",
                 justify="center",
                 wrap="wrap",
+                width="100%",
             ),
             rx.text(S.range_label, size="1", color_scheme="gray", text_align="center", margin_top="0.75rem",
-                    id="range-label"),
+                    id="range-label", as_="p"),
             aria_label="Pagination",
             id="pagination",
             margin_top="2.5rem",
+            width="100%",
         ),
     )
 
