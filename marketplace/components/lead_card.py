@@ -258,8 +258,10 @@ def _confidence(card) -> rx.Component:
 
 def _link_action(card, label, icon: str, color: str, variant: str) -> rx.Component:
     return rx.button(
+        # The colour goes on the link too: merged through the button's Slot, the
+        # link's own (empty) accent would otherwise win.
         rx.link(rx.icon(icon, size=16, aria_hidden="true"), label, href=card.action_href, underline="none",
-                _hover={}),
+                color_scheme=color, _hover={}),
         as_child=True,
         id=f"lead-action-{card.id}",
         color_scheme=color,

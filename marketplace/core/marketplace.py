@@ -236,11 +236,15 @@ class CardAction:
     href: str = ""
 
 
-def card_action(signed_in: bool, unlocked: bool, credits: int, cost: int, lead_id: str) -> CardAction:
+def card_action(signed_in: bool, unlocked: bool, credits: int, cost: int, lead_id: str,
+                subscription_leads: int = 0) -> CardAction:
+    """A subscriber with leads remaining unlocks with a subscription lead instead of credits."""
     if not signed_in:
         return CardAction("login", "Login", "/auth")
     if unlocked:
         return CardAction("view", "View Details", f"/property/{lead_id}")
+    if subscription_leads > 0:
+        return CardAction("unlock", "Unlock with Subscription")
     if credits < cost:
         return CardAction("insufficient", "Insufficient Credits - Buy More", "/purchase-credits")
     return CardAction("unlock", f"Unlock for {cost} credits")

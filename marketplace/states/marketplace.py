@@ -121,15 +121,25 @@ def card_data(lead: LeadCard | dict, is_sample: bool = False) -> dict:
     }
 
 
-def with_action(card: dict, signed_in: bool, credits: int) -> CardView:
+def with_action(card: dict, signed_in: bool, credits: int, subscription_leads: int = 0) -> CardView:
     if card["is_sample"]:
         # Samples cannot be unlocked: visitors are invited to sign in like on any
         # card, signed-in users see a disabled "Sample lead" button.
         kind, label, href = ("login", "Login", routes.AUTH) if not signed_in else ("sample", "Sample lead", "")
     else:
-        action = rules.card_action(signed_in, card["unlocked"], credits, card["credit_cost"], card["id"])
+        action = rules.card_action(signed_in, card["unlocked"], credits, card["credit_cost"], card["id"],
+                                   subscription_leads=subscription_leads)
         kind, label, href = action.kind, action.label, action.href
     return CardView(**card, action_kind=kind, action_label=label, action_href=href)
+
+
+def unlock_message(result) -> str:
+    """SPEC 8: 'Lead unlocked for N credits. M credits remaining.'; a subscription
+    unlock (no credits spent) says what it used instead."""
+    if result.purchase_type == "subscription":
+        left = result.subscription_leads_remaining or 0
+        return f"Lead unlocked with your subscription. {left} subscription lead{'' if left == 1 else 's'} remaining."
+    return f"Lead unlocked for {result.credits_deducted} credits. {result.remaining_credits} credits remaining."
 
 
 def page_url(filters: rules.Filters) -> str:
@@ -169,7 +179,9 @@ class MarketplaceState(AuthState):
     def cards(self) -> list[CardView]:
         signed_in = self.user_id != ""
         credits = self.credits
-        return [with_action(card, signed_in, credits) for card in self._page_cards]
+        # A subscriber with leads left unlocks with the subscription (the service decides the same way).
+        subscription_leads = self.leads_remaining if self.subscribed else 0
+        return [with_action(card, signed_in, credits, subscription_leads) for card in self._page_cards]
 
     @rx.var
     def active_filter_count(self) -> int:
@@ -389,12 +401,10 @@ class MarketplaceState(AuthState):
             yield rx.toast.error(UNLOCK_FAILED[0], description=UNLOCK_FAILED[1])
             return
         self.credits = result.remaining_credits
+        if result.purchase_type == "subscription":
+            self.leads_remaining = result.subscription_leads_remaining or 0
         # Reload the page: this card now carries its full address, and with
         # the "unlocked" tag the page itself may change.
         self._query(user_id)
         self.unlocking_id = ""
-        yield rx.toast.success(
-            UNLOCK_SUCCESS_TITLE,
-            description=f"Lead unlocked for {result.credits_deducted} credits. "
-            f"{result.remaining_credits} credits remaining.",
-        )
+        yield rx.toast.success(UNLOCK_SUCCESS_TITLE, description=unlock_message(result))

@@ -27,7 +27,7 @@ from marketplace.core import marketplace as rules
 from marketplace.core.images import house_image_urls
 from marketplace.core.pricing import is_high_roi
 from marketplace.db import get_engine, session_scope
-from marketplace.models import CreditLedger, Lead, Profile, UserLead, utcnow
+from marketplace.models import CreditLedger, Lead, Profile, Subscription, UserLead, utcnow
 from marketplace.services import accounts, seeding
 from marketplace.services.marketplace import rebuild_facets_now
 from marketplace.services.unlocks import unlock_lead
@@ -390,6 +390,29 @@ def test_unlock_walks_every_card_state(page: Page, catalog: Catalog, live_server
     expect(page.locator("#available-credits")).to_have_text("30")
     assert balance(url, user["id"]) == 30 == ledger_sum(url, user["id"])
     assert len(unlock_rows(url, user["id"])) == 2
+
+
+def test_subscriber_unlocks_with_a_subscription_lead(page: Page, catalog: Catalog, live_server, make_user):
+    """Subscription leads are spent before credits (the unlock service decides); the card says so."""
+    url = live_server.database_url
+    user = make_user(credits=10)
+    with session_scope(url) as s:
+        s.add(Subscription(user_id=uuid.UUID(user["id"]), subscribed=True, subscription_type="pro", leads_remaining=2,
+                           subscription_end=utcnow() + timedelta(days=30)))
+    start_session(page, url, user["id"])
+    open_marketplace(page)
+    target = str(catalog.rows[2]["id"])
+    expect(action(page, target)).to_have_text("Unlock with Subscription")
+    action(page, target).click()
+    expect_toast(page, "Lead Unlocked!", "Lead unlocked with your subscription. 1 subscription lead remaining.")
+    expect(action(page, target)).to_have_text("View Details")
+    expect(page.locator(f"#lead-address-{target}")).to_have_text(catalog.rows[2]["address"])
+    expect(page.locator("#available-credits")).to_have_text("10")
+    rows = unlock_rows(url, user["id"])
+    assert [(str(r.lead_id), r.credit_cost, r.purchase_type) for r in rows] == [(target, 0, "subscription")]
+    assert balance(url, user["id"]) == 10 == ledger_sum(url, user["id"])
+    with session_scope(url) as s:
+        assert s.get(Subscription, uuid.UUID(user["id"])).leads_remaining == 1
 
 
 @pytest.mark.parametrize("credits, banner", [(29, True), (30, False)])

@@ -96,3 +96,9 @@ def test_external_links_prefer_a_known_listing_site():
     fallback = m.external_links("12 Oak St", "Austin", "TX", "78701", {"url": "https://evil.example/x"})
     assert fallback.listing.startswith("https://www.zillow.com/homes/") and fallback.listing_label == "Search on Zillow"
     assert "12+Oak+St%2C+Austin%2C+TX+78701" in fallback.maps and fallback.web.startswith("https://www.google.com/search")
+
+
+def test_card_action_with_subscription_leads():
+    action = m.card_action(True, False, 0, 150, "abc", subscription_leads=3)
+    assert (action.kind, action.label) == ("unlock", "Unlock with Subscription")
+    assert m.card_action(True, True, 0, 150, "abc", subscription_leads=3).kind == "view"
