@@ -28,7 +28,7 @@ from marketplace.core.images import house_image_urls
 from marketplace.core.pricing import is_high_roi
 from marketplace.db import get_engine, session_scope
 from marketplace.models import CreditLedger, Lead, Profile, Subscription, UserLead, utcnow
-from marketplace.services import accounts, seeding
+from marketplace.services import accounts, seeding, subscriptions
 from marketplace.services.marketplace import rebuild_facets_now
 from marketplace.services.unlocks import unlock_lead
 from marketplace.sources.base import SearchCriteria
@@ -397,8 +397,7 @@ def test_subscriber_unlocks_with_a_subscription_lead(page: Page, catalog: Catalo
     url = live_server.database_url
     user = make_user(credits=10)
     with session_scope(url) as s:
-        s.add(Subscription(user_id=uuid.UUID(user["id"]), subscribed=True, subscription_type="pro", leads_remaining=2,
-                           subscription_end=utcnow() + timedelta(days=30)))
+        subscriptions.grant(s, uuid.UUID(user["id"]), "pro", leads=2, days=30)
     start_session(page, url, user["id"])
     open_marketplace(page)
     target = str(catalog.rows[2]["id"])
