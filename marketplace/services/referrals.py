@@ -70,6 +70,19 @@ def bind_referrer(user_id: uuid.UUID, code: str | None) -> bool:
         return True
 
 
+def first_purchase_bonus_eligible(user_id: uuid.UUID, stored_code_valid: bool = False) -> bool:
+    """Whether the user's next paid purchase gets the referred first-purchase bonus
+    (the rule ``purchases.fulfil`` applies): a referrer is bound, or will be through
+    a valid stored code, and the account has no paid purchase yet."""
+    with session_scope() as session:
+        referred_by = session.exec(select(Profile.referred_by).where(Profile.user_id == user_id)).first()
+        bought = session.exec(
+            select(func.count()).select_from(CreditPurchase)
+            .where(CreditPurchase.user_id == user_id, CreditPurchase.status == "paid")
+        ).one()
+    return bought == 0 and (referred_by is not None or stored_code_valid)
+
+
 def change_code(user_id: uuid.UUID, new_code: str) -> str:
     """Set a custom code; raises ``ReferralCodeError`` with the SPEC's messages."""
     code = (new_code or "").strip()

@@ -16,12 +16,9 @@ import logging
 import uuid
 
 import reflex as rx
-from sqlmodel import func, select
 
 from marketplace import routes
 from marketplace.core import packs
-from marketplace.db import session_scope
-from marketplace.models import CreditPurchase, Profile
 from marketplace.services import payments, purchases, referrals
 from marketplace.services.purchases import PurchaseError
 from marketplace.states.auth import AuthState
@@ -47,18 +44,7 @@ def _money(cents: int) -> str:
 
 
 def _bonus_eligible(user_id: uuid.UUID, stored_code_valid: bool) -> bool:
-    """Whether this user's next paid purchase gets the referred first-purchase bonus.
-
-    Mirrors ``purchases.fulfil``: a referrer is (or will be, through the
-    stored code) bound, and the account has no paid purchase yet.
-    """
-    with session_scope() as session:
-        referred_by = session.exec(select(Profile.referred_by).where(Profile.user_id == user_id)).first()
-        bought = session.exec(
-            select(func.count()).select_from(CreditPurchase)
-            .where(CreditPurchase.user_id == user_id, CreditPurchase.status == "paid")
-        ).one()
-    return bought == 0 and (referred_by is not None or stored_code_valid)
+    return referrals.first_purchase_bonus_eligible(user_id, stored_code_valid)
 
 
 # --------------------------------------------------------------------------- /pricing

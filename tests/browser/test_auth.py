@@ -7,7 +7,6 @@ the rows the live app wrote to its database.
 from __future__ import annotations
 
 import re
-import time
 import uuid
 
 import pytest
@@ -17,54 +16,11 @@ from sqlmodel import func, select
 from marketplace.db import session_scope
 from marketplace.models import AuthSession, EmailOutbox, LoginAttempt, Profile, User
 from marketplace.services.accounts import hash_token
-from tests.browser.helpers import sign_in
+from tests.browser.helpers import ever_seen, record_labels, recorded_labels, sign_in, wait_until, watch_for
 
 TOKEN_KEYS = ("lv_access_token", "lv_refresh_token", "lv_access_expires_at")
 CONFIRM_LINK_RE = re.compile(r"(https?://\S+/auth/callback\?token=\S+)")
 
-# Installed before any page script: remembers whether an element ever existed,
-# so a test can prove that protected or irrelevant UI never flashed.
-WATCH_SCRIPT = """
-(() => {
-  window.__seen = {};
-  const ids = %s;
-  const check = () => { for (const id of ids) { if (document.getElementById(id)) window.__seen[id] = true; } };
-  new MutationObserver(check).observe(document, {childList: true, subtree: true});
-  document.addEventListener('DOMContentLoaded', check);
-})();
-"""
-
-# Records every text a button shows, to catch the short-lived busy label.
-RECORD_LABELS = """
-(id) => {
-  window.__labels = [];
-  const record = () => {
-    const el = document.getElementById(id);
-    if (el) window.__labels.push(el.textContent.trim());
-  };
-  new MutationObserver(record).observe(document.body, {childList: true, subtree: true, characterData: true});
-}
-"""
-
-
-def watch_for(page: Page, *element_ids: str) -> None:
-    page.add_init_script(WATCH_SCRIPT % list(element_ids))
-
-
-def ever_seen(page: Page, element_id: str) -> bool:
-    return bool(page.evaluate(f"!!(window.__seen && window.__seen[{element_id!r}])"))
-
-
-def wait_until(predicate, timeout: float = 15.0, message: str = "condition not met"):
-    """Poll ``predicate`` (a DB read) until it is truthy; fail after ``timeout``."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(message)
-        time.sleep(0.1)
 
 
 def unique_email(prefix: str = "signup") -> str:
@@ -121,7 +77,7 @@ def test_sign_up_happy_path(page: Page, live_server):
     expect(page.get_by_label("First name")).to_be_visible()
     fill_sign_up(page, "Jane", "Doe", email, "secret123", "secret123")
     expect(page.locator("#signup-submit")).to_have_text("Create Account")
-    page.evaluate(RECORD_LABELS, "signup-submit")
+    record_labels(page, "signup-submit")
     page.locator("#signup-submit").click()
 
     page.wait_for_url("**/dashboard")
@@ -132,7 +88,7 @@ def test_sign_up_happy_path(page: Page, live_server):
     expect(page.locator("#dashboard-confirm-email")).to_have_text(
         "Please confirm your e-mail address — we sent you a link."
     )
-    assert "Creating account..." in page.evaluate("window.__labels")
+    assert "Creating account..." in recorded_labels(page)
 
     with session_scope(live_server.database_url) as session:
         user, profile = session.exec(
@@ -218,7 +174,7 @@ def test_sign_in_shows_dashboard_and_busy_label(page: Page, make_user):
     page.locator("#signin-email").fill(user["email"])
     page.locator("#signin-password").fill(user["password"])
     expect(page.locator("#signin-submit")).to_have_text("Sign In")
-    page.evaluate(RECORD_LABELS, "signin-submit")
+    record_labels(page, "signin-submit")
     page.locator("#signin-submit").click()
 
     page.wait_for_url("**/dashboard")
@@ -226,7 +182,7 @@ def test_sign_in_shows_dashboard_and_busy_label(page: Page, make_user):
     expect(page.locator("#dashboard-credits")).to_have_text("250 credits")
     expect(page.locator("#header-email")).to_have_text(user["email"])
     expect(page.locator("#dashboard-confirm-email")).to_have_count(0)
-    assert "Signing in..." in page.evaluate("window.__labels")
+    assert "Signing in..." in recorded_labels(page)
 
 
 @pytest.mark.parametrize("known_email", [True, False], ids=["wrong-password", "unknown-email"])
