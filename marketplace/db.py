@@ -1,8 +1,16 @@
 """Database engine and transactions.
 
-One engine per database URL. ``session_scope()`` is the only way services open
-a transaction: it commits on success and rolls back on any exception, so a
-failed operation never leaves half-written rows.
+One engine per database URL. Services open their own sessions, two ways:
+
+- ``session_scope()`` for anything that writes: one transaction that commits on
+  success and rolls back on any exception, so a failed operation never leaves
+  half-written rows. On SQLite it starts with ``BEGIN IMMEDIATE`` (the write
+  lock), so read-then-write transactions cannot deadlock.
+- ``read_scope()`` for reads: an autocommit connection, no transaction, so a
+  read never takes SQLite's write lock and never waits behind a writer (WAL
+  readers see the last committed data).
+
+Both block: Reflex states call services through ``marketplace.offloop``.
 """
 
 from __future__ import annotations
@@ -70,6 +78,17 @@ def dispose_engines() -> None:
     for engine in _ENGINES.values():
         engine.dispose()
     _ENGINES.clear()
+
+
+@contextmanager
+def read_scope(url: str | None = None) -> Iterator[Session]:
+    """A read-only session on an autocommit connection: never takes a write lock."""
+    with get_engine(url).connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        session = Session(bind=conn, expire_on_commit=False, autoflush=False)
+        try:
+            yield session
+        finally:
+            session.close()
 
 
 @contextmanager

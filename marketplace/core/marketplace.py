@@ -157,6 +157,25 @@ class Filters:
         )
 
 
+def parse_whole_number(value: object, limit: int = 1_000_000_000) -> int | None:
+    """A page number or size from an event: an int, a finite integral float or a
+    string of digits, within ``limit``; None for anything else (a dict, 'abc',
+    Infinity, NaN, 1e999, True)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")) or not value.is_integer():
+            return None
+        number = int(value)
+    elif isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 12:
+        number = int(value.strip())
+    else:
+        return None
+    return number if -limit <= number <= limit else None
+
+
 def _int(text: str, default: int) -> int:
     try:
         return int(text)

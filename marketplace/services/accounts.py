@@ -430,3 +430,89 @@ def confirm_email(
     user.email_confirmed_at = utcnow()
     session.add(user)
     return user, create_session(session, user.id, user_agent=user_agent, ip_address=ip_address)
+
+
+# --------------------------------------------------------------------------- session-owning calls for the UI
+# Reflex states call these through ``marketplace.offloop.run_blocking``: each
+# opens its own session (a read where it only reads) and returns plain values.
+
+
+@dataclass(frozen=True)
+class SessionCheck:
+    user_id: uuid.UUID | None
+    refreshed: TokenPair | None = None
+
+
+def resolve_session(access_token: str, refresh_token: str, refresh_now: bool = False) -> SessionCheck:
+    """Who holds these tokens. A live access token is checked with a read (no
+    write lock); a dead or soon-expiring one is refreshed in a write transaction."""
+    from marketplace.db import read_scope, session_scope
+
+    user_id = None
+    if access_token:
+        with read_scope() as session:
+            user_id = validate_access_token(session, access_token)
+    if user_id is not None and not refresh_now:
+        return SessionCheck(user_id)
+    if not refresh_token:
+        return SessionCheck(user_id)
+    with session_scope() as session:
+        pair = refresh_session(session, refresh_token)
+        if pair is None:
+            return SessionCheck(user_id)
+        return SessionCheck(validate_access_token(session, pair.access_token), pair)
+
+
+def load_account(user_id: uuid.UUID) -> tuple[CurrentUser | None, object | None]:
+    """The header's data: the user and their subscription status (None when the
+    subscription check failed: it is only logged, SPEC 8)."""
+    import logging
+
+    from marketplace.db import read_scope
+    from marketplace.services import subscriptions
+
+    with read_scope() as session:
+        user = current_user(session, user_id)
+        if user is None:
+            return None, None
+        try:
+            status = subscriptions.check_subscription(session, user_id)
+        except Exception:  # noqa: BLE001 - any failure keeps the old badge
+            logging.getLogger("marketplace.auth").exception("subscription check failed for %s", user_id)
+            status = None
+    return user, status
+
+
+def end_session(access_token: str, refresh_token: str) -> bool:
+    """Sign out (write transaction)."""
+    from marketplace.db import session_scope
+
+    with session_scope() as session:
+        return revoke_session(session, access_token, refresh_token)
+
+
+def sign_in_user(email: str, password: str, *, user_agent: str = "", ip_address: str = "") -> tuple[uuid.UUID, TokenPair]:
+    """``sign_in`` in its own transaction (Argon2 included: call it off the loop)."""
+    from marketplace.db import session_scope
+
+    with session_scope() as session:
+        user, pair = sign_in(session, email, password, user_agent=user_agent, ip_address=ip_address)
+        return user.id, pair
+
+
+def sign_up_user(**fields) -> tuple[uuid.UUID, TokenPair]:
+    """``sign_up`` in its own transaction; the confirmation e-mail leaves after commit."""
+    from marketplace.db import session_scope
+
+    with session_scope() as session:
+        user, pair = sign_up(session, **fields)
+        return user.id, pair
+
+
+def confirm_email_link(token: str, *, user_agent: str = "", ip_address: str = "") -> tuple[uuid.UUID, TokenPair] | None:
+    """``confirm_email`` in its own transaction."""
+    from marketplace.db import session_scope
+
+    with session_scope() as session:
+        result = confirm_email(session, token, user_agent=user_agent, ip_address=ip_address)
+        return None if result is None else (result[0].id, result[1])

@@ -182,3 +182,36 @@ def platform_overview(session: Session) -> PlatformOverview:
     ).one()
     unlocks = session.exec(select(func.count()).select_from(UserLead)).one()
     return PlatformOverview(users=int(users), leads=int(leads), active_leads=int(active), unlocks=int(unlocks))
+
+
+# --------------------------------------------------------------------------- session-owning reads for the UI
+
+
+@dataclass(frozen=True)
+class DashboardData:
+    stats: DashboardSummary
+    unlocked: list[UnlockedLeadRow]
+    scrapes: list[BulkScrapeRow]
+    account: AccountDetails
+
+
+def load_dashboard(user_id: uuid.UUID) -> DashboardData:
+    """Everything the dashboard shows on load, in one read (no write lock)."""
+    from marketplace.db import read_scope
+
+    with read_scope() as session:
+        return DashboardData(
+            stats=summary(session, user_id),
+            unlocked=unlocked_leads(session, user_id),
+            scrapes=bulk_scrapes(session, user_id),
+            account=account_details(session, user_id),
+        )
+
+
+def more_unlocked(user_id: uuid.UUID, offset: int) -> list[UnlockedLeadRow]:
+    """The next page of the user's unlocks."""
+    from marketplace.db import read_scope
+
+    with read_scope() as session:
+        return unlocked_leads(session, user_id, offset=offset)
+

@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from marketplace.core.pricing import unlock_cost
-from marketplace.db import session_scope
+from marketplace.db import read_scope, session_scope
 from marketplace.models import Lead, Subscription, UserLead, utcnow
 from marketplace.services import ledger
 
@@ -111,7 +111,7 @@ def unlocked_lead(user_id: uuid.UUID | None, lead_id: str, database_url: str | N
         lead_uuid = uuid.UUID(str(lead_id))
     except ValueError:
         return None
-    with session_scope(database_url) as session:
+    with read_scope(database_url) as session:
         row = session.exec(
             select(Lead, UserLead).join(UserLead, UserLead.lead_id == Lead.id)
             .where(UserLead.user_id == user_id, Lead.id == lead_uuid)
@@ -129,5 +129,5 @@ def lead_exists(lead_id: str, database_url: str | None = None) -> bool:
         lead_uuid = uuid.UUID(str(lead_id))
     except ValueError:
         return False
-    with session_scope(database_url) as session:
+    with read_scope(database_url) as session:
         return session.exec(select(sa.literal(1)).where(Lead.id == lead_uuid)).first() is not None

@@ -13,7 +13,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.core import accounts as rules
-from marketplace.db import session_scope
+from marketplace.offloop import run_blocking
 from marketplace.services import accounts
 from marketplace.states.auth import AuthState
 
@@ -54,14 +54,14 @@ class AuthPageState(AuthState):
         return rx.toast.error(title, description=message)
 
     @rx.event
-    def load(self):
+    async def load(self):
         """Signed in already: straight to the dashboard (server-side check)."""
         self._clear_error()
         self.signin_busy = False
         self.signup_busy = False
         wanted = self.router.url.query_parameters.get("tab", "")
         self.tab = wanted if wanted in (SIGN_IN_TAB, SIGN_UP_TAB) else SIGN_IN_TAB
-        if self._require_user_id() is not None:
+        if await self._current_user_id() is not None:
             return rx.redirect(routes.DASHBOARD, replace=True)
         return None
 
@@ -72,7 +72,7 @@ class AuthPageState(AuthState):
             self._clear_error()
 
     @rx.event
-    def sign_in(self, form: dict):
+    async def sign_in(self, form: dict):
         if self.signin_busy:
             return
         self.signin_busy = True
@@ -80,14 +80,13 @@ class AuthPageState(AuthState):
         yield
         try:
             try:
-                with session_scope() as session:
-                    user, pair = accounts.sign_in(
-                        session,
-                        _field(form, "email"),
-                        _field(form, "password"),
-                        user_agent=self._user_agent(),
-                        ip_address=self._client_ip(),
-                    )
+                user_id, pair = await run_blocking(
+                    accounts.sign_in_user,
+                    _field(form, "email"),
+                    _field(form, "password"),
+                    user_agent=self._user_agent(),
+                    ip_address=self._client_ip(),
+                )
             except accounts.AuthError as exc:
                 yield self._fail(SIGN_IN_TAB, exc.title, exc.message)
                 return
@@ -95,13 +94,13 @@ class AuthPageState(AuthState):
                 log.exception("sign-in failed unexpectedly")
                 yield self._fail(SIGN_IN_TAB, *rules.UNEXPECTED_ERROR)
                 return
-            self._start_session(user.id, pair)
+            await self._start_session(user_id, pair)
             yield rx.redirect(routes.DASHBOARD)
         finally:
             self.signin_busy = False
 
     @rx.event
-    def sign_up(self, form: dict):
+    async def sign_up(self, form: dict):
         if self.signup_busy:
             return
         self.signup_busy = True
@@ -109,18 +108,17 @@ class AuthPageState(AuthState):
         yield
         try:
             try:
-                with session_scope() as session:
-                    user, pair = accounts.sign_up(
-                        session,
-                        first_name=_field(form, "first_name"),
-                        last_name=_field(form, "last_name"),
-                        email=_field(form, "email"),
-                        password=_field(form, "password"),
-                        confirm_password=_field(form, "confirm_password"),
-                        referral_code=self.referral_code or None,
-                        user_agent=self._user_agent(),
-                        ip_address=self._client_ip(),
-                    )
+                user_id, pair = await run_blocking(
+                    accounts.sign_up_user,
+                    first_name=_field(form, "first_name"),
+                    last_name=_field(form, "last_name"),
+                    email=_field(form, "email"),
+                    password=_field(form, "password"),
+                    confirm_password=_field(form, "confirm_password"),
+                    referral_code=self.referral_code or None,
+                    user_agent=self._user_agent(),
+                    ip_address=self._client_ip(),
+                )
             except accounts.AuthError as exc:
                 yield self._fail(SIGN_UP_TAB, exc.title, exc.message)
                 return
@@ -128,7 +126,7 @@ class AuthPageState(AuthState):
                 log.exception("sign-up failed unexpectedly")
                 yield self._fail(SIGN_UP_TAB, *rules.UNEXPECTED_ERROR)
                 return
-            self._start_session(user.id, pair)
+            await self._start_session(user_id, pair)
             yield rx.toast.success(SIGN_UP_SUCCESS[0], description=SIGN_UP_SUCCESS[1])
             yield rx.redirect(routes.DASHBOARD)
         finally:
@@ -148,10 +146,9 @@ class CallbackState(AuthState):
         token = self.router.url.query_parameters.get("token", "")
         if token:
             try:
-                with session_scope() as session:
-                    result = accounts.confirm_email(
-                        session, token, user_agent=self._user_agent(), ip_address=self._client_ip()
-                    )
+                result = await run_blocking(
+                    accounts.confirm_email_link, token, user_agent=self._user_agent(), ip_address=self._client_ip()
+                )
             except Exception:  # noqa: BLE001
                 log.exception("e-mail confirmation failed unexpectedly")
                 result = None
@@ -159,15 +156,14 @@ class CallbackState(AuthState):
                 yield rx.toast.error(CALLBACK_FAILED[0], description=CALLBACK_FAILED[1])
                 yield rx.redirect(routes.AUTH, replace=True)
                 return
-            user, pair = result
+            user_id, pair = result
             if self.access_token or self.refresh_token:
                 # The link replaces whatever session this browser held: end that one.
-                with session_scope() as session:
-                    accounts.revoke_session(session, self.access_token, self.refresh_token)
-            self._start_session(user.id, pair)
+                await run_blocking(accounts.end_session, self.access_token, self.refresh_token)
+            await self._start_session(user_id, pair)
         else:
-            user_id = self._require_user_id()
-            if user_id is None or not self._load_user(user_id):
+            user_id = await self._current_user_id()
+            if user_id is None or not await self._load_user(user_id):
                 yield rx.redirect(routes.AUTH, replace=True)
                 return
         self.status = "welcome"

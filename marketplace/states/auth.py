@@ -1,7 +1,7 @@
 """The base state: who is signed in, re-checked on the server for every event.
 
 Tokens live in the browser's localStorage (synced across tabs). Every handler
-that reads or changes a user's data calls ``self._require_user_id()``, which
+that reads or changes a user's data awaits ``self._current_user_id()``, which
 validates the access token against ``auth_sessions`` and refreshes it when it
 is expired or within ``REFRESH_MARGIN`` of expiry; a client-side redirect is
 never the protection.
@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import logging
 import uuid
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 
 import reflex as rx
 
 from marketplace import routes
-from marketplace.db import session_scope
-from marketplace.models import utcnow
-from marketplace.services import accounts, subscriptions
+from marketplace.offloop import run_blocking
+from marketplace.services import accounts
 from marketplace.services.accounts import TokenPair
 
 log = logging.getLogger("marketplace.auth")
@@ -90,27 +89,31 @@ class AuthState(rx.State):
             expires = datetime.fromisoformat(self.access_expires_at)
         except ValueError:
             return True
-        return expires - utcnow() < REFRESH_MARGIN
+        return expires - datetime.now(timezone.utc) < REFRESH_MARGIN
 
-    def _require_user_id(self) -> uuid.UUID | None:
-        """Validate (and if needed refresh) the session; None when signed out."""
+    async def _current_user_id(self) -> uuid.UUID | None:
+        """Validate (and if needed refresh) the session on the server; None when
+        signed out. Every handler that reads or changes a user's data awaits it.
+        The database work runs off the event loop."""
         if not self.access_token and not self.refresh_token:
             self._clear_user()
             return None
-        with session_scope() as session:
-            user_id = accounts.validate_access_token(session, self.access_token)
-            if user_id is None or self._expires_soon():
-                pair = accounts.refresh_session(session, self.refresh_token)
-                if pair is not None:
-                    self._store_tokens(pair)
-                    user_id = accounts.validate_access_token(session, pair.access_token)
-        if user_id is None:
+        check = await run_blocking(
+            accounts.resolve_session, self.access_token, self.refresh_token, self._expires_soon()
+        )
+        if check.refreshed is not None:
+            self._store_tokens(check.refreshed)
+        if check.user_id is None:
             self._clear_user()
-        return user_id
+        return check.user_id
 
-    def _load_user(self, user_id: uuid.UUID) -> bool:
-        with session_scope() as session:
-            user = accounts.current_user(session, user_id)
+    async def _load_user(self, user_id: uuid.UUID) -> bool:
+        """The header's data (user, credits, subscription badge), read off the loop."""
+        try:
+            user, status = await run_blocking(accounts.load_account, user_id)
+        except Exception:  # noqa: BLE001 - keep what the header shows; the next event retries
+            log.exception("loading account %s failed", user_id)
+            return bool(self.user_id)
         if user is None:
             self._clear_user()
             return False
@@ -120,51 +123,44 @@ class AuthState(rx.State):
         self.credits = user.credits
         self.email_confirmed = user.email_confirmed
         self.is_super_admin = user.is_super_admin
-        self._check_subscription(user.id)
+        if status is not None:  # a failed check keeps the previous state (SPEC 8)
+            self.subscribed = status.subscribed
+            self.subscription_type = status.subscription_type
+            self.leads_remaining = status.leads_remaining
+            self.subscription_end = status.subscription_end.isoformat() if status.subscription_end else ""
         return True
 
-    def _check_subscription(self, user_id: uuid.UUID) -> None:
-        """A failed check is only logged; the previous state is kept (SPEC 8)."""
-        try:
-            with session_scope() as session:
-                status = subscriptions.check_subscription(session, user_id)
-        except Exception:  # noqa: BLE001 - any failure keeps the old badge
-            log.exception("subscription check failed for %s", user_id)
-            return
-        self.subscribed = status.subscribed
-        self.subscription_type = status.subscription_type
-        self.leads_remaining = status.leads_remaining
-        self.subscription_end = status.subscription_end.isoformat() if status.subscription_end else ""
-
-    def _start_session(self, user_id: uuid.UUID, pair: TokenPair) -> None:
+    async def _start_session(self, user_id: uuid.UUID, pair: TokenPair) -> None:
         self._store_tokens(pair)
-        self._load_user(user_id)
+        await self._load_user(user_id)
         self.auth_loading = False
 
     # ------------------------------------------------------------------ events
 
     @rx.event
-    def check_session(self):
+    async def check_session(self):
         """Runs on every page load: resolve the session, then the header shows."""
-        user_id = self._require_user_id()
+        user_id = await self._current_user_id()
         if user_id is not None:
-            self._load_user(user_id)
+            await self._load_user(user_id)
         self.auth_loading = False
 
     @rx.event
-    def keep_alive(self):
+    async def keep_alive(self):
         """Called every few minutes by the shell: refreshes tokens before expiry."""
         if self.access_token or self.refresh_token:
-            user_id = self._require_user_id()
+            user_id = await self._current_user_id()
             if user_id is not None:
-                self._load_user(user_id)
+                await self._load_user(user_id)
 
     @rx.event
-    def sign_out(self):
+    async def sign_out(self):
         """Revoke the session on the server, forget the tokens and this tab's state, go home."""
         if self.access_token or self.refresh_token:
-            with session_scope() as session:
-                accounts.revoke_session(session, self.access_token, self.refresh_token)
+            try:
+                await run_blocking(accounts.end_session, self.access_token, self.refresh_token)
+            except Exception:  # noqa: BLE001 - the tab forgets the tokens either way
+                log.exception("sign-out could not revoke the session")
         self._clear_user()
         # A fresh page with a fresh state: nothing the user saw stays in this tab's
         # server-side state (the state is keyed by a token in session storage).

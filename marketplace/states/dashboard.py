@@ -8,7 +8,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.config import get_settings
-from marketplace.db import session_scope
+from marketplace.offloop import run_blocking
 from marketplace.services import dashboard, referrals
 from marketplace.services.referrals import ReferralCodeError
 from marketplace.states.auth import AuthState
@@ -95,22 +95,19 @@ class DashboardState(AuthState):
         self.member_since = ""
 
     @rx.event
-    def load(self):
+    async def load(self):
         """on_load: server-side session check, then every number in one go."""
         self.loaded_for = ""
         self.load_failed = False
         self.loading_more = False
         self._clear_data()
-        user_id = self._require_user_id()
+        user_id = await self._current_user_id()
         if user_id is None:
             return rx.redirect(routes.AUTH, replace=True)
         try:
-            with session_scope() as session:
-                stats = dashboard.summary(session, user_id)
-                unlocked = dashboard.unlocked_leads(session, user_id)
-                scrapes = dashboard.bulk_scrapes(session, user_id)
-                account = dashboard.account_details(session, user_id)
-            referral = referrals.stats(user_id)
+            data = await run_blocking(dashboard.load_dashboard, user_id)
+            stats, unlocked, scrapes, account = data.stats, data.unlocked, data.scrapes, data.account
+            referral = await run_blocking(referrals.stats, user_id)
         except Exception:  # noqa: BLE001 - shown as the SPEC's load failure
             log.exception("dashboard load failed for %s", user_id)
             self._clear_data()
@@ -144,9 +141,9 @@ class DashboardState(AuthState):
         return None
 
     @rx.event
-    def load_more_unlocked(self):
+    async def load_more_unlocked(self):
         """The next page of Unlocked Leads (re-checks the session)."""
-        user_id = self._require_user_id()
+        user_id = await self._current_user_id()
         if user_id is None:
             yield rx.redirect(routes.AUTH, replace=True)
             return
@@ -156,8 +153,7 @@ class DashboardState(AuthState):
         self.loading_more = True
         yield
         try:
-            with session_scope() as session:
-                more = dashboard.unlocked_leads(session, user_id, offset=len(self.unlocked))
+            more = await run_blocking(dashboard.more_unlocked, user_id, len(self.unlocked))
         except Exception:  # noqa: BLE001
             log.exception("loading more unlocks failed for %s", user_id)
             self.loading_more = False
@@ -189,7 +185,7 @@ class DashboardState(AuthState):
     @rx.event
     def set_code_dialog_open(self, is_open: bool):
         """Open (pre-filled with the current code) or close; never closes mid-update."""
-        if self.code_saving:
+        if self.code_saving or not isinstance(is_open, bool):
             return
         self.code_dialog_open = is_open
         if is_open:
@@ -197,24 +193,25 @@ class DashboardState(AuthState):
 
     @rx.event
     def set_code_input(self, value: str):
-        self.code_input = (value or "")[:CODE_MAX_LENGTH]
+        self.code_input = value[:CODE_MAX_LENGTH] if isinstance(value, str) else ""
 
     @rx.event
-    def save_code(self, form_data: dict | None = None):
+    async def save_code(self, form_data: dict | None = None):
         """Save: 'Updating...', then close with the new code and link, or a toast and stay open."""
         if self.code_saving:
             return
-        user_id = self._require_user_id()
+        user_id = await self._current_user_id()
         if user_id is None:
             self.code_dialog_open = False
             yield rx.redirect(routes.AUTH, replace=True)
             return
-        if form_data and "code" in form_data:  # the form's own value (the input's on_change is debounced)
-            self.code_input = str(form_data["code"] or "")[:CODE_MAX_LENGTH]
+        if isinstance(form_data, dict) and isinstance(form_data.get("code"), str):
+            # the form's own value (the input's on_change is debounced)
+            self.code_input = form_data["code"][:CODE_MAX_LENGTH]
         self.code_saving = True
         yield
         try:
-            code = referrals.change_code(user_id, self.code_input)
+            code = await run_blocking(referrals.change_code, user_id, self.code_input)
         except ReferralCodeError as exc:
             self.code_saving = False
             yield rx.toast.error(exc.title, description=exc.message)
@@ -234,7 +231,7 @@ class DashboardState(AuthState):
             return
         self.my_referral_code = code
         try:
-            self._show_referrals(referrals.stats(user_id))
+            self._show_referrals(await run_blocking(referrals.stats, user_id))
         except Exception:  # noqa: BLE001 - the code did change; only the numbers' refresh failed
             log.exception("referral stats reload failed for %s", user_id)
         yield rx.toast.success(CODE_UPDATED, description=f"Your referral code is now {code}.")
@@ -245,7 +242,7 @@ class DashboardState(AuthState):
 
     @rx.event
     def set_tab(self, tab: str):
-        if tab in TABS:
+        if isinstance(tab, str) and tab in TABS:
             self.tab = tab
 
     @rx.var

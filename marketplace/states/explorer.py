@@ -8,14 +8,13 @@ to, so signing out (or in as someone else) hides it at once.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 import reflex as rx
 
 from marketplace import routes
-from marketplace.db import session_scope
-from marketplace.services import accounts, dashboard, lead_ops
+from marketplace.offloop import run_blocking
+from marketplace.services import admin, lead_ops
 from marketplace.services.images import fetch_property_images
 from marketplace.states.auth import AuthState
 
@@ -44,24 +43,22 @@ class ExplorerState(AuthState):
         self.overview_loaded = False
 
     @rx.event
-    def load(self):
+    async def load(self):
         self._revoke()
-        user_id = self._require_user_id()
+        user_id = await self._current_user_id()
         if user_id is None:
             return rx.redirect(routes.HOME, replace=True)
-        with session_scope() as session:
-            allowed = accounts.is_super_admin(session, user_id)
-        if not allowed:
+        if not await run_blocking(admin.is_super_admin, user_id):
             return [rx.toast.error(ACCESS_DENIED), rx.redirect(routes.HOME, replace=True)]
         self.access_granted = True
         self.granted_for = str(user_id)
-        self._load_runs()
-        return self._load_overview()
+        return await self._load_overview()
 
-    def _load_overview(self):
+    async def _load_overview(self):
+        """The headline counts and the recent refresh runs."""
         try:
-            with session_scope() as session:
-                overview = dashboard.platform_overview(session)
+            overview = await run_blocking(admin.overview)
+            runs = await run_blocking(admin.recent_refresh_runs, 5)
         except Exception:  # noqa: BLE001
             log.exception("explorer overview failed")
             return rx.toast.error(LOAD_FAILED[0], description=LOAD_FAILED[1])
@@ -69,34 +66,6 @@ class ExplorerState(AuthState):
         self.total_leads = f"{overview.leads:,}"
         self.active_leads = f"{overview.active_leads:,}"
         self.total_unlocks = f"{overview.unlocks:,}"
-        self.overview_loaded = True
-        return None
-
-    def _admin_id(self):
-        """The signed-in super admin's id, re-checked on the server; None otherwise."""
-        user_id = self._require_user_id()
-        if user_id is None:
-            return None
-        with session_scope() as session:
-            return user_id if accounts.is_super_admin(session, user_id) else None
-
-    def _deny(self):
-        self._revoke()
-        if not self.user_id:
-            return rx.redirect(routes.HOME, replace=True)
-        return [rx.toast.error(ACCESS_DENIED), rx.redirect(routes.HOME, replace=True)]
-
-    @rx.event
-    def refresh_overview(self):
-        """Re-check the grant on the server before reading anything."""
-        if self._admin_id() is None:
-            return self._deny()
-        self._load_runs()
-        return self._load_overview()
-
-    def _load_runs(self) -> None:
-        with session_scope() as session:
-            runs = lead_ops.recent_refresh_runs(session, limit=5)
         self.refresh_runs = [
             {
                 "key": run.run_key,
@@ -109,24 +78,45 @@ class ExplorerState(AuthState):
             }
             for run in runs
         ]
+        self.overview_loaded = True
+        return None
+
+    async def _admin_id(self):
+        """The signed-in super admin's id, re-checked on the server; None otherwise."""
+        user_id = await self._current_user_id()
+        if user_id is None:
+            return None
+        return user_id if await run_blocking(admin.is_super_admin, user_id) else None
+
+    def _deny(self):
+        self._revoke()
+        if not self.user_id:
+            return rx.redirect(routes.HOME, replace=True)
+        return [rx.toast.error(ACCESS_DENIED), rx.redirect(routes.HOME, replace=True)]
+
+    @rx.event
+    async def refresh_overview(self):
+        """Re-check the grant on the server before reading anything."""
+        if await self._admin_id() is None:
+            return self._deny()
+        return await self._load_overview()
 
     @rx.event(background=True)
     async def run_lead_refresh(self):
         """fetch-leads: pull a fresh batch of leads into the database now."""
         async with self:
-            if self._admin_id() is None:
+            if await self._admin_id() is None:
                 return self._deny()
             if self.operation_running:
                 return None
             self.operation_running = "refresh"
         try:
-            result = await asyncio.to_thread(lead_ops.refresh_now)
+            result = await run_blocking(lead_ops.refresh_now)
         finally:
             async with self:
                 self.operation_running = ""
         async with self:
-            self._load_runs()
-            self._load_overview()
+            await self._load_overview()
         if result["status"] == "failed":
             return rx.toast.error("Refresh Failed", description=result.get("error") or "The lead source failed.")
         return rx.toast.success(
@@ -138,13 +128,13 @@ class ExplorerState(AuthState):
     async def fetch_images(self):
         """fetch-property-images: find pictures for leads still waiting for them."""
         async with self:
-            if self._admin_id() is None:
+            if await self._admin_id() is None:
                 return self._deny()
             if self.operation_running:
                 return None
             self.operation_running = "images"
         try:
-            counts = await asyncio.to_thread(fetch_property_images)
+            counts = await run_blocking(fetch_property_images)
         except Exception:  # noqa: BLE001
             log.exception("fetch-property-images failed")
             counts = None

@@ -13,7 +13,9 @@ The filter state lives in the URL query string (``Filters.to_query``): the
 page reads it on load and rewrites the address bar (``history.replaceState``)
 after every change, so any view can be bookmarked and shared.
 
-Every handler re-validates the session on the server (``_require_user_id``).
+Every handler re-validates the session on the server (``_current_user_id``), and
+the database work runs off the event loop (``run_blocking``). Event arguments are
+checked for type before use: a hand-made event with junk is ignored.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import reflex as rx
 from marketplace import routes
 from marketplace.core import marketplace as rules
 from marketplace.core import samples
+from marketplace.offloop import run_blocking
 from marketplace.services.marketplace import LeadCard, query_page
 from marketplace.services.unlocks import UnlockError, unlock_lead
 from marketplace.states.auth import AuthState
@@ -236,11 +239,11 @@ class MarketplaceState(AuthState):
         self.page = filters.page
         self.page_size = filters.page_size
 
-    def _query(self, user_id: uuid.UUID | None) -> bool:
+    async def _query(self, user_id: uuid.UUID | None) -> bool:
         """Load the page for the current filters; False (and samples) on failure."""
         filters = self._filters()
         try:
-            result = query_page(filters, user_id)
+            result = await run_blocking(query_page, filters, user_id)
         except Exception:  # noqa: BLE001 - shown as the SPEC's load failure
             log.exception("marketplace query failed (%s)", filters.to_query())
             self._show_samples(failed=True)
@@ -279,7 +282,7 @@ class MarketplaceState(AuthState):
             )
         return rx.call_script(script)
 
-    def _refresh(self, scroll: bool = False) -> list:
+    async def _refresh(self, scroll: bool = False) -> list:
         """Re-run the query for the current filters; the events to send back.
 
         No intermediate "loading" delta: the query takes milliseconds, and an
@@ -287,8 +290,8 @@ class MarketplaceState(AuthState):
         user waits for. ``loading`` covers the first load ('Loading fresh
         leads...' until the first page is there).
         """
-        user_id = self._require_user_id()
-        ok = self._query(user_id)
+        user_id = await self._current_user_id()
+        ok = await self._query(user_id)
         self.loading = False
         self.loaded = True
         events = [self._sync_url(scroll=scroll)]
@@ -302,7 +305,7 @@ class MarketplaceState(AuthState):
     # ------------------------------------------------------------------ events
 
     @rx.event
-    def load(self):
+    async def load(self):
         """on_load: filters from the URL query string, then the first page."""
         self._set_filters(rules.Filters.from_query(self.router.url.query))
         self.unlocking_id = ""
@@ -312,68 +315,68 @@ class MarketplaceState(AuthState):
             self.loaded = False
             self.loading = True
             yield
-        yield from self._refresh()
+        for event in await self._refresh():
+            yield event
 
     @rx.event
-    def tick(self, _value: str = ""):
+    async def tick(self, _value: str = ""):
         """Every 60 seconds (hidden rx.moment): the refresh countdown."""
-        self._require_user_id()
+        await self._current_user_id()
         self._tick_countdown()
 
     @rx.event
-    def toggle_filter(self, group: str, value: str):
+    async def toggle_filter(self, group: str, value: str):
+        if not isinstance(group, str) or not isinstance(value, str):
+            return None
         if group not in GROUP_OPTIONS or value not in GROUP_OPTIONS[group]:
-            return
+            return None
         self._set_filters(self._filters().toggled(group, value))
-        return self._refresh()
+        return await self._refresh()
 
     @rx.event
-    def set_sort(self, value: str):
-        if value not in SORT_VALUES or value == self.sort:
-            return
+    async def set_sort(self, value: str):
+        if not isinstance(value, str) or value not in SORT_VALUES or value == self.sort:
+            return None
         self.sort = value
         self.page = 1
-        return self._refresh()
+        return await self._refresh()
 
     @rx.event
-    def set_page_size(self, value: str | list[str]):
+    async def set_page_size(self, value: str | list[str]):
         """SPEC 4: a page size change goes back to page 1."""
         if isinstance(value, list):
             value = value[0] if value else ""
-        try:
-            size = int(value)
-        except (TypeError, ValueError):
-            return
-        if size not in rules.PAGE_SIZES or size == self.page_size:
-            return
+        size = rules.parse_whole_number(value)
+        if size is None or size not in rules.PAGE_SIZES or size == self.page_size:
+            return None
         self.page_size = size
         self.page = 1
-        return self._refresh()
+        return await self._refresh()
 
     @rx.event
-    def go_to_page(self, number: int):
-        try:
-            number = max(1, min(int(number), self.pages))
-        except (TypeError, ValueError):
-            return None
+    async def go_to_page(self, number: int):
+        wanted = rules.parse_whole_number(number)
+        if wanted is None:
+            return None  # junk (a dict, 'abc', Infinity, NaN, 1e999): ignored
+        number = max(1, min(wanted, self.pages))
         if number == self.page:
-            return
+            return None
         self.page = number
-        return self._refresh(scroll=True)
+        return await self._refresh(scroll=True)
 
     @rx.event
-    def clear_filters(self):
+    async def clear_filters(self):
         self._set_filters(self._filters().cleared())
-        return self._refresh()
+        return await self._refresh()
 
     @rx.event
-    def retry(self):
-        return self._refresh()
+    async def retry(self):
+        return await self._refresh()
 
     @rx.event
-    def unlock(self, lead_id: str):
+    async def unlock(self, lead_id: str):
         """Unlock one lead with credits; per-card 'Unlocking...' while it runs."""
-        if self.unlocking_id:
+        if self.unlocking_id or not isinstance(lead_id, str) or not 0 < len(lead_id) <= 64:
             return
         card = next((c for c in self._page_cards if c["id"] == lead_id), None)
         if card is not None and card["unlocked"]:
@@ -382,17 +385,17 @@ class MarketplaceState(AuthState):
         yield
         user_id = None
         try:
-            user_id = self._require_user_id()
+            user_id = await self._current_user_id()
             if user_id is not None and samples.is_sample_id(lead_id):
                 raise UnlockError(SAMPLE_NOT_UNLOCKABLE)
-            result = unlock_lead(user_id, lead_id)
+            result = await run_blocking(unlock_lead, user_id, lead_id)
         except UnlockError as exc:
             self.unlocking_id = ""
             if user_id is not None:
                 # The server knows better (already unlocked, archived, credits
                 # spent elsewhere): show its balance and cards again.
-                self._load_user(user_id)
-                self._query(user_id)
+                await self._load_user(user_id)
+                await self._query(user_id)
             yield rx.toast.error(exc.title, description=exc.message)
             return
         except Exception:  # noqa: BLE001 - shown as the SPEC's generic failure
@@ -405,6 +408,6 @@ class MarketplaceState(AuthState):
             self.leads_remaining = result.subscription_leads_remaining or 0
         # Reload the page: this card now carries its full address, and with
         # the "unlocked" tag the page itself may change.
-        self._query(user_id)
+        await self._query(user_id)
         self.unlocking_id = ""
         yield rx.toast.success(UNLOCK_SUCCESS_TITLE, description=unlock_message(result))

@@ -37,6 +37,7 @@ from marketplace.core.images import allowed_images
 from marketplace.core.marketplace import external_links, percent, usd
 from marketplace.core.pricing import display_confidence
 from marketplace.models import Lead, UserLead
+from marketplace.offloop import run_blocking
 from marketplace.services import unlocks
 from marketplace.states.auth import AuthState
 
@@ -203,19 +204,19 @@ class PropertyState(AuthState):
         self.record = []
 
     @rx.event
-    def load(self):
+    async def load(self):
         """on_load: server-side session and unlock check, then the lead."""
         self._clear("loading")
         yield  # the spinner replaces whatever this tab showed before
         lead_id = lead_id_from_path(self.router.url.path)
-        user_id = self._require_user_id()
+        user_id = await self._current_user_id()
         if user_id is None:
             self.status = "signed_out"
             return
         try:
-            found = unlocks.unlocked_lead(user_id, lead_id)
+            found = await run_blocking(unlocks.unlocked_lead, user_id, lead_id)
             if found is None:
-                self.status = "denied" if unlocks.lead_exists(lead_id) else "missing"
+                self.status = "denied" if await run_blocking(unlocks.lead_exists, lead_id) else "missing"
                 return
             site_host = urlparse(get_settings().site_url).hostname
             view = property_view(*found, own_host=site_host)
@@ -238,7 +239,7 @@ class PropertyState(AuthState):
     @rx.event
     def image_failed(self, url: str):
         """An image that failed to load in the browser shows a placeholder instead."""
-        if url in self.images and url not in self.broken_images:
+        if isinstance(url, str) and url in self.images and url not in self.broken_images:
             self.broken_images = [*self.broken_images, url]
 
     # ------------------------------------------------------------------ gallery layout

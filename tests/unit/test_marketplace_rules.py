@@ -102,3 +102,14 @@ def test_card_action_with_subscription_leads():
     action = m.card_action(True, False, 0, 150, "abc", subscription_leads=3)
     assert (action.kind, action.label) == ("unlock", "Unlock with Subscription")
     assert m.card_action(True, True, 0, 150, "abc", subscription_leads=3).kind == "view"
+
+
+def test_parse_whole_number_takes_page_numbers_and_refuses_junk():
+    from marketplace.core.marketplace import parse_whole_number
+
+    assert parse_whole_number(3) == 3
+    assert parse_whole_number(3.0) == 3
+    assert parse_whole_number(" 50 ") == 50
+    for junk in (float("inf"), float("-inf"), float("nan"), 2.5, "abc", "", {"page": 2}, [2], None, True,
+                 "1e999", "9" * 40, 10**20):
+        assert parse_whole_number(junk) is None, junk

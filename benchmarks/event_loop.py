@@ -1,0 +1,234 @@
+"""Does one slow request freeze everybody? A bystander's latency under load.
+
+    .venv/bin/python -m benchmarks.event_loop                 # the working tree
+    .venv/bin/python -m benchmarks.event_loop --rev 0c7ebde   # an older commit, for "before"
+
+Starts the app in prod mode on SQLite (built in ``--app-dir`` from the working
+tree, or from ``git archive REV``), seeds leads and users, and measures two
+bystanders while something heavy happens:
+
+* a signed-in visitor on /marketplace clicking a lead-type filter in Chromium
+  (click -> updated grid painted, ``performance.now()`` in the page);
+* ``GET /api/health`` polled from another thread (request -> response).
+
+Scenarios:
+
+* ``idle``: nothing else happens (the reference).
+* ``20 sign-ins``: 20 other browsers submit the sign-in form at the same moment
+  (Argon2 + session writes), ``--rounds`` times; the bystanders are measured
+  while they run.
+* ``write lock 5 s``: another connection holds SQLite's write lock
+  (``BEGIN IMMEDIATE``) for 5 seconds; the bystanders are measured meanwhile.
+
+Prints median and p95 (nearest rank) in milliseconds. Nothing is asserted:
+targets are read off the table (p95 < 100 ms under sign-ins; unaffected by
+the write lock).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import sqlite3
+import subprocess
+import tarfile
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import sync_playwright
+
+from benchmarks._db import sqlite_database
+from benchmarks._live_app import CHROMIUM, CHROMIUM_ARGS, live_app, sync_app
+from benchmarks.browser_marketplace import CLICK_TO_GRID, FILTER_TYPES, p95, wait_idle
+from marketplace.config import PROJECT_ROOT
+from marketplace.core import marketplace as rules
+from marketplace.db import session_scope
+from marketplace.services import accounts
+from marketplace.services.seeding import seed_leads
+
+SIGN_INS = 20
+PASSWORD = "secret123"
+
+
+def export_rev(rev: str, target: Path) -> Path:
+    """The project as it was at ``rev`` (tracked files only), in ``target``."""
+    if target.exists():
+        subprocess.run(["rm", "-rf", str(target)], check=True)
+    target.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(PROJECT_ROOT), "archive", rev], check=True,
+                             capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(target, filter="data")
+    return target
+
+
+class HealthPoller:
+    """Polls /api/health back to back in a thread while ``running``."""
+
+    def __init__(self, base_url: str):
+        self.base_url = base_url
+        self.samples: list[float] = []
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self):
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        with httpx.Client(base_url=self.base_url, timeout=30) as client:
+            while not self._stop.is_set():
+                t0 = time.perf_counter()
+                client.get("/api/health").raise_for_status()
+                self.samples.append((time.perf_counter() - t0) * 1000)
+                time.sleep(0.05)
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        if self._thread:
+            self._thread.join()
+
+
+class Visitor:
+    """The signed-in bystander on /marketplace, toggling one filter after another."""
+
+    def __init__(self, page):
+        self.page = page
+        self.i = 0
+
+    def click(self) -> float:
+        lead_type = FILTER_TYPES[(self.i // 2) % len(FILTER_TYPES)]
+        on = self.i % 2 == 0
+        self.i += 1
+        query = rules.Filters(lead_types=(lead_type,)).to_query() if on else ""
+        return self.page.evaluate(CLICK_TO_GRID, [f"#filter-type-{lead_type.replace(' ', '-')}", query])
+
+    def clicks_for(self, seconds: float) -> list[float]:
+        samples = []
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            samples.append(self.click())
+        return samples
+
+
+def session_script(pair) -> str:
+    return (f"localStorage.setItem('lv_access_token', {json.dumps(pair.access_token)});"
+            f"localStorage.setItem('lv_refresh_token', {json.dumps(pair.refresh_token)});"
+            f"localStorage.setItem('lv_access_expires_at', {json.dumps(pair.access_expires_at.isoformat())});")
+
+
+def sign_in_burst(browser, base_url: str, emails: list[str], visitor: Visitor) -> list[float]:
+    """Open /auth in one context per user, fill the forms, submit all at once,
+    and measure the visitor until every sign-in has landed on /dashboard."""
+    contexts, pages = [], []
+    for email in emails:
+        ctx = browser.new_context(base_url=base_url)
+        pg = ctx.new_page()
+        pg.goto("/auth")
+        pg.locator("#signin-email").fill(email)
+        pg.locator("#signin-password").fill(PASSWORD)
+        contexts.append(ctx)
+        pages.append(pg)
+    for pg in pages:  # dispatch without waiting: all 20 land on the server together
+        pg.evaluate("() => document.getElementById('signin-submit').click()")
+    samples = visitor.clicks_for(0.3)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not all(pg.url.rstrip("/").endswith("/dashboard") for pg in pages):
+        samples.append(visitor.click())
+    for ctx in contexts:
+        ctx.close()
+    return samples
+
+
+def hold_write_lock(db_path: str, seconds: float, ready: threading.Event) -> None:
+    conn = sqlite3.connect(db_path, isolation_level=None, timeout=30)
+    conn.execute("BEGIN IMMEDIATE")
+    ready.set()
+    time.sleep(seconds)
+    conn.execute("ROLLBACK")
+    conn.close()
+
+
+def row(name: str, what: str, samples: list[float]) -> str:
+    samples = samples or [float("nan")]
+    ordered = sorted(samples)
+    return (f"| {name:<16} | {what:<28} | {len(samples):>4} | {ordered[len(ordered) // 2]:>8.1f} "
+            f"| {p95(samples):>8.1f} | {max(samples):>8.1f} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rev", help="benchmark this git revision instead of the working tree")
+    parser.add_argument("--leads", type=int, default=3000)
+    parser.add_argument("--rounds", type=int, default=5, help="sign-in bursts")
+    parser.add_argument("--app-dir", default="/tmp/lv-bench-eventloop")
+    args = parser.parse_args()
+
+    with sqlite_database() as url, tempfile.TemporaryDirectory(prefix="lv-bench-data-") as data_dir:
+        seed_leads(args.leads, seed=11, progress=False, database_url=url)
+        emails = [f"signin-{i}-{uuid.uuid4().hex[:6]}@example.com" for i in range(SIGN_INS)]
+        with session_scope(url) as session:
+            for email in emails:
+                accounts.create_user(session, email, PASSWORD, "Load", "User", confirmed=True)
+            visitor_user = accounts.create_user(session, f"visitor-{uuid.uuid4().hex[:6]}@example.com", PASSWORD,
+                                                "Visitor", "User", credits=1000, confirmed=True)
+            pair = accounts.create_session(session, visitor_user.id)
+        app_dir = export_rev(args.rev, Path(args.app_dir)) if args.rev else sync_app(Path(args.app_dir))
+        label = args.rev or "working tree"
+        print(f"building and starting the app ({label}) from {app_dir}...", flush=True)
+        results = []
+        with live_app(url, Path(data_dir), app_dir, Path(data_dir) / "app.log") as base_url, \
+                sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            ctx = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
+            ctx.add_init_script(session_script(pair))
+            page = ctx.new_page()
+            page.goto("/marketplace")
+            wait_idle(page, "")
+            page.locator("#available-credits").wait_for()
+            page.locator("#filter-group-type").click()
+            visitor = Visitor(page)
+            visitor.clicks_for(1.0)  # warm-up
+
+            with HealthPoller(base_url) as health:
+                idle = visitor.clicks_for(4.0)
+            results += [("idle", "visitor filter click -> grid", idle), ("idle", "GET /api/health", health.samples)]
+
+            clicks: list[float] = []
+            with HealthPoller(base_url) as health:
+                for _ in range(args.rounds):
+                    clicks += sign_in_burst(browser, base_url, emails, visitor)
+            results += [(f"{SIGN_INS} sign-ins", "visitor filter click -> grid", clicks),
+                        (f"{SIGN_INS} sign-ins", "GET /api/health", health.samples)]
+
+            db_path = url.split(":///", 1)[1]
+            ready = threading.Event()
+            locker = threading.Thread(target=hold_write_lock, args=(db_path, 5.0, ready))
+            locker.start()
+            ready.wait()
+            with HealthPoller(base_url) as health:
+                locked = visitor.clicks_for(4.5)
+            locker.join()
+            results += [("write lock 5 s", "visitor filter click -> grid", locked),
+                        ("write lock 5 s", "GET /api/health", health.samples)]
+            with contextlib.suppress(Exception):
+                browser.close()
+
+    print()
+    print(f"Bystander latency, prod app on SQLite ({label}), {args.leads:,} leads, milliseconds")
+    print("| scenario         | bystander                    |    n |   median |      p95 |      max |")
+    print("|------------------|------------------------------|------|----------|----------|----------|")
+    for name, what, samples in results:
+        print(row(name, what, samples))
+
+
+if __name__ == "__main__":
+    main()
