@@ -1,0 +1,357 @@
+"""Bulk scrape rules (SPEC 3, 5, 8, 9): cost and volume discount, the scrape
+form's defaults and clamps, the webhook body, and the CSV export.
+
+Pure functions: no database, no Reflex. The page, the webhook API and the
+explorer all go through these, so a rule is decided in one place.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from marketplace.sources.base import SCRAPER_LEAD_TYPES, US_STATES, Range, SearchCriteria
+
+# --------------------------------------------------------------------------- cost
+
+CREDITS_PER_LEAD = 100
+MIN_LEADS, MAX_LEADS, DEFAULT_LEADS = 1, 1000, 50
+# (lowest lead count of the tier, discount percent): SPEC 9's table, which the
+# user sees before paying. Where its parenthetical ("5% per full 10 leads
+# beyond 30") disagrees between multiples of ten, the table rules.
+DISCOUNT_TIERS: tuple[tuple[int, int], ...] = (
+    (0, 0), (31, 5), (41, 10), (51, 15), (61, 20), (71, 25), (81, 30), (91, 35),
+)
+
+
+def tier_label(index: int) -> str:
+    """'0-30', '31-40', ... '91+' for the tier table."""
+    low = DISCOUNT_TIERS[index][0]
+    if index + 1 == len(DISCOUNT_TIERS):
+        return f"{low}+"
+    return f"{low}-{DISCOUNT_TIERS[index + 1][0] - 1}"
+
+
+def discount_percent(lead_count: int) -> int:
+    """The volume discount for ``lead_count`` leads (0-35)."""
+    percent = 0
+    for low, pct in DISCOUNT_TIERS:
+        if lead_count >= low:
+            percent = pct
+    return percent
+
+
+def scrape_cost(lead_count: int) -> int:
+    """Credits for ``lead_count`` leads: count x 100 minus the volume discount.
+    Whole credits always (count x (100 - percent)), e.g. 91 leads -> 5,915."""
+    if lead_count <= 0:
+        return 0
+    return lead_count * (CREDITS_PER_LEAD - discount_percent(lead_count))
+
+
+def full_price(lead_count: int) -> int:
+    return max(0, lead_count) * CREDITS_PER_LEAD
+
+
+# --------------------------------------------------------------------------- messages (SPEC 5, 8)
+
+LOGIN_REQUIRED = ("Authentication Required", "Please log in to use the bulk scraper.")
+SCRAPE_FAILED_TITLE = "Scrape Failed"
+SCRAPE_FAILED = "Failed to complete scrape."
+SCRAPE_DONE_TITLE = "Scrape Completed!"
+MISSING_PARAMETERS = "Missing required parameters: leadCount, location"
+SUPER_ADMIN_REQUIRED = "Access denied: Super admin privileges required"
+
+
+def need_credits_message(cost: int, balance: int) -> str:
+    return f"You need {cost:,} credits to run this scrape. You have {balance:,} credits."
+
+
+def shortfall_message(balance: int, cost: int) -> str:
+    return f"You have {balance:,} credits but need {cost:,}."
+
+
+def completed_message(leads: int, credits: int) -> str:
+    return f"Successfully scraped {leads:,} leads. {credits:,} credits deducted."
+
+
+# --------------------------------------------------------------------------- the scrape form (SPEC 5)
+
+DEFAULT_CONFIDENCE = 70
+PRICE_DEFAULTS = (0, 1_000_000)
+SIZE_DEFAULTS = (0, 10_000)
+ROI_DEFAULTS = (0, 100)
+
+
+def _number(value: Any) -> float | None:
+    """A finite number from a form value ('1,000', 12, '12.5'); None otherwise."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        number = float(value)
+    elif isinstance(value, str):
+        text = value.strip().replace(",", "").replace("$", "")
+        if not text or len(text) > 20:
+            return None
+        try:
+            number = float(text)
+        except ValueError:
+            return None
+    else:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def parse_lead_count(value: Any) -> int:
+    """Number of Leads: a whole number 1-1000; 50 for anything unreadable."""
+    number = _number(value)
+    if number is None:
+        return DEFAULT_LEADS
+    return int(min(MAX_LEADS, max(MIN_LEADS, math.floor(number))))
+
+
+def parse_confidence(value: Any) -> int:
+    """Minimum Confidence: clamped 0-100, 70 on a non-number."""
+    number = _number(value)
+    if number is None:
+        return DEFAULT_CONFIDENCE
+    return int(min(100, max(0, round(number))))
+
+
+def parse_at_least_zero(value: Any, default: int) -> int:
+    """Price and size bounds: at least 0, the default when unreadable."""
+    number = _number(value)
+    if number is None:
+        return default
+    return int(max(0, min(number, 1_000_000_000)))
+
+
+def parse_roi(value: Any, default: int) -> int:
+    """ROI bounds: clamped 0-100, the default when unreadable."""
+    number = _number(value)
+    if number is None:
+        return default
+    return int(min(100, max(0, round(number))))
+
+
+def parse_cities(text: Any) -> tuple[str, ...]:
+    """Comma-separated, trimmed, empties dropped ("Austin, , Dallas" -> Austin, Dallas).
+    A 'City ST' pair written as 'Austin, TX' stays one entry."""
+    if not isinstance(text, str):
+        return ()
+    parts = [part.strip() for part in text[:2000].split(",")]
+    cities: list[str] = []
+    for part in parts:
+        if not part:
+            continue
+        if part.upper() in US_STATES and cities and "," not in cities[-1]:
+            cities[-1] = f"{cities[-1]}, {part.upper()}"  # "Austin, TX" is one city
+        else:
+            cities.append(part[:80])
+    return tuple(dict.fromkeys(cities))[:50]
+
+
+@dataclass(frozen=True)
+class ScrapeRequest:
+    """SPEC 3's bulk scrape request, already clamped."""
+
+    lead_count: int = DEFAULT_LEADS
+    cities: tuple[str, ...] = ()
+    states: tuple[str, ...] = ()
+    lead_types: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+    price: tuple[int, int] = PRICE_DEFAULTS
+    size: tuple[int, int] = SIZE_DEFAULTS
+    roi: tuple[int, int] = ROI_DEFAULTS
+    min_confidence: int = DEFAULT_CONFIDENCE
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def expected_cost(self) -> int:
+        return scrape_cost(self.lead_count)
+
+    def problems(self) -> list[str]:
+        """What makes the request impossible (min above max), in the user's words."""
+        out = []
+        for label, (low, high) in (("Price", self.price), ("Size", self.size), ("ROI", self.roi)):
+            if low > high:
+                out.append(f"{label}: the minimum ({low:,}) is above the maximum ({high:,}).")
+        return out
+
+    def criteria(self) -> SearchCriteria:
+        return SearchCriteria(
+            count=self.lead_count,
+            cities=self.cities,
+            states=self.states,
+            lead_types=self.lead_types,
+            sources=self.sources,
+            price=Range(self.price[0], self.price[1]),
+            sqft=Range(self.size[0], self.size[1]),
+            roi=Range(self.roi[0], self.roi[1]),
+            confidence=Range(self.min_confidence, 100),
+        )
+
+    def as_dict(self) -> dict:
+        """SPEC 3's field names, as stored and logged."""
+        return {
+            "leadCount": self.lead_count,
+            "cities": list(self.cities),
+            "states": list(self.states),
+            "leadTypes": list(self.lead_types),
+            "sources": list(self.sources),
+            "priceRange": {"min": self.price[0], "max": self.price[1]},
+            "propertySize": {"min": self.size[0], "max": self.size[1]},
+            "roiRange": {"min": self.roi[0], "max": self.roi[1]},
+            "minConfidence": self.min_confidence,
+            "expectedCost": self.expected_cost,
+        }
+
+
+def pick(values: Any, allowed: Iterable[str]) -> tuple[str, ...]:
+    """Only known options, in the order offered, once each."""
+    allowed = tuple(allowed)
+    if not isinstance(values, (list, tuple)):
+        return ()
+    chosen = {v for v in values if isinstance(v, str)}
+    return tuple(option for option in allowed if option in chosen)
+
+
+# --------------------------------------------------------------------------- the webhook body (SPEC 3, 7, 8)
+
+# include* flag -> our lead types. Documented in the API's markdown documentation.
+INCLUDE_FLAGS: dict[str, tuple[str, ...]] = {
+    "includeDistressed": ("Probate", "Tax Delinquent", "Vacancy"),
+    "includePreForeclosure": ("Pre-Foreclosure",),
+    "includeForeclosure": ("Pre-Foreclosure", "Auction"),
+    "includeAuction": ("Auction",),
+    "includeBankOwned": ("Make Me Move",),
+}
+WEBHOOK_FIELDS = ("leadCount", "location", "minPrice", "maxPrice", "minROI", "maxROI", *INCLUDE_FLAGS)
+
+
+class WebhookBodyError(ValueError):
+    """A 400: ``message`` says what is wrong."""
+
+
+def parse_location(location: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """'Austin, TX' -> (('Austin, TX',), ()); 'TX' -> ((), ('TX',)); 'Austin' -> (('Austin',), ())."""
+    text = " ".join(location.split())
+    if len(text) == 2 and text.upper() in US_STATES:
+        return (), (text.upper(),)
+    if "," in text:
+        city, _, state = (part.strip() for part in text.rpartition(","))
+        if not city or state.upper() not in US_STATES:
+            raise WebhookBodyError("location must be a city, a state code, or 'city, state' (e.g. 'Austin, TX').")
+        return (f"{city}, {state.upper()}",), ()
+    return (text,), ()
+
+
+def _strict_number(body: Mapping, name: str, low: float, high: float) -> float | None:
+    value = body.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise WebhookBodyError(f"{name} must be a number.")
+    if not low <= value <= high:
+        raise WebhookBodyError(f"{name} must be between {low:,g} and {high:,g}.")
+    return float(value)
+
+
+def parse_webhook_body(body: Any) -> ScrapeRequest:
+    """Validate a webhook JSON body; raises ``WebhookBodyError`` with the 400 message."""
+    if not isinstance(body, Mapping):
+        raise WebhookBodyError("The request body must be a JSON object.")
+    count, location = body.get("leadCount"), body.get("location")
+    if count is None or location is None or (isinstance(location, str) and not location.strip()):
+        raise WebhookBodyError(MISSING_PARAMETERS)
+    if isinstance(count, bool) or not isinstance(count, (int, float)) or not math.isfinite(count) \
+            or count != int(count) or not MIN_LEADS <= count <= MAX_LEADS:
+        raise WebhookBodyError(f"leadCount must be a whole number from {MIN_LEADS} to {MAX_LEADS:,}.")
+    if not isinstance(location, str) or len(location) > 120:
+        raise WebhookBodyError("location must be a string of at most 120 characters.")
+    cities, states = parse_location(location)
+    min_price = _strict_number(body, "minPrice", 0, 1_000_000_000)
+    max_price = _strict_number(body, "maxPrice", 0, 1_000_000_000)
+    min_roi = _strict_number(body, "minROI", 0, 100)
+    max_roi = _strict_number(body, "maxROI", 0, 100)
+    price = (int(min_price or 0), int(max_price if max_price is not None else 1_000_000_000))
+    roi = (int(min_roi or 0), int(max_roi if max_roi is not None else 100))
+    if price[0] > price[1]:
+        raise WebhookBodyError("minPrice must not be above maxPrice.")
+    if roi[0] > roi[1]:
+        raise WebhookBodyError("minROI must not be above maxROI.")
+    types: list[str] = []
+    given = False
+    for flag, lead_types in INCLUDE_FLAGS.items():
+        value = body.get(flag)
+        if value is None:
+            continue
+        if not isinstance(value, bool):
+            raise WebhookBodyError(f"{flag} must be true or false.")
+        given = True
+        if value:
+            types.extend(lead_types)
+    if given and not types:
+        raise WebhookBodyError("At least one include flag must be true (or leave them all out for every lead type).")
+    lead_types = tuple(t for t in SCRAPER_LEAD_TYPES if t in types)
+    return ScrapeRequest(lead_count=int(count), cities=cities, states=states, lead_types=lead_types,
+                         price=price, roi=roi, min_confidence=0, size=(0, 1_000_000))
+
+
+# --------------------------------------------------------------------------- CSV (SPEC 9)
+
+CSV_COLUMNS = ("Address", "City", "State", "Zip Code", "Lead Type", "Asking Price", "Market Value", "ARV",
+               "Rehab Estimate", "ROI (%)", "Beds", "Baths", "Square Footage", "Confidence Score", "Created Date")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralize(cell: Any) -> str:
+    """A cell a spreadsheet will never run: text starting with = + - @ (or a tab
+    or carriage return) gets a leading apostrophe. Numbers stay numbers."""
+    if cell is None:
+        return ""
+    if isinstance(cell, bool):
+        return "Yes" if cell else "No"
+    if isinstance(cell, (int, float)):
+        return f"{cell:g}" if isinstance(cell, float) else str(cell)
+    text = str(cell)
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def csv_row(lead: Mapping[str, Any]) -> list[str]:
+    created = lead.get("created_at")
+    if isinstance(created, datetime):
+        created = created.date().isoformat()
+    elif isinstance(created, str):
+        created = created[:10]
+    roi = lead.get("roi")
+    return [neutralize(v) for v in (
+        lead.get("address"), lead.get("city"), lead.get("state"), lead.get("zip_code"), lead.get("lead_type"),
+        lead.get("asking_price"), lead.get("zestimate"), lead.get("arv"), lead.get("rehab_estimate"),
+        None if roi is None else round(float(roi), 1), lead.get("beds"), lead.get("baths"),
+        lead.get("square_footage"), lead.get("confidence_score"), created,
+    )]
+
+
+def csv_text(leads: Iterable[Mapping[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for lead in leads:
+        writer.writerow(csv_row(lead))
+    return out.getvalue()
+
+
+def results_filename(day: datetime) -> str:
+    """The bulk scraper's Download CSV: named by date."""
+    return f"bulk-scrape-{day:%Y-%m-%d}.csv"
+
+
+def stored_scrape_filename(lead_count: int, created: datetime) -> str:
+    """The dashboard's export of a stored scrape: lead count and a timestamp."""
+    return f"bulk-scrape-{lead_count}-leads-{created:%Y%m%d-%H%M%S}.csv"

@@ -1,0 +1,119 @@
+"""Bulk scrape rules: cost tiers at every edge, form clamps, webhook body, CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import datetime, timezone
+
+import pytest
+
+from marketplace.core import scrape
+
+
+@pytest.mark.parametrize(("count", "percent"), [
+    (1, 0), (30, 0), (31, 5), (35, 5), (40, 5), (41, 10), (50, 10), (51, 15), (60, 15), (61, 20), (70, 20),
+    (71, 25), (80, 25), (81, 30), (90, 30), (91, 35), (100, 35), (1000, 35),
+])
+def test_discount_follows_the_tier_table(count, percent):
+    assert scrape.discount_percent(count) == percent
+    assert scrape.scrape_cost(count) == count * 100 * (100 - percent) // 100
+
+
+def test_cost_examples():
+    assert scrape.scrape_cost(1) == 100
+    assert scrape.scrape_cost(50) == 4_500
+    assert scrape.scrape_cost(91) == 5_915
+    assert scrape.scrape_cost(1000) == 65_000
+    assert [scrape.tier_label(i) for i in range(len(scrape.DISCOUNT_TIERS))] == [
+        "0-30", "31-40", "41-50", "51-60", "61-70", "71-80", "81-90", "91+"]
+
+
+def test_form_clamps_and_defaults():
+    assert scrape.parse_lead_count("") == 50
+    assert scrape.parse_lead_count("0") == 1
+    assert scrape.parse_lead_count("5000") == 1000
+    assert scrape.parse_lead_count("12.9") == 12
+    assert scrape.parse_confidence("abc") == 70
+    assert scrape.parse_confidence("-5") == 0
+    assert scrape.parse_confidence("150") == 100
+    assert scrape.parse_confidence(float("nan")) == 70
+    assert scrape.parse_at_least_zero("-10", 0) == 0
+    assert scrape.parse_at_least_zero("1,250,000", 0) == 1_250_000
+    assert scrape.parse_at_least_zero("x", 1_000_000) == 1_000_000
+    assert scrape.parse_roi("120", 100) == 100
+    assert scrape.parse_cities(" Austin, , Dallas ,Houston,") == ("Austin", "Dallas", "Houston")
+    assert scrape.parse_cities("Austin, TX, Miami") == ("Austin, TX", "Miami")
+    assert scrape.parse_cities({"a": 1}) == ()
+
+
+def test_min_above_max_is_a_problem():
+    request = scrape.ScrapeRequest(price=(500_000, 100_000))
+    assert request.problems() == ["Price: the minimum (500,000) is above the maximum (100,000)."]
+
+
+def test_webhook_body_required_fields():
+    for body in ({}, {"leadCount": 5}, {"location": "Austin, TX"}, {"leadCount": 5, "location": " "}):
+        with pytest.raises(scrape.WebhookBodyError) as err:
+            scrape.parse_webhook_body(body)
+        assert str(err.value) == "Missing required parameters: leadCount, location"
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ({"leadCount": 0, "location": "TX"}, "leadCount must be a whole number from 1 to 1,000."),
+    ({"leadCount": 1001, "location": "TX"}, "leadCount must be a whole number from 1 to 1,000."),
+    ({"leadCount": "5", "location": "TX"}, "leadCount must be a whole number from 1 to 1,000."),
+    ({"leadCount": 2.5, "location": "TX"}, "leadCount must be a whole number from 1 to 1,000."),
+    ({"leadCount": True, "location": "TX"}, "leadCount must be a whole number from 1 to 1,000."),
+    ({"leadCount": 5, "location": 7}, "location must be a string of at most 120 characters."),
+    ({"leadCount": 5, "location": "Austin, ZZ"},
+     "location must be a city, a state code, or 'city, state' (e.g. 'Austin, TX')."),
+    ({"leadCount": 5, "location": "TX", "minPrice": "cheap"}, "minPrice must be a number."),
+    ({"leadCount": 5, "location": "TX", "minPrice": 9, "maxPrice": 1}, "minPrice must not be above maxPrice."),
+    ({"leadCount": 5, "location": "TX", "maxROI": 300}, "maxROI must be between 0 and 100."),
+    ({"leadCount": 5, "location": "TX", "includeAuction": "yes"}, "includeAuction must be true or false."),
+    ({"leadCount": 5, "location": "TX", "includeAuction": False},
+     "At least one include flag must be true (or leave them all out for every lead type)."),
+    ([1, 2], "The request body must be a JSON object."),
+])
+def test_webhook_body_errors(body, message):
+    with pytest.raises(scrape.WebhookBodyError) as err:
+        scrape.parse_webhook_body(body)
+    assert str(err.value) == message
+
+
+def test_webhook_body_maps_onto_a_request():
+    request = scrape.parse_webhook_body({
+        "leadCount": 25, "location": "austin,  tx", "minPrice": 100000, "maxPrice": 400000,
+        "minROI": 10, "includeAuction": True, "includePreForeclosure": True, "includeDistressed": False,
+    })
+    assert request.lead_count == 25
+    assert request.cities == ("austin, TX",) and request.states == ()
+    assert request.price == (100_000, 400_000)
+    assert request.roi == (10, 100)
+    assert request.lead_types == ("Pre-Foreclosure", "Auction")
+    assert scrape.parse_webhook_body({"leadCount": 3, "location": "fl"}).states == ("FL",)
+    assert scrape.parse_webhook_body({"leadCount": 3, "location": "Dallas"}).cities == ("Dallas",)
+
+
+def test_csv_has_the_spec_columns_and_neutralizes_formulas():
+    lead = {
+        "address": "=HYPERLINK(\"http://evil\")", "city": "+Austin", "state": "TX", "zip_code": "78701",
+        "lead_type": "Probate", "asking_price": 250000, "zestimate": 320000, "arv": 360000,
+        "rehab_estimate": 40000, "roi": 24.1234, "beds": 3, "baths": 2.5, "square_footage": 1800,
+        "confidence_score": 91, "created_at": datetime(2026, 11, 20, 15, 0, tzinfo=timezone.utc),
+    }
+    text = scrape.csv_text([lead, {**lead, "address": "12 Main St, Unit 4", "city": "-1", "roi": None}])
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == list(scrape.CSV_COLUMNS) and len(rows[0]) == 15
+    assert rows[1] == ["'=HYPERLINK(\"http://evil\")", "'+Austin", "TX", "78701", "Probate", "250000", "320000",
+                       "360000", "40000", "24.1", "3", "2.5", "1800", "91", "2026-11-20"]
+    assert rows[2][0] == "12 Main St, Unit 4" and rows[2][1] == "'-1" and rows[2][9] == ""
+    assert scrape.neutralize("@SUM(A1)") == "'@SUM(A1)"
+    assert scrape.neutralize(-5) == "-5"
+
+
+def test_file_names():
+    when = datetime(2026, 11, 23, 8, 5, 9)
+    assert scrape.results_filename(when) == "bulk-scrape-2026-11-23.csv"
+    assert scrape.stored_scrape_filename(91, when) == "bulk-scrape-91-leads-20261123-080509.csv"
