@@ -4,14 +4,20 @@ Every setting has an embedded default so that a fresh checkout runs with no
 configuration at all (SQLite file, built-in test checkout, built-in lead
 source). ``get_settings()`` re-reads the environment on every call, which keeps
 tests free to change variables between cases.
+
+``APP_ENV=production`` turns on ``check_production``: the app refuses to start
+without real payments (Stripe), a fixed ``SECRET_KEY`` and a ``SITE_URL``.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from marketplace.core.origin import valid_origin
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,6 +61,33 @@ def _secret_key() -> str:
         return key
 
 
+class ConfigError(Exception):
+    """A setting is missing or wrong; the message is one line, fit to print and exit with."""
+
+
+APP_ENVS = ("development", "production")
+PAYMENT_MODES = ("test", "stripe")
+
+
+def _app_env() -> str:
+    raw = (os.environ.get("APP_ENV") or "development").strip().lower()
+    if raw not in APP_ENVS:
+        raise ConfigError(f"APP_ENV must be development or production, got {raw!r}")
+    return raw
+
+
+def _payments(stripe_secret_key: str | None) -> str:
+    """PAYMENTS=test|stripe; unset: stripe when STRIPE_SECRET_KEY is set, else test."""
+    raw = (os.environ.get("PAYMENTS") or "").strip().lower()
+    if not raw:
+        return "stripe" if stripe_secret_key else "test"
+    if raw not in PAYMENT_MODES:
+        raise ConfigError(f"PAYMENTS must be test or stripe, got {raw!r}")
+    if raw == "stripe" and not stripe_secret_key:
+        raise ConfigError("PAYMENTS=stripe needs STRIPE_SECRET_KEY")
+    return raw
+
+
 def _int(name: str, default: int) -> int:
     raw = os.environ.get(name, "").strip()
     if not raw:
@@ -71,31 +104,95 @@ class Settings:
     redis_url: str | None
     secret_key: str
     port: int
-    site_url: str
+    site_url: str | None  # SITE_URL as configured; None: use the address the browser is on
     smtp_url: str | None
     mail_from: str
     access_token_ttl: int
     refresh_token_ttl: int
     login_max_failures: int
     login_window_seconds: int
+    app_env: str  # "development" or "production" (production checks on)
+    payments: str  # "test": the built-in TEST MODE checkout; "stripe": Stripe Checkout
+    stripe_secret_key: str | None
+    stripe_webhook_secret: str | None
+    stripe_api_base: str | None
+    secret_key_configured: bool  # SECRET_KEY came from the environment (not generated)
 
     @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
 
+    @property
+    def is_production(self) -> bool:
+        return self.app_env == "production"
+
+    @property
+    def test_payments(self) -> bool:
+        return self.payments == "test"
+
+    @property
+    def public_url(self) -> str:
+        """SITE_URL, else this machine's default address (for links made without a request)."""
+        return self.site_url or f"http://localhost:{self.port}"
+
+    def base_url(self, origin: str | None = None) -> str:
+        """Where links back to the site point: SITE_URL when set, else the address the
+        user's browser is on (``origin``, re-validated), else ``public_url``."""
+        return self.site_url or valid_origin(origin) or self.public_url
+
+
+def check_production(settings: Settings) -> None:
+    """With APP_ENV=production, refuse to start (ConfigError, one line) unless
+    payments are real and the secret key and public address are fixed."""
+    if not settings.is_production:
+        return
+    missing = []
+    if settings.test_payments:
+        # The TEST MODE checkout lets any signed-in user pay their own checkout: free credits.
+        missing += ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"]
+    elif not settings.stripe_webhook_secret:
+        missing.append("STRIPE_WEBHOOK_SECRET")
+    if not settings.secret_key_configured:
+        missing.append("SECRET_KEY")
+    if not settings.site_url:
+        missing.append("SITE_URL")
+    if missing:
+        payments = " (PAYMENTS=test is the free TEST MODE checkout)" if settings.test_payments else ""
+        raise ConfigError(
+            f"APP_ENV=production refuses to start: set {', '.join(missing)}{payments}"
+        )
+
+
+def exit_unless_ready() -> None:
+    """At app start: a bad setting, or production without what it needs, stops the
+    process with one line on stderr (no traceback) and exit status 1."""
+    try:
+        check_production(get_settings())
+    except ConfigError as exc:
+        print(f"Configuration error: {exc}", file=sys.stderr, flush=True)
+        raise SystemExit(1) from None
+
 
 def get_settings() -> Settings:
     port = _int("PORT", 3000)
+    stripe_secret_key = os.environ.get("STRIPE_SECRET_KEY", "").strip() or None
+    site_url = (os.environ.get("SITE_URL") or "").strip().rstrip("/") or None
     return Settings(
         database_url=normalize_database_url(os.environ.get("DATABASE_URL") or default_database_url()),
         redis_url=os.environ.get("REDIS_URL") or None,
         secret_key=_secret_key(),
         port=port,
-        site_url=(os.environ.get("SITE_URL") or f"http://localhost:{port}").rstrip("/"),
+        site_url=site_url,
         smtp_url=os.environ.get("SMTP_URL") or None,
         mail_from=os.environ.get("MAIL_FROM") or "LeadVault <no-reply@leadvault.app>",
         access_token_ttl=_int("ACCESS_TOKEN_TTL", 3600),
         refresh_token_ttl=_int("REFRESH_TOKEN_TTL", 30 * 24 * 3600),
         login_max_failures=_int("LOGIN_MAX_FAILURES", 5),
         login_window_seconds=_int("LOGIN_WINDOW_SECONDS", 900),
+        app_env=_app_env(),
+        payments=_payments(stripe_secret_key),
+        stripe_secret_key=stripe_secret_key,
+        stripe_webhook_secret=os.environ.get("STRIPE_WEBHOOK_SECRET", "").strip() or None,
+        stripe_api_base=os.environ.get("STRIPE_API_BASE", "").strip() or None,
+        secret_key_configured=bool(os.environ.get("SECRET_KEY")),
     )

@@ -2,9 +2,14 @@
 
 import reflex as rx
 
-import marketplace.pages  # noqa: F401  (registers every page)
-from marketplace.api.app import create_api
-from marketplace.jobs.scheduler import refresh_scheduler_lifespan
+from marketplace.config import exit_unless_ready
+
+# APP_ENV=production without Stripe, SECRET_KEY or SITE_URL: one line, exit 1.
+exit_unless_ready()
+
+import marketplace.pages  # noqa: E402,F401  (registers every page)
+from marketplace.api.app import create_api  # noqa: E402
+from marketplace.jobs.scheduler import refresh_scheduler_lifespan  # noqa: E402
 
 app = rx.App(
     api_transformer=create_api(),

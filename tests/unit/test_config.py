@@ -1,6 +1,16 @@
-"""Settings: database URL spellings and defaults."""
+"""Settings: database URL spellings, defaults, the payment mode, production checks."""
 
-from marketplace.config import get_settings, normalize_database_url
+import dataclasses
+import os
+import subprocess
+import sys
+
+import pytest
+
+from marketplace.config import PROJECT_ROOT, ConfigError, check_production, get_settings, normalize_database_url
+
+CONFIG_VARS = ("DATABASE_URL", "REDIS_URL", "SMTP_URL", "PORT", "SITE_URL", "SECRET_KEY", "APP_ENV", "PAYMENTS",
+               "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_BASE")
 
 
 def test_both_postgres_spellings_use_psycopg3():
@@ -9,15 +19,114 @@ def test_both_postgres_spellings_use_psycopg3():
     assert normalize_database_url("sqlite:///x.db") == "sqlite:///x.db"
 
 
-def test_defaults_need_no_configuration(monkeypatch, tmp_path):
-    for name in ("DATABASE_URL", "REDIS_URL", "SMTP_URL", "PORT", "SITE_URL"):
+@pytest.fixture
+def clean_env(monkeypatch, tmp_path):
+    for name in CONFIG_VARS:
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.delenv("SECRET_KEY", raising=False)
     monkeypatch.setenv("MARKETPLACE_DATA_DIR", str(tmp_path))
+    return monkeypatch
+
+
+def test_defaults_need_no_configuration(clean_env, tmp_path):
     settings = get_settings()
     assert settings.database_url == f"sqlite:///{tmp_path / 'marketplace.db'}"
     assert settings.redis_url is None and settings.smtp_url is None
-    assert settings.site_url == "http://localhost:3000"
+    assert settings.site_url is None  # unset: links use the address the browser is on
+    assert settings.public_url == "http://localhost:3000"
+    assert (settings.app_env, settings.payments, settings.test_payments) == ("development", "test", True)
+    check_production(settings)  # development: no production checks
     # the generated secret key is kept and reused
     assert len(settings.secret_key) > 40
     assert get_settings().secret_key == settings.secret_key
+
+
+# --------------------------------------------------------------------------- PAYMENTS
+
+
+def test_payment_mode_follows_the_stripe_key_unless_set(clean_env):
+    assert get_settings().payments == "test"
+    clean_env.setenv("STRIPE_SECRET_KEY", "sk_test_x")
+    assert get_settings().payments == "stripe"
+    clean_env.setenv("PAYMENTS", "test")  # an explicit choice wins over the key
+    assert get_settings().payments == "test"
+    clean_env.setenv("PAYMENTS", " Stripe ")
+    settings = get_settings()
+    assert (settings.payments, settings.stripe_secret_key) == ("stripe", "sk_test_x")
+
+
+@pytest.mark.parametrize(("env", "message"), [
+    ({"PAYMENTS": "stripe"}, "PAYMENTS=stripe needs STRIPE_SECRET_KEY"),
+    ({"PAYMENTS": "free"}, "PAYMENTS must be test or stripe, got 'free'"),
+    ({"APP_ENV": "staging"}, "APP_ENV must be development or production, got 'staging'"),
+])
+def test_bad_payment_settings_are_config_errors(clean_env, env, message):
+    for name, value in env.items():
+        clean_env.setenv(name, value)
+    with pytest.raises(ConfigError) as err:
+        get_settings()
+    assert str(err.value) == message
+
+
+# --------------------------------------------------------------------------- APP_ENV=production
+
+PRODUCTION = {"APP_ENV": "production", "STRIPE_SECRET_KEY": "sk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_x",
+              "SECRET_KEY": "k" * 48, "SITE_URL": "https://leads.example.com/"}
+
+
+@pytest.mark.parametrize(("unset", "extra", "message"), [
+    (("STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"), {},
+     "APP_ENV=production refuses to start: set STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET "
+     "(PAYMENTS=test is the free TEST MODE checkout)"),
+    ((), {"PAYMENTS": "test"},
+     "APP_ENV=production refuses to start: set STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET "
+     "(PAYMENTS=test is the free TEST MODE checkout)"),
+    (("STRIPE_WEBHOOK_SECRET",), {}, "APP_ENV=production refuses to start: set STRIPE_WEBHOOK_SECRET"),
+    (("SECRET_KEY",), {}, "APP_ENV=production refuses to start: set SECRET_KEY"),
+    (("SITE_URL",), {}, "APP_ENV=production refuses to start: set SITE_URL"),
+    (tuple(PRODUCTION)[1:], {},
+     "APP_ENV=production refuses to start: set STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, SECRET_KEY, SITE_URL "
+     "(PAYMENTS=test is the free TEST MODE checkout)"),
+])
+def test_production_refuses_test_payments_and_missing_settings(clean_env, unset, extra, message):
+    for name, value in {**PRODUCTION, **extra}.items():
+        if name not in unset:
+            clean_env.setenv(name, value)
+    with pytest.raises(ConfigError) as err:
+        check_production(get_settings())
+    assert str(err.value) == message
+    assert "\n" not in str(err.value)
+
+
+def test_production_with_everything_set_starts(clean_env):
+    for name, value in PRODUCTION.items():
+        clean_env.setenv(name, value)
+    settings = get_settings()
+    check_production(settings)
+    assert (settings.is_production, settings.payments, settings.site_url) == (
+        True, "stripe", "https://leads.example.com")
+    # the same settings in development never refuse
+    check_production(dataclasses.replace(settings, app_env="development", payments="test", site_url=None))
+
+
+def _import_app(env: dict, tmp_path) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in CONFIG_VARS}
+    return subprocess.run(
+        [sys.executable, "-c", "import marketplace.marketplace"],
+        cwd=PROJECT_ROOT, env={**clean, "MARKETPLACE_DATA_DIR": str(tmp_path), **env},
+        capture_output=True, text=True, timeout=300,
+    )
+
+
+def test_the_app_does_not_start_in_production_with_test_payments(tmp_path):
+    """The app module itself refuses: one line on stderr, exit status 1, no traceback."""
+    proc = _import_app({"APP_ENV": "production", "SECRET_KEY": "k" * 48, "SITE_URL": "https://x.example"}, tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.strip().splitlines() == [
+        "Configuration error: APP_ENV=production refuses to start: set STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET "
+        "(PAYMENTS=test is the free TEST MODE checkout)"]
+
+
+def test_the_app_starts_in_development_and_in_production_with_stripe(tmp_path):
+    assert _import_app({}, tmp_path).returncode == 0
+    proc = _import_app(PRODUCTION, tmp_path)
+    assert proc.returncode == 0, proc.stderr
