@@ -1,10 +1,15 @@
-"""Payment providers behind one interface.
+"""Payment providers behind one interface, chosen by ``PAYMENTS`` (config).
 
-- ``StripeProvider`` (``STRIPE_SECRET_KEY`` set): a Checkout Session in payment
-  mode with the pack's price, the user and the pack in metadata.
-- ``TestCheckoutProvider`` (the default): a checkout page on the site itself,
-  clearly marked TEST MODE, where the buyer confirms or cancels and is sent back
-  exactly as Stripe would send them.
+- ``StripeProvider`` (``PAYMENTS=stripe``; the default when ``STRIPE_SECRET_KEY``
+  is set): a Checkout Session in payment mode with the pack's price, the user
+  and the pack in metadata. Stripe's ``checkout.session.completed`` webhook
+  credits the purchase (``services.stripe_events``).
+- ``TestCheckoutProvider`` (``PAYMENTS=test``, the default without a key): a
+  checkout page on the site itself, clearly marked TEST MODE, where the buyer
+  confirms or cancels. Pay plays the webhook's part: ``finish_test_checkout``
+  credits the purchase on the server in the same request, so credits never
+  depend on the browser reaching /credits-purchased. ``APP_ENV=production``
+  refuses to start in this mode (``config.check_production``).
 
 Both return ``CheckoutSession`` on create and ``CheckoutStatus`` on retrieve;
 the crediting code (``services.purchases``) never knows which one it talks to.
@@ -12,7 +17,6 @@ the crediting code (``services.purchases``) never knows which one it talks to.
 
 from __future__ import annotations
 
-import os
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -20,8 +24,9 @@ from typing import Protocol
 
 import stripe
 
+from marketplace.config import get_settings
 from marketplace.core.packs import CreditPack
-from marketplace.db import session_scope
+from marketplace.db import read_scope, session_scope
 from marketplace.models import TestCheckout
 
 SESSION_PLACEHOLDER = "{CHECKOUT_SESSION_ID}"
@@ -118,7 +123,7 @@ class TestCheckoutProvider:
         return CheckoutSession(id=session_id, url=f"/test-checkout/{session_id}")
 
     def retrieve(self, session_id: str) -> CheckoutStatus:
-        with session_scope() as session:
+        with read_scope() as session:
             row = session.get(TestCheckout, session_id)
             if row is None:
                 raise PaymentError("No such checkout session.")
@@ -126,14 +131,19 @@ class TestCheckoutProvider:
                                   bundle=row.bundle, amount_cents=row.amount_cents)
 
 
+def test_mode() -> bool:
+    """True when the built-in TEST MODE checkout is the payment provider."""
+    return get_settings().test_payments
+
+
 def stripe_enabled() -> bool:
-    return bool(os.environ.get("STRIPE_SECRET_KEY"))
+    return not test_mode()
 
 
 def get_provider() -> PaymentProvider:
-    key = os.environ.get("STRIPE_SECRET_KEY")
-    if key:
-        return StripeProvider(key, os.environ.get("STRIPE_API_BASE") or None)
+    settings = get_settings()
+    if settings.payments == "stripe":
+        return StripeProvider(settings.stripe_secret_key, settings.stripe_api_base)
     return TestCheckoutProvider()
 
 
@@ -141,8 +151,11 @@ def get_provider() -> PaymentProvider:
 
 
 def test_checkout_details(session_id: str, user_id: uuid.UUID) -> TestCheckout | None:
-    """The open or finished test checkout of this user (None for anyone else's)."""
-    with session_scope() as session:
+    """The open or finished test checkout of this user (None for anyone else's, and
+    for every one when payments are not in test mode)."""
+    if not session_id or not test_mode():
+        return None
+    with read_scope() as session:
         row = session.get(TestCheckout, session_id)
         if row is None or row.user_id != user_id:
             return None
@@ -151,12 +164,30 @@ def test_checkout_details(session_id: str, user_id: uuid.UUID) -> TestCheckout |
 
 
 def finish_test_checkout(session_id: str, user_id: uuid.UUID, pay: bool) -> str | None:
-    """Confirm (pay) or cancel a test checkout; returns where to send the buyer."""
+    """Pay or cancel a test checkout; returns where to send the buyer (None: not
+    this user's checkout, or payments are not in test mode).
+
+    Pay credits the purchase here, in the same transaction that marks the
+    checkout complete, as Stripe's ``checkout.session.completed`` webhook does:
+    the result page only shows what happened. Paying again (the Continue
+    button, a second click, a retry) books nothing more: ``purchases.fulfil``
+    claims the purchase with one conditional UPDATE.
+    """
+    from marketplace.services import purchases  # purchases imports this module
+
+    if not session_id or not test_mode():
+        return None
     with session_scope() as session:
-        row = session.get(TestCheckout, session_id)
+        # FOR UPDATE (PostgreSQL): a Pay racing a Cancel sees the other's outcome.
+        # SQLite's BEGIN IMMEDIATE already serialises the two.
+        row = session.get(TestCheckout, session_id, with_for_update=True)
         if row is None or row.user_id != user_id:
             return None
         if row.status == "open":
             row.status = "complete" if pay else "expired"
             session.add(row)
-        return row.success_url if row.status == "complete" else row.cancel_url
+            session.flush()
+        if row.status != "complete":
+            return row.cancel_url
+        purchases.fulfil_test_checkout(session, row)
+        return row.success_url

@@ -2,9 +2,18 @@
 
 Crediting (``fulfil``) flips the purchase from ``pending`` to ``paid`` with one
 conditional UPDATE; only the caller whose UPDATE matched books credits, so a
-verify racing the Stripe webhook (or either arriving twice) credits once. The
-ledger's unique (user, reason, reference) key is a second guard. Credits and
-prices come from ``core.packs``, never from the client or the provider.
+verify racing the Stripe webhook, a test-mode Pay clicked twice, or any of them
+arriving twice, credits once. The ledger's unique (user, reason, reference) key
+is a second guard. Credits and prices come from ``core.packs``, never from the
+client or the provider.
+
+Who credits: in Stripe mode the ``checkout.session.completed`` webhook (and a
+verify from the result page, whichever comes first); in test mode the Pay
+button itself (``payments.finish_test_checkout`` -> ``fulfil_test_checkout``).
+
+Return addresses: ``SITE_URL`` when configured, otherwise the origin of the
+browser that started the checkout (``Settings.base_url``), so a buyer who opened
+the app at 127.0.0.1 or a LAN address comes back to that same address.
 """
 
 from __future__ import annotations
@@ -19,8 +28,8 @@ from sqlmodel import Session, func, select
 
 from marketplace.config import get_settings
 from marketplace.core import packs
-from marketplace.db import session_scope
-from marketplace.models import CreditPurchase, Profile, utcnow
+from marketplace.db import read_scope, session_scope
+from marketplace.models import CreditPurchase, Profile, TestCheckout, utcnow
 from marketplace.services import ledger, referrals
 from marketplace.services.payments import SESSION_PLACEHOLDER, CheckoutSession, PaymentError, get_provider
 
@@ -49,14 +58,18 @@ class VerifyResult:
     bundle: str
 
 
-def start_purchase(user_id: uuid.UUID | None, bundle: str, referral_code: str | None = None) -> CheckoutSession:
-    """Open a checkout for ``bundle``; returns the URL to open (in a new tab)."""
+def start_purchase(user_id: uuid.UUID | None, bundle: str, referral_code: str | None = None,
+                   origin: str | None = None) -> CheckoutSession:
+    """Open a checkout for ``bundle``; returns the URL to open (in a new tab).
+
+    ``origin`` is the address the buyer's browser is on (``scheme://host[:port]``,
+    validated again here); the return addresses use it when SITE_URL is unset."""
     if user_id is None:
         raise PurchaseError(AUTH_REQUIRED[1], title=AUTH_REQUIRED[0])
     pack = packs.get_pack(bundle)
     if pack is None:
         raise PurchaseError(UNKNOWN_PACK)
-    site = get_settings().site_url
+    site = get_settings().base_url(origin)
     provider = get_provider()
     try:
         checkout = provider.create_checkout(
@@ -84,68 +97,102 @@ def _find(session: Session, session_id: str) -> CreditPurchase | None:
 
 
 def verify_purchase(user_id: uuid.UUID | None, session_id: str | None) -> VerifyResult:
-    """SPEC ``verify-credit-purchase``: credit a paid checkout of this user (idempotent)."""
+    """SPEC ``verify-credit-purchase``: the result of this user's checkout. A purchase
+    already credited (test-mode Pay, the Stripe webhook, an earlier verify) is only
+    read back; a paid Stripe checkout the webhook has not reached yet is credited."""
     if user_id is None:
         raise PurchaseError(AUTH_REQUIRED[1], title=AUTH_REQUIRED[0])
     if not session_id:
         raise PurchaseError(MISSING_SESSION)
-    with session_scope() as session:
+    with read_scope() as session:
         purchase = _find(session, session_id)
         if purchase is None or purchase.user_id != user_id:
             raise PurchaseError(VERIFY_FAILED)  # unknown, or someone else's: nothing is revealed
-        purchase_id, bundle, status = purchase.id, purchase.bundle, purchase.status
-    if status != "paid":
-        try:
-            checkout = get_provider().retrieve(session_id)
-        except PaymentError as exc:
-            log.warning("verify %s: provider error %s", session_id, exc)
-            raise PurchaseError(VERIFY_FAILED) from exc
-        if not checkout.paid or checkout.user_id != str(user_id) or (checkout.bundle and checkout.bundle != bundle):
-            raise PurchaseError(VERIFY_FAILED)
+        if purchase.status == "paid":
+            return _result(session, purchase)
+        purchase_id, bundle = purchase.id, purchase.bundle
+    try:
+        checkout = get_provider().retrieve(session_id)
+    except PaymentError as exc:
+        log.warning("verify %s: provider error %s", session_id, exc)
+        raise PurchaseError(VERIFY_FAILED) from exc
+    if not checkout.paid or checkout.user_id != str(user_id) or (checkout.bundle and checkout.bundle != bundle):
+        raise PurchaseError(VERIFY_FAILED)
     return fulfil(purchase_id)
+
+
+def _result(session: Session, purchase: CreditPurchase) -> VerifyResult:
+    return VerifyResult(purchase.credits + purchase.bonus_credits, purchase.bonus_credits,
+                        ledger.balance(session, purchase.user_id), purchase.bundle)
 
 
 def fulfil(purchase_id: uuid.UUID) -> VerifyResult:
     """Book a paid purchase: pack credits, a referred first purchase's bonus, the referrer's reward."""
-    purchases = CreditPurchase.__table__
     with session_scope() as session:
-        claimed = session.execute(
-            sa.update(purchases)
-            .where(purchases.c.id == purchase_id, purchases.c.status == "pending")
-            .values(status="paid", completed_at=utcnow())
-            .returning(purchases.c.user_id)
-        ).scalar_one_or_none()
-        purchase = session.get(CreditPurchase, purchase_id)
-        if purchase is None or purchase.status != "paid":
-            raise PurchaseError(VERIFY_FAILED)
-        if claimed is None:  # credited before: report the same result again
-            return VerifyResult(purchase.credits + purchase.bonus_credits, purchase.bonus_credits,
-                                ledger.balance(session, purchase.user_id), purchase.bundle)
-        pack = packs.get_pack(purchase.bundle)
-        reference = str(purchase.id)
-        balance = ledger.apply_credits(session, purchase.user_id, purchase.credits, "purchase", reference)
-        referrer = session.exec(select(Profile.referred_by).where(Profile.user_id == purchase.user_id)).first()
-        bonus = 0
-        if referrer is not None:
-            first = session.exec(
-                select(func.count()).select_from(CreditPurchase)
-                .where(CreditPurchase.user_id == purchase.user_id, CreditPurchase.status == "paid",
-                       CreditPurchase.id != purchase.id)
-            ).one() == 0
-            bonus = packs.referral_bonus(pack, first_purchase=first, referred=True)
-            if bonus:
-                try:
-                    with session.begin_nested():  # one first-purchase bonus per account, ever
-                        balance = ledger.apply_credits(session, purchase.user_id, bonus, "referral_bonus",
-                                                       FIRST_PURCHASE_REFERENCE)
-                except IntegrityError:
-                    bonus = 0
-            reward = packs.referrer_reward(purchase.amount_cents)
-            if reward:
-                ledger.apply_credits(session, referrer, reward, "referral_reward", reference)
-        purchase.bonus_credits = bonus
+        return fulfil_in(session, purchase_id)
+
+
+def fulfil_test_checkout(session: Session, checkout: TestCheckout) -> VerifyResult:
+    """Credit a paid TEST MODE checkout inside the caller's transaction (the one that
+    marked it complete). Its purchase row is created from the checkout when missing
+    (as the Stripe webhook does for a paid session it has no row for)."""
+    if checkout.status != "complete":
+        raise PurchaseError(VERIFY_FAILED)
+    pack = packs.get_pack(checkout.bundle)
+    if pack is None or checkout.amount_cents != pack.amount_cents:
+        raise PurchaseError(VERIFY_FAILED)
+    purchase = _find(session, checkout.id)
+    if purchase is None:
+        purchase = CreditPurchase(user_id=checkout.user_id, bundle=pack.id, credits=pack.credits,
+                                  amount_cents=pack.amount_cents, provider="test",
+                                  provider_session_id=checkout.id, status="pending")
         session.add(purchase)
-        return VerifyResult(purchase.credits + bonus, bonus, balance, purchase.bundle)
+        session.flush()
+    if purchase.user_id != checkout.user_id or purchase.provider != "test" or purchase.bundle != checkout.bundle:
+        raise PurchaseError(VERIFY_FAILED)
+    return fulfil_in(session, purchase.id)
+
+
+def fulfil_in(session: Session, purchase_id: uuid.UUID) -> VerifyResult:
+    """``fulfil`` inside an open write transaction."""
+    purchases = CreditPurchase.__table__
+    claimed = session.execute(
+        sa.update(purchases)
+        .where(purchases.c.id == purchase_id, purchases.c.status == "pending")
+        .values(status="paid", completed_at=utcnow())
+        .returning(purchases.c.user_id)
+    ).scalar_one_or_none()
+    # populate_existing: the caller may hold this row from before the UPDATE.
+    purchase = session.get(CreditPurchase, purchase_id, populate_existing=True)
+    if purchase is None or purchase.status != "paid":
+        raise PurchaseError(VERIFY_FAILED)
+    if claimed is None:  # credited before: report the same result again
+        return _result(session, purchase)
+    pack = packs.get_pack(purchase.bundle)
+    reference = str(purchase.id)
+    balance = ledger.apply_credits(session, purchase.user_id, purchase.credits, "purchase", reference)
+    referrer = session.exec(select(Profile.referred_by).where(Profile.user_id == purchase.user_id)).first()
+    bonus = 0
+    if referrer is not None:
+        first = session.exec(
+            select(func.count()).select_from(CreditPurchase)
+            .where(CreditPurchase.user_id == purchase.user_id, CreditPurchase.status == "paid",
+                   CreditPurchase.id != purchase.id)
+        ).one() == 0
+        bonus = packs.referral_bonus(pack, first_purchase=first, referred=True)
+        if bonus:
+            try:
+                with session.begin_nested():  # one first-purchase bonus per account, ever
+                    balance = ledger.apply_credits(session, purchase.user_id, bonus, "referral_bonus",
+                                                   FIRST_PURCHASE_REFERENCE)
+            except IntegrityError:
+                bonus = 0
+        reward = packs.referrer_reward(purchase.amount_cents)
+        if reward:
+            ledger.apply_credits(session, referrer, reward, "referral_reward", reference)
+    purchase.bonus_credits = bonus
+    session.add(purchase)
+    return VerifyResult(purchase.credits + bonus, bonus, balance, purchase.bundle)
 
 
 def record_external_checkout(session_id: str, user_id: str | None, bundle: str | None,
@@ -173,6 +220,6 @@ def record_external_checkout(session_id: str, user_id: str | None, bundle: str |
 
 
 def purchase_for_session(session_id: str) -> uuid.UUID | None:
-    with session_scope() as session:
+    with read_scope() as session:
         row = _find(session, session_id)
         return row.id if row else None

@@ -1,5 +1,5 @@
 """Buying credits: test checkout and Stripe (a local fake), referral rewards,
-idempotent crediting, signed webhooks, outages."""
+idempotent crediting, signed webhooks, outages, return addresses."""
 
 import json
 import threading
@@ -13,11 +13,18 @@ from sqlmodel import func, select
 
 from marketplace.api.app import create_api
 from marketplace.db import session_scope
-from marketplace.models import CreditLedger, CreditPurchase, Profile, Subscription
+from marketplace.models import CreditLedger, CreditPurchase, Profile, Subscription, TestCheckout
 from marketplace.services import ledger, payments, purchases, referrals, stripe_events
 from tests.fakes.stripe_server import FakeStripe
 
 WEBHOOK_SECRET = "whsec_test_secret"
+
+
+@pytest.fixture(autouse=True)
+def _payments_from_a_clean_environment(monkeypatch):
+    for name in ("PAYMENTS", "APP_ENV", "SITE_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_BASE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PORT", "3000")
 
 
 def _balance(user_id):
@@ -38,6 +45,17 @@ def _buy_with_test_checkout(user_id, bundle="starter", referral_code=None):
     return_url = payments.finish_test_checkout(checkout.id, user_id, pay=True)
     assert return_url.endswith(f"/credits-purchased?session_id={checkout.id}")
     return checkout.id, purchases.verify_purchase(user_id, checkout.id)
+
+
+def _ledger(user_id):
+    with session_scope() as s:
+        rows = s.exec(select(CreditLedger).where(CreditLedger.user_id == user_id).order_by(CreditLedger.id)).all()
+        return [(r.reason, r.delta, r.balance_after) for r in rows]
+
+
+def _purchase_row(session_id):
+    with session_scope() as s:
+        return s.exec(select(CreditPurchase).where(CreditPurchase.provider_session_id == session_id)).one()
 
 
 @pytest.fixture
@@ -72,6 +90,128 @@ def test_test_checkout_credits_once(new_user):
         assert (row.status, row.provider, row.amount_cents, row.credits) == ("paid", "test", 10000, 500)
 
 
+def test_test_mode_pay_credits_at_once_without_any_verify(new_user):
+    """Pay plays Stripe's webhook: the credits are there before any result page loads."""
+    referrer, user = new_user(), new_user(credits=30)
+    checkout = purchases.start_purchase(user.id, "pro", _code(referrer.id))
+    assert _balance(user.id) == 30 and _purchase_row(checkout.id).status == "pending"
+    payments.finish_test_checkout(checkout.id, user.id, pay=True)
+    assert _balance(user.id) == 30 + 1500 + 750
+    assert _ledger(user.id) == [("admin_grant", 30, 30), ("purchase", 1500, 1530), ("referral_bonus", 750, 2280)]
+    assert _ledger(referrer.id) == [("referral_reward", 540, 540)]
+    row = _purchase_row(checkout.id)
+    assert (row.status, row.credits, row.bonus_credits, row.completed_at is not None) == ("paid", 1500, 750, True)
+    # Paying again (a second click, the Continue button, a retry) books nothing more.
+    again = payments.finish_test_checkout(checkout.id, user.id, pay=True)
+    assert again.endswith(f"/credits-purchased?session_id={checkout.id}")
+    assert _balance(user.id) == 2280 and len(_ledger(user.id)) == 3 and _balance(referrer.id) == 540
+    # Cancel after paying changes nothing; the result page only reads the outcome back.
+    assert payments.finish_test_checkout(checkout.id, user.id, pay=False) == again
+    result = purchases.verify_purchase(user.id, checkout.id)
+    assert (result.credits_added, result.bonus_credits, result.balance, result.bundle) == (2250, 750, 2280, "pro")
+    assert _balance(user.id) == 2280 and len(_ledger(user.id)) == 3
+
+
+def test_parallel_pays_credit_once(new_user):
+    user = new_user()
+    checkout = purchases.start_purchase(user.id, "enterprise")
+    barrier = threading.Barrier(4)
+    targets, errors = [], []
+
+    def pay():
+        barrier.wait()
+        try:
+            targets.append(payments.finish_test_checkout(checkout.id, user.id, pay=True))
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=pay) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and len(targets) == 4
+    assert _balance(user.id) == 5000
+    assert _ledger(user.id) == [("purchase", 5000, 5000)]
+
+
+def test_pay_of_someone_elses_or_a_canceled_checkout_credits_nothing(new_user):
+    owner, other = new_user(), new_user()
+    checkout = purchases.start_purchase(owner.id, "starter")
+    assert payments.finish_test_checkout(checkout.id, other.id, pay=True) is None
+    assert payments.finish_test_checkout("test_cs_nope", owner.id, pay=True) is None
+    assert _purchase_row(checkout.id).status == "pending"
+    assert payments.finish_test_checkout(checkout.id, owner.id, pay=False).endswith("/purchase-credits?canceled=1")
+    assert payments.finish_test_checkout(checkout.id, owner.id, pay=True).endswith("/purchase-credits?canceled=1")
+    assert _balance(owner.id) == 0 and _balance(other.id) == 0
+    assert _purchase_row(checkout.id).status == "pending"
+
+
+def test_pay_creates_a_missing_purchase_row_from_the_checkout(new_user):
+    """The checkout opened but its purchase row was lost: Pay still credits exactly the pack."""
+    user = new_user()
+    checkout = purchases.start_purchase(user.id, "starter")
+    with session_scope() as s:
+        s.delete(s.exec(select(CreditPurchase)).one())
+    payments.finish_test_checkout(checkout.id, user.id, pay=True)
+    payments.finish_test_checkout(checkout.id, user.id, pay=True)
+    assert _ledger(user.id) == [("purchase", 500, 500)]
+    row = _purchase_row(checkout.id)
+    assert (row.status, row.provider, row.amount_cents, row.user_id) == ("paid", "test", 10000, user.id)
+
+
+def test_test_checkouts_cannot_be_paid_once_payments_are_stripe(monkeypatch, new_user):
+    """A test checkout left from a demo is dead when the site takes real payments."""
+    user = new_user()
+    checkout = purchases.start_purchase(user.id, "enterprise")
+    monkeypatch.setenv("STRIPE_SECRET_KEY", "sk_test_fake")
+    assert payments.test_checkout_details(checkout.id, user.id) is None
+    assert payments.finish_test_checkout(checkout.id, user.id, pay=True) is None
+    monkeypatch.setenv("STRIPE_API_BASE", "http://127.0.0.1:9")  # nothing listens: Stripe knows no such session
+    with pytest.raises(purchases.PurchaseError):
+        purchases.verify_purchase(user.id, checkout.id)
+    assert _balance(user.id) == 0
+
+
+# --------------------------------------------------------------------------- return addresses
+
+
+def test_return_addresses_use_the_browsers_origin_when_site_url_is_unset(new_user):
+    user = new_user()
+    checkout = purchases.start_purchase(user.id, "starter", origin="http://127.0.0.1:3000")
+    with session_scope() as s:
+        row = s.get(TestCheckout, checkout.id)
+        assert row.success_url == f"http://127.0.0.1:3000/credits-purchased?session_id={checkout.id}"
+        assert row.cancel_url == "http://127.0.0.1:3000/purchase-credits?canceled=1"
+    assert payments.finish_test_checkout(checkout.id, user.id, pay=True) == row.success_url
+
+
+@pytest.mark.parametrize(("site_url", "origin", "expected"), [
+    (None, "http://192.168.1.7:3000", "http://192.168.1.7:3000"),
+    (None, "http://evil.example/steal?x=", "http://localhost:3000"),
+    (None, "javascript:alert(1)", "http://localhost:3000"),
+    (None, None, "http://localhost:3000"),
+    ("https://leads.example.com/", "http://127.0.0.1:3000", "https://leads.example.com"),
+])
+def test_return_address_choice(monkeypatch, new_user, site_url, origin, expected):
+    if site_url:
+        monkeypatch.setenv("SITE_URL", site_url)
+    user = new_user()
+    checkout = purchases.start_purchase(user.id, "starter", origin=origin)
+    with session_scope() as s:
+        row = s.get(TestCheckout, checkout.id)
+        assert (row.success_url, row.cancel_url) == (
+            f"{expected}/credits-purchased?session_id={checkout.id}", f"{expected}/purchase-credits?canceled=1")
+
+
+def test_stripe_return_addresses_use_the_browsers_origin(fake_stripe, new_user):
+    user = new_user()
+    purchases.start_purchase(user.id, "pro", origin="http://127.0.0.1:4100")
+    sent = fake_stripe.requests[-1][2]
+    assert sent["success_url"] == "http://127.0.0.1:4100/credits-purchased?session_id={CHECKOUT_SESSION_ID}"
+    assert sent["cancel_url"] == "http://127.0.0.1:4100/purchase-credits?canceled=1"
+
+
 def test_unpaid_or_cancelled_checkout_credits_nothing(new_user):
     user = new_user()
     checkout = purchases.start_purchase(user.id, "pro")
@@ -97,7 +237,9 @@ def test_verify_refusals(new_user, user_kind, session_id, message):
     with pytest.raises(purchases.PurchaseError) as err:
         purchases.verify_purchase(caller, checkout.id if session_id is None else session_id)
     assert err.value.message == message
-    assert _balance(owner.id) == 0
+    assert _balance(owner.id) == 500  # credited once, by Pay
+    if caller is not None:
+        assert _balance(caller) == (500 if caller == owner.id else 0)
 
 
 def test_unknown_pack_and_signed_out_start(new_user):
