@@ -4,11 +4,17 @@
 throwaway SQLite database, in its own process group, and stops the group at
 the end of the session. Tests create users straight in that database with
 ``make_user`` and drive the UI with ``page``.
+
+With ``LV_PROD_SHAPE=1`` (``make test-prod-shape``) the same harness serves the
+app the way the README tells operators to: a fresh PostgreSQL database on
+``TEST_DATABASE_URL``'s server, Redis and two backend workers; see
+``tests/browser/smoke/prod_shape.py``.
 """
 
 from __future__ import annotations
 
 import os
+import contextlib
 import signal
 import socket
 import subprocess
@@ -47,6 +53,9 @@ class LiveServer:
     database_url: str
     data_dir: Path
     log_path: Path
+    prod_shape: bool = False  # PostgreSQL + Redis + GRANIAN_WORKERS=2 (LV_PROD_SHAPE=1)
+    pid: int = 0  # the `reflex run` process, leader of the server's process group
+    port: int = 0
 
 
 def _free_port() -> int:
@@ -71,9 +80,20 @@ def _app_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def live_server():
-    tmp = Path(tempfile.mkdtemp(prefix="lv-browser-"))
+    with contextlib.ExitStack() as stack:
+        tmp = Path(tempfile.mkdtemp(prefix="lv-browser-"))
+        prod_shape = os.environ.get("LV_PROD_SHAPE") == "1"
+        if prod_shape:
+            from tests.browser.smoke.prod_shape import prod_shape_backends
+
+            database_url, extra_env = stack.enter_context(prod_shape_backends(tmp))
+        else:
+            database_url, extra_env = f"sqlite:///{tmp / 'app.db'}", {}
+        yield from _serve(tmp, database_url, extra_env, prod_shape)
+
+
+def _serve(tmp: Path, database_url: str, extra_env: dict, prod_shape: bool):
     port = _free_port()
-    database_url = f"sqlite:///{tmp / 'app.db'}"
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -82,14 +102,19 @@ def live_server():
         "PORT": str(port),
         "SITE_URL": f"http://127.0.0.1:{port}",
         "LOGIN_MAX_FAILURES": "5",
+        # One trusted proxy: a test that sends X-Forwarded-For gets an IP of its own
+        # (a throttle test does not slow the others); without the header, the peer.
+        "TRUSTED_PROXY_HOPS": "1",
+        "SIGNUP_MAX_PER_HOUR": "1000",
         "LEAD_REFRESH_SCHEDULER": "off",
         "LEAD_REFRESH_COUNT": "40",
     }
     env.pop("REDIS_URL", None)
+    env.update(extra_env)
     os.environ["DATABASE_URL"] = database_url  # make_user writes here
     upgrade(database_url)
     ARTIFACTS.mkdir(exist_ok=True)
-    log_path = ARTIFACTS / "live-server.log"
+    log_path = ARTIFACTS / ("live-server-prod-shape.log" if prod_shape else "live-server.log")
     log = open(log_path, "w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "reflex", "run", "--env", "prod", "--frontend-port", str(port),
@@ -110,7 +135,8 @@ def live_server():
             if time.monotonic() > deadline:
                 pytest.fail(f"app did not start in {SERVER_START_TIMEOUT}s; see {log_path}")
             time.sleep(1)
-        yield LiveServer(url=url, database_url=database_url, data_dir=tmp, log_path=log_path)
+        yield LiveServer(url=url, database_url=database_url, data_dir=tmp, log_path=log_path,
+                         prod_shape=prod_shape, pid=proc.pid, port=port)
     finally:
         try:
             os.killpg(proc.pid, signal.SIGTERM)
