@@ -19,7 +19,7 @@ export NPM_CONFIG_FUND := false
 export NPM_CONFIG_AUDIT := false
 export PYTHONUNBUFFERED := 1
 
-.PHONY: install run migrate seed test test-unit test-db test-browser chromium clean help
+.PHONY: install run migrate seed test test-unit test-db test-browser test-prod-shape chromium clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -50,8 +50,9 @@ chromium: ## Debian's Chromium for the browser tests
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
 	@chromium --version
 
+# tests/browser/smoke is the prod-shape smoke set: only `make test-prod-shape` runs it.
 test: install chromium ## unit + database (SQLite, and PostgreSQL with TEST_DATABASE_URL) + browser tests
-	python -m pytest tests
+	python -m pytest tests --ignore=tests/browser/smoke
 
 test-unit: install
 	python -m pytest tests/unit
@@ -60,7 +61,10 @@ test-db: install
 	python -m pytest tests/db
 
 test-browser: install chromium
-	python -m pytest tests/browser
+	python -m pytest tests/browser --ignore=tests/browser/smoke
+
+test-prod-shape: install chromium ## browser smoke tests on PostgreSQL (TEST_DATABASE_URL) + Redis + 2 workers
+	LV_PROD_SHAPE=1 python -m pytest tests/browser/smoke
 
 clean: ## remove build output and local data (keeps .venv)
 	rm -rf .web .states data test-artifacts .pytest_cache
