@@ -13,8 +13,8 @@ app the way the README tells operators to: a fresh PostgreSQL database on
 
 from __future__ import annotations
 
-import os
 import contextlib
+import os
 import signal
 import socket
 import subprocess
