@@ -117,6 +117,8 @@ class Settings:
     stripe_webhook_secret: str | None
     stripe_api_base: str | None
     secret_key_configured: bool  # SECRET_KEY came from the environment (not generated)
+    max_body_bytes: int = 64 * 1024  # request bodies above this get 413 (every route but the Stripe webhook)
+    stripe_webhook_max_body_bytes: int = 512 * 1024  # the same for POST /api/stripe/webhook
 
     @property
     def is_sqlite(self) -> bool:
@@ -195,4 +197,6 @@ def get_settings() -> Settings:
         stripe_webhook_secret=os.environ.get("STRIPE_WEBHOOK_SECRET", "").strip() or None,
         stripe_api_base=os.environ.get("STRIPE_API_BASE", "").strip() or None,
         secret_key_configured=bool(os.environ.get("SECRET_KEY")),
+        max_body_bytes=max(1024, _int("MAX_BODY_BYTES", 64 * 1024)),
+        stripe_webhook_max_body_bytes=max(1024, _int("STRIPE_WEBHOOK_MAX_BODY_BYTES", 512 * 1024)),
     )

@@ -9,9 +9,11 @@ exit_unless_ready()
 
 import marketplace.pages  # noqa: E402,F401  (registers every page)
 from marketplace.api.app import create_api  # noqa: E402
+from marketplace.api.security import HardenedApp  # noqa: E402
 from marketplace.jobs.scheduler import refresh_scheduler_lifespan  # noqa: E402
 
-app = rx.App(
+# HardenedApp: rx.App behind body limits, CORS/origin checks, security headers and 404s.
+app = HardenedApp(
     api_transformer=create_api(),
     stylesheets=["/styles.css"],
     head_components=[rx.el.link(rel="icon", type="image/svg+xml", href="/logo.svg")],
