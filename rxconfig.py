@@ -5,9 +5,32 @@ import os
 
 import reflex as rx
 
+from marketplace import routes
 from marketplace.config import get_settings
+from marketplace.core.http_policy import origin_policy
 
 _settings = get_settings()
+_origins = origin_policy(_settings.site_url, _settings.port, not _settings.is_production)
+
+# sitemap.xml lists these pages only (when they exist); private, transactional
+# and dynamic pages (dashboard, explorer, checkout, purchase results, property
+# details, referral capture) never appear.
+PUBLIC_PAGES = frozenset(
+    route.strip("/") or "index"
+    for route in (
+        routes.HOME, routes.MARKETPLACE, routes.BULK_SCRAPER, routes.PRICING, routes.ABOUT, routes.CONTACT,
+        routes.LEGAL, routes.LEGAL_PRIVACY, routes.LEGAL_TERMS, routes.LEGAL_DISCLAIMER,
+    )
+)
+
+
+class PublicSitemapPlugin(rx.plugins.SitemapPlugin):
+    """Reflex's sitemap, restricted to PUBLIC_PAGES."""
+
+    def pre_compile(self, **context):
+        pages = [page for page in context.get("unevaluated_pages", []) if (page.route.strip("/") or "index") in PUBLIC_PAGES]
+        super().pre_compile(**{**context, "unevaluated_pages": pages})
+
 
 config = rx.Config(
     app_name="marketplace",
@@ -22,8 +45,14 @@ config = rx.Config(
         rx.plugins.RadixThemesPlugin(
             theme=rx.theme(appearance="light", accent_color="indigo", gray_color="slate", radius="large", scaling="100%")
         ),
-        rx.plugins.SitemapPlugin(),
+        PublicSitemapPlugin(),
     ],
+    # CORS and the websocket: only the site's own origin (SITE_URL; in development
+    # also localhost/127.0.0.1 on PORT). Same-origin pages need no CORS grant;
+    # marketplace.api.security refuses websockets from any other origin.
+    cors_allowed_origins=_origins.static_origins,
+    # Absolute addresses in sitemap.xml.
+    **({"deploy_url": _settings.site_url} if _settings.site_url else {}),
     frontend_port=int(os.environ.get("PORT", "3000")),
     backend_port=int(os.environ.get("PORT", "3000")),
 )
