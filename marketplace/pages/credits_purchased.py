@@ -1,5 +1,7 @@
-"""/credits-purchased?session_id=...: verify the checkout, then success or failure
-(SPEC 2, 4, 7, 8).
+"""/credits-purchased?session_id=...: the purchase result, success or failure
+(SPEC 2, 4, 7, 8). It only shows what happened: in test mode Pay already
+credited the account; in Stripe mode the webhook does (or this page's verify,
+whichever comes first). The TEST MODE banner shows while ``PAYMENTS=test``.
 
 States (``CreditsPurchasedState.status``): verifying ('Verifying your
 purchase...'), success ('Credits added!' with credits_added), failed ('Missing
@@ -8,7 +10,7 @@ signed_out (log in first: a session is verified for its owner only).
 
 Element ids: ``purchase-verifying``, ``purchase-success``,
 ``purchase-credits-added``, ``purchase-new-balance``, ``purchase-failed``,
-``purchase-error``, ``purchase-signed-out``.
+``purchase-error``, ``purchase-signed-out``, ``test-mode-banner``.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ import reflex as rx
 from marketplace import routes
 from marketplace.components import ui
 from marketplace.components.layout import page
-from marketplace.states import purchase as pstate
-from marketplace.states.purchase import CreditsPurchasedState as S
+from marketplace.components.test_mode import test_mode_banner
+from marketplace.states import checkout as cstate
+from marketplace.states.checkout import CreditsPurchasedState as S
 
 
 def _panel(*children, panel_id: str, **props) -> rx.Component:
@@ -109,7 +112,7 @@ def failed() -> rx.Component:
     return _panel(
         _badge_icon("triangle_alert", "red"),
         rx.heading(S.error_message, as_="h1", size="6", weight="bold", id="purchase-error"),
-        rx.text(pstate.PAID_SHORTLY, size="3", id="purchase-failed-note"),
+        rx.text(cstate.PAID_SHORTLY, size="3", id="purchase-failed-note"),
         rx.text(
             "Still missing credits? Contact ",
             rx.link(routes.SUPPORT_EMAIL, href=f"mailto:{routes.SUPPORT_EMAIL}", id="purchase-support-link"),
@@ -142,6 +145,10 @@ def signed_out() -> rx.Component:
 
 @page(route=routes.CREDITS_PURCHASED, title="Purchase Complete", on_load=[S.load])
 def credits_purchased() -> rx.Component:
+    return rx.fragment(test_mode_banner(S.test_mode), result_section())
+
+
+def result_section() -> rx.Component:
     return rx.el.section(
         ui.container(
             rx.center(

@@ -7,8 +7,8 @@ the session again on the server). ``?pack=<id>`` preselects a pack and
 
 Element ids: ``purchase-button``, ``purchase-auth-required``, ``purchase-login``,
 ``purchase-canceled``, ``purchase-summary``, ``summary-*``, ``checkout-opened``,
-``checkout-link``, ``purchase-referral``, ``purchase-test-mode`` and the
-``pack-option-<id>`` radio cards.
+``checkout-link``, ``purchase-referral``, ``test-mode-banner`` (while
+``PAYMENTS=test``) and the ``pack-option-<id>`` radio cards.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from marketplace import routes
 from marketplace.components import ui
 from marketplace.components.layout import page
 from marketplace.components.pack_card import pack_option
+from marketplace.components.test_mode import test_mode_banner
 from marketplace.core.packs import PACKS
 from marketplace.states import purchase as pstate
 from marketplace.states.purchase import PurchaseState as S
@@ -223,18 +224,6 @@ def order_summary() -> rx.Component:
                 spacing="2",
                 align="center",
             ),
-            rx.cond(
-                S.test_mode,
-                rx.hstack(
-                    rx.icon("flask_conical", size=14, aria_hidden="true", flex_shrink="0", margin_top="1px"),
-                    rx.text("Test mode: the built-in test checkout is used and no real payment is made.",
-                            size="1"),
-                    spacing="2",
-                    align="start",
-                    color="var(--amber-11)",
-                    id="purchase-test-mode",
-                ),
-            ),
             spacing="4",
             width="100%",
         ),
@@ -248,6 +237,7 @@ def order_summary() -> rx.Component:
 @page(route=routes.PURCHASE_CREDITS, title="Purchase Credits", on_load=[S.load])
 def purchase_credits() -> rx.Component:
     return rx.fragment(
+        test_mode_banner(S.test_mode),
         page_header(),
         ui.section(
             rx.vstack(

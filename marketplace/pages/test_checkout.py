@@ -1,11 +1,12 @@
-"""/test-checkout/{id}: the built-in checkout (payment provider "test").
+"""/test-checkout/{id}: the built-in checkout (``PAYMENTS=test``).
 
-Plays Stripe Checkout's part when no ``STRIPE_SECRET_KEY`` is set: clearly
-marked TEST MODE, it shows the pack, credits and amount and lets the buyer pay
-or cancel; either way the buyer is sent to the URL Stripe would use
-(/credits-purchased?session_id=... or /purchase-credits?canceled=1), in the
-same tab. Only the checkout's owner sees it (checked on the server); anyone
-else gets a not-found message.
+Plays Stripe Checkout's part in test mode: clearly marked TEST MODE, it shows
+the pack, credits and amount and lets the buyer pay or cancel. Pay credits the
+account on the server at once (as Stripe's webhook would); either way the
+buyer is then sent to the URL Stripe would use (/credits-purchased?session_id=...
+or /purchase-credits?canceled=1), in the same tab. Only the checkout's owner
+sees it (checked on the server); anyone else, and everyone when payments are
+not in test mode, gets a not-found message.
 
 Element ids: ``test-mode-banner``, ``test-checkout-pay``,
 ``test-checkout-cancel``, ``test-checkout-not-found``,
@@ -20,30 +21,8 @@ import reflex as rx
 from marketplace import routes
 from marketplace.components import ui
 from marketplace.components.layout import brand, page
-from marketplace.states.purchase import TestCheckoutState as S
-
-TEST_MODE_BANNER = "TEST MODE — no real payment is made"
-
-
-def banner() -> rx.Component:
-    return rx.box(
-        rx.hstack(
-            rx.icon("flask_conical", size=18, aria_hidden="true", flex_shrink="0"),
-            rx.text(TEST_MODE_BANNER, size=rx.breakpoints(initial="2", sm="3"), weight="bold",
-                    letter_spacing="0.02em"),
-            spacing="2",
-            align="center",
-            justify="center",
-        ),
-        id="test-mode-banner",
-        role="note",
-        background="repeating-linear-gradient(135deg, var(--amber-9) 0 18px, var(--amber-10) 18px 36px)",
-        color="var(--gray-12)",
-        padding="0.7rem 1rem",
-        text_align="center",
-        width="100%",
-    )
-
+from marketplace.components.test_mode import test_mode_banner
+from marketplace.states.checkout import TestCheckoutState as S
 
 def top_bar() -> rx.Component:
     return rx.box(
@@ -100,7 +79,8 @@ def pay_panel() -> rx.Component:
             rx.callout.icon(rx.icon("info", size=18)),
             rx.callout.text(
                 "This is the built-in test checkout. No card is needed and nothing is charged: "
-                "Pay completes the purchase as a real payment would, Cancel returns you without buying."
+                "Pay adds the credits to your account at once, as a real payment would; "
+                "Cancel returns you without buying."
             ),
             color_scheme="amber",
             variant="surface",
@@ -207,7 +187,7 @@ def body() -> rx.Component:
 @page(route=routes.TEST_CHECKOUT, title="Test Checkout", on_load=[S.load], shell_wrapped=False)
 def test_checkout() -> rx.Component:
     return rx.box(
-        banner(),
+        test_mode_banner(),
         top_bar(),
         rx.center(
             body(),

@@ -293,7 +293,7 @@ def test_credits_purchased_with_bogus_or_foreign_session(page: Page, live_server
     expect(page.locator("#purchase-error")).to_have_text("Failed to verify purchase")
     expect(page.locator("#purchase-failed-note")).to_have_text(PAID_SHORTLY)
     assert balance_of(db, other["id"]) == 0
-    assert balance_of(db, owner["id"]) == 0  # paid, but only the owner's own verification credits it
+    assert balance_of(db, owner["id"]) == 500  # credited once, by the owner's Pay; nothing by the other's visit
 
 
 def test_credits_purchased_signed_out_asks_to_log_in(page: Page, live_server, make_user):

@@ -1,0 +1,187 @@
+"""The built-in TEST MODE checkout (/test-checkout/{id}) and the purchase result
+page (/credits-purchased?session_id=...) (SPEC 2, 4, 7, 8).
+
+In test mode, Pay credits the account on the server in the same request
+(``payments.finish_test_checkout``), as Stripe's ``checkout.session.completed``
+webhook does in Stripe mode; the result page only reads back what happened, so
+credits never depend on the browser reaching it. Every handler is ``async``,
+re-checks the session (``await self._current_user_id()``) and runs service
+calls off the event loop (``run_blocking``).
+"""
+
+from __future__ import annotations
+
+import logging
+
+import reflex as rx
+
+from marketplace import routes
+from marketplace.core import packs
+from marketplace.offloop import run_blocking
+from marketplace.services import payments, purchases
+from marketplace.services.purchases import PurchaseError
+from marketplace.states.auth import AuthState
+
+log = logging.getLogger("marketplace.checkout")
+
+# SPEC 8 texts (word for word where the SPEC quotes them).
+VERIFY_ISSUE = f"There was an issue verifying your purchase. Please contact support at {routes.SUPPORT_EMAIL}."
+PAID_SHORTLY = "If your payment went through, the credits will be added to your account shortly."
+PAY_FAILED_TITLE = "Payment failed"
+PAY_FAILED = "The test payment could not be completed and nothing was added. Please try again."
+
+
+def _money(cents: int) -> str:
+    return f"${cents / 100:,.2f}"
+
+
+def checkout_id_from_path(path: str) -> str:
+    """The id segment of '/test-checkout/{id}' ('' for anything else)."""
+    parts = [part for part in (path or "").split("/") if part]
+    return parts[1] if len(parts) == 2 and parts[0] == "test-checkout" else ""
+
+
+# --------------------------------------------------------------------------- /test-checkout/{id}
+
+
+class TestCheckoutState(AuthState):
+    """The built-in TEST MODE checkout page: only the session's owner sees it."""
+
+    # "loading", "ready", "signed_out", "not_found"
+    status: str = "loading"
+    checkout_status: str = "open"  # open, complete, expired
+    pack_name: str = ""
+    pack_description: str = ""
+    pack_credits: str = ""
+    amount: str = ""
+    per_credit: str = ""
+    busy: bool = False
+
+    def _session_id(self) -> str:
+        return checkout_id_from_path(self.router.url.path)
+
+    @rx.event
+    async def load(self):
+        self.status = "loading"
+        self.busy = False
+        yield
+        session_id = self._session_id()
+        user_id = await self._current_user_id()
+        if user_id is None:
+            self.status = "signed_out"
+            return
+        row = await run_blocking(payments.test_checkout_details, session_id, user_id) if session_id else None
+        pack = packs.get_pack(row.bundle) if row is not None else None
+        if row is None or pack is None:
+            self.status = "not_found"
+            return
+        self.pack_name = pack.name
+        self.pack_description = pack.description
+        self.pack_credits = f"{pack.credits:,}"
+        self.amount = _money(row.amount_cents)
+        self.per_credit = f"${pack.price_per_credit:.2f}"
+        self.checkout_status = row.status
+        self.status = "ready"
+
+    async def _finish(self, pay: bool) -> str | None:
+        """Pay (credits at once) or cancel on the server; where to go next, or None."""
+        session_id = self._session_id()
+        user_id = await self._current_user_id()
+        if user_id is None or not session_id:
+            self.status = "signed_out" if user_id is None else "not_found"
+            return None
+        target = await run_blocking(payments.finish_test_checkout, session_id, user_id, pay=pay)
+        if target is None:
+            self.status = "not_found"
+        return target
+
+    @rx.event
+    async def pay(self):
+        if self.busy:
+            return
+        self.busy = True
+        yield
+        try:
+            target = await self._finish(pay=True)
+        except Exception:  # noqa: BLE001 - the transaction rolled back: the checkout stays open
+            log.exception("test checkout payment failed")
+            self.busy = False
+            yield rx.toast.error(PAY_FAILED_TITLE, description=PAY_FAILED)
+            return
+        self.busy = False
+        if target is not None:
+            self.checkout_status = "complete"
+            yield rx.redirect(target)
+
+    @rx.event
+    async def cancel(self):
+        if self.busy:
+            return
+        self.busy = True
+        yield
+        try:
+            target = await self._finish(pay=False)
+        except Exception:  # noqa: BLE001
+            log.exception("test checkout cancel failed")
+            self.busy = False
+            yield rx.toast.error("Error", description="The checkout could not be canceled. Please try again.")
+            return
+        self.busy = False
+        if target is not None:
+            yield rx.redirect(target)
+
+
+# --------------------------------------------------------------------------- /credits-purchased
+
+
+class CreditsPurchasedState(AuthState):
+    """The result of a finished checkout: verifying, then success or failed."""
+
+    # "verifying", "success", "failed", "signed_out"
+    status: str = "verifying"
+    credits_added: str = ""
+    bonus_credits: str = ""
+    new_balance: str = ""
+    pack_name: str = ""
+    error_message: str = ""
+    test_mode: bool = False
+
+    def _fail(self, message: str):
+        self.status = "failed"
+        self.error_message = message
+        return rx.toast.error(message, description=VERIFY_ISSUE)
+
+    @rx.event
+    async def load(self):
+        self.status = "verifying"
+        self.error_message = ""
+        self.credits_added = ""
+        self.bonus_credits = ""
+        self.new_balance = ""
+        self.pack_name = ""
+        yield
+        self.test_mode = await run_blocking(payments.test_mode)
+        session_id = (self.router.url.query_parameters.get("session_id") or "").strip()
+        if not session_id:
+            yield self._fail(purchases.MISSING_SESSION)
+            return
+        user_id = await self._current_user_id()
+        if user_id is None:
+            self.status = "signed_out"
+            return
+        try:
+            result = await run_blocking(purchases.verify_purchase, user_id, session_id)
+        except PurchaseError as exc:
+            yield self._fail(exc.message or purchases.VERIFY_FAILED)
+            return
+        except Exception:  # noqa: BLE001
+            log.exception("verify_purchase failed for %s", user_id)
+            yield self._fail(purchases.VERIFY_FAILED)
+            return
+        pack = packs.get_pack(result.bundle)
+        self.credits_added = f"{result.credits_added:,}"
+        self.bonus_credits = f"{result.bonus_credits:,}" if result.bonus_credits else ""
+        self.new_balance = f"{result.balance:,}"
+        self.pack_name = pack.name if pack else ""
+        self.credits = result.balance
+        self.status = "success"
