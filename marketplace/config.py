@@ -111,6 +111,8 @@ class Settings:
     refresh_token_ttl: int
     login_max_failures: int
     login_window_seconds: int
+    trusted_proxy_hops: int  # X-Forwarded-For hops appended by our own proxies (0: use the peer)
+    signup_max_per_hour: int  # sign-up attempts allowed per client IP per hour
     app_env: str  # "development" or "production" (production checks on)
     payments: str  # "test": the built-in TEST MODE checkout; "stripe": Stripe Checkout
     stripe_secret_key: str | None
@@ -191,6 +193,8 @@ def get_settings() -> Settings:
         refresh_token_ttl=_int("REFRESH_TOKEN_TTL", 30 * 24 * 3600),
         login_max_failures=_int("LOGIN_MAX_FAILURES", 5),
         login_window_seconds=_int("LOGIN_WINDOW_SECONDS", 900),
+        trusted_proxy_hops=max(0, _int("TRUSTED_PROXY_HOPS", 0)),
+        signup_max_per_hour=max(1, _int("SIGNUP_MAX_PER_HOUR", 10)),
         app_env=_app_env(),
         payments=_payments(stripe_secret_key),
         stripe_secret_key=stripe_secret_key,

@@ -29,3 +29,23 @@ def property_url(lead_id: str) -> str:
 
 # The built-in (TEST MODE) checkout page; services.payments links to /test-checkout/{id}.
 TEST_CHECKOUT = "/test-checkout/[checkout_id]"
+
+
+# First path segments that can never be a referral code (SPEC 2: a one-segment
+# path is captured as a code only when it is no real route). Derived from the
+# routes above, plus the paths the server answers itself (the API, the webhook
+# API, Reflex's ping) and the two the frontend resolves to other pages.
+SERVER_SEGMENTS = ("api", "functions", "ping", "404", "index")
+
+
+def _reserved_segments() -> frozenset[str]:
+    segments = set(SERVER_SEGMENTS)
+    for name, value in list(globals().items()):
+        if name.isupper() and isinstance(value, str) and value.startswith("/"):
+            first = value.strip("/").split("/", 1)[0].lower()
+            if first and not first.startswith("["):
+                segments.add(first)
+    return frozenset(segments)
+
+
+RESERVED_SEGMENTS = _reserved_segments()

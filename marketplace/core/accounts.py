@@ -1,4 +1,10 @@
-"""Sign-up validation and referral-code rules (SPEC sections 5 and 8)."""
+"""Sign-up validation, field lengths, e-mail identity and referral-code rules
+(SPEC sections 5 and 8).
+
+Every text field has a ceiling, checked before any other work on it: the
+database (SQLite) does not enforce ``String(n)``, and Argon2 of a multi-megabyte
+password is a denial of service.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,12 @@ from dataclasses import dataclass
 
 from email_validator import EmailNotValidError, validate_email
 
+from marketplace.routes import RESERVED_SEGMENTS
+
 PASSWORD_MIN_LENGTH = 6
+PASSWORD_MAX_LENGTH = 128
+NAME_MAX_LENGTH = 100  # profiles.first_name / last_name are String(100)
+EMAIL_MAX_LENGTH = 254  # the longest address SMTP can carry (RFC 5321 path limit)
 REFERRAL_CODE_MAX_LENGTH = 15
 REFERRAL_CODE_RE = re.compile(r"^[A-Za-z0-9]{1,15}$")
 
@@ -18,6 +29,11 @@ PASSWORD_TOO_SHORT = ("Password Too Short", "Password must be at least 6 charact
 UNEXPECTED_ERROR = ("Error", "An unexpected error occurred. Please try again.")
 INVALID_CREDENTIALS = "Invalid login credentials"
 ALREADY_REGISTERED = "User already registered"
+# Field ceilings (no SPEC text: clear messages in the same style).
+FIRST_NAME_TOO_LONG = ("Name Too Long", f"First name must be at most {NAME_MAX_LENGTH} characters long.")
+LAST_NAME_TOO_LONG = ("Name Too Long", f"Last name must be at most {NAME_MAX_LENGTH} characters long.")
+EMAIL_TOO_LONG = ("Email Too Long", f"Email must be at most {EMAIL_MAX_LENGTH} characters long.")
+PASSWORD_TOO_LONG = ("Password Too Long", f"Password must be at most {PASSWORD_MAX_LENGTH} characters long.")
 
 
 @dataclass(frozen=True)
@@ -32,10 +48,14 @@ class ValidationError(Exception):
 def normalize_email(email: str) -> str:
     """Check the syntax of an e-mail address and return it lower-cased.
 
-    Raises ``ValueError`` with a readable message when it is not an address.
+    Raises ``ValueError`` with a readable message when it is not an address
+    (an overlong one included, before any parsing).
     """
+    text = (email or "").strip()
+    if len(text) > EMAIL_MAX_LENGTH:
+        raise ValueError(EMAIL_TOO_LONG[1])
     try:
-        result = validate_email((email or "").strip(), check_deliverability=False)
+        result = validate_email(text, check_deliverability=False)
     except EmailNotValidError as exc:
         raise ValueError(str(exc)) from exc
     return result.normalized.lower()
@@ -50,6 +70,7 @@ def validate_sign_up(first_name: str, last_name: str, email: str, password: str,
                if not (value or "").strip()]
     if missing:
         raise ValidationError("Missing Information", f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} required.")
+    check_lengths(first_name, last_name, email, password)
     try:
         normalized = normalize_email(email)
     except ValueError as exc:
@@ -61,12 +82,101 @@ def validate_sign_up(first_name: str, last_name: str, email: str, password: str,
     return normalized
 
 
+def check_lengths(first_name: str | None, last_name: str | None, email: str | None, password: str | None) -> None:
+    """Refuse any field over its ceiling (``ValidationError``); names count after trimming."""
+    if len((first_name or "").strip()) > NAME_MAX_LENGTH:
+        raise ValidationError(*FIRST_NAME_TOO_LONG)
+    if len((last_name or "").strip()) > NAME_MAX_LENGTH:
+        raise ValidationError(*LAST_NAME_TOO_LONG)
+    if len((email or "").strip()) > EMAIL_MAX_LENGTH:
+        raise ValidationError(*EMAIL_TOO_LONG)
+    if len(password or "") > PASSWORD_MAX_LENGTH:
+        raise ValidationError(*PASSWORD_TOO_LONG)
+
+
+def check_password(password: str | None) -> None:
+    """6 to 128 characters (``ValidationError`` with the SPEC's or a clear message)."""
+    if len(password or "") > PASSWORD_MAX_LENGTH:
+        raise ValidationError(*PASSWORD_TOO_LONG)
+    if len(password or "") < PASSWORD_MIN_LENGTH:
+        raise ValidationError(*PASSWORD_TOO_SHORT)
+
+
+# --------------------------------------------------------------------------- e-mail identity
+
+# Providers that deliver ``name+anything@`` to ``name@`` (and for Gmail, ignore
+# dots in the name): all of these are one mailbox, so one person.
+_GMAIL = frozenset({"gmail.com", "googlemail.com"})
+_PLUS_TAG_DOMAINS = frozenset({
+    "outlook.com", "hotmail.com", "live.com", "msn.com", "outlook.co.uk", "hotmail.co.uk", "live.co.uk",
+    "hotmail.fr", "outlook.fr", "live.fr", "hotmail.de", "outlook.de", "hotmail.it", "hotmail.es",
+    "icloud.com", "me.com", "mac.com",
+    "fastmail.com", "fastmail.fm",
+    "proton.me", "protonmail.com", "protonmail.ch", "pm.me",
+    "zoho.com", "gmx.com", "gmx.net", "gmx.de", "yandex.com", "yandex.ru",
+})
+# Yahoo's disposable addresses are ``base-keyword@``.
+_DASH_TAG_DOMAINS = frozenset({
+    "yahoo.com", "yahoo.co.uk", "yahoo.fr", "yahoo.de", "yahoo.it", "yahoo.es", "yahoo.ca", "yahoo.com.au",
+    "ymail.com", "rocketmail.com",
+})
+
+
+def mailbox_identity(email: str) -> str:
+    """The mailbox an address delivers to: lower-cased, and on providers that
+    ignore them, without +tags (Yahoo: -keywords) and Gmail's dots, with
+    googlemail.com read as gmail.com. Two addresses with the same identity
+    belong to one person. Works on any string (no validation)."""
+    text = (email or "").strip().lower()
+    local, sep, domain = text.rpartition("@")
+    if not sep:
+        return text
+    domain = domain.rstrip(".")
+    if domain in _GMAIL:
+        return local.split("+", 1)[0].replace(".", "") + "@gmail.com"
+    if domain in _PLUS_TAG_DOMAINS:
+        return local.split("+", 1)[0] + "@" + domain
+    if domain in _DASH_TAG_DOMAINS:
+        return local.split("+", 1)[0].split("-", 1)[0] + "@" + domain
+    return local + "@" + domain
+
+
+# --------------------------------------------------------------------------- devices
+
+DEVICE_ID_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+
+
+def new_device_id() -> str:
+    """A random id for one browser (kept in its localStorage)."""
+    return secrets.token_urlsafe(18)
+
+
+def clean_device_id(value: object) -> str:
+    """The device id the browser sent, or "" when it is not one we could have made."""
+    return value if isinstance(value, str) and DEVICE_ID_RE.fullmatch(value) else ""
+
+
+# --------------------------------------------------------------------------- referral codes
+
+
 def is_valid_referral_code(code: str) -> bool:
-    return bool(REFERRAL_CODE_RE.fullmatch(code or ""))
+    """1-15 ASCII letters or digits (SPEC 5)."""
+    code = code or ""
+    return len(code) <= REFERRAL_CODE_MAX_LENGTH and bool(REFERRAL_CODE_RE.fullmatch(code))
+
+
+def is_reserved_referral_code(code: str) -> bool:
+    """A code equal (any case) to a top-level route: its link /CODE would open
+    that page and could never be captured."""
+    return (code or "").strip().lower() in RESERVED_SEGMENTS
 
 
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I look-alikes
 
 
 def generate_referral_code(length: int = 8) -> str:
-    return "".join(secrets.choice(_CODE_ALPHABET) for _ in range(length))
+    """A random code; never a route name."""
+    while True:
+        code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(length))
+        if not is_reserved_referral_code(code):
+            return code
