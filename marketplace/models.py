@@ -130,10 +130,24 @@ class AuthSession(SQLModel, table=True):
     ip_address: str = Field(default="", sa_column=sa.Column(sa.String(64), nullable=False, server_default=""))
     created_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
     last_used_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+    # Refresh rotation with reuse detection: the pair replaced by the last
+    # rotation still works for a short grace period (two tabs refreshing at
+    # once); a reuse of the previous refresh token after it revokes the session.
+    prev_access_token_hash: Optional[str] = Field(
+        default=None, sa_column=sa.Column(sa.String(64), nullable=True, index=True)
+    )
+    prev_refresh_token_hash: Optional[str] = Field(
+        default=None, sa_column=sa.Column(sa.String(64), nullable=True, index=True)
+    )
+    rotated_at: Optional[datetime] = Field(default=None, sa_column=ts_column(nullable=True))
+    # The browser (a random id kept in its localStorage) the session was opened
+    # in: a referral from an account that signed in on the same browser is refused.
+    device_id: str = Field(default="", sa_column=sa.Column(sa.String(64), nullable=False, server_default="", index=True))
 
 
 class LoginAttempt(SQLModel, table=True):
-    """One sign-in attempt; failures drive the sign-in throttle."""
+    """One sign-in attempt (failures drive the sign-in throttle) or sign-up
+    (counted per IP for the sign-up throttle)."""
 
     __tablename__ = "login_attempts"
 
@@ -141,6 +155,7 @@ class LoginAttempt(SQLModel, table=True):
     email: str = Field(sa_column=sa.Column(sa.String(320), nullable=False))
     ip_address: str = Field(default="", sa_column=sa.Column(sa.String(64), nullable=False, server_default=""))
     succeeded: bool = Field(sa_column=sa.Column(sa.Boolean(), nullable=False))
+    kind: str = Field(default="sign_in", sa_column=sa.Column(sa.String(16), nullable=False, server_default="sign_in"))
     created_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
 
     __table_args__ = (
