@@ -7,7 +7,13 @@ import reflex as rx
 from marketplace import routes
 from marketplace.components import ui
 from marketplace.components.layout import page
-from marketplace.states.account import SIGN_IN_TAB, SIGN_UP_TAB, AuthPageState
+from marketplace.states.account import (
+    REFERRAL_NOT_APPLIED_TITLE,
+    SIGN_IN_TAB,
+    SIGN_UP_SENT_TITLE,
+    SIGN_UP_TAB,
+    AuthPageState,
+)
 from marketplace.states.auth import AuthState
 
 LABEL_STYLE = {"font_size": "var(--font-size-2)", "font_weight": "500", "color": "var(--gray-12)"}
@@ -122,7 +128,13 @@ def sign_in_form() -> rx.Component:
             field("Password", "signin-password", "password", type_="password", placeholder="Your password",
                   auto_complete="current-password"),
         ],
-        submit_button("signin-submit", AuthPageState.signin_busy, "Sign In", "Signing in..."),
+        rx.vstack(
+            submit_button("signin-submit", AuthPageState.signin_busy, "Sign In", "Signing in..."),
+            rx.text("Just signed up? Open the link in the e-mail we sent you first.", size="1",
+                    color_scheme="gray", id="signin-confirm-hint"),
+            spacing="2",
+            width="100%",
+        ),
         SIGN_IN_TAB,
         "New to LeadVault? ",
         "Create an account",
@@ -164,6 +176,42 @@ def sign_up_form() -> rx.Component:
         "Already have an account? ",
         "Sign in",
         SIGN_IN_TAB,
+    )
+
+
+def check_email_panel() -> rx.Component:
+    """The end of every sign-up, new address or taken: the e-mail says which."""
+    return rx.vstack(
+        rx.center(rx.icon("mail-check", size=22), style=ICON_BADGE_STYLE),
+        rx.heading(SIGN_UP_SENT_TITLE, size="5", id="signup-check-title"),
+        rx.text(
+            "We sent a link to ", rx.text.strong(AuthPageState.signup_sent_to, id="signup-sent-to"),
+            ". Open it to confirm your address and sign in.",
+            size="2", id="signup-check-message",
+        ),
+        rx.text("No e-mail after a few minutes? Look in your spam folder, or sign up again to get a new link.",
+                size="1", color_scheme="gray"),
+        rx.cond(
+            AuthPageState.referral_refused_message != "",
+            rx.callout.root(
+                rx.callout.icon(rx.icon("triangle-alert")),
+                rx.vstack(
+                    rx.text(REFERRAL_NOT_APPLIED_TITLE, weight="bold", size="2", id="signup-referral-refused-title"),
+                    rx.text(AuthPageState.referral_refused_message, size="2", id="signup-referral-refused-message"),
+                    spacing="0",
+                ),
+                id="signup-referral-refused",
+                color_scheme="amber",
+                variant="surface",
+                width="100%",
+            ),
+        ),
+        rx.button("Use another e-mail address", on_click=AuthPageState.sign_up_again, variant="soft",
+                  id="signup-again", width="100%"),
+        align="center",
+        spacing="3",
+        width="100%",
+        id="signup-check-email",
     )
 
 
@@ -213,7 +261,13 @@ def auth_card() -> rx.Component:
                     width="100%",
                 ),
                 rx.tabs.content(rx.box(sign_in_form(), padding_top="1.25rem"), value=SIGN_IN_TAB),
-                rx.tabs.content(rx.box(sign_up_form(), padding_top="1.25rem"), value=SIGN_UP_TAB),
+                rx.tabs.content(
+                    rx.box(
+                        rx.cond(AuthPageState.signup_sent_to != "", check_email_panel(), sign_up_form()),
+                        padding_top="1.25rem",
+                    ),
+                    value=SIGN_UP_TAB,
+                ),
                 value=AuthPageState.tab,
                 on_change=AuthPageState.set_tab,
                 width="100%",

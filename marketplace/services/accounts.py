@@ -1,52 +1,68 @@
-"""Accounts, sign-in throttling, sessions (access + refresh tokens) and
-e-mail confirmation.
+"""Accounts: users, sign-up, sign-in and e-mail confirmation.
 
-Tokens are random 256-bit strings; only their SHA-256 is stored, so a copy of
-the database cannot be replayed as a session. Access tokens live
-``ACCESS_TOKEN_TTL`` seconds (1 h), refresh tokens ``REFRESH_TOKEN_TTL`` (30 d);
-refreshing rotates both, so a stolen old refresh token is worthless.
+The rest of the account machinery lives beside this module and is re-exported
+here, so ``from marketplace.services import accounts`` reaches all of it:
+sessions and tokens (``auth_sessions``), the sign-in and sign-up throttle
+(``throttle``), the account e-mails (``account_mail``) and the referral rules
+(``referrals``).
 
-Throttle: failed sign-ins are recorded per e-mail and per IP. Once an e-mail
-has ``LOGIN_MAX_FAILURES`` (5) failures inside ``LOGIN_WINDOW_SECONDS`` (15 min),
-each further attempt must wait 30 s x 2^(failures - 5) after the last failure
-(capped at the window); an IP gets four times the allowance. A refused attempt
-does not check the password and is not recorded.
+Sign-up never tells whether an address is registered. Whatever the address,
+a valid sign-up gets the same answer (check your e-mail) and one e-mail goes
+to the address: a confirmation link for a new address (and for one nobody has
+confirmed yet, replacing the password it waits with), a notice for an address
+that already has an account, whose account is left untouched. Sign-up signs
+no one in: the confirmation link does. For the same reason an unconfirmed
+address cannot sign in with its password (it gets the same answer as a wrong
+password, and a fresh link in its mailbox): otherwise a sign-up followed by a
+sign-in would tell whether the address was free.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
-import secrets
+import logging
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
-import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
-from marketplace.config import get_settings
 from marketplace.core import accounts as rules
-from marketplace.models import (
-    AuthSession,
-    LoginAttempt,
-    Profile,
-    Subscription,
-    SuperAdmin,
-    User,
-    utcnow,
+from marketplace.models import EmailOutbox, Profile, Subscription, SuperAdmin, User, utcnow
+from marketplace.services import ledger, referrals, throttle
+from marketplace.services.account_mail import (  # noqa: F401 - re-exported
+    CONFIRM_SUBJECT,
+    CONFIRM_TTL,
+    make_confirmation_token,
+    password_fingerprint,
+    read_confirmation_token,
+    send_confirmation_email,
+    send_existing_account_notice,
 )
-from marketplace.services import ledger
-from marketplace.services.mail import send_mail
+from marketplace.services.auth_sessions import (  # noqa: F401 - re-exported
+    REFRESH_GRACE,
+    Rotation,
+    SessionCheck,
+    TokenPair,
+    create_session,
+    end_session,
+    hash_token,
+    refresh_session,
+    resolve_session,
+    revoke_session,
+    rotate,
+    validate_access_token,
+)
+from marketplace.services.referrals import resolve_referrer  # noqa: F401 - re-exported
+from marketplace.services.throttle import throttle_wait  # noqa: F401 - re-exported
+
+log = logging.getLogger("marketplace.accounts")
 
 _hasher = PasswordHasher()  # Argon2id, library defaults (RFC 9106 low-memory profile)
 _DUMMY_HASH = _hasher.hash("not-a-real-password")
-CONFIRM_TTL = timedelta(days=3)
-IP_ALLOWANCE_FACTOR = 4
+RESEND_CONFIRMATION_AFTER = timedelta(minutes=10)
 
 
 class AuthError(Exception):
@@ -60,14 +76,6 @@ class AuthError(Exception):
 
 
 @dataclass(frozen=True)
-class TokenPair:
-    access_token: str
-    refresh_token: str
-    access_expires_at: datetime
-    refresh_expires_at: datetime
-
-
-@dataclass(frozen=True)
 class CurrentUser:
     id: uuid.UUID
     email: str
@@ -78,8 +86,12 @@ class CurrentUser:
     is_super_admin: bool
 
 
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+@dataclass(frozen=True)
+class SignUpResult:
+    """What a sign-up may tell the browser: the same for a new and a taken address."""
+
+    email: str
+    referral_refused: bool  # a referral code came with the sign-up and cannot be applied
 
 
 def hash_password(password: str) -> str:
@@ -98,14 +110,14 @@ def _verify_password(stored: str, password: str) -> bool:
 
 def _unique_referral_code(session: Session) -> str:
     for _ in range(20):
-        code = rules.generate_referral_code()
+        code = rules.generate_referral_code()  # never a route name
         if session.exec(select(Profile.user_id).where(func.upper(Profile.referral_code) == code)).first() is None:
             return code
     raise RuntimeError("could not generate a unique referral code")
 
 
 def find_user_by_email(session: Session, email: str) -> User | None:
-    return session.exec(select(User).where(User.email == email.strip().lower())).first()
+    return session.exec(select(User).where(User.email == (email or "").strip().lower())).first()
 
 
 def create_user(
@@ -119,28 +131,38 @@ def create_user(
     confirmed: bool = False,
     admin: bool = False,
     referred_by: uuid.UUID | None = None,
+    password_hash: str | None = None,
 ) -> User:
     """Create a user with profile (and optional opening credits through the ledger).
 
     Raises ``AuthError('Sign Up Failed', 'User already registered')`` for a
-    taken e-mail and ``ValueError`` for a malformed e-mail or short password.
+    taken e-mail and ``ValueError`` for a malformed e-mail, a password shorter
+    than 6 or longer than 128 characters, or a name over 100 characters.
     """
+    try:
+        rules.check_lengths(first_name, last_name, email, password)
+        rules.check_password(password)
+    except rules.ValidationError as exc:
+        raise ValueError(exc.message) from None
     email = rules.normalize_email(email)
-    if len(password) < rules.PASSWORD_MIN_LENGTH:
-        raise ValueError(rules.PASSWORD_TOO_SHORT[1])
     if find_user_by_email(session, email) is not None:
         raise AuthError("Sign Up Failed", rules.ALREADY_REGISTERED)
-    user = User(email=email, password_hash=hash_password(password), email_confirmed_at=utcnow() if confirmed else None)
-    session.add(user)
+    user = User(
+        email=email,
+        password_hash=password_hash or hash_password(password),
+        email_confirmed_at=utcnow() if confirmed else None,
+    )
     try:
-        session.flush()
-    except IntegrityError as exc:  # a concurrent sign-up with the same e-mail
+        with session.begin_nested():  # a concurrent sign-up with the same e-mail fails alone
+            session.add(user)
+            session.flush()
+    except IntegrityError as exc:
         raise AuthError("Sign Up Failed", rules.ALREADY_REGISTERED) from exc
     session.add(
         Profile(
             user_id=user.id,
-            first_name=first_name.strip(),
-            last_name=last_name.strip(),
+            first_name=(first_name or "").strip(),
+            last_name=(last_name or "").strip(),
             referral_code=_unique_referral_code(session),
             referred_by=referred_by,
         )
@@ -153,193 +175,6 @@ def create_user(
         session.add(SuperAdmin(user_id=user.id))
         session.flush()
     return user
-
-
-def resolve_referrer(session: Session, code: str | None) -> uuid.UUID | None:
-    """The user owning referral ``code`` (case-insensitive), or None."""
-    if not code or not rules.is_valid_referral_code(code):
-        return None
-    return session.exec(
-        select(Profile.user_id).where(func.upper(Profile.referral_code) == code.upper())
-    ).first()
-
-
-def sign_up(
-    session: Session,
-    *,
-    first_name: str,
-    last_name: str,
-    email: str,
-    password: str,
-    confirm_password: str,
-    referral_code: str | None = None,
-    user_agent: str = "",
-    ip_address: str = "",
-) -> tuple[User, TokenPair]:
-    """Validate, create the account, send the confirmation e-mail, open a session."""
-    try:
-        normalized = rules.validate_sign_up(first_name, last_name, email, password, confirm_password)
-    except rules.ValidationError as exc:
-        raise AuthError(exc.title, exc.message) from exc
-    user = create_user(
-        session, normalized, password, first_name, last_name,
-        referred_by=resolve_referrer(session, referral_code),
-    )
-    send_confirmation_email(session, user)
-    return user, create_session(session, user.id, user_agent=user_agent, ip_address=ip_address)
-
-
-# --------------------------------------------------------------------------- throttle
-
-
-def _throttle_wait(failures: int, allowance: int, last_failure: datetime | None, now: datetime, window: int) -> int:
-    if failures < allowance or last_failure is None:
-        return 0
-    delay = min(30 * 2 ** (failures - allowance), window)
-    remaining = (last_failure + timedelta(seconds=delay) - now).total_seconds()
-    return max(0, int(remaining + 0.999))
-
-
-def throttle_wait(session: Session, email: str, ip_address: str, now: datetime | None = None) -> int:
-    """Seconds this e-mail or IP must wait before another sign-in attempt (0 = go)."""
-    settings = get_settings()
-    now = now or utcnow()
-    since = now - timedelta(seconds=settings.login_window_seconds)
-    waits = [0]
-    scopes = [(LoginAttempt.email == email, settings.login_max_failures)]
-    if ip_address:
-        scopes.append((LoginAttempt.ip_address == ip_address, settings.login_max_failures * IP_ALLOWANCE_FACTOR))
-    for condition, allowance in scopes:
-        last_success = session.exec(
-            select(func.max(LoginAttempt.created_at)).where(condition, LoginAttempt.succeeded == sa.true())
-        ).one()
-        start = max(since, last_success) if last_success else since
-        count, last = session.exec(
-            select(func.count(), func.max(LoginAttempt.created_at)).where(
-                condition, LoginAttempt.succeeded == sa.false(), LoginAttempt.created_at > start
-            )
-        ).one()
-        if isinstance(last, str):  # SQLite aggregate over a TypeDecorator comes back raw
-            last = datetime.fromisoformat(last)
-        if last is not None and last.tzinfo is None:
-            last = last.replace(tzinfo=timezone.utc)
-        waits.append(_throttle_wait(count, allowance, last, now, settings.login_window_seconds))
-    return max(waits)
-
-
-def sign_in(
-    session: Session, email: str, password: str, *, user_agent: str = "", ip_address: str = "",
-    now: datetime | None = None,
-) -> tuple[User, TokenPair]:
-    """Check the password and open a session; the same message for any wrong input."""
-    now = now or utcnow()
-    try:
-        normalized = rules.normalize_email(email)
-    except ValueError:
-        normalized = (email or "").strip().lower()
-    wait = throttle_wait(session, normalized, ip_address, now)
-    if wait:
-        raise AuthError(
-            "Sign In Failed",
-            f"Too many failed sign-in attempts. Please wait {wait} seconds and try again.",
-            retry_after=wait,
-        )
-    user = find_user_by_email(session, normalized)
-    ok = _verify_password(user.password_hash if user else _DUMMY_HASH, password or "") and user is not None
-    session.add(LoginAttempt(email=normalized, ip_address=ip_address, succeeded=ok, created_at=now))
-    session.flush()
-    if not ok:
-        # The failure must survive the caller's rollback: it feeds the throttle.
-        session.commit()
-        raise AuthError("Sign In Failed", rules.INVALID_CREDENTIALS)
-    return user, create_session(session, user.id, user_agent=user_agent, ip_address=ip_address, now=now)
-
-
-# --------------------------------------------------------------------------- sessions
-
-
-def create_session(
-    session: Session, user_id: uuid.UUID, *, user_agent: str = "", ip_address: str = "", now: datetime | None = None
-) -> TokenPair:
-    settings = get_settings()
-    now = now or utcnow()
-    pair = TokenPair(
-        access_token=secrets.token_urlsafe(32),
-        refresh_token=secrets.token_urlsafe(32),
-        access_expires_at=now + timedelta(seconds=settings.access_token_ttl),
-        refresh_expires_at=now + timedelta(seconds=settings.refresh_token_ttl),
-    )
-    session.add(
-        AuthSession(
-            user_id=user_id,
-            access_token_hash=hash_token(pair.access_token),
-            refresh_token_hash=hash_token(pair.refresh_token),
-            access_expires_at=pair.access_expires_at,
-            refresh_expires_at=pair.refresh_expires_at,
-            user_agent=(user_agent or "")[:512],
-            ip_address=(ip_address or "")[:64],
-            created_at=now,
-            last_used_at=now,
-        )
-    )
-    session.flush()
-    return pair
-
-
-def validate_access_token(session: Session, token: str | None, now: datetime | None = None) -> uuid.UUID | None:
-    """The user id of a live, unrevoked, unexpired access token; else None."""
-    if not token:
-        return None
-    now = now or utcnow()
-    row = session.exec(select(AuthSession).where(AuthSession.access_token_hash == hash_token(token))).first()
-    if row is None or row.revoked or row.access_expires_at <= now:
-        return None
-    return row.user_id
-
-
-def refresh_session(session: Session, refresh_token: str | None, now: datetime | None = None) -> TokenPair | None:
-    """Rotate both tokens of the session holding ``refresh_token``; None if it is dead."""
-    if not refresh_token:
-        return None
-    settings = get_settings()
-    now = now or utcnow()
-    row = session.exec(
-        select(AuthSession).where(AuthSession.refresh_token_hash == hash_token(refresh_token)).with_for_update()
-    ).first()
-    if row is None or row.revoked or row.refresh_expires_at <= now:
-        return None
-    pair = TokenPair(
-        access_token=secrets.token_urlsafe(32),
-        refresh_token=secrets.token_urlsafe(32),
-        access_expires_at=now + timedelta(seconds=settings.access_token_ttl),
-        refresh_expires_at=now + timedelta(seconds=settings.refresh_token_ttl),
-    )
-    row.access_token_hash = hash_token(pair.access_token)
-    row.refresh_token_hash = hash_token(pair.refresh_token)
-    row.access_expires_at = pair.access_expires_at
-    row.refresh_expires_at = pair.refresh_expires_at
-    row.last_used_at = now
-    session.add(row)
-    session.flush()
-    return pair
-
-
-def revoke_session(session: Session, access_token: str | None = None, refresh_token: str | None = None) -> bool:
-    """Sign out: the session holding either token stops working at once."""
-    conditions = []
-    if access_token:
-        conditions.append(AuthSession.access_token_hash == hash_token(access_token))
-    if refresh_token:
-        conditions.append(AuthSession.refresh_token_hash == hash_token(refresh_token))
-    if not conditions:
-        return False
-    rows = session.exec(select(AuthSession).where(sa.or_(*conditions))).all()
-    for row in rows:
-        row.revoked = True
-        row.revoked_at = utcnow()
-        session.add(row)
-    session.flush()
-    return bool(rows)
 
 
 def is_super_admin(session: Session, user_id: uuid.UUID) -> bool:
@@ -372,64 +207,150 @@ def make_admin(session: Session, email: str) -> User:
     return user
 
 
-# --------------------------------------------------------------------------- e-mail confirmation
+# --------------------------------------------------------------------------- sign-up
 
 
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+def _signup_wait_message(wait: int) -> str:
+    minutes = max(1, (wait + 59) // 60)
+    unit = "minute" if minutes == 1 else "minutes"
+    return f"Too many sign-ups from your network. Please try again in {minutes} {unit}."
 
 
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-def make_confirmation_token(user_id: uuid.UUID, now: datetime | None = None) -> str:
-    expires = int(((now or utcnow()) + CONFIRM_TTL).timestamp())
-    payload = f"confirm:{user_id}:{expires}".encode()
-    sig = hmac.new(get_settings().secret_key.encode(), payload, hashlib.sha256).digest()
-    return f"{_b64(payload)}.{_b64(sig)}"
-
-
-def read_confirmation_token(token: str, now: datetime | None = None) -> uuid.UUID | None:
+def sign_up(
+    session: Session,
+    *,
+    first_name: str,
+    last_name: str,
+    email: str,
+    password: str,
+    confirm_password: str,
+    referral_code: str | None = None,
+    user_agent: str = "",  # noqa: ARG001 - kept for callers; sign-up opens no session
+    ip_address: str = "",
+    device_id: str = "",
+    browser_origin: str | None = None,
+    now: datetime | None = None,
+) -> SignUpResult:
+    """Validate and throttle, then e-mail the address (see the module text).
+    Raises ``AuthError`` for invalid input (nothing is written) or too many
+    sign-ups from one IP."""
     try:
-        payload_b64, sig_b64 = token.split(".", 1)
-        payload = _unb64(payload_b64)
-        expected = hmac.new(get_settings().secret_key.encode(), payload, hashlib.sha256).digest()
-        if not hmac.compare_digest(expected, _unb64(sig_b64)):
-            return None
-        kind, user_id, expires = payload.decode().split(":")
-        if kind != "confirm" or int(expires) < (now or utcnow()).timestamp():
-            return None
-        return uuid.UUID(user_id)
-    except (ValueError, UnicodeDecodeError):
-        return None
+        normalized = rules.validate_sign_up(first_name, last_name, email, password, confirm_password)
+    except rules.ValidationError as exc:
+        raise AuthError(exc.title, exc.message) from exc
+    now = now or utcnow()
+    wait = throttle.signup_wait(session, ip_address, now)
+    if wait:
+        raise AuthError("Sign Up Failed", _signup_wait_message(wait), retry_after=wait)
+    throttle.record_sign_up(session, normalized, ip_address, now)
+
+    # The referral is judged on what the sign-up says (code, address, browser),
+    # never on whether the address is taken.
+    referrer = referrals.resolve_referrer(session, referral_code)
+    refused = bool(referral_code) and (
+        referrer is None or referrals.is_self_referral(session, referrer, email=normalized, device_id=device_id)
+    )
+    password_hash = hash_password(password)  # Argon2 on every path: same cost, same time
+
+    user = find_user_by_email(session, normalized)
+    if user is None:
+        try:
+            user = create_user(
+                session, normalized, password, first_name, last_name,
+                referred_by=None if refused else referrer, password_hash=password_hash,
+            )
+        except AuthError:  # registered a moment ago by a concurrent sign-up
+            user = find_user_by_email(session, normalized)
+            if user is None:
+                raise
+            send_existing_account_notice(session, user, browser_origin)
+        else:
+            send_confirmation_email(session, user, browser_origin)
+    elif user.email_confirmed_at is None:
+        # Nobody has proved they own this address yet: the newest sign-up's
+        # password waits for the link, which confirms exactly that password.
+        user.password_hash = password_hash
+        session.add(user)
+        session.flush()
+        send_confirmation_email(session, user, browser_origin)
+    else:
+        send_existing_account_notice(session, user, browser_origin)
+    return SignUpResult(email=normalized, referral_refused=refused)
 
 
-def send_confirmation_email(session: Session, user: User) -> None:
-    link = f"{get_settings().site_url}/auth/callback?token={make_confirmation_token(user.id)}"
-    send_mail(
-        session,
-        user.email,
-        "Confirm your e-mail address",
-        "Welcome to LeadVault!\n\nConfirm your e-mail address by opening this link "
-        f"(valid for 3 days):\n\n{link}\n\nIf you did not sign up, ignore this message.\n",
+# --------------------------------------------------------------------------- sign-in
+
+
+def _resend_confirmation(session: Session, user: User, now: datetime) -> None:
+    """A fresh link for an unconfirmed address that tried to sign in (at most
+    one per ``RESEND_CONFIRMATION_AFTER``)."""
+    recent = session.exec(
+        select(func.count()).select_from(EmailOutbox).where(
+            EmailOutbox.to_address == user.email, EmailOutbox.subject == CONFIRM_SUBJECT,
+            EmailOutbox.created_at > now - RESEND_CONFIRMATION_AFTER,
+        )
+    ).one()
+    if not recent:
+        send_confirmation_email(session, user)
+
+
+def sign_in(
+    session: Session, email: str, password: str, *, user_agent: str = "", ip_address: str = "",
+    device_id: str = "", now: datetime | None = None,
+) -> tuple[User, TokenPair]:
+    """Check the password and open a session; the same message for any wrong input."""
+    now = now or utcnow()
+    password = password if isinstance(password, str) else ""
+    try:
+        normalized = rules.normalize_email(email)
+    except ValueError:
+        normalized = (email or "").strip().lower()[:throttle.EMAIL_COLUMN_WIDTH]
+    wait = throttle.throttle_wait(session, normalized, ip_address, now)
+    if wait:
+        raise AuthError(
+            "Sign In Failed",
+            f"Too many failed sign-in attempts. Please wait {wait} seconds and try again.",
+            retry_after=wait,
+        )
+    user = find_user_by_email(session, normalized)
+    if len(password) > rules.PASSWORD_MAX_LENGTH:
+        ok = False  # never hashed: Argon2 of a huge input is a denial of service
+    else:
+        ok = _verify_password(user.password_hash if user else _DUMMY_HASH, password) and user is not None
+    unconfirmed = ok and user.email_confirmed_at is None
+    throttle.record_sign_in(session, normalized, ip_address, ok and not unconfirmed, now)
+    if unconfirmed:
+        _resend_confirmation(session, user, now)
+    if not ok or unconfirmed:
+        # The failure must survive the caller's rollback: it feeds the throttle.
+        session.commit()
+        raise AuthError("Sign In Failed", rules.INVALID_CREDENTIALS)
+    return user, create_session(
+        session, user.id, user_agent=user_agent, ip_address=ip_address, device_id=device_id, now=now
     )
 
 
+# --------------------------------------------------------------------------- e-mail confirmation
+
+
 def confirm_email(
-    session: Session, token: str, *, user_agent: str = "", ip_address: str = ""
+    session: Session, token: str, *, user_agent: str = "", ip_address: str = "", device_id: str = ""
 ) -> tuple[User, TokenPair] | None:
-    """Mark the e-mail confirmed and sign the user in; None for a bad, stale or used link."""
-    user_id = read_confirmation_token(token)
-    if user_id is None:
+    """Mark the e-mail confirmed and sign the user in; None for a bad, stale,
+    used or superseded link."""
+    found = read_confirmation_token(token)
+    if found is None:
         return None
+    user_id, fingerprint = found
     user = session.get(User, user_id)
     # Single use: once the address is confirmed the link no longer signs anyone in.
     if user is None or user.email_confirmed_at is not None:
         return None
+    if fingerprint != password_fingerprint(user.password_hash):
+        return None  # a later sign-up of this address chose another password
     user.email_confirmed_at = utcnow()
     session.add(user)
-    return user, create_session(session, user.id, user_agent=user_agent, ip_address=ip_address)
+    return user, create_session(session, user.id, user_agent=user_agent, ip_address=ip_address, device_id=device_id)
 
 
 # --------------------------------------------------------------------------- session-owning calls for the UI
@@ -437,37 +358,9 @@ def confirm_email(
 # opens its own session (a read where it only reads) and returns plain values.
 
 
-@dataclass(frozen=True)
-class SessionCheck:
-    user_id: uuid.UUID | None
-    refreshed: TokenPair | None = None
-
-
-def resolve_session(access_token: str, refresh_token: str, refresh_now: bool = False) -> SessionCheck:
-    """Who holds these tokens. A live access token is checked with a read (no
-    write lock); a dead or soon-expiring one is refreshed in a write transaction."""
-    from marketplace.db import read_scope, session_scope
-
-    user_id = None
-    if access_token:
-        with read_scope() as session:
-            user_id = validate_access_token(session, access_token)
-    if user_id is not None and not refresh_now:
-        return SessionCheck(user_id)
-    if not refresh_token:
-        return SessionCheck(user_id)
-    with session_scope() as session:
-        pair = refresh_session(session, refresh_token)
-        if pair is None:
-            return SessionCheck(user_id)
-        return SessionCheck(validate_access_token(session, pair.access_token), pair)
-
-
 def load_account(user_id: uuid.UUID) -> tuple[CurrentUser | None, object | None]:
     """The header's data: the user and their subscription status (None when the
     subscription check failed: it is only logged, SPEC 8)."""
-    import logging
-
     from marketplace.db import read_scope
     from marketplace.services import subscriptions
 
@@ -483,36 +376,33 @@ def load_account(user_id: uuid.UUID) -> tuple[CurrentUser | None, object | None]
     return user, status
 
 
-def end_session(access_token: str, refresh_token: str) -> bool:
-    """Sign out (write transaction)."""
-    from marketplace.db import session_scope
-
-    with session_scope() as session:
-        return revoke_session(session, access_token, refresh_token)
-
-
-def sign_in_user(email: str, password: str, *, user_agent: str = "", ip_address: str = "") -> tuple[uuid.UUID, TokenPair]:
+def sign_in_user(
+    email: str, password: str, *, user_agent: str = "", ip_address: str = "", device_id: str = ""
+) -> tuple[uuid.UUID, TokenPair]:
     """``sign_in`` in its own transaction (Argon2 included: call it off the loop)."""
     from marketplace.db import session_scope
 
     with session_scope() as session:
-        user, pair = sign_in(session, email, password, user_agent=user_agent, ip_address=ip_address)
+        user, pair = sign_in(
+            session, email, password, user_agent=user_agent, ip_address=ip_address, device_id=device_id
+        )
         return user.id, pair
 
 
-def sign_up_user(**fields) -> tuple[uuid.UUID, TokenPair]:
-    """``sign_up`` in its own transaction; the confirmation e-mail leaves after commit."""
+def sign_up_user(**fields) -> SignUpResult:
+    """``sign_up`` in its own transaction; the e-mail leaves after commit."""
     from marketplace.db import session_scope
 
     with session_scope() as session:
-        user, pair = sign_up(session, **fields)
-        return user.id, pair
+        return sign_up(session, **fields)
 
 
-def confirm_email_link(token: str, *, user_agent: str = "", ip_address: str = "") -> tuple[uuid.UUID, TokenPair] | None:
+def confirm_email_link(
+    token: str, *, user_agent: str = "", ip_address: str = "", device_id: str = ""
+) -> tuple[uuid.UUID, TokenPair] | None:
     """``confirm_email`` in its own transaction."""
     from marketplace.db import session_scope
 
     with session_scope() as session:
-        result = confirm_email(session, token, user_agent=user_agent, ip_address=ip_address)
+        result = confirm_email(session, token, user_agent=user_agent, ip_address=ip_address, device_id=device_id)
         return None if result is None else (result[0].id, result[1])

@@ -1,7 +1,9 @@
 """Outgoing e-mail: always recorded in ``email_outbox``; sent over SMTP when
 ``SMTP_URL`` is set (``smtp://user:pass@host:587`` uses STARTTLS when offered,
-``smtps://...`` implicit TLS), otherwise written to the server log so a local
-user can still follow the link."""
+``smtps://...`` implicit TLS). Without SMTP, in development the whole message
+is written to the server log so a local user can still follow the link; in
+production (``APP_ENV=production``) the log names only the recipient and the
+subject: a log must never hold a working sign-in or confirmation link."""
 
 from __future__ import annotations
 
@@ -29,8 +31,11 @@ def send_mail(session: Session, to: str, subject: str, body: str) -> EmailOutbox
     session.add(row)
     session.flush()
     if not settings.smtp_url:
-        log.warning("E-mail to %s (no SMTP_URL set, kept in email_outbox): %s\n%s", to, subject, body)
-        print(f"[mail] to={to} subject={subject!r}\n{body}", flush=True)
+        if settings.is_production:
+            log.warning("E-mail to %s not sent (no SMTP_URL set; kept in email_outbox): %s", to, subject)
+        else:
+            log.warning("E-mail to %s (no SMTP_URL set, kept in email_outbox): %s\n%s", to, subject, body)
+            print(f"[mail] to={to} subject={subject!r}\n{body}", flush=True)
         return row
     outbox_id = row.id
     event.listen(session, "after_commit", lambda _s: deliver(outbox_id), once=True)

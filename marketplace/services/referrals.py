@@ -2,7 +2,14 @@
 
 A referral binds a new account to the referrer at sign-up or, failing that, at
 the first purchase, and never changes afterwards. Codes are compared without
-regard to case and stored upper-case.
+regard to case and stored upper-case; a code is never the name of a top-level
+route (its link would open that page instead of being captured).
+
+Self-referral is refused, at sign-up and at the first purchase alike: when the
+new account's mailbox is the referrer's (``core.accounts.mailbox_identity``:
+case, and on providers that ignore them +tags and Gmail's dots), or when the
+new account is created or used in a browser (device id) in which the referrer
+has ever signed in.
 """
 
 from __future__ import annotations
@@ -11,17 +18,25 @@ import uuid
 from dataclasses import dataclass
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import func, select
+from sqlmodel import Session, func, select
 
 from marketplace.core import accounts as rules
-from marketplace.db import session_scope
-from marketplace.models import CreditLedger, CreditPurchase, Profile, utcnow
-from marketplace.services import accounts
+from marketplace.db import read_scope, session_scope
+from marketplace.models import CreditLedger, CreditPurchase, Profile, User, utcnow
+from marketplace.services.auth_sessions import device_ids
 
 INVALID_CODE = "Invalid referral code. Please check and try again."
 CODE_FORMAT = ("Invalid Code", "Referral code must be 1-15 alphanumeric characters only.")
 CODE_TAKEN = ("Code Unavailable", "This referral code is already taken. Please choose another.")
+CODE_RESERVED = ("Code Unavailable", "This referral code is the name of a page on this site. Please choose another.")
 UPDATE_FAILED = ("Error", "Failed to update referral code. Please try again.")
+NOT_APPLIED_TITLE = "Referral code not applied"
+
+
+def not_applied_message(code: str) -> str:
+    """What a new account is told when its referral code cannot be used."""
+    return (f"The referral code {code.upper()} could not be applied to this account: a referral code "
+            "cannot be used by its owner, and it must belong to an existing account.")
 
 
 class ReferralCodeError(Exception):
@@ -39,23 +54,66 @@ class ReferralStats:
     credits_earned: int
 
 
+def resolve_referrer(session: Session, code: str | None) -> uuid.UUID | None:
+    """The user owning referral ``code`` (case-insensitive), or None."""
+    code = (code or "").strip()
+    if not rules.is_valid_referral_code(code):
+        return None
+    return session.exec(
+        select(Profile.user_id).where(func.upper(Profile.referral_code) == code.upper())
+    ).first()
+
+
+def is_self_referral(
+    session: Session,
+    referrer_id: uuid.UUID,
+    *,
+    user_id: uuid.UUID | None = None,
+    email: str | None = None,
+    device_id: str = "",
+) -> bool:
+    """Whether the account (``user_id`` and/or the sign-up's ``email`` and
+    browser ``device_id``) is the referrer's own, by the rules above."""
+    if user_id is not None and user_id == referrer_id:
+        return True
+    referrer_email = session.exec(select(User.email).where(User.id == referrer_id)).first()
+    emails = [email] if email else []
+    devices = {rules.clean_device_id(device_id)} - {""}
+    if user_id is not None:
+        own = session.exec(select(User.email).where(User.id == user_id)).first()
+        if own:
+            emails.append(own)
+        devices |= device_ids(session, user_id)
+    if referrer_email and any(
+        rules.mailbox_identity(e) == rules.mailbox_identity(referrer_email) for e in emails
+    ):
+        return True
+    return bool(devices) and bool(devices & device_ids(session, referrer_id))
+
+
 def owner_of(code: str | None) -> uuid.UUID | None:
-    with session_scope() as session:
-        return accounts.resolve_referrer(session, (code or "").strip())
+    with read_scope() as session:
+        return resolve_referrer(session, code)
 
 
 def is_valid_code(code: str | None, user_id: uuid.UUID | None = None) -> bool:
-    """A code that exists and is not the user's own."""
-    owner = owner_of(code)
-    return owner is not None and owner != user_id
+    """A code that exists and that ``user_id`` (when given) may use: not their
+    own, by account, mailbox or browser."""
+    with read_scope() as session:
+        owner = resolve_referrer(session, code)
+        if owner is None:
+            return False
+        return user_id is None or not is_self_referral(session, owner, user_id=user_id)
 
 
-def bind_referrer(user_id: uuid.UUID, code: str | None) -> bool:
-    """Bind the referrer if the account has none yet and has not bought before."""
-    referrer = owner_of(code)
-    if referrer is None or referrer == user_id:
-        return False
+def bind_referrer(user_id: uuid.UUID, code: str | None, device_id: str = "") -> bool:
+    """Bind the referrer if the account has none yet, has not bought before and
+    is not the referrer's own (account, mailbox, or a browser ``device_id`` or
+    session the referrer has signed in on)."""
     with session_scope() as session:
+        referrer = resolve_referrer(session, code)
+        if referrer is None or is_self_referral(session, referrer, user_id=user_id, device_id=device_id):
+            return False
         profile = session.get(Profile, user_id)
         if profile is None or profile.referred_by is not None:
             return False
@@ -74,7 +132,7 @@ def first_purchase_bonus_eligible(user_id: uuid.UUID, stored_code_valid: bool = 
     """Whether the user's next paid purchase gets the referred first-purchase bonus
     (the rule ``purchases.fulfil`` applies): a referrer is bound, or will be through
     a valid stored code, and the account has no paid purchase yet."""
-    with session_scope() as session:
+    with read_scope() as session:
         referred_by = session.exec(select(Profile.referred_by).where(Profile.user_id == user_id)).first()
         bought = session.exec(
             select(func.count()).select_from(CreditPurchase)
@@ -85,9 +143,11 @@ def first_purchase_bonus_eligible(user_id: uuid.UUID, stored_code_valid: bool = 
 
 def change_code(user_id: uuid.UUID, new_code: str) -> str:
     """Set a custom code; raises ``ReferralCodeError`` with the SPEC's messages."""
-    code = (new_code or "").strip()
+    code = new_code.strip() if isinstance(new_code, str) else ""
     if not rules.is_valid_referral_code(code):
         raise ReferralCodeError(*CODE_FORMAT)
+    if rules.is_reserved_referral_code(code):
+        raise ReferralCodeError(*CODE_RESERVED)
     code = code.upper()
     try:
         with session_scope() as session:
@@ -117,7 +177,7 @@ def update_referral_code(user_id: uuid.UUID, new_code: str) -> bool:
 
 
 def stats(user_id: uuid.UUID) -> ReferralStats:
-    with session_scope() as session:
+    with read_scope() as session:
         code = session.exec(select(Profile.referral_code).where(Profile.user_id == user_id)).one()
         referred = session.exec(select(func.count()).select_from(Profile).where(Profile.referred_by == user_id)).one()
         purchases = session.exec(

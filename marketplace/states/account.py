@@ -14,14 +14,23 @@ import reflex as rx
 from marketplace import routes
 from marketplace.core import accounts as rules
 from marketplace.offloop import run_blocking
-from marketplace.services import accounts
+from marketplace.services import accounts, referrals
 from marketplace.states.auth import AuthState
+from marketplace.states.browser import browser_origin
 
 log = logging.getLogger("marketplace.account")
 
 SIGN_IN_TAB = "signin"
 SIGN_UP_TAB = "signup"
-SIGN_UP_SUCCESS = ("Account created!", "Please check your e-mail to confirm your address.")
+# Sign-up ends here whether or not the address was registered: the answer must
+# not tell. The link in the e-mail signs in and goes on to /dashboard.
+SIGN_UP_SENT_TITLE = "Check your e-mail"
+REFERRAL_NOT_APPLIED_TITLE = referrals.NOT_APPLIED_TITLE
+
+
+def sign_up_sent_message(email: str) -> str:
+    return f"We sent a link to {email}. Open it to confirm your address and sign in."
+
 CALLBACK_FAILED = ("Authentication Failed", "This link is invalid or has expired. Please sign in.")
 WELCOME_PAUSE_SECONDS = 1.2
 
@@ -41,6 +50,10 @@ class AuthPageState(AuthState):
     error_tab: str = ""
     error_title: str = ""
     error_message: str = ""
+    # After a sign-up: the address the link went to, and why a referral code
+    # that came with it was not applied ("" when it was, or none came).
+    signup_sent_to: str = ""
+    referral_refused_message: str = ""
 
     def _clear_error(self) -> None:
         self.error_tab = ""
@@ -59,6 +72,8 @@ class AuthPageState(AuthState):
         self._clear_error()
         self.signin_busy = False
         self.signup_busy = False
+        self.signup_sent_to = ""
+        self.referral_refused_message = ""
         wanted = self.router.url.query_parameters.get("tab", "")
         self.tab = wanted if wanted in (SIGN_IN_TAB, SIGN_UP_TAB) else SIGN_IN_TAB
         if await self._current_user_id() is not None:
@@ -70,6 +85,13 @@ class AuthPageState(AuthState):
         if tab in (SIGN_IN_TAB, SIGN_UP_TAB):
             self.tab = tab
             self._clear_error()
+
+    @rx.event
+    def sign_up_again(self):
+        """Back to an empty sign-up form (another address)."""
+        self.signup_sent_to = ""
+        self.referral_refused_message = ""
+        self._clear_error()
 
     @rx.event
     async def sign_in(self, form: dict):
@@ -86,6 +108,7 @@ class AuthPageState(AuthState):
                     _field(form, "password"),
                     user_agent=self._user_agent(),
                     ip_address=self._client_ip(),
+                    device_id=self._device_id(),
                 )
             except accounts.AuthError as exc:
                 yield self._fail(SIGN_IN_TAB, exc.title, exc.message)
@@ -101,23 +124,28 @@ class AuthPageState(AuthState):
 
     @rx.event
     async def sign_up(self, form: dict):
+        """Always ends on "Check your e-mail" (the same for a taken address);
+        nobody is signed in until the link in the e-mail is opened."""
         if self.signup_busy:
             return
         self.signup_busy = True
         self._clear_error()
         yield
+        code = self.referral_code if isinstance(self.referral_code, str) else ""
         try:
             try:
-                user_id, pair = await run_blocking(
+                result = await run_blocking(
                     accounts.sign_up_user,
                     first_name=_field(form, "first_name"),
                     last_name=_field(form, "last_name"),
                     email=_field(form, "email"),
                     password=_field(form, "password"),
                     confirm_password=_field(form, "confirm_password"),
-                    referral_code=self.referral_code or None,
+                    referral_code=code or None,
                     user_agent=self._user_agent(),
                     ip_address=self._client_ip(),
+                    device_id=self._device_id(),
+                    browser_origin=browser_origin(self),
                 )
             except accounts.AuthError as exc:
                 yield self._fail(SIGN_UP_TAB, exc.title, exc.message)
@@ -126,9 +154,12 @@ class AuthPageState(AuthState):
                 log.exception("sign-up failed unexpectedly")
                 yield self._fail(SIGN_UP_TAB, *rules.UNEXPECTED_ERROR)
                 return
-            await self._start_session(user_id, pair)
-            yield rx.toast.success(SIGN_UP_SUCCESS[0], description=SIGN_UP_SUCCESS[1])
-            yield rx.redirect(routes.DASHBOARD)
+            self.signup_sent_to = result.email
+            yield rx.toast.success(SIGN_UP_SENT_TITLE, description=sign_up_sent_message(result.email))
+            if result.referral_refused:
+                self.referral_refused_message = referrals.not_applied_message(code)
+                self.referral_code = ""  # not offered again at the first purchase
+                yield rx.toast.warning(REFERRAL_NOT_APPLIED_TITLE, description=self.referral_refused_message)
         finally:
             self.signup_busy = False
 
@@ -147,7 +178,8 @@ class CallbackState(AuthState):
         if token:
             try:
                 result = await run_blocking(
-                    accounts.confirm_email_link, token, user_agent=self._user_agent(), ip_address=self._client_ip()
+                    accounts.confirm_email_link, token, user_agent=self._user_agent(),
+                    ip_address=self._client_ip(), device_id=self._device_id(),
                 )
             except Exception:  # noqa: BLE001
                 log.exception("e-mail confirmation failed unexpectedly")

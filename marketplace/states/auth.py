@@ -16,6 +16,9 @@ from datetime import datetime, timedelta, timezone
 import reflex as rx
 
 from marketplace import routes
+from marketplace.config import get_settings
+from marketplace.core.accounts import clean_device_id, new_device_id
+from marketplace.core.net import client_ip
 from marketplace.offloop import run_blocking
 from marketplace.services import accounts
 from marketplace.services.accounts import TokenPair
@@ -30,6 +33,9 @@ class AuthState(rx.State):
     access_token: str = rx.LocalStorage("", name="lv_access_token", sync=True)
     refresh_token: str = rx.LocalStorage("", name="lv_refresh_token", sync=True)
     access_expires_at: str = rx.LocalStorage("", name="lv_access_expires_at", sync=True)
+    # A random id for this browser, made on its first visit: sessions record it,
+    # and a referral from an account that signed in on the same browser is refused.
+    device_id: str = rx.LocalStorage("", name="lv_device_id", sync=True)
     # Referral code captured from a one-segment path or the pricing box.
     referral_code: str = rx.SessionStorage("", name="referral_code")
 
@@ -56,7 +62,17 @@ class AuthState(rx.State):
     # ------------------------------------------------------------------ helpers
 
     def _client_ip(self) -> str:
-        return self.router.session.client_ip or ""
+        """The client's address: the connection's peer, or behind TRUSTED_PROXY_HOPS
+        proxies the matching X-Forwarded-For entry (``core.net.client_ip``)."""
+        headers = self.router.headers.raw_headers
+        peer = headers.get("asgi-scope-client") or self.router.session.client_ip or ""
+        return client_ip(peer, headers.get("x-forwarded-for", ""), get_settings().trusted_proxy_hops)
+
+    def _device_id(self) -> str:
+        """This browser's id; made (and kept in its localStorage) when missing."""
+        if not clean_device_id(self.device_id):
+            self.device_id = new_device_id()
+        return self.device_id
 
     def _user_agent(self) -> str:
         return (self.router.headers.user_agent or "")[:512]
@@ -140,6 +156,7 @@ class AuthState(rx.State):
     @rx.event
     async def check_session(self):
         """Runs on every page load: resolve the session, then the header shows."""
+        self._device_id()
         user_id = await self._current_user_id()
         if user_id is not None:
             await self._load_user(user_id)

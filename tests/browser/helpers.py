@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 import uuid
 
 from playwright.sync_api import Page, expect
+from sqlmodel import select
 
 from marketplace.db import session_scope
 from marketplace.services import accounts
@@ -103,3 +105,32 @@ def wait_until(predicate, timeout: float = 15.0, message: str = "condition not m
         if time.monotonic() > deadline:
             raise AssertionError(message)
         time.sleep(0.1)
+
+
+def use_own_ip(page: Page) -> str:
+    """Give this test's browser context a client address of its own: the live
+    server trusts one proxy hop (TRUSTED_PROXY_HOPS=1), so the X-Forwarded-For
+    header names the client. Throttle tests then never slow other tests."""
+    n = uuid.uuid4().int
+    ip = f"198.18.{n % 256}.{(n >> 8) % 254 + 1}"  # 198.18.0.0/15: for tests (RFC 2544)
+    page.context.set_extra_http_headers({"X-Forwarded-For": ip})
+    return ip
+
+
+CONFIRM_LINK_RE = re.compile(r"(https?://\S+/auth/callback\?token=\S+)")
+
+
+def confirmation_link(database_url: str, email: str) -> str:
+    """The link in the newest confirmation e-mail to ``email`` (waits for it)."""
+    from marketplace.models import EmailOutbox
+    from marketplace.services.account_mail import CONFIRM_SUBJECT
+
+    def newest():
+        with session_scope(database_url) as session:
+            return session.exec(
+                select(EmailOutbox).where(EmailOutbox.to_address == email, EmailOutbox.subject == CONFIRM_SUBJECT)
+                .order_by(EmailOutbox.id.desc())
+            ).first()
+
+    mail = wait_until(newest, message=f"no confirmation e-mail to {email}")
+    return CONFIRM_LINK_RE.search(mail.body).group(1)

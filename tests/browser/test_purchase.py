@@ -18,7 +18,7 @@ from sqlmodel import func, select
 from marketplace.db import get_engine, session_scope
 from marketplace.models import CreditLedger, CreditPurchase, Profile, TestCheckout, User
 from marketplace.services import ledger, payments, purchases
-from tests.browser.helpers import expect_toast, record_labels, recorded_labels, start_session
+from tests.browser.helpers import confirmation_link, expect_toast, record_labels, recorded_labels, start_session
 
 INVALID_CODE = "Invalid referral code. Please check and try again."
 CODE_APPLIED = "Code applied! You'll get 50% bonus credits on your first purchase."
@@ -63,7 +63,7 @@ def session_storage(page: Page, key: str = "referral_code"):
     return page.evaluate("(k) => window.sessionStorage.getItem(k)", key)
 
 
-def sign_up(page: Page, first: str, email: str) -> None:
+def sign_up(page: Page, first: str, email: str, db: str) -> None:
     page.goto("/auth")
     page.locator("#tab-signup").click()
     page.locator("#signup-first-name").fill(first)
@@ -72,6 +72,9 @@ def sign_up(page: Page, first: str, email: str) -> None:
     page.locator("#signup-password").fill("secret123")
     page.locator("#signup-confirm-password").fill("secret123")
     page.locator("#signup-submit").click()
+    expect(page.locator("#signup-check-email")).to_be_visible()
+    # Sign-up signs no one in: the link in the confirmation e-mail does (same tab).
+    page.goto(confirmation_link(db, email))
     page.wait_for_url("**/dashboard")
 
 
@@ -116,7 +119,7 @@ def test_referral_sign_up_and_two_starter_purchases(page: Page, live_server, mak
     assert session_storage(page) == code
 
     email = f"buyer-{uuid.uuid4().hex[:10]}@example.com"
-    sign_up(page, "Bea", email)
+    sign_up(page, "Bea", email, db)
     with session_scope(db) as session:
         buyer_id = session.exec(select(User.id).where(User.email == email)).one()
     assert balance_of(db, buyer_id) == 0

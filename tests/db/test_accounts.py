@@ -1,5 +1,8 @@
-"""Accounts, sessions, token expiry and refresh, revocation, throttling, confirmation."""
+"""Accounts: sign-up (that never tells whether an address is taken), sign-in,
+field ceilings, e-mail confirmation, the mail log in production."""
 
+import logging
+import time
 from datetime import timedelta
 
 import pytest
@@ -9,188 +12,291 @@ from marketplace.db import session_scope
 from marketplace.models import AuthSession, EmailOutbox, LoginAttempt, Profile, Subscription, User, utcnow
 from marketplace.services import accounts, ledger
 
+PASSWORD = "secret1"
+
 
 def _sign_up(**overrides):
-    data = dict(first_name="Ann", last_name="Lee", email="Ann@Example.com", password="secret1",
-                confirm_password="secret1", user_agent="pytest", ip_address="10.0.0.1")
+    data = dict(first_name="Ann", last_name="Lee", email="Ann@Example.com", password=PASSWORD,
+                confirm_password=PASSWORD, user_agent="pytest", ip_address="10.0.0.1")
     data.update(overrides)
     with session_scope() as s:
         return accounts.sign_up(s, **data)
 
 
-def test_sign_up_creates_user_profile_subscription_session_and_confirmation_mail(db_url):
-    user, pair = _sign_up()
+def _user(email="ann@example.com"):
     with session_scope() as s:
-        stored = s.get(User, user.id)
-        assert stored.email == "ann@example.com"
-        assert stored.password_hash.startswith("$argon2id$")
-        assert stored.email_confirmed_at is None
+        return s.exec(select(User).where(User.email == email)).one()
+
+
+def _mails(email="ann@example.com"):
+    with session_scope() as s:
+        return list(s.exec(select(EmailOutbox).where(EmailOutbox.to_address == email).order_by(EmailOutbox.id)))
+
+
+def _link_token(mail: EmailOutbox) -> str:
+    return mail.body.split("/auth/callback?token=", 1)[1].split()[0]
+
+
+def _count(model, *where):
+    with session_scope() as s:
+        return s.exec(select(func.count()).select_from(model).where(*where)).one()
+
+
+def _sign_in(email, password, **kw):
+    with session_scope() as s:
+        user, pair = accounts.sign_in(s, email, password, **kw)
+        return user.id, pair
+
+
+def _confirm(mail):
+    with session_scope() as s:
+        result = accounts.confirm_email(s, _link_token(mail))
+        return None if result is None else (result[0].id, result[1])
+
+
+# --------------------------------------------------------------------------- sign-up
+
+
+def test_sign_up_creates_user_profile_subscription_and_confirmation_mail_but_no_session(db_url):
+    result = _sign_up()
+    assert result == accounts.SignUpResult(email="ann@example.com", referral_refused=False)
+    user = _user()
+    with session_scope() as s:
+        assert user.password_hash.startswith("$argon2id$")
+        assert user.email_confirmed_at is None
         profile = s.get(Profile, user.id)
         assert (profile.first_name, profile.last_name, profile.credits_remaining) == ("Ann", "Lee", 0)
         assert 1 <= len(profile.referral_code) <= 15
         sub = s.get(Subscription, user.id)
         assert (sub.subscribed, sub.subscription_type, sub.leads_remaining) == (False, "none", 0)
-        assert accounts.validate_access_token(s, pair.access_token) == user.id
-        mail = s.exec(select(EmailOutbox)).one()
-        assert mail.to_address == "ann@example.com" and "/auth/callback?token=" in mail.body
-        session_row = s.exec(select(AuthSession)).one()
-        assert session_row.access_token_hash != pair.access_token  # only hashes are stored
-        assert (session_row.user_agent, session_row.ip_address) == ("pytest", "10.0.0.1")
+        assert s.exec(select(func.count()).select_from(AuthSession)).one() == 0  # the link signs in
+    [mail] = _mails()
+    assert mail.subject == "Confirm your e-mail address" and "/auth/callback?token=" in mail.body
 
 
-def test_duplicate_email_any_case_is_refused_and_nothing_is_added(db_url):
-    _sign_up()
-    with pytest.raises(accounts.AuthError) as err:
-        _sign_up(email="ANN@example.com")
-    assert (err.value.title, err.value.message) == ("Sign Up Failed", "User already registered")
+def test_the_confirmation_link_signs_in_once(db_url):
+    _sign_up(user_agent="ua", ip_address="10.0.0.1")
+    [mail] = _mails()
+    user_id, pair = _confirm(mail)
     with session_scope() as s:
-        assert s.exec(select(func.count()).select_from(User)).one() == 1
+        assert s.get(User, user_id).email_confirmed_at is not None
+        assert accounts.validate_access_token(s, pair.access_token) == user_id
+        row = s.exec(select(AuthSession)).one()
+        assert row.access_token_hash != pair.access_token  # only hashes are stored
+    assert _confirm(mail) is None  # single use
+
+
+def test_sign_up_with_a_confirmed_address_answers_the_same_and_changes_nothing(db_url):
+    first = _sign_up()
+    _confirm(_mails()[0])
+    before = _user()
+    again = _sign_up(email="ANN@example.com", first_name="Mallory", last_name="X", password="other-pw",
+                     confirm_password="other-pw")
+    assert again == first  # the caller cannot tell the two apart
+    after = _user()
+    assert (after.id, after.password_hash, after.email_confirmed_at) == (
+        before.id, before.password_hash, before.email_confirmed_at)
+    with session_scope() as s:
+        assert s.get(Profile, after.id).first_name == "Ann"
+    assert _count(User) == 1
+    notice = _mails()[-1]
+    assert notice.subject == "Someone tried to sign up with your e-mail address"
+    assert "/auth/callback" not in notice.body and "sign in instead" in notice.body
+    _sign_in("ann@example.com", PASSWORD)  # the owner's password still works
+    with pytest.raises(accounts.AuthError):
+        _sign_in("ann@example.com", "other-pw", ip_address="10.9.9.9")
+
+
+def test_sign_up_again_with_an_unconfirmed_address_the_newest_link_and_password_win(db_url):
+    _sign_up()  # someone (maybe not the owner) signed up first
+    first_link = _mails()[0]
+    _sign_up(password="owner-pw", confirm_password="owner-pw")
+    assert _count(User) == 1
+    second_link = _mails()[-1]
+    assert second_link.subject == "Confirm your e-mail address"
+    assert _confirm(first_link) is None  # its password was replaced: the link is dead
+    user_id, _ = _confirm(second_link)
+    assert _sign_in("ann@example.com", "owner-pw")[0] == user_id
+    with pytest.raises(accounts.AuthError):
+        _sign_in("ann@example.com", PASSWORD, ip_address="10.9.9.8")
+
+
+def test_an_unconfirmed_address_cannot_sign_in_with_its_password_and_gets_a_new_link(db_url):
+    _sign_up()
+    for password in (PASSWORD, "wrong-pw"):
+        with pytest.raises(accounts.AuthError) as err:
+            _sign_in("ann@example.com", password)
+        assert (err.value.title, err.value.message) == ("Sign In Failed", "Invalid login credentials")
+    assert _count(AuthSession) == 0
+    # Just one confirmation so far (sent moments ago): no second one yet.
+    assert len(_mails()) == 1
+    with session_scope() as s:
+        s.exec(select(EmailOutbox)).one().created_at = utcnow() - timedelta(minutes=11)
+    with pytest.raises(accounts.AuthError):
+        _sign_in("ann@example.com", PASSWORD)
+    mails = _mails()
+    assert len(mails) == 2 and mails[-1].subject == "Confirm your e-mail address"
+    assert _confirm(mails[-1]) is not None
 
 
 @pytest.mark.parametrize(
     ("overrides", "title", "message"),
     [({"confirm_password": "other1"}, "Password Mismatch", "Passwords do not match. Please try again."),
      ({"password": "12345", "confirm_password": "12345"}, "Password Too Short",
-      "Password must be at least 6 characters long.")],
+      "Password must be at least 6 characters long."),
+     ({"first_name": "A" * 101}, "Name Too Long", "First name must be at most 100 characters long."),
+     ({"first_name": "A" * 900_000}, "Name Too Long", "First name must be at most 100 characters long."),
+     ({"last_name": "L" * 101}, "Name Too Long", "Last name must be at most 100 characters long."),
+     ({"email": "a" * 250 + "@example.com"}, "Email Too Long", "Email must be at most 254 characters long."),
+     ({"password": "p" * 129, "confirm_password": "p" * 129}, "Password Too Long",
+      "Password must be at most 128 characters long."),
+     ({"password": "p" * 10_000_000, "confirm_password": "p" * 10_000_000}, "Password Too Long",
+      "Password must be at most 128 characters long.")],
+    ids=["mismatch", "short", "first-101", "first-900k", "last-101", "email-262", "password-129", "password-10M"],
 )
 def test_sign_up_validation_writes_nothing(db_url, overrides, title, message):
+    started = time.monotonic()
     with pytest.raises(accounts.AuthError) as err:
         _sign_up(**overrides)
+    assert time.monotonic() - started < 2  # refused before any hashing
     assert (err.value.title, err.value.message) == (title, message)
+    assert _count(User) == 0 and _count(Profile) == 0
+    assert _count(EmailOutbox) == 0 and _count(LoginAttempt) == 0
+
+
+def test_longest_allowed_fields_are_stored_whole(db_url):
+    email = "a" * 64 + "@" + "b" * 60 + ".example.com"
+    _sign_up(first_name="F" * 100, last_name="L" * 100, email=email, password="p" * 128, confirm_password="p" * 128)
+    user = _user(email)
     with session_scope() as s:
-        assert s.exec(select(func.count()).select_from(User)).one() == 0
-        assert s.exec(select(func.count()).select_from(EmailOutbox)).one() == 0
+        profile = s.get(Profile, user.id)
+        assert (len(profile.first_name), len(profile.last_name)) == (100, 100)
 
 
-def test_referral_code_at_sign_up_binds_the_referrer(db_url):
-    referrer, _ = _sign_up(email="ref@example.com")
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [(("x@example.com", "secret1", "F" * 101, "L"), "First name must be at most 100 characters long."),
+     (("x@example.com", "p" * 129, "F", "L"), "Password must be at most 128 characters long."),
+     (("x@example.com", "12345", "F", "L"), "Password must be at least 6 characters long."),
+     (("x" * 300 + "@example.com", "secret1", "F", "L"), "Email must be at most 254 characters long.")],
+)
+def test_create_user_refuses_overlong_fields(db_url, args, message):
+    with pytest.raises(ValueError, match=message):
+        with session_scope() as s:
+            accounts.create_user(s, *args)
+    assert _count(User) == 0
+
+
+def test_sign_up_is_throttled_per_ip(db_url, monkeypatch):
+    monkeypatch.setenv("SIGNUP_MAX_PER_HOUR", "3")
+    for i in range(3):
+        _sign_up(email=f"p{i}@example.com", ip_address="198.51.100.7")
+    # a taken address counts the same as a new one
+    with pytest.raises(accounts.AuthError) as err:
+        _sign_up(email="p0@example.com", ip_address="198.51.100.7")
+    assert (err.value.title, err.value.message) == (
+        "Sign Up Failed", "Too many sign-ups from your network. Please try again in 60 minutes.")
+    with pytest.raises(accounts.AuthError):
+        _sign_up(email="p9@example.com", ip_address="198.51.100.7")
+    assert _count(User, User.email == "p9@example.com") == 0
+    assert _count(EmailOutbox, EmailOutbox.to_address.in_(["p0@example.com", "p9@example.com"])) == 1
+    _sign_up(email="p9@example.com", ip_address="198.51.100.8")  # another network is not affected
+    later = utcnow() + timedelta(minutes=61)
+    with session_scope() as s:
+        accounts.sign_up(s, first_name="A", last_name="B", email="p10@example.com", password=PASSWORD,
+                         confirm_password=PASSWORD, ip_address="198.51.100.7", now=later)
+
+
+def test_referral_code_at_sign_up_binds_the_referrer(db_url, new_user):
+    referrer = new_user(email="ref@example.com")
     with session_scope() as s:
         code = s.get(Profile, referrer.id).referral_code
-    user, _ = _sign_up(email="new@example.com", referral_code=code.lower())
+    assert _sign_up(email="new@example.com", referral_code=code.lower()).referral_refused is False
     with session_scope() as s:
-        assert s.get(Profile, user.id).referred_by == referrer.id
+        assert s.get(Profile, _user("new@example.com").id).referred_by == referrer.id
 
 
-def test_wrong_password_and_unknown_email_get_the_same_message(db_url):
-    _sign_up()
-    for email, password in (("ann@example.com", "wrong-pw"), ("nobody@example.com", "secret1")):
+def test_an_unknown_referral_code_is_reported_not_applied(db_url):
+    assert _sign_up(referral_code="NOSUCHCODE").referral_refused is True
+    with session_scope() as s:
+        assert s.get(Profile, _user().id).referred_by is None
+
+
+# --------------------------------------------------------------------------- sign-in
+
+
+def test_wrong_password_and_unknown_email_get_the_same_message(db_url, new_user):
+    new_user(email="ann@example.com", password=PASSWORD, confirmed=True)
+    for email, password in (("ann@example.com", "wrong-pw"), ("nobody@example.com", PASSWORD),
+                            ("ann@example.com", "p" * 5_000_000), ("a" * 100_000, PASSWORD)):
+        started = time.monotonic()
         with pytest.raises(accounts.AuthError) as err:
-            with session_scope() as s:
-                accounts.sign_in(s, email, password)
+            _sign_in(email, password)
+        assert time.monotonic() - started < 2
         assert (err.value.title, err.value.message) == ("Sign In Failed", "Invalid login credentials")
+    assert _count(LoginAttempt) == 4  # failures are kept
     with session_scope() as s:
-        assert s.exec(select(func.count()).select_from(LoginAttempt)).one() == 2  # failures are kept
+        assert max(len(a.email) for a in s.exec(select(LoginAttempt))) <= 320
 
 
-def test_access_token_expires_and_refresh_rotates_both_tokens(db_url):
-    user, pair = _sign_up()
-    later = utcnow() + timedelta(hours=2)
+def test_sign_in_records_the_browser(db_url, new_user):
+    user = new_user(email="ann@example.com", password=PASSWORD, confirmed=True)
+    _sign_in("ann@example.com", PASSWORD, user_agent="pytest", ip_address="10.0.0.1",
+             device_id="dev-aaaaaaaaaaaaaaaaaaaa")
+    _sign_in("ann@example.com", PASSWORD, device_id="<script>")  # not one we could have made
     with session_scope() as s:
-        assert accounts.validate_access_token(s, pair.access_token, now=later) is None
-        new = accounts.refresh_session(s, pair.refresh_token, now=later)
-        assert new is not None and new.access_token != pair.access_token
-        assert accounts.validate_access_token(s, new.access_token, now=later) == user.id
-        # the old refresh token was rotated away
-        assert accounts.refresh_session(s, pair.refresh_token, now=later) is None
-    far = utcnow() + timedelta(days=31)
-    with session_scope() as s:
-        assert accounts.refresh_session(s, new.refresh_token, now=far) is None
+        rows = s.exec(select(AuthSession).order_by(AuthSession.created_at)).all()
+        assert [(r.user_id, r.device_id) for r in rows] == [(user.id, "dev-aaaaaaaaaaaaaaaaaaaa"), (user.id, "")]
+        assert (rows[0].user_agent, rows[0].ip_address) == ("pytest", "10.0.0.1")
 
 
-def test_sign_out_revokes_both_tokens_at_once(db_url):
-    user, pair = _sign_up()
-    with session_scope() as s:
-        assert accounts.revoke_session(s, pair.access_token, pair.refresh_token)
-    with session_scope() as s:
-        assert accounts.validate_access_token(s, pair.access_token) is None
-        assert accounts.refresh_session(s, pair.refresh_token) is None
-        row = s.exec(select(AuthSession)).one()
-        assert row.revoked and row.revoked_at is not None
+# --------------------------------------------------------------------------- confirmation links
 
 
-def test_throttle_slows_repeated_failures_per_email(db_url):
+def test_forged_stale_or_foreign_confirmation_links_are_refused(db_url):
     _sign_up()
-    start = utcnow()
-    for i in range(5):
-        with pytest.raises(accounts.AuthError) as err:
-            with session_scope() as s:
-                accounts.sign_in(s, "ann@example.com", "bad", ip_address=f"10.1.0.{i}", now=start)
-        assert err.value.message == "Invalid login credentials"
-    # 6th attempt within 30 s: refused without checking the password, even a right one
-    with pytest.raises(accounts.AuthError) as err:
-        with session_scope() as s:
-            accounts.sign_in(s, "ann@example.com", "secret1", now=start + timedelta(seconds=10))
-    assert err.value.message == "Too many failed sign-in attempts. Please wait 20 seconds and try again."
-    assert err.value.retry_after == 20
-    # after the wait the right password works and clears the count
-    with session_scope() as s:
-        user, _ = accounts.sign_in(s, "ann@example.com", "secret1", now=start + timedelta(seconds=31))
-    with session_scope() as s:
-        assert accounts.throttle_wait(s, "ann@example.com", "", now=start + timedelta(seconds=32)) == 0
-
-
-def test_throttle_backs_off_exponentially(db_url):
-    start = utcnow()
-    with session_scope() as s:
-        for i in range(7):
-            s.add(LoginAttempt(email="x@example.com", ip_address="", succeeded=False,
-                               created_at=start + timedelta(seconds=i)))
-    with session_scope() as s:
-        # 7 failures: 30 * 2^(7-5) = 120 s after the last one (t=6)
-        assert accounts.throttle_wait(s, "x@example.com", "", now=start + timedelta(seconds=6)) == 120
-        assert accounts.throttle_wait(s, "x@example.com", "", now=start + timedelta(seconds=126)) == 0
-
-
-def test_throttle_per_ip_across_many_emails(db_url):
-    start = utcnow()
-    with session_scope() as s:
-        for i in range(20):
-            s.add(LoginAttempt(email=f"v{i}@example.com", ip_address="203.0.113.9", succeeded=False, created_at=start))
-    with session_scope() as s:
-        assert accounts.throttle_wait(s, "fresh@example.com", "203.0.113.9", now=start) == 30
-        assert accounts.throttle_wait(s, "fresh@example.com", "198.51.100.1", now=start) == 0
-
-
-def test_confirmation_link_confirms_and_signs_in(db_url):
-    user, _ = _sign_up()
-    token = accounts.make_confirmation_token(user.id)
-    with session_scope() as s:
-        result = accounts.confirm_email(s, token)
-    assert result is not None
-    confirmed_user, pair = result
-    with session_scope() as s:
-        assert s.get(User, user.id).email_confirmed_at is not None
-        assert accounts.validate_access_token(s, pair.access_token) == user.id
-
-
-def test_forged_or_stale_confirmation_links_are_refused(db_url):
-    user, _ = _sign_up()
-    token = accounts.make_confirmation_token(user.id)
+    user = _user()
+    token = accounts.make_confirmation_token(user.id, user.password_hash)
     payload, sig = token.split(".")
     with session_scope() as s:
         assert accounts.confirm_email(s, payload + "." + sig[:-2] + "AA") is None
         assert accounts.confirm_email(s, "garbage") is None
-    stale = accounts.make_confirmation_token(user.id, now=utcnow() - timedelta(days=4))
+        assert accounts.confirm_email(s, "x" * 100_000) is None
+        assert accounts.confirm_email(s, accounts.make_confirmation_token(user.id, "another hash")) is None
+    stale = accounts.make_confirmation_token(user.id, user.password_hash, now=utcnow() - timedelta(days=4))
     with session_scope() as s:
         assert accounts.confirm_email(s, stale) is None
-        assert s.get(User, user.id).email_confirmed_at is None
+    assert _user().email_confirmed_at is None
 
 
 def test_create_user_with_credits_books_them_through_the_ledger(db_url):
     with session_scope() as s:
-        user = accounts.create_user(s, "rich@example.com", "secret1", "R", "Ich", credits=250, admin=True)
+        user = accounts.create_user(s, "rich@example.com", PASSWORD, "R", "Ich", credits=250, admin=True)
     with session_scope() as s:
         assert ledger.balance(s, user.id) == 250 == ledger.ledger_sum(s, user.id)
         assert accounts.is_super_admin(s, user.id)
 
 
-def test_a_confirmation_link_signs_in_only_once(db_url):
-    user, _ = _sign_up()
-    token = accounts.make_confirmation_token(user.id)
-    with session_scope() as s:
-        assert accounts.confirm_email(s, token) is not None
-    with session_scope() as s:
-        assert accounts.confirm_email(s, token) is None
+# --------------------------------------------------------------------------- mail
+
+
+def test_production_log_holds_no_link(db_url, monkeypatch, caplog, capsys):
+    monkeypatch.delenv("SMTP_URL", raising=False)
+    monkeypatch.setenv("APP_ENV", "production")
+    with caplog.at_level(logging.DEBUG):
+        _sign_up()
+        _sign_up()  # the notice or a second link
+    logged = caplog.text + capsys.readouterr().out
+    assert "ann@example.com" in logged and "Confirm your e-mail address" in logged
+    assert "token=" not in logged and "/auth/callback" not in logged
+    assert "token=" in _mails()[0].body  # the outbox keeps the message
+
+
+def test_development_log_shows_the_link(db_url, monkeypatch, capsys):
+    monkeypatch.delenv("SMTP_URL", raising=False)
+    monkeypatch.delenv("APP_ENV", raising=False)
+    _sign_up()
+    assert "/auth/callback?token=" in capsys.readouterr().out
 
 
 def test_smtp_mail_is_sent_after_commit_and_not_on_rollback(db_url, monkeypatch):
@@ -237,7 +343,7 @@ def test_smtp_mail_is_sent_after_commit_and_not_on_rollback(db_url, monkeypatch)
         with pytest.raises(RuntimeError):
             with session_scope() as s:
                 accounts.sign_up(s, first_name="Ann", last_name="Lee", email="ann@example.com",
-                                 password="secret1", confirm_password="secret1")
+                                 password=PASSWORD, confirm_password=PASSWORD)
                 raise RuntimeError("rolled back")
         assert received == []
         _sign_up()
@@ -247,4 +353,3 @@ def test_smtp_mail_is_sent_after_commit_and_not_on_rollback(db_url, monkeypatch)
     finally:
         server.shutdown()
         server.server_close()
-

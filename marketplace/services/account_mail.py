@@ -1,0 +1,102 @@
+"""Account e-mails: the confirmation link, and the notice an address's owner
+gets when someone signs up with it again.
+
+A confirmation link is an HMAC-signed ``confirm:{user}:{expiry}:{fingerprint}``
+where the fingerprint is taken from the password hash the sign-up set: a link
+confirms exactly the sign-up that sent it, so it stops working once a later
+sign-up of the same (unconfirmed) address chose another password. It is single
+use: once the address is confirmed no link signs anyone in.
+
+Links point at ``SITE_URL``; without it (development only: production requires
+it) at the address the user's browser was on, or this machine's default.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import uuid
+from datetime import datetime, timedelta
+
+from sqlmodel import Session
+
+from marketplace import routes
+from marketplace.config import get_settings
+from marketplace.models import User, utcnow
+from marketplace.services.mail import send_mail
+
+CONFIRM_TTL = timedelta(days=3)
+CONFIRM_SUBJECT = "Confirm your e-mail address"
+EXISTING_SUBJECT = "Someone tried to sign up with your e-mail address"
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _sign(payload: bytes) -> bytes:
+    return hmac.new(get_settings().secret_key.encode(), payload, hashlib.sha256).digest()
+
+
+def password_fingerprint(password_hash: str) -> str:
+    return hashlib.sha256(("confirm-fp:" + (password_hash or "")).encode()).hexdigest()[:16]
+
+
+def make_confirmation_token(user_id: uuid.UUID, password_hash: str, now: datetime | None = None) -> str:
+    expires = int(((now or utcnow()) + CONFIRM_TTL).timestamp())
+    payload = f"confirm:{user_id}:{expires}:{password_fingerprint(password_hash)}".encode()
+    return f"{_b64(payload)}.{_b64(_sign(payload))}"
+
+
+def read_confirmation_token(token: str, now: datetime | None = None) -> tuple[uuid.UUID, str] | None:
+    """(user id, password fingerprint) of a genuine, unexpired link; else None."""
+    try:
+        if not token or len(token) > 512:
+            return None
+        payload_b64, sig_b64 = token.split(".", 1)
+        payload = _unb64(payload_b64)
+        if not hmac.compare_digest(_sign(payload), _unb64(sig_b64)):
+            return None
+        kind, user_id, expires, fingerprint = payload.decode().split(":")
+        if kind != "confirm" or int(expires) < (now or utcnow()).timestamp():
+            return None
+        return uuid.UUID(user_id), fingerprint
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def link_base(browser_origin: str | None = None) -> str:
+    return get_settings().base_url(browser_origin)
+
+
+def send_confirmation_email(session: Session, user: User, browser_origin: str | None = None) -> None:
+    token = make_confirmation_token(user.id, user.password_hash)
+    link = f"{link_base(browser_origin)}{routes.AUTH_CALLBACK}?token={token}"
+    send_mail(
+        session,
+        user.email,
+        CONFIRM_SUBJECT,
+        f"Welcome to {routes.APP_NAME}!\n\nConfirm your e-mail address and sign in by opening this link "
+        f"(valid for 3 days):\n\n{link}\n\nIf you did not sign up, ignore this message: "
+        "no account is opened without this link.\n",
+    )
+
+
+def send_existing_account_notice(session: Session, user: User, browser_origin: str | None = None) -> None:
+    """Sign-up with a confirmed address: tell its owner, change nothing."""
+    base = link_base(browser_origin)
+    send_mail(
+        session,
+        user.email,
+        EXISTING_SUBJECT,
+        f"Someone just tried to create a {routes.APP_NAME} account with this e-mail address, "
+        "which already has an account.\n\n"
+        f"If it was you, sign in instead:\n\n{base}{routes.AUTH}\n\n"
+        f"If you forgot your password, write to {routes.SUPPORT_EMAIL}.\n"
+        "If it was not you, ignore this message: nothing was changed.\n",
+    )
