@@ -293,6 +293,13 @@ class Lead(SQLModel, table=True):
     longitude: Optional[float] = Field(default=None, sa_column=sa.Column(sa.Float(), nullable=True))
     # The source's own id for the property: a refresh never inserts a lead twice.
     external_id: Optional[str] = Field(default=None, sa_column=sa.Column(sa.String(128), nullable=True, unique=True))
+    # Leads a bulk scrape delivered belong to it (never listed on the marketplace);
+    # they keep the source's listing id here, not in the unique external_id.
+    scrape_id: Optional[uuid.UUID] = Field(
+        default=None,
+        sa_column=sa.Column(sa.Uuid(), sa.ForeignKey("bulk_scrapes.id", ondelete="SET NULL"), nullable=True, index=True),
+    )
+    source_listing_id: Optional[str] = Field(default=None, sa_column=sa.Column(sa.String(128), nullable=True, index=True))
 
     __table_args__ = (
         sa.CheckConstraint("confidence_score IS NULL OR (confidence_score BETWEEN 0 AND 100)", name="ck_leads_confidence"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 from sqlalchemy import text
 
-from marketplace.api import images, stripe_webhook
+from marketplace.api import downloads, images, stripe_webhook, webhook
 from marketplace.db import get_engine
 from marketplace.offloop import run_blocking
 
@@ -31,4 +31,6 @@ def create_api() -> FastAPI:
 
     api.include_router(images.router)
     api.include_router(stripe_webhook.router)
+    api.include_router(webhook.router)
+    api.include_router(downloads.router)
     return api

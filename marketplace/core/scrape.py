@@ -303,6 +303,58 @@ def parse_webhook_body(body: Any) -> ScrapeRequest:
                          price=price, roi=roi, min_confidence=0, size=(0, 1_000_000))
 
 
+# --------------------------------------------------------------------------- results table (SPEC 5)
+
+RESULT_TAGS = (("new", "New"), ("high_roi", "High ROI"), ("vacant", "Vacant"), ("auction_soon", "Auction Soon"))
+RESULT_SORTS = (("roi_desc", "Highest ROI"), ("newest", "Newest"), ("price_asc", "Lowest Price"),
+                ("zestimate_desc", "Highest Market Value"), ("sqft_asc", "Smallest Size"))
+RESULTS_PAGE_SIZE = 25
+
+
+def result_matches(row: Mapping[str, Any], roi_bands: Iterable[str], sizes: Iterable[str],
+                   tags: Iterable[str]) -> bool:
+    """SPEC 5's result filters: OR within a group, AND across groups."""
+    from marketplace.core.marketplace import roi_band, size_band
+
+    roi_bands, sizes, tags = set(roi_bands), set(sizes), set(tags)
+    if roi_bands and roi_band(row.get("roi")) not in roi_bands:
+        return False
+    if sizes and size_band(row.get("square_footage")) not in sizes:
+        return False
+    if tags:
+        have = {
+            "new": bool(row.get("is_new")),
+            "high_roi": bool(row.get("is_high_roi")),
+            "vacant": row.get("lead_type") == "Vacancy",
+            "auction_soon": row.get("lead_type") == "Auction",
+        }
+        if not any(have.get(tag) for tag in tags):
+            return False
+    return True
+
+
+def _sort_key(sort: str):
+    def missing_last(value, descending=False):
+        if value is None:
+            return (1, 0)
+        return (0, -value if descending else value)
+
+    keys = {
+        "roi_desc": lambda r: missing_last(r.get("roi"), descending=True),
+        "newest": lambda r: r.get("created_at") or "",
+        "price_asc": lambda r: missing_last(r.get("asking_price")),
+        "zestimate_desc": lambda r: missing_last(r.get("zestimate"), descending=True),
+        "sqft_asc": lambda r: missing_last(r.get("square_footage")),
+    }
+    return keys.get(sort, keys["roi_desc"])
+
+
+def filter_results(rows: Iterable[Mapping[str, Any]], roi_bands=(), sizes=(), tags=(),
+                   sort: str = "roi_desc") -> list[Mapping[str, Any]]:
+    chosen = [row for row in rows if result_matches(row, roi_bands, sizes, tags)]
+    return sorted(chosen, key=_sort_key(sort), reverse=(sort == "newest"))
+
+
 # --------------------------------------------------------------------------- CSV (SPEC 9)
 
 CSV_COLUMNS = ("Address", "City", "State", "Zip Code", "Lead Type", "Asking Price", "Market Value", "ARV",

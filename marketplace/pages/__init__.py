@@ -16,3 +16,4 @@ from marketplace.pages import pricing  # noqa: F401
 from marketplace.pages import purchase_credits  # noqa: F401
 from marketplace.pages import credits_purchased  # noqa: F401
 from marketplace.pages import test_checkout  # noqa: F401
+from marketplace.pages import bulkscraper  # noqa: F401

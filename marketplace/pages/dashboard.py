@@ -227,6 +227,11 @@ def scrape_row(row: dict) -> rx.Component:
         rx.table.cell(row["leads_generated"]),
         rx.table.cell(row["credits_used"]),
         rx.table.cell(rx.badge(row["status"], variant="soft")),
+        rx.table.cell(
+            rx.button(rx.icon("download", size=14), "CSV", size="1", variant="soft",
+                      on_click=DashboardState.export_scrape(row["id"]), id="scrape-csv-" + row["id"],
+                      aria_label="Download this scrape as CSV"),
+        ),
         align="center",
     )
 
@@ -238,7 +243,7 @@ def scrapes_tab() -> rx.Component:
             rx.table.root(
                 rx.table.header(
                     rx.table.row(
-                        *[rx.table.column_header_cell(h) for h in ("Date", "Requested", "Generated", "Credits used", "Status")]
+                        *[rx.table.column_header_cell(h) for h in ("Date", "Requested", "Generated", "Credits used", "Status", "Export")]
                     )
                 ),
                 rx.table.body(rx.foreach(DashboardState.scrapes, scrape_row)),

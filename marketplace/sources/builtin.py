@@ -179,6 +179,14 @@ class BuiltinSource:
     # ------------------------------------------------------------------ public
 
     def search(self, criteria: SearchCriteria) -> list[LeadRecord]:
+        return self._search(criteria, partial=False)
+
+    def search_partial(self, criteria: SearchCriteria) -> list[LeadRecord]:
+        """Like ``search``, but a search that cannot be filled returns the leads it
+        found instead of failing (the bulk scraper charges for what it delivers)."""
+        return self._search(criteria, partial=True)
+
+    def _search(self, criteria: SearchCriteria, partial: bool) -> list[LeadRecord]:
         criteria.validate(max_count=1_000_000)
         self._check_reachable(criteria)
         markets = _markets(criteria)
@@ -189,6 +197,8 @@ class BuiltinSource:
         while len(leads) < criteria.count:
             attempts += 1
             if attempts > budget:
+                if partial:
+                    return leads
                 raise CriteriaError(
                     f"Only {len(leads)} of {criteria.count} leads match these criteria; widen the price, size, "
                     "ROI or confidence ranges."

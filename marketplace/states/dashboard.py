@@ -9,7 +9,7 @@ import reflex as rx
 from marketplace import routes
 from marketplace.config import get_settings
 from marketplace.offloop import run_blocking
-from marketplace.services import dashboard, referrals
+from marketplace.services import dashboard, downloads, referrals
 from marketplace.services.referrals import ReferralCodeError
 from marketplace.states.auth import AuthState
 
@@ -235,6 +235,18 @@ class DashboardState(AuthState):
         except Exception:  # noqa: BLE001 - the code did change; only the numbers' refresh failed
             log.exception("referral stats reload failed for %s", user_id)
         yield rx.toast.success(CODE_UPDATED, description=f"Your referral code is now {code}.")
+
+    @rx.event
+    async def export_scrape(self, scrape_id: str):
+        """CSV of one stored scrape, named from its lead count and timestamp (SPEC 9):
+        a signed five-minute link for this user's own scrape."""
+        user_id = await self._current_user_id()
+        if user_id is None:
+            return rx.redirect(routes.AUTH, replace=True)
+        if not isinstance(scrape_id, str) or scrape_id not in {row["id"] for row in self.scrapes}:
+            return None
+        token = downloads.make_token(downloads.SCRAPE_CSV, user_id, scrape_id)
+        return rx.download(url=f"/api/scrapes/{scrape_id}/csv?token={token}&kind=stored")
 
     @rx.var
     def code_save_disabled(self) -> bool:

@@ -117,3 +117,26 @@ def test_file_names():
     when = datetime(2026, 11, 23, 8, 5, 9)
     assert scrape.results_filename(when) == "bulk-scrape-2026-11-23.csv"
     assert scrape.stored_scrape_filename(91, when) == "bulk-scrape-91-leads-20261123-080509.csv"
+
+
+def test_result_filters_and_sorts():
+    rows = [
+        {"id": "a", "roi": 35.0, "square_footage": 900, "lead_type": "Auction", "is_high_roi": True, "is_new": True,
+         "asking_price": 300, "zestimate": 500, "created_at": "2026-11-20"},
+        {"id": "b", "roi": 25.0, "square_footage": 1500, "lead_type": "Vacancy", "is_high_roi": True,
+         "is_new": False, "asking_price": 100, "zestimate": 900, "created_at": "2026-11-22"},
+        {"id": "c", "roi": 5.0, "square_footage": 2500, "lead_type": "Probate", "is_high_roi": False,
+         "is_new": False, "asking_price": None, "zestimate": None, "created_at": "2026-11-21"},
+        {"id": "d", "roi": None, "square_footage": None, "lead_type": "Probate", "is_high_roi": False,
+         "is_new": False, "asking_price": 50, "zestimate": 100, "created_at": "2026-11-19"},
+    ]
+    ids = lambda out: [r["id"] for r in out]  # noqa: E731
+    assert ids(scrape.filter_results(rows)) == ["a", "b", "c", "d"]
+    assert ids(scrape.filter_results(rows, roi_bands=["gt30", "0-10"])) == ["a", "c"]
+    assert ids(scrape.filter_results(rows, roi_bands=["unknown"])) == ["d"]
+    assert ids(scrape.filter_results(rows, sizes=["medium", "large"])) == ["b", "c"]
+    assert ids(scrape.filter_results(rows, tags=["vacant", "auction_soon"])) == ["a", "b"]
+    assert ids(scrape.filter_results(rows, roi_bands=["20-30", "gt30"], tags=["new"])) == ["a"]
+    assert ids(scrape.filter_results(rows, sort="price_asc")) == ["d", "b", "a", "c"]
+    assert ids(scrape.filter_results(rows, sort="newest")) == ["b", "c", "a", "d"]
+    assert ids(scrape.filter_results(rows, sort="zestimate_desc")) == ["b", "a", "d", "c"]

@@ -1,0 +1,52 @@
+"""Downloads: a bulk scrape as CSV (SPEC 9), and the webhook API's documentation.
+
+``GET /api/scrapes/{scrape_id}/csv?token=...&kind=results|stored`` streams the
+15 SPEC columns with formula cells neutralised; the token comes from
+``services.downloads`` (made by a signed-in handler) and the scrape must be the
+token user's own. ``kind=results`` names the file by date (the bulk scraper's
+Download CSV), ``kind=stored`` by lead count and timestamp (the dashboard).
+
+``GET /api/webhook-docs.md`` is the API's markdown documentation.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+
+from marketplace.config import get_settings
+from marketplace.core import scrape as rules
+from marketplace.core.webhook_docs import webhook_markdown
+from marketplace.offloop import run_blocking
+from marketplace.services import downloads, scrapes
+
+router = APIRouter()
+
+
+@router.get("/api/scrapes/{scrape_id}/csv", include_in_schema=False)
+async def scrape_csv(scrape_id: str, token: str = "", kind: str = "results") -> Response:
+    user_id = downloads.read_token(token, downloads.SCRAPE_CSV, scrape_id)
+    if user_id is None:
+        return JSONResponse({"error": "This download link is invalid or has expired."}, status_code=403)
+    stored = await run_blocking(scrapes.stored_scrape, user_id, scrape_id)
+    if stored is None:
+        return JSONResponse({"error": "Scrape not found"}, status_code=404)
+    text = await run_blocking(rules.csv_text, stored.output)
+    name = (rules.stored_scrape_filename(stored.lead_count, stored.created_at) if kind == "stored"
+            else rules.results_filename(stored.created_at))
+    return Response(
+        content="\ufeff" + text,  # BOM: spreadsheets read the file as UTF-8
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "private, no-store"},
+    )
+
+
+@router.get("/api/webhook-docs.md", include_in_schema=False)
+async def webhook_docs(request: Request, user_id: str = "YOUR_USER_ID") -> Response:
+    safe_user = user_id if len(user_id) <= 40 and all(c.isalnum() or c == "-" for c in user_id) else "YOUR_USER_ID"
+    base = get_settings().site_url or str(request.base_url).rstrip("/")
+    return Response(
+        content=webhook_markdown(safe_user, base),
+        media_type="text/markdown; charset=utf-8",
+        headers={"Content-Disposition": 'attachment; filename="leadvault-webhook-api.md"'},
+    )

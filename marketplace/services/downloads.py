@@ -1,0 +1,46 @@
+"""Signed, short-lived download links for files a signed-in user may fetch.
+
+The browser keeps its session in localStorage, which a plain link cannot
+carry, so a Reflex handler (after its own server-side session check) hands
+out a link with a token: HMAC-SHA256 over (purpose, user, object, expiry) with
+the app's SECRET_KEY. The route re-checks the signature, the expiry and that
+the object still belongs to that user; nothing else opens the file.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import time
+import uuid
+
+from marketplace.config import get_settings
+
+TTL_SECONDS = 300
+SCRAPE_CSV = "scrape-csv"  # purpose: one bulk scrape as CSV
+
+
+def _sign(payload: str) -> str:
+    mac = hmac.new(get_settings().secret_key.encode(), payload.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
+
+
+def make_token(purpose: str, user_id: uuid.UUID, object_id: str, now: float | None = None) -> str:
+    expires = int((now or time.time()) + TTL_SECONDS)
+    payload = f"{purpose}:{user_id}:{object_id}:{expires}"
+    return f"{user_id}.{expires}.{_sign(payload)}"
+
+
+def read_token(token: str, purpose: str, object_id: str, now: float | None = None) -> uuid.UUID | None:
+    """The user the token was made for, or None (bad signature, other object, expired)."""
+    try:
+        user_part, expires_part, signature = (token or "").split(".", 2)
+        user_id = uuid.UUID(user_part)
+        expires = int(expires_part)
+    except ValueError:
+        return None
+    if expires < (now or time.time()):
+        return None
+    expected = _sign(f"{purpose}:{user_id}:{object_id}:{expires}")
+    return user_id if hmac.compare_digest(expected, signature) else None

@@ -1,0 +1,293 @@
+"""Bulk scrapes (SPEC 2, 3, 4, 7, 8, 9): one service for the /bulkscraper page,
+the webhook API and the developer explorer.
+
+A scrape asks the lead source for ``lead_count`` leads matching the request
+and gives the user the full data of each. The leads are stored as leads that
+belong to the scrape (``leads.scrape_id``; never listed on the marketplace),
+each with an unlock record of purchase_type 'bulk_scrape', so they show on
+the dashboard and their property pages open. A property the user already
+holds (same source listing, or same address and ZIP) is never returned or
+charged for again, and a listing that is for sale on the marketplace is not
+handed out by a scrape (a scrape is never a cheap way to unlock one). When
+fewer leads than asked can be found, the user pays only for what was
+delivered (the discount tier of the delivered count) and is told so.
+
+Generation runs first, without a transaction (it may take a while and calls
+the source). Then one transaction stores the scrape row, the leads, the
+unlock records and the ledger spend: a failure at any step (including a
+balance spent meanwhile) leaves credits and rows exactly as they were.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlmodel import select
+
+from marketplace.core import scrape as rules
+from marketplace.core.pricing import display_confidence
+from marketplace.db import read_scope, session_scope
+from marketplace.models import BulkScrape, Lead, Profile, UserLead, utcnow
+from marketplace.services import ledger
+from marketplace.sources.base import CriteriaError, LeadSource, SourceError
+
+log = logging.getLogger("marketplace.scrapes")
+
+CHUNK = 100          # leads asked of the source per step (progress is reported per step)
+TOP_UP_ROUNDS = 3    # extra asks when duplicates were dropped
+
+Progress = Callable[[int, int], None]
+
+
+class ScrapeError(Exception):
+    """A refused or failed scrape; ``title``/``message`` are shown, ``status`` is the API's code."""
+
+    def __init__(self, message: str, title: str = rules.SCRAPE_FAILED_TITLE, status: int = 400):
+        super().__init__(message)
+        self.title = title
+        self.message = message
+        self.status = status
+
+
+@dataclass(frozen=True)
+class ScrapeResult:
+    scrape_id: uuid.UUID
+    created_at: datetime
+    lead_count: int
+    leads_generated: int
+    credits_used: int
+    balance: int
+    leads: list[dict]
+
+    @property
+    def shortfall(self) -> str:
+        """'' when every lead asked for was delivered; otherwise what the user is told."""
+        if self.leads_generated >= self.lead_count:
+            return ""
+        return (f"Only {self.leads_generated:,} of {self.lead_count:,} leads matched your criteria; "
+                f"you were charged for {self.leads_generated:,}.")
+
+
+def _address_key(address: str | None, zip_code: str | None) -> tuple[str, str]:
+    return (" ".join((address or "").lower().split()), (zip_code or "").strip())
+
+
+def _held(session, user_id: uuid.UUID, candidates: list[dict]) -> tuple[set[str], set[tuple[str, str]]]:
+    """Listing ids and (address, ZIP) keys among ``candidates`` the user already holds,
+    plus listing ids for sale on the marketplace (returned in the first set)."""
+    listing_ids = {c["external_id"] for c in candidates if c.get("external_id")}
+    zips = {c.get("zip_code") for c in candidates if c.get("zip_code")}
+    held_ids: set[str] = set()
+    held_addresses: set[tuple[str, str]] = set()
+    if listing_ids:
+        rows = session.exec(
+            select(Lead.external_id, Lead.source_listing_id)
+            .where(sa.or_(Lead.external_id.in_(listing_ids), Lead.source_listing_id.in_(listing_ids)))
+            .where(sa.or_(
+                Lead.is_active == sa.true(),
+                Lead.id.in_(select(UserLead.lead_id).where(UserLead.user_id == user_id)),
+            ))
+        ).all()
+        for external_id, listing_id in rows:
+            held_ids.update(x for x in (external_id, listing_id) if x)
+    if zips:
+        rows = session.exec(
+            select(Lead.address, Lead.zip_code)
+            .join(UserLead, UserLead.lead_id == Lead.id)
+            .where(UserLead.user_id == user_id, Lead.zip_code.in_(zips))
+        ).all()
+        held_addresses = {_address_key(a, z) for a, z in rows}
+    return held_ids, held_addresses
+
+
+def _search(source: LeadSource, criteria) -> list[dict]:
+    """The source's leads; a built-in search that cannot be filled returns what it found."""
+    search_partial = getattr(source, "search_partial", None)
+    if search_partial is not None:
+        return search_partial(criteria)
+    return source.search(criteria)
+
+
+def generate(user_id: uuid.UUID, request: rules.ScrapeRequest, source: LeadSource,
+             progress: Progress | None = None) -> list[dict]:
+    """Up to ``request.lead_count`` new leads for this user (no transaction held)."""
+    wanted = request.lead_count
+    base = request.criteria()
+    found: list[dict] = []
+    seen_ids: set[str] = set()
+    seen_addresses: set[tuple[str, str]] = set()
+    rounds_without_progress = 0
+    asked = 0
+    while len(found) < wanted and rounds_without_progress < TOP_UP_ROUNDS:
+        step = min(CHUNK, wanted - len(found))
+        criteria = _with_count(base, step)
+        batch = _search(source, criteria)
+        asked += step
+        with read_scope() as session:
+            held_ids, held_addresses = _held(session, user_id, batch)
+        added = 0
+        for lead in batch:
+            key = _address_key(lead.get("address"), lead.get("zip_code"))
+            listing = lead.get("external_id")
+            if key in held_addresses or key in seen_addresses or (listing and (listing in held_ids or listing in seen_ids)):
+                continue
+            seen_addresses.add(key)
+            if listing:
+                seen_ids.add(listing)
+            found.append(lead)
+            added += 1
+            if len(found) >= wanted:
+                break
+        rounds_without_progress = 0 if added == step else rounds_without_progress + 1
+        if progress is not None:
+            progress(len(found), wanted)
+        if not batch:
+            break
+    return found[:wanted]
+
+
+def _with_count(criteria, count: int):
+    from dataclasses import replace
+
+    return replace(criteria, count=count)
+
+
+def _output_row(lead_id: uuid.UUID, lead: dict, created_at: datetime) -> dict:
+    """A lead as the user receives it (page, CSV, webhook response, stored output)."""
+    return {
+        "id": str(lead_id),
+        "address": lead.get("address"),
+        "city": lead.get("city"),
+        "state": lead.get("state"),
+        "zip_code": lead.get("zip_code"),
+        "lead_type": lead.get("lead_type"),
+        "source": lead.get("source"),
+        "asking_price": lead.get("asking_price"),
+        "zestimate": lead.get("zestimate"),
+        "arv": lead.get("arv"),
+        "rehab_estimate": lead.get("rehab_estimate"),
+        "roi": lead.get("roi"),
+        "beds": lead.get("beds"),
+        "baths": lead.get("baths"),
+        "square_footage": lead.get("square_footage"),
+        "confidence_score": display_confidence(lead.get("confidence_score")),
+        "is_high_roi": bool(lead.get("is_high_roi")),
+        "is_new": bool(lead.get("is_new", True)),
+        "created_at": created_at.isoformat(),
+    }
+
+
+def check_balance(user_id: uuid.UUID, lead_count: int) -> int:
+    """The balance, or ``ScrapeError`` (402) when it is below the cost (nothing charged)."""
+    cost = rules.scrape_cost(lead_count)
+    with read_scope() as session:
+        balance = session.exec(select(Profile.credits_remaining).where(Profile.user_id == user_id)).first()
+    if balance is None:
+        raise ScrapeError("User not found", status=404)
+    if balance < cost:
+        raise ScrapeError(rules.need_credits_message(cost, balance), title="Insufficient Credits", status=402)
+    return balance
+
+
+def run_scrape(user_id: uuid.UUID, request: rules.ScrapeRequest, *, origin: str = "ui", charge: bool = True,
+               source: LeadSource | None = None, progress: Progress | None = None) -> ScrapeResult:
+    """Generate, then charge and store in one transaction. Raises ``ScrapeError``."""
+    problems = request.problems()
+    if problems:
+        raise ScrapeError(" ".join(problems))
+    if charge:
+        check_balance(user_id, request.lead_count)
+    if source is None:
+        from marketplace.sources import get_source
+
+        source = get_source()
+    try:
+        leads = generate(user_id, request, source, progress)
+    except CriteriaError as exc:
+        raise ScrapeError(str(exc)) from exc
+    except SourceError as exc:
+        log.warning("scrape for %s: lead source failed: %s", user_id, exc)
+        raise ScrapeError(f"The lead source failed: {exc}", status=502) from exc
+    if not leads:
+        raise ScrapeError("No leads matched your criteria; nothing was charged. Try widening the ranges.")
+    return store(user_id, request, leads, origin=origin, charge=charge)
+
+
+def store(user_id: uuid.UUID, request: rules.ScrapeRequest, leads: list[dict], *, origin: str,
+          charge: bool) -> ScrapeResult:
+    """One transaction: scrape row, leads, unlock records, ledger spend."""
+    delivered = len(leads)
+    cost = rules.scrape_cost(delivered) if charge else 0
+    per_lead = cost // delivered if delivered else 0  # exact: cost = delivered x (100 - discount)
+    now = utcnow()
+    scrape_id = uuid.uuid4()
+    lead_rows, unlock_rows, output = [], [], []
+    for lead in leads:
+        lead_id = uuid.uuid4()
+        listing = lead.get("external_id")
+        lead_rows.append({
+            **{k: v for k, v in lead.items() if k in Lead.__table__.columns and k not in ("id", "external_id")},
+            "id": lead_id,
+            "external_id": None,
+            "source_listing_id": listing,
+            "scrape_id": scrape_id,
+            "is_active": False,
+            "is_new": False,
+            "created_at": now,
+        })
+        unlock_rows.append({"user_id": user_id, "lead_id": lead_id, "unlocked_at": now, "credit_cost": per_lead,
+                            "purchase_type": "bulk_scrape"})
+        output.append(_output_row(lead_id, lead, now))
+    try:
+        with session_scope() as session:
+            if session.get(Profile, user_id) is None:
+                raise ScrapeError("User not found", status=404)
+            session.add(BulkScrape(
+                id=scrape_id, user_id=user_id, created_at=now, lead_count=request.lead_count,
+                leads_generated=delivered, credits_used=cost, status="completed", origin=origin,
+                params=request.as_dict(), output=output,
+            ))
+            session.flush()
+            session.execute(sa.insert(Lead.__table__), lead_rows)
+            session.execute(sa.insert(UserLead.__table__), unlock_rows)
+            if cost:
+                balance = ledger.apply_credits(session, user_id, -cost, "bulk_scrape", reference_id=str(scrape_id))
+            else:
+                balance = ledger.balance(session, user_id)
+    except ledger.InsufficientCredits as exc:
+        raise ScrapeError(rules.need_credits_message(cost, exc.available), title="Insufficient Credits",
+                          status=402) from exc
+    return ScrapeResult(scrape_id=scrape_id, created_at=now, lead_count=request.lead_count,
+                        leads_generated=delivered, credits_used=cost, balance=balance, leads=output)
+
+
+# --------------------------------------------------------------------------- reads
+
+
+@dataclass(frozen=True)
+class StoredScrape:
+    id: uuid.UUID
+    created_at: datetime
+    lead_count: int
+    leads_generated: int
+    credits_used: int
+    output: list[dict]
+
+
+def stored_scrape(user_id: uuid.UUID, scrape_id: str) -> StoredScrape | None:
+    """One of the user's scrapes with its output (None for anyone else's or a bad id)."""
+    try:
+        sid = uuid.UUID(str(scrape_id))
+    except ValueError:
+        return None
+    with read_scope() as session:
+        row = session.get(BulkScrape, sid)
+        if row is None or row.user_id != user_id:
+            return None
+        return StoredScrape(row.id, row.created_at, row.lead_count, row.leads_generated, row.credits_used,
+                            list(row.output or []))

@@ -1,0 +1,371 @@
+"""/bulkscraper: configure, confirm and run a bulk scrape; results; CSV (SPEC 2, 4, 5, 8, 9).
+
+The form keeps what the user typed (strings); ``core.scrape`` parses and clamps
+it, so the expected cost shown is the cost charged. The scrape runs as a
+background task: the lead generation and the one transaction that charges and
+stores run on the blocking pool (``run_blocking``) while the task reports real
+progress to the page; other users' events are never delayed by it.
+
+The full results stay in the backend var ``_results``; the public ``rows``
+hold one page of the filtered, sorted results (filters apply to the loaded
+results, SPEC 5). Every handler re-checks the session on the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+
+import reflex as rx
+
+from marketplace import routes
+from marketplace.core import scrape as rules
+from marketplace.core.marketplace import ROI_BANDS, SIZE_BANDS, parse_whole_number, percent, usd
+from marketplace.offloop import run_blocking
+from marketplace.services import downloads, scrapes
+from marketplace.sources.base import SCRAPER_LEAD_TYPES, SOURCES, US_STATES
+from marketplace.states.auth import AuthState
+
+log = logging.getLogger("marketplace.bulkscraper")
+
+FILTER_GROUPS = {
+    "roi": {value for value, _ in ROI_BANDS},
+    "size": {value for value, _ in SIZE_BANDS},
+    "tag": {value for value, _ in rules.RESULT_TAGS},
+}
+SORT_VALUES = {value for value, _ in rules.RESULT_SORTS}
+
+
+class _Progress:
+    """Progress written by the scrape thread, read by the background task."""
+
+    def __init__(self, total: int):
+        self.lock = threading.Lock()
+        self.done, self.total = 0, total
+
+    def update(self, done: int, total: int) -> None:
+        with self.lock:
+            self.done, self.total = done, total
+
+
+def result_row(lead: dict) -> dict[str, str]:
+    return {
+        "id": str(lead.get("id", "")),
+        "address": lead.get("address") or "",
+        "city_line": f"{lead.get('city') or ''}, {lead.get('state') or ''} {lead.get('zip_code') or ''}".strip(),
+        "lead_type": lead.get("lead_type") or "",
+        "asking_price": usd(lead.get("asking_price")),
+        "zestimate": usd(lead.get("zestimate")),
+        "arv": usd(lead.get("arv")),
+        "rehab": usd(lead.get("rehab_estimate")),
+        "roi": percent(lead.get("roi")),
+        "beds_baths": f"{lead.get('beds') if lead.get('beds') is not None else 'N/A'} bd / "
+                      f"{lead.get('baths') if lead.get('baths') is not None else 'N/A'} ba",
+        "sqft": "N/A" if lead.get("square_footage") is None else f"{lead['square_footage']:,}",
+        "confidence": str(lead.get("confidence_score") if lead.get("confidence_score") is not None else 85),
+        "href": routes.property_url(str(lead.get("id", ""))),
+    }
+
+
+class BulkScraperState(AuthState):
+    # ------------------------------------------------------------------ form (as typed)
+    lead_count: str = str(rules.DEFAULT_LEADS)
+    cities: str = ""
+    states: list[str] = []
+    lead_types: list[str] = []
+    sources: list[str] = []
+    price_min: str = str(rules.PRICE_DEFAULTS[0])
+    price_max: str = str(rules.PRICE_DEFAULTS[1])
+    size_min: str = str(rules.SIZE_DEFAULTS[0])
+    size_max: str = str(rules.SIZE_DEFAULTS[1])
+    roi_min: str = str(rules.ROI_DEFAULTS[0])
+    roi_max: str = str(rules.ROI_DEFAULTS[1])
+    min_confidence: str = str(rules.DEFAULT_CONFIDENCE)
+
+    # ------------------------------------------------------------------ run
+    loaded: bool = False
+    confirm_open: bool = False
+    scraping: bool = False
+    progress_done: int = 0
+    progress_total: int = 0
+    error_title: str = ""
+    error_message: str = ""
+    shortfall: str = ""
+
+    # ------------------------------------------------------------------ results
+    _results: list[dict] = []
+    scrape_id: str = ""
+    result_count: int = 0
+    result_credits: int = 0
+    roi_filter: list[str] = []
+    size_filter: list[str] = []
+    tag_filter: list[str] = []
+    sort: str = "roi_desc"
+    page: int = 1
+    rows: list[dict[str, str]] = []
+    filtered_count: int = 0
+
+    # ------------------------------------------------------------------ parsed form
+    def _request(self) -> rules.ScrapeRequest:
+        return rules.ScrapeRequest(
+            lead_count=rules.parse_lead_count(self.lead_count),
+            cities=rules.parse_cities(self.cities),
+            states=rules.pick(self.states, US_STATES),
+            lead_types=rules.pick(self.lead_types, SCRAPER_LEAD_TYPES),
+            sources=rules.pick(self.sources, SOURCES),
+            price=(rules.parse_at_least_zero(self.price_min, rules.PRICE_DEFAULTS[0]),
+                   rules.parse_at_least_zero(self.price_max, rules.PRICE_DEFAULTS[1])),
+            size=(rules.parse_at_least_zero(self.size_min, rules.SIZE_DEFAULTS[0]),
+                  rules.parse_at_least_zero(self.size_max, rules.SIZE_DEFAULTS[1])),
+            roi=(rules.parse_roi(self.roi_min, rules.ROI_DEFAULTS[0]),
+                 rules.parse_roi(self.roi_max, rules.ROI_DEFAULTS[1])),
+            min_confidence=rules.parse_confidence(self.min_confidence),
+        )
+
+    @rx.var
+    def parsed_count(self) -> int:
+        return rules.parse_lead_count(self.lead_count)
+
+    @rx.var
+    def expected_cost(self) -> int:
+        return rules.scrape_cost(rules.parse_lead_count(self.lead_count))
+
+    @rx.var
+    def cost_label(self) -> str:
+        return f"{self.expected_cost:,} credits"
+
+    @rx.var
+    def full_price_label(self) -> str:
+        count = rules.parse_lead_count(self.lead_count)
+        return f"{count:,} leads x {rules.CREDITS_PER_LEAD} = {rules.full_price(count):,} credits"
+
+    @rx.var
+    def discount_label(self) -> str:
+        count = rules.parse_lead_count(self.lead_count)
+        pct = rules.discount_percent(count)
+        saved = rules.full_price(count) - rules.scrape_cost(count)
+        return f"{pct}% (-{saved:,} credits)" if pct else "0%"
+
+    @rx.var
+    def discount_percent(self) -> int:
+        return rules.discount_percent(rules.parse_lead_count(self.lead_count))
+
+    @rx.var
+    def credits_label(self) -> str:
+        return f"{self.credits:,} credits"
+
+    @rx.var
+    def balance_after_label(self) -> str:
+        return f"{max(0, self.credits - self.expected_cost):,} credits"
+
+    @rx.var
+    def short_of_credits(self) -> bool:
+        return self.credits < self.expected_cost
+
+    @rx.var
+    def need_message(self) -> str:
+        return rules.need_credits_message(self.expected_cost, self.credits)
+
+    @rx.var
+    def shortfall_message(self) -> str:
+        return rules.shortfall_message(self.credits, self.expected_cost)
+
+    @rx.var
+    def start_disabled(self) -> bool:
+        return self.scraping or self.credits < self.expected_cost
+
+    @rx.var
+    def form_problems(self) -> str:
+        return " ".join(self._request().problems())
+
+    @rx.var
+    def confidence_value(self) -> int:
+        return rules.parse_confidence(self.min_confidence)
+
+    @rx.var
+    def progress_percent(self) -> int:
+        return int(100 * self.progress_done / self.progress_total) if self.progress_total else 0
+
+    @rx.var
+    def progress_label(self) -> str:
+        return f"{self.progress_done:,} of {self.progress_total:,} leads"
+
+    @rx.var
+    def pages(self) -> int:
+        return max(1, -(-self.filtered_count // rules.RESULTS_PAGE_SIZE))
+
+    @rx.var
+    def results_label(self) -> str:
+        if not self.result_count:
+            return ""
+        shown = f"{self.filtered_count:,} of {self.result_count:,} leads" if self.filtered_count != self.result_count \
+            else f"{self.result_count:,} leads"
+        return f"{shown} · page {self.page} of {self.pages}"
+
+    # ------------------------------------------------------------------ form events (no I/O)
+    @rx.event
+    def set_field(self, name: str, value: str):
+        if name in ("lead_count", "cities", "price_min", "price_max", "size_min", "size_max", "roi_min", "roi_max",
+                    "min_confidence") and isinstance(value, str) and not self.scraping:
+            setattr(self, name, value[:2000 if name == "cities" else 20])
+
+    @rx.event
+    def clamp_fields(self):
+        """On blur: show the values the scrape will use (SPEC 5's clamps)."""
+        request = self._request()
+        self.lead_count = str(request.lead_count)
+        self.min_confidence = str(request.min_confidence)
+        self.price_min, self.price_max = (str(v) for v in request.price)
+        self.size_min, self.size_max = (str(v) for v in request.size)
+        self.roi_min, self.roi_max = (str(v) for v in request.roi)
+        self.cities = ", ".join(request.cities)
+
+    @rx.event
+    def toggle_option(self, group: str, value: str):
+        allowed = {"states": US_STATES, "lead_types": SCRAPER_LEAD_TYPES, "sources": SOURCES}
+        if self.scraping or not isinstance(group, str) or group not in allowed or value not in allowed[group]:
+            return
+        current = list(getattr(self, group))
+        current = [v for v in current if v != value] if value in current else [*current, value]
+        setattr(self, group, list(rules.pick(current, allowed[group])))
+
+    @rx.event
+    def clear_options(self, group: str):
+        if group in ("states", "lead_types", "sources") and not self.scraping:
+            setattr(self, group, [])
+
+    # ------------------------------------------------------------------ load
+    @rx.event
+    async def load(self):
+        self.confirm_open = False
+        self.error_title = self.error_message = ""
+        user_id = await self._current_user_id()
+        if user_id is not None:
+            await self._load_user(user_id)
+        self.loaded = True
+
+    # ------------------------------------------------------------------ confirm + run
+    @rx.event
+    async def open_confirm(self):
+        user_id = await self._current_user_id()
+        if user_id is None:
+            return rx.toast.error(rules.LOGIN_REQUIRED[0], description=rules.LOGIN_REQUIRED[1])
+        await self._load_user(user_id)
+        problems = self._request().problems()
+        if problems:
+            return rx.toast.error("Check your criteria", description=" ".join(problems))
+        if self.credits < self.expected_cost:
+            return rx.toast.error("Insufficient Credits", description=self.need_message)
+        self.clamp_fields()
+        self.confirm_open = True
+        return None
+
+    @rx.event
+    def set_confirm_open(self, is_open: bool):
+        if not self.scraping and isinstance(is_open, bool):
+            self.confirm_open = is_open
+
+    @rx.event(background=True)
+    async def run_scrape(self):
+        """Confirm Scrape: 'Scraping...' with progress, then the results or 'Scrape Failed'."""
+        async with self:
+            if self.scraping:
+                return
+            user_id = await self._current_user_id()
+            if user_id is None:
+                self.confirm_open = False
+                return rx.toast.error(rules.LOGIN_REQUIRED[0], description=rules.LOGIN_REQUIRED[1])
+            request = self._request()
+            self.confirm_open = False
+            self.scraping = True
+            self.error_title = self.error_message = self.shortfall = ""
+            self.progress_done, self.progress_total = 0, request.lead_count
+        progress = _Progress(request.lead_count)
+        task = asyncio.ensure_future(run_blocking(scrapes.run_scrape, user_id, request, origin="ui",
+                                                  progress=progress.update))
+        while not task.done():
+            await asyncio.wait({task}, timeout=0.4)
+            async with self:
+                with progress.lock:
+                    self.progress_done, self.progress_total = progress.done, progress.total
+        try:
+            result = task.result()
+        except scrapes.ScrapeError as exc:
+            async with self:
+                self.scraping = False
+                self.error_title, self.error_message = rules.SCRAPE_FAILED_TITLE, exc.message
+                if exc.status == 402:
+                    await self._load_user(user_id)
+            return rx.toast.error(rules.SCRAPE_FAILED_TITLE, description=exc.message or rules.SCRAPE_FAILED)
+        except Exception:  # noqa: BLE001 - the SPEC's generic failure; nothing was charged
+            log.exception("bulk scrape failed for %s", user_id)
+            async with self:
+                self.scraping = False
+                self.error_title, self.error_message = rules.SCRAPE_FAILED_TITLE, rules.SCRAPE_FAILED
+            return rx.toast.error(rules.SCRAPE_FAILED_TITLE, description=rules.SCRAPE_FAILED)
+        async with self:
+            self.scraping = False
+            self.credits = result.balance
+            self.shortfall = result.shortfall
+            self._show_results(str(result.scrape_id), result.leads, result.credits_used)
+        return rx.toast.success(rules.SCRAPE_DONE_TITLE,
+                                description=rules.completed_message(result.leads_generated, result.credits_used))
+
+    # ------------------------------------------------------------------ results
+    def _show_results(self, scrape_id: str, leads: list[dict], credits_used: int) -> None:
+        self._results = leads
+        self.scrape_id = scrape_id
+        self.result_count = len(leads)
+        self.result_credits = credits_used
+        self.roi_filter, self.size_filter, self.tag_filter = [], [], []
+        self.sort = "roi_desc"
+        self.page = 1
+        self._render_rows()
+
+    def _render_rows(self) -> None:
+        chosen = rules.filter_results(self._results, self.roi_filter, self.size_filter, self.tag_filter, self.sort)
+        self.filtered_count = len(chosen)
+        self.page = max(1, min(self.page, self.pages))
+        start = (self.page - 1) * rules.RESULTS_PAGE_SIZE
+        self.rows = [result_row(lead) for lead in chosen[start:start + rules.RESULTS_PAGE_SIZE]]
+
+    @rx.event
+    def toggle_result_filter(self, group: str, value: str):
+        if not isinstance(group, str) or group not in FILTER_GROUPS or value not in FILTER_GROUPS[group]:
+            return
+        name = f"{group}_filter"
+        current = list(getattr(self, name))
+        setattr(self, name, [v for v in current if v != value] if value in current else [*current, value])
+        self.page = 1
+        self._render_rows()
+
+    @rx.event
+    def clear_result_filters(self):
+        self.roi_filter, self.size_filter, self.tag_filter = [], [], []
+        self.page = 1
+        self._render_rows()
+
+    @rx.event
+    def set_sort(self, value: str):
+        if isinstance(value, str) and value in SORT_VALUES:
+            self.sort = value
+            self.page = 1
+            self._render_rows()
+
+    @rx.event
+    def go_to_page(self, number):
+        wanted = parse_whole_number(number)
+        if wanted is not None:
+            self.page = max(1, min(wanted, self.pages))
+            self._render_rows()
+
+    @rx.event
+    async def download_csv(self):
+        """A fresh signed link (5 minutes) for the shown scrape, after a session check."""
+        user_id = await self._current_user_id()
+        if user_id is None or not self.scrape_id:
+            return rx.toast.error(rules.LOGIN_REQUIRED[0], description=rules.LOGIN_REQUIRED[1])
+        token = downloads.make_token(downloads.SCRAPE_CSV, user_id, self.scrape_id)
+        return rx.download(url=f"/api/scrapes/{self.scrape_id}/csv?token={token}&kind=results")
+

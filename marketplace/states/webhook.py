@@ -1,0 +1,143 @@
+"""The Webhook section of /bulkscraper (SPEC 2, 4, 8, 9): the personal auth key
+(Generate / Regenerate, shown once, Copy), the request log (50 newest) and the
+example request with the user's real id and endpoint.
+
+The key is stored hashed: after a reload only its last four characters are
+known, and the page says so. Every handler re-checks the session on the server.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import reflex as rx
+
+from marketplace.config import get_settings
+from marketplace.core.webhook_docs import curl_example
+from marketplace.offloop import run_blocking
+from marketplace.services import webhooks
+from marketplace.states.auth import AuthState
+from marketplace.states.browser import browser_origin
+
+log = logging.getLogger("marketplace.webhook_ui")
+
+KEY_FAILED = "Failed to generate webhook auth key"
+KEY_DONE = "New webhook auth key generated"
+LOGS_FAILED = "Failed to fetch webhook logs"
+COPIED = "Copied"
+ENDPOINT_PART = "/functions/v1/webhook-bulk-scrape/"
+
+
+def log_row(entry: webhooks.LoggedRequest) -> dict[str, str]:
+    body = entry.request_body
+    return {
+        "id": str(entry.id),
+        "when": entry.created_at.strftime("%b %-d, %Y %H:%M:%S UTC"),
+        "method": entry.method,
+        "endpoint": entry.endpoint,
+        "status": str(entry.response_status),
+        "ok": "1" if 200 <= entry.response_status < 300 else "",
+        "ip": entry.ip_address or "—",
+        "scrape": str(entry.bulk_scrape_id or ""),
+        "request": json.dumps(body)[:300] if body is not None else "",
+    }
+
+
+class WebhookState(AuthState):
+    open: bool = False
+    has_key: bool = False
+    key_hint: str = ""
+    new_key: str = ""  # the full key, only right after it was generated in this tab
+    key_busy: bool = False
+    logs: list[dict[str, str]] = []
+    logs_loaded: bool = False
+    logs_failed: bool = False
+    origin: str = ""
+
+    @rx.var
+    def key_button_label(self) -> str:
+        return "Regenerate" if self.has_key or self.new_key else "Generate"
+
+    @rx.var
+    def endpoint(self) -> str:
+        return f"{self.origin}{ENDPOINT_PART}{self.user_id}"
+
+    @rx.var
+    def example_request(self) -> str:
+        return curl_example(self.origin, self.user_id, self.new_key or "YOUR_WEBHOOK_AUTH_KEY")
+
+    @rx.var
+    def docs_url(self) -> str:
+        return f"/api/webhook-docs.md?user_id={self.user_id}"
+
+    @rx.var
+    def masked_key(self) -> str:
+        return f"lvwh_••••••••••••••••{self.key_hint}" if self.key_hint else ""
+
+    async def _refresh(self):
+        user_id = await self._current_user_id()
+        if user_id is None:
+            return None
+        try:
+            state = await run_blocking(webhooks.key_state, user_id)
+            self.has_key, self.key_hint = state.has_key, state.hint
+        except Exception:  # noqa: BLE001
+            log.exception("webhook key state failed for %s", user_id)
+        try:
+            entries = await run_blocking(webhooks.recent_requests, user_id, webhooks.LOG_LIMIT, ENDPOINT_PART)
+        except Exception:  # noqa: BLE001 - SPEC 8's message
+            log.exception("webhook logs failed for %s", user_id)
+            self.logs_failed = True
+            return rx.toast.error(LOGS_FAILED)
+        self.logs = [log_row(e) for e in entries]
+        self.logs_failed = False
+        self.logs_loaded = True
+        return None
+
+    @rx.event
+    async def load(self):
+        self.new_key = ""
+        self.open = False
+        self.origin = get_settings().base_url(browser_origin(self))
+        return await self._refresh()
+
+    @rx.event
+    async def toggle(self):
+        self.open = not self.open
+        if self.open:
+            return await self._refresh()
+        return None
+
+    @rx.event
+    async def refresh_logs(self):
+        return await self._refresh()
+
+    @rx.event
+    async def generate_key(self):
+        if self.key_busy:
+            return
+        user_id = await self._current_user_id()
+        if user_id is None:
+            yield rx.toast.error(KEY_FAILED)
+            return
+        self.key_busy = True
+        yield
+        try:
+            key = await run_blocking(webhooks.regenerate_key, user_id)
+        except Exception:  # noqa: BLE001 - SPEC 8's message
+            log.exception("webhook key generation failed for %s", user_id)
+            self.key_busy = False
+            yield rx.toast.error(KEY_FAILED)
+            return
+        self.new_key = key
+        self.has_key = True
+        self.key_hint = key[-4:]
+        self.key_busy = False
+        yield rx.toast.success(KEY_DONE)
+
+    @rx.event
+    def copy(self, text: str):
+        if isinstance(text, str) and text:
+            return [rx.set_clipboard(text), rx.toast.success(COPIED)]
+        return None

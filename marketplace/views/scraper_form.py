@@ -1,0 +1,287 @@
+"""/bulkscraper sections: the configuration form, the credits and cost panel,
+the discount tier table and the Confirm Bulk Scrape dialog (SPEC 2, 4, 5, 9).
+
+Element ids: ``scraper-lead-count``, ``scraper-cities``, ``scraper-states``
+(popover trigger) with ``scraper-state-XX`` checkboxes, ``scraper-type-<Type>``,
+``scraper-source-<n>``, ``scraper-price-min`` / ``-max``, ``scraper-size-min`` /
+``-max``, ``scraper-roi-min`` / ``-max``, ``scraper-confidence``,
+``scraper-cost`` (expected cost), ``scraper-discount``, ``scraper-credits``,
+``scraper-start``, ``scraper-need``, ``scraper-progress``, ``confirm-dialog``,
+``confirm-cancel``, ``confirm-scrape``, ``tier-table``.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketplace import routes
+from marketplace.components import ui
+from marketplace.core import scrape as rules
+from marketplace.sources.base import SCRAPER_LEAD_TYPES, SOURCES, US_STATES
+from marketplace.states.bulkscraper import BulkScraperState as S
+
+
+def _slug(text: str) -> str:
+    return text.replace(" ", "-")
+
+
+def labelled(label: str, control: rx.Component, hint: str | None = None, html_for: str | None = None) -> rx.Component:
+    return rx.vstack(
+        rx.el.label(label, html_for=html_for, class_name="lv-field-label"),
+        control,
+        *([rx.text(hint, size="1", color_scheme="gray")] if hint else []),
+        spacing="1",
+        width="100%",
+    )
+
+
+def number_input(field: str, input_id: str, label: str, **props) -> rx.Component:
+    return rx.input(
+        value=getattr(S, field),
+        on_change=lambda value: S.set_field(field, value),
+        on_blur=S.clamp_fields,
+        id=input_id,
+        input_mode="numeric",
+        aria_label=label,
+        disabled=S.scraping,
+        size="3",
+        width="100%",
+        **props,
+    )
+
+
+def range_inputs(label: str, low: str, high: str, slug: str, hint: str) -> rx.Component:
+    return labelled(
+        label,
+        rx.hstack(
+            number_input(low, f"scraper-{slug}-min", f"{label} minimum", placeholder="Min"),
+            rx.text("to", size="2", color_scheme="gray", flex_shrink="0"),
+            number_input(high, f"scraper-{slug}-max", f"{label} maximum", placeholder="Max"),
+            align="center",
+            spacing="2",
+            width="100%",
+        ),
+        hint,
+    )
+
+
+def option_checkbox(group: str, value: str, checked, box_id: str) -> rx.Component:
+    return rx.el.label(
+        rx.checkbox(checked=checked, on_change=lambda _v: S.toggle_option(group, value), id=box_id,
+                    disabled=S.scraping),
+        rx.text(value, size="2"),
+        class_name="lv-check-option",
+    )
+
+
+def states_picker() -> rx.Component:
+    return labelled(
+        "States",
+        rx.popover.root(
+            rx.popover.trigger(
+                rx.button(
+                    rx.icon("map", size=16),
+                    rx.cond(S.states.length() > 0, S.states.join(", "), "All states"),
+                    rx.icon("chevron-down", size=16),
+                    variant="surface",
+                    color_scheme="gray",
+                    size="3",
+                    id="scraper-states",
+                    width="100%",
+                    justify_content="space-between",
+                    overflow="hidden",
+                    disabled=S.scraping,
+                ),
+            ),
+            rx.popover.content(
+                rx.vstack(
+                    rx.hstack(
+                        rx.text("US states", weight="bold", size="2"),
+                        rx.spacer(),
+                        rx.button("Clear", size="1", variant="ghost", on_click=S.clear_options("states")),
+                        width="100%",
+                    ),
+                    rx.grid(
+                        *[option_checkbox("states", code, S.states.contains(code), f"scraper-state-{code}")
+                          for code in US_STATES],
+                        columns="5",
+                        spacing="2",
+                    ),
+                    spacing="3",
+                ),
+                max_width="360px",
+            ),
+        ),
+        "Leave empty for every state.",
+        html_for="scraper-states",
+    )
+
+
+def config_form() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.hstack(ui.icon_tile("sliders-horizontal"), rx.heading("Scrape configuration", size="5", as_="h2"),
+                      spacing="3", align="center"),
+            rx.grid(
+                labelled("Number of Leads", number_input("lead_count", "scraper-lead-count", "Number of Leads"),
+                         f"{rules.MIN_LEADS} to {rules.MAX_LEADS:,}.", html_for="scraper-lead-count"),
+                labelled("Minimum Confidence", number_input("min_confidence", "scraper-confidence",
+                                                            "Minimum Confidence"),
+                         "0 to 100.", html_for="scraper-confidence"),
+                columns={"initial": "1", "sm": "2"},
+                spacing="4",
+                width="100%",
+            ),
+            labelled(
+                "Cities",
+                rx.input(value=S.cities, on_change=lambda v: S.set_field("cities", v), on_blur=S.clamp_fields,
+                         id="scraper-cities", placeholder="Austin, TX, Dallas, Phoenix", size="3", width="100%",
+                         aria_label="Cities", disabled=S.scraping),
+                "Comma-separated. Leave empty for every city.",
+                html_for="scraper-cities",
+            ),
+            states_picker(),
+            labelled("Lead Types",
+                     rx.grid(*[option_checkbox("lead_types", t, S.lead_types.contains(t), f"scraper-type-{_slug(t)}")
+                               for t in SCRAPER_LEAD_TYPES], columns={"initial": "1", "xs": "2", "md": "3"},
+                             spacing="2", width="100%"),
+                     "Leave all unticked for every type."),
+            labelled("Sources",
+                     rx.grid(*[option_checkbox("sources", src, S.sources.contains(src), f"scraper-source-{i}")
+                               for i, src in enumerate(SOURCES)], columns={"initial": "1", "sm": "2"},
+                             spacing="2", width="100%"),
+                     "Leave all unticked for every source."),
+            rx.grid(
+                range_inputs("Price Range ($)", "price_min", "price_max", "price", "Asking price, at least 0."),
+                range_inputs("Size Range (sqft)", "size_min", "size_max", "size", "Square footage, at least 0."),
+                range_inputs("ROI Range (%)", "roi_min", "roi_max", "roi", "0 to 100."),
+                columns={"initial": "1", "md": "3"},
+                spacing="4",
+                width="100%",
+            ),
+            rx.cond(S.form_problems != "",
+                    rx.callout(S.form_problems, icon="triangle_alert", color_scheme="red", size="1",
+                               id="scraper-problems", width="100%")),
+            spacing="5",
+            width="100%",
+        ),
+        size="3",
+        class_name="lv-card",
+        width="100%",
+    )
+
+
+def cost_line(label: str, value, value_id: str, strong: bool = False) -> rx.Component:
+    return rx.hstack(
+        rx.text(label, size="2", color_scheme="gray"),
+        rx.text(value, size="3" if strong else "2", weight="bold" if strong else "medium", id=value_id),
+        justify="between",
+        width="100%",
+    )
+
+
+def cost_panel() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.hstack(ui.icon_tile("coins", "amber"), rx.heading("Credits and cost", size="5", as_="h2"),
+                      spacing="3", align="center"),
+            cost_line("Available credits", S.credits_label, "scraper-credits"),
+            cost_line("Base price", S.full_price_label, "scraper-base"),
+            cost_line("Volume discount", S.discount_label, "scraper-discount"),
+            rx.separator(size="4"),
+            cost_line("Expected cost", S.cost_label, "scraper-cost", strong=True),
+            cost_line("Balance after scrape", S.balance_after_label, "scraper-after"),
+            rx.cond(
+                S.short_of_credits,
+                rx.callout(
+                    rx.vstack(rx.text(S.need_message, id="scraper-need"),
+                              rx.text(S.shortfall_message, size="1"), spacing="1"),
+                    icon="circle_alert", color_scheme="red", size="1", width="100%",
+                ),
+            ),
+            rx.button(
+                rx.cond(S.scraping, rx.spinner(size="2"), rx.icon("zap", size=18)),
+                rx.cond(S.scraping, "Scraping...", "Start Bulk Scrape"),
+                on_click=S.open_confirm,
+                disabled=S.start_disabled,
+                size="3",
+                width="100%",
+                id="scraper-start",
+            ),
+            rx.cond(
+                S.scraping,
+                rx.vstack(
+                    rx.progress(value=S.progress_percent, max=100, width="100%", aria_label="Scrape progress"),
+                    rx.text(S.progress_label, size="1", color_scheme="gray"),
+                    spacing="1", width="100%", id="scraper-progress", role="status", aria_live="polite",
+                ),
+            ),
+            rx.link(rx.hstack(rx.icon("plus", size=14), rx.text("Buy More Credits"), spacing="1", align="center"),
+                    href=routes.PURCHASE_CREDITS, id="scraper-buy", size="2"),
+            spacing="3",
+            width="100%",
+        ),
+        size="3",
+        class_name="lv-card",
+        width="100%",
+    )
+
+
+def tier_table() -> rx.Component:
+    rows = [
+        rx.table.row(
+            rx.table.cell(rules.tier_label(i)),
+            rx.table.cell(f"{pct}%"),
+            rx.table.cell(f"{rules.CREDITS_PER_LEAD - pct} credits"),
+            background=rx.cond(S.discount_percent == pct, "var(--accent-a3)", "transparent"),
+        )
+        for i, (_, pct) in enumerate(rules.DISCOUNT_TIERS)
+    ]
+    return rx.card(
+        rx.vstack(
+            rx.heading("Volume discounts", size="4", as_="h2"),
+            rx.text(f"{rules.CREDITS_PER_LEAD} credits per lead, less a discount for larger scrapes.", size="2",
+                    color_scheme="gray"),
+            rx.table.root(
+                rx.table.header(rx.table.row(*[rx.table.column_header_cell(h)
+                                               for h in ("Leads", "Discount", "Per lead")])),
+                rx.table.body(*rows),
+                size="1",
+                width="100%",
+                id="tier-table",
+            ),
+            spacing="3",
+            width="100%",
+        ),
+        size="3",
+        class_name="lv-card",
+        width="100%",
+    )
+
+
+def confirm_dialog() -> rx.Component:
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title("Confirm Bulk Scrape"),
+            rx.alert_dialog.description(
+                rx.vstack(
+                    rx.text("You are about to scrape ", rx.text.strong(S.parsed_count), " leads for ",
+                            rx.text.strong(S.cost_label), "."),
+                    rx.text("Volume discount: ", S.discount_label, ". Balance after: ", S.balance_after_label, "."),
+                    rx.text("You are charged only for leads delivered.", size="2", color_scheme="gray"),
+                    spacing="2",
+                ),
+            ),
+            rx.hstack(
+                rx.alert_dialog.cancel(rx.button("Cancel", variant="soft", color_scheme="gray", id="confirm-cancel")),
+                rx.alert_dialog.action(rx.button("Confirm Scrape", on_click=S.run_scrape, id="confirm-scrape")),
+                spacing="3",
+                justify="end",
+                margin_top="1rem",
+            ),
+            id="confirm-dialog",
+            max_width="460px",
+        ),
+        open=S.confirm_open,
+        on_open_change=S.set_confirm_open,
+    )

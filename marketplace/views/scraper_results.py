@@ -1,0 +1,142 @@
+"""/bulkscraper results: filters (ROI, size, tags; OR within a group, AND across),
+sort, one page of rows, pagination and Download CSV (SPEC 2, 5, 9).
+
+Element ids: ``scrape-results``, ``results-summary``, ``results-table``,
+``result-filter-<group>-<value>``, ``results-sort``, ``results-prev``,
+``results-next``, ``download-csv``, ``results-shortfall``.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketplace.core import scrape as rules
+from marketplace.core.marketplace import ROI_BANDS, SIZE_BANDS
+from marketplace.states.bulkscraper import BulkScraperState as S
+
+COLUMNS = ("Address", "Type", "Asking", "Market Value", "ARV", "Rehab", "ROI", "Beds / Baths", "Sqft", "Confidence")
+
+
+def filter_chip(group: str, value: str, label: str, selected) -> rx.Component:
+    return rx.button(
+        label,
+        on_click=S.toggle_result_filter(group, value),
+        variant=rx.cond(selected, "solid", "surface"),
+        color_scheme=rx.cond(selected, "indigo", "gray"),
+        size="1",
+        radius="full",
+        id=f"result-filter-{group}-{value}",
+        aria_pressed=rx.cond(selected, "true", "false"),
+    )
+
+
+def filters_bar() -> rx.Component:
+    def group(title: str, name: str, options, selected_list) -> rx.Component:
+        return rx.hstack(
+            rx.text(title, size="1", weight="bold", color_scheme="gray", min_width="44px"),
+            *[filter_chip(name, value, label, selected_list.contains(value)) for value, label in options],
+            spacing="2",
+            wrap="wrap",
+            align="center",
+        )
+
+    return rx.vstack(
+        group("ROI", "roi", ROI_BANDS, S.roi_filter),
+        group("Size", "size", SIZE_BANDS, S.size_filter),
+        group("Tags", "tag", rules.RESULT_TAGS, S.tag_filter),
+        rx.hstack(
+            rx.select.root(
+                rx.select.trigger(id="results-sort", aria_label="Sort results", variant="surface"),
+                rx.select.content(*[rx.select.item(label, value=value) for value, label in rules.RESULT_SORTS]),
+                value=S.sort,
+                on_change=S.set_sort,
+                size="2",
+            ),
+            rx.button("Clear filters", variant="ghost", size="2", on_click=S.clear_result_filters,
+                      id="results-clear"),
+            spacing="3",
+            align="center",
+        ),
+        spacing="2",
+        width="100%",
+    )
+
+
+def result_row(row: dict) -> rx.Component:
+    return rx.table.row(
+        rx.table.row_header_cell(
+            rx.vstack(
+                rx.link(row["address"], href=row["href"], weight="medium"),
+                rx.text(row["city_line"], size="1", color_scheme="gray"),
+                spacing="0",
+            ),
+            min_width="200px",
+        ),
+        rx.table.cell(rx.badge(row["lead_type"], variant="soft", color_scheme="gray")),
+        rx.table.cell(row["asking_price"]),
+        rx.table.cell(row["zestimate"]),
+        rx.table.cell(row["arv"]),
+        rx.table.cell(row["rehab"]),
+        rx.table.cell(rx.text(row["roi"], weight="bold", color_scheme="grass")),
+        rx.table.cell(row["beds_baths"], white_space="nowrap"),
+        rx.table.cell(row["sqft"]),
+        rx.table.cell(row["confidence"]),
+    )
+
+
+def results_section() -> rx.Component:
+    return rx.cond(
+        S.result_count > 0,
+        rx.card(
+            rx.vstack(
+                rx.flex(
+                    rx.vstack(
+                        rx.heading("Scrape results", size="5", as_="h2"),
+                        rx.text(S.results_label, size="2", color_scheme="gray", id="results-summary"),
+                        spacing="1",
+                    ),
+                    rx.button(rx.icon("download", size=16), "Download CSV", on_click=S.download_csv,
+                              id="download-csv", size="2"),
+                    justify="between",
+                    align={"initial": "start", "sm": "center"},
+                    direction={"initial": "column", "sm": "row"},
+                    gap="3",
+                    width="100%",
+                ),
+                rx.cond(S.shortfall != "",
+                        rx.callout(S.shortfall, icon="info", color_scheme="amber", size="1", id="results-shortfall",
+                                   width="100%")),
+                filters_bar(),
+                rx.box(
+                    rx.table.root(
+                        rx.table.header(rx.table.row(*[rx.table.column_header_cell(h) for h in COLUMNS])),
+                        rx.table.body(rx.foreach(S.rows, result_row)),
+                        size="1",
+                        variant="surface",
+                        id="results-table",
+                    ),
+                    overflow_x="auto",
+                    width="100%",
+                ),
+                rx.cond(S.filtered_count == 0,
+                        rx.text("No results match these filters.", size="2", color_scheme="gray")),
+                rx.hstack(
+                    rx.button(rx.icon("chevron-left", size=16), "Previous", variant="soft", size="2",
+                              on_click=S.go_to_page(S.page - 1), disabled=S.page <= 1, id="results-prev"),
+                    rx.text(S.page, " / ", S.pages, size="2"),
+                    rx.button("Next", rx.icon("chevron-right", size=16), variant="soft", size="2",
+                              on_click=S.go_to_page(S.page + 1), disabled=S.page >= S.pages, id="results-next"),
+                    spacing="3",
+                    align="center",
+                    justify="center",
+                    width="100%",
+                ),
+                spacing="4",
+                width="100%",
+            ),
+            size="3",
+            class_name="lv-card",
+            width="100%",
+            id="scrape-results",
+        ),
+    )

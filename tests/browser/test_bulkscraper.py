@@ -1,0 +1,164 @@
+"""/bulkscraper in Chromium: the issue's walk-through (91 leads in Austin, TX for
+5,915 credits, results, CSV, dashboard, property page), the logged-out panel,
+the credit check, and the Webhook section."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import uuid
+
+import httpx
+from playwright.sync_api import Page, expect
+from sqlmodel import select
+
+from marketplace.db import session_scope
+from marketplace.models import BulkScrape, CreditLedger, Profile
+from tests.browser.helpers import expect_toast, start_session
+
+
+def _balance(live_server, user_id: str) -> int:
+    with session_scope(live_server.database_url) as s:
+        return s.exec(select(Profile.credits_remaining).where(Profile.user_id == uuid.UUID(user_id))).one()
+
+
+def test_visitor_sees_the_login_panel(page: Page):
+    page.goto("/bulkscraper")
+    panel = page.locator("#scraper-auth-required")
+    expect(panel).to_be_visible()
+    expect(panel).to_contain_text("Authentication Required")
+    expect(panel).to_contain_text("Please log in to use the bulk scraper.")
+    panel.get_by_role("link", name="Login").click()
+    page.wait_for_url("**/auth")
+    expect(page.locator("#scraper-start")).to_have_count(0)
+
+
+def test_scrape_91_leads_in_austin_end_to_end(page: Page, live_server, make_user):
+    user = make_user(credits=10_000)
+    start_session(page, live_server.database_url, user["id"])
+    page.goto("/bulkscraper")
+    expect(page.locator("#scraper-credits")).to_have_text("10,000 credits")
+    expect(page.locator("#scraper-cost")).to_have_text("4,500 credits")  # the default 50 leads, 10% off
+
+    page.locator("#scraper-lead-count").fill("91")
+    page.locator("#scraper-cities").fill("Austin, TX")
+    page.locator("#scraper-cities").blur()
+    expect(page.locator("#scraper-cost")).to_have_text("5,915 credits")
+    expect(page.locator("#scraper-discount")).to_have_text("35% (-3,185 credits)")
+    expect(page.locator("#scraper-after")).to_have_text("4,085 credits")
+
+    page.locator("#scraper-start").click()
+    dialog = page.locator("#confirm-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("Confirm Bulk Scrape")
+    expect(dialog).to_contain_text("5,915 credits")
+    page.locator("#confirm-scrape").click()
+
+    # A 2-core machine running other tests can take a while: wait for the results first.
+    expect(page.locator("#scrape-results")).to_be_visible(timeout=120_000)
+    expect_toast(page, "Scrape Completed!", "Successfully scraped 91 leads. 5,915 credits deducted.")
+    expect(page.locator("#scraper-credits")).to_have_text("4,085 credits")
+    expect(page.locator("#results-summary")).to_have_text("91 leads · page 1 of 4")
+    expect(page.locator("#results-table tbody tr")).to_have_count(25)
+    expect(page.locator("#results-table tbody")).to_contain_text("Austin, TX")
+    assert _balance(live_server, user["id"]) == 4_085
+
+    # A result filter narrows the loaded results.
+    page.locator("#result-filter-tag-high_roi").click()
+    expect(page.locator("#results-summary")).to_contain_text("of 91 leads")
+    page.locator("#results-clear").click()
+    expect(page.locator("#results-summary")).to_have_text("91 leads · page 1 of 4")
+
+    with page.expect_download() as info:
+        page.locator("#download-csv").click()
+    download = info.value
+    assert re.fullmatch(r"bulk-scrape-\d{4}-\d{2}-\d{2}\.csv", download.suggested_filename)
+    rows = list(csv.reader(io.StringIO(open(download.path(), encoding="utf-8-sig").read())))
+    assert rows[0] == ["Address", "City", "State", "Zip Code", "Lead Type", "Asking Price", "Market Value", "ARV",
+                       "Rehab Estimate", "ROI (%)", "Beds", "Baths", "Square Footage", "Confidence Score",
+                       "Created Date"]
+    assert len(rows) == 92 and {r[1] for r in rows[1:]} == {"Austin"}
+
+    with session_scope(live_server.database_url) as s:
+        scrape = s.exec(select(BulkScrape).where(BulkScrape.user_id == uuid.UUID(user["id"]))).one()
+        assert (scrape.lead_count, scrape.leads_generated, scrape.credits_used) == (91, 91, 5_915)
+        entry = s.exec(select(CreditLedger).where(CreditLedger.reason == "bulk_scrape",
+                                                  CreditLedger.user_id == uuid.UUID(user["id"]))).one()
+        assert entry.delta == -5_915
+
+    # The dashboard lists the scrape with its export, and its leads open.
+    page.goto("/dashboard")
+    page.get_by_role("tab", name="Bulk Scrapes").click()
+    table = page.locator("#dashboard-scrapes-table")
+    expect(table).to_contain_text("91")
+    expect(table).to_contain_text("5,915")
+    with page.expect_download() as info:
+        page.locator(f"#scrape-csv-{scrape.id}").click()
+    assert re.fullmatch(r"bulk-scrape-91-leads-\d{8}-\d{6}\.csv", info.value.suggested_filename)
+
+    page.goto("/bulkscraper")
+    first = scrape.output[0]
+    page.goto(f"/property/{first['id']}")
+    expect(page.get_by_text(first["address"]).first).to_be_visible()
+
+
+def test_start_is_disabled_without_enough_credits(page: Page, live_server, make_user):
+    user = make_user(credits=4_499)
+    start_session(page, live_server.database_url, user["id"])
+    page.goto("/bulkscraper")
+    expect(page.locator("#scraper-cost")).to_have_text("4,500 credits")
+    expect(page.locator("#scraper-need")).to_have_text(
+        "You need 4,500 credits to run this scrape. You have 4,499 credits.")
+    expect(page.locator("#scraper-start")).to_be_disabled()
+    page.locator("#scraper-lead-count").fill("44")
+    expect(page.locator("#scraper-cost")).to_have_text("3,960 credits")
+    expect(page.locator("#scraper-start")).to_be_enabled()
+
+
+def test_form_clamps_follow_the_spec(page: Page, live_server, make_user):
+    user = make_user(credits=100)
+    start_session(page, live_server.database_url, user["id"])
+    page.goto("/bulkscraper")
+    for field, typed, shown in (("#scraper-lead-count", "5000", "1000"), ("#scraper-lead-count", "0", "1"),
+                                ("#scraper-confidence", "abc", "70"), ("#scraper-confidence", "140", "100"),
+                                ("#scraper-price-min", "-5", "0"), ("#scraper-roi-max", "250", "100")):
+        page.locator(field).fill(typed)
+        page.locator(field).blur()
+        expect(page.locator(field)).to_have_value(shown)
+    page.locator("#scraper-cities").fill(" Austin, , Dallas ,")
+    page.locator("#scraper-cities").blur()
+    expect(page.locator("#scraper-cities")).to_have_value("Austin, Dallas")
+
+
+def test_webhook_key_and_request_log(page: Page, live_server, make_user):
+    user = make_user(credits=1_000)
+    start_session(page, live_server.database_url, user["id"])
+    page.goto("/bulkscraper")
+    page.locator("#webhook-toggle").click()
+    expect(page.locator("#webhook-log-empty")).to_be_visible()
+    expect(page.locator("#webhook-endpoint")).to_contain_text(f"/functions/v1/webhook-bulk-scrape/{user['id']}")
+    expect(page.locator("#webhook-generate")).to_have_text("Generate")
+    page.locator("#webhook-generate").click()
+    expect_toast(page, "New webhook auth key generated")
+    key = page.locator("#webhook-key-new").inner_text().strip()
+    assert key.startswith("lvwh_")
+    expect(page.locator("#webhook-generate")).to_have_text("Regenerate")
+    expect(page.locator("#webhook-example")).to_contain_text(key)
+
+    res = httpx.post(f"{live_server.url}/functions/v1/webhook-bulk-scrape/{user['id']}",
+                     json={"leadCount": 2, "location": "Dallas, TX"}, headers={"x-webhook-auth": key}, timeout=60)
+    assert res.status_code == 200, res.text
+    assert res.json()["credits_used"] == 200
+    page.locator("#webhook-log-refresh").click()
+    expect(page.locator("#webhook-log tbody tr")).to_have_count(1)
+    expect(page.locator("#webhook-log")).to_contain_text("200")
+
+    # After a reload the key is not shown again, only its hint.
+    page.reload()
+    page.locator("#webhook-toggle").click()
+    expect(page.locator("#webhook-key")).to_contain_text(key[-4:])
+    expect(page.locator("#webhook-key-new")).to_have_count(0)
+    with page.expect_download() as info:
+        page.locator("#webhook-docs").click()
+    assert info.value.suggested_filename == "leadvault-webhook-api.md"

@@ -1,0 +1,202 @@
+"""Bulk scrapes: the charge, the stored rows, duplicates, partial delivery, and
+failures that leave credits and rows exactly as they were."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+import pytest
+from sqlmodel import func, select
+
+from marketplace.core import scrape as rules
+from marketplace.core.marketplace import Filters
+from marketplace.db import session_scope
+from marketplace.models import BulkScrape, CreditLedger, Lead, UserLead
+from marketplace.services import ledger, scrapes
+from marketplace.services.marketplace import query_page
+from marketplace.sources.base import SearchCriteria, SourceError
+from marketplace.sources.builtin import BuiltinSource
+
+AUSTIN = rules.ScrapeRequest(lead_count=91, cities=("Austin, TX",))
+
+
+class ListSource:
+    """A lead source that hands out a fixed list of built-in leads, at most ``limit`` in all."""
+
+    name = "list"
+
+    def __init__(self, leads: list[dict], fail_after: int | None = None):
+        self.leads = list(leads)
+        self.calls = 0
+        self.fail_after = fail_after
+
+    def search(self, criteria: SearchCriteria) -> list[dict]:
+        self.calls += 1
+        if self.fail_after is not None and self.calls > self.fail_after:
+            raise SourceError("provider went away (HTTP 503)")
+        batch, self.leads = self.leads[:criteria.count], self.leads[criteria.count:]
+        return batch
+
+
+def _builtin(n: int, seed: int = 5) -> list[dict]:
+    return BuiltinSource(seed=seed).search(SearchCriteria(count=n, cities=("Austin, TX",)))
+
+
+def _counts(user_id):
+    with session_scope() as s:
+        return (
+            ledger.balance(s, user_id),
+            s.exec(select(func.count()).select_from(UserLead).where(UserLead.user_id == user_id)).one(),
+            s.exec(select(func.count()).select_from(BulkScrape)).one(),
+            s.exec(select(func.count()).select_from(Lead)).one(),
+            s.exec(select(func.count()).select_from(CreditLedger).where(CreditLedger.user_id == user_id)).one(),
+        )
+
+
+def _invariant(user_id):
+    with session_scope() as s:
+        assert ledger.balance(s, user_id) == ledger.ledger_sum(s, user_id)
+
+
+def test_a_scrape_charges_the_discounted_cost_and_stores_everything(new_user):
+    user = new_user(credits=10_000)
+    result = scrapes.run_scrape(user.id, AUSTIN, source=BuiltinSource(seed=1))
+    assert (result.leads_generated, result.credits_used, result.balance) == (91, 5_915, 4_085)
+    assert result.shortfall == ""
+    assert len(result.leads) == 91 and all(row["city"] == "Austin" for row in result.leads)
+    with session_scope() as s:
+        scrape = s.get(BulkScrape, result.scrape_id)
+        assert (scrape.user_id, scrape.lead_count, scrape.leads_generated, scrape.credits_used) == (user.id, 91, 91, 5_915)
+        assert scrape.params["leadCount"] == 91 and scrape.params["expectedCost"] == 5_915
+        assert [row["id"] for row in scrape.output] == [row["id"] for row in result.leads]
+        unlocks = s.exec(select(UserLead).where(UserLead.user_id == user.id)).all()
+        assert len(unlocks) == 91
+        assert {u.purchase_type for u in unlocks} == {"bulk_scrape"}
+        assert sum(u.credit_cost for u in unlocks) == 5_915
+        leads = s.exec(select(Lead).where(Lead.scrape_id == result.scrape_id)).all()
+        assert len(leads) == 91 and not any(lead.is_active for lead in leads)
+        entry = s.exec(select(CreditLedger).where(CreditLedger.reason == "bulk_scrape")).one()
+        assert (entry.delta, entry.reference_id) == (-5_915, str(result.scrape_id))
+    _invariant(user.id)
+    # Never listed on the marketplace.
+    page = query_page(Filters(page_size=100), user.id)
+    assert page.total == 0
+
+
+def test_insufficient_credits_charges_nothing(new_user):
+    user = new_user(credits=5_914)
+    before = _counts(user.id)
+    with pytest.raises(scrapes.ScrapeError) as err:
+        scrapes.run_scrape(user.id, AUSTIN, source=BuiltinSource(seed=1))
+    assert (err.value.status, err.value.message) == (
+        402, "You need 5,915 credits to run this scrape. You have 5,914 credits.")
+    assert _counts(user.id) == before
+
+
+def test_a_source_failure_midway_leaves_everything_as_it_was(new_user):
+    user = new_user(credits=100_000)
+    before = _counts(user.id)
+    source = ListSource(_builtin(300), fail_after=2)  # two chunks of 100, then the provider fails
+    with pytest.raises(scrapes.ScrapeError) as err:
+        scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=300), source=source)
+    assert err.value.status == 502 and "provider went away" in err.value.message
+    assert _counts(user.id) == before
+
+
+def test_a_failure_inside_the_transaction_rolls_back_every_row(new_user, monkeypatch):
+    user = new_user(credits=10_000)
+    before = _counts(user.id)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(ledger, "apply_credits", broken)
+    with pytest.raises(RuntimeError):
+        scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=20), source=BuiltinSource(seed=2))
+    assert _counts(user.id) == before
+
+
+def test_fewer_leads_than_asked_are_charged_as_delivered(new_user):
+    user = new_user(credits=10_000)
+    source = ListSource(_builtin(35))
+    result = scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=60), source=source)
+    assert (result.lead_count, result.leads_generated) == (60, 35)
+    assert result.credits_used == rules.scrape_cost(35) == 3_325  # the tier of 35 leads (5%), not of 60
+    assert result.balance == 10_000 - 3_325
+    assert result.shortfall == "Only 35 of 60 leads matched your criteria; you were charged for 35."
+    _invariant(user.id)
+
+
+def test_properties_the_user_holds_are_never_returned_or_charged_again(new_user):
+    user = new_user(credits=10_000)
+    leads = _builtin(10, seed=9)
+    first = scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=10), source=ListSource(leads))
+    assert first.leads_generated == 10
+    # The same ten properties again (new listing ids, same addresses), plus five new ones.
+    again = [{**lead, "external_id": f"other:{uuid.uuid4()}"} for lead in leads] + _builtin(5, seed=10)
+    second = scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=10), source=ListSource(again))
+    assert second.leads_generated == 5
+    assert {row["address"] for row in second.leads}.isdisjoint({row["address"] for row in first.leads})
+    assert second.credits_used == 500
+    # Another user may get them.
+    other = new_user(credits=10_000)
+    third = scrapes.run_scrape(other.id, rules.ScrapeRequest(lead_count=10), source=ListSource(leads))
+    assert third.leads_generated == 10
+
+
+def test_a_marketplace_listing_is_not_handed_out_by_a_scrape(new_user):
+    from marketplace.services.seeding import insert_leads
+
+    user = new_user(credits=10_000)
+    listed = _builtin(3, seed=21)
+    insert_leads(listed)
+    result = scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=3),
+                                source=ListSource(listed + _builtin(3, seed=22)))
+    assert result.leads_generated == 3
+    assert {row["address"] for row in result.leads}.isdisjoint({lead["address"] for lead in listed})
+
+
+def test_uncharged_scrape_for_super_admin_variant(new_user):
+    user = new_user(credits=0)
+    result = scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=5), source=BuiltinSource(seed=3),
+                                charge=False, origin="webhook")
+    assert (result.leads_generated, result.credits_used, result.balance) == (5, 0, 0)
+    _invariant(user.id)
+
+
+def test_impossible_criteria_are_refused_without_a_charge(new_user):
+    user = new_user(credits=10_000)
+    before = _counts(user.id)
+    with pytest.raises(scrapes.ScrapeError) as err:
+        scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=5, price=(500_000, 100_000)))
+    assert err.value.message == "Price: the minimum (500,000) is above the maximum (100,000)."
+    with pytest.raises(scrapes.ScrapeError) as err:
+        scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=5, cities=("Atlantis, TX",)))
+    assert "Atlantis" in err.value.message
+    assert _counts(user.id) == before
+
+
+def test_parallel_scrapes_never_overdraw(new_user):
+    user = new_user(credits=rules.scrape_cost(40) * 2 + 10)
+    results, errors = [], []
+
+    def go(seed):
+        try:
+            results.append(scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=40),
+                                              source=BuiltinSource(seed=seed)))
+        except scrapes.ScrapeError as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=go, args=(s,)) for s in range(5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 2 and len(errors) == 3
+    assert {e.status for e in errors} == {402}
+    with session_scope() as s:
+        assert ledger.balance(s, user.id) == 10
+        assert s.exec(select(func.count()).select_from(BulkScrape)).one() == 2
+        assert s.exec(select(func.count()).select_from(Lead)).one() == 80
+    _invariant(user.id)
