@@ -25,14 +25,13 @@ from marketplace.pages.not_found import NOT_FOUND_ROUTE, not_found_view
 from marketplace.states.auth import AuthState
 
 # A referral code is what marketplace.core.accounts.REFERRAL_CODE_RE accepts
-# (1-15 ASCII letters or digits) minus these first segments of real routes,
-# compared case-insensitively. "404" and "index" are listed because the
-# backend resolves those two paths to other pages (so the capture handler
-# never runs for them) while the browser renders this route.
-RESERVED_SEGMENTS = frozenset({
-    "marketplace", "bulkscraper", "pricing", "about", "legal", "auth", "dashboard", "contact",
-    "explorerdev", "property", "purchase-credits", "credits-purchased", NOT_FOUND_ROUTE, "index",
-})
+# (1-15 ASCII letters or digits) minus the first segments of real routes and
+# of paths the server answers itself, compared case-insensitively: one list,
+# routes.RESERVED_SEGMENTS, which also keeps such names from ever becoming a
+# user's referral code. "404" and "index" are in it because the backend
+# resolves those two paths to other pages (so the capture handler never runs
+# for them) while the browser renders this route.
+RESERVED_SEGMENTS = routes.RESERVED_SEGMENTS | {NOT_FOUND_ROUTE}
 
 
 def referral_code_from_path(path: str) -> str | None:
