@@ -19,6 +19,9 @@ Scenarios:
   while they run.
 * ``write lock 5 s``: another connection holds SQLite's write lock
   (``BEGIN IMMEDIATE``) for 5 seconds; the bystanders are measured meanwhile.
+* ``3 scrapes x 1,000``: three users each start a 1,000-lead bulk scrape through
+  the webhook API at the same moment; the bystanders are measured until all
+  three have answered (skipped on revisions without the API).
 
 Prints median and p95 (nearest rank) in milliseconds. Nothing is asserted:
 targets are read off the table (p95 < 100 ms under sign-ins; unaffected by
@@ -31,6 +34,7 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import sqlite3
 import subprocess
 import tarfile
@@ -49,7 +53,7 @@ from benchmarks.browser_marketplace import CLICK_TO_GRID, FILTER_TYPES, p95, wai
 from marketplace.config import PROJECT_ROOT
 from marketplace.core import marketplace as rules
 from marketplace.db import session_scope
-from marketplace.services import accounts
+from marketplace.services import accounts, webhooks
 from marketplace.services.seeding import seed_leads
 
 SIGN_INS = 20
@@ -148,6 +152,29 @@ def sign_in_burst(browser, base_url: str, emails: list[str], visitor: Visitor) -
     return samples
 
 
+def scrape_burst(base_url: str, callers: list[tuple[str, str]], visitor: Visitor) -> list[float] | None:
+    """Three 1,000-lead scrapes at once through the webhook API; the visitor meanwhile."""
+    results: list[int] = []
+
+    def call(user_id: str, key: str) -> None:
+        res = httpx.post(f"{base_url}/functions/v1/webhook-bulk-scrape/{user_id}", timeout=300,
+                         json={"leadCount": 1000, "location": "TX"}, headers={"x-webhook-auth": key})
+        results.append(res.status_code)
+
+    threads = [threading.Thread(target=call, args=caller) for caller in callers]
+    for t in threads:
+        t.start()
+    samples = []
+    while any(t.is_alive() for t in threads):
+        samples.append(visitor.click())
+    for t in threads:
+        t.join()
+    if set(results) != {200}:
+        print(f"scrapes answered {results}: scenario skipped", flush=True)
+        return None
+    return samples
+
+
 def hold_write_lock(db_path: str, seconds: float, ready: threading.Event) -> None:
     conn = sqlite3.connect(db_path, isolation_level=None, timeout=30)
     conn.execute("BEGIN IMMEDIATE")
@@ -160,7 +187,7 @@ def hold_write_lock(db_path: str, seconds: float, ready: threading.Event) -> Non
 def row(name: str, what: str, samples: list[float]) -> str:
     samples = samples or [float("nan")]
     ordered = sorted(samples)
-    return (f"| {name:<16} | {what:<28} | {len(samples):>4} | {ordered[len(ordered) // 2]:>8.1f} "
+    return (f"| {name:<18} | {what:<28} | {len(samples):>4} | {ordered[len(ordered) // 2]:>8.1f} "
             f"| {p95(samples):>8.1f} | {max(samples):>8.1f} |")
 
 
@@ -181,6 +208,12 @@ def main() -> None:
             visitor_user = accounts.create_user(session, f"visitor-{uuid.uuid4().hex[:6]}@example.com", PASSWORD,
                                                 "Visitor", "User", credits=1000, confirmed=True)
             pair = accounts.create_session(session, visitor_user.id)
+            scrapers = [accounts.create_user(session, f"scraper-{i}-{uuid.uuid4().hex[:6]}@example.com", PASSWORD,
+                                             "Scrape", "User", credits=1_000_000, confirmed=True) for i in range(3)]
+        callers = []
+        for scraper in scrapers:
+            os.environ["DATABASE_URL"] = url
+            callers.append((str(scraper.id), webhooks.regenerate_key(scraper.id)))
         app_dir = export_rev(args.rev, Path(args.app_dir)) if args.rev else sync_app(Path(args.app_dir))
         label = args.rev or "working tree"
         print(f"building and starting the app ({label}) from {app_dir}...", flush=True)
@@ -219,13 +252,19 @@ def main() -> None:
             locker.join()
             results += [("write lock 5 s", "visitor filter click -> grid", locked),
                         ("write lock 5 s", "GET /api/health", health.samples)]
+
+            with HealthPoller(base_url) as health:
+                scraping = scrape_burst(base_url, callers, visitor)
+            if scraping is not None:
+                results += [("3 scrapes x 1,000", "visitor filter click -> grid", scraping),
+                            ("3 scrapes x 1,000", "GET /api/health", health.samples)]
             with contextlib.suppress(Exception):
                 browser.close()
 
     print()
     print(f"Bystander latency, prod app on SQLite ({label}), {args.leads:,} leads, milliseconds")
-    print("| scenario         | bystander                    |    n |   median |      p95 |      max |")
-    print("|------------------|------------------------------|------|----------|----------|----------|")
+    print("| scenario           | bystander                    |    n |   median |      p95 |      max |")
+    print("|--------------------|------------------------------|------|----------|----------|----------|")
     for name, what, samples in results:
         print(row(name, what, samples))
 
