@@ -6,9 +6,10 @@ import os
 import reflex as rx
 
 from marketplace import routes
-from marketplace.config import get_settings
+from marketplace.config import exit_unless_ready, get_settings
 from marketplace.core.http_policy import origin_policy
 
+exit_unless_ready()  # a bad setting or an unfit production config: one line, exit 1
 _settings = get_settings()
 _origins = origin_policy(_settings.site_url, _settings.port, not _settings.is_production)
 

@@ -8,11 +8,12 @@ closed the tab before coming back; ``customer.subscription.*`` keep the
 from __future__ import annotations
 
 import logging
-import os
 import uuid
 from datetime import datetime, timezone
 
 import stripe
+
+from marketplace.config import get_settings
 
 from marketplace.db import session_scope
 from marketplace.models import Subscription, utcnow
@@ -28,7 +29,7 @@ class WebhookRejected(Exception):
 
 def handle(payload: bytes, signature: str | None) -> str:
     """Verify and apply one webhook delivery; returns what was done (for logs/tests)."""
-    secret = os.environ.get("STRIPE_WEBHOOK_SECRET")
+    secret = get_settings().stripe_webhook_secret
     if not secret:
         raise WebhookRejected("Stripe webhooks are not configured")
     try:

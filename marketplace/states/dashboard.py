@@ -12,6 +12,7 @@ from marketplace.offloop import run_blocking
 from marketplace.services import dashboard, downloads, referrals
 from marketplace.services.referrals import ReferralCodeError
 from marketplace.states.auth import AuthState
+from marketplace.states.browser import browser_origin
 
 log = logging.getLogger("marketplace.dashboard")
 
@@ -74,6 +75,8 @@ class DashboardState(AuthState):
 
     last_name: str = ""
     member_since: str = ""
+    # Where share links point: SITE_URL, else the address this browser is on.
+    site_base: str = ""
 
     def _clear_data(self) -> None:
         """Forget every number and row (a failed load must not show stale or foreign data)."""
@@ -137,6 +140,7 @@ class DashboardState(AuthState):
         self.last_name = account.last_name
         self.member_since = format_date(account.member_since)
         self.email_confirmed = account.email_confirmed
+        self.site_base = get_settings().base_url(browser_origin(self))
         self.loaded_for = str(user_id)
         return None
 
@@ -259,7 +263,7 @@ class DashboardState(AuthState):
 
     @rx.var
     def referral_link(self) -> str:
-        return f"{get_settings().site_url}/{self.my_referral_code}" if self.my_referral_code else ""
+        return f"{self.site_base}/{self.my_referral_code}" if self.my_referral_code else ""
 
     @rx.var
     def credits_label(self) -> str:

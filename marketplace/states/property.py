@@ -40,6 +40,7 @@ from marketplace.models import Lead, UserLead
 from marketplace.offloop import run_blocking
 from marketplace.services import unlocks
 from marketplace.states.auth import AuthState
+from marketplace.states.browser import browser_origin
 
 log = logging.getLogger("marketplace.property")
 
@@ -218,7 +219,7 @@ class PropertyState(AuthState):
             if found is None:
                 self.status = "denied" if await run_blocking(unlocks.lead_exists, lead_id) else "missing"
                 return
-            site_host = urlparse(get_settings().site_url).hostname
+            site_host = urlparse(get_settings().base_url(browser_origin(self))).hostname
             view = property_view(*found, own_host=site_host)
         except Exception:  # noqa: BLE001 - shown as the SPEC's load failure
             log.exception("property %r failed to load for %s", lead_id, user_id)
