@@ -122,7 +122,7 @@ def webhook_section() -> rx.Component:
                           rx.vstack(rx.heading("Webhook API", size="5", as_="h2"),
                                     rx.text("Drive the scraper from your own tools with a personal key.", size="2",
                                             color_scheme="gray"),
-                                    spacing="0", align="start"),
+                                    spacing="0", align="start", text_align="left"),
                           spacing="3", align="center"),
                 rx.icon(rx.cond(W.open, "chevron-up", "chevron-down"), size=20),
                 on_click=W.toggle,
