@@ -19,6 +19,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
+from starlette.background import BackgroundTask
 from pydantic import BaseModel, Field
 
 from marketplace.api.ratelimit import webhook_limiter
@@ -99,8 +100,11 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _log_safely(**entry) -> None:
+    try:
+        webhooks.log_request(**entry)
+    except Exception:  # noqa: BLE001 - the log must never turn a served request into a failure
+        log.exception("could not log webhook request")
 
 
 async def _read_json(request: Request) -> tuple[Any, str | None]:
@@ -132,13 +136,11 @@ async def _handle(request: Request, user_id_raw: str, super_admin: bool) -> JSON
         logged = payload
         if "output" in payload:  # the leads are stored with the scrape; the log keeps the rest
             logged = {**payload, "output": f"{len(payload['output'])} leads (stored with bulk scrape)"}
-        try:
-            await run_blocking(webhooks.log_request, user_id=user_id, method=request.method, endpoint=endpoint,
-                               status=status, ip_address=ip, request_body=body, response_body=logged,
-                               bulk_scrape_id=scrape_id)
-        except Exception:  # noqa: BLE001 - the log must never turn a served request into a failure
-            log.exception("could not log webhook request")
-        return JSONResponse(payload, status_code=status)
+        # Written right after the response is sent (same request, off the event loop): the
+        # caller does not wait for the log, and a failed write never fails a served request.
+        task = BackgroundTask(_log_safely, user_id=user_id, method=request.method, endpoint=endpoint, status=status,
+                              ip_address=ip, request_body=body, response_body=logged, bulk_scrape_id=scrape_id)
+        return JSONResponse(payload, status_code=status, background=task)
 
     try:
         if not await webhook_limiter.hit(ip):
