@@ -38,6 +38,7 @@ from marketplace.models import AuthSession, utcnow
 log = logging.getLogger("marketplace.auth")
 
 REFRESH_GRACE = timedelta(seconds=30)
+REFRESH_MARGIN = timedelta(minutes=5)  # an access token this close to its end is refreshed
 
 
 @dataclass(frozen=True)
@@ -51,10 +52,13 @@ class TokenPair:
 @dataclass(frozen=True)
 class Rotation:
     """A successful refresh: ``pair`` is None when the previous refresh token was
-    presented inside the grace period (the caller keeps the tokens it has)."""
+    presented inside the grace period (the caller keeps the tokens it has, and
+    ``access_expires_at`` says when the session's current access token ends, so
+    it does not try again before the new pair reaches it)."""
 
     user_id: uuid.UUID
     pair: TokenPair | None
+    access_expires_at: datetime | None = None
 
 
 def hash_token(token: str) -> str:
@@ -104,9 +108,16 @@ def _in_grace(row: AuthSession, now: datetime) -> bool:
     return row.rotated_at is not None and now < row.rotated_at + REFRESH_GRACE
 
 
-def validate_access_token(session: Session, token: str | None, now: datetime | None = None) -> uuid.UUID | None:
-    """The user id of a live access token (or of the one replaced by a rotation
-    less than ``REFRESH_GRACE`` ago) of an unrevoked session; else None."""
+@dataclass(frozen=True)
+class AccessStatus:
+    user_id: uuid.UUID
+    expires_at: datetime  # when the session's current access token expires
+    previous: bool  # the token was replaced by a rotation less than REFRESH_GRACE ago
+
+
+def access_status(session: Session, token: str | None, now: datetime | None = None) -> AccessStatus | None:
+    """A live access token (or the one replaced by a rotation less than
+    ``REFRESH_GRACE`` ago) of an unrevoked session; else None."""
     if not token:
         return None
     now = now or utcnow()
@@ -119,8 +130,14 @@ def validate_access_token(session: Session, token: str | None, now: datetime | N
     if row is None or row.revoked:
         return None
     if row.access_token_hash == digest:
-        return row.user_id if row.access_expires_at > now else None
-    return row.user_id if _in_grace(row, now) else None
+        return AccessStatus(row.user_id, row.access_expires_at, False) if row.access_expires_at > now else None
+    return AccessStatus(row.user_id, row.access_expires_at, True) if _in_grace(row, now) else None
+
+
+def validate_access_token(session: Session, token: str | None, now: datetime | None = None) -> uuid.UUID | None:
+    """The user id of a live access token (see ``access_status``); else None."""
+    status = access_status(session, token, now)
+    return status.user_id if status is not None else None
 
 
 def rotate(session: Session, refresh_token: str | None, now: datetime | None = None) -> Rotation | None:
@@ -139,7 +156,7 @@ def rotate(session: Session, refresh_token: str | None, now: datetime | None = N
         return None
     if row.refresh_token_hash != digest:  # the previous refresh token
         if _in_grace(row, now):
-            return Rotation(row.user_id, None)
+            return Rotation(row.user_id, None, row.access_expires_at)
         log.warning("refresh token reused %s after rotation: session %s revoked", now - row.rotated_at, row.id)
         row.revoked = True
         row.revoked_at = now
@@ -157,7 +174,7 @@ def rotate(session: Session, refresh_token: str | None, now: datetime | None = N
     row.last_used_at = now
     session.add(row)
     session.flush()
-    return Rotation(row.user_id, pair)
+    return Rotation(row.user_id, pair, pair.access_expires_at)
 
 
 def refresh_session(session: Session, refresh_token: str | None, now: datetime | None = None) -> TokenPair | None:
@@ -203,19 +220,28 @@ def device_ids(session: Session, user_id: uuid.UUID) -> set[str]:
 class SessionCheck:
     user_id: uuid.UUID | None
     refreshed: TokenPair | None = None
+    # When no new pair was issued: when the session's current access token
+    # expires (the server's word, whatever the tab had stored). A tab holding
+    # the pair another tab just replaced stores it and does not refresh again;
+    # the new pair itself arrives through localStorage.
+    current_expires_at: datetime | None = None
 
 
-def resolve_session(access_token: str, refresh_token: str, refresh_now: bool = False) -> SessionCheck:
+def resolve_session(access_token: str, refresh_token: str) -> SessionCheck:
     """Who holds these tokens. A live access token is checked with a read (no
-    write lock); a dead or soon-expiring one is refreshed in a write
-    transaction. ``refreshed`` is set only when new tokens were issued."""
+    write lock); only a dead one, or one within ``REFRESH_MARGIN`` of its
+    expiry on the server, is refreshed, in a write transaction. ``refreshed``
+    is set only when new tokens were issued."""
     from marketplace.db import read_scope, session_scope
 
-    user_id = None
+    status = None
     if access_token:
         with read_scope() as session:
-            user_id = validate_access_token(session, access_token)
-    if (user_id is not None and not refresh_now) or not refresh_token:
+            status = access_status(session, access_token)
+    user_id = status.user_id if status is not None else None
+    if status is not None and (status.previous or status.expires_at - utcnow() > REFRESH_MARGIN):
+        return SessionCheck(user_id, None, status.expires_at)
+    if not refresh_token:
         return SessionCheck(user_id)
     with session_scope() as session:
         result = rotate(session, refresh_token)
@@ -223,6 +249,8 @@ def resolve_session(access_token: str, refresh_token: str, refresh_now: bool = F
             # Dead refresh token: the access token is good only if the session
             # was not just revoked for a reuse.
             return SessionCheck(validate_access_token(session, access_token) if user_id else None)
+        if result.pair is None:
+            return SessionCheck(result.user_id, None, result.access_expires_at)
         return SessionCheck(result.user_id, result.pair)
 
 

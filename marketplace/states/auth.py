@@ -3,15 +3,14 @@
 Tokens live in the browser's localStorage (synced across tabs). Every handler
 that reads or changes a user's data awaits ``self._current_user_id()``, which
 validates the access token against ``auth_sessions`` and refreshes it when it
-is expired or within ``REFRESH_MARGIN`` of expiry; a client-side redirect is
-never the protection.
+is expired or within ``REFRESH_MARGIN`` of expiry (the server's expiry decides;
+see ``services.auth_sessions``); a client-side redirect is never the protection.
 """
 
 from __future__ import annotations
 
 import logging
 import uuid
-from datetime import datetime, timedelta, timezone
 
 import reflex as rx
 
@@ -24,7 +23,6 @@ from marketplace.services import accounts
 from marketplace.services.accounts import TokenPair
 
 log = logging.getLogger("marketplace.auth")
-REFRESH_MARGIN = timedelta(minutes=5)
 
 
 class AuthState(rx.State):
@@ -100,13 +98,6 @@ class AuthState(rx.State):
         self.leads_remaining = 0
         self.subscription_end = ""
 
-    def _expires_soon(self) -> bool:
-        try:
-            expires = datetime.fromisoformat(self.access_expires_at)
-        except ValueError:
-            return True
-        return expires - datetime.now(timezone.utc) < REFRESH_MARGIN
-
     async def _current_user_id(self) -> uuid.UUID | None:
         """Validate (and if needed refresh) the session on the server; None when
         signed out. Every handler that reads or changes a user's data awaits it.
@@ -114,11 +105,15 @@ class AuthState(rx.State):
         if not self.access_token and not self.refresh_token:
             self._clear_user()
             return None
-        check = await run_blocking(
-            accounts.resolve_session, self.access_token, self.refresh_token, self._expires_soon()
-        )
+        check = await run_blocking(accounts.resolve_session, self.access_token, self.refresh_token)
         if check.refreshed is not None:
             self._store_tokens(check.refreshed)
+        elif check.current_expires_at is not None:
+            # The server's expiry; for a pair another tab replaced a moment ago,
+            # the new pair's (its tokens arrive via localStorage).
+            expires = check.current_expires_at.isoformat()
+            if self.access_expires_at != expires:
+                self.access_expires_at = expires
         if check.user_id is None:
             self._clear_user()
         return check.user_id

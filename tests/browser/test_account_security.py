@@ -82,6 +82,7 @@ def test_two_tabs_refreshing_at_once_both_stay_signed_in(page: Page, live_server
         expect_signed_in(tab, user["email"])
     row = session_row(db, user["id"])
     assert not row.revoked and row.rotated_at is not None
+    # One rotation: the tab that lost the race did not rotate again when the new pair reached it.
     assert row.prev_refresh_token_hash == hash_token(first_refresh)
 
     # The grace is over: an old refresh token would now revoke the session. Both

@@ -59,7 +59,7 @@ def test_previous_pair_works_within_the_grace_without_a_second_rotation(db_url, 
     new = _rotate(pair.refresh_token, now=t0).pair
     inside = t0 + REFRESH_GRACE - timedelta(seconds=1)
     # The tab that lost the race: its old refresh token gives the user, no new tokens, no rotation.
-    assert _rotate(pair.refresh_token, now=inside) == accounts.Rotation(user.id, None)
+    assert _rotate(pair.refresh_token, now=inside) == accounts.Rotation(user.id, None, new.access_expires_at)
     assert _validate(pair.access_token, now=inside) == user.id
     row = _row()
     assert row.refresh_token_hash == accounts.hash_token(new.refresh_token) and not row.revoked
@@ -112,13 +112,20 @@ def test_two_tabs_refreshing_at_once_both_stay_signed_in(db_url, new_user):
     assert accounts.resolve_session(refreshed[0].access_token, refreshed[0].refresh_token).user_id == user.id
 
 
-def test_resolve_session_refreshes_a_soon_expiring_token(db_url, new_user):
+def test_resolve_session_refreshes_only_what_the_server_says_is_expiring(db_url, new_user):
     user, pair = _session_for(new_user)
-    check = accounts.resolve_session(pair.access_token, pair.refresh_token, refresh_now=True)
+    # A fresh token: no refresh, whatever the tab believed; the real expiry comes back.
+    fresh = accounts.resolve_session(pair.access_token, pair.refresh_token)
+    assert fresh == accounts.SessionCheck(user.id, None, pair.access_expires_at)
+    with session_scope() as s:
+        s.exec(select(AuthSession)).one().access_expires_at = utcnow() + timedelta(minutes=4)
+    check = accounts.resolve_session(pair.access_token, pair.refresh_token)
     assert check.user_id == user.id and check.refreshed is not None
-    # A second tab asking the same a moment later: signed in, nothing new issued.
-    again = accounts.resolve_session(pair.access_token, pair.refresh_token, refresh_now=True)
-    assert again == accounts.SessionCheck(user.id, None)
+    # A second tab asking the same a moment later: signed in with its old pair,
+    # nothing new issued, told the current pair's expiry.
+    again = accounts.resolve_session(pair.access_token, pair.refresh_token)
+    assert again == accounts.SessionCheck(user.id, None, check.refreshed.access_expires_at)
+    assert _row().refresh_token_hash == accounts.hash_token(check.refreshed.refresh_token)
     assert accounts.resolve_session("", "") == accounts.SessionCheck(None, None)
     assert accounts.resolve_session("nope", "nope") == accounts.SessionCheck(None, None)
 
