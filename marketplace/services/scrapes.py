@@ -115,39 +115,49 @@ def _search(source: LeadSource, criteria) -> list[dict]:
 
 def generate(user_id: uuid.UUID, request: rules.ScrapeRequest, source: LeadSource,
              progress: Progress | None = None) -> list[dict]:
-    """Up to ``request.lead_count`` new leads for this user (no transaction held)."""
+    """Up to ``request.lead_count`` new leads for this user (no transaction held).
+
+    Candidates are asked of the source in chunks (progress is reported per
+    chunk), then checked against what the user holds with one read; when
+    duplicates were dropped, the shortfall is asked again (a few rounds at most)."""
     wanted = request.lead_count
     base = request.criteria()
     found: list[dict] = []
     seen_ids: set[str] = set()
     seen_addresses: set[tuple[str, str]] = set()
-    rounds_without_progress = 0
-    asked = 0
-    while len(found) < wanted and rounds_without_progress < TOP_UP_ROUNDS:
-        step = min(CHUNK, wanted - len(found))
-        criteria = _with_count(base, step)
-        batch = _search(source, criteria)
-        asked += step
+    for _round in range(1 + TOP_UP_ROUNDS):
+        need = wanted - len(found)
+        if need <= 0:
+            break
+        batch: list[dict] = []
+        exhausted = False
+        while len(batch) < need:
+            step = min(CHUNK, need - len(batch))
+            got = _search(source, _with_count(base, step))
+            batch.extend(got)
+            if progress is not None:
+                progress(min(wanted, len(found) + len(batch)), wanted)
+            if len(got) < step:
+                exhausted = True
+                break
         with read_scope() as session:
             held_ids, held_addresses = _held(session, user_id, batch)
-        added = 0
         for lead in batch:
             key = _address_key(lead.get("address"), lead.get("zip_code"))
             listing = lead.get("external_id")
-            if key in held_addresses or key in seen_addresses or (listing and (listing in held_ids or listing in seen_ids)):
+            if key in held_addresses or key in seen_addresses or (
+                    listing and (listing in held_ids or listing in seen_ids)):
                 continue
             seen_addresses.add(key)
             if listing:
                 seen_ids.add(listing)
             found.append(lead)
-            added += 1
             if len(found) >= wanted:
                 break
-        rounds_without_progress = 0 if added == step else rounds_without_progress + 1
-        if progress is not None:
-            progress(len(found), wanted)
-        if not batch:
+        if exhausted or not batch:
             break
+    if progress is not None:
+        progress(len(found), wanted)
     return found[:wanted]
 
 
