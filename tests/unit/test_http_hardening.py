@@ -4,6 +4,7 @@ them (marketplace.api.security), driven in-process with plain ASGI messages."""
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 import dataclasses
 import json
 
@@ -151,7 +152,10 @@ def call(middleware, path="/", method="GET", headers=None, chunks=(b"",), scheme
     async def send(message):
         sent.append(message)
 
-    asyncio.run(middleware(scope, receive, send))
+    # A thread of its own: in a full run, Playwright's sync API (browser tests) keeps an
+    # event loop running in the main thread, where asyncio.run() is refused.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, middleware(scope, receive, send)).result()
     if kind == "websocket":
         return sent
     start = next(m for m in sent if m["type"] == "http.response.start")
