@@ -27,11 +27,15 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 from marketplace.config import PROJECT_ROOT
 from marketplace.db import session_scope
 from marketplace.migrations import upgrade
+
+# Assertions wait as long as actions do: a 2-core CI machine running the whole
+# suite can take more than Playwright's default 5 s to settle a page.
+expect.set_options(timeout=15_000)
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
