@@ -20,6 +20,8 @@ sign-in would tell whether the address was free.
 from __future__ import annotations
 
 import logging
+import os
+import threading
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -61,6 +63,10 @@ from marketplace.services.throttle import throttle_wait  # noqa: F401 - re-expor
 log = logging.getLogger("marketplace.accounts")
 
 _hasher = PasswordHasher()  # Argon2id, library defaults (RFC 9106 low-memory profile)
+# Argon2 is deliberately expensive (~0.2 s of CPU). At most one hash per core but
+# one runs at a time, so a burst of sign-ins queues here instead of taking every
+# core from the event loop and the other users' requests.
+_ARGON2_SLOTS = threading.BoundedSemaphore(max(1, (os.cpu_count() or 2) - 1))
 _DUMMY_HASH = _hasher.hash("not-a-real-password")
 RESEND_CONFIRMATION_AFTER = timedelta(minutes=10)
 
@@ -95,14 +101,24 @@ class SignUpResult:
 
 
 def hash_password(password: str) -> str:
-    return _hasher.hash(password)
+    with _ARGON2_SLOTS:
+        return _hasher.hash(password)
 
 
 def _verify_password(stored: str, password: str) -> bool:
     try:
-        return _hasher.verify(stored, password)
+        with _ARGON2_SLOTS:
+            return _hasher.verify(stored, password)
     except (VerifyMismatchError, VerificationError, InvalidHashError):
         return False
+
+
+@dataclass(frozen=True)
+class PreVerified:
+    """A password checked before the sign-in transaction opened (against ``stored``)."""
+
+    stored: str
+    ok: bool
 
 
 # --------------------------------------------------------------------------- users
@@ -296,9 +312,12 @@ def _resend_confirmation(session: Session, user: User, now: datetime) -> None:
 
 def sign_in(
     session: Session, email: str, password: str, *, user_agent: str = "", ip_address: str = "",
-    device_id: str = "", now: datetime | None = None,
+    device_id: str = "", now: datetime | None = None, pre_verified: PreVerified | None = None,
 ) -> tuple[User, TokenPair]:
-    """Check the password and open a session; the same message for any wrong input."""
+    """Check the password and open a session; the same message for any wrong input.
+
+    ``pre_verified``: the Argon2 check already ran outside the transaction (see
+    ``sign_in_user``); it counts when the stored hash is still the one checked."""
     now = now or utcnow()
     password = password if isinstance(password, str) else ""
     try:
@@ -316,7 +335,11 @@ def sign_in(
     if len(password) > rules.PASSWORD_MAX_LENGTH:
         ok = False  # never hashed: Argon2 of a huge input is a denial of service
     else:
-        ok = _verify_password(user.password_hash if user else _DUMMY_HASH, password) and user is not None
+        stored = user.password_hash if user else _DUMMY_HASH
+        if pre_verified is not None and pre_verified.stored == stored:
+            ok = pre_verified.ok and user is not None
+        else:
+            ok = _verify_password(stored, password) and user is not None
     unconfirmed = ok and user.email_confirmed_at is None
     throttle.record_sign_in(session, normalized, ip_address, ok and not unconfirmed, now)
     if unconfirmed:
@@ -379,12 +402,31 @@ def load_account(user_id: uuid.UUID) -> tuple[CurrentUser | None, object | None]
 def sign_in_user(
     email: str, password: str, *, user_agent: str = "", ip_address: str = "", device_id: str = ""
 ) -> tuple[uuid.UUID, TokenPair]:
-    """``sign_in`` in its own transaction (Argon2 included: call it off the loop)."""
-    from marketplace.db import session_scope
+    """``sign_in`` in its own transaction; call it off the event loop.
 
+    Argon2 runs before the write transaction opens (after a read that checks the
+    throttle and finds the stored hash), so the transaction recording the attempt
+    stays short: on SQLite the write lock is held for milliseconds, not for the
+    hash. ``sign_in`` re-checks the throttle inside the transaction."""
+    from marketplace.db import read_scope, session_scope
+
+    pre = None
+    if isinstance(password, str) and len(password) <= rules.PASSWORD_MAX_LENGTH:
+        try:
+            normalized = rules.normalize_email(email)
+        except ValueError:
+            normalized = None
+        if normalized is not None:
+            with read_scope() as session:
+                blocked = throttle.throttle_wait(session, normalized, ip_address, utcnow()) > 0
+                user = None if blocked else find_user_by_email(session, normalized)
+            if not blocked:
+                stored = user.password_hash if user else _DUMMY_HASH
+                pre = PreVerified(stored, _verify_password(stored, password))
     with session_scope() as session:
         user, pair = sign_in(
-            session, email, password, user_agent=user_agent, ip_address=ip_address, device_id=device_id
+            session, email, password, user_agent=user_agent, ip_address=ip_address, device_id=device_id,
+            pre_verified=pre,
         )
         return user.id, pair
 
