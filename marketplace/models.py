@@ -86,6 +86,9 @@ class User(SQLModel, table=True):
     password_hash: str = Field(sa_column=sa.Column(sa.String(255), nullable=False))
     email_confirmed_at: Optional[datetime] = Field(default=None, sa_column=ts_column(nullable=True))
     created_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+    # Set when the account was deleted: the row stays (anonymised) because the
+    # credit ledger and purchase records that bookkeeping keeps point at it.
+    deleted_at: Optional[datetime] = Field(default=None, sa_column=ts_column(nullable=True))
 
     __table_args__ = (sa.CheckConstraint("email = lower(email)", name="ck_users_email_lower"),)
 
@@ -310,6 +313,10 @@ class Lead(SQLModel, table=True):
         sa.Index("ix_leads_active_created", "is_active", "created_at"),
         sa.Index("ix_leads_active_roi", "is_active", "roi"),
         sa.Index("ix_leads_active_price", "is_active", "asking_price"),
+        # The developer explorer: all leads newest first, searched by ZIP or state/city.
+        sa.Index("ix_leads_created_at", "created_at"),
+        sa.Index("ix_leads_zip_code", "zip_code"),
+        sa.Index("ix_leads_state_city", "state", "city"),
     )
 
 
