@@ -12,6 +12,11 @@ handed out by a scrape (a scrape is never a cheap way to unlock one). When
 fewer leads than asked can be found, the user pays only for what was
 delivered (the discount tier of the delivered count) and is told so.
 
+The developer explorer's manual scrape (``run_inventory_scrape``) goes through
+the same generation and source, but adds the leads to the marketplace
+inventory instead: active, flagged New, never a copy of any lead already in
+the table, facets rebuilt in the same transaction, no charge.
+
 Generation runs first, without a transaction (it may take a while and calls
 the source). Then one transaction stores the scrape row, the leads, the
 unlock records and the ledger spend: a failure at any step (including a
@@ -30,10 +35,11 @@ import sqlalchemy as sa
 from sqlmodel import select
 
 from marketplace.core import scrape as rules
-from marketplace.core.pricing import display_confidence
+from marketplace.core.pricing import credit_cost_for_confidence, display_confidence
 from marketplace.db import read_scope, session_scope
 from marketplace.models import BulkScrape, Lead, Profile, UserLead, utcnow
 from marketplace.services import ledger
+from marketplace.services.marketplace import rebuild_facets
 from marketplace.sources.base import CriteriaError, LeadSource, SourceError
 
 log = logging.getLogger("marketplace.scrapes")
@@ -42,6 +48,8 @@ CHUNK = 100          # leads asked of the source per step (progress is reported 
 TOP_UP_ROUNDS = 3    # extra asks when duplicates were dropped
 
 Progress = Callable[[int, int], None]
+# (session, user id, candidates) -> (listing ids, (address, ZIP) keys) the candidates must not repeat
+Held = Callable[..., tuple[set[str], set[tuple[str, str]]]]
 
 
 class ScrapeError(Exception):
@@ -113,13 +121,34 @@ def _search(source: LeadSource, criteria) -> list[dict]:
     return source.search(criteria)
 
 
+def _in_inventory(session, _user_id, candidates: list[dict]) -> tuple[set[str], set[tuple[str, str]]]:
+    """Listing ids and (address, ZIP) keys among ``candidates`` that any stored lead already has."""
+    listing_ids = {c["external_id"] for c in candidates if c.get("external_id")}
+    zips = {c.get("zip_code") for c in candidates if c.get("zip_code")}
+    held_ids: set[str] = set()
+    if listing_ids:
+        rows = session.exec(
+            select(Lead.external_id, Lead.source_listing_id)
+            .where(sa.or_(Lead.external_id.in_(listing_ids), Lead.source_listing_id.in_(listing_ids)))
+        ).all()
+        for external_id, listing_id in rows:
+            held_ids.update(x for x in (external_id, listing_id) if x)
+    held_addresses: set[tuple[str, str]] = set()
+    if zips:
+        rows = session.exec(select(Lead.address, Lead.zip_code).where(Lead.zip_code.in_(zips))).all()
+        held_addresses = {_address_key(a, z) for a, z in rows}
+    return held_ids, held_addresses
+
+
 def generate(user_id: uuid.UUID, request: rules.ScrapeRequest, source: LeadSource,
-             progress: Progress | None = None) -> list[dict]:
+             progress: Progress | None = None, held: Held | None = None) -> list[dict]:
     """Up to ``request.lead_count`` new leads for this user (no transaction held).
 
     Candidates are asked of the source in chunks (progress is reported per
-    chunk), then checked against what the user holds with one read; when
-    duplicates were dropped, the shortfall is asked again (a few rounds at most)."""
+    chunk), then checked with one read against what they must not repeat
+    (``held``: by default what the user holds); when duplicates were dropped,
+    the shortfall is asked again (a few rounds at most)."""
+    held = held or _held
     wanted = request.lead_count
     base = request.criteria()
     found: list[dict] = []
@@ -141,7 +170,7 @@ def generate(user_id: uuid.UUID, request: rules.ScrapeRequest, source: LeadSourc
                 exhausted = True
                 break
         with read_scope() as session:
-            held_ids, held_addresses = _held(session, user_id, batch)
+            held_ids, held_addresses = held(session, user_id, batch)
         for lead in batch:
             key = _address_key(lead.get("address"), lead.get("zip_code"))
             listing = lead.get("external_id")
@@ -212,20 +241,80 @@ def run_scrape(user_id: uuid.UUID, request: rules.ScrapeRequest, *, origin: str 
         raise ScrapeError(" ".join(problems))
     if charge:
         check_balance(user_id, request.lead_count)
+    leads = _generate_or_fail(user_id, request, source, progress)
+    return store(user_id, request, leads, origin=origin, charge=charge)
+
+
+def _generate_or_fail(user_id: uuid.UUID, request, source: LeadSource | None, progress: Progress | None,
+                      held: Held | None = None, nothing: str = "nothing was charged") -> list[dict]:
+    """``generate`` with the configured source; ``ScrapeError`` when the source fails or nothing matched."""
     if source is None:
         from marketplace.sources import get_source
 
         source = get_source()
     try:
-        leads = generate(user_id, request, source, progress)
+        leads = generate(user_id, request, source, progress, held)
     except CriteriaError as exc:
         raise ScrapeError(str(exc)) from exc
     except SourceError as exc:
         log.warning("scrape for %s: lead source failed: %s", user_id, exc)
         raise ScrapeError(f"The lead source failed: {exc}", status=502) from exc
     if not leads:
-        raise ScrapeError("No leads matched your criteria; nothing was charged. Try widening the ranges.")
-    return store(user_id, request, leads, origin=origin, charge=charge)
+        raise ScrapeError(f"No leads matched your criteria; {nothing}. Try widening the ranges.")
+    return leads
+
+
+def run_inventory_scrape(admin_id: uuid.UUID, request, *, source: LeadSource | None = None,
+                         progress: Progress | None = None) -> ScrapeResult:
+    """dev-manual-scrape (SPEC 7): generate ``request`` (``core.dev_scrape.DevScrapeRequest``) through the
+    lead source and add the leads to the marketplace inventory. Charges nothing. Raises ``ScrapeError``."""
+    problems = request.problems()
+    if problems:
+        raise ScrapeError(" ".join(problems))
+    leads = _generate_or_fail(admin_id, request, source, progress, held=_in_inventory,
+                              nothing="nothing was added")
+    return store_inventory(admin_id, request, leads)
+
+
+def store_inventory(admin_id: uuid.UUID, request, leads: list[dict], *, origin: str = "explorer") -> ScrapeResult:
+    """One transaction: the leads (active, New, credit cost by confidence tier), re-checked against the
+    table so no lead is stored twice, the admin's bulk_scrapes row (0 credits) and the facets."""
+    now = utcnow()
+    scrape_id = uuid.uuid4()
+    with session_scope() as session:
+        if session.get(Profile, admin_id) is None:
+            raise ScrapeError("User not found", status=404)
+        held_ids, held_addresses = _in_inventory(session, admin_id, leads)  # a refresh may have run meanwhile
+        lead_rows, output = [], []
+        for lead in leads:
+            listing = lead.get("external_id")
+            key = _address_key(lead.get("address"), lead.get("zip_code"))
+            if key in held_addresses or (listing and listing in held_ids):
+                continue
+            held_addresses.add(key)
+            lead_id = uuid.uuid4()
+            lead = {**lead, "is_new": True, "credit_cost": credit_cost_for_confidence(lead.get("confidence_score"))}
+            lead_rows.append({
+                **{k: v for k, v in lead.items() if k in Lead.__table__.columns and k != "id"},
+                "id": lead_id,
+                "scrape_id": None,
+                "is_active": True,
+                "created_at": now,
+            })
+            output.append({**_output_row(lead_id, lead, now), "credit_cost": lead["credit_cost"]})
+        if not lead_rows:
+            raise ScrapeError("Every lead found is already in the marketplace; nothing was added.")
+        session.add(BulkScrape(
+            id=scrape_id, user_id=admin_id, created_at=now, lead_count=request.lead_count,
+            leads_generated=len(lead_rows), credits_used=0, status="completed", origin=origin,
+            params=request.as_dict(), output=output,
+        ))
+        session.flush()
+        session.execute(sa.insert(Lead.__table__), lead_rows)
+        rebuild_facets(session.connection())
+        balance = ledger.balance(session, admin_id)
+    return ScrapeResult(scrape_id=scrape_id, created_at=now, lead_count=request.lead_count,
+                        leads_generated=len(lead_rows), credits_used=0, balance=balance, leads=output)
 
 
 def store(user_id: uuid.UUID, request: rules.ScrapeRequest, leads: list[dict], *, origin: str,
