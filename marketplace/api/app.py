@@ -11,6 +11,7 @@ from fastapi import FastAPI
 from sqlalchemy import text
 
 from marketplace.api import downloads, images, stripe_webhook, webhook
+from marketplace.api import explorer_export
 from marketplace.db import get_engine
 from marketplace.offloop import run_blocking
 
@@ -33,4 +34,5 @@ def create_api() -> FastAPI:
     api.include_router(stripe_webhook.router)
     api.include_router(webhook.router)
     api.include_router(downloads.router)
+    api.include_router(explorer_export.router)
     return api

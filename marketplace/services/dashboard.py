@@ -175,10 +175,13 @@ def account_details(session: Session, user_id: uuid.UUID) -> AccountDetails:
 
 
 def platform_overview(session: Session) -> PlatformOverview:
-    """Headline counts for the developer explorer."""
+    """Headline counts for the developer explorer. Leads are the marketplace's
+    (``scrape_id IS NULL``), the rows the explorer's leads table lists; leads a
+    bulk scrape delivered privately are not counted."""
     users = session.exec(select(func.count()).select_from(User)).one()
     leads, active = session.exec(
-        select(func.count(), func.coalesce(func.sum(sa.case((Lead.is_active == sa.true(), 1), else_=0)), 0)).select_from(Lead)
+        select(func.count(), func.coalesce(func.sum(sa.case((Lead.is_active == sa.true(), 1), else_=0)), 0))
+        .select_from(Lead).where(Lead.scrape_id.is_(None))
     ).one()
     unlocks = session.exec(select(func.count()).select_from(UserLead)).one()
     return PlatformOverview(users=int(users), leads=int(leads), active_leads=int(active), unlocks=int(unlocks))

@@ -1,0 +1,139 @@
+"""Reads for the developer explorer's leads table and CSV export.
+
+The table holds the marketplace's leads (``scrape_id IS NULL``; leads a bulk
+scrape delivered belong to that user and are left out). A page is one
+``LIMIT/OFFSET`` query over the view plus one count query, so only one page of
+rows ever leaves the database. The search conditions are written for the
+indexes of migration 0006: ``state = 'TX'`` (the (state, city) index), the
+ZIP prefix as a half-open range on ``zip_code`` (any collation) and the city
+compared lower-cased. The export streams the whole view in the same order from
+one cursor (a server-side cursor on PostgreSQL), ``batch`` rows at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from sqlmodel import func
+
+from marketplace.core import explorer as rules
+from marketplace.core.marketplace import total_pages
+from marketplace.db import get_engine, read_scope
+from marketplace.models import Lead
+
+_COLUMNS = [Lead.__table__.c[name] for name in rules.LEAD_FIELDS]
+_T = Lead.__table__.c
+
+
+@dataclass(frozen=True)
+class LeadPage:
+    rows: list[dict[str, str]]  # display strings, one page
+    page: int
+    pages: int
+    total: int  # rows in the view (search and status filter)
+    active: int  # active / archived rows matching the search
+    archived: int
+
+
+def _search_conditions(search: rules.LeadSearch) -> list:
+    conditions = [_T.scrape_id.is_(None)]
+    if search.state:
+        conditions.append(_T.state == search.state)
+    if search.city:
+        conditions.append(func.lower(_T.city) == search.city.lower())
+    if search.zip_prefix:
+        low, high = rules.zip_range(search.zip_prefix)
+        conditions.append(_T.zip_code >= low)
+        if high is not None:
+            conditions.append(_T.zip_code < high)
+        if search.zip_prefix != low:  # ZIP+4 typed: the range narrows, LIKE decides
+            conditions.append(_T.zip_code.like(search.zip_prefix + "%"))
+    return conditions
+
+
+def _conditions(view: rules.LeadView) -> list:
+    conditions = _search_conditions(view.search)
+    if view.status == "active":
+        conditions.append(_T.is_active == sa.true())
+    elif view.status == "archived":
+        conditions.append(_T.is_active == sa.false())
+    return conditions
+
+
+def _order(sort: str) -> list:
+    tie = [_T.created_at.desc(), _T.id.desc()]
+    first = {
+        "roi_desc": _T.roi.desc().nulls_last(),
+        "price_asc": _T.asking_price.asc().nulls_last(),
+        "zestimate_desc": _T.zestimate.desc().nulls_last(),
+        "sqft_asc": _T.square_footage.asc().nulls_last(),
+    }.get(sort)
+    return tie if first is None else [first, *tie]
+
+
+def view_query(view: rules.LeadView) -> sa.Select:
+    """Every lead of the view, in the view's order (the table pages it, the export streams it)."""
+    return sa.select(*_COLUMNS).where(*_conditions(view)).order_by(*_order(view.sort))
+
+
+def counts(view: rules.LeadView) -> tuple[int, int]:
+    """(active, archived) leads matching the view's search, whatever its status filter."""
+    active_sum = func.coalesce(func.sum(sa.case((_T.is_active == sa.true(), 1), else_=0)), 0)
+    query = sa.select(func.count(), active_sum).select_from(Lead.__table__).where(*_search_conditions(view.search))
+    with read_scope() as session:
+        total, active = session.execute(query).one()
+    return int(active), int(total) - int(active)
+
+
+def page(view: rules.LeadView, number: int, page_size: int) -> LeadPage:
+    """One page of the view (the page number is clamped to the last page)."""
+    page_size = page_size if page_size in rules.PAGE_SIZES else rules.DEFAULT_PAGE_SIZE
+    active, archived = counts(view)
+    total = rules.view_total(view.status, active, archived)
+    pages = total_pages(total, page_size)
+    number = min(max(1, number), pages)
+    rows: list[dict[str, str]] = []
+    if total:
+        with read_scope() as session:
+            result = session.execute(view_query(view).limit(page_size).offset((number - 1) * page_size))
+            rows = [rules.table_row(lead) for lead in result.mappings()]
+    return LeadPage(rows=rows, page=number, pages=pages, total=total, active=active, archived=archived)
+
+
+def has_leads(view: rules.LeadView) -> bool:
+    """Whether the view holds at least one lead (an export of it is worth a link)."""
+    query = sa.select(sa.literal(1)).select_from(Lead.__table__).where(*_conditions(view)).limit(1)
+    with read_scope() as session:
+        return session.execute(query).first() is not None
+
+
+def iter_leads(view: rules.LeadView, batch: int = 1000) -> Iterator[list[dict]]:
+    """The whole view in order, ``batch`` leads at a time, never more in memory.
+
+    PostgreSQL: a server-side cursor inside a read-only transaction (a named
+    cursor needs one). SQLite: the autocommit read connection of
+    ``read_scope``; its cursor steps through the rows as they are fetched and
+    takes no write lock. A generator: run it off the event loop.
+    """
+    engine = get_engine()
+    if engine.dialect.name == "postgresql":
+        with engine.connect() as conn:
+            conn.exec_driver_sql("SET TRANSACTION READ ONLY")
+            result = conn.execution_options(stream_results=True, max_row_buffer=batch).execute(view_query(view))
+            for part in result.mappings().partitions(batch):
+                yield [dict(row) for row in part]
+            conn.rollback()
+        return
+    with read_scope() as session:
+        result = session.connection().execution_options(stream_results=True).execute(view_query(view))
+        for part in result.mappings().partitions(batch):
+            yield [dict(row) for row in part]
+
+
+def iter_csv(view: rules.LeadView, batch: int = 1000) -> Iterator[str]:
+    """The developer CSV of the view as text chunks: BOM and header, then one chunk per batch."""
+    yield "\ufeff" + rules.csv_chunk((), header=True)  # BOM: spreadsheets read the file as UTF-8
+    for leads in iter_leads(view, batch):
+        yield rules.csv_chunk(leads)
