@@ -260,3 +260,50 @@ def end_session(access_token: str, refresh_token: str) -> bool:
 
     with session_scope() as session:
         return revoke_session(session, access_token, refresh_token)
+
+
+# --------------------------------------------------------------------------- a user's own sessions (Settings tab)
+
+
+def session_id_for(session: Session, access_token: str | None, refresh_token: str | None = None) -> uuid.UUID | None:
+    """The id of the live session holding either token (current or just replaced)."""
+    conditions = []
+    for token, current, previous in (
+        (access_token, AuthSession.access_token_hash, AuthSession.prev_access_token_hash),
+        (refresh_token, AuthSession.refresh_token_hash, AuthSession.prev_refresh_token_hash),
+    ):
+        if token:
+            digest = hash_token(token)
+            conditions += [current == digest, previous == digest]
+    if not conditions:
+        return None
+    return session.exec(
+        select(AuthSession.id).where(sa.or_(*conditions), AuthSession.revoked == sa.false())
+    ).first()
+
+
+def live_sessions(session: Session, user_id: uuid.UUID, now: datetime | None = None) -> list[AuthSession]:
+    """The user's sessions that can still be used (not revoked, refresh token
+    unexpired), most recently used first."""
+    now = now or utcnow()
+    return list(session.exec(
+        select(AuthSession)
+        .where(AuthSession.user_id == user_id, AuthSession.revoked == sa.false(), AuthSession.refresh_expires_at > now)
+        .order_by(AuthSession.last_used_at.desc(), AuthSession.created_at.desc())
+    ).all())
+
+
+def revoke_user_sessions(
+    session: Session, user_id: uuid.UUID, *, only: uuid.UUID | None = None, keep: uuid.UUID | None = None
+) -> int:
+    """Revoke the user's live sessions (only ``only`` when given; all but
+    ``keep`` when given). Never touches another user's session: the user id
+    is part of the condition. Returns how many were revoked."""
+    table = AuthSession.__table__
+    stmt = sa.update(table).where(table.c.user_id == user_id, table.c.revoked == sa.false())
+    if only is not None:
+        stmt = stmt.where(table.c.id == only)
+    if keep is not None:
+        stmt = stmt.where(table.c.id != keep)
+    result = session.execute(stmt.values(revoked=True, revoked_at=utcnow()))
+    return result.rowcount or 0
