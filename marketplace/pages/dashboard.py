@@ -9,6 +9,7 @@ from marketplace.components import ui
 from marketplace.components.layout import page
 from marketplace.states.auth import AuthState
 from marketplace.states.dashboard import DashboardState
+from marketplace.views.settings_delete import settings_tab
 
 CARD_SHADOW = {"box_shadow": "0 1px 2px rgba(16, 24, 40, 0.04), 0 8px 24px -12px rgba(30, 41, 99, 0.12)"}
 ICON_TILE = {"width": "40px", "height": "40px", "border_radius": "10px", "flex_shrink": "0"}
@@ -506,62 +507,6 @@ def referrals_tab() -> rx.Component:
         spacing="4",
         width="100%",
         id="dashboard-referrals",
-    )
-
-
-def readonly_field(label: str, value, field_id: str, extra: rx.Component | None = None) -> rx.Component:
-    return rx.vstack(
-        rx.hstack(
-            rx.el.label(label, html_for=field_id,
-                        style={"font_size": "var(--font-size-2)", "font_weight": "500", "color": "var(--gray-11)"}),
-            extra if extra is not None else rx.fragment(),
-            align="center",
-            spacing="2",
-        ),
-        rx.input(value=value, id=field_id, read_only=True, size="3", width="100%", variant="soft",
-                 color_scheme="gray"),
-        spacing="1",
-        width="100%",
-    )
-
-
-def settings_tab() -> rx.Component:
-    return rx.card(
-        rx.vstack(
-            rx.vstack(
-                rx.text("Account details", weight="bold", size="3"),
-                rx.text("Contact support to change your name or e-mail address.", size="2", color_scheme="gray"),
-                spacing="0",
-            ),
-            rx.grid(
-                readonly_field("First name", AuthState.first_name, "settings-first-name"),
-                readonly_field("Last name", DashboardState.last_name, "settings-last-name"),
-                columns=rx.breakpoints(initial="1", sm="2"),
-                spacing="4",
-                width="100%",
-            ),
-            readonly_field(
-                "Email",
-                AuthState.user_email,
-                "settings-email",
-                rx.cond(
-                    AuthState.email_confirmed,
-                    rx.badge(rx.icon("badge-check", size=12), "Confirmed", color_scheme="grass", size="1",
-                             id="settings-email-status"),
-                    rx.badge(rx.icon("mail-warning", size=12), "Unconfirmed", color_scheme="amber", size="1",
-                             id="settings-email-status"),
-                ),
-            ),
-            rx.hstack(
-                rx.text("Member since", size="2", color_scheme="gray"),
-                rx.text(DashboardState.member_since, size="2", weight="medium", id="settings-member-since"),
-                spacing="2",
-            ),
-            spacing="4",
-            width="100%",
-            max_width="40rem",
-        ),
-        size="3",
     )
 
 

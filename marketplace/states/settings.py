@@ -1,0 +1,351 @@
+"""The dashboard's Settings tab: profile, e-mail, password, sessions, webhook
+key, account deletion (services in ``services.account_settings``).
+
+Every handler re-checks the session on the server and runs the database and
+Argon2 work off the event loop. Passwords never enter a state var: they come
+in the submitted form and go straight to the service.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import reflex as rx
+
+from marketplace import routes
+from marketplace.core import account_settings as rules
+from marketplace.core.accounts import NAME_MAX_LENGTH, UNEXPECTED_ERROR
+from marketplace.offloop import run_blocking
+from marketplace.services import account_settings as svc
+from marketplace.states.auth import AuthState
+from marketplace.states.browser import browser_origin
+
+log = logging.getLogger("marketplace.settings")
+
+LOAD_FAILED = ("Settings Unavailable", "Failed to load your settings. Please try again.")
+PROFILE_SAVED = ("Profile Updated", "Your name was saved.")
+PASSWORD_CHANGED = "Password Changed"
+SESSION_SIGNED_OUT = ("Signed Out", "That device was signed out.")
+ACCOUNT_DELETED = ("Account Deleted", "Your account was deleted and you have been signed out.")
+WEBHOOK_ANCHOR = "webhook-toggle"  # the id of the bulk scraper's Webhook section header
+WEBHOOK_HREF = f"{routes.BULK_SCRAPER}#{WEBHOOK_ANCHOR}"
+PASSWORD_FIELDS = ("settings-current-password", "settings-new-password", "settings-confirm-password")
+# After moving to /bulkscraper: wait for the Webhook section's header, open the
+# section if it is closed, and scroll to it (the section starts collapsed).
+OPEN_WEBHOOK_JS = """
+(() => {
+  let tries = 0;
+  const timer = setInterval(() => {
+    const el = document.getElementById('%s');
+    if (el || ++tries > 100) { clearInterval(timer); }
+    if (!el) { return; }
+    if (el.getAttribute('aria-expanded') !== 'true') { el.click(); }
+    setTimeout(() => el.scrollIntoView({behavior: 'smooth', block: 'start'}), 150);
+  }, 100);
+})();
+""" % WEBHOOK_ANCHOR
+
+
+def format_when(value) -> str:
+    return value.strftime("%b %-d, %Y %H:%M UTC")
+
+
+def session_row(info: svc.SessionInfo) -> dict[str, str]:
+    return {
+        "id": str(info.id),
+        "device": info.device,
+        "ip": info.ip_address or "Unknown",
+        "created": format_when(info.created_at),
+        "last_used": format_when(info.last_used_at),
+        "current": "yes" if info.current else "",
+    }
+
+
+def _field(form: object, name: str) -> str:
+    value = form.get(name) if isinstance(form, dict) else None
+    return value if isinstance(value, str) else ""
+
+
+class SettingsState(AuthState):
+    loaded_for: str = ""
+    load_failed: bool = False
+
+    first_name_input: str = ""
+    last_name_input: str = ""
+    profile_saving: bool = False
+    member_since: str = ""
+
+    resend_busy: bool = False
+    password_saving: bool = False
+
+    sessions: list[dict[str, str]] = []
+    sessions_busy: bool = False
+
+    has_webhook_key: bool = False
+    webhook_key_hint: str = ""
+
+    credits_forfeit: str = "0"
+    delete_confirm: str = ""
+    deleting: bool = False
+
+    # ------------------------------------------------------------------ helpers
+
+    async def _require_user(self):
+        user_id = await self._current_user_id()
+        if user_id is None:
+            self.loaded_for = ""
+        return user_id
+
+    def _show(self, data: svc.SettingsData) -> None:
+        self.user_email = data.email
+        self.email_confirmed = data.email_confirmed
+        self.first_name = data.first_name
+        self.first_name_input = data.first_name
+        self.last_name_input = data.last_name
+        self.member_since = data.member_since.strftime("%b %-d, %Y")
+        self.credits = data.credits
+        self.credits_forfeit = f"{data.credits:,}"
+        self.has_webhook_key = data.has_webhook_key
+        self.webhook_key_hint = data.webhook_key_hint
+        self.sessions = [session_row(s) for s in data.sessions]
+
+    async def _dashboard_last_name(self, last_name: str) -> None:
+        from marketplace.states.dashboard import DashboardState
+
+        dashboard = await self.get_state(DashboardState)
+        dashboard.last_name = last_name
+
+    def _leave_signed_out(self, title: str, message: str):
+        """Forget this tab's user and data; home, with a toast."""
+        self._clear_user()
+        self.reset()
+        return [rx.redirect(routes.HOME, replace=True), rx.toast.success(title, description=message)]
+
+    # ------------------------------------------------------------------ load
+
+    @rx.event
+    async def load(self):
+        """When the tab opens: everything it shows, in one read."""
+        user_id = await self._require_user()
+        if user_id is None:
+            return rx.redirect(routes.AUTH, replace=True)
+        try:
+            data = await run_blocking(svc.load_settings, user_id, self.access_token, self.refresh_token)
+        except svc.SettingsError:
+            self._clear_user()
+            return rx.redirect(routes.AUTH, replace=True)
+        except Exception:  # noqa: BLE001
+            log.exception("settings load failed for %s", user_id)
+            self.load_failed = True
+            return rx.toast.error(LOAD_FAILED[0], description=LOAD_FAILED[1])
+        self._show(data)
+        self.delete_confirm = ""
+        self.load_failed = False
+        self.loaded_for = str(user_id)
+        return None
+
+    # ------------------------------------------------------------------ profile
+
+    @rx.event
+    def set_first_name_input(self, value: str):
+        self.first_name_input = value[: NAME_MAX_LENGTH + 20] if isinstance(value, str) else ""
+
+    @rx.event
+    def set_last_name_input(self, value: str):
+        self.last_name_input = value[: NAME_MAX_LENGTH + 20] if isinstance(value, str) else ""
+
+    @rx.event
+    async def save_profile(self, form: dict | None = None):
+        if self.profile_saving:
+            return
+        user_id = await self._require_user()
+        if user_id is None:
+            yield rx.redirect(routes.AUTH, replace=True)
+            return
+        first = _field(form, "first_name") if isinstance(form, dict) and "first_name" in form else self.first_name_input
+        last = _field(form, "last_name") if isinstance(form, dict) and "last_name" in form else self.last_name_input
+        self.profile_saving = True
+        yield
+        try:
+            names = await run_blocking(svc.update_names, user_id, first, last)
+        except svc.SettingsError as exc:
+            yield rx.toast.error(exc.title, description=exc.message)
+            return
+        except Exception:  # noqa: BLE001
+            log.exception("saving names failed for %s", user_id)
+            yield rx.toast.error(UNEXPECTED_ERROR[0], description=UNEXPECTED_ERROR[1])
+            return
+        finally:
+            self.profile_saving = False
+        self.first_name = names.first_name  # the greeting and the header follow at once
+        self.first_name_input = names.first_name
+        self.last_name_input = names.last_name
+        await self._dashboard_last_name(names.last_name)
+        yield rx.toast.success(PROFILE_SAVED[0], description=PROFILE_SAVED[1])
+
+    # ------------------------------------------------------------------ e-mail
+
+    @rx.event
+    async def resend_confirmation(self):
+        if self.resend_busy:
+            return
+        user_id = await self._require_user()
+        if user_id is None:
+            yield rx.redirect(routes.AUTH, replace=True)
+            return
+        self.resend_busy = True
+        yield
+        try:
+            email = await run_blocking(svc.resend_confirmation, user_id, browser_origin(self))
+        except svc.SettingsError as exc:
+            if exc.title == svc.ALREADY_CONFIRMED[0]:
+                self.email_confirmed = True
+            yield rx.toast.error(exc.title, description=exc.message)
+            return
+        except Exception:  # noqa: BLE001
+            log.exception("resending the confirmation failed for %s", user_id)
+            yield rx.toast.error(UNEXPECTED_ERROR[0], description=UNEXPECTED_ERROR[1])
+            return
+        finally:
+            self.resend_busy = False
+        yield rx.toast.success(svc.CONFIRMATION_SENT[0], description=svc.CONFIRMATION_SENT[1].format(email=email))
+
+    # ------------------------------------------------------------------ password
+
+    @rx.event
+    async def change_password(self, form: dict):
+        if self.password_saving:
+            return
+        user_id = await self._require_user()
+        if user_id is None:
+            yield rx.redirect(routes.AUTH, replace=True)
+            return
+        self.password_saving = True
+        yield
+        try:
+            revoked = await run_blocking(
+                svc.change_password, user_id, _field(form, "current_password"), _field(form, "new_password"),
+                _field(form, "confirm_password"), access_token=self.access_token, refresh_token=self.refresh_token,
+                ip_address=self._client_ip(),
+            )
+        except svc.SettingsError as exc:
+            yield rx.toast.error(exc.title, description=exc.message)
+            return
+        except Exception:  # noqa: BLE001
+            log.exception("password change failed for %s", user_id)
+            yield rx.toast.error(UNEXPECTED_ERROR[0], description=UNEXPECTED_ERROR[1])
+            return
+        finally:
+            self.password_saving = False
+        others = "No other device was signed in." if revoked == 0 else (
+            f"{revoked} other device{'' if revoked == 1 else 's'} signed out.")
+        yield [rx.set_value(field_id, "") for field_id in PASSWORD_FIELDS]
+        yield rx.toast.success(PASSWORD_CHANGED, description=f"Your password was changed. {others}")
+        yield SettingsState.refresh_sessions
+
+    # ------------------------------------------------------------------ sessions
+
+    @rx.event
+    async def refresh_sessions(self):
+        user_id = await self._require_user()
+        if user_id is None:
+            return rx.redirect(routes.AUTH, replace=True)
+        try:
+            rows = await run_blocking(svc.list_sessions, user_id, self.access_token, self.refresh_token)
+        except Exception:  # noqa: BLE001
+            log.exception("listing sessions failed for %s", user_id)
+            return rx.toast.error(LOAD_FAILED[0], description=LOAD_FAILED[1])
+        self.sessions = [session_row(s) for s in rows]
+        return None
+
+    @rx.event
+    async def revoke_session(self, session_id: str):
+        """Sign out one of this user's devices (ownership checked on the server)."""
+        if self.sessions_busy:
+            return
+        user_id = await self._require_user()
+        if user_id is None:
+            yield rx.redirect(routes.AUTH, replace=True)
+            return
+        self.sessions_busy = True
+        yield
+        try:
+            result = await run_blocking(svc.revoke_session, user_id, session_id, self.access_token,
+                                        self.refresh_token)
+        except Exception:  # noqa: BLE001
+            log.exception("revoking a session failed for %s", user_id)
+            yield rx.toast.error(UNEXPECTED_ERROR[0], description=UNEXPECTED_ERROR[1])
+            return
+        finally:
+            self.sessions_busy = False
+        if result.was_current:
+            yield self._leave_signed_out("Signed Out", "This device was signed out.")
+            return
+        if result.revoked:
+            yield rx.toast.success(SESSION_SIGNED_OUT[0], description=SESSION_SIGNED_OUT[1])
+        yield SettingsState.refresh_sessions
+
+    @rx.event
+    async def sign_out_everywhere(self):
+        if self.sessions_busy:
+            return
+        user_id = await self._require_user()
+        if user_id is None:
+            yield rx.redirect(routes.AUTH, replace=True)
+            return
+        self.sessions_busy = True
+        yield
+        try:
+            await run_blocking(svc.revoke_all_sessions, user_id)
+        except Exception:  # noqa: BLE001
+            log.exception("sign out everywhere failed for %s", user_id)
+            self.sessions_busy = False
+            yield rx.toast.error(UNEXPECTED_ERROR[0], description=UNEXPECTED_ERROR[1])
+            return
+        yield self._leave_signed_out("Signed Out Everywhere", "Every device, this one included, was signed out.")
+
+    # ------------------------------------------------------------------ webhook link
+
+    @rx.event
+    def open_webhook_section(self):
+        return [rx.redirect(WEBHOOK_HREF), rx.call_script(OPEN_WEBHOOK_JS)]
+
+    # ------------------------------------------------------------------ delete account
+
+    @rx.event
+    def set_delete_confirm(self, value: str):
+        self.delete_confirm = value[:320] if isinstance(value, str) else ""
+
+    @rx.var
+    def delete_ready(self) -> bool:
+        return rules.delete_confirmation_matches(self.delete_confirm, self.user_email)
+
+    @rx.event
+    async def delete_account(self, form: dict | None = None):
+        if self.deleting:
+            return
+        user_id = await self._require_user()
+        if user_id is None:
+            yield rx.redirect(routes.AUTH, replace=True)
+            return
+        typed = _field(form, "confirm_email") if isinstance(form, dict) and "confirm_email" in form \
+            else self.delete_confirm
+        self.deleting = True
+        yield
+        try:
+            await run_blocking(svc.delete_account, user_id, typed)
+        except svc.SettingsError as exc:
+            self.deleting = False
+            yield rx.toast.error(exc.title, description=exc.message)
+            return
+        except Exception:  # noqa: BLE001
+            log.exception("account deletion failed for %s", user_id)
+            self.deleting = False
+            yield rx.toast.error(UNEXPECTED_ERROR[0], description=UNEXPECTED_ERROR[1])
+            return
+        from marketplace.states.dashboard import DashboardState
+
+        dashboard = await self.get_state(DashboardState)
+        dashboard.loaded_for = ""
+        dashboard._clear_data()
+        yield self._leave_signed_out(*ACCOUNT_DELETED)

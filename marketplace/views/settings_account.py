@@ -1,0 +1,220 @@
+"""Settings tab, first half: Profile, E-mail and Password cards (and the card
+frame the other Settings sections share)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketplace.core.accounts import NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH
+from marketplace.states.auth import AuthState
+from marketplace.states.settings import SettingsState as S
+
+# The dashboard's card look (pages/dashboard.py CARD_SHADOW / ICON_TILE; not
+# imported from there: that page imports this module).
+CARD_SHADOW = {"box_shadow": "0 1px 2px rgba(16, 24, 40, 0.04), 0 8px 24px -12px rgba(30, 41, 99, 0.12)"}
+ICON_TILE = {"width": "40px", "height": "40px", "border_radius": "10px", "flex_shrink": "0"}
+LABEL_STYLE = {"font_size": "var(--font-size-2)", "font_weight": "500"}
+
+
+def settings_card(icon: str, color: str, title: str, subtitle, *body: rx.Component, card_id: str,
+                  style: dict | None = None, **props) -> rx.Component:
+    """One Settings section: icon, title and a line of explanation, then its body."""
+    return rx.card(
+        rx.vstack(
+            rx.hstack(
+                rx.center(rx.icon(icon, size=20, aria_hidden="true"),
+                          style={**ICON_TILE, "background": f"var(--{color}-3)", "color": f"var(--{color}-11)"}),
+                rx.vstack(
+                    rx.heading(title, size="4", as_="h3"),
+                    rx.text(subtitle, size="2", color_scheme="gray"),
+                    spacing="1",
+                    min_width="0",
+                ),
+                spacing="3",
+                align="start",
+                width="100%",
+            ),
+            *body,
+            spacing="4",
+            width="100%",
+        ),
+        size=rx.breakpoints(initial="2", sm="3"),
+        style={**CARD_SHADOW, **(style or {})},
+        width="100%",
+        id=card_id,
+        **props,
+    )
+
+
+def labelled(label: str, field_id: str, control: rx.Component, extra: rx.Component | None = None,
+             help_text: str | None = None, help_id: str | None = None) -> rx.Component:
+    return rx.vstack(
+        rx.hstack(
+            rx.el.label(label, html_for=field_id, style=LABEL_STYLE),
+            extra if extra is not None else rx.fragment(),
+            spacing="2",
+            align="center",
+            wrap="wrap",
+        ),
+        control,
+        rx.text(help_text, size="1", color_scheme="gray", id=help_id) if help_text else rx.fragment(),
+        spacing="1",
+        width="100%",
+    )
+
+
+def submit_button(label: str, busy_label: str, busy, icon: str, button_id: str, **props) -> rx.Component:
+    return rx.button(
+        rx.cond(busy, rx.spinner(size="2"), rx.icon(icon, size=16)),
+        rx.cond(busy, busy_label, label),
+        type="submit",
+        size="3",
+        disabled=busy,
+        id=button_id,
+        **props,
+    )
+
+
+# --------------------------------------------------------------------------- profile
+
+
+def profile_card() -> rx.Component:
+    def name_input(name: str, field_id: str, value, on_change, autocomplete: str) -> rx.Component:
+        return rx.input(id=field_id, name=name, value=value, on_change=on_change, max_length=NAME_MAX_LENGTH,
+                        auto_complete=autocomplete, size="3", width="100%", required=True)
+
+    return settings_card(
+        "user-round", "indigo", "Profile",
+        "Your name as it appears in your greeting and on your account.",
+        rx.form(
+            rx.vstack(
+                rx.grid(
+                    labelled("First name", "settings-first-name",
+                             name_input("first_name", "settings-first-name", S.first_name_input,
+                                        S.set_first_name_input, "given-name")),
+                    labelled("Last name", "settings-last-name",
+                             name_input("last_name", "settings-last-name", S.last_name_input,
+                                        S.set_last_name_input, "family-name")),
+                    columns=rx.breakpoints(initial="1", sm="2"),
+                    spacing="4",
+                    width="100%",
+                ),
+                rx.flex(
+                    rx.text("Member since ", rx.text.strong(S.member_since, id="settings-member-since"),
+                            size="2", color_scheme="gray"),
+                    submit_button("Save name", "Saving...", S.profile_saving, "check", "settings-save-profile"),
+                    justify="between",
+                    align=rx.breakpoints(initial="stretch", sm="center"),
+                    direction=rx.breakpoints(initial="column-reverse", sm="row"),
+                    spacing="3",
+                    width="100%",
+                ),
+                spacing="4",
+                width="100%",
+            ),
+            on_submit=S.save_profile,
+            reset_on_submit=False,
+            width="100%",
+        ),
+        card_id="settings-profile",
+    )
+
+
+# --------------------------------------------------------------------------- e-mail
+
+
+def email_status_badge() -> rx.Component:
+    return rx.cond(
+        AuthState.email_confirmed,
+        rx.badge(rx.icon("badge-check", size=12), "Confirmed", color_scheme="grass", size="1",
+                 id="settings-email-status"),
+        rx.badge(rx.icon("mail-warning", size=12), "Not confirmed", color_scheme="amber", size="1",
+                 id="settings-email-status"),
+    )
+
+
+def email_card() -> rx.Component:
+    return settings_card(
+        "mail", "iris", "E-mail",
+        "Where we send sign-in links and receipts. To use another address, write to support.",
+        labelled(
+            "E-mail address", "settings-email",
+            rx.input(value=AuthState.user_email, id="settings-email", read_only=True, size="3", width="100%",
+                     variant="soft", color_scheme="gray"),
+            extra=email_status_badge(),
+        ),
+        rx.cond(
+            AuthState.email_confirmed,
+            rx.fragment(),
+            rx.flex(
+                rx.text("Open the link we e-mailed you to confirm this address. No e-mail? Send a new link "
+                        "(one a minute).", size="2", color_scheme="gray"),
+                rx.button(
+                    rx.cond(S.resend_busy, rx.spinner(size="2"), rx.icon("send", size=16)),
+                    rx.cond(S.resend_busy, "Sending...", "Resend confirmation link"),
+                    on_click=S.resend_confirmation,
+                    disabled=S.resend_busy,
+                    variant="soft",
+                    color_scheme="amber",
+                    size="3",
+                    id="settings-resend-confirmation",
+                    flex_shrink="0",
+                ),
+                direction=rx.breakpoints(initial="column", sm="row"),
+                justify="between",
+                align=rx.breakpoints(initial="stretch", sm="center"),
+                spacing="3",
+                width="100%",
+                padding="0.75rem 1rem",
+                border_radius="var(--radius-3)",
+                background="var(--amber-2)",
+                border="1px solid var(--amber-a5)",
+                id="settings-email-unconfirmed",
+            ),
+        ),
+        card_id="settings-email-card",
+    )
+
+
+# --------------------------------------------------------------------------- password
+
+
+def password_input(name: str, field_id: str, autocomplete: str, described_by: str | None = None) -> rx.Component:
+    return rx.input(type="password", id=field_id, name=name, auto_complete=autocomplete, size="3", width="100%",
+                    max_length=PASSWORD_MAX_LENGTH, required=True, aria_describedby=described_by)
+
+
+def password_card() -> rx.Component:
+    return settings_card(
+        "key-round", "amber", "Password",
+        "Changing your password signs out every other device; this one stays signed in.",
+        rx.form(
+            rx.vstack(
+                labelled("Current password", "settings-current-password",
+                         password_input("current_password", "settings-current-password", "current-password")),
+                rx.grid(
+                    labelled("New password", "settings-new-password",
+                             password_input("new_password", "settings-new-password", "new-password",
+                                            "settings-password-help"),
+                             help_text="At least 6 characters.", help_id="settings-password-help"),
+                    labelled("Confirm new password", "settings-confirm-password",
+                             password_input("confirm_password", "settings-confirm-password", "new-password")),
+                    columns=rx.breakpoints(initial="1", sm="2"),
+                    spacing="4",
+                    width="100%",
+                ),
+                rx.flex(
+                    submit_button("Change password", "Changing...", S.password_saving, "lock",
+                                  "settings-change-password"),
+                    justify="end",
+                    width="100%",
+                ),
+                spacing="4",
+                width="100%",
+            ),
+            on_submit=S.change_password,
+            reset_on_submit=False,
+            width="100%",
+        ),
+        card_id="settings-password",
+    )
