@@ -10,6 +10,9 @@ from marketplace.components.layout import page
 from marketplace.pages.dashboard import STAT_COLUMNS, stat_card
 from marketplace.states.auth import AuthState
 from marketplace.states.explorer import ExplorerState
+from marketplace.views.explorer_scrape import manual_scrape
+from marketplace.views.explorer_webhook import explorer_webhook
+from marketplace.views.explorer_leads import explorer_leads
 
 
 def explorer_content() -> rx.Component:
@@ -53,7 +56,7 @@ def explorer_content() -> rx.Component:
         rx.heading("Platform overview", size="4"),
         rx.grid(
             stat_card("Users", ExplorerState.total_users, "users", "indigo", "explorer-users", "Registered accounts"),
-            stat_card("Leads", ExplorerState.total_leads, "database", "iris", "explorer-leads", "All time, incl. archived"),
+            stat_card("Leads", ExplorerState.total_leads, "database", "iris", "explorer-leads", "Marketplace, incl. archived"),
             stat_card("Active Leads", ExplorerState.active_leads, "activity", "grass", "explorer-active-leads",
                       "Shown in the marketplace"),
             stat_card("Unlocks", ExplorerState.total_unlocks, "lock-open", "amber", "explorer-unlocks",
@@ -63,7 +66,10 @@ def explorer_content() -> rx.Component:
             width="100%",
             id="explorer-overview",
         ),
+        explorer_leads(),
         lead_operations(),
+        manual_scrape(),
+        explorer_webhook(),
         spacing="5",
         width="100%",
     )
@@ -100,6 +106,17 @@ def lead_operations() -> rx.Component:
                     rx.heading("Lead operations", size="4"),
                     rx.text("Leads refresh daily at 8:00 AM Pacific. Run a refresh now, or look for pictures of "
                             "leads whose images are pending or failed.", size="2", color_scheme="gray"),
+                    rx.hstack(
+                        rx.icon("calendar-clock", size=14, color="var(--gray-11)"),
+                        rx.text("Next scheduled refresh:", size="2", weight="medium"),
+                        rx.text(ExplorerState.next_run, size="2", id="explorer-next-run"),
+                        rx.cond(ExplorerState.next_run_in != "",
+                                rx.badge(ExplorerState.next_run_in, variant="soft", color_scheme="indigo",
+                                         id="explorer-next-run-in")),
+                        spacing="2",
+                        align="center",
+                        wrap="wrap",
+                    ),
                     spacing="1",
                 ),
                 rx.hstack(
@@ -144,6 +161,7 @@ def lead_operations() -> rx.Component:
             width="100%",
         ),
         width="100%",
+        id="explorer-lead-ops",
     )
 
 

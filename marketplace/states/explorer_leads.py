@@ -1,0 +1,149 @@
+"""The explorer's leads table and CSV export (a substate of ExplorerState).
+
+Every handler first re-checks super-admin rights on the server
+(``_admin_id``); a plain user sending these events by hand gets the denial
+and no rows. The state holds one page of display strings; the database pages,
+sorts, searches and counts.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import reflex as rx
+
+from marketplace.api.explorer_export import export_url
+from marketplace.core import explorer as rules
+from marketplace.core.marketplace import pagination_window
+from marketplace.offloop import run_blocking
+from marketplace.services import explorer_leads
+from marketplace.states.explorer import ExplorerState
+
+log = logging.getLogger("marketplace.explorer")
+
+
+class ExplorerLeadsState(ExplorerState):
+    lead_rows: list[dict[str, str]] = []
+    leads_query: str = ""  # the search the table shows (applied)
+    leads_status: str = rules.DEFAULT_STATUS
+    leads_sort: str = rules.DEFAULT_SORT
+    leads_page: int = 1
+    leads_pages: int = 1
+    leads_page_size: int = rules.DEFAULT_PAGE_SIZE
+    leads_window: list[int] = [1]  # page numbers; 0 is an ellipsis
+    leads_range: str = ""
+    leads_counts: str = ""
+    leads_search_label: str = ""
+    leads_loading: bool = False
+    leads_loaded: bool = False
+    leads_failed: bool = False
+
+    @rx.var
+    def leads_page_size_value(self) -> str:
+        return str(self.leads_page_size)
+
+    def _view(self) -> rules.LeadView:
+        return rules.LeadView.of(self.leads_query, self.leads_status, self.leads_sort)
+
+    async def _load_page(self):
+        view = self._view()
+        self.leads_loading = True
+        try:
+            result = await run_blocking(explorer_leads.page, view, self.leads_page, self.leads_page_size)
+        except Exception:  # noqa: BLE001 - shown as the SPEC's Load Failed
+            log.exception("explorer leads page failed (%s)", view.params())
+            self.leads_failed = True
+            return rx.toast.error(rules.LOAD_FAILED[0], description=rules.LOAD_FAILED[1])
+        finally:
+            self.leads_loading = False
+        self.lead_rows = result.rows
+        self.leads_page = result.page
+        self.leads_pages = result.pages
+        self.leads_window = [n or 0 for n in pagination_window(result.page, result.pages)]
+        self.leads_range = rules.range_label(result.page, self.leads_page_size, result.total)
+        self.leads_counts = rules.counts_label(result.active, result.archived)
+        self.leads_search_label = view.search.describe()
+        self.leads_failed = False
+        self.leads_loaded = True
+        return None
+
+    @rx.event
+    async def load_leads(self):
+        """The first page, when the section appears (after the explorer's own access check)."""
+        if await self._admin_id() is None:
+            return self._deny()
+        return await self._load_page()
+
+    @rx.event
+    async def search_leads(self, form: dict):
+        if await self._admin_id() is None:
+            return self._deny()
+        text = form.get("q", "") if isinstance(form, dict) else ""
+        self.leads_query = rules.LeadView.of(text).query
+        self.leads_page = 1
+        return await self._load_page()
+
+    @rx.event
+    async def clear_leads_search(self):
+        if await self._admin_id() is None:
+            return self._deny()
+        self.leads_query = ""
+        self.leads_page = 1
+        return await self._load_page()
+
+    @rx.event
+    async def set_leads_status(self, value: str):
+        if await self._admin_id() is None:
+            return self._deny()
+        self.leads_status = rules.parse_status(value)
+        self.leads_page = 1
+        return await self._load_page()
+
+    @rx.event
+    async def set_leads_sort(self, value: str):
+        if await self._admin_id() is None:
+            return self._deny()
+        self.leads_sort = rules.parse_sort(value)
+        self.leads_page = 1
+        return await self._load_page()
+
+    @rx.event
+    async def set_leads_page_size(self, value: str | list[str]):
+        """A page size change goes back to page 1 (as on the marketplace)."""
+        if await self._admin_id() is None:
+            return self._deny()
+        if isinstance(value, list):
+            value = value[0] if value else ""
+        size = rules.parse_page_size(value)
+        if size is None:
+            return None
+        self.leads_page_size = size
+        self.leads_page = 1
+        return await self._load_page()
+
+    @rx.event
+    async def leads_go_to_page(self, number: int):
+        if await self._admin_id() is None:
+            return self._deny()
+        try:
+            wanted = int(number)
+        except (TypeError, ValueError, OverflowError):
+            return None
+        self.leads_page = max(1, min(wanted, self.leads_pages))
+        return await self._load_page()
+
+    @rx.event
+    async def export_leads(self):
+        """A five-minute link to the CSV of the current view; 'No Data' when it is empty."""
+        admin_id = await self._admin_id()
+        if admin_id is None:
+            return self._deny()
+        view = self._view()
+        try:
+            any_rows = await run_blocking(explorer_leads.has_leads, view)
+        except Exception:  # noqa: BLE001
+            log.exception("explorer export check failed (%s)", view.params())
+            return rx.toast.error(rules.LOAD_FAILED[0], description=rules.LOAD_FAILED[1])
+        if not any_rows:
+            return rx.toast.error(rules.NO_DATA[0], description=rules.NO_DATA[1])
+        return rx.download(url=export_url(admin_id, view))

@@ -1,0 +1,255 @@
+"""/explorerdev: the leads table (search, status filter, sorts, server-side pages) and the CSV export.
+
+Element ids: ``leads-section``, ``leads-search-form``, ``leads-search``,
+``leads-search-submit``, ``leads-search-clear``, ``leads-status``,
+``leads-sort``, ``leads-page-size``, ``leads-export``, ``leads-range``,
+``leads-counts``, ``leads-table``, ``lead-row-{id}``, ``leads-empty``,
+``leads-pagination``, ``leads-prev``, ``leads-next``.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketplace.core import explorer as rules
+from marketplace.states.explorer_leads import ExplorerLeadsState as S
+
+COLUMNS = (("Created", "start"), ("Address", "start"), ("City", "start"), ("State", "start"), ("ZIP", "start"),
+           ("Type", "start"), ("Asking", "end"), ("ROI", "end"), ("Conf.", "end"), ("Cost", "end"),
+           ("Images", "start"), ("Status", "start"))
+IMAGE_COLORS = (("success", "grass"), ("pending", "amber"), ("failed", "red"))
+
+
+def _labelled(label: str, control_id: str, control: rx.Component) -> rx.Component:
+    return rx.vstack(
+        rx.text(label, size="1", weight="medium", color_scheme="gray", as_="label", html_for=control_id),
+        control,
+        spacing="1",
+    )
+
+
+def _select(control_id: str, label: str, options, value, on_change, width: str = "150px") -> rx.Component:
+    return _labelled(
+        label,
+        control_id,
+        rx.select.root(
+            rx.select.trigger(id=control_id, aria_label=label, variant="surface", min_width=width),
+            rx.select.content(*[rx.select.item(text, value=val) for val, text in options], position="popper"),
+            value=value,
+            on_change=on_change,
+            size="2",
+        ),
+    )
+
+
+def search_form() -> rx.Component:
+    return rx.form(
+        _labelled(
+            "Search by city, state or ZIP",
+            "leads-search",
+            rx.hstack(
+                rx.input(
+                    rx.input.slot(rx.icon("search", size=14)),
+                    name="q",
+                    id="leads-search",
+                    placeholder="Austin, TX or 78701",
+                    default_value=S.leads_query,
+                    key=S.leads_query,  # uncontrolled: shows the applied search again after Clear
+                    max_length=rules.SEARCH_MAX_LENGTH,
+                    aria_label="Search by city, state or ZIP",
+                    flex="1",
+                    min_width="0",
+                ),
+                rx.button("Search", type="submit", variant="soft", id="leads-search-submit"),
+                rx.cond(
+                    S.leads_query != "",
+                    rx.button("Clear", type="button", variant="ghost", color_scheme="gray",
+                              on_click=S.clear_leads_search, id="leads-search-clear"),
+                ),
+                spacing="2",
+                width="100%",
+            ),
+        ),
+        on_submit=S.search_leads,
+        id="leads-search-form",
+        width="100%",
+        max_width=rx.breakpoints(initial="100%", md="420px"),
+    )
+
+
+def controls() -> rx.Component:
+    return rx.flex(
+        search_form(),
+        rx.flex(
+            _select("leads-status", "Status", rules.STATUSES, S.leads_status, S.set_leads_status, "110px"),
+            _select("leads-sort", "Sort", rules.SORTS, S.leads_sort, S.set_leads_sort, "170px"),
+            _select("leads-page-size", "Per page", [(str(n), str(n)) for n in rules.PAGE_SIZES],
+                    S.leads_page_size_value, S.set_leads_page_size, "80px"),
+            spacing="3",
+            wrap="wrap",
+            align="end",
+        ),
+        direction=rx.breakpoints(initial="column", md="row"),
+        justify="between",
+        align=rx.breakpoints(initial="stretch", md="end"),
+        spacing="4",
+        width="100%",
+    )
+
+
+def _row(lead: rx.Var) -> rx.Component:
+    image_color = rx.match(lead["image_status"], *IMAGE_COLORS, "gray")
+    return rx.table.row(
+        rx.table.cell(rx.text(lead["created"], size="2", white_space="nowrap")),
+        rx.table.cell(rx.text(lead["address"], size="2", weight="medium", white_space="nowrap")),
+        rx.table.cell(rx.text(lead["city"], size="2", white_space="nowrap")),
+        rx.table.cell(rx.text(lead["state"], size="2")),
+        rx.table.cell(rx.text(lead["zip"], size="2", white_space="nowrap")),
+        rx.table.cell(rx.badge(lead["lead_type"], variant="soft", color_scheme="indigo", white_space="nowrap")),
+        rx.table.cell(rx.text(lead["price"], size="2"), justify="end"),
+        rx.table.cell(rx.text(lead["roi"], size="2"), justify="end"),
+        rx.table.cell(rx.text(lead["confidence"], size="2"), justify="end"),
+        rx.table.cell(rx.text(lead["cost"], size="2"), justify="end"),
+        rx.table.cell(rx.badge(lead["image_status"], variant="outline", color_scheme=image_color)),
+        rx.table.cell(rx.badge(lead["status"], color_scheme=rx.cond(lead["status"] == "Active", "grass", "gray"))),
+        id="lead-row-" + lead["id"].to(str),
+    )
+
+
+def table() -> rx.Component:
+    return rx.box(
+        rx.table.root(
+            rx.table.header(rx.table.row(*[rx.table.column_header_cell(title, justify=side)
+                                           for title, side in COLUMNS])),
+            rx.table.body(rx.foreach(S.lead_rows, _row)),
+            size="1",
+            variant="surface",
+            width="100%",
+            id="leads-table",
+            data_loading=rx.cond(S.leads_loading, "true", "false"),
+        ),
+        overflow_x="auto",
+        width="100%",
+    )
+
+
+def empty_state() -> rx.Component:
+    return rx.center(
+        rx.vstack(
+            rx.icon("search-x", size=28, color="var(--gray-9)"),
+            rx.text("No leads in this view", weight="medium"),
+            rx.text(rx.cond(S.leads_query != "", "Nothing matches the search and status filter.",
+                            "The marketplace has no leads with this status yet."),
+                    size="2", color_scheme="gray", text_align="center"),
+            rx.cond(S.leads_query != "",
+                    rx.button("Clear search", variant="soft", size="2", on_click=S.clear_leads_search)),
+            align="center",
+            spacing="2",
+        ),
+        id="leads-empty",
+        padding="2.5rem 1rem",
+        border="1px dashed var(--gray-6)",
+        border_radius="var(--radius-3)",
+        width="100%",
+    )
+
+
+def _page_button(number: rx.Var) -> rx.Component:
+    current = number == S.leads_page
+    return rx.cond(
+        number == 0,
+        rx.text("…", size="2", color_scheme="gray", aria_hidden="true", padding_x="0.35rem"),
+        rx.button(
+            number,
+            on_click=S.leads_go_to_page(number),
+            variant=rx.cond(current, "solid", "soft"),
+            color_scheme=rx.cond(current, "indigo", "gray"),
+            size="1",
+            aria_label=f"Page {number}",
+            aria_current=rx.cond(current, "page", "false"),
+            cursor="pointer",
+        ),
+    )
+
+
+def pagination() -> rx.Component:
+    step = {"variant": "soft", "color_scheme": "gray", "size": "1", "cursor": "pointer"}
+    return rx.cond(
+        S.leads_pages > 1,
+        rx.el.nav(
+            rx.flex(
+                rx.button(rx.icon("chevron_left", size=14, aria_hidden="true"), "Previous",
+                          on_click=S.leads_go_to_page(S.leads_page - 1), disabled=S.leads_page <= 1,
+                          aria_label="Previous page", id="leads-prev", **step),
+                rx.flex(rx.foreach(S.leads_window, _page_button), spacing="1", align="center", wrap="wrap",
+                        justify="center"),
+                rx.button("Next", rx.icon("chevron_right", size=14, aria_hidden="true"),
+                          on_click=S.leads_go_to_page(S.leads_page + 1), disabled=S.leads_page >= S.leads_pages,
+                          aria_label="Next page", id="leads-next", **step),
+                spacing="2",
+                align="center",
+                justify="center",
+                wrap="wrap",
+                width="100%",
+            ),
+            aria_label="Leads pagination",
+            id="leads-pagination",
+            width="100%",
+        ),
+    )
+
+
+def explorer_leads() -> rx.Component:
+    """The section; its first page loads when it appears (the handler re-checks the rights)."""
+    return rx.card(
+        rx.vstack(
+            rx.flex(
+                rx.vstack(
+                    rx.heading("Leads", size="4"),
+                    rx.text("Every marketplace lead, active and archived, full addresses. Leads delivered "
+                            "privately to a user's bulk scrape are not listed.", size="2", color_scheme="gray",
+                            id="leads-caption"),
+                    spacing="1",
+                ),
+                rx.button(
+                    rx.icon("download", size=16),
+                    "Export CSV",
+                    on_click=S.export_leads,
+                    variant="surface",
+                    id="leads-export",
+                    flex_shrink="0",
+                ),
+                direction=rx.breakpoints(initial="column", sm="row"),
+                justify="between",
+                align=rx.breakpoints(initial="start", sm="center"),
+                spacing="3",
+                width="100%",
+            ),
+            controls(),
+            rx.flex(
+                rx.text(S.leads_range, size="2", weight="medium", id="leads-range"),
+                rx.text(S.leads_counts, size="2", color_scheme="gray", id="leads-counts"),
+                rx.cond(S.leads_search_label != "",
+                        rx.badge("Search: ", S.leads_search_label, variant="soft", color_scheme="gray",
+                                 id="leads-search-label")),
+                rx.cond(S.leads_loading, rx.spinner(size="1")),
+                spacing="3",
+                align="center",
+                wrap="wrap",
+            ),
+            rx.cond(
+                S.lead_rows.length() > 0,
+                table(),
+                rx.cond(S.leads_loaded, empty_state(),
+                        rx.cond(S.leads_failed,
+                                rx.button("Retry", on_click=S.load_leads, variant="soft", id="leads-retry"),
+                                rx.center(rx.spinner(size="3"), padding="2rem", width="100%"))),
+            ),
+            pagination(),
+            spacing="4",
+            width="100%",
+        ),
+        width="100%",
+        id="leads-section",
+        on_mount=S.load_leads,
+    )
