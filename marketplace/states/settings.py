@@ -115,8 +115,13 @@ class SettingsState(AuthState):
         dashboard = await self.get_state(DashboardState)
         dashboard.last_name = last_name
 
-    def _leave_signed_out(self, title: str, message: str):
-        """Forget this tab's user and data; home, with a toast."""
+    async def _leave_signed_out(self, title: str, message: str):
+        """Forget this tab's user and everything the dashboard held; home, with a toast."""
+        from marketplace.states.dashboard import DashboardState
+
+        dashboard = await self.get_state(DashboardState)
+        dashboard.loaded_for = ""
+        dashboard._clear_data()
         self._clear_user()
         self.reset()
         return [rx.redirect(routes.HOME, replace=True), rx.toast.success(title, description=message)]
@@ -279,7 +284,7 @@ class SettingsState(AuthState):
         finally:
             self.sessions_busy = False
         if result.was_current:
-            yield self._leave_signed_out("Signed Out", "This device was signed out.")
+            yield await self._leave_signed_out("Signed Out", "This device was signed out.")
             return
         if result.revoked:
             yield rx.toast.success(SESSION_SIGNED_OUT[0], description=SESSION_SIGNED_OUT[1])
@@ -302,7 +307,7 @@ class SettingsState(AuthState):
             self.sessions_busy = False
             yield rx.toast.error(UNEXPECTED_ERROR[0], description=UNEXPECTED_ERROR[1])
             return
-        yield self._leave_signed_out("Signed Out Everywhere", "Every device, this one included, was signed out.")
+        yield await self._leave_signed_out("Signed Out Everywhere", "Every device, this one included, was signed out.")
 
     # ------------------------------------------------------------------ webhook link
 
@@ -343,9 +348,4 @@ class SettingsState(AuthState):
             self.deleting = False
             yield rx.toast.error(UNEXPECTED_ERROR[0], description=UNEXPECTED_ERROR[1])
             return
-        from marketplace.states.dashboard import DashboardState
-
-        dashboard = await self.get_state(DashboardState)
-        dashboard.loaded_for = ""
-        dashboard._clear_data()
-        yield self._leave_signed_out(*ACCOUNT_DELETED)
+        yield await self._leave_signed_out(*ACCOUNT_DELETED)
