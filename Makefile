@@ -19,7 +19,7 @@ export NPM_CONFIG_FUND := false
 export NPM_CONFIG_AUDIT := false
 export PYTHONUNBUFFERED := 1
 
-.PHONY: install run migrate seed test test-unit test-db test-browser test-prod-shape chromium clean help
+.PHONY: install run dev migrate seed test test-unit test-db test-browser test-prod-shape chromium clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -43,6 +43,13 @@ seed: migrate ## demo accounts and leads when the database is empty
 run: seed ## set up, migrate, seed and serve the app at http://localhost:$(PORT)
 	@echo "Starting LeadVault at http://localhost:$(PORT) (first start builds the frontend: a minute or two)"
 	PORT=$(PORT) reflex run --env prod --frontend-port $(PORT) --backend-port $(PORT)
+
+# Development: the same setup, then Reflex's dev mode (hot reload on every saved
+# .py file; the frontend on PORT, the backend on BACKEND_PORT).
+BACKEND_PORT ?= 8000
+dev: seed ## like run, in development mode with hot reload (frontend :$(PORT), backend :$(BACKEND_PORT))
+	@echo "Starting LeadVault (dev mode, hot reload) at http://localhost:$(PORT)"
+	PORT=$(PORT) REFLEX_HOT_RELOAD_OVERRIDE_PATHS=$(CURDIR)/marketplace reflex run --env dev --frontend-port $(PORT) --backend-port $(BACKEND_PORT)
 
 chromium: ## Debian's Chromium for the browser tests
 	@command -v chromium >/dev/null || { \

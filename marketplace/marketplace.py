@@ -7,6 +7,11 @@ from marketplace.config import exit_unless_ready
 # APP_ENV=production without Stripe, SECRET_KEY or SITE_URL: one line, exit 1.
 exit_unless_ready()
 
+from marketplace.migrations import exit_unless_migrated  # noqa: E402
+
+# A database that was never migrated (or is behind): one line, exit 1.
+exit_unless_migrated()
+
 import marketplace.pages  # noqa: E402,F401  (registers every page)
 from marketplace.api.app import create_api  # noqa: E402
 from marketplace.api.security import HardenedApp  # noqa: E402

@@ -33,3 +33,42 @@ def upgrade(database_url: str | None = None) -> None:
             conn.exec_driver_sql("SELECT pg_advisory_xact_lock(724011)")
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
+
+
+def head_revision() -> str:
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+def current_revision(database_url: str | None = None) -> str | None:
+    """The database's Alembic revision; None when it was never migrated."""
+    from alembic.runtime.migration import MigrationContext
+
+    with get_engine(database_url).connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def schema_problem(database_url: str | None = None) -> str | None:
+    """One line saying why the app cannot run on this database, or None when it is at head."""
+    try:
+        current = current_revision(database_url)
+    except Exception as exc:  # noqa: BLE001 - unreachable server, bad credentials, unreadable file
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return f"Database error: cannot open the database ({reason[:200]})"
+    head = head_revision()
+    if current == head:
+        return None
+    if current is None:
+        return "Database error: the database was never migrated: run `make migrate`"
+    return f"Database error: the database schema is at {current}, the app needs {head}: run `make migrate`"
+
+
+def exit_unless_migrated() -> None:
+    """At app start: one line on stderr and exit status 1 instead of tracebacks later."""
+    import sys
+
+    problem = schema_problem()
+    if problem:
+        print(problem, file=sys.stderr, flush=True)
+        raise SystemExit(1)

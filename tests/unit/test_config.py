@@ -126,7 +126,29 @@ def test_the_app_does_not_start_in_production_with_test_payments(tmp_path):
         "(PAYMENTS=test is the free TEST MODE checkout)"]
 
 
+def _migrate(env: dict, tmp_path) -> None:
+    clean = {k: v for k, v in os.environ.items() if k not in CONFIG_VARS}
+    subprocess.run([sys.executable, "-m", "marketplace", "migrate"], cwd=PROJECT_ROOT, check=True,
+                   env={**clean, "MARKETPLACE_DATA_DIR": str(tmp_path), **env}, capture_output=True, timeout=300)
+
+
+def test_the_app_does_not_start_on_a_database_that_was_never_migrated(tmp_path):
+    """One line naming the fix, exit status 1, no scheduler traceback."""
+    proc = _import_app({}, tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.strip().splitlines() == [
+        "Database error: the database was never migrated: run `make migrate`"]
+
+
+def test_the_app_does_not_start_when_the_database_cannot_be_opened(tmp_path):
+    proc = _import_app({"DATABASE_URL": "postgresql://postgres@127.0.0.1:1/none"}, tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Database error: cannot open the database ("), lines
+
+
 def test_the_app_starts_in_development_and_in_production_with_stripe(tmp_path):
+    _migrate({}, tmp_path)
     assert _import_app({}, tmp_path).returncode == 0
     proc = _import_app(PRODUCTION, tmp_path)
     assert proc.returncode == 0, proc.stderr
