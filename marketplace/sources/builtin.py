@@ -27,11 +27,7 @@ from __future__ import annotations
 
 import random
 import uuid
-from collections import defaultdict
 from datetime import datetime, timedelta, timezone
-from functools import lru_cache
-
-import zipcodes
 
 from marketplace.core import pricing
 from marketplace.core.images import house_image_urls
@@ -43,6 +39,7 @@ from marketplace.sources.base import (
     LeadRecord,
     SearchCriteria,
 )
+from marketplace.sources.markets import DEFAULT_MARKETS, TYPE_PROFILE, geo_index, matches, parse_city
 
 # Typical price per square foot by state (USD, rounded, 2025 levels).
 STATE_PRICE_PER_SQFT = {
@@ -65,25 +62,6 @@ METRO_FACTOR = {
     ("BOSTON", "MA"): 1.6, ("BALTIMORE", "MD"): 0.8, ("KANSAS CITY", "MO"): 1.05, ("INDIANAPOLIS", "IN"): 1.05,
     ("MILWAUKEE", "WI"): 0.9, ("BIRMINGHAM", "AL"): 0.85, ("OKLAHOMA CITY", "OK"): 1.05, ("BOISE", "ID"): 1.2,
 }
-# Default markets when the criteria name no city: big, liquid investor markets.
-DEFAULT_MARKETS = [
-    ("Austin", "TX"), ("Dallas", "TX"), ("Houston", "TX"), ("San Antonio", "TX"), ("Phoenix", "AZ"),
-    ("Tucson", "AZ"), ("Denver", "CO"), ("Miami", "FL"), ("Orlando", "FL"), ("Tampa", "FL"),
-    ("Jacksonville", "FL"), ("Atlanta", "GA"), ("Las Vegas", "NV"), ("Sacramento", "CA"),
-    ("Chicago", "IL"), ("Detroit", "MI"), ("Cleveland", "OH"), ("Columbus", "OH"), ("Philadelphia", "PA"),
-    ("Pittsburgh", "PA"), ("Charlotte", "NC"), ("Nashville", "TN"), ("Memphis", "TN"), ("Indianapolis", "IN"),
-    ("Kansas City", "MO"), ("Birmingham", "AL"), ("Oklahoma City", "OK"), ("Baltimore", "MD"),
-    ("Milwaukee", "WI"), ("Boise", "ID"),
-]
-# (asking-price discount to market value, ROI spread %, source reliability)
-TYPE_PROFILE = {
-    "Probate": ((0.10, 0.25), (8, 45), 68),
-    "Pre-Foreclosure": ((0.08, 0.20), (6, 38), 70),
-    "Auction": ((0.18, 0.35), (12, 60), 62),
-    "Tax Delinquent": ((0.12, 0.30), (8, 50), 64),
-    "Vacancy": ((0.08, 0.22), (5, 40), 56),
-    "Make Me Move": ((0.00, 0.08), (2, 22), 74),
-}
 STREETS = [
     "Oak", "Maple", "Cedar", "Pine", "Elm", "Willow", "Birch", "Walnut", "Hickory", "Magnolia", "Sycamore",
     "Chestnut", "Laurel", "Aspen", "Juniper", "Cypress", "Poplar", "Spruce", "Dogwood", "Mesquite",
@@ -102,47 +80,13 @@ LISTING_KEYS = ("listing_url", "zillow_url", "url", "property_url", "redfin_url"
 MAX_ATTEMPTS_PER_LEAD = 400
 
 
-@lru_cache(maxsize=1)
-def _geo_index() -> tuple[dict, dict]:
-    """(city, state) -> [zip rows] and state -> [city names], standard active ZIPs only."""
-    by_city: dict[tuple[str, str], list[dict]] = defaultdict(list)
-    cities_by_state: dict[str, set[str]] = defaultdict(set)
-    for row in zipcodes.list_all():
-        if row["state"] not in STATE_PRICE_PER_SQFT or not row.get("active"):
-            continue
-        if row.get("zip_code_type") != "STANDARD" or not row.get("lat"):
-            continue
-        key = (row["city"].upper(), row["state"])
-        by_city[key].append(row)
-        cities_by_state[row["state"]].add(row["city"])
-    return dict(by_city), {s: sorted(c) for s, c in cities_by_state.items()}
-
-
-def _parse_city(text: str, states: tuple[str, ...]) -> list[tuple[str, str]]:
-    by_city, _ = _geo_index()
-    text = text.strip()
-    if "," in text:
-        name, state = (part.strip() for part in text.rsplit(",", 1))
-        keys = [(name.upper(), state.upper())]
-    else:
-        name = text
-        keys = [k for k in by_city if k[0] == name.upper()]
-        if states:
-            keys = [k for k in keys if k[1] in {s.upper() for s in states}]
-    found = [k for k in keys if k in by_city]
-    if not found:
-        where = f" in {', '.join(states)}" if states and "," not in text else ""
-        raise CriteriaError(f"No such city{where}: {text}.")
-    return found
-
-
 def _markets(criteria: SearchCriteria) -> list[tuple[str, str]]:
-    by_city, cities_by_state = _geo_index()
+    by_city, cities_by_state = geo_index()
     states = tuple(s.upper() for s in criteria.states)
     if criteria.cities:
         markets: list[tuple[str, str]] = []
         for city in criteria.cities:
-            markets.extend(_parse_city(city, states))
+            markets.extend(parse_city(city, states))
         return sorted(set(markets))
     if states:
         markets = [(c.upper(), s) for c, s in DEFAULT_MARKETS if s in states]
@@ -235,7 +179,7 @@ class BuiltinSource:
 
     def _candidate(self, market: tuple[str, str], lead_type: str, criteria: SearchCriteria) -> LeadRecord | None:
         rng = self.rng
-        by_city, _ = _geo_index()
+        by_city, _ = geo_index()
         city_key, state = market
         zrow = rng.choice(by_city[(city_key, state)])
         discount_range, roi_spread, reliability = TYPE_PROFILE[lead_type]
@@ -366,38 +310,6 @@ class BuiltinSource:
 
 def _rng_for(key: str) -> random.Random:
     return random.Random(key)
-
-
-def matches(lead: LeadRecord, criteria: SearchCriteria) -> bool:
-    """True when ``lead`` satisfies every criterion (used by every source)."""
-    if criteria.states and lead["state"].upper() not in {s.upper() for s in criteria.states}:
-        return False
-    if criteria.cities:
-        wanted = set()
-        for text in criteria.cities:
-            if "," in text:
-                name, st = (p.strip().upper() for p in text.rsplit(",", 1))
-                wanted.add((name, st))
-            else:
-                wanted.add((text.strip().upper(), None))
-        city = lead["city"].upper()
-        if (city, lead["state"].upper()) not in wanted and (city, None) not in wanted:
-            return False
-    if criteria.lead_types and lead["lead_type"] not in criteria.lead_types:
-        return False
-    if criteria.sources and lead["source"] not in criteria.sources and lead["lead_type"] not in criteria.sources:
-        return False
-    checks = (
-        (criteria.price, lead.get("asking_price")),
-        (criteria.sqft, lead.get("square_footage")),
-        (criteria.roi, lead.get("roi")),
-        (criteria.confidence, lead.get("confidence_score")),
-        (criteria.beds, lead.get("beds")),
-    )
-    for rng, value in checks:
-        if (rng.min is not None or rng.max is not None) and not rng.contains(value):
-            return False
-    return True
 
 
 __all__ = ["BuiltinSource", "matches", "US_STATES"]

@@ -11,7 +11,7 @@ import pytest
 
 from marketplace.core import pricing
 from marketplace.sources.base import SOURCE_FOR_TYPE, CriteriaError, Range, SearchCriteria, SourceError
-from marketplace.sources.builtin import DEFAULT_MARKETS, matches
+from marketplace.sources.markets import DEFAULT_MARKETS, matches
 from marketplace.sources.http import HttpLeadSource, lead_type_for
 from tests.fakes.rentcast import LISTINGS, VALUE, FakeRentCast
 
