@@ -50,6 +50,15 @@ def search_form() -> rx.Component:
             rx.hstack(
                 rx.input(
                     rx.input.slot(rx.icon("search", size=14)),
+                    rx.cond(
+                        S.leads_query != "",
+                        rx.input.slot(
+                            rx.icon_button(rx.icon("x", size=14), type="button", variant="ghost", color_scheme="gray",
+                                           size="1", on_click=S.clear_leads_search, id="leads-search-clear",
+                                           aria_label="Clear search"),
+                            side="right",
+                        ),
+                    ),
                     name="q",
                     id="leads-search",
                     placeholder="Austin, TX or 78701",
@@ -61,11 +70,6 @@ def search_form() -> rx.Component:
                     min_width="0",
                 ),
                 rx.button("Search", type="submit", variant="soft", id="leads-search-submit"),
-                rx.cond(
-                    S.leads_query != "",
-                    rx.button("Clear", type="button", variant="ghost", color_scheme="gray",
-                              on_click=S.clear_leads_search, id="leads-search-clear"),
-                ),
                 spacing="2",
                 width="100%",
             ),

@@ -109,6 +109,9 @@ def test_super_admin_pages_searches_sorts_and_exports(page: Page, live_server, m
     expect(page.locator("#leads-range")).to_have_text("No leads")
     page.locator("#leads-export").click()
     expect_toast(page, "No Data", "No leads to export")
+    page.locator("#leads-search-clear").click()
+    expect(page.locator("#leads-search")).to_have_value("")
+    expect(page.locator("#leads-range")).to_contain_text("Showing 1-")
 
 
 def test_export_link_needs_a_super_admins_token(page: Page, live_server, make_user, monkeypatch):
