@@ -9,6 +9,8 @@ from datetime import datetime, timedelta
 from urllib.parse import parse_qs, quote_plus, urlencode, urlparse
 from zoneinfo import ZoneInfo
 
+from marketplace.core.leads import LEAD_TYPES
+
 PACIFIC = ZoneInfo("America/Los_Angeles")
 REFRESH_HOUR = 8
 PAGE_SIZES = (20, 50, 100)
@@ -45,7 +47,7 @@ SORTS = (
     ("sqft_asc", "Smallest Size"),
 )
 DEFAULT_SORT = "roi_desc"
-LEAD_TYPE_OPTIONS = ("Probate", "Pre-Foreclosure", "Auction", "Tax Delinquent", "Vacancy", "Make Me Move")
+LEAD_TYPE_OPTIONS = LEAD_TYPES
 
 
 # Band bounds, shared by roi_band()/size_band() and the SQL the services build:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from marketplace.core import marketplace as rules
 from marketplace.core.images import house_image_urls
-from marketplace.core.pricing import compute_roi, credit_cost_for_confidence, is_high_roi
+from marketplace.core.leads import lead_record
 
 SAMPLE_PREFIX = "sample-"
 
@@ -22,28 +22,18 @@ SAMPLE_PREFIX = "sample-"
 def _sample(key: str, address: str, city: str, state: str, zip_code: str, lead_type: str, *, asking: int,
             zestimate: int, arv: int, rehab: int, beds: int, baths: float, sqft: int, confidence: int,
             images: int) -> dict:
-    roi = compute_roi(arv, asking, rehab)
-    return {
-        "id": f"{SAMPLE_PREFIX}{key}",
-        "address": address,
-        "city": city,
-        "state": state,
-        "zip_code": zip_code,
-        "lead_type": lead_type,
-        "asking_price": asking,
-        "zestimate": zestimate,
-        "arv": arv,
-        "rehab_estimate": rehab,
-        "roi": roi,
-        "beds": beds,
-        "baths": baths,
-        "square_footage": sqft,
-        "confidence": confidence,
-        "credit_cost": credit_cost_for_confidence(confidence),
-        "is_new": True,
-        "is_high_roi": is_high_roi(roi),
-        "images": house_image_urls(f"{SAMPLE_PREFIX}{key}", images),
-    }
+    """A sample lead built like any source's lead, in the shape of a marketplace card."""
+    lead_id = f"{SAMPLE_PREFIX}{key}"
+    record = lead_record(
+        id=lead_id, address=address, city=city, state=state, zip_code=zip_code, lead_type=lead_type,
+        asking_price=asking, zestimate=zestimate, arv=arv, rehab_estimate=rehab, beds=beds, baths=baths,
+        square_footage=sqft, confidence_score=confidence, image_urls=house_image_urls(lead_id, images),
+    )
+    card_fields = ("id", "address", "city", "state", "zip_code", "lead_type", "asking_price", "zestimate", "arv",
+                   "rehab_estimate", "roi", "beds", "baths", "square_footage", "credit_cost", "is_new",
+                   "is_high_roi")
+    return {**{name: record[name] for name in card_fields}, "confidence": record["confidence_score"],
+            "images": record["image_urls"]}
 
 
 SAMPLE_LEADS: tuple[dict, ...] = (

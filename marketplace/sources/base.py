@@ -2,33 +2,22 @@
 
 The refresh job, the bulk scraper, the webhook API and the developer explorer
 all ask a ``LeadSource`` for leads with ``SearchCriteria`` and get back
-normalized ``LeadRecord`` dicts ready for the ``leads`` table.
+typed ``LeadRecord`` dicts (``core.leads``) ready for the ``leads`` table.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
-LEAD_TYPES = ("Probate", "Pre-Foreclosure", "Auction", "Tax Delinquent", "Vacancy", "Make Me Move")
-# The bulk scraper also offers "Other" (SPEC 5); the built-in source never produces it.
-SCRAPER_LEAD_TYPES = LEAD_TYPES + ("Other",)
-SOURCES = (
-    "County Probate Records",
-    "Notice of Default Filings",
-    "Trustee Sale Calendar",
-    "Tax Collector Delinquency List",
-    "USPS Vacancy Data",
-    "Make Me Move Listings",
+from marketplace.core.leads import (  # noqa: F401  (the lead vocabulary, re-exported for sources)
+    LEAD_TYPES,
+    SCRAPER_LEAD_TYPES,
+    SOURCE_FOR_TYPE,
+    SOURCES,
+    US_STATES,
+    LeadRecord,
 )
-SOURCE_FOR_TYPE = dict(zip(LEAD_TYPES, SOURCES))
-US_STATES = (
-    "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY",
-    "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND",
-    "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY",
-)
-
-LeadRecord = dict[str, Any]
 
 
 class CriteriaError(ValueError):
@@ -87,3 +76,9 @@ class LeadSource(Protocol):
     def search(self, criteria: SearchCriteria) -> list[LeadRecord]:
         """Leads matching every criterion, at most ``criteria.count``."""
         ...
+
+
+__all__ = [
+    "LEAD_TYPES", "SCRAPER_LEAD_TYPES", "SOURCES", "SOURCE_FOR_TYPE", "US_STATES", "LeadRecord",
+    "CriteriaError", "SourceError", "Range", "SearchCriteria", "LeadSource",
+]

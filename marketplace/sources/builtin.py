@@ -31,6 +31,7 @@ from datetime import datetime, timedelta, timezone
 
 from marketplace.core import pricing
 from marketplace.core.images import house_image_urls
+from marketplace.core.leads import lead_record
 from marketplace.sources.base import (
     LEAD_TYPES,
     SOURCE_FOR_TYPE,
@@ -212,7 +213,6 @@ class BuiltinSource:
         discount = 1 - asking / zestimate
         if not discount_range[0] - 0.06 <= discount <= discount_range[1] + 0.06:
             return None
-        roi = pricing.compute_roi(arv, asking, rehab)
 
         known = {
             "beds": rng.random() > 0.04,
@@ -247,36 +247,29 @@ class BuiltinSource:
             )
         lead_id = uuid.UUID(int=rng.getrandbits(128), version=4)
         image_urls, image_status = self._images(str(lead_id))
-        return {
-            "id": lead_id,
-            "external_id": f"builtin:{lead_id}",
-            "address": address,
-            "city": city,
-            "state": state,
-            "zip_code": zrow["zip_code"],
-            "lead_type": lead_type,
-            "source": SOURCE_FOR_TYPE[lead_type],
-            "asking_price": asking,
-            "zestimate": zestimate,
-            "arv": arv,
-            "rehab_estimate": rehab,
-            "roi": roi,
-            "beds": beds if known["beds"] or criteria.beds.min is not None or criteria.beds.max is not None else None,
-            "baths": baths if known["baths"] else None,
-            "square_footage": sqft if known["sqft"] or criteria.sqft.min is not None or criteria.sqft.max is not None else None,
-            "confidence_score": confidence,
-            "credit_cost": pricing.credit_cost_for_confidence(confidence),
-            "is_new": True,
-            "is_high_roi": pricing.is_high_roi(roi),
-            "is_active": True,
-            "created_at": self._now(),
-            "image_urls": image_urls,
-            "primary_image_url": image_urls[0] if image_urls else None,
-            "images_fetch_status": image_status,
-            "raw_data": raw,
-            "latitude": round(float(zrow["lat"]) + rng.uniform(-0.03, 0.03), 6),
-            "longitude": round(float(zrow["long"]) + rng.uniform(-0.03, 0.03), 6),
-        }
+        return lead_record(
+            id=lead_id,
+            external_id=f"builtin:{lead_id}",
+            address=address,
+            city=city,
+            state=state,
+            zip_code=zrow["zip_code"],
+            lead_type=lead_type,
+            asking_price=asking,
+            zestimate=zestimate,
+            arv=arv,
+            rehab_estimate=rehab,
+            beds=beds if known["beds"] or criteria.beds.min is not None or criteria.beds.max is not None else None,
+            baths=baths if known["baths"] else None,
+            square_footage=sqft if known["sqft"] or criteria.sqft.min is not None or criteria.sqft.max is not None else None,
+            confidence_score=confidence,
+            created_at=self._now(),
+            image_urls=image_urls,
+            images_fetch_status=image_status,
+            raw_data=raw,
+            latitude=round(float(zrow["lat"]) + rng.uniform(-0.03, 0.03), 6),
+            longitude=round(float(zrow["long"]) + rng.uniform(-0.03, 0.03), 6),
+        )
 
     def _images(self, key: str) -> tuple[list[str], str]:
         """0-8 renderings; about 1 lead in 12 still waits for its pictures ("pending")."""

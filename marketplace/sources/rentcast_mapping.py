@@ -45,7 +45,8 @@ from typing import Any
 
 from marketplace.core import pricing
 from marketplace.core.images import allowed_images
-from marketplace.sources.base import SOURCE_FOR_TYPE, LeadRecord, SearchCriteria
+from marketplace.core.leads import lead_record
+from marketplace.sources.base import LeadRecord, SearchCriteria
 from marketplace.sources.markets import DEFAULT_MARKETS, TYPE_PROFILE, geo_index, parse_city
 from marketplace.sources.rentcast_client import PROVIDER
 
@@ -97,7 +98,6 @@ def listing_to_lead(record: dict[str, Any], value: dict[str, Any] | None,
     sqft, year_built = _integer(record.get("squareFootage")) or None, _integer(record.get("yearBuilt")) or None
     arv = pricing.estimate_arv(zestimate, NEUTRAL_CONDITION)
     rehab = pricing.estimate_rehab(sqft, NEUTRAL_CONDITION) if sqft else None
-    roi = pricing.compute_roi(arv, asking, rehab)
     listing_url = next((record[k] for k in LISTING_URL_KEYS if str(record.get(k) or "").startswith("http")), None)
 
     known = (beds is not None, baths is not None, sqft is not None, year_built is not None,
@@ -126,36 +126,28 @@ def listing_to_lead(record: dict[str, Any], value: dict[str, Any] | None,
         }
     raw["rentcast"] = record
 
-    return {
-        "id": uuid.uuid4(),
-        "external_id": _external_id(provider_id),
-        "address": street,
-        "city": city,
-        "state": state,
-        "zip_code": zip_code,
-        "lead_type": lead_type,
-        "source": SOURCE_FOR_TYPE[lead_type],
-        "asking_price": asking,
-        "zestimate": zestimate,
-        "arv": arv,
-        "rehab_estimate": rehab,
-        "roi": roi,
-        "beds": beds,
-        "baths": baths,
-        "square_footage": sqft,
-        "confidence_score": confidence,
-        "credit_cost": pricing.credit_cost_for_confidence(confidence),
-        "is_new": True,
-        "is_high_roi": pricing.is_high_roi(roi),
-        "is_active": True,
-        "created_at": now or datetime.now(timezone.utc),
-        "image_urls": images,
-        "primary_image_url": images[0] if images else None,
-        "images_fetch_status": "success" if images else "no_images",
-        "raw_data": raw,
-        "latitude": _number(record.get("latitude")),
-        "longitude": _number(record.get("longitude")),
-    }
+    return lead_record(
+        id=uuid.uuid4(),
+        external_id=_external_id(provider_id),
+        address=street,
+        city=city,
+        state=state,
+        zip_code=zip_code,
+        lead_type=lead_type,
+        asking_price=asking,
+        zestimate=zestimate,
+        arv=arv,
+        rehab_estimate=rehab,
+        beds=beds,
+        baths=baths,
+        square_footage=sqft,
+        confidence_score=confidence,
+        created_at=now or datetime.now(timezone.utc),
+        image_urls=images,
+        raw_data=raw,
+        latitude=_number(record.get("latitude")),
+        longitude=_number(record.get("longitude")),
+    )
 
 
 def lead_type_for(record: dict[str, Any]) -> str:

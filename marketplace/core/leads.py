@@ -1,0 +1,125 @@
+"""What a lead is, in one place: the lead types, their sources, the US state
+codes, and ``LeadRecord``, the typed record every producer of leads builds
+with ``lead_record`` (the built-in source, the HTTP source and the two sample
+leads). The derived fields (source, ROI, unlock cost, High ROI flag, primary
+image, image status) are computed here only.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any, TypedDict
+
+from marketplace.core import pricing
+
+LEAD_TYPES = ("Probate", "Pre-Foreclosure", "Auction", "Tax Delinquent", "Vacancy", "Make Me Move")
+# The bulk scraper also offers "Other" (SPEC 5); no source produces it.
+SCRAPER_LEAD_TYPES = LEAD_TYPES + ("Other",)
+SOURCES = (
+    "County Probate Records",
+    "Notice of Default Filings",
+    "Trustee Sale Calendar",
+    "Tax Collector Delinquency List",
+    "USPS Vacancy Data",
+    "Make Me Move Listings",
+)
+SOURCE_FOR_TYPE = dict(zip(LEAD_TYPES, SOURCES))
+US_STATES = (
+    "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY",
+    "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND",
+    "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY",
+)
+
+
+class LeadRecord(TypedDict):
+    """A lead as a source delivers it: the columns of the ``leads`` table."""
+
+    id: uuid.UUID | str
+    external_id: str | None
+    address: str
+    city: str
+    state: str
+    zip_code: str
+    lead_type: str
+    source: str
+    asking_price: int | None
+    zestimate: int | None
+    arv: int | None
+    rehab_estimate: int | None
+    roi: float | None
+    beds: int | None
+    baths: float | None
+    square_footage: int | None
+    confidence_score: int | None
+    credit_cost: int
+    is_new: bool
+    is_high_roi: bool
+    is_active: bool
+    created_at: datetime | None
+    image_urls: list[str]
+    primary_image_url: str | None
+    images_fetch_status: str
+    raw_data: dict[str, Any]
+    latitude: float | None
+    longitude: float | None
+
+
+def lead_record(
+    *,
+    id: uuid.UUID | str,
+    address: str,
+    city: str,
+    state: str,
+    zip_code: str,
+    lead_type: str,
+    asking_price: int | None,
+    zestimate: int | None,
+    arv: int | None,
+    rehab_estimate: int | None,
+    beds: int | None,
+    baths: float | None,
+    square_footage: int | None,
+    confidence_score: int | None,
+    image_urls: list[str],
+    images_fetch_status: str | None = None,
+    external_id: str | None = None,
+    created_at: datetime | None = None,
+    raw_data: dict[str, Any] | None = None,
+    latitude: float | None = None,
+    longitude: float | None = None,
+) -> LeadRecord:
+    """A new, active lead; ROI, unlock cost, High ROI, source and image fields derived.
+
+    ``images_fetch_status`` defaults to "success" with images and "no_images" without."""
+    roi = pricing.compute_roi(arv, asking_price, rehab_estimate)
+    return LeadRecord(
+        id=id,
+        external_id=external_id,
+        address=address,
+        city=city,
+        state=state,
+        zip_code=zip_code,
+        lead_type=lead_type,
+        source=SOURCE_FOR_TYPE.get(lead_type, "Other"),
+        asking_price=asking_price,
+        zestimate=zestimate,
+        arv=arv,
+        rehab_estimate=rehab_estimate,
+        roi=roi,
+        beds=beds,
+        baths=baths,
+        square_footage=square_footage,
+        confidence_score=confidence_score,
+        credit_cost=pricing.credit_cost_for_confidence(confidence_score),
+        is_new=True,
+        is_high_roi=pricing.is_high_roi(roi),
+        is_active=True,
+        created_at=created_at,
+        image_urls=list(image_urls),
+        primary_image_url=image_urls[0] if image_urls else None,
+        images_fetch_status=images_fetch_status or ("success" if image_urls else "no_images"),
+        raw_data=dict(raw_data or {}),
+        latitude=latitude,
+        longitude=longitude,
+    )
