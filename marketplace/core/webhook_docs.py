@@ -11,9 +11,11 @@ def example_body() -> dict:
             "includeAuction": True, "includePreForeclosure": True}
 
 
-def curl_example(base_url: str, user_id: str, key: str = "YOUR_WEBHOOK_AUTH_KEY") -> str:
+def curl_example(base_url: str, user_id: str, key: str = "YOUR_WEBHOOK_AUTH_KEY",
+                 endpoint: str = "webhook-bulk-scrape") -> str:
+    """The example request; ``endpoint`` 'webhook-bulk-scrape-sp' for the super-admin variant."""
     return (
-        f"curl -X POST '{base_url}/functions/v1/webhook-bulk-scrape/{user_id}' \\\n"
+        f"curl -X POST '{base_url}/functions/v1/{endpoint}/{user_id}' \\\n"
         "  -H 'Content-Type: application/json' \\\n"
         f"  -H 'x-webhook-auth: {key}' \\\n"
         "  -d '{\"leadCount\": 25, \"location\": \"Austin, TX\", \"minPrice\": 100000, \"maxPrice\": 450000, "

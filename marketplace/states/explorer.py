@@ -9,10 +9,13 @@ to, so signing out (or in as someone else) hides it at once.
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timezone
 
 import reflex as rx
 
 from marketplace import routes
+from marketplace.core.marketplace import PACIFIC, next_refresh
+from marketplace.jobs.scheduler import scheduler_enabled
 from marketplace.offloop import run_blocking
 from marketplace.services import admin, lead_ops
 from marketplace.services.images import fetch_property_images
@@ -22,6 +25,18 @@ log = logging.getLogger("marketplace.explorer")
 
 ACCESS_DENIED = "Access Denied: You don't have super admin privileges"
 LOAD_FAILED = ("Load Failed", "Could not load the platform overview.")
+SCHEDULER_OFF = "Scheduler off"
+
+
+def next_run_label(now: datetime, enabled: bool) -> tuple[str, str]:
+    """(when, relative) of the scheduler's next run: ('Wed, Jun 4, 8:00 AM PDT', 'in 3h 12m'),
+    or ('Scheduler off', '') when LEAD_REFRESH_SCHEDULER disables it."""
+    if not enabled:
+        return SCHEDULER_OFF, ""
+    target = next_refresh(now)
+    hours, minutes = divmod(max(0, int((target - now).total_seconds())) // 60, 60)
+    local = target.astimezone(PACIFIC)
+    return f"{local:%a, %b} {local.day}, {local:%-I:%M %p %Z}", f"in {hours}h {minutes}m"
 
 
 class ExplorerState(AuthState):
@@ -36,6 +51,8 @@ class ExplorerState(AuthState):
     overview_loaded: bool = False
     refresh_runs: list[dict[str, str]] = []
     operation_running: str = ""  # "", "refresh" or "images"
+    next_run: str = ""
+    next_run_in: str = ""
 
     def _revoke(self) -> None:
         self.access_granted = False
@@ -78,6 +95,7 @@ class ExplorerState(AuthState):
             }
             for run in runs
         ]
+        self.next_run, self.next_run_in = next_run_label(datetime.now(timezone.utc), scheduler_enabled())
         self.overview_loaded = True
         return None
 

@@ -14,7 +14,8 @@ from marketplace.components import ui
 from marketplace.states.webhook import WebhookState as W
 
 
-def key_block() -> rx.Component:
+def key_block(W=W) -> rx.Component:
+    """``W``: the state offering the section's vars and events (the explorer passes its own)."""
     return rx.vstack(
         rx.text("Auth key", weight="bold", size="2"),
         rx.cond(
@@ -48,7 +49,7 @@ def key_block() -> rx.Component:
     )
 
 
-def example_block() -> rx.Component:
+def example_block(W=W, docs: bool = True) -> rx.Component:
     return rx.vstack(
         rx.hstack(
             rx.text("Endpoint", weight="bold", size="2"),
@@ -62,8 +63,8 @@ def example_block() -> rx.Component:
             rx.spacer(),
             rx.button(rx.icon("copy", size=14), "Copy", size="1", variant="ghost", on_click=W.copy(W.example_request),
                       id="webhook-copy-example"),
-            rx.button(rx.icon("file-down", size=14), "API documentation (.md)", size="1", variant="soft",
-                      on_click=rx.download(url=W.docs_url), id="webhook-docs"),
+            *([rx.button(rx.icon("file-down", size=14), "API documentation (.md)", size="1", variant="soft",
+                         on_click=rx.download(url=W.docs_url), id="webhook-docs")] if docs else []),
             width="100%",
             align="center",
             wrap="wrap",
@@ -84,7 +85,7 @@ def log_row(row: dict) -> rx.Component:
     )
 
 
-def log_block() -> rx.Component:
+def log_block(W=W) -> rx.Component:
     return rx.vstack(
         rx.hstack(
             rx.text("Request log (50 most recent)", weight="bold", size="2"),

@@ -1,0 +1,145 @@
+"""The developer explorer's manual scrape (SPEC 3, 5, 7 dev-manual-scrape, 8, 9).
+
+The number fields are a plain form (sent once, on Run Scrape); the states and
+lead types are chips toggled here. ``core.dev_scrape`` validates; refused
+input changes nothing. The scrape runs in the background through the same
+scrape service and lead source as the bulk scraper
+(``services.scrapes.run_inventory_scrape``), adds the leads to the marketplace
+and charges nothing. Every handler re-checks super-admin rights on the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import reflex as rx
+
+from marketplace.core import dev_scrape
+from marketplace.core.scrape import SCRAPE_FAILED, SCRAPE_FAILED_TITLE
+from marketplace.offloop import run_blocking
+from marketplace.services import scrapes
+from marketplace.states.bulkscraper import _Progress, result_row
+from marketplace.states.explorer import ExplorerState
+
+log = logging.getLogger("marketplace.explorer_scrape")
+
+RESULTS_SHOWN = 25  # one page of the new leads; all of them are in the leads table
+
+
+class ExplorerScrapeState(ExplorerState):
+    selected_states: list[str] = list(dev_scrape.DEFAULTS["selectedStates"])
+    selected_lead_types: list[str] = list(dev_scrape.DEFAULTS["selectedLeadTypes"])
+    # The number fields' starting values (the form is uncontrolled; bumping form_key resets it).
+    form_values: dict[str, str] = dev_scrape.default_form()
+    form_key: int = 0
+    problems: list[str] = []
+
+    scraping: bool = False
+    progress_done: int = 0
+    progress_total: int = 0
+    error_message: str = ""
+
+    result_rows: list[dict[str, str]] = []
+    result_label: str = ""
+
+    @rx.var
+    def progress_percent(self) -> int:
+        return int(100 * self.progress_done / self.progress_total) if self.progress_total else 0
+
+    @rx.var
+    def progress_label(self) -> str:
+        return f"{self.progress_done:,} of {self.progress_total:,} leads"
+
+    # ------------------------------------------------------------------ chips
+
+    def _toggle(self, current: list[str], value, allowed: tuple[str, ...]) -> list[str] | None:
+        if self.scraping or not isinstance(value, str) or value not in allowed:
+            return None
+        chosen = [v for v in current if v != value] if value in current else [*current, value]
+        return [v for v in allowed if v in chosen]
+
+    @rx.event
+    async def toggle_state(self, code: str):
+        if await self._admin_id() is None:
+            return self._deny()
+        chosen = self._toggle(self.selected_states, code, dev_scrape.DEV_STATES)
+        if chosen is not None:
+            self.selected_states = chosen
+        return None
+
+    @rx.event
+    async def toggle_lead_type(self, lead_type: str):
+        if await self._admin_id() is None:
+            return self._deny()
+        chosen = self._toggle(self.selected_lead_types, lead_type, dev_scrape.DEV_LEAD_TYPES)
+        if chosen is not None:
+            self.selected_lead_types = chosen
+        return None
+
+    @rx.event
+    async def reset_form(self):
+        """Back to SPEC 9's defaults."""
+        if await self._admin_id() is None:
+            return self._deny()
+        if self.scraping:
+            return None
+        self.selected_states = list(dev_scrape.DEFAULTS["selectedStates"])
+        self.selected_lead_types = list(dev_scrape.DEFAULTS["selectedLeadTypes"])
+        self.form_values = dev_scrape.default_form()
+        self.form_key += 1
+        self.problems = []
+        return None
+
+    # ------------------------------------------------------------------ run
+
+    @rx.event(background=True)
+    async def run_scrape(self, form_data: dict):
+        """dev-manual-scrape: 'Scraping...' with progress, then the new leads or 'Scrape Failed'."""
+        async with self:
+            admin_id = await self._admin_id()
+            if admin_id is None:
+                return self._deny()
+            if self.scraping:
+                return None
+            try:
+                request = dev_scrape.parse(form_data, self.selected_states, self.selected_lead_types)
+            except dev_scrape.DevScrapeInvalid as exc:
+                self.problems = exc.problems
+                return rx.toast.error(dev_scrape.INVALID_TITLE, description=" ".join(exc.problems))
+            self.problems = []
+            self.form_values = {name: str(form_data.get(name, "")) for name in dev_scrape.NUMBER_FIELDS}
+            self.scraping = True
+            self.error_message = ""
+            self.progress_done, self.progress_total = 0, request.lead_count
+        progress = _Progress(request.lead_count)
+        task = asyncio.ensure_future(run_blocking(scrapes.run_inventory_scrape, admin_id, request,
+                                                  progress=progress.update))
+        while not task.done():
+            await asyncio.wait({task}, timeout=0.4)
+            async with self:
+                with progress.lock:
+                    self.progress_done, self.progress_total = progress.done, progress.total
+        try:
+            result = task.result()
+        except scrapes.ScrapeError as exc:
+            message = exc.message or SCRAPE_FAILED
+        except Exception:  # noqa: BLE001 - the SPEC's generic failure; nothing was stored
+            log.exception("manual scrape failed for %s", admin_id)
+            message = SCRAPE_FAILED
+        else:
+            message = ""
+        async with self:
+            self.scraping = False
+            if message:
+                self.error_message = message
+                return rx.toast.error(SCRAPE_FAILED_TITLE, description=message)
+            shown = result.leads[:RESULTS_SHOWN]
+            self.result_rows = [{**result_row(lead), "credit_cost": f"{lead['credit_cost']:,}"} for lead in shown]
+            self.result_label = (f"{result.leads_generated:,} new leads added" if len(shown) == result.leads_generated
+                                 else f"Showing {len(shown)} of {result.leads_generated:,} new leads "
+                                      "(all are in the leads table)")
+            if result.leads_generated < result.lead_count:
+                self.result_label += f" · {result.leads_generated:,} of {result.lead_count:,} asked for matched"
+            await self._load_overview()
+        return rx.toast.success(dev_scrape.DONE_TITLE, description=dev_scrape.added_message(result.leads_generated))

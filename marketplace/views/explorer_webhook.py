@@ -1,0 +1,41 @@
+"""The super admin's webhook on /explorerdev (SPEC 2, 4, 8, 9): the bulk scraper's
+webhook pieces (``views.scraper_webhook``) bound to ``ExplorerWebhookState`` and
+the super-admin endpoint. Element ids are the bulk scraper's (``webhook-key``,
+``webhook-generate``, ``webhook-log`` ...) plus ``explorer-webhook``."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketplace.components import ui
+from marketplace.states.explorer_webhook import ExplorerWebhookState as W
+from marketplace.views.scraper_webhook import example_block, key_block, log_block
+
+
+def explorer_webhook() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.hstack(
+                ui.icon_tile("webhook", "violet", size="36px"),
+                rx.vstack(
+                    rx.heading("Super admin webhook", size="4", as_="h2"),
+                    rx.text("Your own key for the super-admin endpoint (webhook-bulk-scrape-sp): scrapes run "
+                            "through it charge nothing. The log lists this endpoint's requests only.", size="2",
+                            color_scheme="gray"),
+                    spacing="1",
+                ),
+                spacing="3",
+                align="start",
+            ),
+            key_block(W),
+            rx.separator(size="4"),
+            example_block(W, docs=False),
+            rx.separator(size="4"),
+            log_block(W),
+            spacing="4",
+            width="100%",
+        ),
+        on_mount=W.load_webhook,
+        width="100%",
+        id="explorer-webhook",
+    )

@@ -1,0 +1,23 @@
+"""The explorer's 'Next scheduled refresh' line: the next 8:00 AM Pacific
+(core.marketplace.next_refresh), in Pacific time and relative; 'Scheduler off'."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from marketplace.states.explorer import next_run_label
+
+
+def test_next_run_in_pacific_time_and_relative():
+    # 04:48 PDT on Jun 4 -> 8:00 the same morning.
+    assert next_run_label(datetime(2025, 6, 4, 11, 48, tzinfo=timezone.utc), True) == (
+        "Wed, Jun 4, 8:00 AM PDT", "in 3h 12m")
+    # 09:00 PST on Dec 4 -> tomorrow (winter time).
+    assert next_run_label(datetime(2025, 12, 4, 17, 0, tzinfo=timezone.utc), True) == (
+        "Fri, Dec 5, 8:00 AM PST", "in 23h 0m")
+    # Exactly at eight: the next day's run.
+    assert next_run_label(datetime(2025, 6, 4, 15, 0, tzinfo=timezone.utc), True)[0] == "Thu, Jun 5, 8:00 AM PDT"
+
+
+def test_scheduler_off():
+    assert next_run_label(datetime(2025, 6, 4, 11, 48, tzinfo=timezone.utc), False) == ("Scheduler off", "")
