@@ -12,6 +12,7 @@ from marketplace.states.auth import AuthState
 from marketplace.states.explorer import ExplorerState
 from marketplace.views.explorer_scrape import manual_scrape
 from marketplace.views.explorer_webhook import explorer_webhook
+from marketplace.views.explorer_leads import explorer_leads
 
 
 def explorer_content() -> rx.Component:
@@ -55,7 +56,7 @@ def explorer_content() -> rx.Component:
         rx.heading("Platform overview", size="4"),
         rx.grid(
             stat_card("Users", ExplorerState.total_users, "users", "indigo", "explorer-users", "Registered accounts"),
-            stat_card("Leads", ExplorerState.total_leads, "database", "iris", "explorer-leads", "All time, incl. archived"),
+            stat_card("Leads", ExplorerState.total_leads, "database", "iris", "explorer-leads", "Marketplace, incl. archived"),
             stat_card("Active Leads", ExplorerState.active_leads, "activity", "grass", "explorer-active-leads",
                       "Shown in the marketplace"),
             stat_card("Unlocks", ExplorerState.total_unlocks, "lock-open", "amber", "explorer-unlocks",
@@ -65,6 +66,7 @@ def explorer_content() -> rx.Component:
             width="100%",
             id="explorer-overview",
         ),
+        explorer_leads(),
         lead_operations(),
         manual_scrape(),
         explorer_webhook(),
