@@ -1,8 +1,6 @@
 """Reflex configuration. DATABASE_URL and REDIS_URL are read here (Reflex only
 reads REFLEX_-prefixed variables itself)."""
 
-import os
-
 import reflex as rx
 
 from marketplace import routes
@@ -54,6 +52,6 @@ config = rx.Config(
     cors_allowed_origins=_origins.static_origins,
     # Absolute addresses in sitemap.xml.
     **({"deploy_url": _settings.site_url} if _settings.site_url else {}),
-    frontend_port=int(os.environ.get("PORT", "3000")),
-    backend_port=int(os.environ.get("PORT", "3000")),
+    frontend_port=_settings.port,
+    backend_port=_settings.port,
 )

@@ -145,6 +145,43 @@ class Settings:
         return self.site_url or valid_origin(origin) or self.public_url
 
 
+FALSE_WORDS = ("0", "off", "false", "no")
+
+
+def _flag(name: str, default: bool) -> bool:
+    raw = os.environ.get(name, "").strip().lower()
+    return default if not raw else raw not in FALSE_WORDS
+
+
+@dataclass(frozen=True)
+class LeadSettings:
+    """Where leads come from and when they refresh (read when a source or the refresh job needs them)."""
+
+    source: str  # LEAD_SOURCE: "builtin" (default) or "http" (RentCast)
+    source_url: str | None  # LEAD_SOURCE_URL: the provider's API root (None: its default)
+    source_api_key: str | None  # LEAD_SOURCE_API_KEY
+    source_timeout: str  # LEAD_SOURCE_TIMEOUT as given (seconds; the HTTP source validates it)
+    source_fetch_values: bool  # LEAD_SOURCE_FETCH_VALUES: 0 skips the value-estimate calls
+    refresh_count: int  # LEAD_REFRESH_COUNT: leads asked of the source per daily refresh
+    max_age_days: int  # LEAD_MAX_AGE_DAYS: older marketplace leads are archived by the refresh
+    refresh_scheduler: bool  # LEAD_REFRESH_SCHEDULER: off disables the daily 8:00 job (tests)
+    refresh_retry_minutes: int  # LEAD_REFRESH_RETRY_MINUTES: wait before retrying a failed refresh
+
+
+def lead_settings() -> LeadSettings:
+    return LeadSettings(
+        source=(os.environ.get("LEAD_SOURCE") or "builtin").strip().lower(),
+        source_url=os.environ.get("LEAD_SOURCE_URL", "").strip() or None,
+        source_api_key=os.environ.get("LEAD_SOURCE_API_KEY", "").strip() or None,
+        source_timeout=os.environ.get("LEAD_SOURCE_TIMEOUT", "").strip() or "10",
+        source_fetch_values=_flag("LEAD_SOURCE_FETCH_VALUES", True),
+        refresh_count=_int("LEAD_REFRESH_COUNT", 500),
+        max_age_days=_int("LEAD_MAX_AGE_DAYS", 30),
+        refresh_scheduler=_flag("LEAD_REFRESH_SCHEDULER", True),
+        refresh_retry_minutes=_int("LEAD_REFRESH_RETRY_MINUTES", 15),
+    )
+
+
 def check_production(settings: Settings) -> None:
     """With APP_ENV=production, refuse to start (ConfigError, one line) unless
     payments are real and the secret key and public address are fixed."""

@@ -14,7 +14,6 @@ reads through ``user_leads`` and ignores ``is_active``.
 from __future__ import annotations
 
 import logging
-import os
 import uuid
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -22,6 +21,7 @@ from zoneinfo import ZoneInfo
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from marketplace.config import lead_settings
 from marketplace.db import get_engine
 from marketplace.models import Lead, LeadRefreshRun, utcnow
 from marketplace.services.marketplace import rebuild_facets
@@ -33,11 +33,11 @@ REFRESH_HOUR = 8
 
 
 def refresh_count() -> int:
-    return int(os.environ.get("LEAD_REFRESH_COUNT", "500"))
+    return lead_settings().refresh_count
 
 
 def max_age_days() -> int:
-    return int(os.environ.get("LEAD_MAX_AGE_DAYS", "30"))
+    return lead_settings().max_age_days
 
 
 def pacific_run_date(now: datetime) -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 from datetime import timedelta
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -21,6 +20,7 @@ from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.date import DateTrigger
 from sqlmodel import select
 
+from marketplace.config import lead_settings
 from marketplace.db import session_scope
 from marketplace.jobs.refresh import PACIFIC, REFRESH_HOUR, pacific_run_date, run_refresh
 from marketplace.models import LeadRefreshRun, utcnow
@@ -30,11 +30,11 @@ MAX_RETRIES = 4
 
 
 def scheduler_enabled() -> bool:
-    return os.environ.get("LEAD_REFRESH_SCHEDULER", "on").strip().lower() not in ("0", "off", "false", "no")
+    return lead_settings().refresh_scheduler
 
 
 def retry_minutes() -> int:
-    return int(os.environ.get("LEAD_REFRESH_RETRY_MINUTES", "15"))
+    return lead_settings().refresh_retry_minutes
 
 
 def due_for_catch_up(now=None) -> bool:

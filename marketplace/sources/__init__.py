@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
+from marketplace.config import lead_settings
 
 
 def get_source():
     """The configured source: ``LEAD_SOURCE=builtin`` (default) or ``http`` (RentCast)."""
-    kind = os.environ.get("LEAD_SOURCE", "builtin").strip().lower()
+    kind = lead_settings().source
     if kind == "builtin":
         from marketplace.sources.builtin import BuiltinSource
 

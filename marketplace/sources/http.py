@@ -52,7 +52,6 @@ retries and errors in ``rentcast_client``.
 from __future__ import annotations
 
 import math
-import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -61,6 +60,7 @@ from typing import Any, Self
 
 import httpx
 
+from marketplace.config import lead_settings
 from marketplace.sources.base import LeadRecord, Range, SearchCriteria, SourceError
 from marketplace.sources.markets import matches
 from marketplace.sources.rentcast_client import DEFAULT_BASE_URL, PROVIDER, RentCastClient
@@ -72,7 +72,6 @@ MAX_PAGE_SIZE = 500  # RentCast's maximum ``limit``
 MIN_PAGE_SIZE = 50  # RentCast's default ``limit``: smaller pages only add (billed) requests
 MAX_PAGES_PER_MARKET = 20  # bounds the requests (billed one by one) a search can make
 OVERFETCH = 2  # each page asks for about twice a market's share of the leads
-FALSE_WORDS = ("0", "false", "no", "off")
 
 
 class HttpLeadSource:
@@ -104,16 +103,17 @@ class HttpLeadSource:
     @classmethod
     def from_env(cls) -> HttpLeadSource:
         """A source configured by the ``LEAD_SOURCE_*`` variables (module docstring)."""
-        api_key = os.environ.get("LEAD_SOURCE_API_KEY", "").strip()
+        settings = lead_settings()
+        api_key = settings.source_api_key
         if not api_key:
             raise SourceError("LEAD_SOURCE_API_KEY is not set: the http lead source needs a RentCast API key.")
-        raw_timeout = os.environ.get("LEAD_SOURCE_TIMEOUT", "").strip() or "10"
         try:
-            timeout = float(raw_timeout)
+            timeout = float(settings.source_timeout)
         except ValueError:
-            raise SourceError(f"LEAD_SOURCE_TIMEOUT must be a number of seconds, not {raw_timeout!r}.") from None
-        fetch_values = os.environ.get("LEAD_SOURCE_FETCH_VALUES", "1").strip().lower() not in FALSE_WORDS
-        base_url = os.environ.get("LEAD_SOURCE_URL", "").strip() or DEFAULT_BASE_URL
+            raise SourceError(
+                f"LEAD_SOURCE_TIMEOUT must be a number of seconds, not {settings.source_timeout!r}.") from None
+        fetch_values = settings.source_fetch_values
+        base_url = settings.source_url or DEFAULT_BASE_URL
         return cls(base_url, api_key, timeout=timeout, fetch_values=fetch_values)
 
     def close(self) -> None:
