@@ -31,17 +31,26 @@ WEBHOOK_ANCHOR = "webhook-toggle"  # the id of the bulk scraper's Webhook sectio
 WEBHOOK_HREF = f"{routes.BULK_SCRAPER}#{WEBHOOK_ANCHOR}"
 PASSWORD_FIELDS = ("settings-current-password", "settings-new-password", "settings-confirm-password")
 # After moving to /bulkscraper: wait for the Webhook section's header, open the
-# section if it is closed, and scroll to it (the section starts collapsed).
+# section (it starts collapsed), and scroll to it. The page's on_load closes the
+# section, and may run just after a first click: the script re-opens it until it
+# has stayed open for a second (at most 10 s), then stops.
 OPEN_WEBHOOK_JS = """
 (() => {
-  let tries = 0;
+  let ticks = 0, openFor = 0, lastClick = -100, scrolled = false;
   const timer = setInterval(() => {
+    if (++ticks > 60) { clearInterval(timer); return; }
     const el = document.getElementById('%s');
-    if (el || ++tries > 100) { clearInterval(timer); }
     if (!el) { return; }
-    if (el.getAttribute('aria-expanded') !== 'true') { el.click(); }
-    setTimeout(() => el.scrollIntoView({behavior: 'smooth', block: 'start'}), 150);
-  }, 100);
+    if (!scrolled) { scrolled = true; el.scrollIntoView({block: 'start'}); }
+    if (el.getAttribute('aria-expanded') === 'true') {
+      lastClick = -100;  // seen open: if something closes it now, re-open at once
+      if (++openFor >= 5) { clearInterval(timer); el.scrollIntoView({behavior: 'smooth', block: 'start'}); }
+    } else {
+      openFor = 0;
+      // the toggle flips the section: one click, then wait for it to be seen open
+      if (ticks - lastClick >= 10) { lastClick = ticks; el.click(); }
+    }
+  }, 200);
 })();
 """ % WEBHOOK_ANCHOR
 

@@ -180,6 +180,18 @@ def test_webhook_key_state_and_link_to_the_bulk_scraper(page: Page, live_server,
     page.wait_for_url(re.compile(r"/bulkscraper#webhook-toggle$"))
     expect(page.locator("#webhook-panel")).to_be_visible()
     expect(page.locator("#webhook-key")).to_contain_text(key[-4:])
+    page.wait_for_timeout(2500)  # the page's own load does not close it again
+    expect(page.locator("#webhook-panel")).to_be_visible()
+
+    # Twice more from the dashboard: the section opens every time.
+    for _ in range(2):
+        page.goto("/dashboard")
+        open_settings(page)
+        page.locator("#settings-webhook-link").click()
+        page.wait_for_url(re.compile(r"/bulkscraper#webhook-toggle$"))
+        expect(page.locator("#webhook-panel")).to_be_visible()
+        page.wait_for_timeout(1500)
+        expect(page.locator("#webhook-panel")).to_be_visible()
 
 
 def test_delete_account_end_to_end(page: Page, live_server, make_user):
