@@ -25,6 +25,8 @@ SOURCES = (
     "Make Me Move Listings",
 )
 SOURCE_FOR_TYPE = dict(zip(LEAD_TYPES, SOURCES))
+# Where raw_data may hold a listing URL (the property page links it when on a known site).
+LISTING_URL_KEYS = ("listing_url", "zillow_url", "redfin_url", "property_url", "url", "realtor_url")
 US_STATES = (
     "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY",
     "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND",

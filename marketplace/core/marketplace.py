@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from urllib.parse import parse_qs, quote_plus, urlencode, urlparse
 from zoneinfo import ZoneInfo
 
-from marketplace.core.leads import LEAD_TYPES
+from marketplace.core.leads import LEAD_TYPES, LISTING_URL_KEYS
 
 PACIFIC = ZoneInfo("America/Los_Angeles")
 REFRESH_HOUR = 8
@@ -280,7 +280,6 @@ class ListingLinks:
 
 
 KNOWN_LISTING_SITES = ("zillow.com", "redfin.com", "realtor.com", "trulia.com", "homes.com")
-LISTING_URL_KEYS = ("listing_url", "zillow_url", "redfin_url", "property_url", "url", "realtor_url")
 
 
 def external_links(address: str, city: str, state: str, zip_code: str, raw_data: dict | None) -> ListingLinks:

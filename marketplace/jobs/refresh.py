@@ -16,20 +16,18 @@ from __future__ import annotations
 import logging
 import uuid
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from marketplace.config import lead_settings
+from marketplace.core.marketplace import PACIFIC
 from marketplace.db import get_engine
 from marketplace.models import Lead, LeadRefreshRun, utcnow
 from marketplace.services.marketplace import rebuild_facets
 from marketplace.sources.base import SearchCriteria, SourceError
 
 log = logging.getLogger("marketplace.refresh")
-PACIFIC = ZoneInfo("America/Los_Angeles")
-REFRESH_HOUR = 8
 
 
 def refresh_count() -> int:

@@ -22,7 +22,8 @@ from sqlmodel import select
 
 from marketplace.config import lead_settings
 from marketplace.db import session_scope
-from marketplace.jobs.refresh import PACIFIC, REFRESH_HOUR, pacific_run_date, run_refresh
+from marketplace.core.marketplace import PACIFIC, REFRESH_HOUR
+from marketplace.jobs.refresh import pacific_run_date, run_refresh
 from marketplace.models import LeadRefreshRun, utcnow
 
 log = logging.getLogger("marketplace.scheduler")

@@ -31,7 +31,7 @@ from datetime import datetime, timedelta, timezone
 
 from marketplace.core import pricing
 from marketplace.core.images import house_image_urls
-from marketplace.core.leads import lead_record
+from marketplace.core.leads import LISTING_URL_KEYS, lead_record
 from marketplace.sources.base import (
     LEAD_TYPES,
     SOURCE_FOR_TYPE,
@@ -77,7 +77,6 @@ OWNER_FIRST = ["James", "Mary", "Robert", "Patricia", "John", "Linda", "Michael"
                "Elizabeth", "David", "Susan", "Richard", "Jessica", "Joseph", "Sarah", "Thomas", "Karen"]
 OWNER_LAST = ["Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez",
               "Martinez", "Hernandez", "Lopez", "Wilson", "Anderson", "Thomas", "Taylor", "Moore", "Martin"]
-LISTING_KEYS = ("listing_url", "zillow_url", "url", "property_url", "redfin_url")
 MAX_ATTEMPTS_PER_LEAD = 400
 
 
@@ -239,7 +238,7 @@ class BuiltinSource:
             raw["owner_name"] = f"{rng.choice(OWNER_FIRST)} {rng.choice(OWNER_LAST)}"
         if known["listing"]:
             slug = f"{number}-{street}-{city}-{state}-{zrow['zip_code']}".replace(" ", "-")
-            key = rng.choice(LISTING_KEYS)
+            key = rng.choice(LISTING_URL_KEYS)
             raw[key] = (
                 f"https://www.zillow.com/homedetails/{slug}/{rng.randint(10_000_000, 99_999_999)}_zpid/"
                 if key != "redfin_url"

@@ -133,7 +133,7 @@ def test_archived_unlocked_leads_stay_readable_by_their_owner(db_url, new_user, 
      (datetime(2026, 3, 8, 12, tzinfo=timezone.utc), "2026-03-08T15:00:00+00:00")],  # DST starts that day
 )
 def test_the_schedule_is_8am_pacific_across_dst(after, expected_utc):
-    trigger = CronTrigger(hour=refresh.REFRESH_HOUR, minute=0, timezone=refresh.PACIFIC)
+    trigger = CronTrigger(hour=scheduler.REFRESH_HOUR, minute=0, timezone=scheduler.PACIFIC)
     fire = trigger.get_next_fire_time(None, after)
     assert fire.astimezone(timezone.utc).isoformat() == expected_utc
 
