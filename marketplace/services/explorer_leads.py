@@ -87,10 +87,13 @@ def counts(view: rules.LeadView) -> tuple[int, int]:
     return int(active), int(total) - int(active)
 
 
-def page(view: rules.LeadView, number: int, page_size: int) -> LeadPage:
-    """One page of the view (the page number is clamped to the last page)."""
+def page(view: rules.LeadView, number: int, page_size: int, known_counts: tuple[int, int] | None = None) -> LeadPage:
+    """One page of the view (the page number is clamped to the last page).
+
+    ``known_counts``: the (active, archived) counts of the same search from the
+    previous page, so paging and sorting skip the count (a scan of the view)."""
     page_size = page_size if page_size in rules.PAGE_SIZES else rules.DEFAULT_PAGE_SIZE
-    active, archived = counts(view)
+    active, archived = known_counts if known_counts is not None else counts(view)
     total = rules.view_total(view.status, active, archived)
     pages = total_pages(total, page_size)
     number = min(max(1, number), pages)

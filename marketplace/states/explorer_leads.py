@@ -37,6 +37,9 @@ class ExplorerLeadsState(ExplorerState):
     leads_loading: bool = False
     leads_loaded: bool = False
     leads_failed: bool = False
+    # Backend only: the counts of the last search, reused while only the page or sort changes.
+    _counted_query: str = ""
+    _counts: list[int] = []
 
     @rx.var
     def leads_page_size_value(self) -> str:
@@ -49,7 +52,8 @@ class ExplorerLeadsState(ExplorerState):
         view = self._view()
         self.leads_loading = True
         try:
-            result = await run_blocking(explorer_leads.page, view, self.leads_page, self.leads_page_size)
+            known = tuple(self._counts) if self._counts and self._counted_query == view.query else None
+            result = await run_blocking(explorer_leads.page, view, self.leads_page, self.leads_page_size, known)
         except Exception:  # noqa: BLE001 - shown as the SPEC's Load Failed
             log.exception("explorer leads page failed (%s)", view.params())
             self.leads_failed = True
@@ -57,6 +61,7 @@ class ExplorerLeadsState(ExplorerState):
         finally:
             self.leads_loading = False
         self.lead_rows = result.rows
+        self._counted_query, self._counts = view.query, [result.active, result.archived]
         self.leads_page = result.page
         self.leads_pages = result.pages
         self.leads_window = [n or 0 for n in pagination_window(result.page, result.pages)]
@@ -72,12 +77,14 @@ class ExplorerLeadsState(ExplorerState):
         """The first page, when the section appears (after the explorer's own access check)."""
         if await self._admin_id() is None:
             return self._deny()
+        self._counts = []  # count again
         return await self._load_page()
 
     @rx.event
     async def search_leads(self, form: dict):
         if await self._admin_id() is None:
             return self._deny()
+        self._counts = []  # count again
         text = form.get("q", "") if isinstance(form, dict) else ""
         self.leads_query = rules.LeadView.of(text).query
         self.leads_page = 1
@@ -87,6 +94,7 @@ class ExplorerLeadsState(ExplorerState):
     async def clear_leads_search(self):
         if await self._admin_id() is None:
             return self._deny()
+        self._counts = []  # count again
         self.leads_query = ""
         self.leads_page = 1
         return await self._load_page()

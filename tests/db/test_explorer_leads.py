@@ -164,3 +164,10 @@ def test_csv_cells_are_neutralised(db_url, client, new_user):
                    lead_type="+Probate", source="-test"))
     rows = _csv(client.get(explorer_export.export_url(admin.id, rules.LeadView.of())))
     assert rows[1][3:9] == ["'=HYPERLINK(\"http://x\")", "'@Evil", "TX", "78701", "'+Probate", "'-test"]
+
+
+def test_known_counts_skip_the_count_but_not_the_rows(leads):
+    view = rules.LeadView.of("TX", "archived")
+    fresh = explorer_leads.page(view, 1, 25)
+    reused = explorer_leads.page(view, 1, 25, known_counts=(fresh.active, fresh.archived))
+    assert (reused.rows, reused.total, reused.active, reused.archived) == (fresh.rows, 2, 2, 2)
