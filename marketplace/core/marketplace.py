@@ -257,6 +257,12 @@ class CardAction:
     href: str = ""
 
 
+def unlock_payment(subscription_leads: int, cost: int) -> tuple[str, int]:
+    """How an unlock is paid, as (purchase_type, credits): a subscriber with leads
+    remaining spends one of them and no credits; everyone else pays the cost."""
+    return ("subscription", 0) if subscription_leads > 0 else ("credits", cost)
+
+
 def card_action(signed_in: bool, unlocked: bool, credits: int, cost: int, lead_id: str,
                 subscription_leads: int = 0) -> CardAction:
     """A subscriber with leads remaining unlocks with a subscription lead instead of credits."""
@@ -264,7 +270,7 @@ def card_action(signed_in: bool, unlocked: bool, credits: int, cost: int, lead_i
         return CardAction("login", "Login", "/auth")
     if unlocked:
         return CardAction("view", "View Details", f"/property/{lead_id}")
-    if subscription_leads > 0:
+    if unlock_payment(subscription_leads, cost)[0] == "subscription":
         return CardAction("unlock", "Unlock with Subscription")
     if credits < cost:
         return CardAction("insufficient", "Insufficient Credits - Buy More", "/purchase-credits")

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, func, select
+from sqlmodel import Session, select
 
 from marketplace.config import get_settings
 from marketplace.core import packs
@@ -174,11 +174,7 @@ def fulfil_in(session: Session, purchase_id: uuid.UUID) -> VerifyResult:
     referrer = session.exec(select(Profile.referred_by).where(Profile.user_id == purchase.user_id)).first()
     bonus = 0
     if referrer is not None:
-        first = session.exec(
-            select(func.count()).select_from(CreditPurchase)
-            .where(CreditPurchase.user_id == purchase.user_id, CreditPurchase.status == "paid",
-                   CreditPurchase.id != purchase.id)
-        ).one() == 0
+        first = not referrals.has_paid_before(session, purchase.user_id, excluding=purchase.id)
         bonus = packs.referral_bonus(pack, first_purchase=first, referred=True)
         if bonus:
             try:

@@ -54,6 +54,16 @@ class ReferralStats:
     credits_earned: int
 
 
+def has_paid_before(session: Session, user_id: uuid.UUID, excluding: uuid.UUID | None = None) -> bool:
+    """Whether the account has a paid credit purchase (other than ``excluding``): the one
+    rule for "first purchase" (the referred bonus, and binding a referrer late)."""
+    query = (select(CreditPurchase.id)
+             .where(CreditPurchase.user_id == user_id, CreditPurchase.status == "paid"))
+    if excluding is not None:
+        query = query.where(CreditPurchase.id != excluding)
+    return session.exec(query.limit(1)).first() is not None
+
+
 def resolve_referrer(session: Session, code: str | None) -> uuid.UUID | None:
     """The user owning referral ``code`` (case-insensitive), or None."""
     code = (code or "").strip()
@@ -117,11 +127,7 @@ def bind_referrer(user_id: uuid.UUID, code: str | None, device_id: str = "") -> 
         profile = session.get(Profile, user_id)
         if profile is None or profile.referred_by is not None:
             return False
-        bought = session.exec(
-            select(func.count()).select_from(CreditPurchase)
-            .where(CreditPurchase.user_id == user_id, CreditPurchase.status == "paid")
-        ).one()
-        if bought:
+        if has_paid_before(session, user_id):
             return False
         profile.referred_by = referrer
         session.add(profile)
@@ -134,11 +140,8 @@ def first_purchase_bonus_eligible(user_id: uuid.UUID, stored_code_valid: bool = 
     a valid stored code, and the account has no paid purchase yet."""
     with read_scope() as session:
         referred_by = session.exec(select(Profile.referred_by).where(Profile.user_id == user_id)).first()
-        bought = session.exec(
-            select(func.count()).select_from(CreditPurchase)
-            .where(CreditPurchase.user_id == user_id, CreditPurchase.status == "paid")
-        ).one()
-    return bought == 0 and (referred_by is not None or stored_code_valid)
+        bought = has_paid_before(session, user_id)
+    return not bought and (referred_by is not None or stored_code_valid)
 
 
 def change_code(user_id: uuid.UUID, new_code: str) -> str:

@@ -16,8 +16,7 @@ import stripe
 from marketplace.config import get_settings
 
 from marketplace.db import session_scope
-from marketplace.models import Subscription, utcnow
-from marketplace.services import purchases
+from marketplace.services import purchases, subscriptions
 
 log = logging.getLogger("marketplace.stripe")
 TOLERANCE_SECONDS = 300
@@ -71,18 +70,12 @@ def _subscription_changed(sub: dict, deleted: bool) -> str:
         items = ((sub.get("items") or {}).get("data") or [{}])
         end = items[0].get("current_period_end") if items else None
     active = not deleted and sub.get("status") in ("active", "trialing")
+    leads = int(metadata["leads_per_period"]) if "leads_per_period" in metadata else None
     with session_scope() as session:
-        row = session.get(Subscription, user_id)
-        if row is None:
-            return "subscription for unknown user"
-        row.subscribed = active
-        row.subscription_type = metadata.get("subscription_type", row.subscription_type) if active else "none"
-        if "leads_per_period" in metadata and active:
-            row.leads_remaining = max(0, int(metadata["leads_per_period"]))
-        if not active:
-            row.leads_remaining = 0
-        row.subscription_end = datetime.fromtimestamp(end, tz=timezone.utc) if end else None
-        row.provider_subscription_id = sub.get("id")
-        row.updated_at = utcnow()
-        session.add(row)
+        known = subscriptions.apply_provider_update(
+            session, user_id, active=active, subscription_type=metadata.get("subscription_type"),
+            leads_per_period=leads, end=datetime.fromtimestamp(end, tz=timezone.utc) if end else None,
+            provider_id=sub.get("id"))
+    if not known:
+        return "subscription for unknown user"
     return f"subscription {'active' if active else 'ended'}"

@@ -1,4 +1,6 @@
-"""Subscription status for the header badge (SPEC ``check-subscription``)."""
+"""Subscriptions (SPEC ``check-subscription``): the status for the header badge, spending
+a subscription lead on an unlock, operator grants and the payment provider's updates.
+Every write to the subscription fields goes through this module."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+import sqlalchemy as sa
 from sqlmodel import Session
 
 from marketplace.models import Subscription, utcnow
@@ -45,3 +48,38 @@ def grant(session: Session, user_id: uuid.UUID, subscription_type: str, leads: i
     session.add(row)
     session.flush()
     return check_subscription(session, user_id, now)
+
+
+def spend_lead(session: Session, user_id: uuid.UUID, now: datetime | None = None) -> bool:
+    """Take one lead from an active subscription, atomically; False when there is none."""
+    subs = Subscription.__table__
+    now = now or utcnow()
+    spent = session.execute(
+        sa.update(subs)
+        .where(subs.c.user_id == user_id, subs.c.subscribed == sa.true(), subs.c.leads_remaining > 0,
+               sa.or_(subs.c.subscription_end.is_(None), subs.c.subscription_end > now))
+        .values(leads_remaining=subs.c.leads_remaining - 1, updated_at=now)
+    )
+    return spent.rowcount == 1
+
+
+def apply_provider_update(session: Session, user_id: uuid.UUID, *, active: bool, subscription_type: str | None,
+                          leads_per_period: int | None, end: datetime | None, provider_id: str | None) -> bool:
+    """The payment provider's view of the subscription (Stripe events); False for an unknown user.
+
+    An ended subscription reads as type none with no leads; an active one keeps its type
+    unless the provider names one, and is topped up to ``leads_per_period`` when given."""
+    row = session.get(Subscription, user_id)
+    if row is None:
+        return False
+    row.subscribed = active
+    row.subscription_type = (subscription_type or row.subscription_type) if active else "none"
+    if not active:
+        row.leads_remaining = 0
+    elif leads_per_period is not None:
+        row.leads_remaining = max(0, leads_per_period)
+    row.subscription_end = end
+    row.provider_subscription_id = provider_id
+    row.updated_at = utcnow()
+    session.add(row)
+    return True

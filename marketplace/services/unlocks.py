@@ -17,10 +17,11 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
+from marketplace.core.marketplace import unlock_payment
 from marketplace.core.pricing import unlock_cost
 from marketplace.db import read_scope, session_scope
-from marketplace.models import Lead, Subscription, UserLead, utcnow
-from marketplace.services import ledger
+from marketplace.models import Lead, Subscription, UserLead
+from marketplace.services import ledger, subscriptions
 
 AUTH_REQUIRED = ("Authentication Required", "Please log in to unlock leads.")
 LEAD_NOT_FOUND = "This lead no longer exists."
@@ -64,9 +65,12 @@ def unlock_lead(user_id: uuid.UUID | None, lead_id: uuid.UUID | str, database_ur
                 raise UnlockError(LEAD_INACTIVE)
             if session.exec(select(UserLead.id).where(UserLead.user_id == user_id, UserLead.lead_id == lead_uuid)).first():
                 raise UnlockError(ALREADY_UNLOCKED)
-            use_subscription = _spend_subscription_lead(session, user_id)
-            cost = 0 if use_subscription else unlock_cost(lead.credit_cost)
-            purchase_type = "subscription" if use_subscription else "credits"
+            price = unlock_cost(lead.credit_cost)
+            available = subscriptions.check_subscription(session, user_id).leads_remaining
+            purchase_type, cost = unlock_payment(available, price)
+            if purchase_type == "subscription" and not subscriptions.spend_lead(session, user_id):
+                purchase_type, cost = unlock_payment(0, price)  # spent meanwhile: pay with credits
+            use_subscription = purchase_type == "subscription"
             row = UserLead(user_id=user_id, lead_id=lead_uuid, credit_cost=cost, purchase_type=purchase_type)
             session.add(row)
             try:
@@ -84,19 +88,6 @@ def unlock_lead(user_id: uuid.UUID | None, lead_id: uuid.UUID | str, database_ur
     except IntegrityError:
         # The concurrent twin committed first (PostgreSQL reports it at flush or commit).
         raise UnlockError(ALREADY_UNLOCKED) from None
-
-
-def _spend_subscription_lead(session, user_id: uuid.UUID) -> bool:
-    """Take one lead from an active subscription, atomically; False when there is none."""
-    subs = Subscription.__table__
-    now = utcnow()
-    spent = session.execute(
-        sa.update(subs)
-        .where(subs.c.user_id == user_id, subs.c.subscribed == sa.true(), subs.c.leads_remaining > 0,
-               sa.or_(subs.c.subscription_end.is_(None), subs.c.subscription_end > now))
-        .values(leads_remaining=subs.c.leads_remaining - 1, updated_at=now)
-    )
-    return spent.rowcount == 1
 
 
 def _subscription_leads(session, user_id: uuid.UUID) -> int:
