@@ -267,7 +267,8 @@ def delete_account(user_id: uuid.UUID, typed_email: object, now: datetime | None
     session, the subscription, the super-admin right, the sign-in and sign-up
     attempts and every e-mail to the address, the webhook request log (IP
     addresses and request bodies), and the stored results and search
-    parameters of the bulk scrapes. People this user referred are unlinked.
+    parameters of the bulk scrapes. People this user referred keep their
+    first-purchase bonus; the deleted account earns no more rewards.
 
     Kept, pointing at the anonymised ``users`` row: the credit ledger, the
     credit purchases (pending ones are cancelled), the unlock records and the
@@ -290,9 +291,8 @@ def delete_account(user_id: uuid.UUID, typed_email: object, now: datetime | None
         def update(model, values: dict, *conditions) -> None:
             session.execute(sa.update(model.__table__).where(*conditions).values(**values))
 
-        # Referees keep their account; the link to a deleted referrer goes (a
-        # later purchase of theirs would otherwise reward a profile that is gone).
-        update(Profile, {"referred_by": None}, Profile.__table__.c.referred_by == user_id)
+        # Referees keep their link (and their first-purchase bonus); a deleted
+        # referrer earns no reward (purchases.fulfil_in checks for the profile).
         delete(AuthSession, AuthSession.__table__.c.user_id == user_id)
         delete(WebhookRequest, WebhookRequest.__table__.c.user_id == user_id)
         delete(Subscription, Subscription.__table__.c.user_id == user_id)

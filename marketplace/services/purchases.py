@@ -184,7 +184,7 @@ def fulfil_in(session: Session, purchase_id: uuid.UUID) -> VerifyResult:
             except IntegrityError:
                 bonus = 0
         reward = packs.referrer_reward(purchase.amount_cents)
-        if reward:
+        if reward and session.get(Profile, referrer) is not None:  # a deleted referrer earns nothing
             ledger.apply_credits(session, referrer, reward, "referral_reward", reference)
     purchase.bonus_credits = bonus
     session.add(purchase)

@@ -276,13 +276,27 @@ def test_delete_account_keeps_ledger_and_purchases_and_removes_the_rest(db_url, 
         assert session.get(CreditPurchase, pending.id).status == "canceled"
         scrape = session.exec(select(BulkScrape).where(BulkScrape.user_id == user.id)).one()
         assert (scrape.credits_used, scrape.output, scrape.params) == (200, [], {})
-        assert session.get(Profile, referee.id).referred_by is None
+        assert session.get(Profile, referee.id).referred_by == user.id  # the referee keeps the link
         assert ledger.ledger_sum(session, user.id) == 700  # the forfeited balance stays on record
     assert not _alive(pair)
     with pytest.raises(accounts.AuthError):
         accounts.sign_in_user(user.email, "secret123")
     with pytest.raises(svc.SettingsError):
         svc.load_settings(user.id)
+
+
+def test_a_referee_of_a_deleted_account_still_gets_the_first_purchase_bonus(db_url, new_user):
+    """The referee's purchase succeeds with its 50 % bonus; the deleted referrer earns nothing."""
+    referrer = new_user(credits=10)
+    referee = new_user()
+    with session_scope() as session:
+        session.get(Profile, referee.id).referred_by = referrer.id
+    svc.delete_account(referrer.id, referrer.email)
+    _paid_purchase(referee.id)
+    with read_scope() as session:
+        assert _profile(referee.id).credits_remaining == 500 + 250
+        reasons = session.exec(select(CreditLedger.reason).where(CreditLedger.user_id == referrer.id)).all()
+    assert "referral_reward" not in reasons
 
 
 def test_the_address_can_sign_up_again_after_deletion(db_url, new_user):
