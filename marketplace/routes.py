@@ -27,6 +27,15 @@ def property_url(lead_id: str) -> str:
     return f"/property/{lead_id}"
 
 
+# /bulkscraper opens its (collapsed) Webhook section and scrolls to it when asked.
+WEBHOOK_SECTION = "webhook"
+WEBHOOK_ANCHOR = "webhook-toggle"  # the section header's element id
+
+
+def bulk_scraper_webhook_url() -> str:
+    return f"{BULK_SCRAPER}?section={WEBHOOK_SECTION}"
+
+
 # The built-in (TEST MODE) checkout page; services.payments links to /test-checkout/{id}.
 TEST_CHECKOUT = "/test-checkout/[checkout_id]"
 

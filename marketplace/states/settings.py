@@ -27,34 +27,8 @@ PROFILE_SAVED = ("Profile Updated", "Your name was saved.")
 PASSWORD_CHANGED = "Password Changed"
 SESSION_SIGNED_OUT = ("Signed Out", "That device was signed out.")
 ACCOUNT_DELETED = ("Account Deleted", "Your account was deleted and you have been signed out.")
-WEBHOOK_ANCHOR = "webhook-toggle"  # the id of the bulk scraper's Webhook section header
-WEBHOOK_HREF = f"{routes.BULK_SCRAPER}#{WEBHOOK_ANCHOR}"
+WEBHOOK_HREF = routes.bulk_scraper_webhook_url()
 PASSWORD_FIELDS = ("settings-current-password", "settings-new-password", "settings-confirm-password")
-# After moving to /bulkscraper: wait for the Webhook section's header, open the
-# section (it starts collapsed), and scroll to it. The page's on_load closes the
-# section, and may run just after a first click: the script re-opens it until it
-# has stayed open for a second (at most 10 s), then stops.
-OPEN_WEBHOOK_JS = """
-(() => {
-  let ticks = 0, openFor = 0, lastClick = -100, scrolled = false;
-  const timer = setInterval(() => {
-    if (++ticks > 60) { clearInterval(timer); return; }
-    const el = document.getElementById('%s');
-    if (!el) { return; }
-    if (!scrolled) { scrolled = true; el.scrollIntoView({block: 'start'}); }
-    if (el.getAttribute('aria-expanded') === 'true') {
-      lastClick = -100;  // seen open: if something closes it now, re-open at once
-      if (++openFor >= 5) { clearInterval(timer); el.scrollIntoView({behavior: 'smooth', block: 'start'}); }
-    } else {
-      openFor = 0;
-      // the toggle flips the section: one click, then wait for it to be seen open
-      if (ticks - lastClick >= 10) { lastClick = ticks; el.click(); }
-    }
-  }, 200);
-})();
-""" % WEBHOOK_ANCHOR
-
-
 def format_when(value) -> str:
     return value.strftime("%b %-d, %Y %H:%M UTC")
 
@@ -317,12 +291,6 @@ class SettingsState(AuthState):
             yield rx.toast.error(UNEXPECTED_ERROR[0], description=UNEXPECTED_ERROR[1])
             return
         yield await self._leave_signed_out("Signed Out Everywhere", "Every device, this one included, was signed out.")
-
-    # ------------------------------------------------------------------ webhook link
-
-    @rx.event
-    def open_webhook_section(self):
-        return [rx.redirect(WEBHOOK_HREF), rx.call_script(OPEN_WEBHOOK_JS)]
 
     # ------------------------------------------------------------------ delete account
 

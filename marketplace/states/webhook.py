@@ -13,6 +13,7 @@ import logging
 
 import reflex as rx
 
+from marketplace import routes
 from marketplace.config import get_settings
 from marketplace.core.webhook_docs import curl_example
 from marketplace.offloop import run_blocking
@@ -97,10 +98,16 @@ class WebhookState(AuthState):
 
     @rx.event
     async def load(self):
+        """Collapsed, unless the address asks for the section (``?section=webhook``,
+        the Settings tab's link): then open and scrolled to."""
         self.new_key = ""
-        self.open = False
+        wanted = self.router.url.query_parameters.get("section") == routes.WEBHOOK_SECTION
+        self.open = wanted
         self.origin = get_settings().base_url(browser_origin(self))
-        return await self._refresh()
+        problem = await self._refresh()
+        if problem is None and wanted:
+            return rx.scroll_to(routes.WEBHOOK_ANCHOR)
+        return problem
 
     @rx.event
     async def toggle(self):

@@ -150,7 +150,6 @@ def webhook_card() -> rx.Component:
                 variant="soft",
                 size="3",
                 flex_shrink="0",
-                on_click=[rx.prevent_default, S.open_webhook_section],
             ),
             direction=rx.breakpoints(initial="column", sm="row"),
             justify="between",
