@@ -178,7 +178,7 @@ def platform_overview(session: Session) -> PlatformOverview:
     """Headline counts for the developer explorer. Leads are the marketplace's
     (``scrape_id IS NULL``), the rows the explorer's leads table lists; leads a
     bulk scrape delivered privately are not counted."""
-    users = session.exec(select(func.count()).select_from(User)).one()
+    users = session.exec(select(func.count()).select_from(User).where(User.deleted_at.is_(None))).one()
     leads, active = session.exec(
         select(func.count(), func.coalesce(func.sum(sa.case((Lead.is_active == sa.true(), 1), else_=0)), 0))
         .select_from(Lead).where(Lead.scrape_id.is_(None))

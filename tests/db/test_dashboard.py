@@ -4,7 +4,7 @@ from datetime import timedelta
 
 from marketplace.db import session_scope
 from marketplace.models import Lead, UserLead, utcnow
-from marketplace.services import dashboard
+from marketplace.services import account_settings, dashboard
 
 
 def _lead(roi, **kw):
@@ -37,6 +37,9 @@ def test_summary_lists_and_overview(new_user):
         assert [r.credit_cost for r in rows] == [85, 60, 120]  # newest first
         overview = dashboard.platform_overview(s)
         assert (overview.users, overview.leads, overview.active_leads, overview.unlocks) == (2, 4, 3, 4)
+    account_settings.delete_account(other.id, other.email)  # a deleted account is no longer a user
+    with session_scope() as s:
+        assert dashboard.platform_overview(s).users == 1
 
 
 def test_month_start_is_midnight_utc_on_the_first():
