@@ -51,6 +51,13 @@ def estimate_rehab(square_footage: int, condition: float) -> int:
     return int(round(square_footage * (8 + 47 * (1 - condition)), -2))
 
 
+def potential_profit(arv: int | None, asking: int | None, rehab: int | None) -> int | None:
+    """SPEC 9: profit = ARV - asking price - rehab estimate; None when a number is missing."""
+    if arv is None or asking is None or rehab is None:
+        return None
+    return arv - asking - rehab
+
+
 def compute_roi(arv: int | None, asking_price: int | None, rehab_estimate: int | None) -> float | None:
     """ROI in percent: profit over cash invested.
 

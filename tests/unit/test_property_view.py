@@ -1,4 +1,4 @@
-"""The display values of the property page (marketplace.states.property.property_view)."""
+"""The display values of the property page (marketplace.core.property_view)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,9 @@ from datetime import datetime, timezone
 import pytest
 
 from marketplace.models import Lead, UserLead
-from marketplace.states.property import (
-    IMAGE_STATUS_TEXT,
-    format_unlocked_at,
-    lead_id_from_path,
-    profit,
-    property_view,
-)
+from marketplace.core.pricing import potential_profit as profit
+from marketplace.core.property_view import IMAGE_STATUS_TEXT, format_unlocked_at, property_view
+from marketplace.states.property import lead_id_from_path
 
 
 def lead(**fields) -> Lead:

@@ -1,0 +1,153 @@
+"""The property page's display values (SPEC 2 /property, 4, 8, 9): pure, built
+from a lead and its unlock record as ``services.unlocks.unlocked_lead`` returns
+them (any objects with these attributes)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from marketplace.core.images import allowed_images
+from marketplace.core.marketplace import external_links, percent, usd
+from marketplace.core.pricing import display_confidence, potential_profit
+
+
+class LeadFields(Protocol):
+    address: str
+    city: str
+    state: str
+    zip_code: str
+    lead_type: str
+    source: str
+    asking_price: int | None
+    zestimate: int | None
+    arv: int | None
+    rehab_estimate: int | None
+    roi: float | None
+    beds: int | None
+    baths: float | None
+    square_footage: int | None
+    confidence_score: int | None
+    is_active: bool
+    image_urls: list[str]
+    primary_image_url: str | None
+    images_fetch_status: str
+    raw_data: dict[str, Any]
+
+
+class UnlockFields(Protocol):
+    unlocked_at: datetime
+    credit_cost: int
+    purchase_type: str
+
+
+GALLERY_SIZE = 4  # SPEC 9: at most 4 images (primary + 3), then '+N more'
+ROI_EMPHASIS_ABOVE = 15.0  # SPEC 9: ROI badge emphasised above 15
+# SPEC 4: the image status drives the placeholder text (pending is shown as
+# being verified). "success" without a showable image cannot normally happen
+# (images from unknown hosts are dropped), so it reads like no_images.
+IMAGE_STATUS_TEXT = {
+    "pending": "Images are being verified",
+    "failed": "Images could not be loaded",
+    "no_images": "No images available for this property",
+    "success": "No images available for this property",
+}
+# Public-record fields of raw_data worth showing, in order: (key, label).
+RECORD_FIELDS = (
+    ("owner_name", "Owner"),
+    ("year_built", "Year built"),
+    ("county", "County"),
+    ("parcel_id", "Parcel ID"),
+    ("filing_date", "Filing date"),
+)
+
+
+def _number(value: int | float | None, unit: str = "") -> str:
+    """'1,850' / '2.5' / 'N/A'; whole floats lose their '.0'."""
+    if value is None:
+        return "N/A"
+    if isinstance(value, float) and not value.is_integer():
+        text = f"{value:,.1f}"
+    else:
+        text = f"{int(value):,}"
+    return f"{text}{unit}"
+
+
+def format_unlocked_at(value) -> str:
+    """'Mar 4, 2026 at 3:05 PM UTC' (stored in UTC; shown in UTC, labelled)."""
+    return value.strftime("%b %-d, %Y at %-I:%M %p UTC")
+
+
+def confidence_color(score: int) -> str:
+    if score >= 80:
+        return "grass"
+    if score >= 60:
+        return "amber"
+    return "tomato"
+
+
+@dataclass
+class PropertyView:
+    """Everything the page shows, as display values."""
+
+    details: dict[str, str]
+    images: list[str]
+    more_count: int
+    roi_high: bool
+    profit_kind: str  # profit | loss | unknown
+    confidence: int
+    archived: bool
+    record: list[dict[str, str]] = field(default_factory=list)
+
+
+def property_view(lead: LeadFields, unlock: UnlockFields, own_host: str | None = None) -> PropertyView:
+    """The display values of an unlocked lead (pure; raises on unreadable data)."""
+    images = allowed_images([lead.primary_image_url, *list(lead.image_urls or [])], own_host)
+    links = external_links(lead.address, lead.city, lead.state, lead.zip_code,
+                           lead.raw_data if isinstance(lead.raw_data, dict) else {})
+    amount = potential_profit(lead.arv, lead.asking_price, lead.rehab_estimate)
+    confidence = display_confidence(lead.confidence_score)
+    raw = lead.raw_data if isinstance(lead.raw_data, dict) else {}
+    record = [
+        {"label": label, "value": str(raw[key])}
+        for key, label in RECORD_FIELDS
+        if raw.get(key) not in (None, "")
+    ]
+    details = {
+        "address": lead.address,
+        "place": f"{lead.city}, {lead.state} {lead.zip_code}".strip(),
+        "lead_type": lead.lead_type,
+        "source": lead.source,
+        "beds": _number(lead.beds),
+        "baths": _number(lead.baths),
+        "sqft": _number(lead.square_footage),
+        "asking": usd(lead.asking_price),
+        "market_value": usd(lead.zestimate),
+        "arv": usd(lead.arv),
+        "rehab": usd(lead.rehab_estimate),
+        "roi": percent(lead.roi),
+        "profit_label": "Potential Loss" if amount is not None and amount < 0 else "Potential Profit",
+        "profit_value": usd(None if amount is None else abs(amount)),
+        "confidence_text": f"{confidence}/100",
+        "confidence_color": confidence_color(confidence),
+        "unlocked_at": format_unlocked_at(unlock.unlocked_at),
+        "credits_paid": f"{unlock.credit_cost:,} credit{'' if unlock.credit_cost == 1 else 's'}",
+        "purchase_type": (unlock.purchase_type or "credits").replace("_", " ").capitalize(),
+        "listing_url": links.listing,
+        "listing_label": links.listing_label,
+        "maps_url": links.maps,
+        "web_url": links.web,
+        "image_status": IMAGE_STATUS_TEXT.get(lead.images_fetch_status, IMAGE_STATUS_TEXT["no_images"]),
+        "image_total": str(len(images)),
+    }
+    return PropertyView(
+        details=details,
+        images=images,
+        more_count=max(0, len(images) - GALLERY_SIZE),
+        roi_high=lead.roi is not None and lead.roi > ROI_EMPHASIS_ABOVE,
+        profit_kind="unknown" if amount is None else ("loss" if amount < 0 else "profit"),
+        confidence=confidence,
+        archived=not lead.is_active,
+        record=record,
+    )
