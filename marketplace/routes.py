@@ -40,6 +40,10 @@ def bulk_scraper_webhook_url() -> str:
 TEST_CHECKOUT = "/test-checkout/[checkout_id]"
 
 
+def test_checkout_url(checkout_id: str) -> str:
+    return f"/test-checkout/{checkout_id}"
+
+
 # First path segments that can never be a referral code (SPEC 2: a one-segment
 # path is captured as a code only when it is no real route). Derived from the
 # routes above, plus the paths the server answers itself (the API, the webhook

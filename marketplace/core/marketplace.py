@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from urllib.parse import parse_qs, quote_plus, urlencode, urlparse
 from zoneinfo import ZoneInfo
 
+from marketplace import routes
 from marketplace.core.leads import LEAD_TYPES, LISTING_URL_KEYS
 
 PACIFIC = ZoneInfo("America/Los_Angeles")
@@ -267,13 +268,13 @@ def card_action(signed_in: bool, unlocked: bool, credits: int, cost: int, lead_i
                 subscription_leads: int = 0) -> CardAction:
     """A subscriber with leads remaining unlocks with a subscription lead instead of credits."""
     if not signed_in:
-        return CardAction("login", "Login", "/auth")
+        return CardAction("login", "Login", routes.AUTH)
     if unlocked:
-        return CardAction("view", "View Details", f"/property/{lead_id}")
+        return CardAction("view", "View Details", routes.property_url(lead_id))
     if unlock_payment(subscription_leads, cost)[0] == "subscription":
         return CardAction("unlock", "Unlock with Subscription")
     if credits < cost:
-        return CardAction("insufficient", "Insufficient Credits - Buy More", "/purchase-credits")
+        return CardAction("insufficient", "Insufficient Credits - Buy More", routes.PURCHASE_CREDITS)
     return CardAction("unlock", f"Unlock for {cost} credits")
 
 

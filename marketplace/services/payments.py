@@ -24,6 +24,7 @@ from typing import Protocol
 
 import stripe
 
+from marketplace import routes
 from marketplace.config import get_settings
 from marketplace.core.packs import CreditPack
 from marketplace.db import read_scope, session_scope
@@ -120,7 +121,7 @@ class TestCheckoutProvider:
                 success_url=success_url.replace(SESSION_PLACEHOLDER, session_id),
                 cancel_url=cancel_url,
             ))
-        return CheckoutSession(id=session_id, url=f"/test-checkout/{session_id}")
+        return CheckoutSession(id=session_id, url=routes.test_checkout_url(session_id))
 
     def retrieve(self, session_id: str) -> CheckoutStatus:
         with read_scope() as session:

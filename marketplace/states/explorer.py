@@ -17,7 +17,8 @@ from marketplace import routes
 from marketplace.core.marketplace import PACIFIC, next_refresh
 from marketplace.jobs.scheduler import scheduler_enabled
 from marketplace.offloop import run_blocking
-from marketplace.services import admin, lead_ops
+from marketplace.jobs import lead_ops
+from marketplace.services import admin
 from marketplace.services.images import fetch_property_images
 from marketplace.states.auth import AuthState
 
