@@ -12,9 +12,10 @@ from marketplace.migrations import exit_unless_migrated  # noqa: E402
 # A database that was never migrated (or is behind): one line, exit 1.
 exit_unless_migrated()
 
-import marketplace.pages  # noqa: E402,F401  (registers every page)
+import marketplace.pages  # noqa: E402,F401  (declares every page)
 from marketplace.api.app import create_api  # noqa: E402
 from marketplace.api.security import HardenedApp  # noqa: E402
+from marketplace.components.layout import add_pages  # noqa: E402
 from marketplace.jobs.scheduler import refresh_scheduler_lifespan  # noqa: E402
 
 # HardenedApp: rx.App behind body limits, CORS/origin checks, security headers and 404s.
@@ -23,4 +24,5 @@ app = HardenedApp(
     stylesheets=["/styles.css"],
     head_components=[rx.el.link(rel="icon", type="image/svg+xml", href="/logo.svg")],
 )
+add_pages(app)  # each page once (not rx.page: every compile re-applies those)
 app.register_lifespan_task(refresh_scheduler_lifespan)

@@ -1,8 +1,9 @@
 """Site shell: header, footer and the page template decorator.
 
 Every page is declared with ``@page(route=..., title=...)``: the decorator
-registers it with Reflex, wraps it in the shell and runs
-``AuthState.check_session`` first on every load.
+wraps it in the shell, runs ``AuthState.check_session`` first on every load
+and records it; ``add_pages(app)`` (called once by marketplace/marketplace.py)
+registers the recorded pages with the app.
 
 Header layout by viewport (Radix breakpoints):
 
@@ -425,15 +426,33 @@ def shell(content: rx.Component) -> rx.Component:
     )
 
 
+# Every page declared with ``@page``, in declaration order; ``add_pages`` hands
+# them to the app once. (``rx.page`` would queue them on Reflex's registration
+# context, which every compile re-applies: ``reflex run --env prod`` compiles in
+# the CLI process and again in the forked backend worker, so each page was
+# added twice and Reflex warned "Page ... is being redefined" for all of them.)
+PAGES: list[tuple[Callable[[], rx.Component], dict]] = []
+
+
 def page(route: str, title: str, on_load: list | None = None, shell_wrapped: bool = True) -> Callable:
-    """Register a page: shell around it, session check before its own loads."""
+    """Declare a page: shell around it, session check before its own loads."""
 
     def decorator(fn: Callable[[], rx.Component]) -> Callable[[], rx.Component]:
-        @rx.page(route=route, title=f"{title} | {routes.APP_NAME}", on_load=[AuthState.check_session, *(on_load or [])])
         def wrapped() -> rx.Component:
             return shell(fn()) if shell_wrapped else fn()
 
         wrapped.__name__ = fn.__name__
+        PAGES.append((wrapped, {
+            "route": route,
+            "title": f"{title} | {routes.APP_NAME}",
+            "on_load": [AuthState.check_session, *(on_load or [])],
+        }))
         return wrapped
 
     return decorator
+
+
+def add_pages(app: rx.App) -> None:
+    """Add every declared page to ``app``, each exactly once."""
+    for render, kwargs in PAGES:
+        app.add_page(render, **kwargs)
