@@ -19,6 +19,7 @@ from urllib.parse import quote
 import reflex as rx
 from reflex.vars.base import Var
 
+from marketplace.components import ui
 from marketplace.states.marketplace import CardView, MarketplaceState
 
 IMAGE_HEIGHT = "176px"
@@ -257,20 +258,9 @@ def _confidence(card) -> rx.Component:
 
 
 def _link_action(card, label, icon: str, color: str, variant: str) -> rx.Component:
-    return rx.button(
-        # The colour goes on the link too: merged through the button's Slot, the
-        # link's own (empty) accent would otherwise win.
-        rx.link(rx.icon(icon, size=16, aria_hidden="true"), label, href=card.action_href, underline="none",
-                color_scheme=color, _hover={}),
-        as_child=True,
-        id=f"lead-action-{card.id}",
-        color_scheme=color,
-        variant=variant,
-        size="3",
-        width="100%",
-        class_name="lv-button-link",
-        data_action=card.action_kind,
-    )
+    return ui.button_link(label, card.action_href, icon=icon, icon_first=True, icon_size=16, variant=variant,
+                          size="3", color_scheme=color, width="100%", id=f"lead-action-{card.id}",
+                          data_action=card.action_kind)
 
 
 def card_action(card, busy) -> rx.Component:

@@ -209,18 +209,26 @@ def testimonial_card(quote: str, name: str, role: str, image: str) -> rx.Compone
     )
 
 
-def button_link(label: str, href: str, icon: str | None = None, variant: str = "solid",
-                size: str = "3", **props) -> rx.Component:
+def button_link(label, href, icon: str | None = None, variant: str = "solid", size: str = "3",
+                icon_first: bool = False, icon_size: int = 18, link_props: dict | None = None,
+                **props) -> rx.Component:
     """A button that navigates: one ``<a>`` (client-side routed) styled as a button.
 
-    The ``lv-button-link`` class restores the button's text colour over the
-    link's (see assets/styles.css).
+    It keeps its colour scheme: the ``lv-button-link`` class restores the
+    button's text colour over the link's (see assets/styles.css), and a
+    ``color_scheme`` goes on the link too (merged through the button's Slot, the
+    link's own accent would otherwise win). The icon follows the label, or leads
+    with ``icon_first``; ``link_props`` go on the link (``is_external``, ``target``).
     """
     props["class_name"] = " ".join(filter(None, ["lv-button-link", props.get("class_name")]))
+    icons = [rx.icon(icon, size=icon_size, aria_hidden="true")] if icon else []
+    children = [*icons, label] if icon_first else [label, *icons]
+    link_props = dict(link_props or {})
+    if props.get("color_scheme") is not None:
+        link_props.setdefault("color_scheme", props["color_scheme"])
     return rx.button(
         # _hover={} drops rx.link's default hover colour, which would fight the button's.
-        rx.link(label, *([rx.icon(icon, size=18, aria_hidden="true")] if icon else []), href=href,
-                underline="none", _hover={}),
+        rx.link(*children, href=href, underline="none", _hover={}, **link_props),
         as_child=True,
         variant=variant,
         size=size,

@@ -343,14 +343,8 @@ def auth() -> rx.Component:
     return rx.box(
         ui.container(
             rx.vstack(
-                rx.button(
-                    rx.link(rx.icon("arrow-left", size=16), "Back to Home", href=routes.HOME, id="auth-back-home",
-                            underline="none"),
-                    as_child=True,
-                    variant="ghost",
-                    color_scheme="gray",
-                    size="2",
-                ),
+                ui.button_link("Back to Home", routes.HOME, icon="arrow-left", icon_first=True, icon_size=16,
+                               variant="ghost", color_scheme="gray", size="2", id="auth-back-home"),
                 rx.grid(
                     brand_panel(),
                     rx.box(

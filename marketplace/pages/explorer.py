@@ -5,9 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from marketplace import routes
-from marketplace.components import ui
+from marketplace.components import cards, status, styles
 from marketplace.components.layout import page
-from marketplace.pages.dashboard import STAT_COLUMNS, stat_card
 from marketplace.states.auth import AuthState
 from marketplace.states.explorer import ExplorerState
 from marketplace.views.explorer_scrape import manual_scrape
@@ -20,11 +19,7 @@ def explorer_content() -> rx.Component:
         rx.flex(
             rx.vstack(
                 rx.hstack(
-                    rx.center(
-                        rx.icon("terminal", size=20),
-                        style={"width": "40px", "height": "40px", "border_radius": "10px",
-                               "background": "var(--gray-12)", "color": "var(--gray-1)"},
-                    ),
+                    cards.icon_square("terminal", background="var(--gray-12)", color="var(--gray-1)"),
                     rx.heading("Developer Explorer", size=rx.breakpoints(initial="6", sm="7"), id="explorer-heading"),
                     rx.badge(rx.icon("shield-check", size=14), "Super admin", color_scheme="grass", size="2",
                              radius="full"),
@@ -54,16 +49,13 @@ def explorer_content() -> rx.Component:
             width="100%",
         ),
         rx.heading("Platform overview", size="4"),
-        rx.grid(
-            stat_card("Users", ExplorerState.total_users, "users", "indigo", "explorer-users", "Registered accounts"),
-            stat_card("Leads", ExplorerState.total_leads, "database", "iris", "explorer-leads", "Marketplace, incl. archived"),
-            stat_card("Active Leads", ExplorerState.active_leads, "activity", "grass", "explorer-active-leads",
+        cards.stat_grid(
+            cards.stat_card("Users", ExplorerState.total_users, "users", "indigo", "explorer-users", "Registered accounts"),
+            cards.stat_card("Leads", ExplorerState.total_leads, "database", "iris", "explorer-leads", "Marketplace, incl. archived"),
+            cards.stat_card("Active Leads", ExplorerState.active_leads, "activity", "grass", "explorer-active-leads",
                       "Shown in the marketplace"),
-            stat_card("Unlocks", ExplorerState.total_unlocks, "lock-open", "amber", "explorer-unlocks",
+            cards.stat_card("Unlocks", ExplorerState.total_unlocks, "lock-open", "amber", "explorer-unlocks",
                       "Leads unlocked by users"),
-            columns=STAT_COLUMNS,
-            spacing=rx.breakpoints(initial="3", sm="4"),
-            width="100%",
             id="explorer-overview",
         ),
         explorer_leads(),
@@ -165,28 +157,10 @@ def lead_operations() -> rx.Component:
     )
 
 
-def checking_access() -> rx.Component:
-    return rx.center(
-        rx.vstack(
-            rx.spinner(size="3"),
-            rx.text("Checking access...", size="2", color_scheme="gray"),
-            align="center",
-            spacing="3",
-        ),
-        id="explorer-checking",
-        min_height="50vh",
-        width="100%",
-    )
-
-
 @page(route=routes.EXPLORER, title="Developer Explorer", on_load=[ExplorerState.load])
 def explorer() -> rx.Component:
     granted = AuthState.is_authenticated & ExplorerState.access_granted & (ExplorerState.granted_for == AuthState.user_id)
-    return rx.box(
-        ui.container(
-            rx.cond(granted, explorer_content(), checking_access()),
-            padding_y=rx.breakpoints(initial="1.5rem", sm="2.5rem"),
-        ),
-        background="linear-gradient(180deg, var(--gray-3) 0%, var(--gray-1) 280px)",
-        min_height="calc(100vh - 140px)",
+    return cards.app_page(
+        rx.cond(granted, explorer_content(), status.loading_view("Checking access...", "explorer-checking", "2")),
+        background=styles.APP_PAGE_BACKGROUND_GRAY,
     )

@@ -60,15 +60,8 @@ FAQ = [
 def external_button(label: str, href: str, icon: str, button_id: str, new_tab: bool, variant: str = "solid",
                     class_name: str | None = None) -> rx.Component:
     """A button that is a real external link (mailto or a new tab)."""
-    link_props = {"is_external": True} if new_tab else {}
-    return rx.button(
-        rx.link(rx.icon(icon, size=18, aria_hidden="true"), label, href=href, underline="none", _hover={},
-                id=button_id, **link_props),
-        as_child=True,
-        size="3",
-        variant=variant,
-        class_name=" ".join(filter(None, ["lv-button-link", class_name])),
-    )
+    return ui.button_link(label, href, icon=icon, icon_first=True, variant=variant, size="3", id=button_id,
+                          class_name=class_name, link_props={"is_external": True} if new_tab else None)
 
 
 def hero() -> rx.Component:

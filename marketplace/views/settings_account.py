@@ -5,45 +5,12 @@ from __future__ import annotations
 
 import reflex as rx
 
+from marketplace.components import cards
 from marketplace.core.accounts import NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH
 from marketplace.states.auth import AuthState
 from marketplace.states.settings import SettingsState as S
 
-# The dashboard's card look (pages/dashboard.py CARD_SHADOW / ICON_TILE; not
-# imported from there: that page imports this module).
-CARD_SHADOW = {"box_shadow": "0 1px 2px rgba(16, 24, 40, 0.04), 0 8px 24px -12px rgba(30, 41, 99, 0.12)"}
-ICON_TILE = {"width": "40px", "height": "40px", "border_radius": "10px", "flex_shrink": "0"}
 LABEL_STYLE = {"font_size": "var(--font-size-2)", "font_weight": "500"}
-
-
-def settings_card(icon: str, color: str, title: str, subtitle, *body: rx.Component, card_id: str,
-                  style: dict | None = None, **props) -> rx.Component:
-    """One Settings section: icon, title and a line of explanation, then its body."""
-    return rx.card(
-        rx.vstack(
-            rx.hstack(
-                rx.center(rx.icon(icon, size=20, aria_hidden="true"),
-                          style={**ICON_TILE, "background": f"var(--{color}-3)", "color": f"var(--{color}-11)"}),
-                rx.vstack(
-                    rx.heading(title, size="4", as_="h3"),
-                    rx.text(subtitle, size="2", color_scheme="gray"),
-                    spacing="1",
-                    min_width="0",
-                ),
-                spacing="3",
-                align="start",
-                width="100%",
-            ),
-            *body,
-            spacing="4",
-            width="100%",
-        ),
-        size=rx.breakpoints(initial="2", sm="3"),
-        style={**CARD_SHADOW, **(style or {})},
-        width="100%",
-        id=card_id,
-        **props,
-    )
 
 
 def labelled(label: str, field_id: str, control: rx.Component, extra: rx.Component | None = None,
@@ -83,8 +50,8 @@ def profile_card() -> rx.Component:
         return rx.input(id=field_id, name=name, value=value, on_change=on_change, max_length=NAME_MAX_LENGTH,
                         auto_complete=autocomplete, size="3", width="100%", required=True)
 
-    return settings_card(
-        "user-round", "indigo", "Profile",
+    return cards.section_card(
+        "user-round", "Profile",
         "Your name as it appears in your greeting and on your account.",
         rx.form(
             rx.vstack(
@@ -116,6 +83,7 @@ def profile_card() -> rx.Component:
             reset_on_submit=False,
             width="100%",
         ),
+        color="indigo",
         card_id="settings-profile",
     )
 
@@ -134,8 +102,8 @@ def email_status_badge() -> rx.Component:
 
 
 def email_card() -> rx.Component:
-    return settings_card(
-        "mail", "iris", "E-mail",
+    return cards.section_card(
+        "mail", "E-mail",
         "Where we send sign-in links and receipts. To use another address, write to support.",
         labelled(
             "E-mail address", "settings-email",
@@ -172,6 +140,7 @@ def email_card() -> rx.Component:
                 id="settings-email-unconfirmed",
             ),
         ),
+        color="iris",
         card_id="settings-email-card",
     )
 
@@ -185,8 +154,8 @@ def password_input(name: str, field_id: str, autocomplete: str, described_by: st
 
 
 def password_card() -> rx.Component:
-    return settings_card(
-        "key-round", "amber", "Password",
+    return cards.section_card(
+        "key-round", "Password",
         "Changing your password signs out every other device; this one stays signed in.",
         rx.form(
             rx.vstack(
@@ -216,5 +185,6 @@ def password_card() -> rx.Component:
             reset_on_submit=False,
             width="100%",
         ),
+        color="amber",
         card_id="settings-password",
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from marketplace.components import cards
 from marketplace.states.auth import AuthState
 from marketplace.states.settings import SettingsState as S
 from marketplace.views.settings_account import (
@@ -11,7 +12,6 @@ from marketplace.views.settings_account import (
     email_card,
     password_card,
     profile_card,
-    settings_card,
 )
 from marketplace.views.settings_sessions import sessions_card, webhook_card
 
@@ -50,8 +50,8 @@ def _list(title: str, items: tuple[str, ...], icon: str, color: str, list_id: st
 
 
 def delete_card() -> rx.Component:
-    return settings_card(
-        "trash-2", "red", "Delete account",
+    return cards.section_card(
+        "trash-2", "Delete account",
         "Permanently delete your account. This cannot be undone.",
         rx.grid(
             _list("Removed", REMOVED, "x", "red", "settings-delete-removed"),
@@ -115,6 +115,7 @@ def delete_card() -> rx.Component:
             reset_on_submit=False,
             width="100%",
         ),
+        color="red",
         card_id="settings-delete",
         style={"border": "1px solid var(--red-a6)"},
     )

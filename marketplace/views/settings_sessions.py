@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import reflex as rx
 
+from marketplace.components import cards, ui
 from marketplace.states.settings import WEBHOOK_HREF
 from marketplace.states.settings import SettingsState as S
-from marketplace.views.settings_account import settings_card
 
 
 def session_item(row: dict) -> rx.Component:
@@ -91,8 +91,8 @@ def sign_out_everywhere_dialog() -> rx.Component:
 
 
 def sessions_card() -> rx.Component:
-    return settings_card(
-        "monitor-smartphone", "grass", "Signed-in devices",
+    return cards.section_card(
+        "monitor-smartphone", "Signed-in devices",
         "Browsers where your account is signed in. Sign out any you do not recognise.",
         rx.box(
             rx.foreach(S.sessions, session_item),
@@ -114,13 +114,14 @@ def sessions_card() -> rx.Component:
             spacing="3",
             width="100%",
         ),
+        color="grass",
         card_id="settings-sessions-card",
     )
 
 
 def webhook_card() -> rx.Component:
-    return settings_card(
-        "webhook", "violet", "Webhook key",
+    return cards.section_card(
+        "webhook", "Webhook key",
         "The personal key that lets your own tools run the bulk scraper through the webhook API.",
         rx.flex(
             rx.cond(
@@ -143,14 +144,8 @@ def webhook_card() -> rx.Component:
                     id="settings-webhook-state",
                 ),
             ),
-            rx.button(
-                rx.link(rx.icon("arrow-right", size=16), "Manage in Bulk Scraper", href=WEBHOOK_HREF,
-                        underline="none", id="settings-webhook-link"),
-                as_child=True,
-                variant="soft",
-                size="3",
-                flex_shrink="0",
-            ),
+            ui.button_link("Manage in Bulk Scraper", WEBHOOK_HREF, icon="arrow-right", icon_first=True, icon_size=16,
+                           variant="soft", size="3", flex_shrink="0", id="settings-webhook-link"),
             direction=rx.breakpoints(initial="column", sm="row"),
             justify="between",
             align=rx.breakpoints(initial="stretch", sm="center"),
@@ -159,5 +154,6 @@ def webhook_card() -> rx.Component:
         ),
         rx.text("For your security only the last four characters of the key are stored in readable form; "
                 "a new key is shown in full once, when you generate it.", size="1", color_scheme="gray"),
+        color="violet",
         card_id="settings-webhook",
     )

@@ -1,0 +1,118 @@
+"""The app's cards: the plain card, the section card with an icon header, the
+stat card, the empty state and the icon tile they share. Used by the
+dashboard, property, explorer and settings screens (the marketing pages use
+the larger pieces in ``ui.py``)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketplace.components import styles, ui
+
+
+def icon_square(icon: str, color: str = "indigo", icon_size: int = 20, **style) -> rx.Component:
+    """A softly tinted rounded square holding a line icon (``styles.ICON_TILE``)."""
+    return rx.center(
+        rx.icon(icon, size=icon_size, aria_hidden="true"),
+        style={**styles.ICON_TILE, **styles.tinted(color), **style},
+    )
+
+
+def card(*children: rx.Component, style: dict | None = None, **props) -> rx.Component:
+    """A raised card in the app's look (shadow, padding by breakpoint, full width)."""
+    props.setdefault("size", styles.CARD_SIZE)
+    props.setdefault("width", "100%")
+    return rx.card(*children, style={**styles.CARD_SHADOW, **(style or {})}, **props)
+
+
+def card_header(icon: str, title: str, subtitle=None, color: str = "indigo", heading_as: str = "h3",
+                heading_id: str | None = None) -> rx.Component:
+    """Icon tile, title and an optional line of explanation."""
+    heading = rx.heading(title, as_=heading_as, size="4", weight="bold", id=heading_id)
+    return rx.hstack(
+        icon_square(icon, color),
+        rx.vstack(heading, rx.text(subtitle, size="2", color_scheme="gray"), spacing="1", min_width="0")
+        if subtitle is not None else heading,
+        spacing="3",
+        align="start" if subtitle is not None else "center",
+        width="100%",
+    )
+
+
+def section_card(icon: str, title: str, subtitle, *body: rx.Component, color: str = "indigo",
+                 card_id: str | None = None, heading_as: str = "h3", style: dict | None = None,
+                 **props) -> rx.Component:
+    """A card with an icon header (``card_header``; ``subtitle`` may be None) above its body."""
+    return card(
+        rx.vstack(
+            card_header(icon, title, subtitle, color, heading_as),
+            *body,
+            spacing="4",
+            width="100%",
+        ),
+        id=card_id,
+        style=style,
+        **props,
+    )
+
+
+def stat_card(label: str, value, icon: str, color: str, stat_id: str, hint: str) -> rx.Component:
+    """A number with its label and a hint; the icon tile shows from ``sm``."""
+    return rx.card(
+        rx.hstack(
+            rx.vstack(
+                rx.text(label, size="2", color_scheme="gray", weight="medium"),
+                rx.text(value, size=rx.breakpoints(initial="6", sm="7"), weight="bold", id=stat_id,
+                        style=styles.NUMBER_STYLE),
+                rx.text(hint, size="1", color_scheme="gray"),
+                spacing="1",
+                min_width="0",
+            ),
+            rx.spacer(),
+            rx.center(
+                rx.icon(icon, size=20),
+                style={**styles.ICON_TILE, **styles.tinted(color)},
+                display=rx.breakpoints(initial="none", sm="flex"),
+            ),
+            align="start",
+            width="100%",
+        ),
+        size=styles.CARD_SIZE,
+        style=styles.CARD_SHADOW,
+    )
+
+
+def stat_grid(*cards: rx.Component, **props) -> rx.Component:
+    """Stat cards two a row, four from ``lg``."""
+    return rx.grid(*cards, columns=styles.STAT_COLUMNS, spacing=styles.STAT_GAP, width="100%", **props)
+
+
+def empty_state(icon: str, title: str, body: str, action: rx.Component | None, state_id: str) -> rx.Component:
+    """A dashed panel: icon, title, a sentence and an optional action."""
+    return rx.center(
+        rx.vstack(
+            icon_square(icon, "gray", icon_size=24, width="52px", height="52px", border_radius="14px"),
+            rx.text(title, size="4", weight="bold", align="center"),
+            rx.text(body, size="2", color_scheme="gray", align="center", max_width="26rem"),
+            action if action is not None else rx.fragment(),
+            align="center",
+            spacing="3",
+        ),
+        id=state_id,
+        padding_y="3rem",
+        padding_x="1rem",
+        width="100%",
+        border=styles.DASHED_BORDER,
+        border_radius=styles.RADIUS_LARGE,
+        background="var(--color-panel-translucent)",
+    )
+
+
+def app_page(*children: rx.Component, background: str = styles.APP_PAGE_BACKGROUND, **props) -> rx.Component:
+    """The backdrop and padding of the signed-in app pages around their content column."""
+    return rx.box(
+        ui.container(*children, padding_y=styles.APP_PAGE_PADDING_Y),
+        background=background,
+        min_height=styles.APP_PAGE_MIN_HEIGHT,
+        **props,
+    )
