@@ -14,57 +14,13 @@ Element ids (used by the tests): ``lead-card-{id}``, ``lead-address-{id}``,
 
 from __future__ import annotations
 
-from urllib.parse import quote
-
 import reflex as rx
-from reflex.vars.base import Var
 
 from marketplace.components import ui
+from marketplace.components.gallery import FRAME_BACKGROUND, dialog_header, photo, photo_frame
 from marketplace.states.marketplace import CardView, MarketplaceState
 
 IMAGE_HEIGHT = "176px"
-
-# Shown instead of a picture that is missing or fails to load.
-_PLACEHOLDER_SVG = (
-    "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 400 240'>"
-    "<defs><linearGradient id='g' x1='0' y1='0' x2='0' y2='1'>"
-    "<stop offset='0' stop-color='#eef1f8'/><stop offset='1' stop-color='#e2e7f1'/></linearGradient></defs>"
-    "<rect width='400' height='240' fill='url(#g)'/>"
-    "<g fill='none' stroke='#9aa4b8' stroke-width='6' stroke-linejoin='round' stroke-linecap='round'>"
-    "<path d='M160 118 L200 84 L240 118'/><path d='M170 110 V150 H230 V110'/><path d='M192 150 V130 H208 V150'/>"
-    "</g>"
-    "<text x='200' y='186' text-anchor='middle' font-family='system-ui, sans-serif' font-size='16' "
-    "fill='#7b859a'>Photo unavailable</text></svg>"
-)
-PLACEHOLDER_SRC = "data:image/svg+xml;utf8," + quote(_PLACEHOLDER_SVG)
-
-# A picture that fails swaps itself for the placeholder (never the placeholder
-# itself, so no loop). Cards are keyed by position, so an <img> is reused for
-# the next page's lead: a real picture that loads clears the mark again.
-_SWAP_ON_ERROR = Var(
-    _js_expr=(
-        "((e) => { const img = e.currentTarget; if (!img.src.startsWith('data:')) "
-        f"{{ img.dataset.fallback = '1'; img.src = {PLACEHOLDER_SRC!r}; }} }})"
-    )
-)
-_CLEAR_ON_LOAD = Var(
-    _js_expr="((e) => { const img = e.currentTarget; if (!img.src.startsWith('data:')) delete img.dataset.fallback; })"
-)
-
-
-def lead_image(src, alt, image_id=None, **props) -> rx.Component:
-    """An <img> that falls back to the placeholder (also when ``src`` is empty)."""
-    return rx.el.img(
-        src=rx.cond(src != "", src, PLACEHOLDER_SRC),
-        alt=alt,
-        id=image_id,
-        loading="lazy",
-        decoding="async",
-        custom_attrs={"onError": _SWAP_ON_ERROR, "onLoad": _CLEAR_ON_LOAD},
-        style={"width": "100%", "height": "100%", "object_fit": "cover", "display": "block"},
-        **props,
-    )
-
 
 def _badge(text, color: str, icon: str | None = None, **props) -> rx.Component:
     return rx.badge(
@@ -96,30 +52,12 @@ def images_dialog(card) -> rx.Component:
             ),
         ),
         rx.dialog.content(
-            rx.hstack(
-                rx.vstack(
-                    rx.dialog.title(card.address, size="5", margin="0"),
-                    rx.dialog.description(
-                        f"{card.city_line} · {card.image_count} photos", size="2", color_scheme="gray",
-                    ),
-                    spacing="1",
-                ),
-                rx.dialog.close(
-                    rx.icon_button(rx.icon("x", size=18, aria_hidden="true"), variant="ghost", color_scheme="gray",
-                                   aria_label="Close images"),
-                ),
-                justify="between",
-                align="start",
+            dialog_header(card.address, [f"{card.city_line} · {card.image_count} photos"], "Close images",
+                          title_size="5"),
+            photo_frame(
+                photo(card.primary_image, f"Photo 1 of {card.address}"),
                 width="100%",
-            ),
-            rx.box(
-                lead_image(card.primary_image, f"Photo 1 of {card.address}"),
-                width="100%",
-                aspect_ratio="4 / 3",
                 max_height="60vh",
-                overflow="hidden",
-                border_radius="var(--radius-4)",
-                background="var(--gray-3)",
                 margin_top="1rem",
             ),
             rx.cond(
@@ -127,13 +65,8 @@ def images_dialog(card) -> rx.Component:
                 rx.grid(
                     rx.foreach(
                         card.images[1:],
-                        lambda src, i: rx.box(
-                            lead_image(src, f"Photo {i + 2} of {card.address}"),
-                            aspect_ratio="4 / 3",
-                            overflow="hidden",
-                            border_radius="var(--radius-3)",
-                            background="var(--gray-3)",
-                        ),
+                        lambda src, i: photo_frame(photo(src, f"Photo {i + 2} of {card.address}"),
+                                                   radius="var(--radius-3)"),
                     ),
                     columns="3",
                     spacing="3",
@@ -149,8 +82,8 @@ def images_dialog(card) -> rx.Component:
 
 def _media(card) -> rx.Component:
     return rx.box(
-        lead_image(card.primary_image, rx.cond(card.image_count > 0, f"Photo of {card.address}", ""),
-                   image_id=f"lead-image-{card.id}"),
+        photo(card.primary_image, rx.cond(card.image_count > 0, f"Photo of {card.address}", ""),
+              image_id=f"lead-image-{card.id}"),
         rx.hstack(
             rx.cond(card.is_sample, _badge("Sample", "amber", "flask_conical")),
             rx.cond(card.is_new, _badge("New", "indigo")),
@@ -180,7 +113,7 @@ def _media(card) -> rx.Component:
         width="100%",
         overflow="hidden",
         border_radius="var(--radius-4)",
-        background="var(--gray-3)",
+        background=FRAME_BACKGROUND,
         flex_shrink="0",
     )
 

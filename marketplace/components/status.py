@@ -38,14 +38,14 @@ def status_icon(icon: rx.Component | str, color: str = "accent", **props) -> rx.
 
 
 def message_view(icon: rx.Component, title: rx.Component, *body: rx.Component, actions: list[rx.Component],
-                 **props) -> rx.Component:
+                 actions_props: dict | None = None, **props) -> rx.Component:
     """Icon tile, title (an h1), lines of text and a row of buttons, centred."""
     return rx.center(
         rx.vstack(
             icon,
             title,
             *body,
-            rx.flex(*actions, spacing="3", wrap="wrap", justify="center", **props.pop("actions_props", {})),
+            rx.flex(*actions, spacing="3", wrap="wrap", justify="center", **(actions_props or {})),
             spacing="3",
             align="center",
             text_align="center",

@@ -1,0 +1,139 @@
+"""Property page gallery: the primary picture, up to three thumbnails (the last
+with "+N more"), the All photos dialog, and the placeholder by image status
+(SPEC 2, 4, 9). Built from components/gallery.py."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketplace.components import gallery as gallery_kit
+from marketplace.components import ui
+from marketplace.states.property import PropertyState
+
+GALLERY_HEIGHT = "440px"
+D = PropertyState.details
+
+
+def picture(url: rx.Var, alt, small: bool = False) -> rx.Component:
+    return gallery_kit.reported_photo(url, alt, PropertyState.broken_images.contains(url),
+                                      PropertyState.image_failed(url), small, "property-image-fallback")
+
+
+TILE_STYLE = {
+    "position": "relative",
+    "overflow": "hidden",
+    "padding": "0",
+    "border": "none",
+    "cursor": "zoom-in",
+    "background": gallery_kit.FRAME_BACKGROUND,
+    "border_radius": "var(--radius-4)",
+    "width": "100%",
+    "height": "100%",
+    "display": "block",
+}
+
+
+def primary_tile() -> rx.Component:
+    return rx.dialog.trigger(
+        rx.el.button(
+            picture(PropertyState.images[0], "Property photo 1"),
+            type="button",
+            aria_label="View all photos",
+            id="property-image-primary",
+            style={
+                **TILE_STYLE,
+                "grid_column": ui.responsive("1 / -1", sm="1"),
+                "grid_row": ui.responsive("auto", sm="1 / -1"),
+                "aspect_ratio": ui.responsive("16 / 10", sm="auto"),
+            },
+        )
+    )
+
+
+def thumb_tile(url: rx.Var, index: rx.Var) -> rx.Component:
+    is_last = (index == 2) & (PropertyState.more_count > 0)
+    return rx.dialog.trigger(
+        rx.el.button(
+            picture(url, "Property photo", small=True),
+            rx.cond(
+                is_last,
+                gallery_kit.more_overlay(PropertyState.more_count, "property-more-overlay"),
+            ),
+            type="button",
+            aria_label=rx.cond(is_last, "View all photos", "View photo"),
+            class_name="property-thumb",
+            style={**TILE_STYLE, "aspect_ratio": ui.responsive("4 / 3", sm="auto")},
+        )
+    )
+
+
+def gallery_dialog() -> rx.Component:
+    return rx.dialog.content(
+        gallery_kit.dialog_header("All photos", [PropertyState.images.length(), " photos of ", D["address"]], "Close",
+                                  margin_bottom="1rem"),
+        rx.grid(
+            rx.foreach(
+                PropertyState.images,
+                lambda url: gallery_kit.photo_frame(picture(url, "Property photo"), class_name="property-dialog-image"),
+            ),
+            columns=rx.breakpoints(initial="1", sm="2"),
+            spacing="3",
+            width="100%",
+        ),
+        max_width="min(960px, 94vw)",
+        id="property-gallery-dialog",
+    )
+
+
+def image_placeholder() -> rx.Component:
+    return rx.center(
+        rx.vstack(
+            rx.center(
+                rx.icon(
+                    rx.match(D["image_status"], ("Images are being verified", "hourglass"),
+                             ("Images could not be loaded", "image_off"), "image"),
+                    size=26,
+                    aria_hidden="true",
+                ),
+                width="56px",
+                height="56px",
+                border_radius="var(--radius-5)",
+                background="var(--accent-3)",
+                color="var(--accent-11)",
+            ),
+            rx.text(D["image_status"], size="4", weight="bold", id="property-image-status", align="center"),
+            rx.text("Photos appear here as soon as they are available.", size="2", color_scheme="gray",
+                    align="center"),
+            align="center",
+            spacing="3",
+        ),
+        height=rx.breakpoints(initial="220px", sm="300px"),
+        width="100%",
+        border="1px dashed var(--gray-6)",
+        border_radius="var(--radius-5)",
+        background="radial-gradient(30rem 14rem at 50% 0%, var(--accent-a3), transparent 70%), var(--gray-2)",
+        padding="1rem",
+    )
+
+
+def gallery() -> rx.Component:
+    return rx.cond(
+        PropertyState.images.length() > 0,
+        rx.dialog.root(
+            rx.box(
+                primary_tile(),
+                rx.foreach(PropertyState.thumbnails, thumb_tile),
+                id="property-images",
+                style={
+                    "display": "grid",
+                    "gap": "8px",
+                    "grid_template_columns": ui.responsive(PropertyState.phone_columns, sm=PropertyState.desktop_columns),
+                    "grid_template_rows": ui.responsive("auto", sm=PropertyState.desktop_rows),
+                    "height": ui.responsive("auto", sm=GALLERY_HEIGHT),
+                    "width": "100%",
+                },
+            ),
+            gallery_dialog(),
+        ),
+        image_placeholder(),
+    )
