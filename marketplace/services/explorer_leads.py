@@ -6,8 +6,11 @@ scrape delivered belong to that user and are left out). A page is one
 rows ever leaves the database. The search conditions are written for the
 indexes of migration 0006: ``state = 'TX'`` (the (state, city) index), the
 ZIP prefix as a half-open range on ``zip_code`` (any collation) and the city
-compared lower-cased. The export streams the whole view in the same order from
-one cursor (a server-side cursor on PostgreSQL), ``batch`` rows at a time.
+compared lower-cased. The PostgreSQL partial indexes of migration 0007 give
+each sort's order; ``_page_query`` and ``_counts_query`` say how deep pages and
+the unfiltered counts avoid reading the whole table. The export streams the
+whole view in the same order from one cursor (a server-side cursor on
+PostgreSQL), ``batch`` rows at a time.
 """
 
 from __future__ import annotations
@@ -78,10 +81,42 @@ def view_query(view: rules.LeadView) -> sa.Select:
     return sa.select(*_COLUMNS).where(*_conditions(view)).order_by(*_order(view.sort))
 
 
+def _page_query(view: rules.LeadView, limit: int, offset: int) -> sa.Select:
+    """One page of the view. Past the first page the rows skipped by OFFSET are
+    walked as ids only (on PostgreSQL an index-only scan of the sort's partial
+    index when there is no filter) and only the page's rows are read in full."""
+    if not offset:
+        return view_query(view).limit(limit)
+    order = _order(view.sort)
+    ids = sa.select(_T.id).where(*_conditions(view)).order_by(*order).limit(limit).offset(offset).subquery("page_ids")
+    return sa.select(*_COLUMNS).join_from(Lead.__table__, ids, _T.id == ids.c.id).order_by(*order)
+
+
+def _tally(*conditions) -> sa.Select:
+    """(rows, active rows) of the leads matching ``conditions``."""
+    active = func.count().filter(_T.is_active == sa.true())
+    return sa.select(func.count().label("n"), active.label("active")).select_from(Lead.__table__).where(*conditions)
+
+
+def _counts_query(view: rules.LeadView) -> sa.Select:
+    """(rows, active rows) of the view's search, status filter aside.
+
+    Without a search: every lead minus the bulk-scrape deliveries, one
+    statement (one snapshot), so exact. Every lead's ``is_active`` is read from
+    an (is_active, ...) index alone (an index-only scan on PostgreSQL, no heap
+    pages), and the deliveries are found through the scrape_id index; counting
+    ``scrape_id IS NULL`` directly has to read the whole table."""
+    if not view.search.empty:
+        return _tally(*_search_conditions(view.search))
+    every = _tally().subquery("every")
+    scraped = _tally(_T.scrape_id.is_not(None)).subquery("scraped")
+    both = every.join(scraped, sa.true())
+    return sa.select(every.c.n - scraped.c.n, every.c.active - scraped.c.active).select_from(both)
+
+
 def counts(view: rules.LeadView) -> tuple[int, int]:
     """(active, archived) leads matching the view's search, whatever its status filter."""
-    active_sum = func.coalesce(func.sum(sa.case((_T.is_active == sa.true(), 1), else_=0)), 0)
-    query = sa.select(func.count(), active_sum).select_from(Lead.__table__).where(*_search_conditions(view.search))
+    query = _counts_query(view)
     with read_scope() as session:
         total, active = session.execute(query).one()
     return int(active), int(total) - int(active)
@@ -100,7 +135,7 @@ def page(view: rules.LeadView, number: int, page_size: int, known_counts: tuple[
     rows: list[dict[str, str]] = []
     if total:
         with read_scope() as session:
-            result = session.execute(view_query(view).limit(page_size).offset((number - 1) * page_size))
+            result = session.execute(_page_query(view, page_size, (number - 1) * page_size))
             rows = [rules.table_row(lead) for lead in result.mappings()]
     return LeadPage(rows=rows, page=number, pages=pages, total=total, active=active, archived=archived)
 
