@@ -87,19 +87,22 @@ def stat_grid(*cards: rx.Component, **props) -> rx.Component:
     return rx.grid(*cards, columns=styles.STAT_COLUMNS, spacing=styles.STAT_GAP, width="100%", **props)
 
 
-def empty_state(icon: str, title: str, body: str, action: rx.Component | None, state_id: str) -> rx.Component:
-    """A dashed panel: icon, title, a sentence and an optional action."""
+def empty_state(icon: str, title: str, body: str, action: rx.Component | None, state_id: str,
+                title_as: str | None = None, padding_y: str = "3rem") -> rx.Component:
+    """A dashed panel: icon, title (a heading with ``title_as``), a sentence and an optional action."""
+    heading = (rx.heading(title, as_=title_as, size="5", weight="bold", text_align="center") if title_as
+               else rx.text(title, size="4", weight="bold", align="center"))
     return rx.center(
         rx.vstack(
             icon_square(icon, "gray", icon_size=24, width="52px", height="52px", border_radius="14px"),
-            rx.text(title, size="4", weight="bold", align="center"),
+            heading,
             rx.text(body, size="2", color_scheme="gray", align="center", max_width="26rem"),
             action if action is not None else rx.fragment(),
             align="center",
             spacing="3",
         ),
         id=state_id,
-        padding_y="3rem",
+        padding_y=padding_y,
         padding_x="1rem",
         width="100%",
         border=styles.DASHED_BORDER,
