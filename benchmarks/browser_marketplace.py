@@ -40,7 +40,7 @@ from benchmarks._db import postgres_database, sqlite_database
 from benchmarks._live_app import CHROMIUM, CHROMIUM_ARGS, live_app, sync_app
 from marketplace.core import marketplace as rules
 from marketplace.db import session_scope
-from marketplace.services import accounts
+from marketplace.services import accounts, auth_sessions
 from marketplace.services.seeding import seed_leads
 
 WARMUP = 3
@@ -158,7 +158,7 @@ def main() -> None:
         with session_scope(url) as session:
             user = accounts.create_user(session, f"bench-{uuid.uuid4().hex[:8]}@example.com", "secret123",
                                         "Bench", "User", credits=1_000_000, confirmed=True)
-            pair = accounts.create_session(session, user.id)
+            pair = auth_sessions.create_session(session, user.id)
         app_dir = sync_app(Path(args.app_dir))
         log_path = Path(data_dir) / "app.log"
         print(f"starting the app in prod mode from {app_dir} (the first build takes a minute)...", flush=True)

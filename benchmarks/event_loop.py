@@ -53,7 +53,7 @@ from benchmarks.browser_marketplace import CLICK_TO_GRID, FILTER_TYPES, p95, wai
 from marketplace.config import PROJECT_ROOT
 from marketplace.core import marketplace as rules
 from marketplace.db import session_scope
-from marketplace.services import accounts, webhooks
+from marketplace.services import accounts, auth_sessions, webhooks
 from marketplace.services.seeding import seed_leads
 
 SIGN_INS = 20
@@ -207,7 +207,7 @@ def main() -> None:
                 accounts.create_user(session, email, PASSWORD, "Load", "User", confirmed=True)
             visitor_user = accounts.create_user(session, f"visitor-{uuid.uuid4().hex[:6]}@example.com", PASSWORD,
                                                 "Visitor", "User", credits=1000, confirmed=True)
-            pair = accounts.create_session(session, visitor_user.id)
+            pair = auth_sessions.create_session(session, visitor_user.id)
             scrapers = [accounts.create_user(session, f"scraper-{i}-{uuid.uuid4().hex[:6]}@example.com", PASSWORD,
                                              "Scrape", "User", credits=1_000_000, confirmed=True) for i in range(3)]
         callers = []

@@ -26,6 +26,7 @@ from marketplace.api.ratelimit import webhook_limiter
 from marketplace.config import get_settings
 from marketplace.core import scrape as rules
 from marketplace.core.net import client_ip
+from marketplace.messages import INTERNAL_ERROR, MISSING_PARAMETERS, SUPER_ADMIN_REQUIRED
 from marketplace.offloop import run_blocking
 from marketplace.services import scrapes, webhooks
 
@@ -33,7 +34,6 @@ log = logging.getLogger("marketplace.webhook")
 router = APIRouter(tags=["Webhook API"])
 
 MAX_BODY = 64 * 1024
-INTERNAL_ERROR = "Internal server error"
 
 
 class WebhookBody(BaseModel):
@@ -89,7 +89,7 @@ class WebhookError(BaseModel):
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: {"model": WebhookError, "description": "Missing or invalid parameters",
-          "content": {"application/json": {"example": {"error": rules.MISSING_PARAMETERS}}}},
+          "content": {"application/json": {"example": {"error": MISSING_PARAMETERS}}}},
     401: {"model": WebhookError, "description": "Invalid or missing x-webhook-auth key"},
     402: {"model": WebhookError, "description": "Insufficient credits (nothing charged)"},
     403: {"model": WebhookError, "description": "Super-admin variant: the key's owner is not a super admin"},
@@ -154,7 +154,7 @@ async def _handle(request: Request, user_id_raw: str, super_admin: bool) -> JSON
         except webhooks.CallerError as exc:
             return await finish(exc.status, {"error": exc.message})
         if super_admin and not caller.is_super_admin:
-            return await finish(403, {"error": rules.SUPER_ADMIN_REQUIRED})
+            return await finish(403, {"error": SUPER_ADMIN_REQUIRED})
         if problem:
             return await finish(400, {"error": problem})
         try:

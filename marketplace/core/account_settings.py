@@ -1,8 +1,8 @@
 """Rules of the dashboard's Settings tab: names, a password change, the
 delete-account confirmation. Pure: no database, no Reflex.
 
-Messages are (title, description) pairs; the SPEC's password texts are used
-word for word (section 5), the others follow their style.
+Messages are (title, description) pairs from ``marketplace.messages``; only
+the name messages, built from the field label, are made here.
 """
 
 from __future__ import annotations
@@ -10,22 +10,17 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from marketplace.core.accounts import (
-    NAME_MAX_LENGTH,
-    PASSWORD_MAX_LENGTH,
-    PASSWORD_MIN_LENGTH,
+from marketplace.core.accounts import ValidationError
+from marketplace.core.limits import NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH
+from marketplace.messages import (
+    CURRENT_PASSWORD_REQUIRED,
     PASSWORD_MISMATCH,
     PASSWORD_TOO_LONG,
     PASSWORD_TOO_SHORT,
-    ValidationError,
 )
 
 __all__ = [
-    "CURRENT_PASSWORD_REQUIRED",
-    "DELETE_MISMATCH",
     "NAME_INVALID_CHARACTERS",
-    "PASSWORD_MISMATCH",
-    "PASSWORD_TOO_SHORT",
     "Names",
     "ValidationError",
     "clean_name",
@@ -33,11 +28,6 @@ __all__ = [
     "validate_names",
     "validate_new_password",
 ]
-
-CURRENT_PASSWORD_REQUIRED = ("Current Password Required", "Enter your current password to set a new one.")
-WRONG_CURRENT_PASSWORD = ("Password Not Changed", "Your current password is incorrect. Nothing was changed.")
-PASSWORD_UNCHANGED = ("Password Not Changed", "The new password is the same as your current one.")
-DELETE_MISMATCH = ("Account Not Deleted", "Type your e-mail address exactly as shown to confirm.")
 
 
 def _name_messages(label: str) -> dict[str, tuple[str, str]]:

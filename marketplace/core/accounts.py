@@ -10,36 +10,28 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass
 
 from email_validator import EmailNotValidError, validate_email
 
+from marketplace.core.errors import UserError
+from marketplace.core.limits import EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH
+from marketplace.messages import (
+    EMAIL_TOO_LONG,
+    FIRST_NAME_TOO_LONG,
+    LAST_NAME_TOO_LONG,
+    PASSWORD_MISMATCH,
+    PASSWORD_TOO_LONG,
+    PASSWORD_TOO_SHORT,
+    SIGN_UP_FAILED_TITLE,
+)
 from marketplace.routes import RESERVED_SEGMENTS
 
-PASSWORD_MIN_LENGTH = 6
-PASSWORD_MAX_LENGTH = 128
-NAME_MAX_LENGTH = 100  # profiles.first_name / last_name are String(100)
-EMAIL_MAX_LENGTH = 254  # the longest address SMTP can carry (RFC 5321 path limit)
 REFERRAL_CODE_MAX_LENGTH = 15
 REFERRAL_CODE_RE = re.compile(r"^[A-Za-z0-9]{1,15}$")
 
-# Messages, word for word from the SPEC. (title, description)
-PASSWORD_MISMATCH = ("Password Mismatch", "Passwords do not match. Please try again.")
-PASSWORD_TOO_SHORT = ("Password Too Short", "Password must be at least 6 characters long.")
-UNEXPECTED_ERROR = ("Error", "An unexpected error occurred. Please try again.")
-INVALID_CREDENTIALS = "Invalid login credentials"
-ALREADY_REGISTERED = "User already registered"
-# Field ceilings (no SPEC text: clear messages in the same style).
-FIRST_NAME_TOO_LONG = ("Name Too Long", f"First name must be at most {NAME_MAX_LENGTH} characters long.")
-LAST_NAME_TOO_LONG = ("Name Too Long", f"Last name must be at most {NAME_MAX_LENGTH} characters long.")
-EMAIL_TOO_LONG = ("Email Too Long", f"Email must be at most {EMAIL_MAX_LENGTH} characters long.")
-PASSWORD_TOO_LONG = ("Password Too Long", f"Password must be at most {PASSWORD_MAX_LENGTH} characters long.")
 
-
-@dataclass(frozen=True)
-class ValidationError(Exception):
-    title: str
-    message: str
+class ValidationError(UserError):
+    """Refused input (``title``, ``message``); nothing was written."""
 
     def __str__(self) -> str:
         return f"{self.title}: {self.message}"
@@ -74,7 +66,7 @@ def validate_sign_up(first_name: str, last_name: str, email: str, password: str,
     try:
         normalized = normalize_email(email)
     except ValueError as exc:
-        raise ValidationError("Sign Up Failed", str(exc)) from exc
+        raise ValidationError(SIGN_UP_FAILED_TITLE, str(exc)) from exc
     if password != confirm:
         raise ValidationError(*PASSWORD_MISMATCH)
     if len(password or "") < PASSWORD_MIN_LENGTH:

@@ -13,7 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from marketplace.core.errors import UserError
 from marketplace.core.scrape import _number, pick
+from marketplace.messages import DEV_SCRAPE_INVALID_TITLE
 from marketplace.sources.base import Range, SearchCriteria
 
 # --------------------------------------------------------------------------- SPEC 9's constants
@@ -57,9 +59,6 @@ _FIELDS: dict[str, tuple[str, float, float | None, bool, int]] = {
 # (min field, max field, noun in the message)
 _PAIRS = (("minPrice", "maxPrice", "price"), ("minSqft", "maxSqft", "sqft"), ("minBeds", "maxBeds", "beds"),
           ("minConfidence", "maxConfidence", "confidence"))
-
-INVALID_TITLE = "Check the scrape parameters"
-DONE_TITLE = "Scrape Completed!"
 
 
 def added_message(count: int) -> str:
@@ -119,12 +118,17 @@ class DevScrapeRequest:
         }
 
 
-class DevScrapeInvalid(ValueError):
-    """Refused input: ``problems`` lists every message, in form order."""
+class DevScrapeInvalid(UserError, ValueError):
+    """Refused input: ``problems`` lists every message, in form order; the
+    message is all of them in one line."""
 
-    def __init__(self, problems: list[str]):
-        super().__init__(" ".join(problems))
+    def __init__(self, title: str, message: str, *, problems: list[str]):
+        super().__init__(title, message)
         self.problems = problems
+
+
+def _invalid(problems: list[str]) -> DevScrapeInvalid:
+    return DevScrapeInvalid(DEV_SCRAPE_INVALID_TITLE, " ".join(problems), problems=problems)
 
 
 def _field(name: str, raw: Any) -> tuple[float | None, str | None]:
@@ -150,7 +154,7 @@ def parse(form: Mapping[str, Any], states: Any, lead_types: Any) -> DevScrapeReq
     """The request for ``form`` (number fields as typed) and the chosen states and
     lead types, or ``DevScrapeInvalid`` with every problem."""
     if not isinstance(form, Mapping):
-        raise DevScrapeInvalid(["The scrape parameters are missing."])
+        raise _invalid(["The scrape parameters are missing."])
     values: dict[str, float] = {}
     problems: list[str] = []
     for name in NUMBER_FIELDS:
@@ -170,7 +174,7 @@ def parse(form: Mapping[str, Any], states: Any, lead_types: Any) -> DevScrapeReq
     if not chosen_types:
         problems.append("Select at least one lead type.")
     if problems:
-        raise DevScrapeInvalid(problems)
+        raise _invalid(problems)
 
     def num(name: str) -> float:
         value = values[name]

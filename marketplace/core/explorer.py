@@ -42,8 +42,6 @@ STATUS_VALUES = tuple(value for value, _ in STATUSES)
 DEFAULT_STATUS = "all"
 SEARCH_MAX_LENGTH = 100
 
-NO_DATA = ("No Data", "No leads to export")
-LOAD_FAILED = ("Load Failed", "Could not load the leads. Please try again.")
 
 # The developer CSV (SPEC 9: 22 columns). Documented in the README's explorer section.
 CSV_COLUMNS = (

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from marketplace.messages import MISSING_PARAMETERS, SCRAPE_LOGIN_REQUIRED
 from marketplace.sources.base import SCRAPER_LEAD_TYPES, US_STATES, Range, SearchCriteria
 
 # --------------------------------------------------------------------------- cost
@@ -58,14 +59,9 @@ def full_price(lead_count: int) -> int:
     return max(0, lead_count) * CREDITS_PER_LEAD
 
 
-# --------------------------------------------------------------------------- messages (SPEC 5, 8)
-
-LOGIN_REQUIRED = ("Authentication Required", "Please log in to use the bulk scraper.")
-SCRAPE_FAILED_TITLE = "Scrape Failed"
-SCRAPE_FAILED = "Failed to complete scrape."
-SCRAPE_DONE_TITLE = "Scrape Completed!"
-MISSING_PARAMETERS = "Missing required parameters: leadCount, location"
-SUPER_ADMIN_REQUIRED = "Access denied: Super admin privileges required"
+# The texts are in marketplace.messages; this name stays for pages/bulkscraper.py
+# until that page reads messages.SCRAPE_LOGIN_REQUIRED itself.
+LOGIN_REQUIRED = SCRAPE_LOGIN_REQUIRED
 
 
 def need_credits_message(cost: int, balance: int) -> str:

@@ -4,6 +4,7 @@ so the numbers in it (limits, costs, tiers, flag mapping) are never out of date.
 from __future__ import annotations
 
 from marketplace.core import scrape as rules
+from marketplace.messages import MISSING_PARAMETERS
 
 
 def example_body() -> dict:
@@ -98,7 +99,7 @@ Errors are JSON: `{{"error": "message"}}`. Nothing is charged on any error.
 
 | status | when |
 |---|---|
-| 400 | missing or invalid parameters, e.g. `{rules.MISSING_PARAMETERS}`; malformed JSON; wrong content type |
+| 400 | missing or invalid parameters, e.g. `{MISSING_PARAMETERS}`; malformed JSON; wrong content type |
 | 401 | missing or wrong `x-webhook-auth` key |
 | 402 | not enough credits for the scrape |
 | 404 | user not found |

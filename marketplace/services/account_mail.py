@@ -23,12 +23,11 @@ from sqlmodel import Session
 
 from marketplace import routes
 from marketplace.config import get_settings
+from marketplace.messages import CONFIRM_SUBJECT, EXISTING_SUBJECT
 from marketplace.models import User, utcnow
 from marketplace.services.mail import send_mail
 
 CONFIRM_TTL = timedelta(days=3)
-CONFIRM_SUBJECT = "Confirm your e-mail address"
-EXISTING_SUBJECT = "Someone tried to sign up with your e-mail address"
 
 
 def _b64(data: bytes) -> str:

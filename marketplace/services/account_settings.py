@@ -29,7 +29,8 @@ import sqlalchemy as sa
 from sqlmodel import select
 
 from marketplace.core import account_settings as rules
-from marketplace.core.accounts import PASSWORD_MAX_LENGTH
+from marketplace.core.errors import UserError
+from marketplace.core.limits import PASSWORD_MAX_LENGTH
 from marketplace.core.user_agent import describe_user_agent
 from marketplace.db import read_scope, session_scope
 from marketplace.models import (
@@ -45,24 +46,26 @@ from marketplace.models import (
     WebhookRequest,
     utcnow,
 )
+from marketplace.messages import (
+    ALREADY_CONFIRMED,
+    CONFIRM_SUBJECT,
+    DELETE_MISMATCH,
+    NOT_SIGNED_IN,
+    PASSWORD_CHANGED_MEANWHILE,
+    WRONG_CURRENT_PASSWORD,
+)
 from marketplace.services import auth_sessions, throttle
-from marketplace.services.account_mail import CONFIRM_SUBJECT, send_confirmation_email
+from marketplace.services.account_mail import send_confirmation_email
 from marketplace.services.accounts import _verify_password, hash_password  # shared Argon2 slots
 
 RESEND_INTERVAL = timedelta(minutes=1)
-NOT_SIGNED_IN = ("Session Expired", "Please sign in again.")
-ALREADY_CONFIRMED = ("Already Confirmed", "Your e-mail address is already confirmed.")
-CONFIRMATION_SENT = ("Confirmation Link Sent", "We sent a new link to {email}. Open it to confirm your address.")
-PASSWORD_CHANGED_MEANWHILE = ("Password Not Changed", "Your password was changed elsewhere a moment ago. Please try again.")
 
 
-class SettingsError(Exception):
+class SettingsError(UserError):
     """A refusal the UI shows as a toast: ``title`` and ``message``."""
 
-    def __init__(self, title: str, message: str, retry_after: int | None = None):
-        super().__init__(message)
-        self.title = title
-        self.message = message
+    def __init__(self, title: str, message: str, *, retry_after: int | None = None):
+        super().__init__(title, message)
         self.retry_after = retry_after
 
 
@@ -210,7 +213,7 @@ def change_password(
     if not ok:
         with session_scope() as session:
             throttle.record_sign_in(session, email, ip_address, False)
-        raise SettingsError(*rules.WRONG_CURRENT_PASSWORD)
+        raise SettingsError(*WRONG_CURRENT_PASSWORD)
     new_hash = hash_password(new_password)  # Argon2, still outside the transaction
     with session_scope() as session:
         user = _live_user(session, user_id, lock=True)
@@ -280,7 +283,7 @@ def delete_account(user_id: uuid.UUID, typed_email: object, now: datetime | None
     with session_scope() as session:
         user = _live_user(session, user_id, lock=True)
         if not rules.delete_confirmation_matches(typed_email, user.email):
-            raise SettingsError(*rules.DELETE_MISMATCH)
+            raise SettingsError(*DELETE_MISMATCH)
         email = user.email
         profile = session.get(Profile, user_id)
         credits = profile.credits_remaining if profile is not None else 0

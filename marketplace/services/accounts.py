@@ -1,10 +1,9 @@
 """Accounts: users, sign-up, sign-in and e-mail confirmation.
 
-The rest of the account machinery lives beside this module and is re-exported
-here, so ``from marketplace.services import accounts`` reaches all of it:
-sessions and tokens (``auth_sessions``), the sign-in and sign-up throttle
-(``throttle``), the account e-mails (``account_mail``) and the referral rules
-(``referrals``).
+The rest of the account machinery lives beside this module; import it from
+there: sessions and tokens (``auth_sessions``), the sign-in and sign-up
+throttle (``throttle``), the account e-mails (``account_mail``) and the
+referral rules (``referrals``).
 
 Sign-up never tells whether an address is registered. Whatever the address,
 a valid sign-up gets the same answer (check your e-mail) and one e-mail goes
@@ -32,33 +31,23 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
 from marketplace.core import accounts as rules
+from marketplace.core.errors import UserError
 from marketplace.models import EmailOutbox, Profile, Subscription, SuperAdmin, User, utcnow
-from marketplace.services import ledger, referrals, throttle
-from marketplace.services.account_mail import (  # noqa: F401 - re-exported
+from marketplace.messages import (
+    ALREADY_REGISTERED,
     CONFIRM_SUBJECT,
-    CONFIRM_TTL,
-    make_confirmation_token,
+    INVALID_CREDENTIALS,
+    SIGN_IN_FAILED_TITLE,
+    SIGN_UP_FAILED_TITLE,
+)
+from marketplace.services import ledger, referrals, throttle
+from marketplace.services.account_mail import (
     password_fingerprint,
     read_confirmation_token,
     send_confirmation_email,
     send_existing_account_notice,
 )
-from marketplace.services.auth_sessions import (  # noqa: F401 - re-exported
-    REFRESH_GRACE,
-    Rotation,
-    SessionCheck,
-    TokenPair,
-    create_session,
-    end_session,
-    hash_token,
-    refresh_session,
-    resolve_session,
-    revoke_session,
-    rotate,
-    validate_access_token,
-)
-from marketplace.services.referrals import resolve_referrer  # noqa: F401 - re-exported
-from marketplace.services.throttle import throttle_wait  # noqa: F401 - re-exported
+from marketplace.services.auth_sessions import TokenPair, create_session
 
 log = logging.getLogger("marketplace.accounts")
 
@@ -71,13 +60,11 @@ _DUMMY_HASH = _hasher.hash("not-a-real-password")
 RESEND_CONFIRMATION_AFTER = timedelta(minutes=10)
 
 
-class AuthError(Exception):
+class AuthError(UserError):
     """A sign-in or sign-up refusal the UI shows as ``title: message``."""
 
-    def __init__(self, title: str, message: str, retry_after: int | None = None):
-        super().__init__(message)
-        self.title = title
-        self.message = message
+    def __init__(self, title: str, message: str, *, retry_after: int | None = None):
+        super().__init__(title, message)
         self.retry_after = retry_after
 
 
@@ -162,7 +149,7 @@ def create_user(
         raise ValueError(exc.message) from None
     email = rules.normalize_email(email)
     if find_user_by_email(session, email) is not None:
-        raise AuthError("Sign Up Failed", rules.ALREADY_REGISTERED)
+        raise AuthError(SIGN_UP_FAILED_TITLE, ALREADY_REGISTERED)
     user = User(
         email=email,
         password_hash=password_hash or hash_password(password),
@@ -173,7 +160,7 @@ def create_user(
             session.add(user)
             session.flush()
     except IntegrityError as exc:
-        raise AuthError("Sign Up Failed", rules.ALREADY_REGISTERED) from exc
+        raise AuthError(SIGN_UP_FAILED_TITLE, ALREADY_REGISTERED) from exc
     session.add(
         Profile(
             user_id=user.id,
@@ -257,7 +244,7 @@ def sign_up(
     now = now or utcnow()
     wait = throttle.signup_wait(session, ip_address, now)
     if wait:
-        raise AuthError("Sign Up Failed", _signup_wait_message(wait), retry_after=wait)
+        raise AuthError(SIGN_UP_FAILED_TITLE, _signup_wait_message(wait), retry_after=wait)
     throttle.record_sign_up(session, normalized, ip_address, now)
 
     # The referral is judged on what the sign-up says (code, address, browser),
@@ -327,7 +314,7 @@ def sign_in(
     wait = throttle.throttle_wait(session, normalized, ip_address, now)
     if wait:
         raise AuthError(
-            "Sign In Failed",
+            SIGN_IN_FAILED_TITLE,
             f"Too many failed sign-in attempts. Please wait {wait} seconds and try again.",
             retry_after=wait,
         )
@@ -347,7 +334,7 @@ def sign_in(
     if not ok or unconfirmed:
         # The failure must survive the caller's rollback: it feeds the throttle.
         session.commit()
-        raise AuthError("Sign In Failed", rules.INVALID_CREDENTIALS)
+        raise AuthError(SIGN_IN_FAILED_TITLE, INVALID_CREDENTIALS)
     return user, create_session(
         session, user.id, user_agent=user_agent, ip_address=ip_address, device_id=device_id, now=now
     )

@@ -28,26 +28,21 @@ from sqlmodel import Session, select
 
 from marketplace.config import get_settings
 from marketplace.core import packs
+from marketplace.core.errors import UserError
 from marketplace.db import read_scope, session_scope
+from marketplace.messages import ERROR_TITLE, MISSING_SESSION, UNKNOWN_PACK, VERIFY_FAILED
+from marketplace.messages import PURCHASE_AUTH_REQUIRED as AUTH_REQUIRED
 from marketplace.models import CreditPurchase, Profile, TestCheckout, utcnow
 from marketplace.services import ledger, referrals
 from marketplace.services.payments import SESSION_PLACEHOLDER, CheckoutSession, PaymentError, get_provider
 
 log = logging.getLogger("marketplace.purchases")
 
-AUTH_REQUIRED = ("Authentication Required", "Please log in to purchase credits")
-START_FAILED = "Failed to initiate purchase"
-MISSING_SESSION = "Missing session ID"
-VERIFY_FAILED = "Failed to verify purchase"
-UNKNOWN_PACK = "Unknown credit pack"
 FIRST_PURCHASE_REFERENCE = "first-purchase"
 
 
-class PurchaseError(Exception):
-    def __init__(self, message: str, title: str = "Error"):
-        super().__init__(message)
-        self.title = title
-        self.message = message
+class PurchaseError(UserError):
+    """A refused or failed purchase step: ``title`` and ``message`` are shown."""
 
 
 @dataclass(frozen=True)
@@ -65,10 +60,10 @@ def start_purchase(user_id: uuid.UUID | None, bundle: str, referral_code: str | 
     ``origin`` is the address the buyer's browser is on (``scheme://host[:port]``,
     validated again here); the return addresses use it when SITE_URL is unset."""
     if user_id is None:
-        raise PurchaseError(AUTH_REQUIRED[1], title=AUTH_REQUIRED[0])
+        raise PurchaseError(*AUTH_REQUIRED)
     pack = packs.get_pack(bundle)
     if pack is None:
-        raise PurchaseError(UNKNOWN_PACK)
+        raise PurchaseError(ERROR_TITLE, UNKNOWN_PACK)
     site = get_settings().base_url(origin)
     provider = get_provider()
     try:
@@ -80,7 +75,7 @@ def start_purchase(user_id: uuid.UUID | None, bundle: str, referral_code: str | 
         )
     except PaymentError as exc:
         log.warning("checkout for %s failed: %s", user_id, exc)
-        raise PurchaseError(str(exc)) from exc
+        raise PurchaseError(ERROR_TITLE, str(exc)) from exc
     with session_scope() as session:
         session.add(CreditPurchase(
             user_id=user_id, bundle=pack.id, credits=pack.credits, amount_cents=pack.amount_cents,
@@ -101,13 +96,13 @@ def verify_purchase(user_id: uuid.UUID | None, session_id: str | None) -> Verify
     already credited (test-mode Pay, the Stripe webhook, an earlier verify) is only
     read back; a paid Stripe checkout the webhook has not reached yet is credited."""
     if user_id is None:
-        raise PurchaseError(AUTH_REQUIRED[1], title=AUTH_REQUIRED[0])
+        raise PurchaseError(*AUTH_REQUIRED)
     if not session_id:
-        raise PurchaseError(MISSING_SESSION)
+        raise PurchaseError(ERROR_TITLE, MISSING_SESSION)
     with read_scope() as session:
         purchase = _find(session, session_id)
         if purchase is None or purchase.user_id != user_id:
-            raise PurchaseError(VERIFY_FAILED)  # unknown, or someone else's: nothing is revealed
+            raise PurchaseError(ERROR_TITLE, VERIFY_FAILED)  # unknown, or someone else's: nothing is revealed
         if purchase.status == "paid":
             return _result(session, purchase)
         purchase_id, bundle = purchase.id, purchase.bundle
@@ -115,9 +110,9 @@ def verify_purchase(user_id: uuid.UUID | None, session_id: str | None) -> Verify
         checkout = get_provider().retrieve(session_id)
     except PaymentError as exc:
         log.warning("verify %s: provider error %s", session_id, exc)
-        raise PurchaseError(VERIFY_FAILED) from exc
+        raise PurchaseError(ERROR_TITLE, VERIFY_FAILED) from exc
     if not checkout.paid or checkout.user_id != str(user_id) or (checkout.bundle and checkout.bundle != bundle):
-        raise PurchaseError(VERIFY_FAILED)
+        raise PurchaseError(ERROR_TITLE, VERIFY_FAILED)
     return fulfil(purchase_id)
 
 
@@ -137,10 +132,10 @@ def fulfil_test_checkout(session: Session, checkout: TestCheckout) -> VerifyResu
     marked it complete). Its purchase row is created from the checkout when missing
     (as the Stripe webhook does for a paid session it has no row for)."""
     if checkout.status != "complete":
-        raise PurchaseError(VERIFY_FAILED)
+        raise PurchaseError(ERROR_TITLE, VERIFY_FAILED)
     pack = packs.get_pack(checkout.bundle)
     if pack is None or checkout.amount_cents != pack.amount_cents:
-        raise PurchaseError(VERIFY_FAILED)
+        raise PurchaseError(ERROR_TITLE, VERIFY_FAILED)
     purchase = _find(session, checkout.id)
     if purchase is None:
         purchase = CreditPurchase(user_id=checkout.user_id, bundle=pack.id, credits=pack.credits,
@@ -149,7 +144,7 @@ def fulfil_test_checkout(session: Session, checkout: TestCheckout) -> VerifyResu
         session.add(purchase)
         session.flush()
     if purchase.user_id != checkout.user_id or purchase.provider != "test" or purchase.bundle != checkout.bundle:
-        raise PurchaseError(VERIFY_FAILED)
+        raise PurchaseError(ERROR_TITLE, VERIFY_FAILED)
     return fulfil_in(session, purchase.id)
 
 
@@ -165,7 +160,7 @@ def fulfil_in(session: Session, purchase_id: uuid.UUID) -> VerifyResult:
     # populate_existing: the caller may hold this row from before the UPDATE.
     purchase = session.get(CreditPurchase, purchase_id, populate_existing=True)
     if purchase is None or purchase.status != "paid":
-        raise PurchaseError(VERIFY_FAILED)
+        raise PurchaseError(ERROR_TITLE, VERIFY_FAILED)
     if claimed is None:  # credited before: report the same result again
         return _result(session, purchase)
     pack = packs.get_pack(purchase.bundle)

@@ -21,16 +21,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
 from marketplace.core import accounts as rules
+from marketplace.core.errors import UserError
 from marketplace.db import read_scope, session_scope
+from marketplace.messages import CODE_FORMAT, CODE_RESERVED, CODE_TAKEN, CODE_UPDATE_FAILED
 from marketplace.models import CreditLedger, CreditPurchase, Profile, User, utcnow
 from marketplace.services.auth_sessions import device_ids
 
-INVALID_CODE = "Invalid referral code. Please check and try again."
-CODE_FORMAT = ("Invalid Code", "Referral code must be 1-15 alphanumeric characters only.")
-CODE_TAKEN = ("Code Unavailable", "This referral code is already taken. Please choose another.")
-CODE_RESERVED = ("Code Unavailable", "This referral code is the name of a page on this site. Please choose another.")
-UPDATE_FAILED = ("Error", "Failed to update referral code. Please try again.")
-NOT_APPLIED_TITLE = "Referral code not applied"
 
 
 def not_applied_message(code: str) -> str:
@@ -39,11 +35,8 @@ def not_applied_message(code: str) -> str:
             "cannot be used by its owner, and it must belong to an existing account.")
 
 
-class ReferralCodeError(Exception):
-    def __init__(self, title: str, message: str):
-        super().__init__(message)
-        self.title = title
-        self.message = message
+class ReferralCodeError(UserError):
+    """A refused referral-code change: ``title`` and ``message`` are shown."""
 
 
 @dataclass(frozen=True)
@@ -161,7 +154,7 @@ def change_code(user_id: uuid.UUID, new_code: str) -> str:
                 raise ReferralCodeError(*CODE_TAKEN)
             profile = session.get(Profile, user_id)
             if profile is None:
-                raise ReferralCodeError(*UPDATE_FAILED)
+                raise ReferralCodeError(*CODE_UPDATE_FAILED)
             profile.referral_code = code
             profile.updated_at = utcnow()
             session.add(profile)

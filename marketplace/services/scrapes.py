@@ -35,8 +35,10 @@ import sqlalchemy as sa
 from sqlmodel import select
 
 from marketplace.core import scrape as rules
+from marketplace.core.errors import UserError
 from marketplace.core.pricing import credit_cost_for_confidence, display_confidence
 from marketplace.db import read_scope, session_scope
+from marketplace.messages import INSUFFICIENT_CREDITS_TITLE, SCRAPE_FAILED_TITLE
 from marketplace.models import BulkScrape, Lead, Profile, UserLead, utcnow
 from marketplace.services import ledger
 from marketplace.services.marketplace import rebuild_facets
@@ -52,13 +54,11 @@ Progress = Callable[[int, int], None]
 Held = Callable[..., tuple[set[str], set[tuple[str, str]]]]
 
 
-class ScrapeError(Exception):
+class ScrapeError(UserError):
     """A refused or failed scrape; ``title``/``message`` are shown, ``status`` is the API's code."""
 
-    def __init__(self, message: str, title: str = rules.SCRAPE_FAILED_TITLE, status: int = 400):
-        super().__init__(message)
-        self.title = title
-        self.message = message
+    def __init__(self, title: str, message: str, *, status: int = 400):
+        super().__init__(title, message)
         self.status = status
 
 
@@ -227,9 +227,9 @@ def check_balance(user_id: uuid.UUID, lead_count: int) -> int:
     with read_scope() as session:
         balance = session.exec(select(Profile.credits_remaining).where(Profile.user_id == user_id)).first()
     if balance is None:
-        raise ScrapeError("User not found", status=404)
+        raise ScrapeError(SCRAPE_FAILED_TITLE, "User not found", status=404)
     if balance < cost:
-        raise ScrapeError(rules.need_credits_message(cost, balance), title="Insufficient Credits", status=402)
+        raise ScrapeError(INSUFFICIENT_CREDITS_TITLE, rules.need_credits_message(cost, balance), status=402)
     return balance
 
 
@@ -238,7 +238,7 @@ def run_scrape(user_id: uuid.UUID, request: rules.ScrapeRequest, *, origin: str 
     """Generate, then charge and store in one transaction. Raises ``ScrapeError``."""
     problems = request.problems()
     if problems:
-        raise ScrapeError(" ".join(problems))
+        raise ScrapeError(SCRAPE_FAILED_TITLE, " ".join(problems))
     if charge:
         check_balance(user_id, request.lead_count)
     leads = _generate_or_fail(user_id, request, source, progress)
@@ -255,12 +255,12 @@ def _generate_or_fail(user_id: uuid.UUID, request, source: LeadSource | None, pr
     try:
         leads = generate(user_id, request, source, progress, held)
     except CriteriaError as exc:
-        raise ScrapeError(str(exc)) from exc
+        raise ScrapeError(SCRAPE_FAILED_TITLE, str(exc)) from exc
     except SourceError as exc:
         log.warning("scrape for %s: lead source failed: %s", user_id, exc)
-        raise ScrapeError(f"The lead source failed: {exc}", status=502) from exc
+        raise ScrapeError(SCRAPE_FAILED_TITLE, f"The lead source failed: {exc}", status=502) from exc
     if not leads:
-        raise ScrapeError(f"No leads matched your criteria; {nothing}. Try widening the ranges.")
+        raise ScrapeError(SCRAPE_FAILED_TITLE, f"No leads matched your criteria; {nothing}. Try widening the ranges.")
     return leads
 
 
@@ -270,7 +270,7 @@ def run_inventory_scrape(admin_id: uuid.UUID, request, *, source: LeadSource | N
     lead source and add the leads to the marketplace inventory. Charges nothing. Raises ``ScrapeError``."""
     problems = request.problems()
     if problems:
-        raise ScrapeError(" ".join(problems))
+        raise ScrapeError(SCRAPE_FAILED_TITLE, " ".join(problems))
     leads = _generate_or_fail(admin_id, request, source, progress, held=_in_inventory,
                               nothing="nothing was added")
     return store_inventory(admin_id, request, leads)
@@ -283,7 +283,7 @@ def store_inventory(admin_id: uuid.UUID, request, leads: list[dict], *, origin: 
     scrape_id = uuid.uuid4()
     with session_scope() as session:
         if session.get(Profile, admin_id) is None:
-            raise ScrapeError("User not found", status=404)
+            raise ScrapeError(SCRAPE_FAILED_TITLE, "User not found", status=404)
         held_ids, held_addresses = _in_inventory(session, admin_id, leads)  # a refresh may have run meanwhile
         lead_rows, output = [], []
         for lead in leads:
@@ -303,7 +303,7 @@ def store_inventory(admin_id: uuid.UUID, request, leads: list[dict], *, origin: 
             })
             output.append({**_output_row(lead_id, lead, now), "credit_cost": lead["credit_cost"]})
         if not lead_rows:
-            raise ScrapeError("Every lead found is already in the marketplace; nothing was added.")
+            raise ScrapeError(SCRAPE_FAILED_TITLE, "Every lead found is already in the marketplace; nothing was added.")
         session.add(BulkScrape(
             id=scrape_id, user_id=admin_id, created_at=now, lead_count=request.lead_count,
             leads_generated=len(lead_rows), credits_used=0, status="completed", origin=origin,
@@ -345,7 +345,7 @@ def store(user_id: uuid.UUID, request: rules.ScrapeRequest, leads: list[dict], *
     try:
         with session_scope() as session:
             if session.get(Profile, user_id) is None:
-                raise ScrapeError("User not found", status=404)
+                raise ScrapeError(SCRAPE_FAILED_TITLE, "User not found", status=404)
             session.add(BulkScrape(
                 id=scrape_id, user_id=user_id, created_at=now, lead_count=request.lead_count,
                 leads_generated=delivered, credits_used=cost, status="completed", origin=origin,
@@ -359,7 +359,7 @@ def store(user_id: uuid.UUID, request: rules.ScrapeRequest, leads: list[dict], *
             else:
                 balance = ledger.balance(session, user_id)
     except ledger.InsufficientCredits as exc:
-        raise ScrapeError(rules.need_credits_message(cost, exc.available), title="Insufficient Credits",
+        raise ScrapeError(INSUFFICIENT_CREDITS_TITLE, rules.need_credits_message(cost, exc.available),
                           status=402) from exc
     return ScrapeResult(scrape_id=scrape_id, created_at=now, lead_count=request.lead_count,
                         leads_generated=delivered, credits_used=cost, balance=balance, leads=output)

@@ -18,24 +18,18 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from marketplace.core.marketplace import unlock_payment
+from marketplace.core.errors import UserError
 from marketplace.core.pricing import unlock_cost
 from marketplace.db import read_scope, session_scope
+from marketplace.messages import ALREADY_UNLOCKED, ERROR_TITLE, LEAD_INACTIVE, LEAD_NOT_FOUND
+from marketplace.messages import UNLOCK_AUTH_REQUIRED as AUTH_REQUIRED
 from marketplace.models import Lead, Subscription, UserLead
 from marketplace.services import ledger, subscriptions
 
-AUTH_REQUIRED = ("Authentication Required", "Please log in to unlock leads.")
-LEAD_NOT_FOUND = "This lead no longer exists."
-LEAD_INACTIVE = "This lead has been archived and can no longer be unlocked."
-ALREADY_UNLOCKED = "You have already unlocked this lead."
 
 
-class UnlockError(Exception):
-    """A refused unlock; ``message`` is what the user is told."""
-
-    def __init__(self, message: str, title: str = "Error"):
-        super().__init__(message)
-        self.title = title
-        self.message = message
+class UnlockError(UserError):
+    """A refused unlock: ``title`` and ``message`` are what the user is told."""
 
 
 @dataclass(frozen=True)
@@ -51,20 +45,20 @@ class UnlockResult:
 def unlock_lead(user_id: uuid.UUID | None, lead_id: uuid.UUID | str, database_url: str | None = None) -> UnlockResult:
     """Unlock ``lead_id`` for ``user_id``; raises ``UnlockError`` (nothing changes then)."""
     if user_id is None:
-        raise UnlockError(AUTH_REQUIRED[1], title=AUTH_REQUIRED[0])
+        raise UnlockError(*AUTH_REQUIRED)
     try:
         lead_uuid = lead_id if isinstance(lead_id, uuid.UUID) else uuid.UUID(str(lead_id))
     except ValueError:
-        raise UnlockError(LEAD_NOT_FOUND) from None
+        raise UnlockError(ERROR_TITLE, LEAD_NOT_FOUND) from None
     try:
         with session_scope(database_url) as session:
             lead = session.exec(select(Lead.is_active, Lead.credit_cost).where(Lead.id == lead_uuid)).first()
             if lead is None:
-                raise UnlockError(LEAD_NOT_FOUND)
+                raise UnlockError(ERROR_TITLE, LEAD_NOT_FOUND)
             if not lead.is_active:
-                raise UnlockError(LEAD_INACTIVE)
+                raise UnlockError(ERROR_TITLE, LEAD_INACTIVE)
             if session.exec(select(UserLead.id).where(UserLead.user_id == user_id, UserLead.lead_id == lead_uuid)).first():
-                raise UnlockError(ALREADY_UNLOCKED)
+                raise UnlockError(ERROR_TITLE, ALREADY_UNLOCKED)
             price = unlock_cost(lead.credit_cost)
             available = subscriptions.check_subscription(session, user_id).leads_remaining
             purchase_type, cost = unlock_payment(available, price)
@@ -76,7 +70,7 @@ def unlock_lead(user_id: uuid.UUID | None, lead_id: uuid.UUID | str, database_ur
             try:
                 session.flush()
             except IntegrityError:
-                raise UnlockError(ALREADY_UNLOCKED) from None
+                raise UnlockError(ERROR_TITLE, ALREADY_UNLOCKED) from None
             if cost > 0:
                 remaining = ledger.apply_credits(session, user_id, -cost, "unlock", reference_id=str(lead_uuid))
             else:
@@ -84,10 +78,10 @@ def unlock_lead(user_id: uuid.UUID | None, lead_id: uuid.UUID | str, database_ur
             leads_left = _subscription_leads(session, user_id) if use_subscription else None
             return UnlockResult(lead_uuid, cost, remaining, purchase_type, row.unlocked_at, leads_left)
     except ledger.InsufficientCredits as exc:
-        raise UnlockError(str(exc)) from None
+        raise UnlockError(ERROR_TITLE, str(exc)) from None
     except IntegrityError:
         # The concurrent twin committed first (PostgreSQL reports it at flush or commit).
-        raise UnlockError(ALREADY_UNLOCKED) from None
+        raise UnlockError(ERROR_TITLE, ALREADY_UNLOCKED) from None
 
 
 def _subscription_leads(session, user_id: uuid.UUID) -> int:

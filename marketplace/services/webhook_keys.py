@@ -14,7 +14,7 @@ import uuid
 from sqlmodel import Session
 
 from marketplace.models import Profile, utcnow
-from marketplace.services.accounts import hash_token
+from marketplace.services.auth_sessions import hash_token
 
 KEY_PREFIX = "lvwh_"
 

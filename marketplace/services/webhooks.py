@@ -20,7 +20,7 @@ from sqlmodel import select
 from marketplace.db import read_scope, session_scope
 from marketplace.models import Profile, SuperAdmin, WebhookRequest
 from marketplace.services import webhook_keys
-from marketplace.services.accounts import hash_token
+from marketplace.services.auth_sessions import hash_token
 
 LOG_LIMIT = 50
 _BODY_LOG_LIMIT = 16 * 1024  # characters of a body kept in the log

@@ -12,9 +12,9 @@ import logging
 import reflex as rx
 
 from marketplace import routes
-from marketplace.core import accounts as rules
+from marketplace.messages import CALLBACK_FAILED, REFERRAL_NOT_APPLIED_TITLE, SIGN_UP_SENT_TITLE
 from marketplace.offloop import run_blocking
-from marketplace.services import accounts, referrals
+from marketplace.services import accounts, auth_sessions, referrals
 from marketplace.states.auth import AuthState
 from marketplace.states.browser import browser_origin
 
@@ -22,17 +22,13 @@ log = logging.getLogger("marketplace.account")
 
 SIGN_IN_TAB = "signin"
 SIGN_UP_TAB = "signup"
-# Sign-up ends here whether or not the address was registered: the answer must
-# not tell. The link in the e-mail signs in and goes on to /dashboard.
-SIGN_UP_SENT_TITLE = "Check your e-mail"
-REFERRAL_NOT_APPLIED_TITLE = referrals.NOT_APPLIED_TITLE
+WELCOME_PAUSE_SECONDS = 1.2
 
 
 def sign_up_sent_message(email: str) -> str:
+    """Sign-up ends here whether or not the address was registered: the answer
+    must not tell. The link in the e-mail signs in and goes on to /dashboard."""
     return f"We sent a link to {email}. Open it to confirm your address and sign in."
-
-CALLBACK_FAILED = ("Authentication Failed", "This link is invalid or has expired. Please sign in.")
-WELCOME_PAUSE_SECONDS = 1.2
 
 
 def _field(form: dict, name: str) -> str:
@@ -60,11 +56,11 @@ class AuthPageState(AuthState):
         self.error_title = ""
         self.error_message = ""
 
-    def _fail(self, tab: str, title: str, message: str):
+    def _fail(self, tab: str, exc: Exception, what: str):
+        """The refusal's toast, also kept for the inline callout under ``tab``'s form."""
         self.error_tab = tab
-        self.error_title = title
-        self.error_message = message
-        return rx.toast.error(title, description=message)
+        self.error_title, self.error_message = self._error_text(exc, what=what)
+        return rx.toast.error(self.error_title, description=self.error_message)
 
     @rx.event
     async def load(self):
@@ -110,12 +106,8 @@ class AuthPageState(AuthState):
                     ip_address=self._client_ip(),
                     device_id=self._device_id(),
                 )
-            except accounts.AuthError as exc:
-                yield self._fail(SIGN_IN_TAB, exc.title, exc.message)
-                return
-            except Exception:  # noqa: BLE001 - anything else is shown as the generic error
-                log.exception("sign-in failed unexpectedly")
-                yield self._fail(SIGN_IN_TAB, *rules.UNEXPECTED_ERROR)
+            except Exception as exc:  # noqa: BLE001 - AuthError's text, else the generic error
+                yield self._fail(SIGN_IN_TAB, exc, "sign-in")
                 return
             await self._start_session(user_id, pair)
             yield rx.redirect(routes.DASHBOARD)
@@ -147,12 +139,8 @@ class AuthPageState(AuthState):
                     device_id=self._device_id(),
                     browser_origin=browser_origin(self),
                 )
-            except accounts.AuthError as exc:
-                yield self._fail(SIGN_UP_TAB, exc.title, exc.message)
-                return
-            except Exception:  # noqa: BLE001
-                log.exception("sign-up failed unexpectedly")
-                yield self._fail(SIGN_UP_TAB, *rules.UNEXPECTED_ERROR)
+            except Exception as exc:  # noqa: BLE001 - AuthError's text, else the generic error
+                yield self._fail(SIGN_UP_TAB, exc, "sign-up")
                 return
             self.signup_sent_to = result.email
             yield rx.toast.success(SIGN_UP_SENT_TITLE, description=sign_up_sent_message(result.email))
@@ -191,7 +179,7 @@ class CallbackState(AuthState):
             user_id, pair = result
             if self.access_token or self.refresh_token:
                 # The link replaces whatever session this browser held: end that one.
-                await run_blocking(accounts.end_session, self.access_token, self.refresh_token)
+                await run_blocking(auth_sessions.end_session, self.access_token, self.refresh_token)
             await self._start_session(user_id, pair)
         else:
             user_id = await self._current_user_id()

@@ -17,10 +17,12 @@ import reflex as rx
 from marketplace import routes
 from marketplace.config import get_settings
 from marketplace.core.accounts import clean_device_id, new_device_id
+from marketplace.core.errors import UserError
 from marketplace.core.net import client_ip
+from marketplace.messages import UNEXPECTED_ERROR
 from marketplace.offloop import run_blocking
-from marketplace.services import accounts
-from marketplace.services.accounts import TokenPair
+from marketplace.services import accounts, auth_sessions
+from marketplace.services.auth_sessions import TokenPair
 
 log = logging.getLogger("marketplace.auth")
 
@@ -75,6 +77,26 @@ class AuthState(rx.State):
     def _user_agent(self) -> str:
         return (self.router.headers.user_agent or "")[:512]
 
+    def _error_text(
+        self, exc: BaseException, fallback: tuple[str, str] = UNEXPECTED_ERROR, what: str = "event"
+    ) -> tuple[str, str]:
+        """(title, message) for a failure caught in a handler.
+
+        A ``UserError`` is a refusal meant for the user: its own title and message
+        (``fallback``'s where one is empty). Anything else is a bug or an outage:
+        logged with its traceback ("``what`` failed"), and the user reads
+        ``fallback``, the SPEC's generic wording for the area."""
+        if isinstance(exc, UserError):
+            return exc.title or fallback[0], exc.message or fallback[1]
+        log.exception("%s failed", what, exc_info=exc)
+        return fallback
+
+    def _error_toast(self, exc: BaseException, fallback: tuple[str, str] = UNEXPECTED_ERROR, what: str = "event"):
+        """The error toast for ``exc`` (see ``_error_text``): ``except Exception as exc:
+        return self._error_toast(exc, AREA_FAILED, "what was tried")``."""
+        title, message = self._error_text(exc, fallback, what)
+        return rx.toast.error(title, description=message)
+
     def _store_tokens(self, pair: TokenPair) -> None:
         self.access_token = pair.access_token
         self.refresh_token = pair.refresh_token
@@ -105,7 +127,7 @@ class AuthState(rx.State):
         if not self.access_token and not self.refresh_token:
             self._clear_user()
             return None
-        check = await run_blocking(accounts.resolve_session, self.access_token, self.refresh_token)
+        check = await run_blocking(auth_sessions.resolve_session, self.access_token, self.refresh_token)
         if check.refreshed is not None:
             self._store_tokens(check.refreshed)
         elif check.current_expires_at is not None:
@@ -170,7 +192,7 @@ class AuthState(rx.State):
         """Revoke the session on the server, forget the tokens and this tab's state, go home."""
         if self.access_token or self.refresh_token:
             try:
-                await run_blocking(accounts.end_session, self.access_token, self.refresh_token)
+                await run_blocking(auth_sessions.end_session, self.access_token, self.refresh_token)
             except Exception:  # noqa: BLE001 - the tab forgets the tokens either way
                 log.exception("sign-out could not revoke the session")
         self._clear_user()

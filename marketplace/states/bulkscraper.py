@@ -14,7 +14,6 @@ results, SPEC 5). Every handler re-checks the session on the server.
 from __future__ import annotations
 
 import asyncio
-import logging
 import threading
 
 import reflex as rx
@@ -22,12 +21,19 @@ import reflex as rx
 from marketplace import routes
 from marketplace.core import scrape as rules
 from marketplace.core.marketplace import ROI_BANDS, SIZE_BANDS, parse_whole_number, percent, usd
+from marketplace.messages import (
+    CHECK_CRITERIA_TITLE,
+    INSUFFICIENT_CREDITS_TITLE,
+    SCRAPE_DONE_TITLE,
+    SCRAPE_FAILED,
+    SCRAPE_FAILED_TITLE,
+    SCRAPE_LOGIN_REQUIRED,
+)
 from marketplace.offloop import run_blocking
 from marketplace.services import downloads, scrapes
 from marketplace.sources.base import SCRAPER_LEAD_TYPES, SOURCES, US_STATES
 from marketplace.states.auth import AuthState
 
-log = logging.getLogger("marketplace.bulkscraper")
 
 FILTER_GROUPS = {
     "roi": {value for value, _ in ROI_BANDS},
@@ -250,13 +256,13 @@ class BulkScraperState(AuthState):
     async def open_confirm(self):
         user_id = await self._current_user_id()
         if user_id is None:
-            return rx.toast.error(rules.LOGIN_REQUIRED[0], description=rules.LOGIN_REQUIRED[1])
+            return rx.toast.error(SCRAPE_LOGIN_REQUIRED[0], description=SCRAPE_LOGIN_REQUIRED[1])
         await self._load_user(user_id)
         problems = self._request().problems()
         if problems:
-            return rx.toast.error("Check your criteria", description=" ".join(problems))
+            return rx.toast.error(CHECK_CRITERIA_TITLE, description=" ".join(problems))
         if self.credits < self.expected_cost:
-            return rx.toast.error("Insufficient Credits", description=self.need_message)
+            return rx.toast.error(INSUFFICIENT_CREDITS_TITLE, description=self.need_message)
         self.clamp_fields()
         self.confirm_open = True
         return None
@@ -275,7 +281,7 @@ class BulkScraperState(AuthState):
             user_id = await self._current_user_id()
             if user_id is None:
                 self.confirm_open = False
-                return rx.toast.error(rules.LOGIN_REQUIRED[0], description=rules.LOGIN_REQUIRED[1])
+                return rx.toast.error(SCRAPE_LOGIN_REQUIRED[0], description=SCRAPE_LOGIN_REQUIRED[1])
             request = self._request()
             self.confirm_open = False
             self.scraping = True
@@ -291,25 +297,21 @@ class BulkScraperState(AuthState):
                     self.progress_done, self.progress_total = progress.done, progress.total
         try:
             result = task.result()
-        except scrapes.ScrapeError as exc:
+        except Exception as exc:  # noqa: BLE001 - a ScrapeError's message, else the SPEC's; nothing was charged
+            # Always titled 'Scrape Failed' (SPEC 8), an insufficient-credits refusal included.
+            _, message = self._error_text(exc, (SCRAPE_FAILED_TITLE, SCRAPE_FAILED), f"bulk scrape for {user_id}")
             async with self:
                 self.scraping = False
-                self.error_title, self.error_message = rules.SCRAPE_FAILED_TITLE, exc.message
-                if exc.status == 402:
+                self.error_title, self.error_message = SCRAPE_FAILED_TITLE, message
+                if isinstance(exc, scrapes.ScrapeError) and exc.status == 402:
                     await self._load_user(user_id)
-            return rx.toast.error(rules.SCRAPE_FAILED_TITLE, description=exc.message or rules.SCRAPE_FAILED)
-        except Exception:  # noqa: BLE001 - the SPEC's generic failure; nothing was charged
-            log.exception("bulk scrape failed for %s", user_id)
-            async with self:
-                self.scraping = False
-                self.error_title, self.error_message = rules.SCRAPE_FAILED_TITLE, rules.SCRAPE_FAILED
-            return rx.toast.error(rules.SCRAPE_FAILED_TITLE, description=rules.SCRAPE_FAILED)
+            return rx.toast.error(SCRAPE_FAILED_TITLE, description=message)
         async with self:
             self.scraping = False
             self.credits = result.balance
             self.shortfall = result.shortfall
             self._show_results(str(result.scrape_id), result.leads, result.credits_used)
-        return rx.toast.success(rules.SCRAPE_DONE_TITLE,
+        return rx.toast.success(SCRAPE_DONE_TITLE,
                                 description=rules.completed_message(result.leads_generated, result.credits_used))
 
     # ------------------------------------------------------------------ results
@@ -365,7 +367,7 @@ class BulkScraperState(AuthState):
         """A fresh signed link (5 minutes) for the shown scrape, after a session check."""
         user_id = await self._current_user_id()
         if user_id is None or not self.scrape_id:
-            return rx.toast.error(rules.LOGIN_REQUIRED[0], description=rules.LOGIN_REQUIRED[1])
+            return rx.toast.error(SCRAPE_LOGIN_REQUIRED[0], description=SCRAPE_LOGIN_REQUIRED[1])
         token = downloads.make_token(downloads.SCRAPE_CSV, user_id, self.scrape_id)
         return rx.download(url=f"/api/scrapes/{self.scrape_id}/csv?token={token}&kind=results")
 

@@ -15,20 +15,26 @@ import logging
 
 import reflex as rx
 
-from marketplace import routes
+from marketplace import messages
 from marketplace.core import packs
+from marketplace.messages import (
+    CANCEL_FAILED,
+    ERROR_TITLE,
+    MISSING_SESSION,
+    PAY_FAILED,
+    PAY_FAILED_TITLE,
+    VERIFY_FAILED,
+    VERIFY_ISSUE,
+)
 from marketplace.offloop import run_blocking
 from marketplace.services import payments, purchases
-from marketplace.services.purchases import PurchaseError
 from marketplace.states.auth import AuthState
 
 log = logging.getLogger("marketplace.checkout")
 
-# SPEC 8 texts (word for word where the SPEC quotes them).
-VERIFY_ISSUE = f"There was an issue verifying your purchase. Please contact support at {routes.SUPPORT_EMAIL}."
-PAID_SHORTLY = "If your payment went through, the credits will be added to your account shortly."
-PAY_FAILED_TITLE = "Payment failed"
-PAY_FAILED = "The test payment could not be completed and nothing was added. Please try again."
+# pages/credits_purchased.py reads it here (``cstate.PAID_SHORTLY``) until it
+# imports marketplace.messages itself.
+PAID_SHORTLY = messages.PAID_SHORTLY
 
 
 def _money(cents: int) -> str:
@@ -104,6 +110,7 @@ class TestCheckoutState(AuthState):
         try:
             target = await self._finish(pay=True)
         except Exception:  # noqa: BLE001 - the transaction rolled back: the checkout stays open
+            # Any failure, a refused one included, reads as the payment failing.
             log.exception("test checkout payment failed")
             self.busy = False
             yield rx.toast.error(PAY_FAILED_TITLE, description=PAY_FAILED)
@@ -124,7 +131,7 @@ class TestCheckoutState(AuthState):
         except Exception:  # noqa: BLE001
             log.exception("test checkout cancel failed")
             self.busy = False
-            yield rx.toast.error("Error", description="The checkout could not be canceled. Please try again.")
+            yield rx.toast.error(CANCEL_FAILED[0], description=CANCEL_FAILED[1])
             return
         self.busy = False
         if target is not None:
@@ -163,7 +170,7 @@ class CreditsPurchasedState(AuthState):
         self.test_mode = await run_blocking(payments.test_mode)
         session_id = (self.router.url.query_parameters.get("session_id") or "").strip()
         if not session_id:
-            yield self._fail(purchases.MISSING_SESSION)
+            yield self._fail(MISSING_SESSION)
             return
         user_id = await self._current_user_id()
         if user_id is None:
@@ -171,12 +178,9 @@ class CreditsPurchasedState(AuthState):
             return
         try:
             result = await run_blocking(purchases.verify_purchase, user_id, session_id)
-        except PurchaseError as exc:
-            yield self._fail(exc.message or purchases.VERIFY_FAILED)
-            return
-        except Exception:  # noqa: BLE001
-            log.exception("verify_purchase failed for %s", user_id)
-            yield self._fail(purchases.VERIFY_FAILED)
+        except Exception as exc:  # noqa: BLE001 - a PurchaseError's message, else the SPEC's
+            _, message = self._error_text(exc, (ERROR_TITLE, VERIFY_FAILED), f"verify_purchase for {user_id}")
+            yield self._fail(message)
             return
         pack = packs.get_pack(result.bundle)
         self.credits_added = f"{result.credits_added:,}"

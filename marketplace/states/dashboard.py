@@ -8,18 +8,16 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.config import get_settings
+from marketplace.messages import CODE_UPDATE_FAILED, CODE_UPDATED, DASHBOARD_LOAD_FAILED
 from marketplace.offloop import run_blocking
 from marketplace.services import dashboard, downloads, referrals
-from marketplace.services.referrals import ReferralCodeError
 from marketplace.states.auth import AuthState
 from marketplace.states.browser import browser_origin
 
 log = logging.getLogger("marketplace.dashboard")
 
-LOAD_FAILED = "Failed to load dashboard data."
 TABS = ("unlocked", "scrapes", "referrals", "settings")
 CODE_MAX_LENGTH = 15
-CODE_UPDATED = "Referral Code Updated"
 
 
 def format_roi(value: float | None) -> str:
@@ -116,7 +114,7 @@ class DashboardState(AuthState):
             self._clear_data()
             self.load_failed = True
             self.loaded_for = str(user_id)
-            return rx.toast.error(LOAD_FAILED)
+            return rx.toast.error(DASHBOARD_LOAD_FAILED)
         self.leads_unlocked = f"{stats.leads_unlocked:,}"
         self.credits_remaining = f"{stats.credits_remaining:,}"
         self.credits = stats.credits_remaining  # the header badge follows the same balance
@@ -161,7 +159,7 @@ class DashboardState(AuthState):
         except Exception:  # noqa: BLE001
             log.exception("loading more unlocks failed for %s", user_id)
             self.loading_more = False
-            yield rx.toast.error(LOAD_FAILED)
+            yield rx.toast.error(DASHBOARD_LOAD_FAILED)
             return
         seen = {row["lead_id"] for row in self.unlocked}
         self.unlocked = [*self.unlocked, *(unlocked_row(row) for row in more if str(row.lead_id) not in seen)]
@@ -216,14 +214,9 @@ class DashboardState(AuthState):
         yield
         try:
             code = await run_blocking(referrals.change_code, user_id, self.code_input)
-        except ReferralCodeError as exc:
+        except Exception as exc:  # noqa: BLE001 - a ReferralCodeError's text, else the SPEC's update failure
             self.code_saving = False
-            yield rx.toast.error(exc.title, description=exc.message)
-            return
-        except Exception:  # noqa: BLE001 - shown as the SPEC's update failure
-            log.exception("referral code update failed for %s", user_id)
-            self.code_saving = False
-            yield rx.toast.error(referrals.UPDATE_FAILED[0], description=referrals.UPDATE_FAILED[1])
+            yield self._error_toast(exc, CODE_UPDATE_FAILED, f"referral code update for {user_id}")
             return
         self.code_saving = False
         self.code_dialog_open = False

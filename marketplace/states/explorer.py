@@ -15,17 +15,16 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.core.marketplace import PACIFIC, next_refresh
-from marketplace.jobs.scheduler import scheduler_enabled
-from marketplace.offloop import run_blocking
 from marketplace.jobs import lead_ops
+from marketplace.jobs.scheduler import scheduler_enabled
+from marketplace.messages import ACCESS_DENIED, IMAGE_FETCH_FAILED, OVERVIEW_LOAD_FAILED, REFRESH_FAILED
+from marketplace.offloop import run_blocking
 from marketplace.services import admin
 from marketplace.services.images import fetch_property_images
 from marketplace.states.auth import AuthState
 
 log = logging.getLogger("marketplace.explorer")
 
-ACCESS_DENIED = "Access Denied: You don't have super admin privileges"
-LOAD_FAILED = ("Load Failed", "Could not load the platform overview.")
 SCHEDULER_OFF = "Scheduler off"
 
 
@@ -77,9 +76,8 @@ class ExplorerState(AuthState):
         try:
             overview = await run_blocking(admin.overview)
             runs = await run_blocking(admin.recent_refresh_runs, 5)
-        except Exception:  # noqa: BLE001
-            log.exception("explorer overview failed")
-            return rx.toast.error(LOAD_FAILED[0], description=LOAD_FAILED[1])
+        except Exception as exc:  # noqa: BLE001
+            return self._error_toast(exc, OVERVIEW_LOAD_FAILED, "explorer overview")
         self.total_users = f"{overview.users:,}"
         self.total_leads = f"{overview.leads:,}"
         self.active_leads = f"{overview.active_leads:,}"
@@ -137,7 +135,7 @@ class ExplorerState(AuthState):
         async with self:
             await self._load_overview()
         if result["status"] == "failed":
-            return rx.toast.error("Refresh Failed", description=result.get("error") or "The lead source failed.")
+            return rx.toast.error(REFRESH_FAILED[0], description=result.get("error") or REFRESH_FAILED[1])
         return rx.toast.success(
             "Leads Refreshed",
             description=f"{result['leads_added']:,} leads added, {result['leads_archived']:,} archived.",
@@ -161,7 +159,7 @@ class ExplorerState(AuthState):
             async with self:
                 self.operation_running = ""
         if counts is None:
-            return rx.toast.error("Image Fetch Failed", description="Could not fetch property images.")
+            return rx.toast.error(IMAGE_FETCH_FAILED[0], description=IMAGE_FETCH_FAILED[1])
         return rx.toast.success(
             "Images Checked",
             description=f"{counts['checked']:,} leads checked: {counts['success']:,} with images, "

@@ -8,18 +8,16 @@ sorts, searches and counts.
 
 from __future__ import annotations
 
-import logging
 
 import reflex as rx
 
 from marketplace.api.explorer_export import export_url
 from marketplace.core import explorer as rules
 from marketplace.core.marketplace import pagination_window
+from marketplace.messages import EXPLORER_LOAD_FAILED, NO_DATA
 from marketplace.offloop import run_blocking
 from marketplace.services import explorer_leads
 from marketplace.states.explorer import ExplorerState
-
-log = logging.getLogger("marketplace.explorer")
 
 
 class ExplorerLeadsState(ExplorerState):
@@ -54,10 +52,9 @@ class ExplorerLeadsState(ExplorerState):
         try:
             known = tuple(self._counts) if self._counts and self._counted_query == view.query else None
             result = await run_blocking(explorer_leads.page, view, self.leads_page, self.leads_page_size, known)
-        except Exception:  # noqa: BLE001 - shown as the SPEC's Load Failed
-            log.exception("explorer leads page failed (%s)", view.params())
+        except Exception as exc:  # noqa: BLE001 - shown as the SPEC's Load Failed
             self.leads_failed = True
-            return rx.toast.error(rules.LOAD_FAILED[0], description=rules.LOAD_FAILED[1])
+            return self._error_toast(exc, EXPLORER_LOAD_FAILED, f"explorer leads page ({view.params()})")
         finally:
             self.leads_loading = False
         self.lead_rows = result.rows
@@ -149,9 +146,8 @@ class ExplorerLeadsState(ExplorerState):
         view = self._view()
         try:
             any_rows = await run_blocking(explorer_leads.has_leads, view)
-        except Exception:  # noqa: BLE001
-            log.exception("explorer export check failed (%s)", view.params())
-            return rx.toast.error(rules.LOAD_FAILED[0], description=rules.LOAD_FAILED[1])
+        except Exception as exc:  # noqa: BLE001
+            return self._error_toast(exc, EXPLORER_LOAD_FAILED, f"explorer export check ({view.params()})")
         if not any_rows:
-            return rx.toast.error(rules.NO_DATA[0], description=rules.NO_DATA[1])
+            return rx.toast.error(NO_DATA[0], description=NO_DATA[1])
         return rx.download(url=export_url(admin_id, view))

@@ -11,18 +11,16 @@ and charges nothing. Every handler re-checks super-admin rights on the server.
 from __future__ import annotations
 
 import asyncio
-import logging
 
 import reflex as rx
 
 from marketplace.core import dev_scrape
-from marketplace.core.scrape import SCRAPE_FAILED, SCRAPE_FAILED_TITLE
+from marketplace.messages import DEV_SCRAPE_DONE_TITLE, SCRAPE_FAILED, SCRAPE_FAILED_TITLE
 from marketplace.offloop import run_blocking
 from marketplace.services import scrapes
 from marketplace.states.bulkscraper import _Progress, result_row
 from marketplace.states.explorer import ExplorerState
 
-log = logging.getLogger("marketplace.explorer_scrape")
 
 RESULTS_SHOWN = 25  # one page of the new leads; all of them are in the leads table
 
@@ -106,7 +104,7 @@ class ExplorerScrapeState(ExplorerState):
                 request = dev_scrape.parse(form_data, self.selected_states, self.selected_lead_types)
             except dev_scrape.DevScrapeInvalid as exc:
                 self.problems = exc.problems
-                return rx.toast.error(dev_scrape.INVALID_TITLE, description=" ".join(exc.problems))
+                return self._error_toast(exc)
             self.problems = []
             self.form_values = {name: str(form_data.get(name, "")) for name in dev_scrape.NUMBER_FIELDS}
             self.scraping = True
@@ -122,11 +120,8 @@ class ExplorerScrapeState(ExplorerState):
                     self.progress_done, self.progress_total = progress.done, progress.total
         try:
             result = task.result()
-        except scrapes.ScrapeError as exc:
-            message = exc.message or SCRAPE_FAILED
-        except Exception:  # noqa: BLE001 - the SPEC's generic failure; nothing was stored
-            log.exception("manual scrape failed for %s", admin_id)
-            message = SCRAPE_FAILED
+        except Exception as exc:  # noqa: BLE001 - a ScrapeError's message, else the SPEC's; nothing was stored
+            _, message = self._error_text(exc, (SCRAPE_FAILED_TITLE, SCRAPE_FAILED), f"manual scrape for {admin_id}")
         else:
             message = ""
         async with self:
@@ -142,4 +137,4 @@ class ExplorerScrapeState(ExplorerState):
             if result.leads_generated < result.lead_count:
                 self.result_label += f" · {result.leads_generated:,} of {result.lead_count:,} asked for matched"
             await self._load_overview()
-        return rx.toast.success(dev_scrape.DONE_TITLE, description=dev_scrape.added_message(result.leads_generated))
+        return rx.toast.success(DEV_SCRAPE_DONE_TITLE, description=dev_scrape.added_message(result.leads_generated))

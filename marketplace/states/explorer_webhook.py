@@ -14,11 +14,12 @@ import reflex as rx
 
 from marketplace.config import get_settings
 from marketplace.core.webhook_docs import curl_example
+from marketplace.messages import COPIED, KEY_DONE, KEY_FAILED, LOGS_FAILED
 from marketplace.offloop import run_blocking
 from marketplace.services import webhooks
 from marketplace.states.browser import browser_origin
 from marketplace.states.explorer import ExplorerState
-from marketplace.states.webhook import COPIED, KEY_DONE, KEY_FAILED, LOGS_FAILED, log_row
+from marketplace.states.webhook import log_row
 
 log = logging.getLogger("marketplace.explorer_webhook")
 

@@ -31,6 +31,13 @@ import reflex as rx
 from marketplace import routes
 from marketplace.core import marketplace as rules
 from marketplace.core import samples
+from marketplace.messages import (
+    ERROR_TITLE,
+    LEADS_LOAD_FAILED,
+    SAMPLE_NOT_UNLOCKABLE,
+    UNLOCK_FAILED,
+    UNLOCK_SUCCESS_TITLE,
+)
 from marketplace.offloop import run_blocking
 from marketplace.services.marketplace import LeadCard, query_page
 from marketplace.services.unlocks import UnlockError, unlock_lead
@@ -38,10 +45,6 @@ from marketplace.states.auth import AuthState
 
 log = logging.getLogger("marketplace.marketplace")
 
-LOAD_FAILED = ("Error", "Failed to load property leads. Please try again.")
-UNLOCK_FAILED = ("Error", "Failed to unlock lead.")
-UNLOCK_SUCCESS_TITLE = "Lead Unlocked!"
-SAMPLE_NOT_UNLOCKABLE = "Sample leads are examples and cannot be unlocked."
 GROUPS = ("lead_types", "roi_ranges", "sizes", "tags")
 GROUP_OPTIONS = {
     "lead_types": set(rules.LEAD_TYPE_OPTIONS),
@@ -296,7 +299,7 @@ class MarketplaceState(AuthState):
         self.loaded = True
         events = [self._sync_url(scroll=scroll)]
         if not ok:
-            events.append(rx.toast.error(LOAD_FAILED[0], description=LOAD_FAILED[1]))
+            events.append(rx.toast.error(LEADS_LOAD_FAILED[0], description=LEADS_LOAD_FAILED[1]))
         return events
 
     def _tick_countdown(self) -> None:
@@ -387,7 +390,7 @@ class MarketplaceState(AuthState):
         try:
             user_id = await self._current_user_id()
             if user_id is not None and samples.is_sample_id(lead_id):
-                raise UnlockError(SAMPLE_NOT_UNLOCKABLE)
+                raise UnlockError(ERROR_TITLE, SAMPLE_NOT_UNLOCKABLE)
             result = await run_blocking(unlock_lead, user_id, lead_id)
         except UnlockError as exc:
             self.unlocking_id = ""
@@ -396,12 +399,11 @@ class MarketplaceState(AuthState):
                 # spent elsewhere): show its balance and cards again.
                 await self._load_user(user_id)
                 await self._query(user_id)
-            yield rx.toast.error(exc.title, description=exc.message)
+            yield self._error_toast(exc, UNLOCK_FAILED)
             return
-        except Exception:  # noqa: BLE001 - shown as the SPEC's generic failure
-            log.exception("unlock of %s failed", lead_id)
+        except Exception as exc:  # noqa: BLE001 - shown as the SPEC's generic failure
             self.unlocking_id = ""
-            yield rx.toast.error(UNLOCK_FAILED[0], description=UNLOCK_FAILED[1])
+            yield self._error_toast(exc, UNLOCK_FAILED, f"unlock of {lead_id}")
             return
         self.credits = result.remaining_credits
         if result.purchase_type == "subscription":

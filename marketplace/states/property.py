@@ -33,6 +33,7 @@ import reflex as rx
 
 from marketplace.config import get_settings
 from marketplace.core.property_view import GALLERY_SIZE, property_view
+from marketplace import messages
 from marketplace.offloop import run_blocking
 from marketplace.services import unlocks
 from marketplace.states.auth import AuthState
@@ -40,12 +41,12 @@ from marketplace.states.browser import browser_origin
 
 log = logging.getLogger("marketplace.property")
 
-# SPEC 8 (word for word) and the signed-out subtext chosen for this page.
-NO_ACCESS = "You don't have access to this property"
-NOT_FOUND = "Property not found"
-SIGNED_OUT = "Please log in to view this property."
-LOAD_FAILED = "Failed to load property details."
-NOT_FOUND_TITLE = "Property Not Found"
+# pages/property.py reads these here until it imports marketplace.messages itself.
+NO_ACCESS = messages.PROPERTY_NO_ACCESS
+NOT_FOUND = messages.PROPERTY_NOT_FOUND
+SIGNED_OUT = messages.PROPERTY_SIGNED_OUT
+LOAD_FAILED = messages.PROPERTY_LOAD_FAILED
+NOT_FOUND_TITLE = messages.PROPERTY_NOT_FOUND_TITLE
 
 def lead_id_from_path(path: str) -> str:
     """The id segment of '/property/{id}' ('' for anything else)."""
@@ -102,7 +103,7 @@ class PropertyState(AuthState):
         except Exception:  # noqa: BLE001 - shown as the SPEC's load failure
             log.exception("property %r failed to load for %s", lead_id, user_id)
             self._clear("error")
-            yield rx.toast.error(LOAD_FAILED)
+            yield rx.toast.error(messages.PROPERTY_LOAD_FAILED)
             return
         self.details = view.details
         self.images = view.images

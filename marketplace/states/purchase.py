@@ -1,5 +1,6 @@
-"""Buying credits: /pricing (referral box) and /purchase-credits (SPEC 2, 4, 5,
-7, 8, 9). The test checkout and /credits-purchased are in ``states.checkout``.
+"""/purchase-credits: pack selection and the purchase button (SPEC 2, 4, 5, 7,
+8, 9). The /pricing referral box is ``states.pricing``; the test checkout and
+/credits-purchased are ``states.checkout``.
 
 Every handler re-validates the session on the server (``await
 self._current_user_id()``); what the browser shows is never the protection.
@@ -9,7 +10,8 @@ off the event loop (``run_blocking``).
 
 The referral code lives in ``AuthState.referral_code`` (session storage, key
 ``referral_code``): the one-segment capture and the pricing box fill it, an
-invalid code clears it, and ``start_purchase`` receives it.
+invalid code clears it (re-validated here on load), and ``start_purchase``
+receives it.
 """
 
 from __future__ import annotations
@@ -19,39 +21,33 @@ import uuid
 
 import reflex as rx
 
+from marketplace import messages
 from marketplace.core import packs
+from marketplace.messages import ERROR_TITLE, PURCHASE_AUTH_REQUIRED, START_FAILED
 from marketplace.offloop import run_blocking
 from marketplace.services import payments, purchases, referrals
-from marketplace.services.purchases import PurchaseError
 from marketplace.states.auth import AuthState
 from marketplace.states.browser import browser_origin
+from marketplace.states.pricing import PricingState
 
 log = logging.getLogger("marketplace.purchase")
 
-# SPEC 4 / 8 texts (word for word where the SPEC quotes them).
-VALIDATING = "Validating code..."
-INVALID_CODE = referrals.INVALID_CODE  # 'Invalid referral code. Please check and try again.'
-BLANK_CODE = "Please enter a referral code."
-OWN_CODE_HINT = "That is your own referral code. Share it with other investors to earn credits."
-CODE_APPLIED = "Code applied! You'll get 50% bonus credits on your first purchase."
-AUTH_REQUIRED_TITLE, AUTH_REQUIRED_MESSAGE = purchases.AUTH_REQUIRED
-START_FAILED = purchases.START_FAILED
-CANCELED_NOTE = "Checkout canceled — no charge was made."
+# pages/purchase_credits.py, pages/pricing.py and components/referral_box.py read
+# these here (``pstate.X``, ``PricingState``) until they import marketplace.messages
+# and marketplace.states.pricing themselves.
+__all__ = ["PricingState", "PurchaseState"]
+VALIDATING = messages.VALIDATING
+INVALID_CODE = messages.INVALID_CODE
+BLANK_CODE = messages.BLANK_CODE
+OWN_CODE_HINT = messages.OWN_CODE_HINT
+CODE_APPLIED = messages.CODE_APPLIED
+AUTH_REQUIRED_TITLE, AUTH_REQUIRED_MESSAGE = PURCHASE_AUTH_REQUIRED
+CANCELED_NOTE = messages.CANCELED_NOTE
+
 DEFAULT_PACK = next((pack.id for pack in packs.PACKS if pack.popular), packs.PACKS[0].id)
 
 
 # --------------------------------------------------------------------------- blocking work (run off the loop)
-
-
-def _check_code(code: str, user_id: uuid.UUID | None) -> tuple[bool, bool]:
-    """(valid, the user's own code); an unreadable code is treated as invalid."""
-    try:
-        valid = referrals.is_valid_code(code, user_id)
-        own = not valid and user_id is not None and referrals.owner_of(code) == user_id
-    except Exception:  # noqa: BLE001
-        log.exception("referral code %r could not be validated", code)
-        return False, False
-    return valid, own
 
 
 def _purchase_context(code: str, user_id: uuid.UUID | None) -> tuple[bool, bool, bool]:
@@ -66,88 +62,6 @@ def _purchase_context(code: str, user_id: uuid.UUID | None) -> tuple[bool, bool,
     except Exception:  # noqa: BLE001 - the summary's bonus line is informational only
         log.exception("referral check on /purchase-credits failed")
     return test_mode, valid, eligible
-
-
-# --------------------------------------------------------------------------- /pricing
-
-
-class PricingState(AuthState):
-    """The referral code box on /pricing."""
-
-    referral_input: str = ""
-    # "" (nothing to show), "validating", "valid", "invalid", "blank"
-    referral_status: str = ""
-    own_code: bool = False
-    applied_code: str = ""
-    test_mode: bool = False
-
-    @rx.var
-    def referral_busy(self) -> bool:
-        return self.referral_status == "validating"
-
-    @rx.var
-    def apply_disabled(self) -> bool:
-        return self.referral_status == "validating" or self.referral_input.strip() == ""
-
-    @rx.event
-    async def load(self):
-        """on_load: the TEST MODE banner; re-validate a stored code and show it as
-        applied (or clear it)."""
-        self.own_code = False
-        self.applied_code = ""
-        self.test_mode = await run_blocking(payments.test_mode)
-        code = (self.referral_code or "").strip()
-        if not code:
-            self.referral_input = ""
-            self.referral_status = ""
-            return
-        user_id = await self._current_user_id()
-        self.referral_input = code
-        await self._settle(code, user_id)
-
-    async def _settle(self, code: str, user_id: uuid.UUID | None) -> None:
-        valid, own = await run_blocking(_check_code, code, user_id)
-        if valid:
-            self.referral_code = code.upper()
-            self.applied_code = code.upper()
-            self.referral_input = code.upper()
-            self.referral_status = "valid"
-            self.own_code = False
-        else:
-            self.referral_code = ""
-            self.applied_code = ""
-            self.referral_status = "invalid"
-            self.own_code = own
-
-    @rx.event
-    def set_referral_input(self, value: str):
-        self.referral_input = (value or "")[:15]
-        if self.referral_status in ("invalid", "blank"):
-            self.referral_status = ""
-            self.own_code = False
-
-    @rx.event
-    async def apply_referral(self, form_data: dict | None = None):
-        """Apply: blank check, 'Validating code...', then valid or invalid."""
-        if self.referral_status == "validating":
-            return
-        code = self.referral_input.strip()
-        if not code:
-            self.referral_status = "blank"
-            return
-        self.referral_status = "validating"
-        self.own_code = False
-        yield
-        user_id = await self._current_user_id()
-        await self._settle(code, user_id)
-
-    @rx.event
-    def remove_referral(self):
-        self.referral_code = ""
-        self.applied_code = ""
-        self.referral_input = ""
-        self.referral_status = ""
-        self.own_code = False
 
 
 # --------------------------------------------------------------------------- /purchase-credits
@@ -235,7 +149,7 @@ class PurchaseState(AuthState):
             return
         user_id = await self._current_user_id()
         if user_id is None:
-            yield rx.toast.error(AUTH_REQUIRED_TITLE, description=AUTH_REQUIRED_MESSAGE)
+            yield rx.toast.error(PURCHASE_AUTH_REQUIRED[0], description=PURCHASE_AUTH_REQUIRED[1])
             return
         self.busy = True
         self.canceled = False
@@ -246,14 +160,9 @@ class PurchaseState(AuthState):
                 purchases.start_purchase, user_id, self.selected_pack, self.referral_code or None,
                 origin=browser_origin(self),
             )
-        except PurchaseError as exc:
+        except Exception as exc:  # noqa: BLE001 - a PurchaseError's text, else the SPEC's generic failure
             self.busy = False
-            yield rx.toast.error(exc.title or "Error", description=exc.message or START_FAILED)
-            return
-        except Exception:  # noqa: BLE001 - anything else is the SPEC's generic failure
-            log.exception("start_purchase failed for %s", user_id)
-            self.busy = False
-            yield rx.toast.error("Error", description=START_FAILED)
+            yield self._error_toast(exc, (ERROR_TITLE, START_FAILED), f"start_purchase for {user_id}")
             return
         self.busy = False
         self.checkout_url = checkout.url

@@ -8,25 +8,29 @@ in the submitted form and go straight to the service.
 
 from __future__ import annotations
 
-import logging
 
 import reflex as rx
 
 from marketplace import routes
 from marketplace.core import account_settings as rules
-from marketplace.core.accounts import NAME_MAX_LENGTH, UNEXPECTED_ERROR
+from marketplace.core.limits import NAME_MAX_LENGTH
+from marketplace.messages import (
+    ACCOUNT_DELETED,
+    ALREADY_CONFIRMED,
+    CONFIRMATION_SENT,
+    PASSWORD_CHANGED,
+    PROFILE_SAVED,
+    SESSION_SIGNED_OUT,
+    SETTINGS_LOAD_FAILED,
+    SIGNED_OUT_EVERYWHERE,
+    THIS_DEVICE_SIGNED_OUT,
+)
 from marketplace.offloop import run_blocking
 from marketplace.services import account_settings as svc
 from marketplace.states.auth import AuthState
 from marketplace.states.browser import browser_origin
 
-log = logging.getLogger("marketplace.settings")
 
-LOAD_FAILED = ("Settings Unavailable", "Failed to load your settings. Please try again.")
-PROFILE_SAVED = ("Profile Updated", "Your name was saved.")
-PASSWORD_CHANGED = "Password Changed"
-SESSION_SIGNED_OUT = ("Signed Out", "That device was signed out.")
-ACCOUNT_DELETED = ("Account Deleted", "Your account was deleted and you have been signed out.")
 WEBHOOK_HREF = routes.bulk_scraper_webhook_url()
 PASSWORD_FIELDS = ("settings-current-password", "settings-new-password", "settings-confirm-password")
 def format_when(value) -> str:
@@ -122,10 +126,9 @@ class SettingsState(AuthState):
         except svc.SettingsError:
             self._clear_user()
             return rx.redirect(routes.AUTH, replace=True)
-        except Exception:  # noqa: BLE001
-            log.exception("settings load failed for %s", user_id)
+        except Exception as exc:  # noqa: BLE001
             self.load_failed = True
-            return rx.toast.error(LOAD_FAILED[0], description=LOAD_FAILED[1])
+            return self._error_toast(exc, SETTINGS_LOAD_FAILED, f"settings load for {user_id}")
         self._show(data)
         self.delete_confirm = ""
         self.load_failed = False
@@ -156,12 +159,8 @@ class SettingsState(AuthState):
         yield
         try:
             names = await run_blocking(svc.update_names, user_id, first, last)
-        except svc.SettingsError as exc:
-            yield rx.toast.error(exc.title, description=exc.message)
-            return
-        except Exception:  # noqa: BLE001
-            log.exception("saving names failed for %s", user_id)
-            yield rx.toast.error(UNEXPECTED_ERROR[0], description=UNEXPECTED_ERROR[1])
+        except Exception as exc:  # noqa: BLE001 - a SettingsError's text, else the generic error
+            yield self._error_toast(exc, what=f"saving names for {user_id}")
             return
         finally:
             self.profile_saving = False
@@ -185,18 +184,14 @@ class SettingsState(AuthState):
         yield
         try:
             email = await run_blocking(svc.resend_confirmation, user_id, browser_origin(self))
-        except svc.SettingsError as exc:
-            if exc.title == svc.ALREADY_CONFIRMED[0]:
+        except Exception as exc:  # noqa: BLE001 - a SettingsError's text, else the generic error
+            if isinstance(exc, svc.SettingsError) and exc.title == ALREADY_CONFIRMED[0]:
                 self.email_confirmed = True
-            yield rx.toast.error(exc.title, description=exc.message)
-            return
-        except Exception:  # noqa: BLE001
-            log.exception("resending the confirmation failed for %s", user_id)
-            yield rx.toast.error(UNEXPECTED_ERROR[0], description=UNEXPECTED_ERROR[1])
+            yield self._error_toast(exc, what=f"resending the confirmation for {user_id}")
             return
         finally:
             self.resend_busy = False
-        yield rx.toast.success(svc.CONFIRMATION_SENT[0], description=svc.CONFIRMATION_SENT[1].format(email=email))
+        yield rx.toast.success(CONFIRMATION_SENT[0], description=CONFIRMATION_SENT[1].format(email=email))
 
     # ------------------------------------------------------------------ password
 
@@ -216,12 +211,8 @@ class SettingsState(AuthState):
                 _field(form, "confirm_password"), access_token=self.access_token, refresh_token=self.refresh_token,
                 ip_address=self._client_ip(),
             )
-        except svc.SettingsError as exc:
-            yield rx.toast.error(exc.title, description=exc.message)
-            return
-        except Exception:  # noqa: BLE001
-            log.exception("password change failed for %s", user_id)
-            yield rx.toast.error(UNEXPECTED_ERROR[0], description=UNEXPECTED_ERROR[1])
+        except Exception as exc:  # noqa: BLE001 - a SettingsError's text, else the generic error
+            yield self._error_toast(exc, what=f"password change for {user_id}")
             return
         finally:
             self.password_saving = False
@@ -240,9 +231,8 @@ class SettingsState(AuthState):
             return rx.redirect(routes.AUTH, replace=True)
         try:
             rows = await run_blocking(svc.list_sessions, user_id, self.access_token, self.refresh_token)
-        except Exception:  # noqa: BLE001
-            log.exception("listing sessions failed for %s", user_id)
-            return rx.toast.error(LOAD_FAILED[0], description=LOAD_FAILED[1])
+        except Exception as exc:  # noqa: BLE001
+            return self._error_toast(exc, SETTINGS_LOAD_FAILED, f"listing sessions for {user_id}")
         self.sessions = [session_row(s) for s in rows]
         return None
 
@@ -260,14 +250,13 @@ class SettingsState(AuthState):
         try:
             result = await run_blocking(svc.revoke_session, user_id, session_id, self.access_token,
                                         self.refresh_token)
-        except Exception:  # noqa: BLE001
-            log.exception("revoking a session failed for %s", user_id)
-            yield rx.toast.error(UNEXPECTED_ERROR[0], description=UNEXPECTED_ERROR[1])
+        except Exception as exc:  # noqa: BLE001
+            yield self._error_toast(exc, what=f"revoking a session for {user_id}")
             return
         finally:
             self.sessions_busy = False
         if result.was_current:
-            yield await self._leave_signed_out("Signed Out", "This device was signed out.")
+            yield await self._leave_signed_out(*THIS_DEVICE_SIGNED_OUT)
             return
         if result.revoked:
             yield rx.toast.success(SESSION_SIGNED_OUT[0], description=SESSION_SIGNED_OUT[1])
@@ -285,12 +274,11 @@ class SettingsState(AuthState):
         yield
         try:
             await run_blocking(svc.revoke_all_sessions, user_id)
-        except Exception:  # noqa: BLE001
-            log.exception("sign out everywhere failed for %s", user_id)
+        except Exception as exc:  # noqa: BLE001
             self.sessions_busy = False
-            yield rx.toast.error(UNEXPECTED_ERROR[0], description=UNEXPECTED_ERROR[1])
+            yield self._error_toast(exc, what=f"sign out everywhere for {user_id}")
             return
-        yield await self._leave_signed_out("Signed Out Everywhere", "Every device, this one included, was signed out.")
+        yield await self._leave_signed_out(*SIGNED_OUT_EVERYWHERE)
 
     # ------------------------------------------------------------------ delete account
 
@@ -316,13 +304,8 @@ class SettingsState(AuthState):
         yield
         try:
             await run_blocking(svc.delete_account, user_id, typed)
-        except svc.SettingsError as exc:
+        except Exception as exc:  # noqa: BLE001 - a SettingsError's text, else the generic error
             self.deleting = False
-            yield rx.toast.error(exc.title, description=exc.message)
-            return
-        except Exception:  # noqa: BLE001
-            log.exception("account deletion failed for %s", user_id)
-            self.deleting = False
-            yield rx.toast.error(UNEXPECTED_ERROR[0], description=UNEXPECTED_ERROR[1])
+            yield self._error_toast(exc, what=f"account deletion for {user_id}")
             return
         yield await self._leave_signed_out(*ACCOUNT_DELETED)

@@ -16,6 +16,7 @@ import reflex as rx
 from marketplace import routes
 from marketplace.config import get_settings
 from marketplace.core.webhook_docs import curl_example
+from marketplace.messages import COPIED, KEY_DONE, KEY_FAILED, LOGS_FAILED
 from marketplace.offloop import run_blocking
 from marketplace.services import webhooks
 from marketplace.states.auth import AuthState
@@ -23,10 +24,6 @@ from marketplace.states.browser import browser_origin
 
 log = logging.getLogger("marketplace.webhook_ui")
 
-KEY_FAILED = "Failed to generate webhook auth key"
-KEY_DONE = "New webhook auth key generated"
-LOGS_FAILED = "Failed to fetch webhook logs"
-COPIED = "Copied"
 ENDPOINT_PART = "/functions/v1/webhook-bulk-scrape/"
 
 

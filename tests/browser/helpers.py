@@ -11,8 +11,8 @@ from playwright.sync_api import Page, expect
 from sqlmodel import select
 
 from marketplace.db import session_scope
-from marketplace.services import accounts
-from marketplace.services.accounts import TokenPair
+from marketplace.services import auth_sessions
+from marketplace.services.auth_sessions import TokenPair
 
 # Installed before any page script: remembers whether an element ever existed,
 # so a test can prove that protected UI never flashed.
@@ -55,7 +55,7 @@ def start_session(page: Page, database_url: str, user_id: str) -> TokenPair:
     tokens are put in localStorage before the first page script runs (once per
     tab, so a later sign-out sticks)."""
     with session_scope(database_url) as session:
-        pair = accounts.create_session(session, uuid.UUID(user_id))
+        pair = auth_sessions.create_session(session, uuid.UUID(user_id))
     page.add_init_script(
         "if (!sessionStorage.getItem('__lv_test_session')) {"
         f"localStorage.setItem('lv_access_token', {json.dumps(pair.access_token)});"
@@ -123,7 +123,7 @@ CONFIRM_LINK_RE = re.compile(r"(https?://\S+/auth/callback\?token=\S+)")
 def confirmation_link(database_url: str, email: str) -> str:
     """The link in the newest confirmation e-mail to ``email`` (waits for it)."""
     from marketplace.models import EmailOutbox
-    from marketplace.services.account_mail import CONFIRM_SUBJECT
+    from marketplace.messages import CONFIRM_SUBJECT
 
     def newest():
         with session_scope(database_url) as session:

@@ -13,7 +13,7 @@ from sqlmodel import select
 
 from marketplace.db import session_scope
 from marketplace.models import UserLead
-from marketplace.services import accounts
+from marketplace.services import auth_sessions
 from marketplace.services.seeding import insert_leads
 from marketplace.services.unlocks import unlock_lead
 from marketplace.sources.base import SearchCriteria
@@ -62,7 +62,7 @@ def signed_in(page: Page, live_server, user: dict) -> None:
 
     The tokens are written once per tab, before the app's scripts run."""
     with session_scope(live_server.database_url) as session:
-        pair = accounts.create_session(session, uuid.UUID(user["id"]))
+        pair = auth_sessions.create_session(session, uuid.UUID(user["id"]))
     tokens = {
         "lv_access_token": pair.access_token,
         "lv_refresh_token": pair.refresh_token,

@@ -15,9 +15,9 @@ from sqlmodel import func, select
 
 from marketplace.db import session_scope
 from marketplace.models import AuthSession, EmailOutbox, LoginAttempt, Profile, User, utcnow
-from marketplace.services.accounts import hash_token
+from marketplace.services.auth_sessions import hash_token
 from marketplace.services.auth_sessions import REFRESH_GRACE
-from marketplace.services.referrals import CODE_RESERVED
+from marketplace.messages import CODE_RESERVED
 from tests.browser.helpers import expect_toast, sign_in, start_session, use_own_ip, wait_until
 from tests.browser.test_auth import expect_check_email, fill_sign_up, local_storage, open_sign_up, unique_email
 

@@ -15,7 +15,7 @@ from sqlmodel import func, select
 
 from marketplace.db import session_scope
 from marketplace.models import AuthSession, EmailOutbox, LoginAttempt, Profile, User
-from marketplace.services.accounts import hash_token
+from marketplace.services.auth_sessions import hash_token
 from tests.browser.helpers import (
     confirmation_link,
     ever_seen,

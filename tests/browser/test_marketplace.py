@@ -28,7 +28,7 @@ from marketplace.core.images import house_image_urls
 from marketplace.core.pricing import is_high_roi
 from marketplace.db import get_engine, session_scope
 from marketplace.models import CreditLedger, Lead, Profile, Subscription, UserLead, utcnow
-from marketplace.services import accounts, seeding, subscriptions
+from marketplace.services import auth_sessions, seeding, subscriptions
 from marketplace.services.marketplace import rebuild_facets_now
 from marketplace.services.unlocks import unlock_lead
 from marketplace.sources.base import SearchCriteria
@@ -309,7 +309,7 @@ def test_visitor_unlock_attempt_is_refused_by_the_server(page: Page, catalog: Ca
     lead_id = str(catalog.rows[2]["id"])
     expect(action(page, lead_id)).to_have_text("Unlock for 120 credits")
     with session_scope(live_server.database_url) as s:
-        accounts.revoke_session(s, pair.access_token, pair.refresh_token)
+        auth_sessions.revoke_session(s, pair.access_token, pair.refresh_token)
 
     action(page, lead_id).click()
     expect_toast(page, "Authentication Required", "Please log in to unlock leads.")

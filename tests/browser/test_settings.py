@@ -11,7 +11,7 @@ from sqlmodel import func, select
 from marketplace.db import session_scope
 from marketplace.models import CreditLedger, EmailOutbox, Profile, User
 from marketplace.services import webhook_keys
-from marketplace.services.account_mail import CONFIRM_SUBJECT
+from marketplace.messages import CONFIRM_SUBJECT
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.helpers import expect_toast, sign_in, start_session, use_own_ip
 

@@ -24,14 +24,14 @@ from marketplace.models import (
     WebhookRequest,
     utcnow,
 )
+from marketplace.messages import CONFIRM_SUBJECT
 from marketplace.services import account_settings as svc
 from marketplace.services import accounts, auth_sessions, ledger, purchases, webhook_keys
-from marketplace.services.account_mail import CONFIRM_SUBJECT
 
 
 def _session(user_id, ua="Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/120.0 Safari/537.36"):
     with session_scope() as session:
-        return accounts.create_session(session, user_id, user_agent=ua, ip_address="203.0.113.7")
+        return auth_sessions.create_session(session, user_id, user_agent=ua, ip_address="203.0.113.7")
 
 
 def _alive(pair) -> bool:

@@ -10,7 +10,7 @@ from sqlmodel import func, select
 
 from marketplace.db import session_scope
 from marketplace.models import AuthSession, EmailOutbox, LoginAttempt, Profile, Subscription, User, utcnow
-from marketplace.services import accounts, ledger
+from marketplace.services import account_mail, accounts, auth_sessions, ledger
 
 PASSWORD = "secret1"
 
@@ -80,7 +80,7 @@ def test_the_confirmation_link_signs_in_once(db_url):
     user_id, pair = _confirm(mail)
     with session_scope() as s:
         assert s.get(User, user_id).email_confirmed_at is not None
-        assert accounts.validate_access_token(s, pair.access_token) == user_id
+        assert auth_sessions.validate_access_token(s, pair.access_token) == user_id
         row = s.exec(select(AuthSession)).one()
         assert row.access_token_hash != pair.access_token  # only hashes are stored
     assert _confirm(mail) is None  # single use
@@ -256,14 +256,14 @@ def test_sign_in_records_the_browser(db_url, new_user):
 def test_forged_stale_or_foreign_confirmation_links_are_refused(db_url):
     _sign_up()
     user = _user()
-    token = accounts.make_confirmation_token(user.id, user.password_hash)
+    token = account_mail.make_confirmation_token(user.id, user.password_hash)
     payload, sig = token.split(".")
     with session_scope() as s:
         assert accounts.confirm_email(s, payload + "." + sig[:-2] + "AA") is None
         assert accounts.confirm_email(s, "garbage") is None
         assert accounts.confirm_email(s, "x" * 100_000) is None
-        assert accounts.confirm_email(s, accounts.make_confirmation_token(user.id, "another hash")) is None
-    stale = accounts.make_confirmation_token(user.id, user.password_hash, now=utcnow() - timedelta(days=4))
+        assert accounts.confirm_email(s, account_mail.make_confirmation_token(user.id, "another hash")) is None
+    stale = account_mail.make_confirmation_token(user.id, user.password_hash, now=utcnow() - timedelta(days=4))
     with session_scope() as s:
         assert accounts.confirm_email(s, stale) is None
     assert _user().email_confirmed_at is None

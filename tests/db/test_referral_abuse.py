@@ -7,7 +7,7 @@ from sqlmodel import select
 
 from marketplace.db import session_scope
 from marketplace.models import CreditLedger, Profile, User
-from marketplace.services import accounts, purchases, referrals
+from marketplace.services import accounts, auth_sessions, purchases, referrals
 
 DEVICE = "browser-of-the-referrer-01"
 OTHER_DEVICE = "another-browser-entirely-02"
@@ -33,7 +33,7 @@ def _sign_up(email, code, device_id=OTHER_DEVICE):
 
 def _signed_in_on(user_id, device_id):
     with session_scope() as s:
-        accounts.create_session(s, user_id, device_id=device_id)
+        auth_sessions.create_session(s, user_id, device_id=device_id)
 
 
 @pytest.fixture

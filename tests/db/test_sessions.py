@@ -9,24 +9,24 @@ from sqlmodel import select
 
 from marketplace.db import session_scope
 from marketplace.models import AuthSession, utcnow
-from marketplace.services import accounts
+from marketplace.services import auth_sessions
 from marketplace.services.auth_sessions import REFRESH_GRACE
 
 
 def _session_for(new_user, **kw):
     user = new_user(confirmed=True)
     with session_scope() as s:
-        return user, accounts.create_session(s, user.id, **kw)
+        return user, auth_sessions.create_session(s, user.id, **kw)
 
 
 def _validate(token, now=None):
     with session_scope() as s:
-        return accounts.validate_access_token(s, token, now=now)
+        return auth_sessions.validate_access_token(s, token, now=now)
 
 
 def _rotate(token, now=None):
     with session_scope() as s:
-        return accounts.rotate(s, token, now=now)
+        return auth_sessions.rotate(s, token, now=now)
 
 
 def _row():
@@ -49,7 +49,7 @@ def test_access_token_expires_and_refresh_rotates_both_tokens(db_url, new_user):
     assert _validate(new.access_token, now=later) == user.id
     row = _row()
     assert row.rotated_at == later
-    assert row.prev_refresh_token_hash == accounts.hash_token(pair.refresh_token)
+    assert row.prev_refresh_token_hash == auth_sessions.hash_token(pair.refresh_token)
     assert _rotate(new.refresh_token, now=utcnow() + timedelta(days=31)) is None  # refresh tokens expire too
 
 
@@ -59,10 +59,10 @@ def test_previous_pair_works_within_the_grace_without_a_second_rotation(db_url, 
     new = _rotate(pair.refresh_token, now=t0).pair
     inside = t0 + REFRESH_GRACE - timedelta(seconds=1)
     # The tab that lost the race: its old refresh token gives the user, no new tokens, no rotation.
-    assert _rotate(pair.refresh_token, now=inside) == accounts.Rotation(user.id, None, new.access_expires_at)
+    assert _rotate(pair.refresh_token, now=inside) == auth_sessions.Rotation(user.id, None, new.access_expires_at)
     assert _validate(pair.access_token, now=inside) == user.id
     row = _row()
-    assert row.refresh_token_hash == accounts.hash_token(new.refresh_token) and not row.revoked
+    assert row.refresh_token_hash == auth_sessions.hash_token(new.refresh_token) and not row.revoked
     # ... and the winner's new pair keeps working.
     assert _validate(new.access_token, now=inside) == user.id
     assert _rotate(new.refresh_token, now=inside).pair is not None
@@ -93,7 +93,7 @@ def test_two_tabs_refreshing_at_once_both_stay_signed_in(db_url, new_user):
     def tab():
         barrier.wait()
         try:
-            results.append(accounts.resolve_session(pair.access_token, pair.refresh_token))
+            results.append(auth_sessions.resolve_session(pair.access_token, pair.refresh_token))
         except Exception as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
 
@@ -108,32 +108,32 @@ def test_two_tabs_refreshing_at_once_both_stay_signed_in(db_url, new_user):
     assert len(refreshed) == 1  # one rotation; the other tab keeps its tokens until the new pair syncs
     assert not _row().revoked
     # The loser's tokens keep working during the grace; the winner's pair after it.
-    assert accounts.resolve_session(pair.access_token, pair.refresh_token).user_id == user.id
-    assert accounts.resolve_session(refreshed[0].access_token, refreshed[0].refresh_token).user_id == user.id
+    assert auth_sessions.resolve_session(pair.access_token, pair.refresh_token).user_id == user.id
+    assert auth_sessions.resolve_session(refreshed[0].access_token, refreshed[0].refresh_token).user_id == user.id
 
 
 def test_resolve_session_refreshes_only_what_the_server_says_is_expiring(db_url, new_user):
     user, pair = _session_for(new_user)
     # A fresh token: no refresh, whatever the tab believed; the real expiry comes back.
-    fresh = accounts.resolve_session(pair.access_token, pair.refresh_token)
-    assert fresh == accounts.SessionCheck(user.id, None, pair.access_expires_at)
+    fresh = auth_sessions.resolve_session(pair.access_token, pair.refresh_token)
+    assert fresh == auth_sessions.SessionCheck(user.id, None, pair.access_expires_at)
     with session_scope() as s:
         s.exec(select(AuthSession)).one().access_expires_at = utcnow() + timedelta(minutes=4)
-    check = accounts.resolve_session(pair.access_token, pair.refresh_token)
+    check = auth_sessions.resolve_session(pair.access_token, pair.refresh_token)
     assert check.user_id == user.id and check.refreshed is not None
     # A second tab asking the same a moment later: signed in with its old pair,
     # nothing new issued, told the current pair's expiry.
-    again = accounts.resolve_session(pair.access_token, pair.refresh_token)
-    assert again == accounts.SessionCheck(user.id, None, check.refreshed.access_expires_at)
-    assert _row().refresh_token_hash == accounts.hash_token(check.refreshed.refresh_token)
-    assert accounts.resolve_session("", "") == accounts.SessionCheck(None, None)
-    assert accounts.resolve_session("nope", "nope") == accounts.SessionCheck(None, None)
+    again = auth_sessions.resolve_session(pair.access_token, pair.refresh_token)
+    assert again == auth_sessions.SessionCheck(user.id, None, check.refreshed.access_expires_at)
+    assert _row().refresh_token_hash == auth_sessions.hash_token(check.refreshed.refresh_token)
+    assert auth_sessions.resolve_session("", "") == auth_sessions.SessionCheck(None, None)
+    assert auth_sessions.resolve_session("nope", "nope") == auth_sessions.SessionCheck(None, None)
 
 
 def test_sign_out_revokes_both_tokens_at_once(db_url, new_user):
     user, pair = _session_for(new_user)
     with session_scope() as s:
-        assert accounts.revoke_session(s, pair.access_token, pair.refresh_token)
+        assert auth_sessions.revoke_session(s, pair.access_token, pair.refresh_token)
     assert _validate(pair.access_token) is None
     assert _rotate(pair.refresh_token) is None
     row = _row()
@@ -143,12 +143,12 @@ def test_sign_out_revokes_both_tokens_at_once(db_url, new_user):
 def test_sign_out_from_the_tab_that_lost_the_race_revokes_the_session(db_url, new_user):
     user, pair = _session_for(new_user)
     new = _rotate(pair.refresh_token).pair
-    assert accounts.end_session(pair.access_token, pair.refresh_token)
+    assert auth_sessions.end_session(pair.access_token, pair.refresh_token)
     assert _validate(new.access_token) is None
 
 
 def test_sessions_record_the_device(db_url, new_user):
     user, _ = _session_for(new_user, device_id="d" * 24)
     with session_scope() as s:
-        assert accounts.create_session(s, user.id, device_id="bad id!") is not None
+        assert auth_sessions.create_session(s, user.id, device_id="bad id!") is not None
         assert sorted(r.device_id for r in s.exec(select(AuthSession))) == ["", "d" * 24]

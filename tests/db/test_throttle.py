@@ -9,7 +9,7 @@ from sqlmodel import func, select
 
 from marketplace.db import session_scope
 from marketplace.models import LoginAttempt, utcnow
-from marketplace.services import accounts
+from marketplace.services import accounts, throttle
 
 ATTACKER_IP = "203.0.113.9"
 
@@ -28,7 +28,7 @@ def _refused(email, password, ip, now) -> accounts.AuthError:
 
 def _wait(email, ip, now):
     with session_scope() as s:
-        return accounts.throttle_wait(s, email, ip, now=now)
+        return throttle.throttle_wait(s, email, ip, now=now)
 
 
 def test_five_failures_slow_the_address_from_that_ip(db_url, new_user):

@@ -1,0 +1,6 @@
+"""Field ceilings shared by the sign-up and settings rules and the texts that name them."""
+
+PASSWORD_MIN_LENGTH = 6
+PASSWORD_MAX_LENGTH = 128
+NAME_MAX_LENGTH = 100  # profiles.first_name / last_name are String(100)
+EMAIL_MAX_LENGTH = 254  # the longest address SMTP can carry (RFC 5321 path limit)

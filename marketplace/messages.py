@@ -1,0 +1,140 @@
+"""Every fixed text the app shows a user, by area.
+
+Quoted SPEC texts (sections 4, 5 and 8) are word for word; the app's own texts
+follow their style. A pair is ``(title, message)``: the title and description
+of a toast (``rx.toast.error(title, description=message)``) or of a
+``core.errors.UserError``. Texts built from values (counts, e-mails) stay next
+to the code that formats them; the fixed parts live here.
+
+This module imports nothing from the app but ``routes`` and ``core.limits``, so
+every layer (core, services, states, api) can import it.
+"""
+
+from __future__ import annotations
+
+from marketplace.core.limits import EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH
+from marketplace.routes import SUPPORT_EMAIL
+
+# --------------------------------------------------------------------------- generic (SPEC 8)
+
+ERROR_TITLE = "Error"
+UNEXPECTED_ERROR = (ERROR_TITLE, "An unexpected error occurred. Please try again.")
+INSUFFICIENT_CREDITS_TITLE = "Insufficient Credits"
+
+# --------------------------------------------------------------------------- sign-in, sign-up (SPEC 5, 8)
+
+PASSWORD_MISMATCH = ("Password Mismatch", "Passwords do not match. Please try again.")
+PASSWORD_TOO_SHORT = ("Password Too Short", "Password must be at least 6 characters long.")
+INVALID_CREDENTIALS = "Invalid login credentials"
+ALREADY_REGISTERED = "User already registered"
+# Field ceilings (no SPEC text: clear messages in the same style).
+FIRST_NAME_TOO_LONG = ("Name Too Long", f"First name must be at most {NAME_MAX_LENGTH} characters long.")
+LAST_NAME_TOO_LONG = ("Name Too Long", f"Last name must be at most {NAME_MAX_LENGTH} characters long.")
+EMAIL_TOO_LONG = ("Email Too Long", f"Email must be at most {EMAIL_MAX_LENGTH} characters long.")
+PASSWORD_TOO_LONG = ("Password Too Long", f"Password must be at most {PASSWORD_MAX_LENGTH} characters long.")
+SIGN_IN_FAILED_TITLE = "Sign In Failed"
+SIGN_UP_FAILED_TITLE = "Sign Up Failed"
+# Sign-up ends with this whether or not the address was registered: the answer
+# must not tell. The link in the e-mail signs in and goes on to /dashboard.
+SIGN_UP_SENT_TITLE = "Check your e-mail"
+CALLBACK_FAILED = ("Authentication Failed", "This link is invalid or has expired. Please sign in.")
+
+# --------------------------------------------------------------------------- account e-mails
+
+CONFIRM_SUBJECT = "Confirm your e-mail address"
+EXISTING_SUBJECT = "Someone tried to sign up with your e-mail address"
+
+# --------------------------------------------------------------------------- settings tab
+
+CURRENT_PASSWORD_REQUIRED = ("Current Password Required", "Enter your current password to set a new one.")
+WRONG_CURRENT_PASSWORD = ("Password Not Changed", "Your current password is incorrect. Nothing was changed.")
+PASSWORD_UNCHANGED = ("Password Not Changed", "The new password is the same as your current one.")
+DELETE_MISMATCH = ("Account Not Deleted", "Type your e-mail address exactly as shown to confirm.")
+NOT_SIGNED_IN = ("Session Expired", "Please sign in again.")
+ALREADY_CONFIRMED = ("Already Confirmed", "Your e-mail address is already confirmed.")
+CONFIRMATION_SENT = ("Confirmation Link Sent", "We sent a new link to {email}. Open it to confirm your address.")
+PASSWORD_CHANGED_MEANWHILE = ("Password Not Changed", "Your password was changed elsewhere a moment ago. Please try again.")
+SETTINGS_LOAD_FAILED = ("Settings Unavailable", "Failed to load your settings. Please try again.")
+PROFILE_SAVED = ("Profile Updated", "Your name was saved.")
+PASSWORD_CHANGED = "Password Changed"
+SESSION_SIGNED_OUT = ("Signed Out", "That device was signed out.")
+THIS_DEVICE_SIGNED_OUT = ("Signed Out", "This device was signed out.")
+SIGNED_OUT_EVERYWHERE = ("Signed Out Everywhere", "Every device, this one included, was signed out.")
+ACCOUNT_DELETED = ("Account Deleted", "Your account was deleted and you have been signed out.")
+
+# --------------------------------------------------------------------------- marketplace and unlocks (SPEC 5, 8)
+
+LEADS_LOAD_FAILED = (ERROR_TITLE, "Failed to load property leads. Please try again.")
+UNLOCK_AUTH_REQUIRED = ("Authentication Required", "Please log in to unlock leads.")
+UNLOCK_FAILED = (ERROR_TITLE, "Failed to unlock lead.")
+UNLOCK_SUCCESS_TITLE = "Lead Unlocked!"
+SAMPLE_NOT_UNLOCKABLE = "Sample leads are examples and cannot be unlocked."
+LEAD_NOT_FOUND = "This lead no longer exists."
+LEAD_INACTIVE = "This lead has been archived and can no longer be unlocked."
+ALREADY_UNLOCKED = "You have already unlocked this lead."
+
+# --------------------------------------------------------------------------- property page (SPEC 4, 8)
+
+PROPERTY_NO_ACCESS = "You don't have access to this property"
+PROPERTY_NOT_FOUND = "Property not found"
+PROPERTY_SIGNED_OUT = "Please log in to view this property."
+PROPERTY_LOAD_FAILED = "Failed to load property details."
+PROPERTY_NOT_FOUND_TITLE = "Property Not Found"
+
+# --------------------------------------------------------------------------- buying credits (SPEC 4, 8)
+
+PURCHASE_AUTH_REQUIRED = ("Authentication Required", "Please log in to purchase credits")
+START_FAILED = "Failed to initiate purchase"
+MISSING_SESSION = "Missing session ID"
+VERIFY_FAILED = "Failed to verify purchase"
+UNKNOWN_PACK = "Unknown credit pack"
+VERIFY_ISSUE = f"There was an issue verifying your purchase. Please contact support at {SUPPORT_EMAIL}."
+PAID_SHORTLY = "If your payment went through, the credits will be added to your account shortly."
+PAY_FAILED_TITLE = "Payment failed"
+PAY_FAILED = "The test payment could not be completed and nothing was added. Please try again."
+CANCEL_FAILED = (ERROR_TITLE, "The checkout could not be canceled. Please try again.")
+CANCELED_NOTE = "Checkout canceled — no charge was made."
+
+# --------------------------------------------------------------------------- referrals (SPEC 4, 5, 8)
+
+VALIDATING = "Validating code..."
+INVALID_CODE = "Invalid referral code. Please check and try again."
+BLANK_CODE = "Please enter a referral code."
+OWN_CODE_HINT = "That is your own referral code. Share it with other investors to earn credits."
+CODE_APPLIED = "Code applied! You'll get 50% bonus credits on your first purchase."
+CODE_FORMAT = ("Invalid Code", "Referral code must be 1-15 alphanumeric characters only.")
+CODE_TAKEN = ("Code Unavailable", "This referral code is already taken. Please choose another.")
+CODE_RESERVED = ("Code Unavailable", "This referral code is the name of a page on this site. Please choose another.")
+CODE_UPDATE_FAILED = (ERROR_TITLE, "Failed to update referral code. Please try again.")
+CODE_UPDATED = "Referral Code Updated"
+REFERRAL_NOT_APPLIED_TITLE = "Referral code not applied"
+
+# --------------------------------------------------------------------------- dashboard (SPEC 8)
+
+DASHBOARD_LOAD_FAILED = "Failed to load dashboard data."
+
+# --------------------------------------------------------------------------- bulk scraper and webhook API (SPEC 5, 8)
+
+SCRAPE_LOGIN_REQUIRED = ("Authentication Required", "Please log in to use the bulk scraper.")
+SCRAPE_FAILED_TITLE = "Scrape Failed"
+SCRAPE_FAILED = "Failed to complete scrape."
+SCRAPE_DONE_TITLE = "Scrape Completed!"
+CHECK_CRITERIA_TITLE = "Check your criteria"
+MISSING_PARAMETERS = "Missing required parameters: leadCount, location"
+SUPER_ADMIN_REQUIRED = "Access denied: Super admin privileges required"
+INTERNAL_ERROR = "Internal server error"
+KEY_FAILED = "Failed to generate webhook auth key"
+KEY_DONE = "New webhook auth key generated"
+LOGS_FAILED = "Failed to fetch webhook logs"
+COPIED = "Copied"
+
+# --------------------------------------------------------------------------- developer explorer (SPEC 6, 8)
+
+ACCESS_DENIED = "Access Denied: You don't have super admin privileges"
+OVERVIEW_LOAD_FAILED = ("Load Failed", "Could not load the platform overview.")
+EXPLORER_LOAD_FAILED = ("Load Failed", "Could not load the leads. Please try again.")
+NO_DATA = ("No Data", "No leads to export")
+REFRESH_FAILED = ("Refresh Failed", "The lead source failed.")
+IMAGE_FETCH_FAILED = ("Image Fetch Failed", "Could not fetch property images.")
+DEV_SCRAPE_INVALID_TITLE = "Check the scrape parameters"
+DEV_SCRAPE_DONE_TITLE = "Scrape Completed!"
