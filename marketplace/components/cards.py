@@ -10,14 +10,6 @@ import reflex as rx
 from marketplace.components import styles, ui
 
 
-def icon_square(icon: str, color: str = "indigo", icon_size: int = 20, **style) -> rx.Component:
-    """A softly tinted rounded square holding a line icon (``styles.ICON_TILE``)."""
-    return rx.center(
-        rx.icon(icon, size=icon_size, aria_hidden="true"),
-        style={**styles.ICON_TILE, **styles.tinted(color), **style},
-    )
-
-
 def card(*children: rx.Component, style: dict | None = None, **props) -> rx.Component:
     """A raised card in the app's look (shadow, padding by breakpoint, full width)."""
     props.setdefault("size", styles.CARD_SIZE)
@@ -26,11 +18,11 @@ def card(*children: rx.Component, style: dict | None = None, **props) -> rx.Comp
 
 
 def card_header(icon: str, title: str, subtitle=None, color: str = "indigo", heading_as: str = "h3",
-                heading_id: str | None = None) -> rx.Component:
+                tile_size: str = "40px", heading_size: str = "4") -> rx.Component:
     """Icon tile, title and an optional line of explanation."""
-    heading = rx.heading(title, as_=heading_as, size="4", weight="bold", id=heading_id)
+    heading = rx.heading(title, as_=heading_as, size=heading_size, weight="bold")
     return rx.hstack(
-        icon_square(icon, color),
+        ui.icon_tile(icon, color, tile_size, icon_size=20),
         rx.vstack(heading, rx.text(subtitle, size="2", color_scheme="gray"), spacing="1", min_width="0")
         if subtitle is not None else heading,
         spacing="3",
@@ -69,11 +61,7 @@ def stat_card(label: str, value, icon: str, color: str, stat_id: str, hint: str)
                 min_width="0",
             ),
             rx.spacer(),
-            rx.center(
-                rx.icon(icon, size=20),
-                style={**styles.ICON_TILE, **styles.tinted(color)},
-                display=rx.breakpoints(initial="none", sm="flex"),
-            ),
+            ui.icon_tile(icon, color, "40px", icon_size=20, display=rx.breakpoints(initial="none", sm="flex")),
             align="start",
             width="100%",
         ),
@@ -94,7 +82,7 @@ def empty_state(icon: str, title: str, body: str, action: rx.Component | None, s
                else rx.text(title, size="4", weight="bold", align="center"))
     return rx.center(
         rx.vstack(
-            icon_square(icon, "gray", icon_size=24, width="52px", height="52px", border_radius="14px"),
+            ui.icon_tile(icon, "gray", "52px", icon_size=24, border_radius="14px"),
             heading,
             rx.text(body, size="2", color_scheme="gray", align="center", max_width="26rem"),
             action if action is not None else rx.fragment(),

@@ -22,12 +22,12 @@ Element ids used by the test suite: ``header-login``, ``header-signout``,
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
 
 import reflex as rx
 
 from marketplace import routes
 from marketplace.components import ui
+from marketplace.components.footer import LEGAL_NOTE, brand, footer
 from marketplace.states.auth import AuthState
 
 NAV_LINKS = [
@@ -40,20 +40,6 @@ NAV_LINKS = [
 ]
 DASHBOARD_LINK = ("Dashboard", routes.DASHBOARD)
 
-FOOTER_COLUMNS = [
-    ("Product", [("Marketplace", routes.MARKETPLACE), ("Pricing", routes.PRICING)]),
-    ("Company", [("About", routes.ABOUT), ("Contact", routes.CONTACT)]),
-    ("Legal", [
-        ("Privacy Policy", routes.LEGAL_PRIVACY),
-        ("Terms of Service", routes.LEGAL_TERMS),
-        ("Investment Disclaimer", routes.LEGAL_DISCLAIMER),
-    ]),
-]
-LEGAL_NOTE = (
-    "100% legal public-record data. LeadVault does not broker real-estate transactions "
-    "and nothing on this site is investment advice."
-)
-LOGO_SRC = "/logo.svg"
 # Token refresh ticker period: access tokens are refreshed well before expiry.
 KEEP_ALIVE_INTERVAL_MS = 4 * 60 * 1000
 
@@ -77,32 +63,6 @@ def _is_active(href: str) -> rx.Var:
     if href == routes.HOME:
         return path == href
     return (path == href) | path.startswith(f"{href}/")
-
-
-def brand(collapse_text: bool = False) -> rx.Component:
-    """The LeadVault mark and word mark, linking home.
-
-    With ``collapse_text`` the word mark hides between 768px and 1024px,
-    where the inline navigation needs the room.
-    """
-    return rx.link(
-        rx.hstack(
-            rx.image(src=LOGO_SRC, alt="", width="32px", height="32px", aria_hidden="true"),
-            rx.text(
-                routes.APP_NAME,
-                size="5",
-                weight="bold",
-                class_name="lv-wordmark lv-hide-sm-only" if collapse_text else "lv-wordmark",
-            ),
-            spacing="2",
-            align="center",
-        ),
-        href=routes.HOME,
-        underline="none",
-        aria_label=f"{routes.APP_NAME} home",
-        high_contrast=True,
-        flex_shrink="0",
-    )
 
 
 def nav_link(label: str, href: str, link_id: str | None = None) -> rx.Component:
@@ -343,64 +303,6 @@ def header() -> rx.Component:
     )
 
 
-def footer_column(title: str, links: list[tuple[str, str]]) -> rx.Component:
-    """One titled list of footer links."""
-    return rx.vstack(
-        rx.text(title, size="2", weight="bold", high_contrast=True, as_="p"),
-        rx.el.ul(
-            *[rx.el.li(rx.link(label, href=href, size="2", color_scheme="gray", class_name="lv-footer-link"))
-              for label, href in links],
-            class_name="lv-plain-list",
-        ),
-        spacing="3",
-        min_width="140px",
-    )
-
-
-def footer() -> rx.Component:
-    """Site footer: brand blurb, link columns and the legal note."""
-    return rx.el.footer(
-        ui.container(
-            rx.flex(
-                rx.vstack(
-                    brand(),
-                    rx.text(
-                        "Curated off-market property leads with ROI analysis, refreshed daily at 8:00 AM PST.",
-                        size="2",
-                        color_scheme="gray",
-                        max_width="22rem",
-                    ),
-                    spacing="3",
-                ),
-                rx.el.nav(
-                    rx.flex(*[footer_column(t, links) for t, links in FOOTER_COLUMNS],
-                            spacing={"initial": "6", "md": "9"}, wrap="wrap"),
-                    aria_label="Footer",
-                ),
-                direction={"initial": "column", "md": "row"},
-                justify="between",
-                spacing="7",
-            ),
-            rx.separator(size="4", margin_y="2rem"),
-            rx.flex(
-                rx.text(f"© {date.today().year} {routes.APP_NAME}. All rights reserved.", size="1",
-                        color_scheme="gray"),
-                rx.hstack(
-                    rx.icon("shield_check", size=14, color="var(--grass-10)", aria_hidden="true", flex_shrink="0"),
-                    rx.text(LEGAL_NOTE, size="1", color_scheme="gray", id="footer-legal-note"),
-                    spacing="2",
-                    align="center",
-                ),
-                direction={"initial": "column-reverse", "md": "row"},
-                justify="between",
-                spacing="3",
-            ),
-            padding_y="3rem",
-        ),
-        class_name="lv-footer",
-    )
-
-
 def session_keep_alive() -> rx.Component:
     """Hidden ticker refreshing the session tokens every 4 minutes (signed in only).
 
@@ -426,11 +328,9 @@ def shell(content: rx.Component) -> rx.Component:
     )
 
 
-# Every page declared with ``@page``, in declaration order; ``add_pages`` hands
-# them to the app once. (``rx.page`` would queue them on Reflex's registration
-# context, which every compile re-applies: ``reflex run --env prod`` compiles in
-# the CLI process and again in the forked backend worker, so each page was
-# added twice and Reflex warned "Page ... is being redefined" for all of them.)
+# Pages declared with ``@page``; ``add_pages`` adds them to the app once. (Reflex
+# re-applies ``rx.page``'s queue on every compile: the CLI's and the backend
+# worker's, so each page was added twice, "Page ... is being redefined".)
 PAGES: list[tuple[Callable[[], rx.Component], dict]] = []
 
 

@@ -1,5 +1,5 @@
 """Style tokens shared by the app's pages and views: one place for the card
-shadow, icon-tile shape, tinted colours, panel borders and the app pages'
+shadow, tinted colours, panel borders and the app pages'
 backdrop. Radix scales (``var(--gray-a5)``, ``var(--radius-4)``) keep every
 value on the theme set in rxconfig.py."""
 
@@ -11,9 +11,6 @@ import reflex as rx
 CARD_SHADOW = {"box_shadow": "0 1px 2px rgba(16, 24, 40, 0.04), 0 8px 24px -12px rgba(30, 41, 99, 0.12)"}
 # Card padding: compact on phones, roomy from ``sm``.
 CARD_SIZE = rx.breakpoints(initial="2", sm="3")
-
-# The rounded square behind a line icon (stat cards, card headers).
-ICON_TILE = {"width": "40px", "height": "40px", "border_radius": "10px", "flex_shrink": "0"}
 
 # Radii and borders of panels inside cards.
 RADIUS_PANEL = "var(--radius-4)"

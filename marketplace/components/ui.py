@@ -96,17 +96,14 @@ def section_heading(title: str, subtitle: str | None = None, label: str | None =
     )
 
 
-def icon_tile(icon: str, color: str = "indigo", size: str = "44px") -> rx.Component:
-    """A rounded, softly tinted square holding a line icon."""
-    return rx.center(
-        rx.icon(icon, size=22, aria_hidden="true"),
-        width=size,
-        height=size,
-        min_width=size,
-        border_radius="var(--radius-4)",
-        background=f"var(--{color}-3)",
-        color=f"var(--{color}-11)",
-    )
+def icon_tile(icon: str, color: str = "indigo", size: str = "44px", icon_size: int = 22,
+              background: str | None = None, foreground: str | None = None, **props) -> rx.Component:
+    """A rounded, softly tinted square holding a line icon, in the Radix colour ``color``
+    (or explicit ``background`` / ``foreground``); ``props`` override its shape."""
+    style = {"width": size, "height": size, "min_width": size, "border_radius": "var(--radius-4)",
+             "background": background or f"var(--{color}-3)", "color": foreground or f"var(--{color}-11)",
+             "flex_shrink": "0"}
+    return rx.center(rx.icon(icon, size=icon_size, aria_hidden="true"), **{**style, **props})
 
 
 def feature_card(icon: str, title: str, text: str, color: str = "indigo") -> rx.Component:

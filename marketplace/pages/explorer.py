@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketplace import routes
-from marketplace.components import cards, status, styles
+from marketplace.components import cards, status, styles, ui
 from marketplace.components.layout import page
 from marketplace.states.auth import AuthState
 from marketplace.states.explorer import ExplorerState
@@ -19,7 +19,8 @@ def explorer_content() -> rx.Component:
         rx.flex(
             rx.vstack(
                 rx.hstack(
-                    cards.icon_square("terminal", background="var(--gray-12)", color="var(--gray-1)"),
+                    ui.icon_tile("terminal", "gray", "40px", icon_size=20, background="var(--gray-12)",
+                                 foreground="var(--gray-1)"),
                     rx.heading("Developer Explorer", size=rx.breakpoints(initial="6", sm="7"), id="explorer-heading"),
                     rx.badge(rx.icon("shield-check", size=14), "Super admin", color_scheme="grass", size="2",
                              radius="full"),

@@ -20,7 +20,8 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.components import ui
-from marketplace.components.layout import brand, page
+from marketplace.components.footer import brand
+from marketplace.components.layout import page
 from marketplace.components.test_mode import test_mode_banner
 from marketplace.states.checkout import TestCheckoutState as S
 

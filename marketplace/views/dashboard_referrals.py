@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketplace.components import cards, styles
+from marketplace.components import cards, styles, ui
 from marketplace.states.dashboard import DashboardState
 
 
 def referral_stat(label: str, value, icon: str, color: str, stat_id: str, hint: str) -> rx.Component:
     """A compact number tile; on phones three fit in a row (no icon, no hint)."""
     return rx.hstack(
-        rx.box(cards.icon_square(icon, color, icon_size=18), display=rx.breakpoints(initial="none", sm="flex")),
+        ui.icon_tile(icon, color, "40px", icon_size=18, display=rx.breakpoints(initial="none", sm="flex")),
         rx.vstack(
             rx.text(label, size=rx.breakpoints(initial="1", sm="2"), color_scheme="gray", weight="medium"),
             rx.text(value, size=rx.breakpoints(initial="5", sm="6"), weight="bold", id=stat_id,
@@ -35,7 +35,7 @@ def referral_stat(label: str, value, icon: str, color: str, stat_id: str, hint: 
 
 def explainer_point(icon: str, title: str, body: str) -> rx.Component:
     return rx.hstack(
-        cards.icon_square(icon, "grass", icon_size=16, width="32px", height="32px", border_radius="9999px"),
+        ui.icon_tile(icon, "grass", "32px", icon_size=16, border_radius="9999px"),
         rx.vstack(
             rx.text(title, size="2", weight="bold"),
             rx.text(body, size="2", color_scheme="gray"),
@@ -125,7 +125,7 @@ def referral_share_card() -> rx.Component:
     return cards.card(
         rx.vstack(
             rx.hstack(
-                cards.icon_square("gift", "grass"),
+                ui.icon_tile("gift", "grass", "40px", icon_size=20),
                 rx.vstack(
                     rx.text("Your referral code", weight="bold", size="3"),
                     rx.text("Invite other investors and earn credits when they buy.", size="2",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketplace.components import ui
+from marketplace.components import cards
 from marketplace.core import dev_scrape
 from marketplace.states.explorer_scrape import ExplorerScrapeState as S
 
@@ -169,17 +169,11 @@ def _form() -> rx.Component:
 def manual_scrape() -> rx.Component:
     return rx.card(
         rx.vstack(
-            rx.hstack(
-                ui.icon_tile("radar", "iris", size="36px"),
-                rx.vstack(
-                    rx.heading("Manual scrape", size="4", as_="h2"),
-                    rx.text("Pull leads from the lead source straight into the marketplace. They are listed at "
-                            "once, flagged New and priced by confidence; nothing is charged.", size="2",
-                            color_scheme="gray"),
-                    spacing="1",
-                ),
-                spacing="3",
-                align="start",
+            cards.card_header(
+                "radar", "Manual scrape",
+                "Pull leads from the lead source straight into the marketplace. They are listed at "
+                            "once, flagged New and priced by confidence; nothing is charged.",
+                "iris", heading_as="h2", tile_size="36px",
             ),
             _form(),
             rx.cond(

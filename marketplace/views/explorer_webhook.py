@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketplace.components import ui
+from marketplace.components import cards
 from marketplace.states.explorer_webhook import ExplorerWebhookState as W
 from marketplace.views.scraper_webhook import example_block, key_block, log_block
 
@@ -15,17 +15,11 @@ from marketplace.views.scraper_webhook import example_block, key_block, log_bloc
 def explorer_webhook() -> rx.Component:
     return rx.card(
         rx.vstack(
-            rx.hstack(
-                ui.icon_tile("webhook", "violet", size="36px"),
-                rx.vstack(
-                    rx.heading("Super admin webhook", size="4", as_="h2"),
-                    rx.text("Your own key for the super-admin endpoint (webhook-bulk-scrape-sp): scrapes run "
-                            "through it charge nothing. The log lists this endpoint's requests only.", size="2",
-                            color_scheme="gray"),
-                    spacing="1",
-                ),
-                spacing="3",
-                align="start",
+            cards.card_header(
+                "webhook", "Super admin webhook",
+                "Your own key for the super-admin endpoint (webhook-bulk-scrape-sp): scrapes run "
+                            "through it charge nothing. The log lists this endpoint's requests only.",
+                "violet", heading_as="h2", tile_size="36px",
             ),
             key_block(W),
             rx.separator(size="4"),

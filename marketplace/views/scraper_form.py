@@ -15,7 +15,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketplace import routes
-from marketplace.components import ui
+from marketplace.components import cards
 from marketplace.core import scrape as rules
 from marketplace.sources.base import SCRAPER_LEAD_TYPES, SOURCES, US_STATES
 from marketplace.states.bulkscraper import BulkScraperState as S
@@ -120,8 +120,8 @@ def states_picker() -> rx.Component:
 def config_form() -> rx.Component:
     return rx.card(
         rx.vstack(
-            rx.hstack(ui.icon_tile("sliders-horizontal"), rx.heading("Scrape configuration", size="5", as_="h2"),
-                      spacing="3", align="center"),
+            cards.card_header("sliders-horizontal", "Scrape configuration", heading_as="h2", tile_size="44px",
+                              heading_size="5"),
             rx.grid(
                 labelled("Number of Leads", number_input("lead_count", "scraper-lead-count", "Number of Leads"),
                          f"{rules.MIN_LEADS} to {rules.MAX_LEADS:,}.", html_for="scraper-lead-count"),
@@ -183,8 +183,8 @@ def cost_line(label: str, value, value_id: str, strong: bool = False) -> rx.Comp
 def cost_panel() -> rx.Component:
     return rx.card(
         rx.vstack(
-            rx.hstack(ui.icon_tile("coins", "amber"), rx.heading("Credits and cost", size="5", as_="h2"),
-                      spacing="3", align="center"),
+            cards.card_header("coins", "Credits and cost", color="amber", heading_as="h2", tile_size="44px",
+                              heading_size="5"),
             cost_line("Available credits", S.credits_label, "scraper-credits"),
             cost_line("Base price", S.full_price_label, "scraper-base"),
             cost_line("Volume discount", S.discount_label, "scraper-discount"),
