@@ -32,12 +32,12 @@ def card_header(icon: str, title: str, subtitle=None, color: str = "indigo", hea
 
 
 def section_card(icon: str, title: str, subtitle, *body: rx.Component, color: str = "indigo",
-                 card_id: str | None = None, heading_as: str = "h3", style: dict | None = None,
-                 **props) -> rx.Component:
+                 card_id: str | None = None, heading_as: str = "h3", tile_size: str = "40px",
+                 style: dict | None = None, **props) -> rx.Component:
     """A card with an icon header (``card_header``; ``subtitle`` may be None) above its body."""
     return card(
         rx.vstack(
-            card_header(icon, title, subtitle, color, heading_as),
+            card_header(icon, title, subtitle, color, heading_as, tile_size),
             *body,
             spacing="4",
             width="100%",

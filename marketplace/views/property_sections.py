@@ -175,6 +175,7 @@ def details_card() -> rx.Component:
             style=NO_LAST_BORDER,
         ),
         heading_as="h2",
+        tile_size="36px",
         card_id="property-details",
     )
 
@@ -239,6 +240,7 @@ def financial_card() -> rx.Component:
         ),
         profit_panel(),
         heading_as="h2",
+        tile_size="36px",
         card_id="property-financials",
     )
 
@@ -276,6 +278,7 @@ def lead_info_card() -> rx.Component:
             style=NO_LAST_BORDER,
         ),
         heading_as="h2",
+        tile_size="36px",
         card_id="property-lead-info",
     )
 
@@ -294,6 +297,7 @@ def links_card() -> rx.Component:
         ),
         rx.text("Links open on third-party sites in a new tab.", size="1", color_scheme="gray"),
         heading_as="h2",
+        tile_size="36px",
         card_id="property-links",
     )
 
