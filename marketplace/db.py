@@ -1,5 +1,22 @@
 """Database engine and transactions.
 
+The transaction convention (one for the whole app):
+
+- Only ``marketplace/services/`` (and ``jobs/``, the CLI and the migrations)
+  import this module or ``marketplace.models``; states, pages, components,
+  views and API routes call service functions (through
+  ``offloop.run_blocking`` from async code).
+- Every public service function opens its own transaction: ``session_scope()``
+  when it writes, ``read_scope()`` when it only reads. One user action is one
+  service call and, where it writes, one write transaction; slow outside work
+  (Argon2, a payment provider, a lead source) runs before or after it, never
+  inside it (see ``accounts.sign_in_user``, ``purchases.start_purchase``).
+- A function that takes a ``session`` works inside its caller's transaction:
+  it is private (``_name``), or its docstring (or its module's) says "inside
+  the caller's transaction", so the CLI, the seeding and other services can
+  compose several in one transaction. It never commits or rolls back that
+  session.
+
 One engine per database URL. Services open their own sessions, two ways:
 
 - ``session_scope()`` for anything that writes: one transaction that commits on

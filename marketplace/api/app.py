@@ -8,17 +8,10 @@ all live under ``/api/`` and ``/functions/v1/``.
 from __future__ import annotations
 
 from fastapi import FastAPI
-from sqlalchemy import text
 
-from marketplace.api import downloads, images, stripe_webhook, webhook
-from marketplace.api import explorer_export
-from marketplace.db import get_engine
+from marketplace.api import downloads, explorer_export, images, stripe_webhook, webhook
 from marketplace.offloop import run_blocking
-
-
-def _ping_database() -> None:
-    with get_engine().connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-        conn.execute(text("SELECT 1"))
+from marketplace.services.health import ping_database
 
 
 def create_api() -> FastAPI:
@@ -27,7 +20,7 @@ def create_api() -> FastAPI:
     @api.get("/api/health")
     async def health() -> dict:
         """Liveness plus a database round trip (a read: it never waits for a writer)."""
-        await run_blocking(_ping_database)
+        await run_blocking(ping_database)
         return {"status": "ok"}
 
     api.include_router(images.router)

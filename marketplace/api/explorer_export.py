@@ -16,12 +16,12 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timezone
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from marketplace.core import explorer as rules
-from marketplace.models import utcnow
 from marketplace.offloop import run_blocking
 from marketplace.services import admin, downloads, explorer_leads
 
@@ -70,7 +70,7 @@ async def explorer_leads_csv(q: str = "", status: str = rules.DEFAULT_STATUS, so
         return JSONResponse(INVALID_LINK, status_code=403)
     if not await run_blocking(admin.is_super_admin, user_id):
         return JSONResponse({"error": "Access denied: Super admin privileges required"}, status_code=403)
-    name = rules.export_filename(utcnow().date())
+    name = rules.export_filename(datetime.now(timezone.utc).date())
     return StreamingResponse(
         _stream(explorer_leads.iter_csv(view, BATCH)),
         media_type="text/csv; charset=utf-8",

@@ -9,6 +9,9 @@ use: once the address is confirmed no link signs anyone in.
 
 Links point at ``SITE_URL``; without it (development only: production requires
 it) at the address the user's browser was on, or this machine's default.
+
+Functions that take a ``session`` work inside the caller's transaction (``marketplace.db``). The mail
+leaves after that transaction commits (``services.mail``).
 """
 
 from __future__ import annotations

@@ -5,6 +5,11 @@ there: sessions and tokens (``auth_sessions``), the sign-in and sign-up
 throttle (``throttle``), the account e-mails (``account_mail``) and the
 referral rules (``referrals``).
 
+Transactions (``marketplace.db``): the functions that take a ``session`` work
+inside the caller's transaction and never commit it (the CLI, the seeding and
+the tests compose them); the UI calls the session-owning functions at the end
+(``sign_in_user``, ``sign_up_user``, ``confirm_email_link``, ``load_account``).
+
 Sign-up never tells whether an address is registered. Whatever the address,
 a valid sign-up gets the same answer (check your e-mail) and one e-mail goes
 to the address: a confirmation link for a new address (and for one nobody has
@@ -136,7 +141,8 @@ def create_user(
     referred_by: uuid.UUID | None = None,
     password_hash: str | None = None,
 ) -> User:
-    """Create a user with profile (and optional opening credits through the ledger).
+    """Create a user with profile (and optional opening credits through the ledger),
+    inside the caller's transaction.
 
     Raises ``AuthError('Sign Up Failed', 'User already registered')`` for a
     taken e-mail and ``ValueError`` for a malformed e-mail, a password shorter
@@ -234,8 +240,8 @@ def sign_up(
     browser_origin: str | None = None,
     now: datetime | None = None,
 ) -> SignUpResult:
-    """Validate and throttle, then e-mail the address (see the module text).
-    Raises ``AuthError`` for invalid input (nothing is written) or too many
+    """Validate and throttle, then e-mail the address (see the module text),
+    inside the caller's transaction. Raises ``AuthError`` for invalid input (nothing is written) or too many
     sign-ups from one IP."""
     try:
         normalized = rules.validate_sign_up(first_name, last_name, email, password, confirm_password)
@@ -297,11 +303,15 @@ def _resend_confirmation(session: Session, user: User, now: datetime) -> None:
         send_confirmation_email(session, user)
 
 
-def sign_in(
+def _sign_in(
     session: Session, email: str, password: str, *, user_agent: str = "", ip_address: str = "",
     device_id: str = "", now: datetime | None = None, pre_verified: PreVerified | None = None,
-) -> tuple[User, TokenPair]:
-    """Check the password and open a session; the same message for any wrong input.
+) -> tuple[User, TokenPair] | AuthError:
+    """Check the password and open a session, inside the caller's transaction.
+
+    A refusal (the same message for any wrong input) is returned, not raised:
+    the attempt it recorded feeds the throttle, so the caller commits it and
+    then raises the refusal (``sign_in_user``).
 
     ``pre_verified``: the Argon2 check already ran outside the transaction (see
     ``sign_in_user``); it counts when the stored hash is still the one checked."""
@@ -313,7 +323,7 @@ def sign_in(
         normalized = (email or "").strip().lower()[:throttle.EMAIL_COLUMN_WIDTH]
     wait = throttle.throttle_wait(session, normalized, ip_address, now)
     if wait:
-        raise AuthError(
+        return AuthError(
             SIGN_IN_FAILED_TITLE,
             f"Too many failed sign-in attempts. Please wait {wait} seconds and try again.",
             retry_after=wait,
@@ -332,9 +342,7 @@ def sign_in(
     if unconfirmed:
         _resend_confirmation(session, user, now)
     if not ok or unconfirmed:
-        # The failure must survive the caller's rollback: it feeds the throttle.
-        session.commit()
-        raise AuthError(SIGN_IN_FAILED_TITLE, INVALID_CREDENTIALS)
+        return AuthError(SIGN_IN_FAILED_TITLE, INVALID_CREDENTIALS)
     return user, create_session(
         session, user.id, user_agent=user_agent, ip_address=ip_address, device_id=device_id, now=now
     )
@@ -346,8 +354,8 @@ def sign_in(
 def confirm_email(
     session: Session, token: str, *, user_agent: str = "", ip_address: str = "", device_id: str = ""
 ) -> tuple[User, TokenPair] | None:
-    """Mark the e-mail confirmed and sign the user in; None for a bad, stale,
-    used or superseded link."""
+    """Mark the e-mail confirmed and sign the user in, inside the caller's
+    transaction; None for a bad, stale, used or superseded link."""
     found = read_confirmation_token(token)
     if found is None:
         return None
@@ -387,14 +395,17 @@ def load_account(user_id: uuid.UUID) -> tuple[CurrentUser | None, object | None]
 
 
 def sign_in_user(
-    email: str, password: str, *, user_agent: str = "", ip_address: str = "", device_id: str = ""
+    email: str, password: str, *, user_agent: str = "", ip_address: str = "", device_id: str = "",
+    now: datetime | None = None,
 ) -> tuple[uuid.UUID, TokenPair]:
-    """``sign_in`` in its own transaction; call it off the event loop.
+    """Sign in: (user id, tokens), or ``AuthError``; call it off the event loop.
 
     Argon2 runs before the write transaction opens (after a read that checks the
     throttle and finds the stored hash), so the transaction recording the attempt
     stays short: on SQLite the write lock is held for milliseconds, not for the
-    hash. ``sign_in`` re-checks the throttle inside the transaction."""
+    hash. ``_sign_in`` re-checks the throttle inside the transaction, which
+    commits a failed attempt too (it feeds the throttle) before the refusal is
+    raised."""
     from marketplace.db import read_scope, session_scope
 
     pre = None
@@ -405,17 +416,20 @@ def sign_in_user(
             normalized = None
         if normalized is not None:
             with read_scope() as session:
-                blocked = throttle.throttle_wait(session, normalized, ip_address, utcnow()) > 0
+                blocked = throttle.throttle_wait(session, normalized, ip_address, now or utcnow()) > 0
                 user = None if blocked else find_user_by_email(session, normalized)
             if not blocked:
                 stored = user.password_hash if user else _DUMMY_HASH
                 pre = PreVerified(stored, _verify_password(stored, password))
     with session_scope() as session:
-        user, pair = sign_in(
+        outcome = _sign_in(
             session, email, password, user_agent=user_agent, ip_address=ip_address, device_id=device_id,
-            pre_verified=pre,
+            now=now, pre_verified=pre,
         )
-        return user.id, pair
+        if not isinstance(outcome, AuthError):
+            user, pair = outcome
+            return user.id, pair
+    raise outcome  # after the commit: the failed attempt is recorded
 
 
 def sign_up_user(**fields) -> SignUpResult:

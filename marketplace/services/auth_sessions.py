@@ -17,6 +17,9 @@ with reuse detection). Each ``auth_sessions`` row is one token family:
   shared localStorage;
 - after the grace, presenting the replaced refresh token means it was copied:
   the whole family (the session) is revoked.
+
+Functions that take a ``session`` work inside the caller's transaction (``marketplace.db``). ``resolve_session``
+and ``end_session`` open their own, for the UI.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Read-only numbers for the dashboard (SPEC 2, 9) and the developer explorer
-overview (SPEC 6). Nothing here writes."""
+overview (SPEC 6). Nothing here writes. Functions that take a ``session`` work inside the caller's transaction (``marketplace.db``)."""
 
 from __future__ import annotations
 

@@ -4,6 +4,8 @@
 + delta >= 0`` and appends a ``credit_ledger`` row in the caller's transaction,
 so the balance and the ledger cannot disagree and two concurrent spends cannot
 both pass a balance check.
+
+Functions that take a ``session`` work inside the caller's transaction (``marketplace.db``).
 """
 
 from __future__ import annotations

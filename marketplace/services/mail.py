@@ -3,7 +3,10 @@
 ``smtps://...`` implicit TLS). Without SMTP, in development the whole message
 is written to the server log so a local user can still follow the link; in
 production (``APP_ENV=production``) the log names only the recipient and the
-subject: a log must never hold a working sign-in or confirmation link."""
+subject: a log must never hold a working sign-in or confirmation link.
+
+``send_mail`` records the mail inside the caller's transaction and sends it after
+that transaction commits (never for one that rolls back)."""
 
 from __future__ import annotations
 

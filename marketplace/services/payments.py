@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import stripe
+from sqlmodel import Session
 
 from marketplace import routes
 from marketplace.config import get_settings
@@ -56,7 +57,14 @@ class PaymentProvider(Protocol):
     name: str
 
     def create_checkout(self, *, user_id: uuid.UUID, pack: CreditPack, success_url: str,
-                        cancel_url: str) -> CheckoutSession: ...
+                        cancel_url: str) -> CheckoutSession:
+        """Open the checkout with the provider, outside any database transaction
+        (it may go over the network)."""
+
+    def record_checkout(self, session: Session, checkout: CheckoutSession, *, user_id: uuid.UUID,
+                        pack: CreditPack, success_url: str, cancel_url: str) -> None:
+        """Store what the provider keeps on our side, inside the caller's
+        transaction (the one that records the purchase)."""
 
     def retrieve(self, session_id: str) -> CheckoutStatus: ...
 
@@ -92,6 +100,9 @@ class StripeProvider:
             raise PaymentError(f"Stripe could not start the checkout: {exc.user_message or exc}") from exc
         return CheckoutSession(id=session.id, url=session.url)
 
+    def record_checkout(self, session, checkout, *, user_id, pack, success_url, cancel_url) -> None:
+        """Nothing: Stripe keeps the checkout."""
+
     def retrieve(self, session_id: str) -> CheckoutStatus:
         try:
             session = self.client.v1.checkout.sessions.retrieve(session_id)
@@ -115,13 +126,15 @@ class TestCheckoutProvider:
 
     def create_checkout(self, *, user_id, pack, success_url, cancel_url) -> CheckoutSession:
         session_id = "test_cs_" + secrets.token_urlsafe(24)
-        with session_scope() as session:
-            session.add(TestCheckout(
-                id=session_id, user_id=user_id, bundle=pack.id, amount_cents=pack.amount_cents,
-                success_url=success_url.replace(SESSION_PLACEHOLDER, session_id),
-                cancel_url=cancel_url,
-            ))
         return CheckoutSession(id=session_id, url=routes.test_checkout_url(session_id))
+
+    def record_checkout(self, session, checkout, *, user_id, pack, success_url, cancel_url) -> None:
+        """The checkout page's row, written with the purchase it belongs to."""
+        session.add(TestCheckout(
+            id=checkout.id, user_id=user_id, bundle=pack.id, amount_cents=pack.amount_cents,
+            success_url=success_url.replace(SESSION_PLACEHOLDER, checkout.id),
+            cancel_url=cancel_url,
+        ))
 
     def retrieve(self, session_id: str) -> CheckoutStatus:
         with read_scope() as session:

@@ -14,6 +14,8 @@ button itself (``payments.finish_test_checkout`` -> ``fulfil_test_checkout``).
 Return addresses: ``SITE_URL`` when configured, otherwise the origin of the
 browser that started the checkout (``Settings.base_url``), so a buyer who opened
 the app at 127.0.0.1 or a LAN address comes back to that same address.
+
+Functions that take a ``session`` work inside the caller's transaction (``marketplace.db``).
 """
 
 from __future__ import annotations
@@ -58,32 +60,40 @@ def start_purchase(user_id: uuid.UUID | None, bundle: str, referral_code: str | 
     """Open a checkout for ``bundle``; returns the URL to open (in a new tab).
 
     ``origin`` is the address the buyer's browser is on (``scheme://host[:port]``,
-    validated again here); the return addresses use it when SITE_URL is unset."""
+    validated again here); the return addresses use it when SITE_URL is unset.
+
+    Two steps, one transaction: the provider opens the checkout first, outside
+    any transaction (Stripe is a network call, and no lock waits on it); then
+    one write transaction stores everything the checkout needs on our side: the
+    provider's row (the TEST MODE checkout page), the pending purchase and the
+    referrer binding. A checkout that failed to open writes nothing and binds
+    no referrer; a write that fails leaves at most a Stripe checkout without
+    our row, which the ``checkout.session.completed`` webhook still credits."""
     if user_id is None:
         raise PurchaseError(*AUTH_REQUIRED)
     pack = packs.get_pack(bundle)
     if pack is None:
         raise PurchaseError(ERROR_TITLE, UNKNOWN_PACK)
     site = get_settings().base_url(origin)
+    urls = {
+        "success_url": f"{site}/credits-purchased?session_id={SESSION_PLACEHOLDER}",
+        "cancel_url": f"{site}/purchase-credits?canceled=1",
+    }
     provider = get_provider()
     try:
-        checkout = provider.create_checkout(
-            user_id=user_id,
-            pack=pack,
-            success_url=f"{site}/credits-purchased?session_id={SESSION_PLACEHOLDER}",
-            cancel_url=f"{site}/purchase-credits?canceled=1",
-        )
+        checkout = provider.create_checkout(user_id=user_id, pack=pack, **urls)
     except PaymentError as exc:
         log.warning("checkout for %s failed: %s", user_id, exc)
         raise PurchaseError(ERROR_TITLE, str(exc)) from exc
     with session_scope() as session:
+        provider.record_checkout(session, checkout, user_id=user_id, pack=pack, **urls)
         session.add(CreditPurchase(
             user_id=user_id, bundle=pack.id, credits=pack.credits, amount_cents=pack.amount_cents,
             provider=provider.name, provider_session_id=checkout.id, status="pending",
         ))
-    if referral_code:
-        # Bound with the first checkout that opened (not by one that failed to start).
-        referrals.bind_referrer(user_id, referral_code)
+        if referral_code:
+            # Bound with the first checkout that opened (not by one that failed to start).
+            referrals.bind_referrer_in(session, user_id, referral_code)
     return checkout
 
 

@@ -10,6 +10,9 @@ new account's mailbox is the referrer's (``core.accounts.mailbox_identity``:
 case, and on providers that ignore them +tags and Gmail's dots), or when the
 new account is created or used in a browser (device id) in which the referrer
 has ever signed in.
+
+Functions that take a ``session`` work inside the caller's transaction (``marketplace.db``). The others
+open their own.
 """
 
 from __future__ import annotations
@@ -114,17 +117,22 @@ def bind_referrer(user_id: uuid.UUID, code: str | None, device_id: str = "") -> 
     is not the referrer's own (account, mailbox, or a browser ``device_id`` or
     session the referrer has signed in on)."""
     with session_scope() as session:
-        referrer = resolve_referrer(session, code)
-        if referrer is None or is_self_referral(session, referrer, user_id=user_id, device_id=device_id):
-            return False
-        profile = session.get(Profile, user_id)
-        if profile is None or profile.referred_by is not None:
-            return False
-        if has_paid_before(session, user_id):
-            return False
-        profile.referred_by = referrer
-        session.add(profile)
-        return True
+        return bind_referrer_in(session, user_id, code, device_id)
+
+
+def bind_referrer_in(session: Session, user_id: uuid.UUID, code: str | None, device_id: str = "") -> bool:
+    """``bind_referrer`` inside the caller's transaction (opening a purchase)."""
+    referrer = resolve_referrer(session, code)
+    if referrer is None or is_self_referral(session, referrer, user_id=user_id, device_id=device_id):
+        return False
+    profile = session.get(Profile, user_id)
+    if profile is None or profile.referred_by is not None:
+        return False
+    if has_paid_before(session, user_id):
+        return False
+    profile.referred_by = referrer
+    session.add(profile)
+    return True
 
 
 def first_purchase_bonus_eligible(user_id: uuid.UUID, stored_code_valid: bool = False) -> bool:

@@ -1,6 +1,9 @@
 """Subscriptions (SPEC ``check-subscription``): the status for the header badge, spending
 a subscription lead on an unlock, operator grants and the payment provider's updates.
-Every write to the subscription fields goes through this module."""
+Every write to the subscription fields goes through this module.
+
+Functions that take a ``session`` work inside the caller's transaction (``marketplace.db``).
+"""
 
 from __future__ import annotations
 

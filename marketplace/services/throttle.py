@@ -16,6 +16,8 @@ after the last failure (capped at the window). A refused attempt does not
 check the password and is not recorded.
 
 Sign-up: at most ``SIGNUP_MAX_PER_HOUR`` (10) per IP in any hour.
+
+Functions that take a ``session`` work inside the caller's transaction (``marketplace.db``).
 """
 
 from __future__ import annotations

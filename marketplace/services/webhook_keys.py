@@ -3,6 +3,8 @@
 Only the SHA-256 of a key is stored (``profiles.webhook_auth_key``) plus its
 last four characters as a hint: a leaked database cannot drive anyone's
 scraper, and the key is shown in full exactly once, when it is generated.
+
+Functions that take a ``session`` work inside the caller's transaction (``marketplace.db``).
 """
 
 from __future__ import annotations

@@ -43,9 +43,7 @@ def _count(model, *where):
 
 
 def _sign_in(email, password, **kw):
-    with session_scope() as s:
-        user, pair = accounts.sign_in(s, email, password, **kw)
-        return user.id, pair
+    return accounts.sign_in_user(email, password, **kw)
 
 
 def _confirm(mail):

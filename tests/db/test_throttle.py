@@ -15,9 +15,8 @@ ATTACKER_IP = "203.0.113.9"
 
 
 def _attempt(email, password, ip, now):
-    with session_scope() as s:
-        user, _ = accounts.sign_in(s, email, password, ip_address=ip, now=now)
-        return user.id
+    user_id, _ = accounts.sign_in_user(email, password, ip_address=ip, now=now)
+    return user_id
 
 
 def _refused(email, password, ip, now) -> accounts.AuthError:
