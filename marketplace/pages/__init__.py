@@ -1,4 +1,6 @@
-"""One module per page; importing this package registers them all."""
+"""One module per page; importing this package declares them all (``@page``),
+and marketplace/marketplace.py adds them to the app once (``add_pages``).
+Pages import components and views, never another page."""
 
 from marketplace.pages import home  # noqa: F401
 from marketplace.pages import about  # noqa: F401

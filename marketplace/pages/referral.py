@@ -21,8 +21,8 @@ import reflex as rx
 from marketplace import routes
 from marketplace.components.layout import page
 from marketplace.core.accounts import REFERRAL_CODE_RE, is_valid_referral_code
-from marketplace.pages.not_found import NOT_FOUND_ROUTE, not_found_view
 from marketplace.states.auth import AuthState
+from marketplace.views.not_found import NOT_FOUND_ROUTE, not_found_view
 
 # A referral code is what marketplace.core.accounts.REFERRAL_CODE_RE accepts
 # (1-15 ASCII letters or digits) minus the first segments of real routes and

@@ -43,3 +43,15 @@ def test_each_page_is_added_once_however_often_the_app_compiles(tmp_path):
     assert int(added) == 20, line
     for route in ("index", "marketplace", "dashboard", "property/[lead_id]", "explorerdev", "404"):
         assert route in routes, routes
+
+
+def test_no_page_imports_another_page():
+    """Pages share code through components/ and views/, never through another page."""
+    offenders = []
+    for path in sorted((PROJECT_ROOT / "marketplace" / "pages").glob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if line.lstrip().startswith(("from marketplace.pages", "import marketplace.pages")):
+                offenders.append(f"{path.name}:{number}: {line.strip()}")
+    assert offenders == []
