@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketplace.components import ui
+from marketplace.components import styles, ui
 from marketplace.components.gallery import FRAME_BACKGROUND, dialog_header, photo, photo_frame
 from marketplace.states.marketplace import CardView, MarketplaceState
 
@@ -147,7 +147,7 @@ def _financials(card) -> rx.Component:
         rx.hstack(
             rx.text("Est. ROI", size="2", color_scheme="gray"),
             rx.text(card.roi, size="5", weight="bold", color_scheme=_roi_color(card), id=f"lead-roi-{card.id}",
-                    style={"letter_spacing": "-0.02em"}),
+                    style=styles.NUMBER_STYLE),
             justify="between",
             align="baseline",
             width="100%",

@@ -23,7 +23,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketplace import routes
-from marketplace.components import cards, ui
+from marketplace.components import cards, styles, ui
 from marketplace.components.layout import page
 from marketplace.components.lead_card import lead_card
 from marketplace.states.marketplace import MarketplaceState as S
@@ -53,52 +53,43 @@ def countdown_pill() -> rx.Component:
     )
 
 
+def _header_panel(tile: rx.Component, text: rx.Component, action: rx.Component, **props) -> rx.Component:
+    """A compact card in the page header: icon tile, text, then the action on the right."""
+    return rx.card(
+        rx.hstack(tile, text, rx.spacer(), action, spacing="3", align="center", width="100%"),
+        size="2",
+        class_name="lv-card",
+        width=ui.responsive("100%", md="auto"),
+        min_width=ui.responsive("0", md="360px"),
+        **props,
+    )
+
+
 def credits_panel() -> rx.Component:
     """Signed in: Available Credits and Buy More Credits. Visitors: a sign-in prompt."""
     return rx.cond(
         S.is_authenticated,
-        rx.card(
-            rx.hstack(
-                rx.box(ui.icon_tile("coins", "amber"), class_name="lv-hide-below-sm"),
-                rx.vstack(
-                    rx.text("Available Credits", size="2", color_scheme="gray", weight="medium"),
-                    rx.text(S.credits_label, size="6", weight="bold", id="available-credits",
-                            style={"letter_spacing": "-0.02em", "line_height": "1.1"}),
-                    spacing="0",
-                ),
-                rx.spacer(),
-                ui.button_link("Buy More Credits", routes.PURCHASE_CREDITS, icon="plus", size="2",
-                               id="buy-more-credits"),
-                spacing="3",
-                align="center",
-                width="100%",
+        _header_panel(
+            rx.box(ui.icon_tile("coins", "amber"), class_name="lv-hide-below-sm"),
+            rx.vstack(
+                rx.text("Available Credits", size="2", color_scheme="gray", weight="medium"),
+                rx.text(S.credits_label, size="6", weight="bold", id="available-credits",
+                        style={**styles.NUMBER_STYLE, "line_height": "1.1"}),
+                spacing="0",
             ),
-            size="2",
-            class_name="lv-card",
-            width=ui.responsive("100%", md="auto"),
-            min_width=ui.responsive("0", md="360px"),
+            ui.button_link("Buy More Credits", routes.PURCHASE_CREDITS, icon="plus", size="2", id="buy-more-credits"),
             id="credits-panel",
         ),
         rx.cond(
             ~S.auth_loading,
-            rx.card(
-                rx.hstack(
-                    ui.icon_tile("lock_keyhole"),
-                    rx.vstack(
-                        rx.text("Addresses are masked", size="2", weight="bold"),
-                        rx.text("Sign in to unlock leads with credits.", size="2", color_scheme="gray"),
-                        spacing="0",
-                    ),
-                    rx.spacer(),
-                    ui.button_link("Login", routes.AUTH, icon="log_in", size="2", id="marketplace-login"),
-                    spacing="3",
-                    align="center",
-                    width="100%",
+            _header_panel(
+                ui.icon_tile("lock_keyhole"),
+                rx.vstack(
+                    rx.text("Addresses are masked", size="2", weight="bold"),
+                    rx.text("Sign in to unlock leads with credits.", size="2", color_scheme="gray"),
+                    spacing="0",
                 ),
-                size="2",
-                class_name="lv-card",
-                width=ui.responsive("100%", md="auto"),
-                min_width=ui.responsive("0", md="360px"),
+                ui.button_link("Login", routes.AUTH, icon="log_in", size="2", id="marketplace-login"),
             ),
         ),
     )

@@ -50,7 +50,7 @@ def money_tile(label: str, value: rx.Var, value_id: str, hint: str) -> rx.Compon
     return rx.vstack(
         rx.text(label, size="2", color_scheme="gray", weight="medium"),
         rx.text(value, size=rx.breakpoints(initial="5", sm="6"), weight="bold", id=value_id,
-                style={"letter_spacing": "-0.02em"}),
+                style=styles.NUMBER_STYLE),
         rx.text(hint, size="1", color_scheme="gray"),
         spacing="1",
         padding="0.9rem 1rem",
