@@ -6,8 +6,8 @@ Every function opens its own transaction (``session_scope``) or read
 ``offloop.run_blocking``. Refusals are ``SettingsError(title, message)``.
 
 A password change checks the current password with Argon2 BEFORE the write
-transaction opens (as ``accounts.sign_in_user`` does; the hashes share its
-``_ARGON2_SLOTS``), counts a wrong one in the sign-in throttle, and then, in
+transaction opens (as ``accounts.sign_in_user`` does; both hash through
+``services.passwords``), counts a wrong one in the sign-in throttle, and then, in
 one short transaction, stores the new hash if the stored one is still the one
 checked and revokes every other session of the user.
 
@@ -56,7 +56,7 @@ from marketplace.messages import (
 )
 from marketplace.services import auth_sessions, throttle
 from marketplace.services.account_mail import send_confirmation_email
-from marketplace.services.accounts import _verify_password, hash_password  # shared Argon2 slots
+from marketplace.services.passwords import hash_password, verify_password
 
 RESEND_INTERVAL = timedelta(minutes=1)
 
@@ -209,7 +209,7 @@ def change_password(
             "Password Not Changed", f"Too many failed attempts. Please wait {wait} seconds and try again.",
             retry_after=wait,
         )
-    ok = len(current) <= PASSWORD_MAX_LENGTH and _verify_password(stored, current)
+    ok = len(current) <= PASSWORD_MAX_LENGTH and verify_password(stored, current)
     if not ok:
         with session_scope() as session:
             throttle.record_sign_in(session, email, ip_address, False)

@@ -24,14 +24,10 @@ sign-in would tell whether the address was free.
 from __future__ import annotations
 
 import logging
-import os
-import threading
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
@@ -53,15 +49,10 @@ from marketplace.services.account_mail import (
     send_existing_account_notice,
 )
 from marketplace.services.auth_sessions import TokenPair, create_session
+from marketplace.services.passwords import DUMMY_HASH, hash_password, verify_password
 
 log = logging.getLogger("marketplace.accounts")
 
-_hasher = PasswordHasher()  # Argon2id, library defaults (RFC 9106 low-memory profile)
-# Argon2 is deliberately expensive (~0.2 s of CPU). At most one hash per core but
-# one runs at a time, so a burst of sign-ins queues here instead of taking every
-# core from the event loop and the other users' requests.
-_ARGON2_SLOTS = threading.BoundedSemaphore(max(1, (os.cpu_count() or 2) - 1))
-_DUMMY_HASH = _hasher.hash("not-a-real-password")
 RESEND_CONFIRMATION_AFTER = timedelta(minutes=10)
 
 
@@ -90,19 +81,6 @@ class SignUpResult:
 
     email: str
     referral_refused: bool  # a referral code came with the sign-up and cannot be applied
-
-
-def hash_password(password: str) -> str:
-    with _ARGON2_SLOTS:
-        return _hasher.hash(password)
-
-
-def _verify_password(stored: str, password: str) -> bool:
-    try:
-        with _ARGON2_SLOTS:
-            return _hasher.verify(stored, password)
-    except (VerifyMismatchError, VerificationError, InvalidHashError):
-        return False
 
 
 @dataclass(frozen=True)
@@ -332,11 +310,11 @@ def _sign_in(
     if len(password) > rules.PASSWORD_MAX_LENGTH:
         ok = False  # never hashed: Argon2 of a huge input is a denial of service
     else:
-        stored = user.password_hash if user else _DUMMY_HASH
+        stored = user.password_hash if user else DUMMY_HASH
         if pre_verified is not None and pre_verified.stored == stored:
             ok = pre_verified.ok and user is not None
         else:
-            ok = _verify_password(stored, password) and user is not None
+            ok = verify_password(stored, password) and user is not None
     unconfirmed = ok and user.email_confirmed_at is None
     throttle.record_sign_in(session, normalized, ip_address, ok and not unconfirmed, now)
     if unconfirmed:
@@ -419,8 +397,8 @@ def sign_in_user(
                 blocked = throttle.throttle_wait(session, normalized, ip_address, now or utcnow()) > 0
                 user = None if blocked else find_user_by_email(session, normalized)
             if not blocked:
-                stored = user.password_hash if user else _DUMMY_HASH
-                pre = PreVerified(stored, _verify_password(stored, password))
+                stored = user.password_hash if user else DUMMY_HASH
+                pre = PreVerified(stored, verify_password(stored, password))
     with session_scope() as session:
         outcome = _sign_in(
             session, email, password, user_agent=user_agent, ip_address=ip_address, device_id=device_id,

@@ -38,7 +38,7 @@ from marketplace.core import scrape as rules
 from marketplace.core.errors import UserError
 from marketplace.core.pricing import credit_cost_for_confidence, display_confidence
 from marketplace.db import read_scope, session_scope
-from marketplace.messages import INSUFFICIENT_CREDITS_TITLE, SCRAPE_FAILED_TITLE
+from marketplace.messages import INSUFFICIENT_CREDITS_TITLE, NOTHING_NEW, SCRAPE_FAILED_TITLE, USER_NOT_FOUND
 from marketplace.models import BulkScrape, Lead, Profile, UserLead, utcnow
 from marketplace.services import ledger
 from marketplace.services.marketplace import rebuild_facets
@@ -227,7 +227,7 @@ def check_balance(user_id: uuid.UUID, lead_count: int) -> int:
     with read_scope() as session:
         balance = session.exec(select(Profile.credits_remaining).where(Profile.user_id == user_id)).first()
     if balance is None:
-        raise ScrapeError(SCRAPE_FAILED_TITLE, "User not found", status=404)
+        raise ScrapeError(SCRAPE_FAILED_TITLE, USER_NOT_FOUND, status=404)
     if balance < cost:
         raise ScrapeError(INSUFFICIENT_CREDITS_TITLE, rules.need_credits_message(cost, balance), status=402)
     return balance
@@ -283,7 +283,7 @@ def store_inventory(admin_id: uuid.UUID, request, leads: list[dict], *, origin: 
     scrape_id = uuid.uuid4()
     with session_scope() as session:
         if session.get(Profile, admin_id) is None:
-            raise ScrapeError(SCRAPE_FAILED_TITLE, "User not found", status=404)
+            raise ScrapeError(SCRAPE_FAILED_TITLE, USER_NOT_FOUND, status=404)
         held_ids, held_addresses = _in_inventory(session, admin_id, leads)  # a refresh may have run meanwhile
         lead_rows, output = [], []
         for lead in leads:
@@ -303,7 +303,7 @@ def store_inventory(admin_id: uuid.UUID, request, leads: list[dict], *, origin: 
             })
             output.append({**_output_row(lead_id, lead, now), "credit_cost": lead["credit_cost"]})
         if not lead_rows:
-            raise ScrapeError(SCRAPE_FAILED_TITLE, "Every lead found is already in the marketplace; nothing was added.")
+            raise ScrapeError(SCRAPE_FAILED_TITLE, NOTHING_NEW)
         session.add(BulkScrape(
             id=scrape_id, user_id=admin_id, created_at=now, lead_count=request.lead_count,
             leads_generated=len(lead_rows), credits_used=0, status="completed", origin=origin,
@@ -345,7 +345,7 @@ def store(user_id: uuid.UUID, request: rules.ScrapeRequest, leads: list[dict], *
     try:
         with session_scope() as session:
             if session.get(Profile, user_id) is None:
-                raise ScrapeError(SCRAPE_FAILED_TITLE, "User not found", status=404)
+                raise ScrapeError(SCRAPE_FAILED_TITLE, USER_NOT_FOUND, status=404)
             session.add(BulkScrape(
                 id=scrape_id, user_id=user_id, created_at=now, lead_count=request.lead_count,
                 leads_generated=delivered, credits_used=cost, status="completed", origin=origin,

@@ -18,6 +18,7 @@ from typing import Any
 from sqlmodel import select
 
 from marketplace.db import read_scope, session_scope
+from marketplace.messages import INVALID_AUTH_KEY, USER_NOT_FOUND
 from marketplace.models import Profile, SuperAdmin, WebhookRequest
 from marketplace.services import webhook_keys
 from marketplace.services.auth_sessions import hash_token
@@ -34,6 +35,9 @@ class Caller:
 
 
 class CallerError(Exception):
+    """A refused webhook API call: the HTTP ``status`` and the JSON body's ``error``.
+    Not a ``core.errors.UserError``: an API caller gets a status code, not a toast."""
+
     def __init__(self, status: int, message: str):
         super().__init__(message)
         self.status = status
@@ -62,9 +66,9 @@ def authenticate(user_id: uuid.UUID | None, key: str | None) -> Caller:
     presented = hash_token(key) if key else _DUMMY_HASH
     matches = hmac.compare_digest(stored or _DUMMY_HASH, presented) and bool(stored) and bool(key)
     if not found:
-        raise CallerError(404, "User not found")
+        raise CallerError(404, USER_NOT_FOUND)
     if not matches:
-        raise CallerError(401, "Invalid or missing webhook auth key")
+        raise CallerError(401, INVALID_AUTH_KEY)
     return Caller(user_id=user_id, is_super_admin=admin)
 
 
