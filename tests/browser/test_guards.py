@@ -240,7 +240,7 @@ def test_explorer_open_for_super_admin(page: Page, live_server, make_user):
     expect(page.locator("#explorer-heading")).to_have_text("Developer Explorer")
     expect(page).to_have_url(re.compile(r"/explorerdev/?$"))
     with session_scope(live_server.database_url) as session:
-        users = session.exec(select(func.count()).select_from(User)).one()
+        users = session.exec(select(func.count()).select_from(User).where(User.deleted_at.is_(None))).one()
         # The marketplace's leads: private bulk-scrape deliveries are not counted.
         leads = session.exec(select(func.count()).select_from(Lead).where(Lead.scrape_id.is_(None))).one()
         active = session.exec(select(func.count()).select_from(Lead).where(Lead.is_active, Lead.scrape_id.is_(None))).one()
