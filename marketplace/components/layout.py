@@ -131,7 +131,7 @@ def account_inline() -> rx.Component:
     return rx.hstack(
         rx.vstack(
             rx.text(AuthState.user_email, id="header-email", size="2", weight="medium", class_name="lv-truncate",
-                    max_width="240px", title=AuthState.user_email),
+                    max_width="240px", title=AuthState.first_name + " · " + AuthState.user_email),
             subscription_badge("header-subscription"),
             spacing="1",
             align="end",
@@ -159,6 +159,9 @@ def account_popover() -> rx.Component:
             rx.popover.content(
                 rx.vstack(
                     rx.text("Signed in as", size="1", color_scheme="gray"),
+                    rx.cond(AuthState.first_name != "",
+                            rx.text(AuthState.first_name, size="3", weight="bold", class_name="lv-break",
+                                    id="header-name")),
                     rx.text(AuthState.user_email, size="2", weight="medium", class_name="lv-break"),
                     subscription_badge(),
                     rx.popover.close(sign_out_button(margin_top="0.5rem", id="popover-signout")),

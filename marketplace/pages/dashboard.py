@@ -54,9 +54,10 @@ def dashboard_header() -> rx.Component:
     return rx.flex(
         rx.vstack(
             rx.heading("Welcome back, ", AuthState.display_name, "!", size=rx.breakpoints(initial="6", sm="7"),
-                       id="dashboard-greeting"),
+                       id="dashboard-greeting", class_name="lv-break"),
             rx.text("Here's what's happening with your leads and credits.", size="3", color_scheme="gray"),
             spacing="1",
+            min_width="0",
         ),
         rx.hstack(
             rx.badge(rx.icon("coins", size=16), DashboardState.credits_label, size="3", variant="soft",

@@ -14,9 +14,11 @@ import reflex as rx
 from marketplace.core import explorer as rules
 from marketplace.states.explorer_leads import ExplorerLeadsState as S
 
-COLUMNS = (("Created", "start"), ("Address", "start"), ("City", "start"), ("State", "start"), ("ZIP", "start"),
-           ("Type", "start"), ("Asking", "end"), ("ROI", "end"), ("Conf.", "end"), ("Cost", "end"),
-           ("Images", "start"), ("Status", "start"))
+# Property and Status first: on a phone they are what shows before the table scrolls sideways.
+# Every sort of the table has its column (Created, Asking, Market value, ROI, Sqft).
+COLUMNS = (("Property", "start"), ("Status", "start"), ("Created", "start"), ("Type", "start"),
+           ("Asking", "end"), ("Market value", "end"), ("ROI", "end"), ("Sqft", "end"), ("Confidence", "end"),
+           ("Cost", "end"), ("Images", "start"))
 IMAGE_COLORS = (("success", "grass"), ("pending", "amber"), ("failed", "red"))
 
 
@@ -104,18 +106,23 @@ def controls() -> rx.Component:
 def _row(lead: rx.Var) -> rx.Component:
     image_color = rx.match(lead["image_status"], *IMAGE_COLORS, "gray")
     return rx.table.row(
+        rx.table.row_header_cell(
+            rx.vstack(
+                rx.text(lead["address"], size="2", weight="medium", white_space="nowrap"),
+                rx.text(lead["place"], size="1", color_scheme="gray", white_space="nowrap"),
+                spacing="0",
+            ),
+        ),
+        rx.table.cell(rx.badge(lead["status"], color_scheme=rx.cond(lead["status"] == "Active", "grass", "gray"))),
         rx.table.cell(rx.text(lead["created"], size="2", white_space="nowrap")),
-        rx.table.cell(rx.text(lead["address"], size="2", weight="medium", white_space="nowrap")),
-        rx.table.cell(rx.text(lead["city"], size="2", white_space="nowrap")),
-        rx.table.cell(rx.text(lead["state"], size="2")),
-        rx.table.cell(rx.text(lead["zip"], size="2", white_space="nowrap")),
         rx.table.cell(rx.badge(lead["lead_type"], variant="soft", color_scheme="indigo", white_space="nowrap")),
         rx.table.cell(rx.text(lead["price"], size="2"), justify="end"),
+        rx.table.cell(rx.text(lead["market"], size="2"), justify="end"),
         rx.table.cell(rx.text(lead["roi"], size="2"), justify="end"),
+        rx.table.cell(rx.text(lead["sqft"], size="2"), justify="end"),
         rx.table.cell(rx.text(lead["confidence"], size="2"), justify="end"),
         rx.table.cell(rx.text(lead["cost"], size="2"), justify="end"),
         rx.table.cell(rx.badge(lead["image_status"], variant="outline", color_scheme=image_color)),
-        rx.table.cell(rx.badge(lead["status"], color_scheme=rx.cond(lead["status"] == "Active", "grass", "gray"))),
         id="lead-row-" + lead["id"].to(str),
     )
 
@@ -135,6 +142,12 @@ def table() -> rx.Component:
         overflow_x="auto",
         width="100%",
     )
+
+
+def scroll_hint() -> rx.Component:
+    """Phones see the first two columns; say that the rest is a swipe away."""
+    return rx.text("Swipe the table sideways for more columns.", size="1", color_scheme="gray",
+                   display=rx.breakpoints(initial="block", md="none"), id="leads-scroll-hint")
 
 
 def empty_state() -> rx.Component:
@@ -243,7 +256,7 @@ def explorer_leads() -> rx.Component:
             ),
             rx.cond(
                 S.lead_rows.length() > 0,
-                table(),
+                rx.vstack(scroll_hint(), table(), spacing="2", width="100%"),
                 rx.cond(S.leads_loaded, empty_state(),
                         rx.cond(S.leads_failed,
                                 rx.button("Retry", on_click=S.load_leads, variant="soft", id="leads-retry"),

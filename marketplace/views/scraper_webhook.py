@@ -41,12 +41,42 @@ def key_block(W=W) -> rx.Component:
                 rx.text("No key yet. Generate one to call the API.", size="2", color_scheme="gray", id="webhook-key"),
             ),
         ),
-        rx.button(rx.icon("key-round", size=16), W.key_button_label, on_click=W.generate_key, loading=W.key_busy,
-                  id="webhook-generate", variant="soft", size="2"),
+        generate_button(W),
         spacing="2",
         width="100%",
         align="start",
     )
+
+
+def generate_button(W=W) -> rx.Component:
+    """Generate at once; Regenerate only after a confirmation (the old key stops working)."""
+    icon = rx.icon("key-round", size=16)
+    regenerate = rx.alert_dialog.root(
+        rx.alert_dialog.trigger(
+            rx.button(icon, "Regenerate", loading=W.key_busy, id="webhook-generate", variant="soft", size="2"),
+        ),
+        rx.alert_dialog.content(
+            rx.alert_dialog.title("Regenerate your webhook key?"),
+            rx.alert_dialog.description(
+                "Your current key stops working at once: every tool that uses it gets 401 until you give it the "
+                "new key. The new key is shown once.",
+                size="2",
+            ),
+            rx.flex(
+                rx.alert_dialog.cancel(rx.button("Cancel", variant="soft", color_scheme="gray",
+                                                 id="webhook-regenerate-cancel")),
+                rx.alert_dialog.action(rx.button("Regenerate key", color_scheme="red", on_click=W.generate_key,
+                                                 id="webhook-regenerate-confirm")),
+                spacing="3",
+                justify="end",
+                margin_top="1rem",
+            ),
+            max_width="440px",
+        ),
+    )
+    generate = rx.button(icon, "Generate", on_click=W.generate_key, loading=W.key_busy, id="webhook-generate",
+                         variant="soft", size="2")
+    return rx.cond(W.has_key | (W.new_key != ""), regenerate, generate)
 
 
 def example_block(W=W, docs: bool = True) -> rx.Component:

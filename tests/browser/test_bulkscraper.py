@@ -162,3 +162,18 @@ def test_webhook_key_and_request_log(page: Page, live_server, make_user):
     with page.expect_download() as info:
         page.locator("#webhook-docs").click()
     assert info.value.suggested_filename == "leadvault-webhook-api.md"
+
+    # Regenerate asks first: Cancel keeps the key working; confirming replaces it.
+    page.locator("#webhook-generate").click()
+    expect(page.get_by_role("alertdialog")).to_contain_text("stops working at once")
+    page.locator("#webhook-regenerate-cancel").click()
+    expect(page.get_by_role("alertdialog")).to_have_count(0)
+    expect(page.locator("#webhook-key-new")).to_have_count(0)
+    page.locator("#webhook-generate").click()
+    page.locator("#webhook-regenerate-confirm").click()
+    expect_toast(page, "New webhook auth key generated")
+    new_key = page.locator("#webhook-key-new").inner_text().strip()
+    assert new_key.startswith("lvwh_") and new_key != key
+    url = f"{live_server.url}/functions/v1/webhook-bulk-scrape/{user['id']}"
+    assert httpx.post(url, json={"leadCount": 1, "location": "Dallas, TX"}, headers={"x-webhook-auth": key},
+                      timeout=60).status_code == 401
