@@ -17,6 +17,7 @@ from marketplace.messages import (
     PASSWORD_MISMATCH,
     PASSWORD_TOO_LONG,
     PASSWORD_TOO_SHORT,
+    PASSWORD_UNCHANGED,
 )
 
 __all__ = [
@@ -87,6 +88,8 @@ def validate_new_password(current: object, new: object, confirm: object) -> str:
         raise ValidationError(*PASSWORD_TOO_SHORT)
     if len(new) > PASSWORD_MAX_LENGTH:
         raise ValidationError(*PASSWORD_TOO_LONG)
+    if new == current:
+        raise ValidationError(*PASSWORD_UNCHANGED)
     return new
 
 

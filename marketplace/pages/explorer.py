@@ -37,10 +37,11 @@ def explorer_content() -> rx.Component:
                 spacing="2",
             ),
             rx.button(
-                rx.icon("refresh-cw", size=16),
-                "Refresh",
+                rx.icon("rotate-cw", size=16),
+                "Reload data",
                 on_click=ExplorerState.refresh_overview,
                 variant="soft",
+                title="Read the overview, the leads table and the webhook log again",
                 id="explorer-refresh",
             ),
             direction=rx.breakpoints(initial="column", md="row"),

@@ -116,6 +116,8 @@ class AccessStatus:
     user_id: uuid.UUID
     expires_at: datetime  # when the session's current access token expires
     previous: bool  # the token was replaced by a rotation less than REFRESH_GRACE ago
+    session_id: uuid.UUID | None = None
+    last_used_at: datetime | None = None
 
 
 def access_status(session: Session, token: str | None, now: datetime | None = None) -> AccessStatus | None:
@@ -133,8 +135,9 @@ def access_status(session: Session, token: str | None, now: datetime | None = No
     if row is None or row.revoked:
         return None
     if row.access_token_hash == digest:
-        return AccessStatus(row.user_id, row.access_expires_at, False) if row.access_expires_at > now else None
-    return AccessStatus(row.user_id, row.access_expires_at, True) if _in_grace(row, now) else None
+        live = row.access_expires_at > now
+        return AccessStatus(row.user_id, row.access_expires_at, False, row.id, row.last_used_at) if live else None
+    return AccessStatus(row.user_id, row.access_expires_at, True, row.id, row.last_used_at) if _in_grace(row, now) else None
 
 
 def validate_access_token(session: Session, token: str | None, now: datetime | None = None) -> uuid.UUID | None:
@@ -243,6 +246,7 @@ def resolve_session(access_token: str, refresh_token: str) -> SessionCheck:
             status = access_status(session, access_token)
     user_id = status.user_id if status is not None else None
     if status is not None and (status.previous or status.expires_at - utcnow() > REFRESH_MARGIN):
+        _touch(status)
         return SessionCheck(user_id, None, status.expires_at)
     if not refresh_token:
         return SessionCheck(user_id)
@@ -255,6 +259,26 @@ def resolve_session(access_token: str, refresh_token: str) -> SessionCheck:
         if result.pair is None:
             return SessionCheck(result.user_id, None, result.access_expires_at)
         return SessionCheck(result.user_id, result.pair)
+
+
+LAST_USED_STEP = timedelta(minutes=5)  # "last active" is kept to this precision
+
+
+def _touch(status: AccessStatus) -> None:
+    """Move the session's ``last_used_at`` (Settings > Signed-in devices) forward, at most
+    once per ``LAST_USED_STEP``: a short write only when it is stale, never on every event."""
+    now = utcnow()
+    if status.session_id is None or (status.last_used_at is not None and now - status.last_used_at < LAST_USED_STEP):
+        return
+    from marketplace.db import session_scope
+
+    sessions = AuthSession.__table__
+    with session_scope() as session:
+        session.execute(
+            sa.update(sessions)
+            .where(sessions.c.id == status.session_id, sessions.c.last_used_at < now - LAST_USED_STEP)
+            .values(last_used_at=now)
+        )
 
 
 def end_session(access_token: str, refresh_token: str) -> bool:

@@ -183,7 +183,8 @@ def platform_overview(session: Session) -> PlatformOverview:
         select(func.count(), func.coalesce(func.sum(sa.case((Lead.is_active == sa.true(), 1), else_=0)), 0))
         .select_from(Lead).where(Lead.scrape_id.is_(None))
     ).one()
-    unlocks = session.exec(select(func.count()).select_from(UserLead)).one()
+    # Unlocks by users (credits or a subscription), not the leads a bulk scrape delivered.
+    unlocks = session.exec(select(func.count()).select_from(UserLead).where(UserLead.purchase_type != "bulk_scrape")).one()
     return PlatformOverview(users=int(users), leads=int(leads), active_leads=int(active), unlocks=int(unlocks))
 
 

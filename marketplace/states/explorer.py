@@ -39,6 +39,14 @@ def next_run_label(now: datetime, enabled: bool) -> tuple[str, str]:
     return f"{local:%a, %b} {local.day}, {local:%-I:%M %p %Z}", f"in {hours}h {minutes}m"
 
 
+def _section_reloads() -> list:
+    """The events that re-read the explorer's sections (imported here: they are substates)."""
+    from marketplace.states.explorer_leads import ExplorerLeadsState
+    from marketplace.states.explorer_webhook import ExplorerWebhookState
+
+    return [ExplorerLeadsState.reload_leads, ExplorerWebhookState.refresh_logs]
+
+
 class ExplorerState(AuthState):
     access_granted: bool = False
     granted_for: str = ""
@@ -113,10 +121,13 @@ class ExplorerState(AuthState):
 
     @rx.event
     async def refresh_overview(self):
-        """Re-check the grant on the server before reading anything."""
+        """Reload: the overview, the leads table and the webhook log (the grant re-checked first)."""
         if await self._admin_id() is None:
             return self._deny()
-        return await self._load_overview()
+        problem = await self._load_overview()
+        if problem is not None:
+            return problem
+        return _section_reloads()
 
     @rx.event(background=True)
     async def run_lead_refresh(self):
@@ -136,10 +147,10 @@ class ExplorerState(AuthState):
             await self._load_overview()
         if result["status"] == "failed":
             return rx.toast.error(REFRESH_FAILED[0], description=result.get("error") or REFRESH_FAILED[1])
-        return rx.toast.success(
+        return [rx.toast.success(
             "Leads Refreshed",
             description=f"{result['leads_added']:,} leads added, {result['leads_archived']:,} archived.",
-        )
+        ), *_section_reloads()[:1]]
 
     @rx.event(background=True)
     async def fetch_images(self):

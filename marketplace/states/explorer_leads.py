@@ -78,6 +78,14 @@ class ExplorerLeadsState(ExplorerState):
         return await self._load_page()
 
     @rx.event
+    async def reload_leads(self):
+        """Count and read the current page again (after a scrape, a refresh, or Reload)."""
+        if await self._admin_id() is None:
+            return self._deny()
+        self._counts = []
+        return await self._load_page()
+
+    @rx.event
     async def search_leads(self, form: dict):
         if await self._admin_id() is None:
             return self._deny()

@@ -20,6 +20,7 @@ from marketplace.offloop import run_blocking
 from marketplace.services import scrapes
 from marketplace.states.bulkscraper import _Progress, result_row
 from marketplace.states.explorer import ExplorerState
+from marketplace.states.explorer_leads import ExplorerLeadsState
 
 
 RESULTS_SHOWN = 25  # one page of the new leads; all of them are in the leads table
@@ -137,4 +138,6 @@ class ExplorerScrapeState(ExplorerState):
             if result.leads_generated < result.lead_count:
                 self.result_label += f" · {result.leads_generated:,} of {result.lead_count:,} asked for matched"
             await self._load_overview()
-        return rx.toast.success(DEV_SCRAPE_DONE_TITLE, description=dev_scrape.added_message(result.leads_generated))
+        # The new leads head the leads table (newest first): count and read it again.
+        return [rx.toast.success(DEV_SCRAPE_DONE_TITLE, description=dev_scrape.added_message(result.leads_generated)),
+                ExplorerLeadsState.reload_leads]

@@ -101,6 +101,12 @@ def test_manual_scrape_adds_new_leads_to_the_marketplace(page: Page, live_server
     with session_scope(db) as s:
         total = s.exec(select(func.count()).select_from(Lead).where(Lead.scrape_id.is_(None))).one()
     expect(page.locator("#explorer-leads")).to_have_text(f"{total:,}")
+    # ... and the leads table, read again: its total and, newest first, the scrape's leads on top.
+    expect(page.locator("#leads-range")).to_contain_text(f"of {total:,} leads")
+    newest = {row["address"] for row in scrape.output}
+    top = page.locator("#leads-table tbody tr").first
+    expect(top).to_be_visible()
+    assert any(address in top.inner_text() for address in newest)
     # The admin's balance is untouched.
     with session_scope(db) as s:
         from marketplace.services import ledger

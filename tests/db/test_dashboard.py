@@ -37,6 +37,10 @@ def test_summary_lists_and_overview(new_user):
         assert [r.credit_cost for r in rows] == [85, 60, 120]  # newest first
         overview = dashboard.platform_overview(s)
         assert (overview.users, overview.leads, overview.active_leads, overview.unlocks) == (2, 4, 3, 4)
+    with session_scope() as s:  # leads a bulk scrape delivered are not unlocks
+        s.add(UserLead(user_id=other.id, lead_id=leads[0].id, credit_cost=0, purchase_type="bulk_scrape"))
+    with session_scope() as s:
+        assert dashboard.platform_overview(s).unlocks == 4
     account_settings.delete_account(other.id, other.email)  # a deleted account is no longer a user
     with session_scope() as s:
         assert dashboard.platform_overview(s).users == 1

@@ -152,3 +152,25 @@ def test_sessions_record_the_device(db_url, new_user):
     with session_scope() as s:
         assert auth_sessions.create_session(s, user.id, device_id="bad id!") is not None
         assert sorted(r.device_id for r in s.exec(select(AuthSession))) == ["", "d" * 24]
+
+
+def test_last_active_moves_forward_at_most_every_five_minutes(db_url, new_user):
+    """Settings > Signed-in devices shows when a device was last used: any checked event
+    moves it, but only a stale value (older than LAST_USED_STEP) is written."""
+    user, pair = _session_for(new_user)
+
+    def last_used():
+        with session_scope() as s:
+            return s.exec(select(AuthSession.last_used_at).where(AuthSession.user_id == user.id)).one()
+
+    created = last_used()
+    assert auth_sessions.resolve_session(pair.access_token, pair.refresh_token).user_id == user.id
+    assert last_used() == created  # fresh: nothing written
+
+    stale = utcnow() - auth_sessions.LAST_USED_STEP - timedelta(minutes=1)
+    with session_scope() as s:
+        row = s.exec(select(AuthSession).where(AuthSession.user_id == user.id)).one()
+        row.last_used_at = stale
+    assert auth_sessions.resolve_session(pair.access_token, pair.refresh_token).user_id == user.id
+    moved = last_used()
+    assert moved > stale and utcnow() - moved < timedelta(minutes=1)

@@ -38,6 +38,10 @@ def test_new_password_messages_are_the_specs():
         rules.validate_new_password("", "abcdef", "abcdef")
     assert err.value.title == "Current Password Required"
     assert rules.validate_new_password("old", "abcdef", "abcdef") == "abcdef"
+    with pytest.raises(rules.ValidationError) as err:
+        rules.validate_new_password("secret123", "secret123", "secret123")
+    assert (err.value.title, err.value.message) == (
+        "Password Not Changed", "The new password is the same as your current one.")
 
 
 @pytest.mark.parametrize(("typed", "ok"), [
