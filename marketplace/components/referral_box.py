@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketplace.states import purchase as pstate
-from marketplace.states.purchase import PricingState
+from marketplace import messages
+from marketplace.states.pricing import PricingState
 
 INPUT_ID = "referral-input"
 
@@ -32,7 +32,7 @@ def _status_line() -> rx.Component:
                     background="var(--grass-9)", color="white",
                 ),
                 rx.vstack(
-                    rx.text(pstate.CODE_APPLIED, size="2", weight="medium", color="var(--grass-11)",
+                    rx.text(messages.CODE_APPLIED, size="2", weight="medium", color="var(--grass-11)",
                             id="referral-valid-message"),
                     rx.text(
                         "Code ", rx.code(PricingState.applied_code, id="referral-applied-code", variant="ghost",
@@ -62,10 +62,10 @@ def _status_line() -> rx.Component:
                 rx.icon("circle_x", size=18, color="var(--red-10)", aria_hidden="true", flex_shrink="0",
                         margin_top="1px"),
                 rx.vstack(
-                    rx.text(pstate.INVALID_CODE, size="2", weight="medium", color="var(--red-11)",
+                    rx.text(messages.INVALID_CODE, size="2", weight="medium", color="var(--red-11)",
                             id="referral-invalid-message"),
                     rx.cond(PricingState.own_code,
-                            rx.text(pstate.OWN_CODE_HINT, size="1", color_scheme="gray", id="referral-own-code")),
+                            rx.text(messages.OWN_CODE_HINT, size="1", color_scheme="gray", id="referral-own-code")),
                     spacing="0",
                 ),
                 spacing="2",
@@ -78,7 +78,7 @@ def _status_line() -> rx.Component:
             "blank",
             rx.hstack(
                 rx.icon("info", size=16, color="var(--amber-11)", aria_hidden="true", flex_shrink="0"),
-                rx.text(pstate.BLANK_CODE, size="2", color="var(--amber-11)"),
+                rx.text(messages.BLANK_CODE, size="2", color="var(--amber-11)"),
                 spacing="2",
                 align="center",
                 id="referral-blank",
@@ -135,7 +135,7 @@ def referral_box() -> rx.Component:
                         ),
                         rx.button(
                             rx.cond(PricingState.referral_busy, rx.spinner(size="2"), rx.fragment()),
-                            rx.cond(PricingState.referral_busy, pstate.VALIDATING, "Apply"),
+                            rx.cond(PricingState.referral_busy, messages.VALIDATING, "Apply"),
                             id="referral-apply",
                             type="submit",
                             size="3",

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from marketplace.messages import MISSING_PARAMETERS, SCRAPE_LOGIN_REQUIRED
+from marketplace.messages import MISSING_PARAMETERS
 from marketplace.sources.base import SCRAPER_LEAD_TYPES, US_STATES, Range, SearchCriteria
 
 # --------------------------------------------------------------------------- cost
@@ -57,11 +57,6 @@ def scrape_cost(lead_count: int) -> int:
 
 def full_price(lead_count: int) -> int:
     return max(0, lead_count) * CREDITS_PER_LEAD
-
-
-# The texts are in marketplace.messages; this name stays for pages/bulkscraper.py
-# until that page reads messages.SCRAPE_LOGIN_REQUIRED itself.
-LOGIN_REQUIRED = SCRAPE_LOGIN_REQUIRED
 
 
 def need_credits_message(cost: int, balance: int) -> str:

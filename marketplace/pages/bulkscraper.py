@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketplace import routes
+from marketplace import messages, routes
 from marketplace.components import ui
 from marketplace.components.layout import page
-from marketplace.core import scrape as rules
 from marketplace.states.bulkscraper import BulkScraperState as S
 from marketplace.states.webhook import WebhookState
 from marketplace.views.scraper_form import confirm_dialog, config_form, cost_panel, tier_table
@@ -37,8 +36,8 @@ def auth_required() -> rx.Component:
     return rx.card(
         rx.vstack(
             ui.icon_tile("lock", "amber"),
-            rx.heading(rules.LOGIN_REQUIRED[0], size="6", as_="h2"),
-            rx.text(rules.LOGIN_REQUIRED[1], size="3", color_scheme="gray"),
+            rx.heading(messages.SCRAPE_LOGIN_REQUIRED[0], size="6", as_="h2"),
+            rx.text(messages.SCRAPE_LOGIN_REQUIRED[1], size="3", color_scheme="gray"),
             ui.button_link("Login", routes.AUTH, icon="log-in"),
             spacing="3",
             align="center",

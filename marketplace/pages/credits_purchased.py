@@ -21,7 +21,7 @@ from marketplace import routes
 from marketplace.components import ui
 from marketplace.components.layout import page
 from marketplace.components.test_mode import test_mode_banner
-from marketplace.states import checkout as cstate
+from marketplace import messages
 from marketplace.states.checkout import CreditsPurchasedState as S
 
 
@@ -112,7 +112,7 @@ def failed() -> rx.Component:
     return _panel(
         _badge_icon("triangle_alert", "red"),
         rx.heading(S.error_message, as_="h1", size="6", weight="bold", id="purchase-error"),
-        rx.text(cstate.PAID_SHORTLY, size="3", id="purchase-failed-note"),
+        rx.text(messages.PAID_SHORTLY, size="3", id="purchase-failed-note"),
         rx.text(
             "Still missing credits? Contact ",
             rx.link(routes.SUPPORT_EMAIL, href=f"mailto:{routes.SUPPORT_EMAIL}", id="purchase-support-link"),

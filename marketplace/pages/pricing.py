@@ -17,7 +17,7 @@ from marketplace.components.pack_card import pack_card
 from marketplace.components.referral_box import referral_box
 from marketplace.components.test_mode import test_mode_banner
 from marketplace.core.packs import PACKS
-from marketplace.states.purchase import PricingState
+from marketplace.states.pricing import PricingState
 
 SCHEDULE_CALL_URL = "https://calendly.com/leadvault/consultation"
 AVERAGE_ROI = "23%"  # SPEC 1: the pricing page says 23% (the about page says 22.4%)

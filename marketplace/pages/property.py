@@ -25,7 +25,14 @@ from marketplace import routes
 from marketplace.components import cards, status, ui
 from marketplace.components.layout import page
 from marketplace.states.auth import AuthState
-from marketplace.states.property import LOAD_FAILED, NO_ACCESS, NOT_FOUND, NOT_FOUND_TITLE, SIGNED_OUT, PropertyState
+from marketplace.messages import (
+    PROPERTY_LOAD_FAILED as LOAD_FAILED,
+    PROPERTY_NO_ACCESS as NO_ACCESS,
+    PROPERTY_NOT_FOUND as NOT_FOUND,
+    PROPERTY_NOT_FOUND_TITLE as NOT_FOUND_TITLE,
+    PROPERTY_SIGNED_OUT as SIGNED_OUT,
+)
+from marketplace.states.property import PropertyState
 from marketplace.views.property_sections import property_content
 
 

@@ -21,7 +21,7 @@ from marketplace.components.layout import page
 from marketplace.components.pack_card import pack_option
 from marketplace.components.test_mode import test_mode_banner
 from marketplace.core.packs import PACKS
-from marketplace.states import purchase as pstate
+from marketplace import messages
 from marketplace.states.purchase import PurchaseState as S
 
 
@@ -72,7 +72,7 @@ def canceled_note() -> rx.Component:
         S.canceled,
         rx.callout.root(
             rx.callout.icon(rx.icon("info", size=18)),
-            rx.callout.text(pstate.CANCELED_NOTE),
+            rx.callout.text(messages.CANCELED_NOTE),
             color_scheme="gray",
             variant="surface",
             id="purchase-canceled",
@@ -137,7 +137,7 @@ def auth_required() -> rx.Component:
         rx.callout.icon(rx.icon("lock_keyhole", size=18)),
         rx.vstack(
             rx.text(
-                rx.text.strong(f"{pstate.AUTH_REQUIRED_TITLE}: "), pstate.AUTH_REQUIRED_MESSAGE,
+                rx.text.strong(f"{messages.PURCHASE_AUTH_REQUIRED[0]}: "), messages.PURCHASE_AUTH_REQUIRED[1],
                 size="2", id="purchase-auth-message",
             ),
             ui.button_link("Login", routes.AUTH, icon="log_in", size="2", id="purchase-login", color_scheme="indigo"),

@@ -15,7 +15,6 @@ import logging
 
 import reflex as rx
 
-from marketplace import messages
 from marketplace.core import packs
 from marketplace.messages import (
     CANCEL_FAILED,
@@ -31,11 +30,6 @@ from marketplace.services import payments, purchases
 from marketplace.states.auth import AuthState
 
 log = logging.getLogger("marketplace.checkout")
-
-# pages/credits_purchased.py reads it here (``cstate.PAID_SHORTLY``) until it
-# imports marketplace.messages itself.
-PAID_SHORTLY = messages.PAID_SHORTLY
-
 
 def _money(cents: int) -> str:
     return f"${cents / 100:,.2f}"

@@ -41,12 +41,6 @@ from marketplace.states.browser import browser_origin
 
 log = logging.getLogger("marketplace.property")
 
-# pages/property.py reads these here until it imports marketplace.messages itself.
-NO_ACCESS = messages.PROPERTY_NO_ACCESS
-NOT_FOUND = messages.PROPERTY_NOT_FOUND
-SIGNED_OUT = messages.PROPERTY_SIGNED_OUT
-LOAD_FAILED = messages.PROPERTY_LOAD_FAILED
-NOT_FOUND_TITLE = messages.PROPERTY_NOT_FOUND_TITLE
 
 def lead_id_from_path(path: str) -> str:
     """The id segment of '/property/{id}' ('' for anything else)."""

@@ -21,28 +21,15 @@ import uuid
 
 import reflex as rx
 
-from marketplace import messages
 from marketplace.core import packs
 from marketplace.messages import ERROR_TITLE, PURCHASE_AUTH_REQUIRED, START_FAILED
 from marketplace.offloop import run_blocking
 from marketplace.services import payments, purchases, referrals
 from marketplace.states.auth import AuthState
 from marketplace.states.browser import browser_origin
-from marketplace.states.pricing import PricingState
 
 log = logging.getLogger("marketplace.purchase")
 
-# pages/purchase_credits.py, pages/pricing.py and components/referral_box.py read
-# these here (``pstate.X``, ``PricingState``) until they import marketplace.messages
-# and marketplace.states.pricing themselves.
-__all__ = ["PricingState", "PurchaseState"]
-VALIDATING = messages.VALIDATING
-INVALID_CODE = messages.INVALID_CODE
-BLANK_CODE = messages.BLANK_CODE
-OWN_CODE_HINT = messages.OWN_CODE_HINT
-CODE_APPLIED = messages.CODE_APPLIED
-AUTH_REQUIRED_TITLE, AUTH_REQUIRED_MESSAGE = PURCHASE_AUTH_REQUIRED
-CANCELED_NOTE = messages.CANCELED_NOTE
 
 DEFAULT_PACK = next((pack.id for pack in packs.PACKS if pack.popular), packs.PACKS[0].id)
 
