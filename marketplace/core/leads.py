@@ -34,37 +34,17 @@ US_STATES = (
 )
 
 
-class LeadRecord(TypedDict):
-    """A lead as a source delivers it: the columns of the ``leads`` table."""
-
-    id: uuid.UUID | str
-    external_id: str | None
-    address: str
-    city: str
-    state: str
-    zip_code: str
-    lead_type: str
-    source: str
-    asking_price: int | None
-    zestimate: int | None
-    arv: int | None
-    rehab_estimate: int | None
-    roi: float | None
-    beds: int | None
-    baths: float | None
-    square_footage: int | None
-    confidence_score: int | None
-    credit_cost: int
-    is_new: bool
-    is_high_roi: bool
-    is_active: bool
-    created_at: datetime | None
-    image_urls: list[str]
-    primary_image_url: str | None
-    images_fetch_status: str
-    raw_data: dict[str, Any]
-    latitude: float | None
-    longitude: float | None
+# A lead as a source delivers it: the columns of the ``leads`` table.
+LeadRecord = TypedDict("LeadRecord", {
+    "id": uuid.UUID | str, "external_id": str | None,
+    "address": str, "city": str, "state": str, "zip_code": str, "lead_type": str, "source": str,
+    "asking_price": int | None, "zestimate": int | None, "arv": int | None, "rehab_estimate": int | None,
+    "roi": float | None, "beds": int | None, "baths": float | None, "square_footage": int | None,
+    "confidence_score": int | None, "credit_cost": int,
+    "is_new": bool, "is_high_roi": bool, "is_active": bool, "created_at": datetime | None,
+    "image_urls": list[str], "primary_image_url": str | None, "images_fetch_status": str,
+    "raw_data": dict[str, Any], "latitude": float | None, "longitude": float | None,
+})
 
 
 def lead_record(

@@ -1,45 +1,16 @@
 """The property page's display values (SPEC 2 /property, 4, 8, 9): pure, built
 from a lead and its unlock record as ``services.unlocks.unlocked_lead`` returns
-them (any objects with these attributes)."""
+them: a ``leads`` row (its columns as attributes) and a ``user_leads`` row
+(``unlocked_at``, ``credit_cost``, ``purchase_type``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
 from marketplace.core.images import allowed_images
 from marketplace.core.marketplace import external_links, percent, usd
 from marketplace.core.pricing import display_confidence, potential_profit
-
-
-class LeadFields(Protocol):
-    address: str
-    city: str
-    state: str
-    zip_code: str
-    lead_type: str
-    source: str
-    asking_price: int | None
-    zestimate: int | None
-    arv: int | None
-    rehab_estimate: int | None
-    roi: float | None
-    beds: int | None
-    baths: float | None
-    square_footage: int | None
-    confidence_score: int | None
-    is_active: bool
-    image_urls: list[str]
-    primary_image_url: str | None
-    images_fetch_status: str
-    raw_data: dict[str, Any]
-
-
-class UnlockFields(Protocol):
-    unlocked_at: datetime
-    credit_cost: int
-    purchase_type: str
 
 
 GALLERY_SIZE = 4  # SPEC 9: at most 4 images (primary + 3), then '+N more'
@@ -101,7 +72,7 @@ class PropertyView:
     record: list[dict[str, str]] = field(default_factory=list)
 
 
-def property_view(lead: LeadFields, unlock: UnlockFields, own_host: str | None = None) -> PropertyView:
+def property_view(lead: Any, unlock: Any, own_host: str | None = None) -> PropertyView:
     """The display values of an unlocked lead (pure; raises on unreadable data)."""
     images = allowed_images([lead.primary_image_url, *list(lead.image_urls or [])], own_host)
     links = external_links(lead.address, lead.city, lead.state, lead.zip_code,

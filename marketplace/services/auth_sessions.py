@@ -189,9 +189,8 @@ def refresh_session(session: Session, refresh_token: str | None, now: datetime |
     return result.pair if result is not None else None
 
 
-def revoke_session(session: Session, access_token: str | None = None, refresh_token: str | None = None) -> bool:
-    """Sign out: the session holding either token (current or just replaced)
-    stops working at once."""
+def _holding(access_token: str | None, refresh_token: str | None) -> list:
+    """Conditions matching the session that holds either token (current or just replaced)."""
     conditions = []
     for token, current, previous in (
         (access_token, AuthSession.access_token_hash, AuthSession.prev_access_token_hash),
@@ -200,6 +199,13 @@ def revoke_session(session: Session, access_token: str | None = None, refresh_to
         if token:
             digest = hash_token(token)
             conditions += [current == digest, previous == digest]
+    return conditions
+
+
+def revoke_session(session: Session, access_token: str | None = None, refresh_token: str | None = None) -> bool:
+    """Sign out: the session holding either token (current or just replaced)
+    stops working at once."""
+    conditions = _holding(access_token, refresh_token)
     if not conditions:
         return False
     rows = session.exec(select(AuthSession).where(sa.or_(*conditions))).all()
@@ -294,14 +300,7 @@ def end_session(access_token: str, refresh_token: str) -> bool:
 
 def session_id_for(session: Session, access_token: str | None, refresh_token: str | None = None) -> uuid.UUID | None:
     """The id of the live session holding either token (current or just replaced)."""
-    conditions = []
-    for token, current, previous in (
-        (access_token, AuthSession.access_token_hash, AuthSession.prev_access_token_hash),
-        (refresh_token, AuthSession.refresh_token_hash, AuthSession.prev_refresh_token_hash),
-    ):
-        if token:
-            digest = hash_token(token)
-            conditions += [current == digest, previous == digest]
+    conditions = _holding(access_token, refresh_token)
     if not conditions:
         return None
     return session.exec(

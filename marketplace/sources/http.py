@@ -52,13 +52,10 @@ retries and errors in ``rentcast_client``.
 from __future__ import annotations
 
 import math
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime
 from typing import Any, Self
-
-import httpx
 
 from marketplace.config import lead_settings
 from marketplace.sources.base import LeadRecord, Range, SearchCriteria, SourceError
@@ -79,23 +76,10 @@ class HttpLeadSource:
 
     name = "rentcast"
 
-    def __init__(
-        self,
-        base_url: str,
-        api_key: str,
-        timeout: float = 10.0,
-        max_retries: int = 4,
-        backoff: float = 0.5,
-        client: httpx.Client | None = None,
-        *,
-        sleep: Callable[[float], None] = time.sleep,
-        page_size: int = MAX_PAGE_SIZE,
-        fetch_values: bool = True,
-        now: datetime | None = None,
-    ) -> None:
-        self.api = RentCastClient(
-            base_url, api_key, timeout=timeout, max_retries=max_retries, backoff=backoff, client=client, sleep=sleep
-        )
+    def __init__(self, base_url: str, api_key: str, *, page_size: int = MAX_PAGE_SIZE, fetch_values: bool = True,
+                 now: datetime | None = None, **client_options: Any) -> None:
+        """``client_options``: ``RentCastClient``'s (timeout, max_retries, backoff, client, sleep)."""
+        self.api = RentCastClient(base_url, api_key, **client_options)
         self.page_size = max(1, min(page_size, MAX_PAGE_SIZE))
         self.fetch_values = fetch_values
         self.now = now

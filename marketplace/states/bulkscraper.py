@@ -13,9 +13,6 @@ results, SPEC 5). Every handler re-checks the session on the server.
 
 from __future__ import annotations
 
-import asyncio
-import threading
-
 import reflex as rx
 
 from marketplace import routes
@@ -29,10 +26,10 @@ from marketplace.messages import (
     SCRAPE_FAILED_TITLE,
     SCRAPE_LOGIN_REQUIRED,
 )
-from marketplace.offloop import run_blocking
 from marketplace.services import downloads, scrapes
 from marketplace.sources.base import SCRAPER_LEAD_TYPES, SOURCES, US_STATES
 from marketplace.states.auth import AuthState
+from marketplace.states.progress import ProgressVars, run_with_progress
 
 
 FILTER_GROUPS = {
@@ -41,18 +38,6 @@ FILTER_GROUPS = {
     "tag": {value for value, _ in rules.RESULT_TAGS},
 }
 SORT_VALUES = {value for value, _ in rules.RESULT_SORTS}
-
-
-class _Progress:
-    """Progress written by the scrape thread, read by the background task."""
-
-    def __init__(self, total: int):
-        self.lock = threading.Lock()
-        self.done, self.total = 0, total
-
-    def update(self, done: int, total: int) -> None:
-        with self.lock:
-            self.done, self.total = done, total
 
 
 def result_row(lead: dict) -> dict[str, str]:
@@ -74,7 +59,7 @@ def result_row(lead: dict) -> dict[str, str]:
     }
 
 
-class BulkScraperState(AuthState):
+class BulkScraperState(ProgressVars, AuthState):
     # ------------------------------------------------------------------ form (as typed)
     lead_count: str = str(rules.DEFAULT_LEADS)
     cities: str = ""
@@ -93,8 +78,6 @@ class BulkScraperState(AuthState):
     loaded: bool = False
     confirm_open: bool = False
     scraping: bool = False
-    progress_done: int = 0
-    progress_total: int = 0
     error_title: str = ""
     error_message: str = ""
     shortfall: str = ""
@@ -190,14 +173,6 @@ class BulkScraperState(AuthState):
         return rules.parse_confidence(self.min_confidence)
 
     @rx.var
-    def progress_percent(self) -> int:
-        return int(100 * self.progress_done / self.progress_total) if self.progress_total else 0
-
-    @rx.var
-    def progress_label(self) -> str:
-        return f"{self.progress_done:,} of {self.progress_total:,} leads"
-
-    @rx.var
     def pages(self) -> int:
         return max(1, -(-self.filtered_count // rules.RESULTS_PAGE_SIZE))
 
@@ -287,16 +262,9 @@ class BulkScraperState(AuthState):
             self.scraping = True
             self.error_title = self.error_message = self.shortfall = ""
             self.progress_done, self.progress_total = 0, request.lead_count
-        progress = _Progress(request.lead_count)
-        task = asyncio.ensure_future(run_blocking(scrapes.run_scrape, user_id, request, origin="ui",
-                                                  progress=progress.update))
-        while not task.done():
-            await asyncio.wait({task}, timeout=0.4)
-            async with self:
-                with progress.lock:
-                    self.progress_done, self.progress_total = progress.done, progress.total
         try:
-            result = task.result()
+            result = await run_with_progress(self, scrapes.run_scrape, user_id, request, origin="ui",
+                                             total=request.lead_count)
         except Exception as exc:  # noqa: BLE001 - a ScrapeError's message, else the SPEC's; nothing was charged
             # Always titled 'Scrape Failed' (SPEC 8), an insufficient-credits refusal included.
             _, message = self._error_text(exc, (SCRAPE_FAILED_TITLE, SCRAPE_FAILED), f"bulk scrape for {user_id}")

@@ -8,7 +8,6 @@ sorts, searches and counts.
 
 from __future__ import annotations
 
-
 import reflex as rx
 
 from marketplace.api.explorer_export import export_url

@@ -10,15 +10,13 @@ and charges nothing. Every handler re-checks super-admin rights on the server.
 
 from __future__ import annotations
 
-import asyncio
-
 import reflex as rx
 
 from marketplace.core import dev_scrape
 from marketplace.messages import DEV_SCRAPE_DONE_TITLE, SCRAPE_FAILED, SCRAPE_FAILED_TITLE
-from marketplace.offloop import run_blocking
 from marketplace.services import scrapes
-from marketplace.states.bulkscraper import _Progress, result_row
+from marketplace.states.bulkscraper import result_row
+from marketplace.states.progress import ProgressVars, run_with_progress
 from marketplace.states.explorer import ExplorerState
 from marketplace.states.explorer_leads import ExplorerLeadsState
 
@@ -26,7 +24,7 @@ from marketplace.states.explorer_leads import ExplorerLeadsState
 RESULTS_SHOWN = 25  # one page of the new leads; all of them are in the leads table
 
 
-class ExplorerScrapeState(ExplorerState):
+class ExplorerScrapeState(ProgressVars, ExplorerState):
     selected_states: list[str] = list(dev_scrape.DEFAULTS["selectedStates"])
     selected_lead_types: list[str] = list(dev_scrape.DEFAULTS["selectedLeadTypes"])
     # The number fields' starting values (the form is uncontrolled; bumping form_key resets it).
@@ -35,20 +33,10 @@ class ExplorerScrapeState(ExplorerState):
     problems: list[str] = []
 
     scraping: bool = False
-    progress_done: int = 0
-    progress_total: int = 0
     error_message: str = ""
 
     result_rows: list[dict[str, str]] = []
     result_label: str = ""
-
-    @rx.var
-    def progress_percent(self) -> int:
-        return int(100 * self.progress_done / self.progress_total) if self.progress_total else 0
-
-    @rx.var
-    def progress_label(self) -> str:
-        return f"{self.progress_done:,} of {self.progress_total:,} leads"
 
     # ------------------------------------------------------------------ chips
 
@@ -111,16 +99,9 @@ class ExplorerScrapeState(ExplorerState):
             self.scraping = True
             self.error_message = ""
             self.progress_done, self.progress_total = 0, request.lead_count
-        progress = _Progress(request.lead_count)
-        task = asyncio.ensure_future(run_blocking(scrapes.run_inventory_scrape, admin_id, request,
-                                                  progress=progress.update))
-        while not task.done():
-            await asyncio.wait({task}, timeout=0.4)
-            async with self:
-                with progress.lock:
-                    self.progress_done, self.progress_total = progress.done, progress.total
         try:
-            result = task.result()
+            result = await run_with_progress(self, scrapes.run_inventory_scrape, admin_id, request,
+                                             total=request.lead_count)
         except Exception as exc:  # noqa: BLE001 - a ScrapeError's message, else the SPEC's; nothing was stored
             _, message = self._error_text(exc, (SCRAPE_FAILED_TITLE, SCRAPE_FAILED), f"manual scrape for {admin_id}")
         else:

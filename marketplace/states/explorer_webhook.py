@@ -19,7 +19,7 @@ from marketplace.offloop import run_blocking
 from marketplace.services import webhooks
 from marketplace.states.browser import browser_origin
 from marketplace.states.explorer import ExplorerState
-from marketplace.states.webhook import log_row
+from marketplace.states.webhook import WebhookKeyVars, log_row
 
 log = logging.getLogger("marketplace.explorer_webhook")
 
@@ -27,19 +27,7 @@ SP_ENDPOINT = "webhook-bulk-scrape-sp"
 SP_ENDPOINT_PART = f"/functions/v1/{SP_ENDPOINT}/"
 
 
-class ExplorerWebhookState(ExplorerState):
-    has_key: bool = False
-    key_hint: str = ""
-    new_key: str = ""  # the full key, only right after it was generated in this tab
-    key_busy: bool = False
-    logs: list[dict[str, str]] = []
-    logs_loaded: bool = False
-    origin: str = ""
-
-    @rx.var
-    def key_button_label(self) -> str:
-        return "Regenerate" if self.has_key or self.new_key else "Generate"
-
+class ExplorerWebhookState(WebhookKeyVars, ExplorerState):
     @rx.var
     def endpoint(self) -> str:
         return f"{self.origin}{SP_ENDPOINT_PART}{self.user_id}"

@@ -83,6 +83,17 @@ class SettingsState(AuthState):
             self.loaded_for = ""
         return user_id
 
+    async def _begin(self, busy_flag: str):
+        """Start a write: (user_id, None), with ``busy_flag`` set; (None, None) when that
+        action is already running; (None, redirect) when the session is gone."""
+        if getattr(self, busy_flag):
+            return None, None
+        user_id = await self._require_user()
+        if user_id is None:
+            return None, rx.redirect(routes.AUTH, replace=True)
+        setattr(self, busy_flag, True)
+        return user_id, None
+
     def _show(self, data: svc.SettingsData) -> None:
         self.user_email = data.email
         self.email_confirmed = data.email_confirmed
@@ -147,15 +158,12 @@ class SettingsState(AuthState):
 
     @rx.event
     async def save_profile(self, form: dict | None = None):
-        if self.profile_saving:
-            return
-        user_id = await self._require_user()
+        user_id, leave = await self._begin("profile_saving")
         if user_id is None:
-            yield rx.redirect(routes.AUTH, replace=True)
+            yield leave  # the redirect; None (nothing) when this action is already running
             return
         first = _field(form, "first_name") if isinstance(form, dict) and "first_name" in form else self.first_name_input
         last = _field(form, "last_name") if isinstance(form, dict) and "last_name" in form else self.last_name_input
-        self.profile_saving = True
         yield
         try:
             names = await run_blocking(svc.update_names, user_id, first, last)
@@ -174,13 +182,10 @@ class SettingsState(AuthState):
 
     @rx.event
     async def resend_confirmation(self):
-        if self.resend_busy:
-            return
-        user_id = await self._require_user()
+        user_id, leave = await self._begin("resend_busy")
         if user_id is None:
-            yield rx.redirect(routes.AUTH, replace=True)
+            yield leave  # the redirect; None (nothing) when this action is already running
             return
-        self.resend_busy = True
         yield
         try:
             email = await run_blocking(svc.resend_confirmation, user_id, browser_origin(self))
@@ -197,13 +202,10 @@ class SettingsState(AuthState):
 
     @rx.event
     async def change_password(self, form: dict):
-        if self.password_saving:
-            return
-        user_id = await self._require_user()
+        user_id, leave = await self._begin("password_saving")
         if user_id is None:
-            yield rx.redirect(routes.AUTH, replace=True)
+            yield leave  # the redirect; None (nothing) when this action is already running
             return
-        self.password_saving = True
         yield
         try:
             revoked = await run_blocking(
@@ -239,13 +241,11 @@ class SettingsState(AuthState):
     @rx.event
     async def revoke_session(self, session_id: str):
         """Sign out one of this user's devices (ownership checked on the server)."""
-        if self.sessions_busy:
-            return
-        user_id = await self._require_user()
+        user_id, leave = await self._begin("sessions_busy")
         if user_id is None:
-            yield rx.redirect(routes.AUTH, replace=True)
+            yield leave  # the redirect; None (nothing) when this action is already running
             return
-        self.sessions_busy = True
+        session_id = session_id if isinstance(session_id, str) else ""  # junk ids match no session
         yield
         try:
             result = await run_blocking(svc.revoke_session, user_id, session_id, self.access_token,
@@ -264,13 +264,10 @@ class SettingsState(AuthState):
 
     @rx.event
     async def sign_out_everywhere(self):
-        if self.sessions_busy:
-            return
-        user_id = await self._require_user()
+        user_id, leave = await self._begin("sessions_busy")
         if user_id is None:
-            yield rx.redirect(routes.AUTH, replace=True)
+            yield leave  # the redirect; None (nothing) when this action is already running
             return
-        self.sessions_busy = True
         yield
         try:
             await run_blocking(svc.revoke_all_sessions, user_id)
@@ -292,15 +289,12 @@ class SettingsState(AuthState):
 
     @rx.event
     async def delete_account(self, form: dict | None = None):
-        if self.deleting:
-            return
-        user_id = await self._require_user()
+        user_id, leave = await self._begin("deleting")
         if user_id is None:
-            yield rx.redirect(routes.AUTH, replace=True)
+            yield leave  # the redirect; None (nothing) when this action is already running
             return
         typed = _field(form, "confirm_email") if isinstance(form, dict) and "confirm_email" in form \
             else self.delete_confirm
-        self.deleting = True
         yield
         try:
             await run_blocking(svc.delete_account, user_id, typed)

@@ -42,20 +42,22 @@ def log_row(entry: webhooks.LoggedRequest) -> dict[str, str]:
     }
 
 
-class WebhookState(AuthState):
-    open: bool = False
+class WebhookKeyVars(rx.State, mixin=True):
+    """What both webhook sections show (the bulk scraper's, the explorer's -sp one):
+    the key's state, a newly generated key, and one page of the request log."""
+
     has_key: bool = False
     key_hint: str = ""
     new_key: str = ""  # the full key, only right after it was generated in this tab
     key_busy: bool = False
     logs: list[dict[str, str]] = []
     logs_loaded: bool = False
-    logs_failed: bool = False
     origin: str = ""
 
-    @rx.var
-    def key_button_label(self) -> str:
-        return "Regenerate" if self.has_key or self.new_key else "Generate"
+
+class WebhookState(WebhookKeyVars, AuthState):
+    open: bool = False
+    logs_failed: bool = False
 
     @rx.var
     def endpoint(self) -> str:
