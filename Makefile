@@ -62,10 +62,10 @@ test: install chromium ## unit + database (SQLite, and PostgreSQL with TEST_DATA
 	python -m pytest tests --ignore=tests/browser/smoke
 
 test-unit: install
-	python -m pytest tests/unit
+	python -m pytest tests/core tests/sources tests/states tests/pages tests/test_config.py
 
 test-db: install
-	python -m pytest tests/db
+	python -m pytest tests/services tests/api tests/jobs tests/test_cli.py tests/test_migrations.py
 
 test-browser: install chromium
 	python -m pytest tests/browser --ignore=tests/browser/smoke

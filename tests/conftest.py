@@ -92,3 +92,15 @@ def _isolated_data_dir(tmp_path_factory, monkeypatch):
 
 def pytest_sessionfinish(session, exitstatus):
     dispose_engines()
+
+
+@pytest.fixture
+def new_user(db_url):
+    """Factory: a stored user (``tests.factories.make_user``) in the test database."""
+    from tests.factories import make_user
+
+    def _make(credits: int = 0, email: str | None = None, password: str = "secret123", **kw):
+        kw.setdefault("confirmed", False)
+        return make_user(email=email, password=password, credits=credits, **kw)
+
+    return _make

@@ -30,7 +30,6 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from marketplace.config import PROJECT_ROOT
-from marketplace.db import session_scope
 from marketplace.migrations import upgrade
 
 # Assertions wait as long as actions do: a 2-core CI machine running the whole
@@ -183,8 +182,9 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.fixture
 def make_user(live_server):
-    """Create a user in the live app's database: returns a dict with email, password, id."""
-    from marketplace.services import accounts
+    """Create a user in the live app's database (``tests.factories.make_user``): returns a
+    dict with email, password, id and first name."""
+    from tests.factories import make_user as store_user
 
     def _make(
         email: str | None = None,
@@ -196,10 +196,8 @@ def make_user(live_server):
         confirmed: bool = True,
     ) -> dict:
         email = email or f"user-{uuid.uuid4().hex[:10]}@example.com"
-        with session_scope(live_server.database_url) as session:
-            user = accounts.create_user(
-                session, email, password, first_name, last_name, credits=credits, confirmed=confirmed, admin=admin
-            )
-            return {"email": email, "password": password, "id": str(user.id), "first_name": first_name}
+        user = store_user(live_server.database_url, email=email, password=password, first_name=first_name,
+                          last_name=last_name, credits=credits, admin=admin, confirmed=confirmed)
+        return {"email": email, "password": password, "id": str(user.id), "first_name": first_name}
 
     return _make

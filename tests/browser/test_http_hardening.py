@@ -131,7 +131,7 @@ def test_security_headers_on_every_response(client, method, path):
     # Served over plain http: no HSTS.
     assert "strict-transport-security" not in headers
     # The test server trusts one proxy (TRUSTED_PROXY_HOPS=1, see conftest): what that
-    # proxy says about the scheme counts. (Untrusted headers: tests/unit/test_http_hardening.py.)
+    # proxy says about the scheme counts. (Untrusted headers: tests/api/test_security.py.)
     behind_tls = client.request(method, path, headers={"x-forwarded-proto": "https"})
     assert behind_tls.headers["strict-transport-security"] == "max-age=63072000; includeSubDomains"
     plain = client.request(method, path, headers={"x-forwarded-proto": "http"})

@@ -1,11 +1,7 @@
 """The marketplace query against a Python reference over every active lead."""
 
-import itertools
-import uuid
-
 import pytest
 import sqlalchemy as sa
-from sqlmodel import select
 
 from marketplace.core import marketplace as rules
 from marketplace.db import get_engine, session_scope

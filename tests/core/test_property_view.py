@@ -11,18 +11,11 @@ from marketplace.models import Lead, UserLead
 from marketplace.core.pricing import potential_profit as profit
 from marketplace.core.property_view import IMAGE_STATUS_TEXT, format_unlocked_at, property_view
 from marketplace.states.property import lead_id_from_path
+from tests import factories
 
 
 def lead(**fields) -> Lead:
-    base = dict(
-        id=uuid.uuid4(), address="12 Elm Street", city="Austin", state="TX", zip_code="78701",
-        lead_type="Probate", source="County Probate Records", asking_price=200_000, zestimate=260_000,
-        arv=350_000, rehab_estimate=30_000, roi=18.4, beds=3, baths=2.0, square_footage=1850,
-        confidence_score=92, credit_cost=120, is_active=True, image_urls=[], primary_image_url=None,
-        images_fetch_status="success", raw_data={},
-    )
-    base.update(fields)
-    return Lead(**base)
+    return factories.lead(address="12 Elm Street", **fields)
 
 
 UNLOCK = UserLead(user_id=uuid.uuid4(), lead_id=uuid.uuid4(), credit_cost=120, purchase_type="credits",

@@ -3,13 +3,13 @@
 from datetime import timedelta
 
 from marketplace.db import session_scope
-from marketplace.models import Lead, UserLead, utcnow
+from marketplace.models import UserLead, utcnow
 from marketplace.services import account_settings, dashboard
+from tests import factories
 
 
 def _lead(roi, **kw):
-    return Lead(address="12 Oak St", city="Austin", state="TX", zip_code="78701", lead_type="Probate",
-                source="County Probate Records", roi=roi, **kw)
+    return factories.lead(roi=roi, **kw)
 
 
 def test_summary_lists_and_overview(new_user):

@@ -9,14 +9,11 @@ from sqlmodel import func, select
 from marketplace.db import session_scope
 from marketplace.models import Lead, UserLead
 from marketplace.services import ledger, unlocks
+from tests import factories
 
 
 def _lead(cost=None, active=True):
-    with session_scope() as s:
-        lead = Lead(address="12 Oak St", city="Austin", state="TX", zip_code="78701", lead_type="Probate",
-                    source="County Probate Records", credit_cost=cost, is_active=active)
-        s.add(lead)
-    return lead.id
+    return factories.add_lead(credit_cost=cost, is_active=active)
 
 
 def _invariant(user_id):
