@@ -25,7 +25,7 @@ INSUFFICIENT_CREDITS_TITLE = "Insufficient Credits"
 
 PASSWORD_MISMATCH = ("Password Mismatch", "Passwords do not match. Please try again.")
 PASSWORD_TOO_SHORT = ("Password Too Short", "Password must be at least 6 characters long.")
-INVALID_CREDENTIALS = "Invalid login credentials"
+INVALID_CREDENTIALS = "Invalid login credentials. Signed up recently? Confirm your e-mail first with the link we sent you."
 ALREADY_REGISTERED = "User already registered"
 # Field ceilings (no SPEC text: clear messages in the same style).
 FIRST_NAME_TOO_LONG = ("Name Too Long", f"First name must be at most {NAME_MAX_LENGTH} characters long.")

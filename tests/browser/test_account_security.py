@@ -21,6 +21,8 @@ from marketplace.messages import CODE_RESERVED
 from tests.browser.helpers import expect_toast, sign_in, start_session, use_own_ip, wait_until
 from tests.browser.test_auth import expect_check_email, fill_sign_up, local_storage, open_sign_up, unique_email
 
+INVALID_CREDENTIALS = "Invalid login credentials. Signed up recently? Confirm your e-mail first with the link we sent you."
+
 CLICK_BOTH_AT = """
 ([selector, at]) => setTimeout(() => document.querySelector(selector).click(), Math.max(0, at - Date.now()))
 """
@@ -120,7 +122,7 @@ def test_sign_in_throttle_holds_after_a_success_of_ones_own_account(page: Page, 
     page.locator("#signin-email").fill(victim["email"])
     page.locator("#signin-password").fill("guess-number-20")
     page.locator("#signin-submit").click()
-    expect(page.locator("#auth-error-message")).to_have_text("Invalid login credentials")
+    expect(page.locator("#auth-error-message")).to_have_text(INVALID_CREDENTIALS)
     page.locator("#signin-password").fill("guess-number-21")
     page.locator("#signin-submit").click()
     expect(page.locator("#auth-error-message")).to_have_text(

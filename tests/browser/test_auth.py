@@ -27,6 +27,8 @@ from tests.browser.helpers import (
     watch_for,
 )
 
+INVALID_CREDENTIALS = "Invalid login credentials. Signed up recently? Confirm your e-mail first with the link we sent you."
+
 TOKEN_KEYS = ("lv_access_token", "lv_refresh_token", "lv_access_expires_at")
 CONFIRM_LINK_RE = re.compile(r"(https?://\S+/auth/callback\?token=\S+)")
 
@@ -202,8 +204,8 @@ def test_sign_in_refused(page: Page, live_server, make_user, known_email):
     page.locator("#signin-password").fill("not-the-password")
     page.locator("#signin-submit").click()
 
-    expect_auth_error(page, "Sign In Failed", "Invalid login credentials")
-    expect_toast(page, "Invalid login credentials")
+    expect_auth_error(page, "Sign In Failed", INVALID_CREDENTIALS)
+    expect_toast(page, INVALID_CREDENTIALS)
     expect(page).to_have_url(re.compile(r"/auth/?$"))
     expect(page.locator("#signin-submit")).to_be_enabled()
     assert not local_storage(page, "lv_access_token")
@@ -228,7 +230,7 @@ def test_sign_in_throttled_after_five_failures(page: Page, live_server, make_use
         page.locator("#signin-password").fill(f"wrong-{attempt}")
         page.locator("#signin-submit").click()
         wait_until(lambda n=attempt: failures() == n, message=f"attempt {attempt} was not recorded")
-        expect_auth_error(page, "Sign In Failed", "Invalid login credentials")
+        expect_auth_error(page, "Sign In Failed", INVALID_CREDENTIALS)
         expect(page.locator("#signin-submit")).to_be_enabled()
 
     # Sixth attempt, with the right password: refused without checking it.

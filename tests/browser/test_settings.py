@@ -15,6 +15,8 @@ from marketplace.messages import CONFIRM_SUBJECT
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.helpers import expect_toast, sign_in, start_session, use_own_ip
 
+INVALID_CREDENTIALS = "Invalid login credentials. Signed up recently? Confirm your e-mail first with the link we sent you."
+
 DASHBOARD = re.compile(r"/dashboard/?$")
 AUTH = re.compile(r"/auth/?(\?.*)?$")
 HOME = re.compile(r"^[^?#]*://[^/]+/?$")
@@ -220,7 +222,7 @@ def test_delete_account_end_to_end(page: Page, live_server, make_user):
     page.locator("#signin-email").fill(user["email"])
     page.locator("#signin-password").fill(user["password"])
     page.locator("#signin-submit").click()
-    expect_toast(page, "Sign In Failed", "Invalid login credentials")
+    expect_toast(page, "Sign In Failed", INVALID_CREDENTIALS)
 
 
 def test_settings_tab_fits_desktop_and_phone(page: Page, live_server, make_user):

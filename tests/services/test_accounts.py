@@ -12,6 +12,8 @@ from marketplace.db import session_scope
 from marketplace.models import AuthSession, EmailOutbox, LoginAttempt, Profile, Subscription, User, utcnow
 from marketplace.services import account_mail, accounts, auth_sessions, ledger
 
+INVALID_CREDENTIALS = "Invalid login credentials. Signed up recently? Confirm your e-mail first with the link we sent you."
+
 PASSWORD = "secret1"
 
 
@@ -124,7 +126,7 @@ def test_an_unconfirmed_address_cannot_sign_in_with_its_password_and_gets_a_new_
     for password in (PASSWORD, "wrong-pw"):
         with pytest.raises(accounts.AuthError) as err:
             _sign_in("ann@example.com", password)
-        assert (err.value.title, err.value.message) == ("Sign In Failed", "Invalid login credentials")
+        assert (err.value.title, err.value.message) == ("Sign In Failed", INVALID_CREDENTIALS)
     assert _count(AuthSession) == 0
     # Just one confirmation so far (sent moments ago): no second one yet.
     assert len(_mails()) == 1
@@ -231,7 +233,7 @@ def test_wrong_password_and_unknown_email_get_the_same_message(db_url, new_user)
         with pytest.raises(accounts.AuthError) as err:
             _sign_in(email, password)
         assert time.monotonic() - started < 2
-        assert (err.value.title, err.value.message) == ("Sign In Failed", "Invalid login credentials")
+        assert (err.value.title, err.value.message) == ("Sign In Failed", INVALID_CREDENTIALS)
     assert _count(LoginAttempt) == 4  # failures are kept
     with session_scope() as s:
         assert max(len(a.email) for a in s.exec(select(LoginAttempt))) <= 320

@@ -11,6 +11,8 @@ from marketplace.db import session_scope
 from marketplace.models import LoginAttempt, utcnow
 from marketplace.services import accounts, throttle
 
+INVALID_CREDENTIALS = "Invalid login credentials. Signed up recently? Confirm your e-mail first with the link we sent you."
+
 ATTACKER_IP = "203.0.113.9"
 
 
@@ -34,7 +36,7 @@ def test_five_failures_slow_the_address_from_that_ip(db_url, new_user):
     new_user(email="ann@example.com", password="secret1", confirmed=True)
     start = utcnow()
     for _ in range(5):
-        assert _refused("ann@example.com", "bad", "10.1.0.1", start).message == "Invalid login credentials"
+        assert _refused("ann@example.com", "bad", "10.1.0.1", start).message == INVALID_CREDENTIALS
     # 6th attempt within 30 s: refused without checking the password, even a right one
     err = _refused("ann@example.com", "secret1", "10.1.0.1", start + timedelta(seconds=10))
     assert err.message == "Too many failed sign-in attempts. Please wait 20 seconds and try again."
@@ -65,7 +67,7 @@ def test_the_ip_limit_holds_after_a_success_of_the_attackers_own_account(db_url,
         except accounts.AuthError as exc:
             assert exc.message.startswith("Too many failed sign-in attempts")
         err = _refused(f"victim{i}@example.com", "password123", ATTACKER_IP, now)
-        if err.message == "Invalid login credentials":
+        if err.message == INVALID_CREDENTIALS:
             guesses += 1
         else:
             assert err.message.startswith("Too many failed sign-in attempts")
