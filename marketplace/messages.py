@@ -51,6 +51,9 @@ WRONG_CURRENT_PASSWORD = ("Password Not Changed", "Your current password is inco
 PASSWORD_UNCHANGED = ("Password Not Changed", "The new password is the same as your current one.")
 DELETE_MISMATCH = ("Account Not Deleted", "Type your e-mail address exactly as shown to confirm.")
 NOT_SIGNED_IN = ("Session Expired", "Please sign in again.")
+# A tab whose session ended elsewhere (Sign out on another device, a password change, expiry).
+SESSION_ENDED = ("Signed Out", "Your session has ended: you were signed out, or your password was changed. "
+                               "Please sign in again.")
 ALREADY_CONFIRMED = ("Already Confirmed", "Your e-mail address is already confirmed.")
 CONFIRMATION_SENT = ("Confirmation Link Sent", "We sent a new link to {email}. Open it to confirm your address.")
 PASSWORD_CHANGED_MEANWHILE = ("Password Not Changed", "Your password was changed elsewhere a moment ago. Please try again.")

@@ -19,7 +19,7 @@ from marketplace.config import get_settings
 from marketplace.core.accounts import clean_device_id, new_device_id
 from marketplace.core.errors import UserError
 from marketplace.core.net import client_ip
-from marketplace.messages import UNEXPECTED_ERROR
+from marketplace.messages import SESSION_ENDED, UNEXPECTED_ERROR
 from marketplace.offloop import run_blocking
 from marketplace.services import accounts, auth_sessions
 from marketplace.services.auth_sessions import TokenPair
@@ -40,6 +40,7 @@ class AuthState(rx.State):
     referral_code: str = rx.SessionStorage("", name="referral_code")
 
     auth_loading: bool = True
+    _session_ended: bool = False  # backend only: the session ended while this tab held it
     user_id: str = ""
     user_email: str = ""
     first_name: str = ""
@@ -138,7 +139,15 @@ class AuthState(rx.State):
                 self.access_expires_at = expires
         if check.user_id is None:
             self._clear_user()
+            self._session_ended = True  # told once, by the next page load or keep-alive
         return check.user_id
+
+    def _session_ended_toast(self):
+        """The 'Signed Out' notice for a tab whose session ended elsewhere; None otherwise."""
+        if not self._session_ended:
+            return None
+        self._session_ended = False
+        return rx.toast.info(SESSION_ENDED[0], description=SESSION_ENDED[1])
 
     async def _load_user(self, user_id: uuid.UUID) -> bool:
         """The header's data (user, credits, subscription badge), read off the loop."""
@@ -178,6 +187,7 @@ class AuthState(rx.State):
         if user_id is not None:
             await self._load_user(user_id)
         self.auth_loading = False
+        return self._session_ended_toast()
 
     @rx.event
     async def keep_alive(self):
@@ -186,6 +196,7 @@ class AuthState(rx.State):
             user_id = await self._current_user_id()
             if user_id is not None:
                 await self._load_user(user_id)
+        return self._session_ended_toast()
 
     @rx.event
     async def sign_out(self):

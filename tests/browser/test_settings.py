@@ -15,6 +15,8 @@ from marketplace.messages import CONFIRM_SUBJECT
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.helpers import expect_toast, sign_in, start_session, use_own_ip
 
+SESSION_ENDED = ("Signed Out", "Your session has ended: you were signed out, or your password was changed. "
+                                 "Please sign in again.")
 INVALID_CREDENTIALS = "Invalid login credentials. Signed up recently? Confirm your e-mail first with the link we sent you."
 
 DASHBOARD = re.compile(r"/dashboard/?$")
@@ -35,10 +37,13 @@ def new_page(browser, live_server) -> Page:
     return context.new_page()
 
 
-def expect_signed_out_on_reload(page: Page) -> None:
+def expect_signed_out_on_reload(page: Page, told: bool = False) -> None:
+    """Opening the dashboard lands on sign-in; a tab whose session ended elsewhere is told why."""
     page.goto("/dashboard")
     page.wait_for_url(AUTH, timeout=20000)
     expect(page.locator("#header-login")).to_be_visible()
+    if told:
+        expect_toast(page, *SESSION_ENDED)
 
 
 def test_profile_names_are_validated_saved_and_greet_at_once(page: Page, live_server, make_user):
@@ -119,7 +124,7 @@ def test_password_change_signs_out_the_other_browser_and_keeps_this_one(page: Pa
     expect(page.locator("#settings-current-password")).to_have_value("")
     expect(page.locator("#settings-sessions .settings-session")).to_have_count(1)
 
-    expect_signed_out_on_reload(second)
+    expect_signed_out_on_reload(second, told=True)
     page.reload()
     expect(page.locator("#dashboard-greeting")).to_be_visible()
     page.wait_for_timeout(500)
@@ -147,7 +152,7 @@ def test_sessions_list_sign_out_one_device_and_everywhere(page: Page, browser, l
     other_row.locator(".settings-session-signout").click()
     expect_toast(page, "Signed Out", "That device was signed out.")
     expect(rows).to_have_count(1)
-    expect_signed_out_on_reload(second)
+    expect_signed_out_on_reload(second, told=True)
     second.context.close()
 
     third = new_page(browser, live_server)
@@ -160,7 +165,7 @@ def test_sessions_list_sign_out_one_device_and_everywhere(page: Page, browser, l
     page.wait_for_url(HOME)
     expect(page.locator("#header-login")).to_be_visible()
     expect_signed_out_on_reload(page)
-    expect_signed_out_on_reload(third)
+    expect_signed_out_on_reload(third, told=True)
     third.context.close()
 
 
