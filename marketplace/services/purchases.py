@@ -28,6 +28,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from marketplace import routes
 from marketplace.config import get_settings
 from marketplace.core import packs
 from marketplace.core.errors import UserError
@@ -76,8 +77,8 @@ def start_purchase(user_id: uuid.UUID | None, bundle: str, referral_code: str | 
         raise PurchaseError(ERROR_TITLE, UNKNOWN_PACK)
     site = get_settings().base_url(origin)
     urls = {
-        "success_url": f"{site}/credits-purchased?session_id={SESSION_PLACEHOLDER}",
-        "cancel_url": f"{site}/purchase-credits?canceled=1",
+        "success_url": f"{site}{routes.CREDITS_PURCHASED}?session_id={SESSION_PLACEHOLDER}",
+        "cancel_url": f"{site}{routes.PURCHASE_CREDITS}?canceled=1",
     }
     provider = get_provider()
     try:
