@@ -68,7 +68,12 @@ def exit_unless_migrated() -> None:
     """At app start: one line on stderr and exit status 1 instead of tracebacks later."""
     import sys
 
+    from marketplace.db import dispose_engines
+
     problem = schema_problem()
+    # The check ran before the server forks its workers: no pooled connection may be
+    # inherited by them (two processes on one PostgreSQL connection corrupt it).
+    dispose_engines()
     if problem:
         print(problem, file=sys.stderr, flush=True)
         raise SystemExit(1)
