@@ -21,7 +21,6 @@ from sqlalchemy.dialects import postgresql
 
 from benchmarks._db import postgres_database
 from marketplace.core.marketplace import Filters
-from marketplace.db import get_engine
 from marketplace.services import marketplace as svc
 from marketplace.services.seeding import seed_leads
 
