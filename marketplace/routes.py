@@ -44,6 +44,25 @@ def test_checkout_url(checkout_id: str) -> str:
     return f"/test-checkout/{checkout_id}"
 
 
+# Paths the API answers (FastAPI routers in marketplace/api/) and their URL builders.
+API_SCRAPE_CSV = "/api/scrapes/{scrape_id}/csv"
+API_WEBHOOK_DOCS = "/api/webhook-docs.md"
+API_EXPLORER_CSV = "/api/explorer/leads.csv"
+
+
+def scrape_csv_url(scrape_id: str, token: str, kind: str) -> str:
+    """A bulk scrape's CSV: ``kind`` results (the bulk scraper) or stored (the dashboard)."""
+    return f"{API_SCRAPE_CSV.format(scrape_id=scrape_id)}?token={token}&kind={kind}"
+
+
+def webhook_docs_url(user_id: str) -> str:
+    return f"{API_WEBHOOK_DOCS}?user_id={user_id}"
+
+
+def explorer_csv_url(view_params: str, token: str) -> str:
+    return f"{API_EXPLORER_CSV}?{view_params}&token={token}"
+
+
 # First path segments that can never be a referral code (SPEC 2: a one-segment
 # path is captured as a code only when it is no real route). Derived from the
 # routes above, plus the paths the server answers itself (the API, the webhook

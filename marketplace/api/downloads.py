@@ -14,6 +14,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
+from marketplace import routes
 from marketplace.config import get_settings
 from marketplace.core import scrape as rules
 from marketplace.core.webhook_docs import webhook_markdown
@@ -23,7 +24,7 @@ from marketplace.services import downloads, scrapes
 router = APIRouter()
 
 
-@router.get("/api/scrapes/{scrape_id}/csv", include_in_schema=False)
+@router.get(routes.API_SCRAPE_CSV, include_in_schema=False)
 async def scrape_csv(scrape_id: str, token: str = "", kind: str = "results") -> Response:
     user_id = downloads.read_token(token, downloads.SCRAPE_CSV, scrape_id)
     if user_id is None:
@@ -41,7 +42,7 @@ async def scrape_csv(scrape_id: str, token: str = "", kind: str = "results") -> 
     )
 
 
-@router.get("/api/webhook-docs.md", include_in_schema=False)
+@router.get(routes.API_WEBHOOK_DOCS, include_in_schema=False)
 async def webhook_docs(request: Request, user_id: str = "YOUR_USER_ID") -> Response:
     safe_user = user_id if len(user_id) <= 40 and all(c.isalnum() or c == "-" for c in user_id) else "YOUR_USER_ID"
     base = get_settings().site_url or str(request.base_url).rstrip("/")

@@ -21,6 +21,7 @@ from datetime import datetime, timezone
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
+from marketplace import routes
 from marketplace.core import explorer as rules
 from marketplace.offloop import run_blocking
 from marketplace.services import admin, downloads, explorer_leads
@@ -39,7 +40,7 @@ def export_token(user_id, view: rules.LeadView) -> str:
 
 def export_url(user_id, view: rules.LeadView) -> str:
     """The link the export handler hands to the browser."""
-    return f"/api/explorer/leads.csv?{view.params()}&token={export_token(user_id, view)}"
+    return routes.explorer_csv_url(view.params(), export_token(user_id, view))
 
 
 async def _stream(chunks: Iterator[str]) -> AsyncIterator[bytes]:
@@ -61,7 +62,7 @@ async def _stream(chunks: Iterator[str]) -> AsyncIterator[bytes]:
         worker.shutdown(wait=False)
 
 
-@router.get("/api/explorer/leads.csv", include_in_schema=False)
+@router.get(routes.API_EXPLORER_CSV, include_in_schema=False)
 async def explorer_leads_csv(q: str = "", status: str = rules.DEFAULT_STATUS, sort: str = rules.DEFAULT_SORT,
                              token: str = "") -> Response:
     view = rules.LeadView.of(q, status, sort)

@@ -337,5 +337,5 @@ class BulkScraperState(ProgressVars, AuthState):
         if user_id is None or not self.scrape_id:
             return rx.toast.error(SCRAPE_LOGIN_REQUIRED[0], description=SCRAPE_LOGIN_REQUIRED[1])
         token = downloads.make_token(downloads.SCRAPE_CSV, user_id, self.scrape_id)
-        return rx.download(url=f"/api/scrapes/{self.scrape_id}/csv?token={token}&kind=results")
+        return rx.download(url=routes.scrape_csv_url(self.scrape_id, token, "results"))
 

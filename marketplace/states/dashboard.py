@@ -243,7 +243,7 @@ class DashboardState(AuthState):
         if not isinstance(scrape_id, str) or scrape_id not in {row["id"] for row in self.scrapes}:
             return None
         token = downloads.make_token(downloads.SCRAPE_CSV, user_id, scrape_id)
-        return rx.download(url=f"/api/scrapes/{scrape_id}/csv?token={token}&kind=stored")
+        return rx.download(url=routes.scrape_csv_url(scrape_id, token, "stored"))
 
     @rx.var
     def code_save_disabled(self) -> bool:

@@ -69,7 +69,7 @@ class WebhookState(WebhookKeyVars, AuthState):
 
     @rx.var
     def docs_url(self) -> str:
-        return f"/api/webhook-docs.md?user_id={self.user_id}"
+        return routes.webhook_docs_url(self.user_id)
 
     @rx.var
     def masked_key(self) -> str:
