@@ -144,3 +144,15 @@ REFRESH_FAILED = ("Refresh Failed", "The lead source failed.")
 IMAGE_FETCH_FAILED = ("Image Fetch Failed", "Could not fetch property images.")
 DEV_SCRAPE_INVALID_TITLE = "Check the scrape parameters"
 DEV_SCRAPE_DONE_TITLE = "Scrape Completed!"
+
+# --------------------------------------------------------------------------- lead pictures (SPEC 4)
+# One wording for the card and the property page. Built-in leads carry the
+# app's own drawings (core.images.is_illustration): "illustrations"; pictures
+# from a listing source are "photos".
+IMAGE_STATUS_TEXT = {
+    "pending": "Images are being verified",
+    "failed": "Images could not be loaded",
+    "no_images": "No images available",
+    "success": "No images available",
+}
+PICTURE_NOUN = {True: ("illustration", "illustrations"), False: ("photo", "photos")}

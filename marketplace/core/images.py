@@ -45,6 +45,11 @@ def allowed_images(urls, own_host: str | None = None) -> list[str]:
     return seen[:MAX_IMAGES_PER_LEAD]
 
 
+def is_illustration(url: str | None) -> bool:
+    """True for the app's own drawings of a built-in lead (not a photograph)."""
+    return bool(url) and url.startswith(f"{OWN_IMAGE_PREFIX}house/")
+
+
 def house_image_urls(key: str, count: int) -> list[str]:
     """URLs of the app's own renderings for a built-in lead."""
     return [f"{OWN_IMAGE_PREFIX}house/{key}/{n}.svg" for n in range(count)]

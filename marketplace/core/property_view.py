@@ -11,19 +11,11 @@ from typing import Any
 from marketplace.core.images import allowed_images
 from marketplace.core.marketplace import external_links, percent, usd
 from marketplace.core.pricing import display_confidence, potential_profit
+from marketplace.messages import IMAGE_STATUS_TEXT
 
 
 GALLERY_SIZE = 4  # SPEC 9: at most 4 images (primary + 3), then '+N more'
 ROI_EMPHASIS_ABOVE = 15.0  # SPEC 9: ROI badge emphasised above 15
-# SPEC 4: the image status drives the placeholder text (pending is shown as
-# being verified). "success" without a showable image cannot normally happen
-# (images from unknown hosts are dropped), so it reads like no_images.
-IMAGE_STATUS_TEXT = {
-    "pending": "Images are being verified",
-    "failed": "Images could not be loaded",
-    "no_images": "No images available for this property",
-    "success": "No images available for this property",
-}
 # Public-record fields of raw_data worth showing, in order: (key, label).
 RECORD_FIELDS = (
     ("owner_name", "Owner"),

@@ -206,7 +206,7 @@ def test_image_placeholders_by_status_and_broken_images(page: Page, live_server,
     cases = {
         "pending": "Images are being verified",
         "failed": "Images could not be loaded",
-        "no_images": "No images available for this property",
+        "no_images": "No images available",
     }
     leads = {status: make_lead(image_urls=[], images_fetch_status=status) for status in cases}
     # Only known hosts are shown; the one on our own host that 404s falls back to a placeholder.

@@ -9,7 +9,8 @@ import pytest
 
 from marketplace.models import Lead, UserLead
 from marketplace.core.pricing import potential_profit as profit
-from marketplace.core.property_view import IMAGE_STATUS_TEXT, format_unlocked_at, property_view
+from marketplace.core.property_view import format_unlocked_at, property_view
+from marketplace.messages import IMAGE_STATUS_TEXT
 from marketplace.states.property import lead_id_from_path
 from tests import factories
 
