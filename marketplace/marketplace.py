@@ -17,12 +17,16 @@ from marketplace.api.app import create_api  # noqa: E402
 from marketplace.api.security import HardenedApp  # noqa: E402
 from marketplace.components.layout import add_pages  # noqa: E402
 from marketplace.jobs.scheduler import refresh_scheduler_lifespan  # noqa: E402
+from marketplace.states.auth import TIME_ZONE_SCRIPT  # noqa: E402
 
 # HardenedApp: rx.App behind body limits, CORS/origin checks, security headers and 404s.
 app = HardenedApp(
     api_transformer=create_api(),
     stylesheets=["/styles.css"],
-    head_components=[rx.el.link(rel="icon", type="image/svg+xml", href="/logo.svg")],
+    head_components=[
+        rx.el.link(rel="icon", type="image/svg+xml", href="/logo.svg"),
+        rx.el.script(TIME_ZONE_SCRIPT),  # the browser's zone, before the first event (states.auth)
+    ],
 )
 add_pages(app)  # each page once (not rx.page: every compile re-applies those)
 app.register_lifespan_task(refresh_scheduler_lifespan)

@@ -11,6 +11,7 @@ from typing import Any
 from marketplace.core.images import allowed_images
 from marketplace.core.marketplace import external_links, percent, usd
 from marketplace.core.pricing import display_confidence, potential_profit
+from marketplace.core.times import UTC_NAME, format_datetime
 from marketplace.messages import IMAGE_STATUS_TEXT
 
 
@@ -37,9 +38,9 @@ def _number(value: int | float | None, unit: str = "") -> str:
     return f"{text}{unit}"
 
 
-def format_unlocked_at(value) -> str:
-    """'Mar 4, 2026 at 3:05 PM UTC' (stored in UTC; shown in UTC, labelled)."""
-    return value.strftime("%b %-d, %Y at %-I:%M %p UTC")
+def format_unlocked_at(value, zone_name: str = UTC_NAME) -> str:
+    """'Mar 4, 2026 at 10:05 AM EST': stored in UTC, shown in the browser's zone, labelled."""
+    return format_datetime(value, zone_name, joiner=" at ")
 
 
 def confidence_color(score: int) -> str:
@@ -64,8 +65,9 @@ class PropertyView:
     record: list[dict[str, str]] = field(default_factory=list)
 
 
-def property_view(lead: Any, unlock: Any, own_host: str | None = None) -> PropertyView:
-    """The display values of an unlocked lead (pure; raises on unreadable data)."""
+def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name: str = UTC_NAME) -> PropertyView:
+    """The display values of an unlocked lead (pure; raises on unreadable data); the
+    unlock time in ``zone_name`` (the browser's)."""
     images = allowed_images([lead.primary_image_url, *list(lead.image_urls or [])], own_host)
     links = external_links(lead.address, lead.city, lead.state, lead.zip_code,
                            lead.raw_data if isinstance(lead.raw_data, dict) else {})
@@ -94,7 +96,7 @@ def property_view(lead: Any, unlock: Any, own_host: str | None = None) -> Proper
         "profit_value": usd(None if amount is None else abs(amount)),
         "confidence_text": f"{confidence}/100",
         "confidence_color": confidence_color(confidence),
-        "unlocked_at": format_unlocked_at(unlock.unlocked_at),
+        "unlocked_at": format_unlocked_at(unlock.unlocked_at, zone_name),
         "credits_paid": f"{unlock.credit_cost:,} credit{'' if unlock.credit_cost == 1 else 's'}",
         "purchase_type": (unlock.purchase_type or "credits").replace("_", " ").capitalize(),
         "listing_url": links.listing,

@@ -19,12 +19,22 @@ from marketplace.config import get_settings
 from marketplace.core.accounts import clean_device_id, new_device_id
 from marketplace.core.errors import UserError
 from marketplace.core.net import client_ip
+from marketplace.core.times import clean_zone_name
 from marketplace.messages import SESSION_ENDED, UNEXPECTED_ERROR
 from marketplace.offloop import run_blocking
 from marketplace.services import accounts, auth_sessions
 from marketplace.services.auth_sessions import TokenPair
 
 log = logging.getLogger("marketplace.auth")
+
+TIME_ZONE_STORAGE_KEY = "lv_tz"
+# Runs in <head> before the app's scripts: the hydrate event reads localStorage
+# afterwards, so times are formatted in the right zone from the first render.
+TIME_ZONE_SCRIPT = (
+    "try{localStorage.setItem('" + TIME_ZONE_STORAGE_KEY + "',"
+    "Intl.DateTimeFormat().resolvedOptions().timeZone||'')}catch(e){}"
+)
+TIME_ZONE_PROBE = "Intl.DateTimeFormat().resolvedOptions().timeZone"
 
 
 class AuthState(rx.State):
@@ -36,6 +46,10 @@ class AuthState(rx.State):
     # A random id for this browser, made on its first visit: sessions record it,
     # and a referral from an account that signed in on the same browser is refused.
     device_id: str = rx.LocalStorage("", name="lv_device_id", sync=True)
+    # The browser's IANA time zone, written by TIME_ZONE_SCRIPT in the page head
+    # before the app starts (so the first event already carries it). It comes
+    # from the client: every use goes through ``core.times`` (unknown -> UTC).
+    time_zone: str = rx.LocalStorage("", name=TIME_ZONE_STORAGE_KEY)
     # Referral code captured from a one-segment path or the pricing box.
     referral_code: str = rx.SessionStorage("", name="referral_code")
 
@@ -68,6 +82,10 @@ class AuthState(rx.State):
         headers = self.router.headers.raw_headers
         peer = headers.get("asgi-scope-client") or self.router.session.client_ip or ""
         return client_ip(peer, headers.get("x-forwarded-for", ""), get_settings().trusted_proxy_hops)
+
+    def _zone(self) -> str:
+        """The validated zone every time on the page is shown in ('UTC' when unknown)."""
+        return clean_zone_name(self.time_zone)
 
     def _device_id(self) -> str:
         """This browser's id; made (and kept in its localStorage) when missing."""
@@ -187,7 +205,16 @@ class AuthState(rx.State):
         if user_id is not None:
             await self._load_user(user_id)
         self.auth_loading = False
-        return self._session_ended_toast()
+        ended = self._session_ended_toast()
+        if not self.time_zone:  # the head script did not run (dev server): ask the tab once
+            probe = rx.call_script(TIME_ZONE_PROBE, callback=AuthState.remember_time_zone)
+            return [probe, ended] if ended is not None else probe
+        return ended
+
+    @rx.event
+    def remember_time_zone(self, name: str):
+        """The tab's zone, reported by ``TIME_ZONE_PROBE``; kept only when ``zoneinfo`` knows it."""
+        self.time_zone = clean_zone_name(name)
 
     @rx.event
     async def keep_alive(self):

@@ -8,6 +8,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.config import get_settings
+from marketplace.core.times import format_date
 from marketplace.messages import CODE_UPDATE_FAILED, CODE_UPDATED, DASHBOARD_LOAD_FAILED
 from marketplace.offloop import run_blocking
 from marketplace.services import dashboard, downloads, referrals
@@ -24,12 +25,8 @@ def format_roi(value: float | None) -> str:
     return "—" if value is None else f"{value:.1f}%"
 
 
-def format_date(value) -> str:
-    return value.strftime("%b %-d, %Y")
-
-
-def unlocked_row(row: dashboard.UnlockedLeadRow) -> dict[str, str]:
-    """One Unlocked Leads row as display strings."""
+def unlocked_row(row: dashboard.UnlockedLeadRow, zone_name: str) -> dict[str, str]:
+    """One Unlocked Leads row as display strings (its date in the browser's zone)."""
     return {
         "lead_id": str(row.lead_id),
         "href": routes.property_url(str(row.lead_id)),
@@ -39,7 +36,7 @@ def unlocked_row(row: dashboard.UnlockedLeadRow) -> dict[str, str]:
         "roi": format_roi(row.roi),
         "has_roi": "yes" if row.roi is not None else "",
         "credit_cost": f"{row.credit_cost:,}",
-        "unlocked_at": format_date(row.unlocked_at),
+        "unlocked_at": format_date(row.unlocked_at, zone_name),
         "archived": "" if row.is_active else "yes",
     }
 
@@ -120,12 +117,12 @@ class DashboardState(AuthState):
         self.credits = stats.credits_remaining  # the header badge follows the same balance
         self.avg_roi = format_roi(stats.avg_roi)
         self.this_month = f"{stats.this_month:,}"
-        self.unlocked = [unlocked_row(row) for row in unlocked]
+        self.unlocked = [unlocked_row(row, self._zone()) for row in unlocked]
         self.unlocked_total = stats.leads_unlocked
         self.scrapes = [
             {
                 "id": str(row.id),
-                "created_at": format_date(row.created_at),
+                "created_at": format_date(row.created_at, self._zone()),
                 "lead_count": str(row.lead_count),
                 "leads_generated": str(row.leads_generated),
                 "credits_used": f"{row.credits_used:,}",
@@ -136,7 +133,7 @@ class DashboardState(AuthState):
         self._show_referrals(referral)
         self.first_name = account.first_name
         self.last_name = account.last_name
-        self.member_since = format_date(account.member_since)
+        self.member_since = format_date(account.member_since, self._zone())
         self.email_confirmed = account.email_confirmed
         self.site_base = get_settings().base_url(browser_origin(self))
         self.loaded_for = str(user_id)
@@ -162,7 +159,8 @@ class DashboardState(AuthState):
             yield rx.toast.error(DASHBOARD_LOAD_FAILED)
             return
         seen = {row["lead_id"] for row in self.unlocked}
-        self.unlocked = [*self.unlocked, *(unlocked_row(row) for row in more if str(row.lead_id) not in seen)]
+        zone = self._zone()
+        self.unlocked = [*self.unlocked, *(unlocked_row(row, zone) for row in more if str(row.lead_id) not in seen)]
         if not more:
             self.unlocked_total = len(self.unlocked)
         self.loading_more = False

@@ -15,6 +15,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.core.marketplace import PACIFIC, next_refresh
+from marketplace.core.times import format_datetime, format_weekday_time
 from marketplace.jobs import lead_ops
 from marketplace.jobs.scheduler import scheduler_enabled
 from marketplace.messages import ACCESS_DENIED, IMAGE_FETCH_FAILED, OVERVIEW_LOAD_FAILED, REFRESH_FAILED
@@ -28,15 +29,15 @@ log = logging.getLogger("marketplace.explorer")
 SCHEDULER_OFF = "Scheduler off"
 
 
-def next_run_label(now: datetime, enabled: bool) -> tuple[str, str]:
-    """(when, relative) of the scheduler's next run: ('Wed, Jun 4, 8:00 AM PDT', 'in 3h 12m'),
-    or ('Scheduler off', '') when LEAD_REFRESH_SCHEDULER disables it."""
+def next_run_label(now: datetime, enabled: bool, zone_name: str = PACIFIC.key) -> tuple[str, str]:
+    """(when, relative) of the scheduler's next run (8:00 AM Pacific) in ``zone_name``, the
+    browser's: ('Wed, Jun 4, 8:00 AM PDT', 'in 3h 12m'), or ('Scheduler off', '') when
+    LEAD_REFRESH_SCHEDULER disables it."""
     if not enabled:
         return SCHEDULER_OFF, ""
     target = next_refresh(now)
     hours, minutes = divmod(max(0, int((target - now).total_seconds())) // 60, 60)
-    local = target.astimezone(PACIFIC)
-    return f"{local:%a, %b} {local.day}, {local:%-I:%M %p %Z}", f"in {hours}h {minutes}m"
+    return format_weekday_time(target, zone_name), f"in {hours}h {minutes}m"
 
 
 def _section_reloads() -> list:
@@ -90,19 +91,20 @@ class ExplorerState(AuthState):
         self.total_leads = f"{overview.leads:,}"
         self.active_leads = f"{overview.active_leads:,}"
         self.total_unlocks = f"{overview.unlocks:,}"
+        zone = self._zone()
         self.refresh_runs = [
             {
                 "key": run.run_key,
                 "trigger": run.trigger,
                 "status": run.status,
-                "started": run.started_at.strftime("%Y-%m-%d %H:%M UTC"),
+                "started": format_datetime(run.started_at, zone),
                 "added": f"{run.leads_added:,}",
                 "archived": f"{run.leads_archived:,}",
                 "error": run.error or "",
             }
             for run in runs
         ]
-        self.next_run, self.next_run_in = next_run_label(datetime.now(timezone.utc), scheduler_enabled())
+        self.next_run, self.next_run_in = next_run_label(datetime.now(timezone.utc), scheduler_enabled(), zone)
         self.overview_loaded = True
         return None
 

@@ -48,7 +48,7 @@ class ExplorerWebhookState(WebhookKeyVars, ExplorerState):
         except Exception:  # noqa: BLE001 - SPEC 8's message
             log.exception("explorer webhook logs failed for %s", admin_id)
             return rx.toast.error(LOGS_FAILED)
-        self.logs = [log_row(e) for e in entries]
+        self.logs = [log_row(e, self._zone()) for e in entries]
         self.logs_loaded = True
         return None
 

@@ -93,7 +93,7 @@ class PropertyState(AuthState):
                 self.status = "denied" if await run_blocking(unlocks.lead_exists, lead_id) else "missing"
                 return
             site_host = urlparse(get_settings().base_url(browser_origin(self))).hostname
-            view = property_view(*found, own_host=site_host)
+            view = property_view(*found, own_host=site_host, zone_name=self._zone())
         except Exception:  # noqa: BLE001 - shown as the SPEC's load failure
             log.exception("property %r failed to load for %s", lead_id, user_id)
             self._clear("error")

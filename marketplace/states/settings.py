@@ -14,6 +14,7 @@ import reflex as rx
 from marketplace import routes
 from marketplace.core import account_settings as rules
 from marketplace.core.limits import NAME_MAX_LENGTH
+from marketplace.core.times import format_date, format_datetime
 from marketplace.messages import (
     ACCOUNT_DELETED,
     ALREADY_CONFIRMED,
@@ -33,17 +34,14 @@ from marketplace.states.browser import browser_origin
 
 WEBHOOK_HREF = routes.bulk_scraper_webhook_url()
 PASSWORD_FIELDS = ("settings-current-password", "settings-new-password", "settings-confirm-password")
-def format_when(value) -> str:
-    return value.strftime("%b %-d, %Y %H:%M UTC")
-
-
-def session_row(info: svc.SessionInfo) -> dict[str, str]:
+def session_row(info: svc.SessionInfo, zone_name: str) -> dict[str, str]:
+    """One signed-in device; its times in the browser's zone (``core.times``)."""
     return {
         "id": str(info.id),
         "device": info.device,
         "ip": info.ip_address or "Unknown",
-        "created": format_when(info.created_at),
-        "last_used": format_when(info.last_used_at),
+        "created": format_datetime(info.created_at, zone_name),
+        "last_used": format_datetime(info.last_used_at, zone_name),
         "current": "yes" if info.current else "",
     }
 
@@ -100,12 +98,12 @@ class SettingsState(AuthState):
         self.first_name = data.first_name
         self.first_name_input = data.first_name
         self.last_name_input = data.last_name
-        self.member_since = data.member_since.strftime("%b %-d, %Y")
+        self.member_since = format_date(data.member_since, self._zone())
         self.credits = data.credits
         self.credits_forfeit = f"{data.credits:,}"
         self.has_webhook_key = data.has_webhook_key
         self.webhook_key_hint = data.webhook_key_hint
-        self.sessions = [session_row(s) for s in data.sessions]
+        self.sessions = [session_row(s, self._zone()) for s in data.sessions]
 
     async def _dashboard_last_name(self, last_name: str) -> None:
         from marketplace.states.dashboard import DashboardState
@@ -235,7 +233,7 @@ class SettingsState(AuthState):
             rows = await run_blocking(svc.list_sessions, user_id, self.access_token, self.refresh_token)
         except Exception as exc:  # noqa: BLE001
             return self._error_toast(exc, SETTINGS_LOAD_FAILED, f"listing sessions for {user_id}")
-        self.sessions = [session_row(s) for s in rows]
+        self.sessions = [session_row(s, self._zone()) for s in rows]
         return None
 
     @rx.event

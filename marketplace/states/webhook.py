@@ -15,6 +15,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.config import get_settings
+from marketplace.core.times import format_datetime
 from marketplace.core.webhook_docs import curl_example
 from marketplace.messages import COPIED, KEY_DONE, KEY_FAILED, LOGS_FAILED
 from marketplace.offloop import run_blocking
@@ -27,11 +28,12 @@ log = logging.getLogger("marketplace.webhook_ui")
 ENDPOINT_PART = "/functions/v1/webhook-bulk-scrape/"
 
 
-def log_row(entry: webhooks.LoggedRequest) -> dict[str, str]:
+def log_row(entry: webhooks.LoggedRequest, zone_name: str) -> dict[str, str]:
+    """One log line; its time in the browser's zone (``core.times``)."""
     body = entry.request_body
     return {
         "id": str(entry.id),
-        "when": entry.created_at.strftime("%b %-d, %Y %H:%M:%S UTC"),
+        "when": format_datetime(entry.created_at, zone_name, seconds=True),
         "method": entry.method,
         "endpoint": entry.endpoint,
         "status": str(entry.response_status),
@@ -90,7 +92,7 @@ class WebhookState(WebhookKeyVars, AuthState):
             log.exception("webhook logs failed for %s", user_id)
             self.logs_failed = True
             return rx.toast.error(LOGS_FAILED)
-        self.logs = [log_row(e) for e in entries]
+        self.logs = [log_row(e, self._zone()) for e in entries]
         self.logs_failed = False
         self.logs_loaded = True
         return None

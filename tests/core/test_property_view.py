@@ -58,6 +58,9 @@ def test_display_strings():
     assert d["unlocked_at"] == "Jan 9, 2026 at 12:07 AM UTC" == format_unlocked_at(UNLOCK.unlocked_at)
     assert (d["credits_paid"], d["purchase_type"]) == ("120 credits", "Credits")
     assert property_view(lead(baths=2.0), UNLOCK).details["baths"] == "2"
+    # In the browser's zone, with its abbreviation.
+    assert property_view(lead(), UNLOCK, zone_name="America/Los_Angeles").details["unlocked_at"] == (
+        "Jan 8, 2026 at 4:07 PM PST")
 
 
 def test_images_at_most_4_in_the_gallery_with_the_rest_counted():

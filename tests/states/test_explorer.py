@@ -19,5 +19,12 @@ def test_next_run_in_pacific_time_and_relative():
     assert next_run_label(datetime(2025, 6, 4, 15, 0, tzinfo=timezone.utc), True)[0] == "Thu, Jun 5, 8:00 AM PDT"
 
 
+def test_next_run_in_the_browsers_zone():
+    assert next_run_label(datetime(2025, 6, 4, 11, 48, tzinfo=timezone.utc), True, "America/New_York") == (
+        "Wed, Jun 4, 11:00 AM EDT", "in 3h 12m")
+    assert next_run_label(datetime(2025, 12, 4, 17, 0, tzinfo=timezone.utc), True, "Nowhere/Land")[0] == (
+        "Fri, Dec 5, 4:00 PM UTC")
+
+
 def test_scheduler_off():
     assert next_run_label(datetime(2025, 6, 4, 11, 48, tzinfo=timezone.utc), False) == ("Scheduler off", "")
