@@ -156,3 +156,8 @@ IMAGE_STATUS_TEXT = {
     "success": "No images available",
 }
 PICTURE_NOUN = {True: ("illustration", "illustrations"), False: ("photo", "photos")}
+# Unlock cost copy; the numbers come from core.pricing (``pricing.cost_faq_text`` and friends).
+COST_FAQ = ("A lead's price follows its confidence score: {rule}; a lead without a price of its own costs "
+            "{default}. Leads scored {high} or higher typically cost {low_typical}-{high_typical} credits to unlock. "
+            "The exact price is shown on every lead card before you unlock it.")
+LOW_CREDIT_COSTS = "leads cost {low} to {high} credits to unlock, depending on their confidence score."

@@ -10,9 +10,12 @@
 
 from __future__ import annotations
 
+from marketplace.messages import COST_FAQ, LOW_CREDIT_COSTS
+
 DEFAULT_CREDIT_COST = 85
 DEFAULT_CONFIDENCE = 85
 HIGH_ROI_THRESHOLD = 20.0
+HIGH_CONFIDENCE = 80  # the two top tiers: what the FAQ's "typically 85-150" speaks of
 COST_TIERS = ((90, 150), (80, 120), (60, 60), (30, 30))  # (minimum confidence, credits)
 
 
@@ -23,6 +26,48 @@ def credit_cost_for_confidence(confidence: int | None) -> int:
         if confidence >= minimum:
             return cost
     return DEFAULT_CREDIT_COST
+
+
+def cost_tiers() -> list[tuple[int, int, int]]:
+    """(lowest score, highest score, credits) per tier, highest first: (90, 100, 150), ..."""
+    tiers, top = [], 100
+    for minimum, cost in COST_TIERS:
+        tiers.append((minimum, top, cost))
+        top = minimum - 1
+    return tiers
+
+
+def cost_bounds() -> tuple[int, int]:
+    """The cheapest and the dearest unlock the rule gives (30, 150)."""
+    costs = [cost for _, cost in COST_TIERS] + [DEFAULT_CREDIT_COST]
+    return min(costs), max(costs)
+
+
+def typical_cost_range(minimum_confidence: int = HIGH_CONFIDENCE) -> tuple[int, int]:
+    """What a lead scored ``minimum_confidence`` or more costs: its tier's price, or the
+    default when it has no credit_cost of its own (85-150 at 80+, the FAQ's 'typically')."""
+    costs = [cost for minimum, cost in COST_TIERS if minimum >= minimum_confidence] + [DEFAULT_CREDIT_COST]
+    return min(costs), max(costs)
+
+
+def cost_rule_text() -> str:
+    """'150 credits at 90-100, 120 at 80-89, 60 at 60-79 and 30 at 30-59' (from COST_TIERS)."""
+    parts = [f"{cost} credits at {low}-{high}" if i == 0 else f"{cost} at {low}-{high}"
+             for i, (low, high, cost) in enumerate(cost_tiers())]
+    return ", ".join(parts[:-1]) + f" and {parts[-1]}"
+
+
+def cost_faq_text() -> str:
+    """The pricing FAQ's answer to 'How much does a lead cost?', stating the rule."""
+    low_typical, high_typical = typical_cost_range()
+    return COST_FAQ.format(rule=cost_rule_text(), default=DEFAULT_CREDIT_COST, high=HIGH_CONFIDENCE,
+                           low_typical=low_typical, high_typical=high_typical)
+
+
+def low_credit_cost_text() -> str:
+    """The low-credit banner's clause: 'leads cost 30 to 150 credits to unlock, ...'."""
+    low, high = cost_bounds()
+    return LOW_CREDIT_COSTS.format(low=low, high=high)
 
 
 def unlock_cost(credit_cost: int | None) -> int:

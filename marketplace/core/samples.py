@@ -13,6 +13,7 @@ from the confidence score).
 from __future__ import annotations
 
 from marketplace.core import marketplace as rules
+from marketplace.core import pricing
 from marketplace.core.images import house_image_urls
 from marketplace.core.leads import lead_record
 
@@ -44,6 +45,13 @@ SAMPLE_LEADS: tuple[dict, ...] = (
             asking=329_000, zestimate=365_000, arv=432_000, rehab=41_500, beds=4, baths=2.5, sqft=2_180,
             confidence=84, images=3),
 )
+
+
+# The home page hero's illustrative card (pages/home.py): scored, priced and its ROI
+# computed by the same rules as any lead (SPEC 9: 92/100 -> 150 credits).
+HERO_SAMPLE = {"asking": 285_000, "arv": 410_000, "rehab": 45_000, "confidence": 92}
+HERO_SAMPLE_COST = pricing.credit_cost_for_confidence(HERO_SAMPLE["confidence"])
+HERO_SAMPLE_ROI = pricing.compute_roi(HERO_SAMPLE["arv"], HERO_SAMPLE["asking"], HERO_SAMPLE["rehab"])
 
 
 def is_sample_id(lead_id: str) -> bool:

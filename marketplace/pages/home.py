@@ -10,6 +10,8 @@ import reflex as rx
 from marketplace import routes
 from marketplace.components import ui
 from marketplace.components.layout import page
+from marketplace.core.marketplace import percent, usd
+from marketplace.core.samples import HERO_SAMPLE, HERO_SAMPLE_COST, HERO_SAMPLE_ROI
 
 REFRESH_NOTE = "Leads refresh daily at 8:00 AM PST"
 
@@ -90,7 +92,8 @@ def sample_lead_card() -> rx.Component:
                     top="12px",
                     left="12px",
                 ),
-                rx.badge(rx.icon("coins", size=12), "120 credits", position="absolute", top="12px", right="12px",
+                rx.badge(rx.icon("coins", size=12), f"{HERO_SAMPLE_COST} credits", position="absolute", top="12px",
+                         right="12px",
                          variant="surface", radius="full", color_scheme="gray", high_contrast=True),
                 position="relative",
                 height="170px",
@@ -116,10 +119,10 @@ def sample_lead_card() -> rx.Component:
                 spacing="4",
             ),
             rx.grid(
-                _sample_metric("Est. ROI", "24.8%", emphasis=True),
-                _sample_metric("Asking", "$285,000"),
-                _sample_metric("ARV", "$410,000"),
-                _sample_metric("Rehab", "$45,000"),
+                _sample_metric("Est. ROI", percent(HERO_SAMPLE_ROI), emphasis=True),
+                _sample_metric("Asking", usd(HERO_SAMPLE["asking"])),
+                _sample_metric("ARV", usd(HERO_SAMPLE["arv"])),
+                _sample_metric("Rehab", usd(HERO_SAMPLE["rehab"])),
                 columns="2",
                 spacing="3",
                 width="100%",
@@ -128,9 +131,10 @@ def sample_lead_card() -> rx.Component:
                 background="var(--gray-2)",
             ),
             rx.vstack(
-                rx.hstack(rx.text("Confidence", size="1", color_scheme="gray"), rx.text("92/100", size="1",
-                          weight="bold"), justify="between", width="100%"),
-                rx.progress(value=92, size="2", color_scheme="grass"),
+                rx.hstack(rx.text("Confidence", size="1", color_scheme="gray"),
+                          rx.text(f"{HERO_SAMPLE['confidence']}/100", size="1", weight="bold"),
+                          justify="between", width="100%"),
+                rx.progress(value=HERO_SAMPLE["confidence"], size="2", color_scheme="grass"),
                 spacing="1",
                 width="100%",
             ),

@@ -26,6 +26,7 @@ from marketplace import routes
 from marketplace.components import cards, styles, ui
 from marketplace.components.layout import page
 from marketplace.components.lead_card import lead_card
+from marketplace.core.pricing import low_credit_cost_text
 from marketplace.states.marketplace import MarketplaceState as S
 from marketplace.views.marketplace_filters import filter_bar
 from marketplace.views.marketplace_pagination import pagination
@@ -103,7 +104,7 @@ def low_credit_banner() -> rx.Component:
             rx.flex(
                 rx.callout.text(
                     rx.text.strong("You're running low on credits. "),
-                    f"You have {S.credits_label} credits left; most leads cost 30 to 150 credits to unlock.",
+                    f"You have {S.credits_label} credits left; {low_credit_cost_text()}",
                 ),
                 ui.button_link("Buy Credits", routes.PURCHASE_CREDITS, size="1", color_scheme="amber",
                                id="low-credit-buy", flex_shrink="0"),

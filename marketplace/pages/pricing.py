@@ -17,6 +17,7 @@ from marketplace.components.pack_card import pack_card
 from marketplace.components.referral_box import referral_box
 from marketplace.components.test_mode import test_mode_banner
 from marketplace.core.packs import PACKS
+from marketplace.core.pricing import cost_faq_text
 from marketplace.states.pricing import PricingState
 
 SCHEDULE_CALL_URL = "https://calendly.com/leadvault/consultation"
@@ -37,9 +38,7 @@ WHY_CHOOSE = [
 TRUST_STATS = [("2,500+", "Active investors"), ("$50M+", "Deals sourced")]
 
 FAQ = [
-    ("How much does a lead cost?",
-     "Leads typically cost 85-150 credits to unlock. The exact price is shown on every lead card before you "
-     "unlock it, and higher-confidence leads cost more."),
+    ("How much does a lead cost?", cost_faq_text()),  # the rule, from core.pricing
     ("Do credits expire?",
      "No. Credits never expire, so you can buy a pack today and unlock leads whenever the right deal shows up."),
     ("How do referrals work?",

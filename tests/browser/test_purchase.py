@@ -338,7 +338,8 @@ def test_pricing_page_packs_faq_and_support(page: Page):
     assert box["y"] + box["height"] <= cards["y"]
 
     faq = page.locator("#pricing-faq")
-    expect(faq).to_contain_text("Leads typically cost 85-150 credits to unlock.")
+    expect(faq).to_contain_text("150 credits at 90-100, 120 at 80-89, 60 at 60-79 and 30 at 30-59")
+    expect(faq).to_contain_text("Leads scored 80 or higher typically cost 85-150 credits to unlock.")
     expect(faq).to_contain_text("Credits never expire")
     expect(faq).to_contain_text("50% bonus credits on their first purchase")
     expect(faq).to_contain_text("2 credits for every $1")

@@ -36,3 +36,31 @@ def test_roi_formula_and_its_inverse():
     assert pricing.compute_roi(100, 0, 0) is None
     asking = pricing.asking_price_for_roi(arv=300_000, rehab_estimate=40_000, roi_percent=25.0)
     assert asking == 200_000
+
+
+# --------------------------------------------------------------------------- cost copy (one source: COST_TIERS)
+
+
+def test_cost_tiers_and_bounds_follow_the_rule():
+    assert pricing.cost_tiers() == [(90, 100, 150), (80, 89, 120), (60, 79, 60), (30, 59, 30)]
+    assert pricing.cost_bounds() == (30, 150)
+    assert pricing.typical_cost_range() == (85, 150)  # 80+: 120 or 150, or 85 without a credit_cost
+
+
+def test_faq_states_the_rule_and_keeps_the_specs_typical_range():
+    assert pricing.cost_faq_text() == (
+        "A lead's price follows its confidence score: 150 credits at 90-100, 120 at 80-89, 60 at 60-79 and "
+        "30 at 30-59; a lead without a price of its own costs 85. Leads scored 80 or higher typically cost "
+        "85-150 credits to unlock. The exact price is shown on every lead card before you unlock it.")
+
+
+def test_low_credit_banner_names_the_cheapest_and_dearest_unlock():
+    assert pricing.low_credit_cost_text() == (
+        "leads cost 30 to 150 credits to unlock, depending on their confidence score.")
+
+
+def test_home_sample_card_costs_what_its_confidence_costs():
+    from marketplace.core.samples import HERO_SAMPLE, HERO_SAMPLE_COST, HERO_SAMPLE_ROI
+
+    assert HERO_SAMPLE["confidence"] == 92 and HERO_SAMPLE_COST == 150 == pricing.credit_cost_for_confidence(92)
+    assert HERO_SAMPLE_ROI == 24.2  # (410,000 - 285,000 - 45,000) / (285,000 + 45,000)
