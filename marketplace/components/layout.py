@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import reflex as rx
+from reflex_components_core.el.elements.inline import A as InlineA
 
 from marketplace import routes
 from marketplace.components import ui
@@ -39,6 +40,8 @@ NAV_LINKS = [
     ("Legal", routes.LEGAL),
 ]
 DASHBOARD_LINK = ("Dashboard", routes.DASHBOARD)
+
+MAIN_ID = "main-content"  # the skip link's target
 
 # Token refresh ticker period: access tokens are refreshed well before expiry.
 KEEP_ALIVE_INTERVAL_MS = 4 * 60 * 1000
@@ -322,9 +325,12 @@ def session_keep_alive() -> rx.Component:
 def shell(content: rx.Component) -> rx.Component:
     """Header, main content and footer, with a skip link for keyboard users."""
     return rx.box(
-        rx.el.a("Skip to content", href="#main-content", class_name="lv-skip-link"),
+        # A plain <a> (rx.el.a is React Router's Link, which resolves "#main-content"
+        # against the route, e.g. "/marketplace/#main-content"): an in-page jump that
+        # moves focus to <main> on every page.
+        InlineA.create("Skip to content", href=f"#{MAIN_ID}", class_name="lv-skip-link"),
         header(),
-        rx.el.main(content, id="main-content", class_name="lv-main", tab_index=-1),
+        rx.el.main(content, id=MAIN_ID, class_name="lv-main", tab_index=-1),
         footer(),
         session_keep_alive(),
         class_name="lv-shell",
@@ -337,8 +343,9 @@ def shell(content: rx.Component) -> rx.Component:
 PAGES: list[tuple[Callable[[], rx.Component], dict]] = []
 
 
-def page(route: str, title: str, on_load: list | None = None, shell_wrapped: bool = True) -> Callable:
-    """Declare a page: shell around it, session check before its own loads."""
+def page(route: str, title: str | rx.Var, on_load: list | None = None, shell_wrapped: bool = True) -> Callable:
+    """Declare a page: shell around it, session check before its own loads. ``title``
+    may be a state var (a title that follows the page's state)."""
 
     def decorator(fn: Callable[[], rx.Component]) -> Callable[[], rx.Component]:
         def wrapped() -> rx.Component:
@@ -347,7 +354,7 @@ def page(route: str, title: str, on_load: list | None = None, shell_wrapped: boo
         wrapped.__name__ = fn.__name__
         PAGES.append((wrapped, {
             "route": route,
-            "title": f"{title} | {routes.APP_NAME}",
+            "title": title + f" | {routes.APP_NAME}" if isinstance(title, rx.Var) else f"{title} | {routes.APP_NAME}",
             "on_load": [AuthState.check_session, *(on_load or [])],
         }))
         return wrapped

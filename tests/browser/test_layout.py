@@ -1,0 +1,31 @@
+"""The site shell on every page: the sticky header hides what scrolls under it,
+and the skip link jumps to the page's main content, on the page itself."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+
+@pytest.mark.parametrize("path", ["/marketplace", "/pricing", "/legal"])
+def test_header_is_opaque_and_skip_link_stays_on_the_page(page: Page, path: str):
+    page.goto(path)
+    header = page.locator("header.lv-header")
+    expect(header).to_be_visible()
+    page.mouse.wheel(0, 900)
+    page.wait_for_function("window.scrollY > 0")
+    # rgb(...) without an alpha channel: nothing under the header shows through.
+    background = header.evaluate("(el) => getComputedStyle(el).backgroundColor")
+    assert re.fullmatch(r"rgb\(\d+, \d+, \d+\)", background), background
+    assert header.evaluate("(el) => getComputedStyle(el).position") == "sticky"
+
+    page.evaluate("window.scrollTo(0, 0)")
+    skip = page.get_by_role("link", name="Skip to content")
+    expect(skip).to_have_attribute("href", "#main-content")
+    page.keyboard.press("Tab")
+    expect(skip).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("main#main-content")).to_be_focused()
+    expect(page).to_have_url(re.compile(rf"{re.escape(path)}/?#main-content$"))
