@@ -156,6 +156,13 @@ IMAGE_STATUS_TEXT = {
     "success": "No images available",
 }
 PICTURE_NOUN = {True: ("illustration", "illustrations"), False: ("photo", "photos")}
+# Property page gallery ({picture} / {pictures}: a PICTURE_NOUN pair).
+GALLERY_TITLE = "All {pictures}"
+GALLERY_COUNT = "{count} {noun} of {address}"
+VIEW_ALL_PICTURES = "View all {pictures}"
+VIEW_PICTURE = "View {picture}"
+PICTURE_ALT = "Property {picture}"
+PICTURES_LATER = "{pictures} appear here as soon as they are available."
 # Unlock cost copy; the numbers come from core.pricing (``pricing.cost_faq_text`` and friends).
 COST_FAQ = ("A lead's price follows its confidence score: {rule}; a lead without a price of its own costs "
             "{default}. Leads scored {high} or higher typically cost {low_typical}-{high_typical} credits to unlock. "

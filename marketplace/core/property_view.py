@@ -8,11 +8,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from marketplace.core.images import allowed_images
+from marketplace.core.images import allowed_images, is_illustration
 from marketplace.core.marketplace import external_links, percent, usd
 from marketplace.core.pricing import display_confidence, potential_profit
 from marketplace.core.times import UTC_NAME, format_datetime
-from marketplace.messages import IMAGE_STATUS_TEXT
+from marketplace.messages import (
+    GALLERY_COUNT, GALLERY_TITLE, IMAGE_STATUS_TEXT, PICTURE_ALT, PICTURE_NOUN, PICTURES_LATER, VIEW_ALL_PICTURES,
+    VIEW_PICTURE,
+)
 
 
 GALLERY_SIZE = 4  # SPEC 9: at most 4 images (primary + 3), then '+N more'
@@ -36,6 +39,21 @@ def _number(value: int | float | None, unit: str = "") -> str:
     else:
         text = f"{int(value):,}"
     return f"{text}{unit}"
+
+
+def picture_texts(illustrations: bool, count: int, address: str) -> dict[str, str]:
+    """The gallery's wording: 'illustrations' for the app's own drawings of a
+    built-in lead, 'photos' for pictures from a listing source."""
+    picture, pictures = PICTURE_NOUN[illustrations]
+    return {
+        "gallery_title": GALLERY_TITLE.format(pictures=pictures),
+        "gallery_count": GALLERY_COUNT.format(count=count, noun=picture if count == 1 else pictures,
+                                              address=address),
+        "view_all": VIEW_ALL_PICTURES.format(pictures=pictures),
+        "view_one": VIEW_PICTURE.format(picture=picture),
+        "picture_alt": PICTURE_ALT.format(picture=picture),
+        "pictures_later": PICTURES_LATER.format(pictures=pictures.capitalize()),
+    }
 
 
 def format_unlocked_at(value, zone_name: str = UTC_NAME) -> str:
@@ -62,13 +80,17 @@ class PropertyView:
     profit_kind: str  # profit | loss | unknown
     confidence: int
     archived: bool
+    illustrations: bool = False  # the pictures are the app's drawings (a built-in lead)
     record: list[dict[str, str]] = field(default_factory=list)
 
 
 def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name: str = UTC_NAME) -> PropertyView:
     """The display values of an unlocked lead (pure; raises on unreadable data); the
     unlock time in ``zone_name`` (the browser's)."""
-    images = allowed_images([lead.primary_image_url, *list(lead.image_urls or [])], own_host)
+    pictures = [lead.primary_image_url, *list(lead.image_urls or [])]
+    images = allowed_images(pictures, own_host)
+    shown = images or [url for url in pictures if url]
+    illustrations = bool(shown) and all(is_illustration(url) for url in shown)
     links = external_links(lead.address, lead.city, lead.state, lead.zip_code,
                            lead.raw_data if isinstance(lead.raw_data, dict) else {})
     amount = potential_profit(lead.arv, lead.asking_price, lead.rehab_estimate)
@@ -105,6 +127,7 @@ def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name
         "web_url": links.web,
         "image_status": IMAGE_STATUS_TEXT.get(lead.images_fetch_status, IMAGE_STATUS_TEXT["no_images"]),
         "image_total": str(len(images)),
+        **picture_texts(illustrations, len(images), lead.address),
     }
     return PropertyView(
         details=details,
@@ -114,5 +137,6 @@ def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name
         profit_kind="unknown" if amount is None else ("loss" if amount < 0 else "profit"),
         confidence=confidence,
         archived=not lead.is_active,
+        illustrations=illustrations,
         record=record,
     )

@@ -46,7 +46,7 @@ def not_found_view() -> rx.Component:
     hint = rx.match(
         PropertyState.status,
         ("signed_out", "Property details are only available to the investor who unlocked the lead."),
-        ("denied", "Unlock this lead in the marketplace to see its full address, photos and ROI analysis."),
+        ("denied", "Unlock this lead in the marketplace to see its full address, pictures and ROI analysis."),
         "The link may be mistyped, or the lead may no longer exist.",
     )
     icon = rx.match(

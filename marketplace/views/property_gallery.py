@@ -1,6 +1,10 @@
 """Property page gallery: the primary picture, up to three thumbnails (the last
-with "+N more"), the All photos dialog, and the placeholder by image status
-(SPEC 2, 4, 9). Built from components/gallery.py."""
+with "+N more"), the All photos / All illustrations dialog, and the placeholder
+by image status (SPEC 2, 4, 9). Built from components/gallery.py.
+
+The wording comes from ``core.property_view.picture_texts``: a built-in lead's
+drawings are "illustrations", pictures from a listing source "photos". Each
+button's accessible name contains its visible text ("+3 more, View all ...")."""
 
 from __future__ import annotations
 
@@ -36,9 +40,9 @@ TILE_STYLE = {
 def primary_tile() -> rx.Component:
     return rx.dialog.trigger(
         rx.el.button(
-            picture(PropertyState.images[0], "Property photo 1"),
+            picture(PropertyState.images[0], D["picture_alt"] + " 1"),
             type="button",
-            aria_label="View all photos",
+            aria_label=D["view_all"],
             id="property-image-primary",
             style={
                 **TILE_STYLE,
@@ -54,13 +58,13 @@ def thumb_tile(url: rx.Var, index: rx.Var) -> rx.Component:
     is_last = (index == 2) & (PropertyState.more_count > 0)
     return rx.dialog.trigger(
         rx.el.button(
-            picture(url, "Property photo", small=True),
+            picture(url, D["picture_alt"], small=True),
             rx.cond(
                 is_last,
                 gallery_kit.more_overlay(PropertyState.more_count, "property-more-overlay"),
             ),
             type="button",
-            aria_label=rx.cond(is_last, "View all photos", "View photo"),
+            aria_label=rx.cond(is_last, f"+{PropertyState.more_count} more, {D['view_all']}", D["view_one"]),
             class_name="property-thumb",
             style={**TILE_STYLE, "aspect_ratio": ui.responsive("4 / 3", sm="auto")},
         )
@@ -69,12 +73,12 @@ def thumb_tile(url: rx.Var, index: rx.Var) -> rx.Component:
 
 def gallery_dialog() -> rx.Component:
     return rx.dialog.content(
-        gallery_kit.dialog_header("All photos", [PropertyState.images.length(), " photos of ", D["address"]], "Close",
+        gallery_kit.dialog_header(D["gallery_title"], [D["gallery_count"]], "Close",
                                   margin_bottom="1rem"),
         rx.grid(
             rx.foreach(
                 PropertyState.images,
-                lambda url: gallery_kit.photo_frame(picture(url, "Property photo"), class_name="property-dialog-image"),
+                lambda url: gallery_kit.photo_frame(picture(url, D["picture_alt"]), class_name="property-dialog-image"),
             ),
             columns=rx.breakpoints(initial="1", sm="2"),
             spacing="3",
@@ -102,8 +106,8 @@ def image_placeholder() -> rx.Component:
                 color="var(--accent-11)",
             ),
             rx.text(D["image_status"], size="4", weight="bold", id="property-image-status", align="center"),
-            rx.text("Photos appear here as soon as they are available.", size="2", color_scheme="gray",
-                    align="center"),
+            rx.text(D["pictures_later"], size="2", color_scheme="gray", align="center",
+                    id="property-pictures-later"),
             align="center",
             spacing="3",
         ),

@@ -125,9 +125,17 @@ def test_unlocked_lead_shows_every_section(page: Page, live_server, make_user):
     expect(page.locator("#property-more-overlay")).to_have_text("+2 more")
     expect(gallery.locator("button").nth(3).locator("#property-more-overlay")).to_have_count(1)
     expect(page.locator("#property-image-status")).to_have_count(0)
+    # A built-in lead's pictures are the app's drawings: called illustrations, never photos.
+    expect(page.get_by_role("button", name="View all illustrations", exact=True)).to_have_count(1)
+    expect(page.get_by_role("button", name="+2 more, View all illustrations", exact=True)).to_have_count(1)
+    expect(page.get_by_role("button", name="View illustration", exact=True)).to_have_count(2)
+    expect(gallery.locator("img").first).to_have_attribute("alt", "Property illustration 1")
     page.locator("#property-more-overlay").click()
     dialog = page.locator("#property-gallery-dialog")
     expect(dialog).to_be_visible()
+    expect(dialog.get_by_role("heading")).to_have_text("All illustrations")
+    expect(dialog).to_contain_text(f"6 illustrations of {address}")
+    expect(dialog).not_to_contain_text("photo")
     expect(dialog.locator("img")).to_have_count(6)
     expect(dialog.locator("img").last).to_have_attribute("src", f"/api/images/house/{key}/5.svg")
     page.keyboard.press("Escape")
@@ -236,6 +244,34 @@ def test_image_placeholders_by_status_and_broken_images(page: Page, live_server,
     expect(gallery.locator("img")).to_have_attribute("src", "/api/images/house/okhouse/0.svg")
     html = page.content()
     assert "evil.example.com" not in html and "insecure.jpg" not in html
+
+
+def test_listing_pictures_are_photos(page: Page, live_server, make_user):
+    """Pictures from a listing source are photos; a lead waiting for pictures says photos will come."""
+    urls = [f"https://photos.zillowstatic.com/fp/{uuid.uuid4().hex}-{n}.jpg" for n in range(2)]
+    listed = make_lead(image_urls=urls, images_fetch_status="success")
+    waiting = make_lead(image_urls=[], images_fetch_status="pending")
+    store(live_server, listed, waiting)
+    user = make_user(credits=1000)
+    unlock(live_server, user, listed)
+    unlock(live_server, user, waiting)
+    page.context.route("https://photos.zillowstatic.com/**", lambda route: route.fulfill(
+        status=200, content_type="image/svg+xml", body="<svg xmlns='http://www.w3.org/2000/svg'/>"))
+    signed_in(page, live_server, user)
+
+    page.goto(f"/property/{listed['id']}")
+    expect(page.locator("#property-address")).to_have_text(listed["address"], timeout=20000)
+    expect(page.get_by_role("button", name="View all photos", exact=True)).to_have_count(1)
+    expect(page.get_by_role("button", name="View photo", exact=True)).to_have_count(1)
+    page.locator("#property-image-primary").click()
+    dialog = page.locator("#property-gallery-dialog")
+    expect(dialog.get_by_role("heading")).to_have_text("All photos")
+    expect(dialog).to_contain_text(f"2 photos of {listed['address']}")
+
+    page.goto(f"/property/{waiting['id']}")
+    expect(page.locator("#property-address")).to_have_text(waiting["address"], timeout=20000)
+    expect(page.locator("#property-image-status")).to_have_text("Images are being verified")
+    expect(page.locator("#property-pictures-later")).to_have_text("Photos appear here as soon as they are available.")
 
 
 def test_archived_unlocked_lead_stays_readable(page: Page, live_server, make_user):

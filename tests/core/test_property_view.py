@@ -101,3 +101,20 @@ def test_archived_leads_are_flagged():
                                                ("/property", ""), ("/other/abc", ""), ("/property/a/b", "")])
 def test_lead_id_from_path(path, lead_id):
     assert lead_id_from_path(path) == lead_id
+
+
+@pytest.mark.parametrize(("urls", "illustrations", "texts"), [
+    (["/api/images/house/k/0.svg", "/api/images/house/k/1.svg"], True,
+     ("All illustrations", "2 illustrations of 12 Elm Street", "View all illustrations", "View illustration",
+      "Illustrations appear here as soon as they are available.")),
+    (["https://photos.zillowstatic.com/fp/a.jpg"], False,
+     ("All photos", "1 photo of 12 Elm Street", "View all photos", "View photo",
+      "Photos appear here as soon as they are available.")),
+    ([], False, ("All photos", "0 photos of 12 Elm Street", "View all photos", "View photo",
+                 "Photos appear here as soon as they are available.")),
+])
+def test_pictures_are_illustrations_for_built_in_drawings_and_photos_otherwise(urls, illustrations, texts):
+    view = property_view(lead(image_urls=urls, primary_image_url=urls[0] if urls else None), UNLOCK)
+    d = view.details
+    assert view.illustrations is illustrations
+    assert (d["gallery_title"], d["gallery_count"], d["view_all"], d["view_one"], d["pictures_later"]) == texts
