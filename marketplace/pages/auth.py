@@ -7,13 +7,8 @@ import reflex as rx
 from marketplace import routes
 from marketplace.components import ui
 from marketplace.components.layout import page
-from marketplace.states.account import (
-    REFERRAL_NOT_APPLIED_TITLE,
-    SIGN_IN_TAB,
-    SIGN_UP_SENT_TITLE,
-    SIGN_UP_TAB,
-    AuthPageState,
-)
+from marketplace.messages import REFERRAL_NOT_APPLIED_TITLE, SIGN_UP_SENT_TITLE
+from marketplace.states.account import SIGN_IN_TAB, SIGN_UP_TAB, AuthPageState
 from marketplace.states.auth import AuthState
 
 LABEL_STYLE = {"font_size": "var(--font-size-2)", "font_weight": "500", "color": "var(--gray-12)"}
@@ -101,7 +96,7 @@ def _auth_form(form_id: str, on_submit, fields: list[rx.Component], submit: rx.C
             rx.text(
                 switch_prompt,
                 rx.link(switch_label, href="#", on_click=AuthPageState.set_tab(switch_tab).prevent_default,
-                        weight="medium"),
+                        weight="medium", underline="always"),
                 size="2",
                 color_scheme="gray",
                 align="center",
@@ -212,15 +207,16 @@ def check_email_panel() -> rx.Component:
         spacing="3",
         width="100%",
         id="signup-check-email",
+        role="status",  # announced when it replaces the form (no toast repeats it)
     )
 
 
 def legal_note() -> rx.Component:
     return rx.text(
         "By continuing you agree to our ",
-        rx.link("Terms of Service", href=f"{routes.LEGAL}#terms", id="auth-terms-link"),
+        rx.link("Terms of Service", href=f"{routes.LEGAL}#terms", id="auth-terms-link", underline="always"),
         " and ",
-        rx.link("Privacy Policy", href=f"{routes.LEGAL}#privacy", id="auth-privacy-link"),
+        rx.link("Privacy Policy", href=f"{routes.LEGAL}#privacy", id="auth-privacy-link", underline="always"),
         ".",
         size="1",
         color_scheme="gray",

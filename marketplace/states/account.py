@@ -1,7 +1,9 @@
 """/auth (sign in, sign up) and /auth/callback (e-mail confirmation link).
 
-Every refusal is shown twice: as a toast (SPEC 8) and in an inline callout
-under the form, so the message stays readable after the toast fades.
+Every refusal ('Sign In Failed' / 'Sign Up Failed' and the server's message,
+SPEC 8) is shown once, in the callout under the form it came from (role
+alert): it stays readable and is never repeated by a toast. Sign-up's outcome
+is the "Check your e-mail" panel, likewise without a toast.
 """
 
 from __future__ import annotations
@@ -12,10 +14,10 @@ import logging
 import reflex as rx
 
 from marketplace import routes
-from marketplace.messages import CALLBACK_FAILED, REFERRAL_NOT_APPLIED_TITLE, SIGN_UP_SENT_TITLE
+from marketplace.messages import CALLBACK_FAILED
 from marketplace.offloop import run_blocking
 from marketplace.services import accounts, auth_sessions, referrals
-from marketplace.states.auth import AuthState
+from marketplace.states.auth import AuthState, error_toast
 from marketplace.states.browser import browser_origin
 
 log = logging.getLogger("marketplace.account")
@@ -23,12 +25,6 @@ log = logging.getLogger("marketplace.account")
 SIGN_IN_TAB = "signin"
 SIGN_UP_TAB = "signup"
 WELCOME_PAUSE_SECONDS = 1.2
-
-
-def sign_up_sent_message(email: str) -> str:
-    """Sign-up ends here whether or not the address was registered: the answer
-    must not tell. The link in the e-mail signs in and goes on to /dashboard."""
-    return f"We sent a link to {email}. Open it to confirm your address and sign in."
 
 
 def _field(form: dict, name: str) -> str:
@@ -56,11 +52,10 @@ class AuthPageState(AuthState):
         self.error_title = ""
         self.error_message = ""
 
-    def _fail(self, tab: str, exc: Exception, what: str):
-        """The refusal's toast, also kept for the inline callout under ``tab``'s form."""
+    def _fail(self, tab: str, exc: Exception, what: str) -> None:
+        """The refusal, shown in the callout under ``tab``'s form (and nowhere else)."""
         self.error_tab = tab
         self.error_title, self.error_message = self._error_text(exc, what=what)
-        return rx.toast.error(self.error_title, description=self.error_message)
 
     @rx.event
     async def load(self):
@@ -107,7 +102,7 @@ class AuthPageState(AuthState):
                     device_id=self._device_id(),
                 )
             except Exception as exc:  # noqa: BLE001 - AuthError's text, else the generic error
-                yield self._fail(SIGN_IN_TAB, exc, "sign-in")
+                self._fail(SIGN_IN_TAB, exc, "sign-in")
                 return
             await self._start_session(user_id, pair)
             yield rx.redirect(routes.DASHBOARD)
@@ -140,14 +135,12 @@ class AuthPageState(AuthState):
                     browser_origin=browser_origin(self),
                 )
             except Exception as exc:  # noqa: BLE001 - AuthError's text, else the generic error
-                yield self._fail(SIGN_UP_TAB, exc, "sign-up")
+                self._fail(SIGN_UP_TAB, exc, "sign-up")
                 return
-            self.signup_sent_to = result.email
-            yield rx.toast.success(SIGN_UP_SENT_TITLE, description=sign_up_sent_message(result.email))
+            self.signup_sent_to = result.email  # the "Check your e-mail" panel replaces the form
             if result.referral_refused:
                 self.referral_refused_message = referrals.not_applied_message(code)
                 self.referral_code = ""  # not offered again at the first purchase
-                yield rx.toast.warning(REFERRAL_NOT_APPLIED_TITLE, description=self.referral_refused_message)
         finally:
             self.signup_busy = False
 
@@ -173,7 +166,7 @@ class CallbackState(AuthState):
                 log.exception("e-mail confirmation failed unexpectedly")
                 result = None
             if result is None:
-                yield rx.toast.error(CALLBACK_FAILED[0], description=CALLBACK_FAILED[1])
+                yield error_toast(*CALLBACK_FAILED)
                 yield rx.redirect(routes.AUTH, replace=True)
                 return
             user_id, pair = result

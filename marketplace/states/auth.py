@@ -36,6 +36,24 @@ TIME_ZONE_SCRIPT = (
 )
 TIME_ZONE_PROBE = "Intl.DateTimeFormat().resolvedOptions().timeZone"
 
+# --------------------------------------------------------------------------- toasts
+# Errors replace each other instead of piling up: every error toast carries the
+# same sonner id (a new one updates the one on screen), and a success dismisses
+# it (the problem it reported is over). Use these instead of rx.toast.error/success.
+ERROR_TOAST_ID = "lv-error"
+
+
+def error_toast(title: str, message: str | None = None):
+    """The error toast: replaces an error toast still on screen."""
+    props = {"description": message} if message else {}
+    return rx.toast.error(title, id=ERROR_TOAST_ID, **props)
+
+
+def success_toast(title: str, message: str | None = None) -> list:
+    """A success toast, after dismissing an error toast still on screen."""
+    props = {"description": message} if message else {}
+    return [rx.toast.dismiss(ERROR_TOAST_ID), rx.toast.success(title, **props)]
+
 
 class AuthState(rx.State):
     """Session tokens and the signed-in user's header data."""
@@ -114,7 +132,7 @@ class AuthState(rx.State):
         """The error toast for ``exc`` (see ``_error_text``): ``except Exception as exc:
         return self._error_toast(exc, AREA_FAILED, "what was tried")``."""
         title, message = self._error_text(exc, fallback, what)
-        return rx.toast.error(title, description=message)
+        return error_toast(title, message)
 
     def _store_tokens(self, pair: TokenPair) -> None:
         self.access_token = pair.access_token

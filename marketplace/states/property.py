@@ -36,7 +36,7 @@ from marketplace.core.property_view import GALLERY_SIZE, property_view
 from marketplace import messages
 from marketplace.offloop import run_blocking
 from marketplace.services import unlocks
-from marketplace.states.auth import AuthState
+from marketplace.states.auth import AuthState, error_toast
 from marketplace.states.browser import browser_origin
 
 log = logging.getLogger("marketplace.property")
@@ -97,7 +97,7 @@ class PropertyState(AuthState):
         except Exception:  # noqa: BLE001 - shown as the SPEC's load failure
             log.exception("property %r failed to load for %s", lead_id, user_id)
             self._clear("error")
-            yield rx.toast.error(messages.PROPERTY_LOAD_FAILED)
+            yield error_toast(messages.PROPERTY_LOAD_FAILED)
             return
         self.details = view.details
         self.images = view.images

@@ -25,7 +25,7 @@ from marketplace.core import packs
 from marketplace.messages import ERROR_TITLE, PURCHASE_AUTH_REQUIRED, START_FAILED
 from marketplace.offloop import run_blocking
 from marketplace.services import payments, purchases, referrals
-from marketplace.states.auth import AuthState
+from marketplace.states.auth import AuthState, error_toast
 from marketplace.states.browser import browser_origin
 
 log = logging.getLogger("marketplace.purchase")
@@ -136,7 +136,7 @@ class PurchaseState(AuthState):
             return
         user_id = await self._current_user_id()
         if user_id is None:
-            yield rx.toast.error(PURCHASE_AUTH_REQUIRED[0], description=PURCHASE_AUTH_REQUIRED[1])
+            yield error_toast(*PURCHASE_AUTH_REQUIRED)
             return
         self.busy = True
         self.canceled = False

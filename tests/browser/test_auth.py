@@ -65,10 +65,13 @@ def fill_sign_up(page: Page, first: str, last: str, email: str, password: str, c
 
 
 def expect_auth_error(page: Page, title: str, message: str | re.Pattern) -> None:
+    """The refusal under the form, said once: one callout, no toast repeating it."""
     callout = page.locator("#auth-error")
     expect(callout).to_be_visible()
     expect(callout.locator("#auth-error-title")).to_have_text(title)
     expect(callout.locator("#auth-error-message")).to_have_text(message)
+    expect(page.get_by_text(title, exact=True)).to_have_count(1)
+    expect(page.locator("[data-sonner-toast]")).to_have_count(0)
 
 
 def expect_toast(page: Page, text: str) -> None:
@@ -83,12 +86,13 @@ def local_storage(page: Page, key: str):
 
 
 def expect_check_email(page: Page, email: str) -> None:
-    """Where every sign-up ends: the same panel and toast, whatever the address."""
+    """Where every sign-up ends: the same panel, whatever the address (said once: no toast)."""
     expect(page.locator("#signup-check-email")).to_be_visible()
     expect(page.locator("#signup-check-title")).to_have_text("Check your e-mail")
     expect(page.locator("#signup-check-message")).to_have_text(
         f"We sent a link to {email}. Open it to confirm your address and sign in.")
-    expect_toast(page, f"We sent a link to {email}. Open it to confirm your address and sign in.")
+    expect(page.get_by_text("Check your e-mail", exact=True)).to_have_count(1)
+    expect(page.locator("[data-sonner-toast]")).to_have_count(0)
     expect(page).to_have_url(re.compile(r"/auth/?$"))
 
 
@@ -146,7 +150,6 @@ def test_sign_up_validation_errors(page: Page, live_server, fields, title, messa
     page.locator("#signup-submit").click()
 
     expect_auth_error(page, title, message)
-    expect_toast(page, message)
     expect(page).to_have_url(re.compile(r"/auth/?$"))
     expect(page.locator("#signup-submit")).to_have_text("Create Account")
     expect(page.locator("#signup-submit")).to_be_enabled()
@@ -205,7 +208,6 @@ def test_sign_in_refused(page: Page, live_server, make_user, known_email):
     page.locator("#signin-submit").click()
 
     expect_auth_error(page, "Sign In Failed", INVALID_CREDENTIALS)
-    expect_toast(page, INVALID_CREDENTIALS)
     expect(page).to_have_url(re.compile(r"/auth/?$"))
     expect(page.locator("#signin-submit")).to_be_enabled()
     assert not local_storage(page, "lv_access_token")

@@ -227,7 +227,8 @@ def test_delete_account_end_to_end(page: Page, live_server, make_user):
     page.locator("#signin-email").fill(user["email"])
     page.locator("#signin-password").fill(user["password"])
     page.locator("#signin-submit").click()
-    expect_toast(page, "Sign In Failed", INVALID_CREDENTIALS)
+    expect(page.locator("#auth-error-title")).to_have_text("Sign In Failed")
+    expect(page.locator("#auth-error-message")).to_have_text(INVALID_CREDENTIALS)
 
 
 def test_settings_tab_fits_desktop_and_phone(page: Page, live_server, make_user):
