@@ -93,6 +93,14 @@ VERIFY_FAILED = "Failed to verify purchase"
 UNKNOWN_PACK = "Unknown credit pack"
 VERIFY_ISSUE = f"There was an issue verifying your purchase. Please contact support at {SUPPORT_EMAIL}."
 PAID_SHORTLY = "If your payment went through, the credits will be added to your account shortly."
+# /credits-purchased's page title, by state (the heading keeps the SPEC 8 text).
+PURCHASE_RESULT_TITLES = {
+    "verifying": "Verifying Purchase",
+    "success": "Purchase Complete",
+    "missing": "No Purchase to Verify",  # no session_id in the address
+    "failed": "Purchase Not Verified",
+    "signed_out": "Log In to Verify Purchase",
+}
 PAY_FAILED_TITLE = "Payment failed"
 PAY_FAILED = "The test payment could not be completed and nothing was added. Please try again."
 CANCEL_FAILED = (ERROR_TITLE, "The checkout could not be canceled. Please try again.")

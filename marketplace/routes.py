@@ -27,6 +27,13 @@ def property_url(lead_id: str) -> str:
     return f"/property/{lead_id}"
 
 
+def purchase_credits_url(pack: str = "", canceled: bool = False) -> str:
+    """/purchase-credits with a pack preselected (validated again on load), and
+    the 'checkout canceled' note: where a canceled checkout comes back to."""
+    query = "&".join(part for part in ("canceled=1" if canceled else "", f"pack={pack}" if pack else "") if part)
+    return f"{PURCHASE_CREDITS}?{query}" if query else PURCHASE_CREDITS
+
+
 # /bulkscraper opens its (collapsed) Webhook section and scrolls to it when asked.
 WEBHOOK_SECTION = "webhook"
 WEBHOOK_ANCHOR = "webhook-toggle"  # the section header's element id

@@ -6,7 +6,8 @@ whichever comes first). The TEST MODE banner shows while ``PAYMENTS=test``.
 States (``CreditsPurchasedState.status``): verifying ('Verifying your
 purchase...'), success ('Credits added!' with credits_added), failed ('Missing
 session ID' or 'Failed to verify purchase', the support note and a toast), and
-signed_out (log in first: a session is verified for its owner only).
+signed_out (log in first: a session is verified for its owner only). The tab's
+title follows the state (``messages.PURCHASE_RESULT_TITLES``).
 
 Element ids: ``purchase-verifying``, ``purchase-success``,
 ``purchase-credits-added``, ``purchase-new-balance``, ``purchase-failed``,
@@ -115,7 +116,8 @@ def failed() -> rx.Component:
         rx.text(messages.PAID_SHORTLY, size="3", id="purchase-failed-note"),
         rx.text(
             "Still missing credits? Contact ",
-            rx.link(routes.SUPPORT_EMAIL, href=f"mailto:{routes.SUPPORT_EMAIL}", id="purchase-support-link"),
+            rx.link(routes.SUPPORT_EMAIL, href=f"mailto:{routes.SUPPORT_EMAIL}", id="purchase-support-link",
+                    underline="always"),
             " and include the time of your purchase.",
             size="2", color_scheme="gray",
         ),
@@ -143,7 +145,7 @@ def signed_out() -> rx.Component:
     )
 
 
-@page(route=routes.CREDITS_PURCHASED, title="Purchase Complete", on_load=[S.load])
+@page(route=routes.CREDITS_PURCHASED, title=S.page_title, on_load=[S.load])
 def credits_purchased() -> rx.Component:
     return rx.fragment(test_mode_banner(S.test_mode), result_section())
 

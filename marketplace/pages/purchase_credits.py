@@ -99,7 +99,7 @@ def pack_selection() -> rx.Component:
         rx.hstack(
             rx.icon("tag", size=16, color="var(--gray-10)", aria_hidden="true"),
             rx.text("Compare every pack on the ",
-                    rx.link("pricing page", href=routes.PRICING, id="purchase-pricing-link"), ".",
+                    rx.link("pricing page", href=routes.PRICING, id="purchase-pricing-link", underline="always"), ".",
                     size="2", color_scheme="gray"),
             spacing="2",
             align="center",
@@ -160,7 +160,7 @@ def checkout_opened() -> rx.Component:
                 rx.text("Checkout opened in a new tab. Complete your payment there.", size="2"),
                 rx.text("Didn't open? ",
                         rx.link("Open checkout", href=S.checkout_url, is_external=True, id="checkout-link",
-                                weight="medium"),
+                                weight="medium", underline="always"),
                         size="2"),
                 spacing="1",
             ),

@@ -78,7 +78,8 @@ def start_purchase(user_id: uuid.UUID | None, bundle: str, referral_code: str | 
     site = get_settings().base_url(origin)
     urls = {
         "success_url": f"{site}{routes.CREDITS_PURCHASED}?session_id={SESSION_PLACEHOLDER}",
-        "cancel_url": f"{site}{routes.PURCHASE_CREDITS}?canceled=1",
+        # Back with the pack that was being bought selected.
+        "cancel_url": f"{site}{routes.purchase_credits_url(pack.id, canceled=True)}",
     }
     provider = get_provider()
     try:

@@ -22,12 +22,13 @@ from marketplace.messages import (
     MISSING_SESSION,
     PAY_FAILED,
     PAY_FAILED_TITLE,
+    PURCHASE_RESULT_TITLES,
     VERIFY_FAILED,
     VERIFY_ISSUE,
 )
 from marketplace.offloop import run_blocking
 from marketplace.services import payments, purchases
-from marketplace.states.auth import AuthState
+from marketplace.states.auth import AuthState, error_toast
 
 log = logging.getLogger("marketplace.checkout")
 
@@ -107,7 +108,7 @@ class TestCheckoutState(AuthState):
             # Any failure, a refused one included, reads as the payment failing.
             log.exception("test checkout payment failed")
             self.busy = False
-            yield rx.toast.error(PAY_FAILED_TITLE, description=PAY_FAILED)
+            yield error_toast(PAY_FAILED_TITLE, PAY_FAILED)
             return
         self.busy = False
         if target is not None:
@@ -125,7 +126,7 @@ class TestCheckoutState(AuthState):
         except Exception:  # noqa: BLE001
             log.exception("test checkout cancel failed")
             self.busy = False
-            yield rx.toast.error(CANCEL_FAILED[0], description=CANCEL_FAILED[1])
+            yield error_toast(*CANCEL_FAILED)
             return
         self.busy = False
         if target is not None:
@@ -147,10 +148,16 @@ class CreditsPurchasedState(AuthState):
     error_message: str = ""
     test_mode: bool = False
 
+    @rx.var
+    def page_title(self) -> str:
+        """The tab's title: what this state of the page is (never 'Purchase Complete' for a failure)."""
+        key = "missing" if self.status == "failed" and self.error_message == MISSING_SESSION else self.status
+        return PURCHASE_RESULT_TITLES.get(key, PURCHASE_RESULT_TITLES["verifying"])
+
     def _fail(self, message: str):
         self.status = "failed"
         self.error_message = message
-        return rx.toast.error(message, description=VERIFY_ISSUE)
+        return error_toast(message, VERIFY_ISSUE)
 
     @rx.event
     async def load(self):

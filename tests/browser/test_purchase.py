@@ -102,6 +102,7 @@ def buy_starter(page: Page, context: BrowserContext, live_server) -> Page:
     checkout.locator("#test-checkout-pay").click()
     checkout.wait_for_url(re.compile(r"/credits-purchased\?session_id=test_cs_[\w-]+$"))
     expect(checkout.locator("#purchase-success")).to_be_visible()
+    expect(checkout).to_have_title("Purchase Complete | LeadVault")
     return checkout
 
 
@@ -213,8 +214,9 @@ def test_pack_query_preselects_and_cancel_returns_without_credits(page: Page, li
     expect(checkout.locator("#test-checkout-pay")).to_have_text("Pay $750.00")
     expect(checkout.locator("#test-checkout-credits")).to_have_text("5,000")
     checkout.locator("#test-checkout-cancel").click()
-    checkout.wait_for_url(re.compile(r"/purchase-credits\?canceled=1$"))
+    checkout.wait_for_url(re.compile(r"/purchase-credits/?\?canceled=1&pack=enterprise$"))
     expect(checkout.locator("#purchase-canceled")).to_have_text(CANCELED_NOTE)
+    expect(checkout.locator("#pack-option-enterprise")).to_have_attribute("data-state", "checked")
     assert balance_of(db, user["id"]) == 0
     with session_scope(db) as session:
         purchase = session.exec(select(CreditPurchase).where(CreditPurchase.user_id == uuid.UUID(user["id"]))).one()
@@ -225,10 +227,25 @@ def test_pack_query_preselects_and_cancel_returns_without_credits(page: Page, li
     # The canceled session cannot be verified afterwards, and cannot be paid any more.
     checkout.goto(f"/credits-purchased?session_id={session_id}")
     expect(checkout.locator("#purchase-error")).to_have_text("Failed to verify purchase")
+    expect(checkout).to_have_title("Purchase Not Verified | LeadVault")
     checkout.goto(f"/test-checkout/{session_id}")
     expect(checkout.locator("#test-checkout-finished")).to_have_text("This checkout was canceled.")
     expect(checkout.locator("#test-checkout-pay")).to_have_count(0)
     assert balance_of(db, user["id"]) == 0
+
+
+def test_canceled_starter_checkout_comes_back_with_starter_selected(page: Page, live_server, make_user):
+    user = make_user()
+    start_session(page, live_server.database_url, user["id"])
+    page.goto("/purchase-credits?pack=starter")
+    expect(page.locator("#pack-option-starter")).to_have_attribute("data-state", "checked")
+    checkout = open_checkout(page, page.context)
+    checkout.locator("#test-checkout-cancel").click()
+    checkout.wait_for_url(re.compile(r"/purchase-credits/?\?canceled=1&pack=starter$"))
+    expect(checkout.locator("#purchase-canceled")).to_have_text(CANCELED_NOTE)
+    expect(checkout.locator("#pack-option-starter")).to_have_attribute("data-state", "checked")
+    expect(checkout.locator("#pack-option-pro")).to_have_attribute("data-state", "unchecked")
+    expect(checkout.locator("#summary-pack")).to_have_text("Starter")
 
 
 def test_purchase_start_failure_shows_error_toast(page: Page, live_server, make_user):
@@ -268,6 +285,7 @@ def test_credits_purchased_without_session_id(page: Page, live_server, make_user
     page.goto("/credits-purchased")
     expect(page.locator("#purchase-failed")).to_be_visible()
     expect(page.locator("#purchase-error")).to_have_text("Missing session ID")
+    expect(page).to_have_title("No Purchase to Verify | LeadVault")
     expect(page.locator("#purchase-failed-note")).to_have_text(PAID_SHORTLY)
     expect_toast(page, "Missing session ID", VERIFY_ISSUE)
     expect(page.locator("#purchase-success")).to_have_count(0)
@@ -283,6 +301,7 @@ def test_credits_purchased_with_bogus_or_foreign_session(page: Page, live_server
 
     page.goto("/credits-purchased?session_id=test_cs_doesnotexist")
     expect(page.locator("#purchase-error")).to_have_text("Failed to verify purchase")
+    expect(page).to_have_title("Purchase Not Verified | LeadVault")
     expect(page.locator("#purchase-failed-note")).to_have_text(PAID_SHORTLY)
     expect_toast(page, "Failed to verify purchase", VERIFY_ISSUE)
 
@@ -304,6 +323,7 @@ def test_credits_purchased_signed_out_asks_to_log_in(page: Page, live_server, ma
     checkout = purchases.start_purchase(uuid.UUID(owner["id"]), "starter")
     page.goto(f"/credits-purchased?session_id={checkout.id}")
     expect(page.locator("#purchase-signed-out")).to_contain_text("Please log in")
+    expect(page).to_have_title("Log In to Verify Purchase | LeadVault")
     expect(page.locator("#purchase-signed-out-login")).to_have_attribute("href", "/auth")
     page.goto(f"/test-checkout/{checkout.id}")
     expect(page.locator("#test-checkout-signed-out")).to_be_visible()

@@ -270,7 +270,7 @@ def test_buyer_comes_back_to_the_address_they_started_on(browser, server_without
         with session_scope(db) as session:
             row = session.exec(select(TestCheckout).where(TestCheckout.user_id == uuid.UUID(user_id))).one()
             assert row.success_url == f"{origin}/{RESULT_PATH}?session_id={row.id}"
-            assert row.cancel_url == f"{origin}/purchase-credits?canceled=1"
+            assert row.cancel_url == f"{origin}/purchase-credits?canceled=1&pack=starter"
         checkout.locator("#test-checkout-pay").click()
         checkout.wait_for_url(f"{origin}/{RESULT_PATH}?session_id={row.id}")
         expect(checkout.locator("#purchase-success")).to_be_visible()

@@ -141,8 +141,9 @@ def test_pay_of_someone_elses_or_a_canceled_checkout_credits_nothing(new_user):
     assert payments.finish_test_checkout(checkout.id, other.id, pay=True) is None
     assert payments.finish_test_checkout("test_cs_nope", owner.id, pay=True) is None
     assert _purchase_row(checkout.id).status == "pending"
-    assert payments.finish_test_checkout(checkout.id, owner.id, pay=False).endswith("/purchase-credits?canceled=1")
-    assert payments.finish_test_checkout(checkout.id, owner.id, pay=True).endswith("/purchase-credits?canceled=1")
+    canceled = "/purchase-credits?canceled=1&pack=starter"  # back with the pack that was being bought
+    assert payments.finish_test_checkout(checkout.id, owner.id, pay=False).endswith(canceled)
+    assert payments.finish_test_checkout(checkout.id, owner.id, pay=True).endswith(canceled)
     assert _balance(owner.id) == 0 and _balance(other.id) == 0
     assert _purchase_row(checkout.id).status == "pending"
 
@@ -182,7 +183,7 @@ def test_return_addresses_use_the_browsers_origin_when_site_url_is_unset(new_use
     with session_scope() as s:
         row = s.get(TestCheckout, checkout.id)
         assert row.success_url == f"http://127.0.0.1:3000/credits-purchased?session_id={checkout.id}"
-        assert row.cancel_url == "http://127.0.0.1:3000/purchase-credits?canceled=1"
+        assert row.cancel_url == "http://127.0.0.1:3000/purchase-credits?canceled=1&pack=starter"
     assert payments.finish_test_checkout(checkout.id, user.id, pay=True) == row.success_url
 
 
@@ -201,7 +202,8 @@ def test_return_address_choice(monkeypatch, new_user, site_url, origin, expected
     with session_scope() as s:
         row = s.get(TestCheckout, checkout.id)
         assert (row.success_url, row.cancel_url) == (
-            f"{expected}/credits-purchased?session_id={checkout.id}", f"{expected}/purchase-credits?canceled=1")
+            f"{expected}/credits-purchased?session_id={checkout.id}",
+            f"{expected}/purchase-credits?canceled=1&pack=starter")
 
 
 def test_stripe_return_addresses_use_the_browsers_origin(fake_stripe, new_user):
@@ -209,7 +211,7 @@ def test_stripe_return_addresses_use_the_browsers_origin(fake_stripe, new_user):
     purchases.start_purchase(user.id, "pro", origin="http://127.0.0.1:4100")
     sent = fake_stripe.requests[-1][2]
     assert sent["success_url"] == "http://127.0.0.1:4100/credits-purchased?session_id={CHECKOUT_SESSION_ID}"
-    assert sent["cancel_url"] == "http://127.0.0.1:4100/purchase-credits?canceled=1"
+    assert sent["cancel_url"] == "http://127.0.0.1:4100/purchase-credits?canceled=1&pack=pro"
 
 
 def test_unpaid_or_cancelled_checkout_credits_nothing(new_user):
@@ -218,7 +220,8 @@ def test_unpaid_or_cancelled_checkout_credits_nothing(new_user):
     with pytest.raises(purchases.PurchaseError) as err:
         purchases.verify_purchase(user.id, checkout.id)
     assert err.value.message == "Failed to verify purchase"
-    assert payments.finish_test_checkout(checkout.id, user.id, pay=False).endswith("/purchase-credits?canceled=1")
+    assert payments.finish_test_checkout(checkout.id, user.id, pay=False).endswith(
+        "/purchase-credits?canceled=1&pack=pro")
     with pytest.raises(purchases.PurchaseError):
         purchases.verify_purchase(user.id, checkout.id)
     assert _balance(user.id) == 0
