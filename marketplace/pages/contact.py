@@ -96,9 +96,9 @@ def contact() -> rx.Component:
                     *[quick_answer(q, a) for q, a in QUICK_ANSWERS],
                     rx.text(
                         "More answers about credits and pricing are on the ",
-                        rx.link("Pricing page", href=routes.PRICING, color_scheme="indigo"),
+                        rx.link("Pricing page", href=routes.PRICING, color_scheme="indigo", underline="always"),
                         ". Our policies are on the ",
-                        rx.link("Legal page", href=routes.LEGAL, color_scheme="indigo"),
+                        rx.link("Legal page", href=routes.LEGAL, color_scheme="indigo", underline="always"),
                         ".",
                         size="3",
                         color_scheme="gray",

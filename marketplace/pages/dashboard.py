@@ -19,23 +19,33 @@ from marketplace.views.settings_delete import settings_tab
 
 
 
-def tab_trigger(label: str, value: str, icon: str) -> rx.Component:
+def tab_trigger(label: str, value: str, icon: str, short: str | None = None) -> rx.Component:
+    """One tab; below 768px the icon goes and ``short`` stands in for ``label`` (the
+    accessible name stays the full label, which contains the short one)."""
+    if short is None:
+        text = rx.text(label)
+    else:
+        text = rx.fragment(rx.text(label, class_name="lv-hide-below-sm"), rx.text(short, class_name="lv-hide-from-sm"))
     return rx.tabs.trigger(
-        rx.hstack(rx.icon(icon, size=15), rx.text(label), spacing="2", align="center"),
+        rx.hstack(rx.icon(icon, size=15, aria_hidden="true", class_name="lv-hide-below-sm"), text, spacing="2",
+                  align="center"),
         value=value,
         id=f"dashboard-tab-{value}",
+        aria_label=label,
     )
 
 
 def dashboard_tabs() -> rx.Component:
     return rx.tabs.root(
         rx.tabs.list(
-            tab_trigger("Unlocked Leads", "unlocked", "lock-open"),
-            tab_trigger("Bulk Scrapes", "scrapes", "layers"),
+            tab_trigger("Unlocked Leads", "unlocked", "lock-open", short="Unlocked"),
+            tab_trigger("Bulk Scrapes", "scrapes", "layers", short="Scrapes"),
             tab_trigger("Referrals", "referrals", "gift"),
             tab_trigger("Settings", "settings", "settings"),
             size="2",
-            style={"flex_wrap": "wrap"},
+            # One row at every width: a list wider than the screen scrolls sideways.
+            class_name="lv-tab-row",
+            id="dashboard-tabs",
         ),
         rx.tabs.content(rx.box(unlocked_tab(), padding_top="1rem"), value="unlocked"),
         rx.tabs.content(rx.box(scrapes_tab(), padding_top="1rem"), value="scrapes"),
@@ -96,7 +106,7 @@ def dashboard_content() -> rx.Component:
                 rx.callout.text(
                     "Failed to load dashboard data. ",
                     rx.link("Try again", href="#", on_click=DashboardState.load.prevent_default, weight="medium",
-                            id="dashboard-retry"),
+                            underline="always", id="dashboard-retry"),
                 ),
                 color_scheme="red",
                 variant="surface",

@@ -27,6 +27,8 @@ TABS = [
     ("disclaimer", "Investment Disclaimer", "scale"),
 ]
 TAB_VALUES = [value for value, _, _ in TABS]
+# Below 768px the tabs read short (one row); their accessible names stay the full titles.
+SHORT_LABELS = {"privacy": "Privacy", "terms": "Terms", "disclaimer": "Disclaimer"}
 DEFAULT_TAB = "privacy"
 
 # Each document: (value, [(section heading, [paragraphs])]).
@@ -168,12 +170,12 @@ def _write_hash_script(value: str) -> rx.event.EventSpec:
 # ------------------------------------------------------------------- components
 
 def document(value: str) -> rx.Component:
-    """One legal document rendered as headed sections."""
+    """One legal document rendered as headed sections (h2 under the page's h1)."""
     return rx.vstack(
         rx.text(f"Last updated: {LAST_UPDATED}", size="2", color_scheme="gray"),
         *[
             rx.vstack(
-                rx.heading(heading, as_="h3", size="4", weight="bold"),
+                rx.heading(heading, as_="h2", size="4", weight="bold"),
                 *[rx.text(paragraph, size="3", as_="p") for paragraph in paragraphs],
                 spacing="2",
             )
@@ -181,6 +183,7 @@ def document(value: str) -> rx.Component:
         ],
         spacing="5",
         class_name="lv-prose",
+        id=f"legal-{value}",
     )
 
 
@@ -191,10 +194,13 @@ def legal_tabs(default_tab: str, route_key: str) -> rx.Component:
         rx.tabs.list(
             *[
                 rx.tabs.trigger(
-                    rx.hstack(rx.icon(icon, size=16, aria_hidden="true"), rx.text(label), spacing="2",
-                              align="center"),
+                    rx.hstack(rx.icon(icon, size=16, aria_hidden="true"),
+                              rx.text(label, class_name="lv-hide-below-sm"),
+                              rx.text(SHORT_LABELS[value], class_name="lv-hide-from-sm"),
+                              spacing="2", align="center"),
                     value=value,
                     id=f"legal-tab-{value}",
+                    aria_label=label,
                     on_click=_write_hash_script(value),
                     on_focus=_write_hash_script(value),
                 )
@@ -204,7 +210,8 @@ def legal_tabs(default_tab: str, route_key: str) -> rx.Component:
             class_name="lv-legal-tabs",
         ),
         *[
-            rx.tabs.content(document(value), value=value, padding_top="2rem", id=f"legal-{value}")
+            # The panel keeps Radix's own id: the tab's aria-controls names it.
+            rx.tabs.content(document(value), value=value, padding_top="2rem")
             for value, _, _ in TABS
         ],
         value=selected.value,

@@ -12,7 +12,7 @@ from marketplace.core.times import format_date
 from marketplace.messages import CODE_UPDATE_FAILED, CODE_UPDATED, DASHBOARD_LOAD_FAILED
 from marketplace.offloop import run_blocking
 from marketplace.services import dashboard, downloads, referrals
-from marketplace.states.auth import AuthState
+from marketplace.states.auth import AuthState, error_toast, success_toast
 from marketplace.states.browser import browser_origin
 
 log = logging.getLogger("marketplace.dashboard")
@@ -22,7 +22,7 @@ CODE_MAX_LENGTH = 15
 
 
 def format_roi(value: float | None) -> str:
-    return "—" if value is None else f"{value:.1f}%"
+    return "N/A" if value is None else f"{value:.1f}%"
 
 
 def unlocked_row(row: dashboard.UnlockedLeadRow, zone_name: str) -> dict[str, str]:
@@ -51,7 +51,7 @@ class DashboardState(AuthState):
     # Display strings ("1,500"), computed on the server.
     leads_unlocked: str = "0"
     credits_remaining: str = "0"
-    avg_roi: str = "—"
+    avg_roi: str = "N/A"
     this_month: str = "0"
 
     unlocked: list[dict[str, str]] = []
@@ -77,7 +77,7 @@ class DashboardState(AuthState):
         """Forget every number and row (a failed load must not show stale or foreign data)."""
         self.leads_unlocked = "0"
         self.credits_remaining = "0"
-        self.avg_roi = "—"
+        self.avg_roi = "N/A"
         self.this_month = "0"
         self.unlocked = []
         self.unlocked_total = 0
@@ -111,7 +111,7 @@ class DashboardState(AuthState):
             self._clear_data()
             self.load_failed = True
             self.loaded_for = str(user_id)
-            return rx.toast.error(DASHBOARD_LOAD_FAILED)
+            return error_toast(DASHBOARD_LOAD_FAILED)
         self.leads_unlocked = f"{stats.leads_unlocked:,}"
         self.credits_remaining = f"{stats.credits_remaining:,}"
         self.credits = stats.credits_remaining  # the header badge follows the same balance
@@ -156,7 +156,7 @@ class DashboardState(AuthState):
         except Exception:  # noqa: BLE001
             log.exception("loading more unlocks failed for %s", user_id)
             self.loading_more = False
-            yield rx.toast.error(DASHBOARD_LOAD_FAILED)
+            yield error_toast(DASHBOARD_LOAD_FAILED)
             return
         seen = {row["lead_id"] for row in self.unlocked}
         zone = self._zone()
@@ -221,7 +221,7 @@ class DashboardState(AuthState):
         self.code_input = code
         if self.loaded_for != str(user_id):
             # Another account is signed in now than the one on screen: reload everything.
-            yield rx.toast.success(CODE_UPDATED, description=f"Your referral code is now {code}.")
+            yield success_toast(CODE_UPDATED, f"Your referral code is now {code}.")
             yield DashboardState.load
             return
         self.my_referral_code = code
@@ -229,7 +229,7 @@ class DashboardState(AuthState):
             self._show_referrals(await run_blocking(referrals.stats, user_id))
         except Exception:  # noqa: BLE001 - the code did change; only the numbers' refresh failed
             log.exception("referral stats reload failed for %s", user_id)
-        yield rx.toast.success(CODE_UPDATED, description=f"Your referral code is now {code}.")
+        yield success_toast(CODE_UPDATED, f"Your referral code is now {code}.")
 
     @rx.event
     async def export_scrape(self, scrape_id: str):
@@ -255,6 +255,11 @@ class DashboardState(AuthState):
     @rx.var
     def referral_link(self) -> str:
         return f"{self.site_base}/{self.my_referral_code}" if self.my_referral_code else ""
+
+    @rx.var
+    def referral_base(self) -> str:
+        """The share link up to its code ('https://host/')."""
+        return f"{self.site_base}/" if self.my_referral_code else ""
 
     @rx.var
     def credits_label(self) -> str:

@@ -38,7 +38,7 @@ def log_row(entry: webhooks.LoggedRequest, zone_name: str) -> dict[str, str]:
         "endpoint": entry.endpoint,
         "status": str(entry.response_status),
         "ok": "1" if 200 <= entry.response_status < 300 else "",
-        "ip": entry.ip_address or "—",
+        "ip": entry.ip_address or "N/A",
         "scrape": str(entry.bulk_scrape_id or ""),
         "request": json.dumps(body)[:300] if body is not None else "",
     }

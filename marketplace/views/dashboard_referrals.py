@@ -6,6 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketplace.components import cards, styles, ui
+from marketplace.states.auth import success_toast
 from marketplace.states.dashboard import DashboardState
 
 
@@ -160,8 +161,11 @@ def referral_share_card() -> rx.Component:
                 rx.flex(
                     rx.hstack(
                         rx.icon("link", size=15, color="var(--gray-10)", flex_shrink="0", aria_hidden="true"),
-                        rx.text(DashboardState.referral_link, size="2", id="referral-link",
-                                style={"word_break": "break-all"}),
+                        # Wraps at the '/' before the code, never inside the code or a word
+                        # (only a host too long for a whole line breaks where it must).
+                        rx.text(DashboardState.referral_base, rx.el.wbr(), DashboardState.my_referral_code,
+                                size="2", id="referral-link", title=DashboardState.referral_link,
+                                class_name="lv-share-link", min_width="0"),
                         align="center",
                         spacing="2",
                         flex="1",
@@ -175,12 +179,14 @@ def referral_share_card() -> rx.Component:
                     rx.button(
                         rx.icon("copy", size=15),
                         "Copy",
-                        on_click=[rx.set_clipboard(DashboardState.referral_link), rx.toast.success("Copied")],
+                        on_click=[rx.set_clipboard(DashboardState.referral_link), *success_toast("Copied")],
                         size="3",
                         id="referral-copy",
                         aria_label="Copy referral link",
                         flex_shrink="0",
                     ),
+                    # Phones: the link gets the whole width, Copy goes under it.
+                    direction=rx.breakpoints(initial="column", xs="row"),
                     spacing="2",
                     align="stretch",
                     width="100%",

@@ -93,7 +93,8 @@ def unlocked_tab() -> rx.Component:
                     rx.table.header(
                         rx.table.row(
                             *[rx.table.column_header_cell(h)
-                              for h in ("Property", "Type", "ROI", "Credits", "Unlocked", "")]
+                              for h in ("Property", "Type", "ROI", "Credits", "Unlocked")],
+                            rx.table.column_header_cell(rx.el.span("Details", class_name="lv-sr-only")),
                         )
                     ),
                     rx.table.body(rx.foreach(DashboardState.unlocked, unlocked_row)),

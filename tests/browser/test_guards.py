@@ -90,9 +90,12 @@ def test_dashboard_shows_the_users_numbers(page: Page, live_server, make_user):
 
     table_rows = page.locator("#dashboard-unlocked-table tbody tr")
     expect(table_rows).to_have_count(3)
+    # Every column is named, the View Details one too (for screen readers only).
+    expect(page.locator("#dashboard-unlocked-table thead th")).to_have_text(
+        ["Property", "Type", "ROI", "Credits", "Unlocked", "Details"])
     expect(table_rows.nth(0)).to_contain_text("34 Oak Avenue")
     expect(table_rows.nth(2)).to_contain_text("56 Pine Road")
-    expect(table_rows.nth(2)).to_contain_text("—")
+    expect(table_rows.nth(2)).to_contain_text("N/A")
 
     page.locator("#dashboard-tab-scrapes").click()
     expect(page.get_by_text("No bulk scrapes yet.")).to_be_visible()
@@ -113,7 +116,7 @@ def test_dashboard_empty_states(page: Page, make_user):
     sign_in(page, user["email"], user["password"])
     expect(page.locator("#dashboard-greeting")).to_have_text("Welcome back, Nia!")
     expect(page.locator("#dashboard-credits")).to_have_text("0 credits")
-    expect(page.locator("#stat-avg-roi")).to_have_text("—")
+    expect(page.locator("#stat-avg-roi")).to_have_text("N/A")
     expect(page.locator("#stat-this-month")).to_have_text("0")
     expect(page.get_by_text("You haven't unlocked any leads yet.")).to_be_visible()
     browse = page.locator("#dashboard-browse")
@@ -145,7 +148,7 @@ def test_dashboard_unlocked_leads_link_to_their_property_pages(page: Page, live_
     rows = page.locator("#dashboard-unlocked-table tbody tr")
     expect(rows).to_have_count(3)
     for index, (lead, place, roi, cost) in enumerate([
-        (latest, "Denver, CO 80202", "—", "60"),
+        (latest, "Denver, CO 80202", "N/A", "60"),
         (early, "Miami, FL 33101", "20.0%", "120"),
         (older, "Tampa, FL 33602", "10.0%", "100"),
     ]):

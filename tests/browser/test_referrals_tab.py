@@ -115,6 +115,41 @@ def test_referral_numbers_link_and_copy(page: Page, live_server, make_user):
     assert page.evaluate("navigator.clipboard.readText()") == f"{live_server.url}/{code}"
 
 
+# Client rects of each text node inside an element: one rect per line the node spans.
+TEXT_LINES = """
+(el) => Array.from(el.childNodes).filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => {
+  const range = document.createRange();
+  range.selectNodeContents(n);
+  return [n.textContent, range.getClientRects().length];
+})
+"""
+
+
+def test_dashboard_on_a_phone(page: Page, live_server, make_user):
+    """At 375 px the four tabs sit on one row inside the screen (their names stay whole),
+    and the share link never breaks inside its host or its code."""
+    db = live_server.database_url
+    user = make_user(first_name="Pia")
+    set_code(db, user["id"], "PHONEPIA2026")
+    page.set_viewport_size({"width": 375, "height": 800})
+    open_referrals(page, db, user)
+
+    tabs = [page.locator(f"#dashboard-tab-{value}") for value in ("unlocked", "scrapes", "referrals", "settings")]
+    boxes = [tab.bounding_box() for tab in tabs]
+    assert len({round(box["y"]) for box in boxes}) == 1, boxes  # one row
+    assert all(box["x"] >= 0 and box["x"] + box["width"] <= 375 for box in boxes), boxes
+    for tab, name in zip(tabs, ("Unlocked Leads", "Bulk Scrapes", "Referrals", "Settings")):
+        expect(tab).to_have_accessible_name(name)
+    expect(tabs[0]).to_have_text("Unlocked")
+
+    link = page.locator("#referral-link")
+    expect(link).to_have_text(f"{live_server.url}/PHONEPIA2026")
+    parts = link.evaluate(TEXT_LINES)
+    assert parts == [[f"{live_server.url}/", 1], ["PHONEPIA2026", 1]], parts
+    copy = page.locator("#referral-copy").bounding_box()
+    assert copy["x"] + copy["width"] <= 375
+
+
 def test_referral_numbers_start_at_zero(page: Page, live_server, make_user):
     user = make_user()
     open_referrals(page, live_server.database_url, user)
