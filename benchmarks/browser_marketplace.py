@@ -40,7 +40,7 @@ from benchmarks._db import postgres_database, sqlite_database
 from benchmarks._live_app import CHROMIUM, CHROMIUM_ARGS, live_app, sync_app
 from marketplace.core import marketplace as rules
 from marketplace.db import session_scope
-from marketplace.services import accounts, auth_sessions
+from marketplace.services import accounts, auth_sessions, unlock_prefs
 from marketplace.services.seeding import seed_leads
 
 WARMUP = 3
@@ -159,6 +159,8 @@ def main() -> None:
             user = accounts.create_user(session, f"bench-{uuid.uuid4().hex[:8]}@example.com", "secret123",
                                         "Bench", "User", credits=1_000_000, confirmed=True)
             pair = auth_sessions.create_session(session, user.id)
+        # The clicks measure the one-click unlock: no confirmation dialog for this user.
+        unlock_prefs.set_preference(user.id, False, 120, database_url=url)
         app_dir = sync_app(Path(args.app_dir))
         log_path = Path(data_dir) / "app.log"
         print(f"starting the app in prod mode from {app_dir} (the first build takes a minute)...", flush=True)

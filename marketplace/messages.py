@@ -176,3 +176,9 @@ COST_FAQ = ("A lead's price follows its confidence score: {rule}; a lead without
             "{default}. Leads scored {high} or higher typically cost {low_typical}-{high_typical} credits to unlock. "
             "The exact price is shown on every lead card before you unlock it.")
 LOW_CREDIT_COSTS = "leads cost {low} to {high} credits to unlock, depending on their confidence score."
+# Unlock confirmation (the dialog before an expensive unlock, and its Settings section).
+UNLOCK_CONFIRM_TITLE = "Unlock this lead?"
+UNLOCK_CONFIRM_BUTTON = "Unlock for {cost} credits"
+UNLOCK_CONFIRM_DONT_ASK = "Don't ask again"
+UNLOCK_CONFIRM_BAD_SETTING = ("Invalid Setting", "Choose one of the offered thresholds.")
+UNLOCK_CONFIRM_SAVED = ("Settings Saved", "Your unlock confirmation setting was updated.")

@@ -110,6 +110,13 @@ class Profile(SQLModel, table=True):
         default=None,
         sa_column=sa.Column(sa.Uuid(), sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True, index=True),
     )
+    # Ask before an unlock costing at least this many credits (core.unlock_confirm; migration 0008).
+    unlock_confirm_enabled: bool = Field(
+        default=True, sa_column=sa.Column(sa.Boolean(), nullable=False, server_default=sa.true())
+    )
+    unlock_confirm_threshold: int = Field(
+        default=120, sa_column=sa.Column(sa.Integer(), nullable=False, server_default="120")
+    )
     created_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
     updated_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
 

@@ -26,6 +26,7 @@ from marketplace import routes
 from marketplace.components import cards, styles, ui
 from marketplace.components.layout import page
 from marketplace.components.lead_card import lead_card
+from marketplace.components.unlock_confirm import unlock_confirm_dialog
 from marketplace.core.pricing import low_credit_cost_text
 from marketplace.states.marketplace import MarketplaceState as S
 from marketplace.views.marketplace_filters import filter_bar
@@ -279,4 +280,5 @@ def marketplace() -> rx.Component:
         results(),
         # Hidden ticker: recomputes 'Next refresh in' every 60 seconds.
         rx.moment(interval=COUNTDOWN_INTERVAL_MS, on_change=S.tick, display="none", aria_hidden="true"),
+        unlock_confirm_dialog(S),  # one dialog for every card, filled with the lead it asks about
     )

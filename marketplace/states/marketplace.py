@@ -42,6 +42,7 @@ from marketplace.offloop import run_blocking
 from marketplace.services.marketplace import LeadCard, query_page
 from marketplace.services.unlocks import UnlockError, unlock_lead
 from marketplace.states.auth import AuthState
+from marketplace.states.unlock_confirm import UnlockConfirmVars
 
 log = logging.getLogger("marketplace.marketplace")
 
@@ -153,7 +154,7 @@ def page_url(filters: rules.Filters) -> str:
     return f"{routes.MARKETPLACE}?{query}" if query else routes.MARKETPLACE
 
 
-class MarketplaceState(AuthState):
+class MarketplaceState(UnlockConfirmVars, AuthState):
     # ----------------------------------------------------------------- filters
     lead_types: list[str] = []
     roi_ranges: list[str] = []
@@ -378,12 +379,32 @@ class MarketplaceState(AuthState):
 
     @rx.event
     async def unlock(self, lead_id: str):
-        """Unlock one lead with credits; per-card 'Unlocking...' while it runs."""
+        """Unlock one lead with credits; per-card 'Unlocking...' while it runs. At or above
+        the user's threshold the confirmation dialog opens instead (``UnlockConfirmVars``:
+        a UX guard, not a security boundary; the unlock itself is checked as always)."""
         if self.unlocking_id or not isinstance(lead_id, str) or not 0 < len(lead_id) <= 64:
             return
         card = next((c for c in self._page_cards if c["id"] == lead_id), None)
         if card is not None and card["unlocked"]:
             return  # a repeated click that arrived after the unlock finished
+        if card is not None and await self._ask_first(card):
+            return
+        async for update in self._unlock_now(lead_id):
+            yield update
+
+    @rx.event
+    async def confirm_unlock(self):
+        """The dialog's 'Unlock for N credits': the lead the dialog held (server-side), the
+        ordinary unlock path. Sent without an open dialog it does nothing."""
+        lead_id, dont_ask = self._take_confirmation()
+        if not lead_id or self.unlocking_id:
+            return
+        if dont_ask:
+            await self._stop_asking()
+        async for update in self._unlock_now(lead_id):
+            yield update
+
+    async def _unlock_now(self, lead_id: str):
         self.unlocking_id = lead_id
         yield
         user_id = None

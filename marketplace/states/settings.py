@@ -15,6 +15,7 @@ from marketplace import routes
 from marketplace.core import account_settings as rules
 from marketplace.core.limits import NAME_MAX_LENGTH
 from marketplace.core.times import format_date, format_datetime
+from marketplace.core.unlock_confirm import DEFAULT_THRESHOLD
 from marketplace.messages import (
     ACCOUNT_DELETED,
     ALREADY_CONFIRMED,
@@ -25,9 +26,11 @@ from marketplace.messages import (
     SETTINGS_LOAD_FAILED,
     SIGNED_OUT_EVERYWHERE,
     THIS_DEVICE_SIGNED_OUT,
+    UNLOCK_CONFIRM_SAVED,
 )
 from marketplace.offloop import run_blocking
 from marketplace.services import account_settings as svc
+from marketplace.services import unlock_prefs
 from marketplace.states.auth import AuthState
 from marketplace.states.browser import browser_origin
 
@@ -68,6 +71,11 @@ class SettingsState(AuthState):
 
     has_webhook_key: bool = False
     webhook_key_hint: str = ""
+
+    # Unlock confirmation (services.unlock_prefs): the switch and the threshold in credits.
+    unlock_confirm_on: bool = True
+    unlock_confirm_threshold: str = str(DEFAULT_THRESHOLD)
+    unlock_confirm_saving: bool = False
 
     credits_forfeit: str = "0"
     delete_confirm: str = ""
@@ -139,6 +147,11 @@ class SettingsState(AuthState):
             self.load_failed = True
             return self._error_toast(exc, SETTINGS_LOAD_FAILED, f"settings load for {user_id}")
         self._show(data)
+        try:
+            self._show_unlock_confirm(await run_blocking(unlock_prefs.get_preference, user_id))
+        except Exception as exc:  # noqa: BLE001
+            self.load_failed = True
+            return self._error_toast(exc, SETTINGS_LOAD_FAILED, f"unlock confirmation load for {user_id}")
         self.delete_confirm = ""
         self.load_failed = False
         self.loaded_for = str(user_id)
@@ -274,6 +287,35 @@ class SettingsState(AuthState):
             yield self._error_toast(exc, what=f"sign out everywhere for {user_id}")
             return
         yield await self._leave_signed_out(*SIGNED_OUT_EVERYWHERE)
+
+    # ------------------------------------------------------------------ unlock confirmation
+
+    def _show_unlock_confirm(self, preference) -> None:
+        self.unlock_confirm_on = preference.enabled
+        self.unlock_confirm_threshold = str(preference.threshold)
+
+    async def _save_unlock_confirm(self, enabled: object, threshold: object):
+        """Store the switch and threshold (validated by the service: a forged value is
+        refused and the section shows what is stored)."""
+        user_id, leave = await self._begin("unlock_confirm_saving")
+        if user_id is None:
+            return leave
+        try:
+            saved = await run_blocking(unlock_prefs.set_preference, user_id, enabled, threshold)
+        except Exception as exc:  # noqa: BLE001 - a UserError's text, else the generic error
+            return self._error_toast(exc, what=f"unlock confirmation for {user_id}")
+        finally:
+            self.unlock_confirm_saving = False
+        self._show_unlock_confirm(saved)
+        return rx.toast.success(UNLOCK_CONFIRM_SAVED[0], description=UNLOCK_CONFIRM_SAVED[1])
+
+    @rx.event
+    async def set_unlock_confirm_on(self, value: bool):
+        return await self._save_unlock_confirm(value, self.unlock_confirm_threshold)
+
+    @rx.event
+    async def set_unlock_confirm_threshold(self, value: str):
+        return await self._save_unlock_confirm(self.unlock_confirm_on, value)
 
     # ------------------------------------------------------------------ delete account
 

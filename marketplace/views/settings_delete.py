@@ -14,6 +14,7 @@ from marketplace.views.settings_account import (
     profile_card,
 )
 from marketplace.views.settings_sessions import sessions_card, webhook_card
+from marketplace.views.settings_unlock import unlock_confirm_card
 
 REMOVED = (
     "Your name, e-mail address and password",
@@ -139,7 +140,7 @@ def settings_tab() -> rx.Component:
             ready,
             rx.grid(
                 rx.vstack(profile_card(), email_card(), webhook_card(), spacing="4", width="100%"),
-                rx.vstack(password_card(), sessions_card(), spacing="4", width="100%"),
+                rx.vstack(password_card(), sessions_card(), unlock_confirm_card(), spacing="4", width="100%"),
                 rx.box(delete_card(), grid_column=rx.breakpoints(initial="auto", lg="1 / -1"), width="100%"),
                 columns=rx.breakpoints(initial="1", lg="2"),
                 spacing="4",

@@ -343,6 +343,8 @@ def test_unlock_walks_every_card_state(page: Page, catalog: Catalog, live_server
 
     record_labels(page, f"lead-action-{target}")
     action(page, target).click()
+    # 120 credits reach the default confirmation threshold: the dialog asks first.
+    page.locator("#unlock-confirm-ok").click()
     expect_toast(page, "Lead Unlocked!", "Lead unlocked for 120 credits. 60 credits remaining.")
     assert "Unlocking..." in recorded_labels(page)
 

@@ -22,7 +22,7 @@ from marketplace.jobs.refresh import pacific_run_date
 from marketplace.models import (
     CreditLedger, CreditPurchase, EmailOutbox, Lead, LeadRefreshRun, Profile, User, UserLead, utcnow,
 )
-from marketplace.services import ledger
+from marketplace.services import ledger, unlock_prefs
 from tests.browser.helpers import expect_toast, sign_in, start_session, wait_until
 from tests.browser.leads import make_lead, store
 from tests.browser.smoke.prod_shape import REFRESH_COUNT, SEED_TAG, SEEDED_LEADS, WORKERS, answering_pids
@@ -130,6 +130,8 @@ def test_unlock_race_across_tabs(page: Page, new_page, live_server, make_user):
     leads = [make_lead(credit_cost=120, roi=99.99 - i / 100, is_high_roi=True, is_active=True) for i in range(2)]
     store(live_server, *leads)
     user = make_user(credits=150)
+    # One click each: the race is the server's, not the confirmation dialog's (120 credits would ask).
+    unlock_prefs.set_preference(uuid.UUID(user["id"]), False, 120, database_url=db)
     tabs = [page, new_page()]
     for tab in tabs:
         start_session(tab, db, user["id"])

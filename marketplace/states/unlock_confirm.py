@@ -1,0 +1,105 @@
+"""The "are you sure?" step before an expensive unlock (issue 14), as a mixin for
+any state that unlocks leads (today ``MarketplaceState``; the property page only
+shows leads already unlocked).
+
+A click on Unlock calls the state's ``unlock(lead_id)``, which first awaits
+``_ask_first(card)``: the server reads the user's preference
+(``services.unlock_prefs``) and, when ``core.unlock_confirm.needs_confirmation``
+says so, fills this ONE dialog per page (``components.unlock_confirm``) with
+that lead and returns True instead of unlocking. The dialog's confirm button
+calls the state's ``confirm_unlock``, which takes the lead id held here on the
+server and runs the ordinary unlock path.
+
+This is a UX guard against an accidental 150-credit click, not a security
+boundary: an event that skips the dialog can only do what a click always
+could, a normal unlock, with credits, ownership and balance checked by
+``services.unlocks`` (credits move only through ``ledger.apply_credits``).
+"""
+
+from __future__ import annotations
+
+import logging
+
+import reflex as rx
+
+from marketplace.core.marketplace import unlock_payment
+from marketplace.core.unlock_confirm import needs_confirmation
+from marketplace.messages import UNLOCK_CONFIRM_BUTTON
+from marketplace.offloop import run_blocking
+from marketplace.services import unlock_prefs
+
+log = logging.getLogger("marketplace.unlock_confirm")
+
+
+class UnlockConfirmVars(rx.State, mixin=True):
+    """The dialog's contents (display strings) and the lead it is about."""
+
+    confirm_open: bool = False
+    confirm_type: str = ""  # "Probate"
+    confirm_place: str = ""  # "Austin, TX 78704"
+    confirm_cost: str = ""  # "150 credits"
+    confirm_before: str = ""  # "1,000 credits"
+    confirm_after: str = ""  # "850 credits"
+    confirm_label: str = ""  # "Unlock for 150 credits"
+    confirm_dont_ask: bool = False
+    _confirm_lead_id: str = ""  # server-side: the dialog confirms this lead, whatever the browser sends
+
+    async def _ask_first(self, card: dict) -> bool:
+        """Open the dialog for ``card`` (a server-side card of this page) and return
+        True when the signed-in user's preference asks before this unlock. False
+        otherwise, and when anything fails: the ordinary unlock then runs and
+        reports its own outcome."""
+        if card.get("is_sample"):
+            return False
+        try:
+            user_id = await self._current_user_id()
+            if user_id is None:
+                return False  # the unlock path answers 'Authentication Required'
+            preference = await run_blocking(unlock_prefs.get_preference, user_id)
+        except Exception:  # noqa: BLE001 - the guard is optional; the unlock itself is checked
+            log.exception("reading the unlock confirmation preference failed")
+            return False
+        purchase_type, cost = unlock_payment(self.leads_remaining, card["credit_cost"])
+        if not needs_confirmation(preference, purchase_type, cost):
+            return False
+        self._confirm_lead_id = card["id"]
+        self.confirm_type = card.get("lead_type", "")
+        self.confirm_place = card.get("city_line", "")
+        self.confirm_cost = f"{cost:,} credits"
+        self.confirm_before = f"{self.credits:,} credits"
+        self.confirm_after = f"{self.credits - cost:,} credits"
+        self.confirm_label = UNLOCK_CONFIRM_BUTTON.format(cost=f"{cost:,}")
+        self.confirm_dont_ask = False
+        self.confirm_open = True
+        return True
+
+    def _take_confirmation(self) -> tuple[str, bool]:
+        """Close the dialog; (the lead it held, "Don't ask again" ticked)."""
+        lead_id, dont_ask = self._confirm_lead_id, self.confirm_dont_ask
+        self._confirm_lead_id = ""
+        self.confirm_open = False
+        self.confirm_dont_ask = False
+        return lead_id, dont_ask
+
+    async def _stop_asking(self) -> None:
+        """'Don't ask again' was ticked: store it (a failure only logs; the unlock goes on)."""
+        try:
+            user_id = await self._current_user_id()
+            if user_id is not None:
+                await run_blocking(unlock_prefs.stop_asking, user_id)
+        except Exception:  # noqa: BLE001
+            log.exception("switching the unlock confirmation off failed")
+
+    @rx.event
+    def cancel_unlock(self):
+        """Cancel, Escape or a click outside: nothing is spent."""
+        self._take_confirmation()
+
+    @rx.event
+    def set_confirm_open(self, value: bool):
+        if value is not True:
+            self._take_confirmation()
+
+    @rx.event
+    def set_confirm_dont_ask(self, value: bool):
+        self.confirm_dont_ask = value is True
