@@ -29,28 +29,27 @@ def get_preference(user_id: uuid.UUID, database_url: str | None = None) -> Confi
         return ConfirmPreference() if profile is None else _preference(profile)
 
 
-def set_preference(user_id: uuid.UUID, enabled: object, threshold: object,
-                   database_url: str | None = None) -> ConfirmPreference:
-    """Store a validated preference and return it (``UserError`` when refused)."""
-    wanted = clean_preference(enabled, threshold)
+def _store(user_id: uuid.UUID, enabled: bool, threshold: int | None, database_url: str | None) -> ConfirmPreference:
+    """Write the switch (and the threshold unless None) in one transaction; the stored result."""
     with session_scope(database_url) as session:
         profile = session.get(Profile, user_id)
         if profile is None:
             raise UserError(*NOT_SIGNED_IN)
-        profile.unlock_confirm_enabled = wanted.enabled
-        profile.unlock_confirm_threshold = wanted.threshold
-        profile.updated_at = utcnow()
-        session.add(profile)
-        return wanted
-
-
-def stop_asking(user_id: uuid.UUID) -> ConfirmPreference:
-    """"Don't ask again": switch the question off, keeping the chosen threshold."""
-    with session_scope() as session:
-        profile = session.get(Profile, user_id)
-        if profile is None:
-            raise UserError(*NOT_SIGNED_IN)
-        profile.unlock_confirm_enabled = False
+        profile.unlock_confirm_enabled = enabled
+        if threshold is not None:
+            profile.unlock_confirm_threshold = threshold
         profile.updated_at = utcnow()
         session.add(profile)
         return _preference(profile)
+
+
+def set_preference(user_id: uuid.UUID, enabled: object, threshold: object,
+                   database_url: str | None = None) -> ConfirmPreference:
+    """Store a validated preference and return it (``UserError`` when refused)."""
+    wanted = clean_preference(enabled, threshold)
+    return _store(user_id, wanted.enabled, wanted.threshold, database_url)
+
+
+def stop_asking(user_id: uuid.UUID, database_url: str | None = None) -> ConfirmPreference:
+    """"Don't ask again": switch the question off, keeping the chosen threshold."""
+    return _store(user_id, False, None, database_url)
