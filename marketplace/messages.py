@@ -13,6 +13,7 @@ every layer (core, services, states, api) can import it.
 from __future__ import annotations
 
 from marketplace.core.limits import EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH
+from marketplace import routes
 from marketplace.routes import SUPPORT_EMAIL
 
 # --------------------------------------------------------------------------- generic (SPEC 8)
@@ -182,3 +183,34 @@ UNLOCK_CONFIRM_BUTTON = "Unlock for {cost} credits"
 UNLOCK_CONFIRM_DONT_ASK = "Don't ask again"
 UNLOCK_CONFIRM_BAD_SETTING = ("Invalid Setting", "Choose one of the offered thresholds.")
 UNLOCK_CONFIRM_SAVED = ("Settings Saved", "Your unlock confirmation setting was updated.")
+
+# --------------------------------------------------------------------------- page descriptions
+# <meta name="description"> of every page (what a search result or a shared link shows), by route.
+PAGE_DESCRIPTIONS = {
+    routes.HOME: ("Off-market real estate leads for investors: probate, pre-foreclosure, auction and more, each with "
+                  "ROI analysis and a confidence score. Unlock the leads you want with credits."),
+    routes.MARKETPLACE: ("Browse fresh off-market property leads with price, estimated ROI and confidence score, "
+                         "filter by lead type, state and price, and unlock the full address with credits."),
+    routes.BULK_SCRAPER: ("Order off-market leads in bulk by state, price, size and lead type, download them as CSV "
+                          "or receive them through the LeadVault webhook API."),
+    routes.PRICING: ("LeadVault credit packs: Starter 500 credits for $100, Pro 1,500 for $270, Enterprise 5,000 "
+                     "for $750. Use credits to unlock off-market leads and run bulk scrapes."),
+    routes.ABOUT: ("LeadVault turns public records into investment-ready real estate leads, with the analysis "
+                   "already done. Meet the team and what we stand for."),
+    routes.CONTACT: ("Questions about credits, leads or the webhook API? Contact the LeadVault team by e-mail "
+                     f"at {SUPPORT_EMAIL}."),
+    routes.LEGAL: "LeadVault's legal documents: Privacy Policy, Terms of Service and Investment Disclaimer.",
+    routes.LEGAL_PRIVACY: "How LeadVault collects, uses and protects your personal information: the Privacy Policy.",
+    routes.LEGAL_TERMS: "The Terms of Service that govern your use of LeadVault, its credits and its lead data.",
+    routes.LEGAL_DISCLAIMER: ("LeadVault's leads, valuations and ROI estimates are information, not investment "
+                              "advice: read the Investment Disclaimer."),
+    routes.AUTH: "Sign in to LeadVault, or create an account to unlock off-market real estate leads.",
+    routes.AUTH_CALLBACK: "Completing your LeadVault sign-in.",
+    routes.DASHBOARD: "Your LeadVault dashboard: unlocked leads, bulk scrapes, credits, referrals and settings.",
+    routes.PROPERTY: "Property details of a LeadVault lead: address, pictures, valuation and ROI analysis.",
+    routes.PURCHASE_CREDITS: "Buy LeadVault credits: choose a credit pack and pay through a secure checkout.",
+    routes.CREDITS_PURCHASED: "The result of your LeadVault credit purchase.",
+    routes.EXPLORER: "The LeadVault developer explorer, for operators.",
+    routes.TEST_CHECKOUT: "LeadVault's test-mode checkout: no real payment is taken.",
+}
+PAGE_DESCRIPTION_DEFAULT = "LeadVault: off-market real estate leads with ROI analysis, for investors."

@@ -14,7 +14,12 @@ error middleware, the API, the websocket and the compiled frontend alike):
   referral-capture page with 200; only a referral code is one), with the 404
   page as its body;
 - a page directory is served without the trailing-slash redirect, and a
-  redirect never carries the request's Host header to another host.
+  redirect never carries the request's Host header to another host;
+- content-hashed build files (``/assets/name-HASH.js``) are cached for a year,
+  immutable; everything else without a Cache-Control of its own is revalidated
+  (``no-cache``), so a new deploy is seen at once;
+- ``/robots.txt`` keeps crawlers out of private, transactional and API paths
+  and names the sitemap.
 
 The rules themselves are pure functions in ``marketplace.core.http_policy``.
 """
@@ -88,13 +93,16 @@ def _build_stamp(static_dir: Path | None) -> float | None:
 
 class _Frontend:
     """What the middleware needs to know about the compiled pages: the hashes of
-    their inline scripts and which page routes are directories (pricing/index.html)."""
+    their inline scripts, which page routes are directories (pricing/index.html) and
+    which one-segment paths are files (/logo.svg: never mistaken for a referral path)."""
 
     def __init__(self, static_dir: Path | None):
         self.script_hashes: list[str] = []
         self.page_dirs: frozenset[str] = frozenset()
+        self.root_files: frozenset[str] = frozenset()
         if static_dir is None or not static_dir.is_dir():
             return
+        self.root_files = frozenset("/" + child.name for child in static_dir.iterdir() if child.is_file())
         hashes: list[str] = []
         dirs = set()
         for html in sorted(static_dir.rglob("*.html")):
@@ -122,6 +130,7 @@ class HttpHardening:
         self.default_limit = settings.max_body_bytes
         self.stripe_limit = settings.stripe_webhook_max_body_bytes
         self.static_dir = static_dir
+        self.robots = http_policy.robots_txt(http_policy.NOT_CRAWLED, settings.site_url).encode()
         self._stamp: float | None = None
         self._checked = float("-inf")
         self._load_frontend()
@@ -138,6 +147,7 @@ class HttpHardening:
         frontend = _Frontend(self.static_dir)
         self._stamp = stamp
         self.page_dirs = frontend.page_dirs
+        self.root_files = frontend.root_files
         self.csp = http_policy.content_security_policy(frontend.script_hashes, self.origins.site_origin)
 
     def socket_origin_allowed(self, origin, environ) -> bool:
@@ -200,7 +210,10 @@ class HttpHardening:
             return
 
         method = scope.get("method", "GET")
-        not_a_page = method in ("GET", "HEAD") and is_unknown_page(self.router, path)
+        if method in ("GET", "HEAD") and path == http_policy.ROBOTS_PATH:
+            await self._robots(send, extra, method == "HEAD")
+            return
+        not_a_page = method in ("GET", "HEAD") and path not in self.root_files and is_unknown_page(self.router, path)
         if method in ("GET", "HEAD") and path in self.page_dirs:
             # /pricing is the directory pricing/: serve its index.html here and now,
             # instead of Starlette's redirect to an address built from the Host header.
@@ -226,7 +239,7 @@ class HttpHardening:
             if state["too_large"]:
                 return  # the app's own answer to the aborted read is replaced by 413
             if message["type"] == "http.response.start":
-                message = self._finish_start(message, extra, foreign, not_a_page, host)
+                message = self._finish_start(message, extra, foreign, not_a_page, host, path)
                 state["started"] = True
             await send(message)
 
@@ -241,13 +254,20 @@ class HttpHardening:
             state["too_large"] = False
             await respond(413, {"error": too_large_message(limit)}, [("connection", "close")])
 
+    async def _robots(self, send, extra, head_only: bool) -> None:
+        raw = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(self.robots)).encode()),
+               (b"cache-control", http_policy.REVALIDATE.encode())]
+        raw += [(k.encode(), v.encode()) for k, v in extra]
+        await send({"type": "http.response.start", "status": 200, "headers": raw})
+        await send({"type": "http.response.body", "body": b"" if head_only else self.robots})
+
     def _csp_for(self, path: str) -> str:
         if path.rstrip("/") in ("/api/docs", "/api/docs/oauth2-redirect"):
             return http_policy.API_DOCS_CSP
         return self.csp
 
     @staticmethod
-    def _finish_start(message, extra, foreign: bool, not_a_page: bool, host: str | None):
+    def _finish_start(message, extra, foreign: bool, not_a_page: bool, host: str | None, path: str = ""):
         headers = list(message.get("headers", []))
         names = {k.lower() for k, _ in headers}
         status = message["status"]
@@ -264,6 +284,8 @@ class HttpHardening:
                 for k, v in headers
             ]
         headers += [(k.encode(), v.encode()) for k, v in extra if k.encode() not in names]
+        if b"cache-control" not in names:
+            headers.append((b"cache-control", http_policy.cache_control(path, status).encode()))
         return {**message, "status": status, "headers": headers}
 
 

@@ -27,10 +27,13 @@ import reflex as rx
 from reflex_components_core.el.elements.inline import A as InlineA
 
 from marketplace import routes
+from marketplace import messages
+from marketplace.core import http_policy
 from marketplace.components import ui
 from marketplace.components.footer import LEGAL_NOTE, brand, footer
 from marketplace.states.auth import AuthState
 
+PREVIEW_IMAGE = "/logo.svg"  # og:image of every page (Reflex defaults to a favicon.ico there is none of)
 NAV_LINKS = [
     ("Home", routes.HOME),
     ("Marketplace", routes.MARKETPLACE),
@@ -356,6 +359,10 @@ def page(route: str, title: str | rx.Var, on_load: list | None = None, shell_wra
             "route": route,
             "title": title + f" | {routes.APP_NAME}" if isinstance(title, rx.Var) else f"{title} | {routes.APP_NAME}",
             "on_load": [AuthState.check_session, *(on_load or [])],
+            # Search snippet, link preview image, and noindex for private and transactional pages.
+            "description": messages.PAGE_DESCRIPTIONS.get(route, messages.PAGE_DESCRIPTION_DEFAULT),
+            "image": PREVIEW_IMAGE,
+            "meta": [] if http_policy.is_indexed(route) else [{"name": "robots", "content": "noindex"}],
         }))
         return wrapped
 

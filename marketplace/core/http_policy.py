@@ -1,7 +1,7 @@
 """HTTP rules for every response (issue 10, section 5): body limits, which
 origins may talk to the app, when a request came over HTTPS, the security
-headers and the Content-Security-Policy. Pure functions: the ASGI middleware in
-``marketplace.api.security`` applies them.
+headers, the Content-Security-Policy, what may be cached and robots.txt. Pure
+functions: the ASGI middleware in ``marketplace.api.security`` applies them.
 
 The site's own origin is ``SITE_URL`` when it is set; without it the origin of
 the address the request was sent to (its Host header) is the site's own. In
@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from marketplace import routes
 from marketplace.core.images import KNOWN_IMAGE_HOSTS
 
 KIB = 1024
@@ -232,3 +233,67 @@ def relative_location(location: str, host_header: str | None) -> str:
     if host_header is None or netloc.lower() != host_header.strip().lower():
         return location
     return "/" + rest.lstrip("/")
+
+
+# ------------------------------------------------------------------ caching
+
+BUILD_ASSETS_PREFIX = "/assets/"  # where the compiled frontend's bundler puts its files
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+# Vite names its output name-HASH.ext, the hash 8 URL-safe characters (with a digit or capital).
+_HASHED_FILE = re.compile(r"[^/]+-(?=[A-Za-z0-9_-]{0,7}[0-9A-Z])[A-Za-z0-9_-]{8}\.[a-z0-9]{1,5}(?:\.map)?")
+
+
+def is_hashed_build_file(path: str) -> bool:
+    """Whether ``path`` is a bundler output whose name changes with its content."""
+    if not path.startswith(BUILD_ASSETS_PREFIX):
+        return False
+    name = path[len(BUILD_ASSETS_PREFIX):]
+    return "/" not in name and _HASHED_FILE.fullmatch(name) is not None
+
+
+def cache_control(path: str, status: int) -> str:
+    """Cache-Control for a response that set none: content-hashed build files
+    are kept a year and never revalidated (a new build has new names); every
+    other answer (pages, logo, stylesheet, sitemap, errors) is revalidated on
+    each use, so a deploy is seen at once."""
+    if status in (200, 203, 304) and is_hashed_build_file(path):
+        return IMMUTABLE
+    return REVALIDATE
+
+
+# ------------------------------------------------------------------ robots.txt
+
+ROBOTS_PATH = "/robots.txt"
+NOT_FOUND_ROUTE = "404"  # the compiled 404 page
+API_PREFIX = "/api/"
+
+
+def _prefix(route: str) -> str:
+    """``/property/[lead_id]`` -> ``/property/``."""
+    return route.split("[", 1)[0]
+
+
+# Kept out of search engines: per-user, transactional and operator pages and the APIs.
+NOT_CRAWLED = (
+    routes.DASHBOARD, routes.EXPLORER, routes.PURCHASE_CREDITS, routes.CREDITS_PURCHASED, routes.AUTH_CALLBACK,
+    _prefix(routes.PROPERTY), _prefix(routes.TEST_CHECKOUT), API_PREFIX, WEBHOOK_API_PREFIX,
+)
+
+
+def robots_txt(disallowed: Iterable[str], site_url: str | None) -> str:
+    """robots.txt: everything may be crawled but ``disallowed`` (path prefixes);
+    the sitemap is named when the site's address is known (SITE_URL)."""
+    lines = ["User-agent: *", "Allow: /", *(f"Disallow: {path}" for path in disallowed)]
+    if site_url:
+        lines += ["", f"Sitemap: {site_url.rstrip('/')}/sitemap.xml"]
+    return "\n".join(lines) + "\n"
+
+
+def is_indexed(route: str) -> bool:
+    """Whether search engines may index the page at ``route`` (its ``noindex``
+    otherwise): not per-record or per-code pages (dynamic routes), not the 404
+    page, nothing robots.txt keeps crawlers out of."""
+    path = "/" + route.strip("/")
+    return "[" not in path and route.strip("/") != NOT_FOUND_ROUTE and not any(
+        path == prefix.rstrip("/") or path.startswith(prefix) for prefix in NOT_CRAWLED)
