@@ -18,8 +18,8 @@ plenty of credits, signs the user in and measures, inside the page with
 
 Each is run ``--runs`` times (default 20) after 3 warm-up runs; the table shows
 the median, p95 (nearest rank), min and max in milliseconds. No thresholds are
-asserted here; the target (median under 150 ms on this machine) is read off
-the table.
+asserted here; the target (median under 100 ms, p95 under 150 ms on this
+machine) is read off the table.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def wait_idle(page, query: str) -> None:
     page.wait_for_function(
         "(q) => { const g = document.getElementById('lead-grid');"
         " return g && g.getAttribute('data-query') === q && g.getAttribute('data-loading') === 'false'; }",
-        arg=query, timeout=30000,
+        arg=query, timeout=90000,
     )
 
 
@@ -136,7 +136,7 @@ def measure_unlocks(page, runs: int) -> list[float]:
         elapsed = page.evaluate(CLICK_TO_TOAST, button_id)
         # The card turns into View Details once the unlock is through.
         page.wait_for_function("(id) => document.getElementById(id)?.getAttribute('data-action') === 'view'",
-                               arg=button_id, timeout=30000)
+                               arg=button_id, timeout=90000)
         if i >= WARMUP:
             samples.append(elapsed)
     return samples

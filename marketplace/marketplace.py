@@ -22,7 +22,7 @@ from marketplace.states.auth import TIME_ZONE_SCRIPT  # noqa: E402
 # HardenedApp: rx.App behind body limits, CORS/origin checks, security headers and 404s.
 app = HardenedApp(
     api_transformer=create_api(),
-    stylesheets=["/styles.css"],
+    stylesheets=["/styles.css", "/lead_card.css"],
     head_components=[
         rx.el.link(rel="icon", type="image/svg+xml", href="/logo.svg"),
         rx.el.script(TIME_ZONE_SCRIPT),  # the browser's zone, before the first event (states.auth)

@@ -1,294 +1,209 @@
 """The marketplace lead card (SPEC 2), in the look of the home page's sample card.
 
-``lead_card(card)`` renders one ``CardView`` (see ``states/marketplace.py``):
-picture with a placeholder (no pictures, or a picture that fails to load),
-New / High ROI / Sample badges, the credit cost badge, a View Images dialog
-(primary picture plus up to 3 more), the masked or full address, city/state/
-zip, lead type, beds/baths/sqft, ROI, asking price, market value, ARV, rehab
+``lead_card(card, busy, eager)`` renders one ``CardView`` (``core/lead_cards.py``):
+the picture with a placeholder (no pictures, or a picture that fails to load)
+and the image status text, New / High ROI / Sample badges, the credit cost
+badge, the View Images button (it opens the page's one dialog,
+``views/marketplace_gallery.py``), the masked or full address, city/state/zip,
+lead type, beds/baths/sqft, ROI, asking price, market value, ARV, rehab
 estimate, the confidence bar and the card action.
 
-Element ids (used by the tests): ``lead-card-{id}``, ``lead-address-{id}``,
-``lead-action-{id}``, ``lead-image-{id}``, ``lead-images-button-{id}``,
-``lead-images-dialog-{id}``.
+Plain elements with the classes of ``assets/lead_card.css``: about 35 elements
+a card (86 with nested Radix components and per-element style props), no
+CSS-in-JS work when a page of cards renders, icons drawn by CSS. Every value
+comes formatted from the state; the only expressions here are the badge and
+busy conditions.
+
+Element ids (used by the tests and benchmarks): ``lead-card-{id}``,
+``lead-address-{id}``, ``lead-city-{id}``, ``lead-type-{id}``,
+``lead-facts-{id}``, ``lead-roi-{id}``, ``lead-asking-{id}``,
+``lead-market-{id}``, ``lead-arv-{id}``, ``lead-rehab-{id}``,
+``lead-confidence-{id}``, ``lead-action-{id}`` (``data-action``: login | view |
+insufficient | unlock | sample), ``lead-image-{id}`` (``data-fallback`` once
+its picture failed), ``lead-images-button-{id}``.
 """
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import reflex as rx
+from reflex.vars.base import Var
+from reflex_components_core.react_router.dom import ReactRouterLink
 
-from marketplace.components import styles, ui
-from marketplace.components.gallery import FRAME_BACKGROUND, dialog_header, photo, photo_frame
-from marketplace.states.marketplace import CardView, MarketplaceState
+from marketplace.core.lead_cards import CardView
+from marketplace.states.marketplace import MarketplaceState
 
-IMAGE_HEIGHT = "176px"
+# The picture's intrinsic size (5:3): the browser reserves the box before it loads.
+IMAGE_WIDTH, IMAGE_HEIGHT = 400, 240
+# Cards in the first row (3 columns from 1024 px) load their picture at once
+# with high priority (the page's largest paint); the others lazily.
+EAGER_CARDS = 3
 
-def _badge(text, color: str, icon: str | None = None, **props) -> rx.Component:
-    return rx.badge(
-        *([rx.icon(icon, size=12, aria_hidden="true")] if icon else []),
-        text,
-        color_scheme=color,
-        variant="solid",
-        radius="full",
-        **props,
+_PLACEHOLDER_SVG = (
+    "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 400 240'>"
+    "<rect width='400' height='240' fill='#e8ecf4'/>"
+    "<g fill='none' stroke='#9aa4b8' stroke-width='6' stroke-linejoin='round' stroke-linecap='round'>"
+    "<path d='M160 92 L200 58 L240 92'/><path d='M170 84 V124 H230 V84'/><path d='M192 124 V104 H208 V124'/>"
+    "</g></svg>"
+)
+# A house outline; the card's status text (IMAGE_STATUS_TEXT) shows under it.
+PLACEHOLDER_SRC = "data:image/svg+xml;utf8," + quote(_PLACEHOLDER_SVG)
+# A picture that fails swaps itself for the placeholder (never the placeholder
+# itself, so no loop) and is marked, which shows the status text. Cards are
+# keyed by lead id: the next page's cards are new elements.
+_SWAP_ON_ERROR = Var(
+    _js_expr=(
+        "((e) => { const img = e.currentTarget; if (!img.src.startsWith('data:')) "
+        f"{{ img.dataset.fallback = '1'; img.src = {PLACEHOLDER_SRC!r}; }} }})"
     )
+)
 
 
-def images_dialog(card) -> rx.Component:
-    """'View Images': the primary picture plus up to 3 more."""
-    return rx.dialog.root(
-        rx.dialog.trigger(
-            rx.button(
-                rx.icon("images", size=14, aria_hidden="true"),
-                rx.cond(card.image_count > 0, f"View Images ({card.image_count})", "No Images"),
-                variant="surface",
-                color_scheme="gray",
-                high_contrast=True,
-                size="1",
-                radius="full",
-                disabled=card.image_count == 0,
-                id=f"lead-images-button-{card.id}",
-                aria_label=rx.cond(card.image_count > 0, f"View images of {card.address}", "No images available"),
-                cursor="pointer",
-            ),
+def _badge(text, color: str, icon: str | None = None) -> rx.Component:
+    return rx.el.span(text, class_name=f"lv-badge lv-ic lv-ic-{icon}" if icon else "lv-badge",
+                      data_accent_color=color)
+
+
+def _media(card, eager) -> rx.Component:
+    has_images = card.image_count > 0
+    return rx.el.div(
+        rx.el.img(
+            src=rx.cond(has_images, card.primary_image, PLACEHOLDER_SRC),
+            alt=card.image_alt,
+            id=f"lead-image-{card.id}",
+            class_name="lv-lc-img",
+            width=IMAGE_WIDTH,
+            height=IMAGE_HEIGHT,
+            decoding="async",
+            loading=rx.cond(eager, "eager", "lazy"),
+            custom_attrs={"fetchPriority": rx.cond(eager, "high", "auto"), "onError": _SWAP_ON_ERROR},
         ),
-        rx.dialog.content(
-            dialog_header(card.address, [f"{card.city_line} · {card.image_count} photos"], "Close images",
-                          title_size="5"),
-            photo_frame(
-                photo(card.primary_image, f"Photo 1 of {card.address}"),
-                width="100%",
-                max_height="60vh",
-                margin_top="1rem",
-            ),
-            rx.cond(
-                card.image_count > 1,
-                rx.grid(
-                    rx.foreach(
-                        card.images[1:],
-                        lambda src, i: photo_frame(photo(src, f"Photo {i + 2} of {card.address}"),
-                                                   radius="var(--radius-3)"),
-                    ),
-                    columns="3",
-                    spacing="3",
-                    margin_top="0.75rem",
-                ),
-            ),
-            id=f"lead-images-dialog-{card.id}",
-            max_width="min(720px, calc(100vw - 2rem))",
-            size={"initial": "2", "sm": "3"},
-        ),
-    )
-
-
-def _media(card) -> rx.Component:
-    return rx.box(
-        photo(card.primary_image, rx.cond(card.image_count > 0, f"Photo of {card.address}", ""),
-              image_id=f"lead-image-{card.id}"),
-        rx.hstack(
-            rx.cond(card.is_sample, _badge("Sample", "amber", "flask_conical")),
+        rx.el.span(card.image_status, class_name="lv-lc-status"),
+        rx.el.div(
+            rx.cond(card.is_sample, _badge("Sample", "amber", "flask")),
             rx.cond(card.is_new, _badge("New", "indigo")),
-            rx.cond(card.is_high_roi, _badge("High ROI", "grass", "trending_up")),
-            spacing="2",
-            position="absolute",
-            top="12px",
-            left="12px",
-            wrap="wrap",
-            max_width="calc(100% - 120px)",
+            rx.cond(card.is_high_roi, _badge("High ROI", "grass", "trending-up")),
+            class_name="lv-lc-badges",
         ),
-        rx.badge(
-            rx.icon("coins", size=12, aria_hidden="true"),
-            f"{card.credit_cost} credits",
-            position="absolute",
-            top="12px",
-            right="12px",
-            variant="surface",
-            radius="full",
-            color_scheme="gray",
-            high_contrast=True,
-            title="Credits to unlock this lead",
+        rx.el.span(f"{card.credit_cost} credits", class_name="lv-badge lv-badge-surface lv-ic lv-ic-coins lv-lc-cost",
+                   title="Credits to unlock this lead"),
+        rx.el.button(
+            card.images_label,
+            type="button",
+            id=f"lead-images-button-{card.id}",
+            class_name="lv-lc-photos lv-ic lv-ic-images",
+            disabled=~has_images,
+            aria_label=card.images_aria,
+            on_click=MarketplaceState.open_gallery(card.id),
         ),
-        rx.box(images_dialog(card), position="absolute", bottom="10px", right="10px"),
-        position="relative",
-        height=IMAGE_HEIGHT,
-        width="100%",
-        overflow="hidden",
-        border_radius="var(--radius-4)",
-        background=FRAME_BACKGROUND,
-        flex_shrink="0",
+        class_name="lv-lc-media",
+        data_empty=rx.cond(has_images, "false", "true"),
     )
 
 
-def _fact(icon: str, text) -> rx.Component:
-    return rx.hstack(
-        rx.icon(icon, size=14, aria_hidden="true"),
-        rx.text(text, size="2", white_space="nowrap"),
-        spacing="1",
-        align="center",
-        color="var(--gray-11)",
+def _heading(card) -> rx.Component:
+    return rx.el.div(
+        rx.el.div(
+            rx.el.p(card.address, id=f"lead-address-{card.id}", title=card.address,
+                    class_name=rx.cond(card.unlocked, "lv-lc-address lv-ic lv-ic-lock-open",
+                                       "lv-lc-address lv-ic lv-ic-lock")),
+            rx.el.p(card.city_line, id=f"lead-city-{card.id}", class_name="lv-lc-city"),
+        ),
+        rx.el.span(card.lead_type, id=f"lead-type-{card.id}", class_name="lv-badge lv-badge-soft"),
+        class_name="lv-lc-head",
     )
 
 
-def _metric(label: str, value, metric_id=None) -> rx.Component:
-    return rx.vstack(
-        rx.text(label, size="1", color_scheme="gray"),
-        rx.text(value, size="2", weight="bold", color="var(--gray-12)", id=metric_id, white_space="nowrap"),
-        spacing="0",
-        min_width="0",
+def _facts(card) -> rx.Component:
+    return rx.el.p(
+        rx.el.span(card.beds, class_name="lv-ic lv-ic-bed"),
+        rx.el.span(card.baths, class_name="lv-ic lv-ic-bath"),
+        rx.el.span(card.sqft, class_name="lv-ic lv-ic-ruler"),
+        id=f"lead-facts-{card.id}",
+        class_name="lv-lc-facts",
     )
-
-
-def _roi_color(card) -> rx.Var:
-    # A Radix colour prop (a data attribute), not a style: no CSS-in-JS work per render.
-    return rx.match(card.roi_tone, ("positive", "grass"), ("negative", "red"), "gray")
 
 
 def _financials(card) -> rx.Component:
-    return rx.vstack(
-        rx.hstack(
-            rx.text("Est. ROI", size="2", color_scheme="gray"),
-            rx.text(card.roi, size="5", weight="bold", color_scheme=_roi_color(card), id=f"lead-roi-{card.id}",
-                    style=styles.NUMBER_STYLE),
-            justify="between",
-            align="baseline",
-            width="100%",
+    # In the order the two columns fill: Asking, ARV | Market Value, Rehab (read row by row:
+    # Asking, Market Value, ARV, Rehab).
+    pairs = [("Asking", card.asking, "asking"), ("ARV", card.arv, "arv"),
+             ("Market Value", card.market, "market"), ("Rehab", card.rehab, "rehab")]
+    return rx.el.div(
+        rx.el.p(
+            rx.el.span("Est. ROI"),
+            rx.el.span(card.roi, id=f"lead-roi-{card.id}", data_tone=card.roi_tone),
+            class_name="lv-lc-roi",
         ),
-        rx.grid(
-            _metric("Asking", card.asking, f"lead-asking-{card.id}"),
-            _metric("Market Value", card.market, f"lead-market-{card.id}"),
-            _metric("ARV", card.arv, f"lead-arv-{card.id}"),
-            _metric("Rehab", card.rehab, f"lead-rehab-{card.id}"),
-            columns="2",
-            spacing="3",
-            width="100%",
+        rx.el.dl(
+            *[part for label, value, key in pairs
+              for part in (rx.el.dt(label), rx.el.dd(value, id=f"lead-{key}-{card.id}"))],
+            class_name="lv-lc-metrics",
         ),
-        spacing="2",
-        width="100%",
-        padding="0.75rem",
-        border_radius="var(--radius-3)",
-        background="var(--gray-2)",
-        border="1px solid var(--gray-a3)",
+        class_name="lv-lc-fin",
     )
 
 
 def _confidence(card) -> rx.Component:
-    return rx.vstack(
-        rx.hstack(
-            rx.text("Confidence", size="1", color_scheme="gray"),
-            rx.text(f"{card.confidence}/100", size="1", weight="bold", id=f"lead-confidence-{card.id}"),
-            justify="between",
-            width="100%",
-        ),
-        rx.progress(
-            value=card.confidence,
-            max=100,
-            size="2",
-            color_scheme=rx.cond(card.confidence >= 80, "grass", rx.cond(card.confidence >= 60, "amber", "orange")),
-            aria_label=f"Confidence {card.confidence} out of 100",
-        ),
-        spacing="1",
-        width="100%",
+    return rx.el.div(
+        rx.el.span("Confidence"),
+        rx.el.span(f"{card.confidence}/100", id=f"lead-confidence-{card.id}"),
+        rx.el.progress(value=card.confidence, max=100, aria_label=card.confidence_label,
+                       data_tone=rx.cond(card.confidence >= 80, "high", rx.cond(card.confidence >= 60, "mid", "low"))),
+        class_name="lv-lc-conf",
     )
 
 
-def _link_action(card, label, icon: str, color: str, variant: str) -> rx.Component:
-    return ui.button_link(label, card.action_href, icon=icon, icon_first=True, icon_size=16, variant=variant,
-                          size="3", color_scheme=color, width="100%", id=f"lead-action-{card.id}",
-                          data_action=card.action_kind)
+_ACTION_ICONS = {"view": "eye", "insufficient": "coins", "login": "log-in", "unlock": "lock-open", "sample": "flask"}
+_ACTION_COLORS = {"view": "grass", "insufficient": "orange", "login": "indigo", "unlock": "indigo",
+                  "sample": "gray"}
 
 
 def card_action(card, busy) -> rx.Component:
-    """Login / View Details / Insufficient Credits - Buy More / Unlock for N credits."""
-    return rx.match(
-        card.action_kind,
-        ("view", _link_action(card, card.action_label, "eye", "grass", "solid")),
-        ("insufficient", _link_action(card, card.action_label, "coins", "orange", "soft")),
-        ("unlock", rx.button(
-            rx.cond(busy, rx.spinner(size="2"), rx.icon("lock_open", size=16, aria_hidden="true")),
+    """Login / View Details / Insufficient Credits - Buy More (links) or Unlock for N credits (a button)."""
+    kind = card.action_kind
+    common = {
+        "id": f"lead-action-{card.id}",
+        "data_action": kind,
+        "class_name": rx.match(kind, *[(k, f"lv-lc-btn lv-ic lv-ic-{icon}") for k, icon in _ACTION_ICONS.items()],
+                               "lv-lc-btn lv-ic"),
+        "data_accent_color": rx.match(kind, *_ACTION_COLORS.items(), "indigo"),
+    }
+    return rx.cond(
+        card.action_href != "",
+        ReactRouterLink.create(card.action_label, to=card.action_href, **common),
+        rx.el.button(
             rx.cond(busy, "Unlocking...", card.action_label),
+            type="button",
             on_click=MarketplaceState.unlock(card.id),
-            disabled=busy,
-            id=f"lead-action-{card.id}",
-            size="3",
-            width="100%",
-            data_action="unlock",
+            disabled=busy | (kind == "sample"),
             aria_busy=busy,
-            cursor="pointer",
-        )),
-        ("sample", rx.button(
-            rx.icon("flask_conical", size=16, aria_hidden="true"),
-            card.action_label,
-            disabled=True,
-            id=f"lead-action-{card.id}",
-            size="3",
-            width="100%",
-            variant="soft",
-            color_scheme="gray",
-            data_action="sample",
-            title="Sample leads illustrate the marketplace and cannot be unlocked",
-        )),
-        _link_action(card, card.action_label, "log_in", "indigo", "soft"),
+            title=rx.cond(kind == "sample", "Sample leads illustrate the marketplace and cannot be unlocked", ""),
+            **common,
+        ),
     )
 
 
 @rx.memo
-def lead_card(card: rx.Var[CardView], busy: rx.Var[bool]) -> rx.Component:
-    """One lead of the grid; ``busy`` while its unlock runs ('Unlocking...').
+def lead_card(card: rx.Var[CardView], busy: rx.Var[bool], eager: rx.Var[bool]) -> rx.Component:
+    """One lead of the grid; ``busy`` while its unlock runs ('Unlocking...');
+    ``eager`` for the first row (picture loaded at once, high priority).
 
     A memoized React component: a card re-renders only when its own data or
     busy flag changes (the client keeps unchanged cards of a new delta), so an
     unlock repaints one card, not the whole grid.
     """
-    return rx.card(
-        rx.vstack(
-            _media(card),
-            rx.hstack(
-                rx.vstack(
-                    rx.hstack(
-                        rx.cond(
-                            card.unlocked,
-                            rx.icon("lock_open", size=14, color="var(--grass-10)", aria_label="Unlocked"),
-                            rx.icon("lock", size=14, color="var(--gray-9)", aria_label="Address locked"),
-                        ),
-                        rx.text(card.address, size="4", weight="bold", id=f"lead-address-{card.id}",
-                                class_name="lv-truncate", title=card.address, min_width="0", flex="1"),
-                        spacing="2",
-                        align="center",
-                        min_width="0",
-                        width="100%",
-                    ),
-                    rx.text(card.city_line, size="2", color_scheme="gray", id=f"lead-city-{card.id}"),
-                    spacing="0",
-                    min_width="0",
-                    flex="1",
-                ),
-                rx.badge(card.lead_type, variant="soft", radius="full", flex_shrink="0",
-                         id=f"lead-type-{card.id}"),
-                justify="between",
-                align="start",
-                width="100%",
-                spacing="2",
-            ),
-            rx.hstack(
-                _fact("bed_double", card.beds),
-                _fact("bath", card.baths),
-                _fact("ruler", card.sqft),
-                spacing="4",
-                wrap="wrap",
-                id=f"lead-facts-{card.id}",
-            ),
-            _financials(card),
-            _confidence(card),
-            rx.spacer(),
-            card_action(card, busy),
-            spacing="3",
-            height="100%",
-        ),
-        size="2",
+    return rx.el.article(
+        _media(card, eager),
+        _heading(card),
+        _facts(card),
+        _financials(card),
+        _confidence(card),
+        card_action(card, busy),
         id=f"lead-card-{card.id}",
-        class_name="lv-card lv-card-hover",
-        height="100%",
+        class_name="lv-lc lv-card lv-card-hover",
         data_unlocked=rx.cond(card.unlocked, "true", "false"),
         data_sample=rx.cond(card.is_sample, "true", "false"),
-        role="article",
         aria_label=f"{card.lead_type} lead in {card.city_line}",
     )

@@ -15,7 +15,8 @@ sheet uses ``sheet-filter-...``), ``sort-select``, ``page-size-select``,
 ``result-count``, ``clear-filters``, ``mobile-filters-button``,
 ``filter-sheet``, ``lead-grid``, ``marketplace-loading``, ``empty-results``,
 ``sample-notice``, ``pagination``, ``lead-card-{id}`` and the card ids in
-``components/lead_card.py``.
+``components/lead_card.py``, ``lead-images-dialog-{id}`` (the page's one View
+Images dialog, ``views/marketplace_gallery.py``).
 """
 
 from __future__ import annotations
@@ -25,11 +26,12 @@ import reflex as rx
 from marketplace import routes
 from marketplace.components import cards, styles, ui
 from marketplace.components.layout import page
-from marketplace.components.lead_card import lead_card
+from marketplace.components.lead_card import EAGER_CARDS, lead_card
 from marketplace.components.unlock_confirm import unlock_confirm_dialog
 from marketplace.core.pricing import low_credit_cost_text
 from marketplace.states.marketplace import MarketplaceState as S
 from marketplace.views.marketplace_filters import filter_bar
+from marketplace.views.marketplace_gallery import images_dialog
 from marketplace.views.marketplace_pagination import pagination
 
 COUNTDOWN_INTERVAL_MS = 60_000
@@ -231,9 +233,17 @@ def sample_notice() -> rx.Component:
     )
 
 
+def _grid_card(card, index) -> rx.Component:
+    """A card keyed by its lead id: the next page's cards are new elements (no picture of the
+    last page lingers while the new one loads); the first row loads its pictures eagerly."""
+    component = lead_card(card=card, busy=S.unlocking_id == card.id, eager=index < EAGER_CARDS)
+    component.key = card.id
+    return component
+
+
 def lead_grid() -> rx.Component:
     return rx.grid(
-        rx.foreach(S.cards, lambda card: lead_card(card=card, busy=S.unlocking_id == card.id)),
+        rx.foreach(S.cards, _grid_card),
         columns=GRID_COLUMNS,
         spacing="5",
         width="100%",
@@ -280,5 +290,6 @@ def marketplace() -> rx.Component:
         results(),
         # Hidden ticker: recomputes 'Next refresh in' every 60 seconds.
         rx.moment(interval=COUNTDOWN_INTERVAL_MS, on_change=S.tick, display="none", aria_hidden="true"),
+        images_dialog(),  # one View Images dialog for every card, filled with the card it was opened for
         unlock_confirm_dialog(S),  # one dialog for every card, filled with the lead it asks about
     )

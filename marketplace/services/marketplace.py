@@ -31,7 +31,7 @@ CARD_COLUMNS = (
     leads_t.c.asking_price, leads_t.c.zestimate, leads_t.c.arv, leads_t.c.rehab_estimate, leads_t.c.roi,
     leads_t.c.beds, leads_t.c.baths, leads_t.c.square_footage, leads_t.c.confidence_score,
     leads_t.c.credit_cost, leads_t.c.is_new, leads_t.c.is_high_roi, leads_t.c.image_urls,
-    leads_t.c.primary_image_url, leads_t.c.created_at,
+    leads_t.c.primary_image_url, leads_t.c.images_fetch_status, leads_t.c.created_at,
 )
 SORT_ORDER = {
     "roi_desc": (leads_t.c.roi.desc().nulls_last(), leads_t.c.id),
@@ -67,6 +67,7 @@ class LeadCard:
     is_new: bool
     is_high_roi: bool
     images: list[str]
+    image_status: str = "no_images"  # leads.images_fetch_status: why a lead has no pictures
 
 
 @dataclass(frozen=True)
@@ -186,6 +187,7 @@ def _card(row: Any, unlocked: bool) -> LeadCard:
         is_new=row.is_new,
         is_high_roi=row.is_high_roi,
         images=images[:4],
+        image_status=row.images_fetch_status or "no_images",
     )
 
 

@@ -7,7 +7,9 @@ signed-in user has not unlocked, so a locked lead's full address never leaves
 the server. The raw page lives in the backend var ``_page_cards``; the public
 ``cards`` var adds each card's action (Login / View Details / Insufficient /
 Unlock) from ``core.marketplace.card_action`` and is recomputed whenever the
-page, the sign-in or the credit balance changes.
+page, the sign-in or the credit balance changes (display values:
+``core.lead_cards``). The page has one View Images dialog: ``gallery`` holds
+the pictures of the card it was opened for (``open_gallery``), nothing otherwise.
 
 The filter state lives in the URL query string (``Filters.to_query``): the
 page reads it on load and rewrites the address bar (``history.replaceState``)
@@ -20,7 +22,6 @@ checked for type before use: a hand-made event with junk is ignored.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 import uuid
@@ -31,6 +32,7 @@ import reflex as rx
 from marketplace import routes
 from marketplace.core import marketplace as rules
 from marketplace.core import samples
+from marketplace.core.lead_cards import CardView, GalleryView, card_data, gallery_view, with_action
 from marketplace.messages import (
     ERROR_TITLE,
     LEADS_LOAD_FAILED,
@@ -39,7 +41,7 @@ from marketplace.messages import (
     UNLOCK_SUCCESS_TITLE,
 )
 from marketplace.offloop import run_blocking
-from marketplace.services.marketplace import LeadCard, query_page
+from marketplace.services.marketplace import query_page
 from marketplace.services.unlocks import UnlockError, unlock_lead
 from marketplace.states.auth import AuthState
 from marketplace.states.unlock_confirm import UnlockConfirmVars
@@ -56,88 +58,6 @@ GROUP_OPTIONS = {
 SORT_VALUES = {value for value, _ in rules.SORTS}
 # Where the grid starts: page changes scroll back to it.
 RESULTS_ANCHOR = "lead-results"
-
-
-@dataclasses.dataclass
-class CardView:
-    """One lead card as the browser sees it: display strings and flags only."""
-
-    id: str = ""
-    address: str = ""
-    city_line: str = ""
-    lead_type: str = ""
-    beds: str = ""
-    baths: str = ""
-    sqft: str = ""
-    roi: str = ""
-    roi_tone: str = "unknown"  # positive | negative | unknown
-    asking: str = ""
-    market: str = ""
-    arv: str = ""
-    rehab: str = ""
-    confidence: int = 0
-    credit_cost: int = 0
-    is_new: bool = False
-    is_high_roi: bool = False
-    is_sample: bool = False
-    unlocked: bool = False
-    images: list[str] = dataclasses.field(default_factory=list)
-    primary_image: str = ""
-    image_count: int = 0
-    action_kind: str = "login"  # login | view | insufficient | unlock | sample
-    action_label: str = ""
-    action_href: str = ""
-
-
-def _count(value: int | float | None, unit: str) -> str:
-    if value is None:
-        return f"— {unit}"
-    if isinstance(value, float):
-        value = int(value) if value.is_integer() else value
-    return f"{value:,} {unit}" if isinstance(value, int) else f"{value:g} {unit}"
-
-
-def card_data(lead: LeadCard | dict, is_sample: bool = False) -> dict:
-    """Display data of one card (no action yet: that depends on who looks)."""
-    data = dataclasses.asdict(lead) if isinstance(lead, LeadCard) else dict(lead)
-    roi = data["roi"]
-    images = list(data["images"])[:4]
-    return {
-        "id": data["id"],
-        "address": data["address"],
-        "city_line": f"{data['city']}, {data['state']} {data['zip_code']}".strip(),
-        "lead_type": data["lead_type"],
-        "beds": _count(data["beds"], "bd"),
-        "baths": _count(data["baths"], "ba"),
-        "sqft": _count(data["square_footage"], "sqft"),
-        "roi": rules.percent(roi),
-        "roi_tone": "unknown" if roi is None else ("positive" if roi > 0 else "negative"),
-        "asking": rules.usd(data["asking_price"]),
-        "market": rules.usd(data["zestimate"]),
-        "arv": rules.usd(data["arv"]),
-        "rehab": rules.usd(data["rehab_estimate"]),
-        "confidence": int(data["confidence"]),
-        "credit_cost": int(data["credit_cost"]),
-        "is_new": bool(data["is_new"]),
-        "is_high_roi": bool(data["is_high_roi"]),
-        "is_sample": is_sample,
-        "unlocked": bool(data["unlocked"]),
-        "images": images,
-        "primary_image": images[0] if images else "",
-        "image_count": len(images),
-    }
-
-
-def with_action(card: dict, signed_in: bool, credits: int, subscription_leads: int = 0) -> CardView:
-    if card["is_sample"]:
-        # Samples cannot be unlocked: visitors are invited to sign in like on any
-        # card, signed-in users see a disabled "Sample lead" button.
-        kind, label, href = ("login", "Login", routes.AUTH) if not signed_in else ("sample", "Sample lead", "")
-    else:
-        action = rules.card_action(signed_in, card["unlocked"], credits, card["credit_cost"], card["id"],
-                                   subscription_leads=subscription_leads)
-        kind, label, href = action.kind, action.label, action.href
-    return CardView(**card, action_kind=kind, action_label=label, action_href=href)
 
 
 def unlock_message(result) -> str:
@@ -178,6 +98,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
     shown_query: str = ""
 
     unlocking_id: str = ""  # the card whose unlock is in flight ('Unlocking...')
+    gallery_id: str = ""  # the card whose View Images dialog is open (one dialog for the page)
     countdown: str = ""
 
     # ------------------------------------------------------------ computed vars
@@ -189,6 +110,13 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         # A subscriber with leads left unlocks with the subscription (the service decides the same way).
         subscription_leads = self.leads_remaining if self.subscribed else 0
         return [with_action(card, signed_in, credits, subscription_leads) for card in self._page_cards]
+
+    @rx.var
+    def gallery(self) -> GalleryView:
+        """The View Images dialog's content: built only while it is open."""
+        if not self.gallery_id:
+            return GalleryView()
+        return gallery_view(next((c for c in self._page_cards if c["id"] == self.gallery_id), None))
 
     @rx.var
     def active_filter_count(self) -> int:
@@ -313,6 +241,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         """on_load: filters from the URL query string, then the first page."""
         self._set_filters(rules.Filters.from_query(self.router.url.query))
         self.unlocking_id = ""
+        self.gallery_id = ""
         self._tick_countdown()
         if self.loaded:
             # Back on the page in the same session: no stale grid while loading.
@@ -367,6 +296,16 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
             return None
         self.page = number
         return await self._refresh(scroll=True)
+
+    @rx.event
+    def open_gallery(self, lead_id: str):
+        """A card's View Images: the page's one dialog shows that card's pictures."""
+        if isinstance(lead_id, str) and any(c["id"] == lead_id and c["images"] for c in self._page_cards):
+            self.gallery_id = lead_id
+
+    @rx.event
+    def close_gallery(self, _open: bool = False):
+        self.gallery_id = ""
 
     @rx.event
     async def clear_filters(self):

@@ -1,0 +1,160 @@
+"""A marketplace lead card's display values (SPEC 2): what the browser sees of
+one lead of the grid, already formatted, and the View Images dialog's content.
+
+Pure: no database, no Reflex. ``card_data`` turns a page row (the service's
+``LeadCard`` or a sample lead) into display strings and flags; ``with_action``
+adds the card's button, which depends on who looks (signed in, credits,
+subscription); ``gallery_view`` is the one page-wide View Images dialog's
+content for a card. Pictures drawn by the app for built-in leads are called
+illustrations, pictures from a listing source photos (``PICTURE_NOUN``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from marketplace import routes
+from marketplace.core import marketplace as rules
+from marketplace.core.images import is_illustration
+from marketplace.messages import IMAGE_STATUS_TEXT, PICTURE_NOUN
+
+MAX_CARD_IMAGES = 4  # SPEC 2: the primary picture plus up to 3 more
+
+
+@dataclasses.dataclass
+class CardView:
+    """One lead card as the browser sees it: display strings and flags only."""
+
+    id: str = ""
+    address: str = ""
+    city_line: str = ""
+    lead_type: str = ""
+    beds: str = ""
+    baths: str = ""
+    sqft: str = ""
+    roi: str = ""
+    roi_tone: str = "unknown"  # positive | negative | unknown
+    asking: str = ""
+    market: str = ""
+    arv: str = ""
+    rehab: str = ""
+    confidence: int = 0
+    confidence_label: str = ""  # the bar's accessible name
+    credit_cost: int = 0
+    is_new: bool = False
+    is_high_roi: bool = False
+    is_sample: bool = False
+    unlocked: bool = False
+    primary_image: str = ""
+    image_count: int = 0
+    image_alt: str = ""
+    # Under the placeholder: why there is no picture (or, once a picture fails, that it failed).
+    image_status: str = ""
+    images_label: str = ""  # 'View Images (4)' / 'No Images'
+    images_aria: str = ""
+    action_kind: str = "login"  # login | view | insufficient | unlock | sample
+    action_label: str = ""
+    action_href: str = ""
+
+
+def count_text(value: int | float | None, unit: str) -> str:
+    """'1,450 sqft', '2.5 ba'; 'N/A bd' when missing (SPEC 5)."""
+    if value is None:
+        return f"N/A {unit}"
+    if isinstance(value, float):
+        value = int(value) if value.is_integer() else value
+    return f"{value:,} {unit}" if isinstance(value, int) else f"{value:g} {unit}"
+
+
+def picture_nouns(images: list[str]) -> tuple[str, str]:
+    """('illustration', 'illustrations') for the app's drawings, ('photo', 'photos') otherwise."""
+    return PICTURE_NOUN[bool(images) and all(is_illustration(url) for url in images)]
+
+
+def card_data(lead: Any, is_sample: bool = False) -> dict:
+    """Display data of one card (no action yet: that depends on who looks).
+
+    ``lead`` is the service's ``LeadCard`` (a dataclass) or a sample lead dict.
+    The card keeps its pictures (up to 4) for the View Images dialog, which is
+    built from them when opened (``gallery_view``)."""
+    data = dataclasses.asdict(lead) if dataclasses.is_dataclass(lead) else dict(lead)
+    roi = data["roi"]
+    images = list(data["images"])[:MAX_CARD_IMAGES]
+    picture, _ = picture_nouns(images)
+    status = data.get("image_status") or "no_images"
+    confidence = int(data["confidence"])
+    return {
+        "id": data["id"],
+        "address": data["address"],
+        "city_line": f"{data['city']}, {data['state']} {data['zip_code']}".strip(),
+        "lead_type": data["lead_type"],
+        "beds": count_text(data["beds"], "bd"),
+        "baths": count_text(data["baths"], "ba"),
+        "sqft": count_text(data["square_footage"], "sqft"),
+        "roi": rules.percent(roi),
+        "roi_tone": "unknown" if roi is None else ("positive" if roi > 0 else "negative"),
+        "asking": rules.usd(data["asking_price"]),
+        "market": rules.usd(data["zestimate"]),
+        "arv": rules.usd(data["arv"]),
+        "rehab": rules.usd(data["rehab_estimate"]),
+        "confidence": confidence,
+        "confidence_label": f"Confidence {confidence} out of 100",
+        "credit_cost": int(data["credit_cost"]),
+        "is_new": bool(data["is_new"]),
+        "is_high_roi": bool(data["is_high_roi"]),
+        "is_sample": is_sample,
+        "unlocked": bool(data["unlocked"]),
+        "images": images,
+        "primary_image": images[0] if images else "",
+        "image_count": len(images),
+        "image_alt": f"{picture.capitalize()} of {data['address']}" if images else "",
+        "image_status": IMAGE_STATUS_TEXT["failed"] if images else IMAGE_STATUS_TEXT.get(
+            status, IMAGE_STATUS_TEXT["no_images"]),
+        "images_label": f"View Images ({len(images)})" if images else "No Images",
+        "images_aria": f"View images of {data['address']}" if images else "No images available",
+    }
+
+
+def with_action(card: dict, signed_in: bool, credits: int, subscription_leads: int = 0) -> CardView:
+    if card["is_sample"]:
+        # Samples cannot be unlocked: visitors are invited to sign in like on any
+        # card, signed-in users see a disabled "Sample lead" button.
+        kind, label, href = ("login", "Login", routes.AUTH) if not signed_in else ("sample", "Sample lead", "")
+    else:
+        action = rules.card_action(signed_in, card["unlocked"], credits, card["credit_cost"], card["id"],
+                                   subscription_leads=subscription_leads)
+        kind, label, href = action.kind, action.label, action.href
+    shown = {name: value for name, value in card.items() if name != "images"}
+    return CardView(**shown, action_kind=kind, action_label=label, action_href=href)
+
+
+@dataclasses.dataclass
+class GalleryPicture:
+    src: str = ""
+    alt: str = ""
+
+
+@dataclasses.dataclass
+class GalleryView:
+    """The View Images dialog of one card: the primary picture plus up to 3 more."""
+
+    id: str = ""
+    title: str = ""
+    description: str = ""  # 'Austin, TX 78756 · 4 illustrations'
+    primary: GalleryPicture = dataclasses.field(default_factory=GalleryPicture)
+    more: list[GalleryPicture] = dataclasses.field(default_factory=list)
+
+
+def gallery_view(card: dict | None) -> GalleryView:
+    """The dialog's content for ``card`` (a ``card_data`` dict); empty without pictures."""
+    if not card or not card["images"]:
+        return GalleryView()
+    images = card["images"]
+    picture, pictures = picture_nouns(images)
+    noun = picture if len(images) == 1 else pictures
+    shown = [GalleryPicture(src, f"{picture.capitalize()} {n} of {card['address']}")
+             for n, src in enumerate(images, start=1)]
+    return GalleryView(id=card["id"], title=card["address"],
+                       description=f"{card['city_line']} · {len(images)} {noun}",
+                       primary=shown[0], more=shown[1:])

@@ -1,0 +1,62 @@
+"""A marketplace card's display values and its View Images dialog (SPEC 2, 5; issue 14)."""
+
+from marketplace.core.images import house_image_urls
+from marketplace.core.lead_cards import card_data, gallery_view, with_action
+from marketplace.messages import IMAGE_STATUS_TEXT
+
+PHOTOS = [f"https://photos.zillowstatic.com/fp/{n}.jpg" for n in range(6)]
+
+
+def lead(**changes) -> dict:
+    base = {
+        "id": "lead-1", "address": "12** Main St", "unlocked": False, "city": "Austin", "state": "TX",
+        "zip_code": "78756", "lead_type": "Probate", "asking_price": 285_000, "zestimate": 330_000,
+        "arv": 410_000, "rehab_estimate": 45_000, "roi": 24.2, "beds": 3, "baths": 2.5, "square_footage": 1450,
+        "confidence": 92, "credit_cost": 150, "is_new": True, "is_high_roi": False, "images": PHOTOS,
+        "image_status": "success",
+    }
+    return {**base, **changes}
+
+
+def test_card_values_and_missing_ones_read_n_a():
+    card = card_data(lead())
+    assert (card["beds"], card["baths"], card["sqft"]) == ("3 bd", "2.5 ba", "1,450 sqft")
+    assert (card["asking"], card["roi"], card["roi_tone"]) == ("$285,000", "24.2%", "positive")
+    assert card["confidence_label"] == "Confidence 92 out of 100"
+    bare = card_data(lead(beds=None, baths=None, square_footage=None, asking_price=None, roi=None))
+    assert (bare["beds"], bare["baths"], bare["sqft"], bare["asking"], bare["roi"]) == (
+        "N/A bd", "N/A ba", "N/A sqft", "N/A", "N/A")
+    assert "—" not in "".join(str(v) for v in bare.values())
+
+
+def test_listing_pictures_are_photos_and_drawings_illustrations():
+    photos = card_data(lead())
+    assert (photos["image_count"], photos["images_label"], photos["image_alt"]) == (
+        4, "View Images (4)", "Photo of 12** Main St")
+    assert gallery_view(photos).description == "Austin, TX 78756 · 4 photos"
+    drawn = card_data(lead(images=house_image_urls("abc", 2)))
+    assert drawn["image_alt"] == "Illustration of 12** Main St"
+    view = gallery_view(drawn)
+    assert view.description == "Austin, TX 78756 · 2 illustrations"
+    assert [p.alt for p in [view.primary, *view.more]] == ["Illustration 1 of 12** Main St",
+                                                          "Illustration 2 of 12** Main St"]
+    assert gallery_view(card_data(lead(images=house_image_urls("abc", 1)))).description.endswith("1 illustration")
+
+
+def test_image_status_text_is_the_property_pages():
+    assert card_data(lead(images=[], image_status="pending"))["image_status"] == IMAGE_STATUS_TEXT["pending"]
+    empty = card_data(lead(images=[], image_status="no_images"))
+    assert (empty["image_status"], empty["images_label"]) == (IMAGE_STATUS_TEXT["no_images"], "No Images")
+    assert gallery_view(empty).id == ""
+    # With pictures, the text shows only once the picture fails to load.
+    assert card_data(lead())["image_status"] == IMAGE_STATUS_TEXT["failed"]
+
+
+def test_the_browser_gets_no_picture_list_and_the_action_by_who_looks():
+    card = card_data(lead())
+    view = with_action(card, signed_in=True, credits=100)
+    assert not hasattr(view, "images")
+    assert (view.action_kind, view.action_label, view.action_href) == (
+        "insufficient", "Insufficient Credits - Buy More", "/purchase-credits")
+    assert with_action(card, signed_in=True, credits=150).action_label == "Unlock for 150 credits"
+    assert with_action(card, signed_in=False, credits=0).action_label == "Login"
