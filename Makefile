@@ -19,7 +19,7 @@ export NPM_CONFIG_FUND := false
 export NPM_CONFIG_AUDIT := false
 export PYTHONUNBUFFERED := 1
 
-.PHONY: install run dev migrate seed test test-unit test-db test-browser test-prod-shape chromium clean help
+.PHONY: install run dev migrate seed test test-unit test-db test-browser test-prod-shape chromium axe clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -57,8 +57,17 @@ chromium: ## Debian's Chromium for the browser tests
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
 	@chromium --version
 
+# axe-core for the accessibility browser tests, pinned in tests/browser/axe/package-lock.json,
+# installed with the venv's npm.
+AXE_DIR := tests/browser/axe
+axe: $(AXE_DIR)/node_modules/axe-core/axe.min.js ## axe-core for the accessibility browser tests
+
+$(AXE_DIR)/node_modules/axe-core/axe.min.js: $(AXE_DIR)/package-lock.json | install
+	cd $(AXE_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
 # tests/browser/smoke is the prod-shape smoke set: only `make test-prod-shape` runs it.
-test: install chromium ## unit + database (SQLite, and PostgreSQL with TEST_DATABASE_URL) + browser tests
+test: install chromium axe ## unit + database (SQLite, and PostgreSQL with TEST_DATABASE_URL) + browser tests
 	python -m pytest tests --ignore=tests/browser/smoke
 
 test-unit: install
@@ -67,7 +76,7 @@ test-unit: install
 test-db: install
 	python -m pytest tests/services tests/api tests/jobs tests/test_cli.py tests/test_migrations.py
 
-test-browser: install chromium
+test-browser: install chromium axe
 	python -m pytest tests/browser --ignore=tests/browser/smoke
 
 test-prod-shape: install chromium ## browser smoke tests on PostgreSQL (TEST_DATABASE_URL) + Redis + 2 workers

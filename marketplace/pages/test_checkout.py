@@ -187,14 +187,17 @@ def body() -> rx.Component:
 
 @page(route=routes.TEST_CHECKOUT, title="Test Checkout", on_load=[S.load], shell_wrapped=False)
 def test_checkout() -> rx.Component:
+    # Landmarks of its own (no site shell here): the bars are the banner, the card the main content.
     return rx.box(
-        test_mode_banner(),
-        top_bar(),
-        rx.center(
-            body(),
-            padding=ui.responsive("1.5rem 1rem", sm="3rem 1.5rem"),
-            min_height="calc(100vh - 120px)",
-            align_items=ui.responsive("start", sm="center"),
+        rx.el.header(test_mode_banner(), top_bar()),
+        rx.el.main(
+            rx.center(
+                body(),
+                padding=ui.responsive("1.5rem 1rem", sm="3rem 1.5rem"),
+                min_height="calc(100vh - 120px)",
+                align_items=ui.responsive("start", sm="center"),
+            ),
+            id="main-content",
         ),
         background="var(--gray-2)",
         min_height="100vh",

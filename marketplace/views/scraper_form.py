@@ -68,7 +68,7 @@ def range_inputs(label: str, low: str, high: str, slug: str, hint: str) -> rx.Co
 def option_checkbox(group: str, value: str, checked, box_id: str) -> rx.Component:
     return rx.el.label(
         rx.checkbox(checked=checked, on_change=lambda _v: S.toggle_option(group, value), id=box_id,
-                    disabled=S.scraping),
+                    disabled=S.scraping, aria_label=value),  # a Radix checkbox is a button: name it
         rx.text(value, size="2"),
         class_name="lv-check-option",
     )
@@ -110,6 +110,7 @@ def states_picker() -> rx.Component:
                     spacing="3",
                 ),
                 max_width="360px",
+                aria_label="US states",  # the popover is a dialog: it needs a name
             ),
         ),
         "Leave empty for every state.",

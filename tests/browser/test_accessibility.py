@@ -1,0 +1,218 @@
+"""Accessibility: axe-core over every page, signed out and signed in; zero violations.
+
+axe-core (pinned in tests/browser/axe/package.json, installed by `make test` with
+the venv's npm) is injected into each page once it has settled, and runs the WCAG
+2.0/2.1/2.2 A and AA rules plus axe's best practices. A test fails listing every
+violation: rule id, impact, the selectors of the offending elements and axe's help.
+
+One browser tab per role (visitor, member with credits and an unlocked lead,
+super admin) is reused across the pages, so the run stays short. Contexts ask for
+reduced motion: dialogs and toasts are checked at rest, not half faded in.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import pytest
+import sqlalchemy as sa
+from playwright.sync_api import Page, expect
+
+from marketplace.core.images import house_image_urls
+from marketplace.db import get_engine
+from marketplace.models import Lead
+from marketplace.services import purchases
+from marketplace.services.marketplace import rebuild_facets_now
+from tests.browser import leads
+from tests.browser.helpers import expect_toast
+from tests.factories import make_user
+
+AXE_JS = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa", "best-practice"]
+
+RUN_AXE = """
+async (tags) => {
+  const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+  return result.violations.map(v => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map(n => ({target: n.target.join(' '), summary: n.failureSummary})),
+  }));
+}
+"""
+
+
+@dataclass
+class World:
+    visitor: Page
+    member: Page
+    admin: Page
+    unlocked_id: str  # unlocked by the member before the run
+    to_unlock_id: str  # the member unlocks this one in the browser (30 credits)
+    gallery_id: str  # has pictures: its View Images dialog is opened
+    checkout_id: str  # the member's open test checkout
+
+
+@pytest.fixture(scope="module")
+def world(browser, live_server):
+    assert AXE_JS.exists(), f"{AXE_JS} is missing: `make test` installs it (npm ci in tests/browser/axe)"
+    db = live_server.database_url
+    member = make_user(db, credits=1000)
+    admin = make_user(db, admin=True)
+    member_dict = {"id": str(member.id)}
+    # Top of the default (highest ROI) order, so they are on the first page.
+    rows = []
+    for roi, cost in ((99.99, 120), (99.98, 30), (99.97, 85)):
+        pictures = house_image_urls(f"a11y-{uuid.uuid4().hex[:8]}", 4)
+        rows.append(leads.make_lead(roi=roi, is_high_roi=True, credit_cost=cost, image_urls=pictures,
+                                    primary_image_url=pictures[0], images_fetch_status="success"))
+    leads.store(live_server, *rows)
+    leads.unlock(live_server, member_dict, rows[0])
+    checkout = purchases.start_purchase(member.id, "starter")
+
+    contexts = []
+
+    def tab(user_id: str | None) -> Page:
+        # bypass_csp: the app's Content-Security-Policy would refuse the injected axe script.
+        context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900},
+                                      reduced_motion="reduce", bypass_csp=True)
+        context.set_default_timeout(20000)
+        contexts.append(context)
+        page = context.new_page()
+        if user_id:
+            leads.signed_in(page, live_server, {"id": user_id})
+        return page
+
+    try:
+        yield World(visitor=tab(None), member=tab(str(member.id)), admin=tab(str(admin.id)),
+                    unlocked_id=str(rows[0]["id"]), to_unlock_id=str(rows[1]["id"]),
+                    gallery_id=str(rows[2]["id"]), checkout_id=str(checkout.id))
+    finally:
+        for context in contexts:
+            context.close()
+        table = Lead.__table__
+        with get_engine(db).begin() as conn:
+            conn.execute(sa.update(table).where(table.c.id.in_([r["id"] for r in rows])).values(is_active=False))
+        rebuild_facets_now(db)
+
+
+# --------------------------------------------------------------------------- the pages
+
+
+def visit(path: str, ready: str) -> Callable[[Page, World], None]:
+    def step(page: Page, world: World) -> None:
+        page.goto(path.format(w=world))
+        expect(page.locator(ready.format(w=world)).first).to_be_visible(timeout=30000)
+    return step
+
+
+def grid(page: Page) -> None:
+    page.goto("/marketplace")
+    expect(page.locator("#lead-grid")).to_be_visible(timeout=30000)
+
+
+def marketplace_member(page: Page, world: World) -> None:
+    grid(page)
+    expect(page.locator("#available-credits")).to_be_visible()
+
+
+def images_dialog(page: Page, world: World) -> None:
+    marketplace_member(page, world)
+    page.locator(f"#lead-images-button-{world.gallery_id}").click()
+    expect(page.locator(f"#lead-images-dialog-{world.gallery_id} img").first).to_be_visible()
+
+
+def unlock_toast(page: Page, world: World) -> None:
+    marketplace_member(page, world)
+    page.locator(f"#lead-action-{world.to_unlock_id}").click()
+    expect_toast(page, "Lead Unlocked!")
+    page.locator("[data-sonner-toast]").first.hover()  # a hovered toast stays while axe runs
+
+
+def tab(path: str, name: str, ready: str) -> Callable[[Page, World], None]:
+    """Open ``path`` (a full load even when only the hash differs), then the tab ``name``."""
+    def step(page: Page, world: World) -> None:
+        page.goto("about:blank")
+        page.goto(path)
+        page.get_by_role("tab", name=name).click()
+        expect(page.get_by_role("tab", name=name)).to_have_attribute("aria-selected", "true")
+        expect(page.locator(ready).first).to_be_visible(timeout=30000)
+    return step
+
+
+def opened(path: str, trigger: str, ready: str) -> Callable[[Page, World], None]:
+    """Open ``path``, then a popover or menu with ``trigger``."""
+    def step(page: Page, world: World) -> None:
+        page.goto(path)
+        page.locator(trigger).click()
+        expect(page.locator(ready)).to_be_visible()
+    return step
+
+
+def credits_purchased_error(page: Page, world: World) -> None:
+    page.goto("/credits-purchased?session_id=test_cs_doesnotexist")
+    expect(page.locator("#purchase-error")).to_have_text("Failed to verify purchase")
+    expect_toast(page, "Failed to verify purchase")
+    page.locator("[data-sonner-toast]").first.hover()
+
+
+ACTIVE_PANEL = "[role=tabpanel][data-state=active]"
+
+PAGES: list[tuple[str, str, Callable[[Page, World], None]]] = [
+    ("home", "visitor", visit("/", "#hero-cta-marketplace")),
+    ("marketplace", "visitor", visit("/marketplace", "#lead-grid")),
+    ("bulkscraper", "visitor", visit("/bulkscraper", "h1")),
+    ("pricing", "visitor", visit("/pricing", "#pack-card-starter")),
+    ("about", "visitor", visit("/about", "h1")),
+    ("contact", "visitor", visit("/contact", "h1")),
+    ("legal-privacy", "visitor", tab("/legal#privacy", "Privacy Policy", "#legal-privacy")),
+    ("legal-terms", "visitor", tab("/legal#terms", "Terms of Service", "#legal-terms")),
+    ("legal-disclaimer", "visitor", tab("/legal#disclaimer", "Investment Disclaimer", "#legal-disclaimer")),
+    ("auth-sign-in", "visitor", tab("/auth", "Sign In", "#signin-email")),
+    ("auth-sign-up", "visitor", tab("/auth", "Sign Up", "#signup-email")),
+    ("auth-callback-invalid-link", "visitor", visit("/auth/callback?token=not-a-real-token", "#callback-heading")),
+    ("property-signed-out", "visitor", visit("/property/{w.unlocked_id}", "#property-login")),
+    ("not-found", "visitor", visit("/no-such-page", "h1")),
+    ("not-found-nested", "visitor", visit("/no/such/page", "h1")),
+    ("marketplace-member", "member", marketplace_member),
+    ("marketplace-view-images", "member", images_dialog),
+    ("marketplace-lead-unlocked-toast", "member", unlock_toast),
+    ("marketplace-type-filter-open", "member", opened("/marketplace", "#filter-group-type", "#filter-type-Auction")),
+    ("bulkscraper-member-states-open", "member", opened("/bulkscraper", "#scraper-states", "#scraper-state-TX")),
+    ("bulkscraper-member-webhook", "member", visit("/bulkscraper?section=webhook", "#webhook-panel")),
+    ("dashboard-unlocked-leads", "member", tab("/dashboard", "Unlocked Leads", "table")),
+    ("dashboard-bulk-scrapes", "member", tab("/dashboard", "Bulk Scrapes", ACTIVE_PANEL)),
+    ("dashboard-referrals", "member", tab("/dashboard", "Referrals", ACTIVE_PANEL)),
+    ("dashboard-settings", "member", tab("/dashboard", "Settings", ACTIVE_PANEL)),
+    ("property-unlocked", "member", visit("/property/{w.unlocked_id}", "#property-image-primary")),
+    ("purchase-credits", "member", visit("/purchase-credits", "#purchase-balance")),
+    ("credits-purchased-error", "member", credits_purchased_error),
+    ("test-checkout", "member", visit("/test-checkout/{w.checkout_id}", "#test-checkout-pay")),
+    ("explorerdev-super-admin", "admin", visit("/explorerdev", "#explorer-heading")),
+]
+
+
+def axe_violations(page: Page) -> list[dict]:
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE_JS))
+    return page.evaluate(RUN_AXE, AXE_TAGS)
+
+
+def describe(violations: list[dict]) -> str:
+    lines = []
+    for v in violations:
+        lines.append(f"{v['id']} ({v['impact']}): {v['help']}")
+        for node in v["nodes"]:
+            summary = " ".join((node["summary"] or "").split())
+            lines.append(f"    {node['target']}  -- {summary[:300]}")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("role,step", [pytest.param(role, step, id=name) for name, role, step in PAGES])
+def test_page_has_no_axe_violations(world: World, role: str, step):
+    page = getattr(world, role)
+    step(page, world)
+    violations = axe_violations(page)
+    assert not violations, f"{page.url}: {len(violations)} axe violation(s)\n{describe(violations)}"
