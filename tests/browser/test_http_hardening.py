@@ -85,7 +85,7 @@ def test_chunked_bodies_are_cut_off_at_the_limit(client, live_server):
 
 
 @pytest.mark.parametrize("path", [
-    "/no-such/page", "/this-is-not-a-code-because-too-long", "/foo.bar", "/robots.txt", "/A-B", "/pricing/extra",
+    "/no-such/page", "/this-is-not-a-code-because-too-long", "/foo.bar", "/favicon.txt", "/A-B", "/pricing/extra",
 ])
 def test_paths_that_are_no_page_answer_404_with_the_404_page(client, path):
     response = client.get(path)
