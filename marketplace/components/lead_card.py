@@ -43,8 +43,8 @@ EAGER_CARDS = 3
 _PLACEHOLDER_SVG = (
     "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 400 240'>"
     "<rect width='400' height='240' fill='#e8ecf4'/>"
-    "<g fill='none' stroke='#9aa4b8' stroke-width='6' stroke-linejoin='round' stroke-linecap='round'>"
-    "<path d='M160 92 L200 58 L240 92'/><path d='M170 84 V124 H230 V84'/><path d='M192 124 V104 H208 V124'/>"
+    "<g fill='none' stroke='#9aa4b8' stroke-width='5' stroke-linejoin='round' stroke-linecap='round'>"
+    "<path d='M170 88 L200 62 L230 88'/><path d='M178 81 V112 H222 V81'/><path d='M194 112 V97 H206 V112'/>"
     "</g></svg>"
 )
 # A house outline; the card's status text (IMAGE_STATUS_TEXT) shows under it.

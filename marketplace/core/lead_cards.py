@@ -112,7 +112,8 @@ def card_data(lead: Any, is_sample: bool = False) -> dict:
         "image_status": IMAGE_STATUS_TEXT["failed"] if images else IMAGE_STATUS_TEXT.get(
             status, IMAGE_STATUS_TEXT["no_images"]),
         "images_label": f"View Images ({len(images)})" if images else "No Images",
-        "images_aria": f"View images of {data['address']}" if images else "No images available",
+        # The button's name starts with its visible text (axe: label-content-name-mismatch).
+        "images_aria": f"View Images ({len(images)}), {data['address']}" if images else "No Images",
     }
 
 

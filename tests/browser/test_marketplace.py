@@ -27,6 +27,7 @@ from marketplace.core import marketplace as rules
 from marketplace.core.images import house_image_urls
 from marketplace.core.pricing import is_high_roi
 from marketplace.db import get_engine, session_scope
+from marketplace.messages import IMAGE_STATUS_TEXT
 from marketplace.models import CreditLedger, Lead, Profile, Subscription, UserLead, utcnow
 from marketplace.services import auth_sessions, seeding, subscriptions
 from marketplace.services.marketplace import rebuild_facets_now
@@ -280,6 +281,7 @@ def test_visitor_sees_masked_cards_with_login(page: Page, catalog: Catalog):
     expect(page.locator(f"#lead-arv-{top_id}")).to_have_text(rules.usd(top["arv"]))
     expect(page.locator(f"#lead-rehab-{top_id}")).to_have_text(rules.usd(top["rehab_estimate"]))
     expect(page.locator(f"#lead-confidence-{top_id}")).to_have_text("95/100")
+    expect(card.get_by_role("progressbar", name="Confidence 95 out of 100")).to_have_attribute("value", "95")
     # Missing values: N/A, default cost 85 and confidence 85.
     bare_id = str(catalog.rows[1]["id"])
     expect(page.locator(f"#lead-asking-{bare_id}")).to_have_text("N/A")
@@ -623,17 +625,26 @@ def test_images_placeholder_and_dialog(page: Page, catalog: Catalog):
     expect_page(page, catalog, rules.Filters())
     broken, bare, six = (str(catalog.rows[i]["id"]) for i in range(3))
 
-    # A picture that fails to load swaps itself for the placeholder.
+    # A picture that fails to load swaps itself for the placeholder, which says so.
     expect(page.locator(f"#lead-image-{broken}")).to_have_attribute("data-fallback", "1")
     expect(page.locator(f"#lead-image-{broken}")).to_have_attribute("src", re.compile(r"^data:image/svg\+xml"))
-    # No pictures at all: the placeholder, and no dialog to open.
+    expect(page.locator(f"#lead-card-{broken}").get_by_text(IMAGE_STATUS_TEXT["failed"])).to_be_visible()
+    # No pictures at all: the placeholder with the lead's image status (the property page's
+    # text), and no dialog to open.
     expect(page.locator(f"#lead-image-{bare}")).to_have_attribute("src", re.compile(r"^data:image/svg\+xml"))
+    expect(page.locator(f"#lead-card-{bare}").get_by_text(IMAGE_STATUS_TEXT["no_images"])).to_be_visible()
+    expect(page.locator(f"#lead-card-{six}").get_by_text(IMAGE_STATUS_TEXT["failed"])).to_be_hidden()
     expect(page.locator(f"#lead-images-button-{bare}")).to_be_disabled()
     expect(page.locator(f"#lead-images-button-{bare}")).to_have_text("No Images")
+    # The page holds no dialog content until one is opened.
+    expect(page.locator("[id^='lead-images-dialog-']")).to_have_count(0)
 
-    # Six pictures: the dialog shows the primary one plus 3 more.
+    # Six pictures: the dialog shows the primary one plus 3 more; the app's drawings
+    # of a built-in lead are called illustrations.
     button = page.locator(f"#lead-images-button-{six}")
+    address = rules.mask_address(catalog.rows[2]["address"])
     expect(button).to_have_text("View Images (4)")
+    expect(button).to_have_accessible_name(f"View Images (4), {address}")
     button.click()
     dialog = page.locator(f"#lead-images-dialog-{six}")
     expect(dialog).to_be_visible()
@@ -641,9 +652,14 @@ def test_images_placeholder_and_dialog(page: Page, catalog: Catalog):
     expect(images).to_have_count(4)
     sources = images.evaluate_all("els => els.map(e => e.getAttribute('src'))")
     assert sources == catalog.rows[2]["image_urls"][:4]
-    expect(dialog).to_contain_text(rules.mask_address(catalog.rows[2]["address"]))
+    expect(dialog).to_contain_text(address)
+    row = catalog.rows[2]
+    expect(dialog).to_contain_text(f"{row['city']}, {row['state']} {row['zip_code']} · 4 illustrations")
+    expect(dialog).not_to_contain_text("photo")
+    expect(images.first).to_have_attribute("alt", f"Illustration 1 of {address}")
     page.get_by_label("Close images").click()
     expect(dialog).to_have_count(0)
+    expect(button).to_be_focused()  # focus goes back to the card's button
 
 
 # --------------------------------------------------------------------------- phone
