@@ -140,7 +140,7 @@ def test_dashboard_on_a_phone(page: Page, live_server, make_user):
     assert all(box["x"] >= 0 and box["x"] + box["width"] <= 375 for box in boxes), boxes
     for tab, name in zip(tabs, ("Unlocked Leads", "Bulk Scrapes", "Referrals", "Settings")):
         expect(tab).to_have_accessible_name(name)
-    expect(tabs[0]).to_have_text("Unlocked")
+    assert [tab.inner_text().strip() for tab in tabs] == ["Unlocked", "Scrapes", "Referrals", "Settings"]
 
     link = page.locator("#referral-link")
     expect(link).to_have_text(f"{live_server.url}/PHONEPIA2026")
@@ -203,11 +203,11 @@ def test_edit_code_refuses_a_bad_format(page: Page, live_server, make_user):
     open_referrals(page, db, user)
     open_editor(page)
     toasts = page.locator("[data-sonner-toast]")
-    for count, bad in enumerate(("my-code!", "ab cd"), start=1):
+    for bad in ("my-code!", "ab cd"):
         page.locator("#referral-edit-input").fill(bad)
         page.locator("#referral-edit-save").click()
-        expect(toasts).to_have_count(count)  # one toast per attempt
         expect_toast(page, *INVALID_CODE)
+        expect(toasts).to_have_count(1)  # a new refusal replaces the one on screen: they never pile up
         expect(page.locator("#referral-edit-dialog")).to_be_visible()  # stays open to try again
         expect(page.locator("#referral-edit-save")).to_have_text("Save")
     assert code_of(db, user["id"]) == old
@@ -218,6 +218,16 @@ def test_edit_code_refuses_a_bad_format(page: Page, live_server, make_user):
     field.fill("")
     field.press_sequentially("ABCDEFGHIJKLMNOPQRST")
     expect(field).to_have_value("ABCDEFGHIJKLMNO")
+
+    # A save that works takes the refusal off the screen: only the success stays.
+    page.locator("#referral-edit-input").fill("ab cd")
+    page.locator("#referral-edit-save").click()
+    expect_toast(page, *INVALID_CODE)
+    good = f"OK{uuid.uuid4().hex[:8].upper()}"
+    page.locator("#referral-edit-input").fill(good)
+    page.locator("#referral-edit-save").click()
+    expect_toast(page, CODE_UPDATED, f"Your referral code is now {good}.")
+    expect(toasts).to_have_count(1)
 
 
 def test_edit_code_refuses_a_taken_code(page: Page, live_server, make_user):
