@@ -44,7 +44,7 @@ def unlock_confirm_dialog(S) -> rx.Component:
             ),
             rx.el.label(
                 rx.checkbox(checked=S.confirm_dont_ask, on_change=S.set_confirm_dont_ask,
-                            id="unlock-confirm-dont-ask"),
+                            id="unlock-confirm-dont-ask", aria_label=UNLOCK_CONFIRM_DONT_ASK),
                 rx.text(UNLOCK_CONFIRM_DONT_ASK, size="2"),
                 display="flex",
                 align_items="center",

@@ -242,6 +242,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         self._set_filters(rules.Filters.from_query(self.router.url.query))
         self.unlocking_id = ""
         self.gallery_id = ""
+        self._take_confirmation()  # a reload does not bring back a confirmation left open
         self._tick_countdown()
         if self.loaded:
             # Back on the page in the same session: no stale grid while loading.

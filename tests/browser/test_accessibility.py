@@ -5,7 +5,7 @@ the venv's npm) is injected into each page once it has settled, and runs the WCA
 2.0/2.1/2.2 A and AA rules plus axe's best practices. A test fails listing every
 violation: rule id, impact, the selectors of the offending elements and axe's help.
 
-One browser tab per role (visitor, member with credits and an unlocked lead,
+One browser tab per role (visitor, member with credits and an unlocked lead, the same member at 375 px,
 super admin) is reused across the pages, so the run stays short. Contexts ask for
 reduced motion: dialogs and toasts are checked at rest, not half faded in.
 """
@@ -49,9 +49,11 @@ class World:
     visitor: Page
     member: Page
     admin: Page
+    phone: Page  # the member at 375 px
     unlocked_id: str  # unlocked by the member before the run
     to_unlock_id: str  # the member unlocks this one in the browser (30 credits)
     gallery_id: str  # has pictures: its View Images dialog is opened
+    costly_id: str  # 150 credits: unlocking it asks for confirmation first
     checkout_id: str  # the member's open test checkout
 
 
@@ -64,7 +66,7 @@ def world(browser, live_server):
     member_dict = {"id": str(member.id)}
     # Top of the default (highest ROI) order, so they are on the first page.
     rows = []
-    for roi, cost in ((99.99, 120), (99.98, 30), (99.97, 85)):
+    for roi, cost in ((99.99, 120), (99.98, 30), (99.97, 85), (99.96, 150)):
         pictures = house_image_urls(f"a11y-{uuid.uuid4().hex[:8]}", 4)
         rows.append(leads.make_lead(roi=roi, is_high_roi=True, credit_cost=cost, image_urls=pictures,
                                     primary_image_url=pictures[0], images_fetch_status="success"))
@@ -74,9 +76,9 @@ def world(browser, live_server):
 
     contexts = []
 
-    def tab(user_id: str | None) -> Page:
+    def tab(user_id: str | None, width: int = 1280) -> Page:
         # bypass_csp: the app's Content-Security-Policy would refuse the injected axe script.
-        context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900},
+        context = browser.new_context(base_url=live_server.url, viewport={"width": width, "height": 900},
                                       reduced_motion="reduce", bypass_csp=True)
         context.set_default_timeout(20000)
         contexts.append(context)
@@ -87,8 +89,9 @@ def world(browser, live_server):
 
     try:
         yield World(visitor=tab(None), member=tab(str(member.id)), admin=tab(str(admin.id)),
-                    unlocked_id=str(rows[0]["id"]), to_unlock_id=str(rows[1]["id"]),
-                    gallery_id=str(rows[2]["id"]), checkout_id=str(checkout.id))
+                    phone=tab(str(member.id), width=375), unlocked_id=str(rows[0]["id"]),
+                    to_unlock_id=str(rows[1]["id"]), gallery_id=str(rows[2]["id"]), costly_id=str(rows[3]["id"]),
+                    checkout_id=str(checkout.id))
     finally:
         for context in contexts:
             context.close()
@@ -129,6 +132,12 @@ def unlock_toast(page: Page, world: World) -> None:
     page.locator(f"#lead-action-{world.to_unlock_id}").click()
     expect_toast(page, "Lead Unlocked!")
     page.locator("[data-sonner-toast]").first.hover()  # a hovered toast stays while axe runs
+
+
+def unlock_confirmation(page: Page, world: World) -> None:
+    marketplace_member(page, world)
+    page.locator(f"#lead-action-{world.costly_id}").click()
+    expect(page.locator("#unlock-confirm-dialog")).to_be_visible()
 
 
 def tab(path: str, name: str, ready: str) -> Callable[[Page, World], None]:
@@ -179,6 +188,7 @@ PAGES: list[tuple[str, str, Callable[[Page, World], None]]] = [
     ("marketplace-member", "member", marketplace_member),
     ("marketplace-view-images", "member", images_dialog),
     ("marketplace-lead-unlocked-toast", "member", unlock_toast),
+    ("marketplace-unlock-confirmation", "member", unlock_confirmation),
     ("marketplace-type-filter-open", "member", opened("/marketplace", "#filter-group-type", "#filter-type-Auction")),
     ("bulkscraper-member-states-open", "member", opened("/bulkscraper", "#scraper-states", "#scraper-state-TX")),
     ("bulkscraper-member-webhook", "member", visit("/bulkscraper?section=webhook", "#webhook-panel")),
@@ -191,6 +201,9 @@ PAGES: list[tuple[str, str, Callable[[Page, World], None]]] = [
     ("credits-purchased-error", "member", credits_purchased_error),
     ("test-checkout", "member", visit("/test-checkout/{w.checkout_id}", "#test-checkout-pay")),
     ("explorerdev-super-admin", "admin", visit("/explorerdev", "#explorer-heading")),
+    ("phone-home-menu-open", "phone", opened("/", "#header-menu-button", "[role=dialog]")),
+    ("phone-marketplace-filter-sheet", "phone", opened("/marketplace", "#mobile-filters-button", "#filter-sheet")),
+    ("phone-dashboard", "phone", tab("/dashboard", "Unlocked Leads", ACTIVE_PANEL)),
 ]
 
 
