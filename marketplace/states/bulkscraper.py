@@ -28,7 +28,7 @@ from marketplace.messages import (
 )
 from marketplace.services import downloads, scrapes
 from marketplace.sources.base import SCRAPER_LEAD_TYPES, SOURCES, US_STATES
-from marketplace.states.auth import AuthState
+from marketplace.states.auth import AuthState, error_toast, success_toast
 from marketplace.states.progress import ProgressVars, run_with_progress
 
 
@@ -231,13 +231,13 @@ class BulkScraperState(ProgressVars, AuthState):
     async def open_confirm(self):
         user_id = await self._current_user_id()
         if user_id is None:
-            return rx.toast.error(SCRAPE_LOGIN_REQUIRED[0], description=SCRAPE_LOGIN_REQUIRED[1])
+            return error_toast(SCRAPE_LOGIN_REQUIRED[0], SCRAPE_LOGIN_REQUIRED[1])
         await self._load_user(user_id)
         problems = self._request().problems()
         if problems:
-            return rx.toast.error(CHECK_CRITERIA_TITLE, description=" ".join(problems))
+            return error_toast(CHECK_CRITERIA_TITLE, " ".join(problems))
         if self.credits < self.expected_cost:
-            return rx.toast.error(INSUFFICIENT_CREDITS_TITLE, description=self.need_message)
+            return error_toast(INSUFFICIENT_CREDITS_TITLE, self.need_message)
         self.clamp_fields()
         self.confirm_open = True
         return None
@@ -256,7 +256,7 @@ class BulkScraperState(ProgressVars, AuthState):
             user_id = await self._current_user_id()
             if user_id is None:
                 self.confirm_open = False
-                return rx.toast.error(SCRAPE_LOGIN_REQUIRED[0], description=SCRAPE_LOGIN_REQUIRED[1])
+                return error_toast(SCRAPE_LOGIN_REQUIRED[0], SCRAPE_LOGIN_REQUIRED[1])
             request = self._request()
             self.confirm_open = False
             self.scraping = True
@@ -273,14 +273,13 @@ class BulkScraperState(ProgressVars, AuthState):
                 self.error_title, self.error_message = SCRAPE_FAILED_TITLE, message
                 if isinstance(exc, scrapes.ScrapeError) and exc.status == 402:
                     await self._load_user(user_id)
-            return rx.toast.error(SCRAPE_FAILED_TITLE, description=message)
+            return error_toast(SCRAPE_FAILED_TITLE, message)
         async with self:
             self.scraping = False
             self.credits = result.balance
             self.shortfall = result.shortfall
             self._show_results(str(result.scrape_id), result.leads, result.credits_used)
-        return rx.toast.success(SCRAPE_DONE_TITLE,
-                                description=rules.completed_message(result.leads_generated, result.credits_used))
+        return success_toast(SCRAPE_DONE_TITLE, rules.completed_message(result.leads_generated, result.credits_used))
 
     # ------------------------------------------------------------------ results
     def _show_results(self, scrape_id: str, leads: list[dict], credits_used: int) -> None:
@@ -335,7 +334,7 @@ class BulkScraperState(ProgressVars, AuthState):
         """A fresh signed link (5 minutes) for the shown scrape, after a session check."""
         user_id = await self._current_user_id()
         if user_id is None or not self.scrape_id:
-            return rx.toast.error(SCRAPE_LOGIN_REQUIRED[0], description=SCRAPE_LOGIN_REQUIRED[1])
+            return error_toast(SCRAPE_LOGIN_REQUIRED[0], SCRAPE_LOGIN_REQUIRED[1])
         token = downloads.make_token(downloads.SCRAPE_CSV, user_id, self.scrape_id)
         return rx.download(url=routes.scrape_csv_url(self.scrape_id, token, "results"))
 

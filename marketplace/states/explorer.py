@@ -22,7 +22,7 @@ from marketplace.messages import ACCESS_DENIED, IMAGE_FETCH_FAILED, OVERVIEW_LOA
 from marketplace.offloop import run_blocking
 from marketplace.services import admin
 from marketplace.services.images import fetch_property_images
-from marketplace.states.auth import AuthState
+from marketplace.states.auth import AuthState, error_toast
 
 log = logging.getLogger("marketplace.explorer")
 
@@ -75,7 +75,7 @@ class ExplorerState(AuthState):
         if user_id is None:
             return rx.redirect(routes.HOME, replace=True)
         if not await run_blocking(admin.is_super_admin, user_id):
-            return [rx.toast.error(ACCESS_DENIED), rx.redirect(routes.HOME, replace=True)]
+            return [error_toast(ACCESS_DENIED), rx.redirect(routes.HOME, replace=True)]
         self.access_granted = True
         self.granted_for = str(user_id)
         return await self._load_overview()
@@ -119,7 +119,7 @@ class ExplorerState(AuthState):
         self._revoke()
         if not self.user_id:
             return rx.redirect(routes.HOME, replace=True)
-        return [rx.toast.error(ACCESS_DENIED), rx.redirect(routes.HOME, replace=True)]
+        return [error_toast(ACCESS_DENIED), rx.redirect(routes.HOME, replace=True)]
 
     @rx.event
     async def refresh_overview(self):
@@ -148,7 +148,7 @@ class ExplorerState(AuthState):
         async with self:
             await self._load_overview()
         if result["status"] == "failed":
-            return rx.toast.error(REFRESH_FAILED[0], description=result.get("error") or REFRESH_FAILED[1])
+            return error_toast(REFRESH_FAILED[0], result.get("error") or REFRESH_FAILED[1])
         return [rx.toast.success(
             "Leads Refreshed",
             description=f"{result['leads_added']:,} leads added, {result['leads_archived']:,} archived.",
@@ -172,7 +172,7 @@ class ExplorerState(AuthState):
             async with self:
                 self.operation_running = ""
         if counts is None:
-            return rx.toast.error(IMAGE_FETCH_FAILED[0], description=IMAGE_FETCH_FAILED[1])
+            return error_toast(IMAGE_FETCH_FAILED[0], IMAGE_FETCH_FAILED[1])
         return rx.toast.success(
             "Images Checked",
             description=f"{counts['checked']:,} leads checked: {counts['success']:,} with images, "

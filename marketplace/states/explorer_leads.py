@@ -16,6 +16,7 @@ from marketplace.core.marketplace import pagination_window
 from marketplace.messages import EXPLORER_LOAD_FAILED, NO_DATA
 from marketplace.offloop import run_blocking
 from marketplace.services import explorer_leads
+from marketplace.states.auth import error_toast
 from marketplace.states.explorer import ExplorerState
 
 
@@ -156,5 +157,5 @@ class ExplorerLeadsState(ExplorerState):
         except Exception as exc:  # noqa: BLE001
             return self._error_toast(exc, EXPLORER_LOAD_FAILED, f"explorer export check ({view.params()})")
         if not any_rows:
-            return rx.toast.error(NO_DATA[0], description=NO_DATA[1])
+            return error_toast(NO_DATA[0], NO_DATA[1])
         return rx.download(url=export_url(admin_id, view))

@@ -15,6 +15,7 @@ import reflex as rx
 from marketplace.core import dev_scrape
 from marketplace.messages import DEV_SCRAPE_DONE_TITLE, SCRAPE_FAILED, SCRAPE_FAILED_TITLE
 from marketplace.services import scrapes
+from marketplace.states.auth import error_toast
 from marketplace.states.bulkscraper import result_row
 from marketplace.states.progress import ProgressVars, run_with_progress
 from marketplace.states.explorer import ExplorerState
@@ -110,7 +111,7 @@ class ExplorerScrapeState(ProgressVars, ExplorerState):
             self.scraping = False
             if message:
                 self.error_message = message
-                return rx.toast.error(SCRAPE_FAILED_TITLE, description=message)
+                return error_toast(SCRAPE_FAILED_TITLE, message)
             shown = result.leads[:RESULTS_SHOWN]
             self.result_rows = [{**result_row(lead), "credit_cost": f"{lead['credit_cost']:,}"} for lead in shown]
             self.result_label = (f"{result.leads_generated:,} new leads added" if len(shown) == result.leads_generated

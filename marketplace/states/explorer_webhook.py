@@ -17,6 +17,7 @@ from marketplace.core.webhook_docs import curl_example
 from marketplace.messages import COPIED, KEY_DONE, KEY_FAILED, LOGS_FAILED
 from marketplace.offloop import run_blocking
 from marketplace.services import webhooks
+from marketplace.states.auth import error_toast, success_toast
 from marketplace.states.browser import browser_origin
 from marketplace.states.explorer import ExplorerState
 from marketplace.states.webhook import WebhookKeyVars, log_row
@@ -47,7 +48,7 @@ class ExplorerWebhookState(WebhookKeyVars, ExplorerState):
             entries = await run_blocking(webhooks.recent_requests, admin_id, webhooks.LOG_LIMIT, SP_ENDPOINT_PART)
         except Exception:  # noqa: BLE001 - SPEC 8's message
             log.exception("explorer webhook logs failed for %s", admin_id)
-            return rx.toast.error(LOGS_FAILED)
+            return error_toast(LOGS_FAILED)
         self.logs = [log_row(e, self._zone()) for e in entries]
         self.logs_loaded = True
         return None
@@ -79,11 +80,11 @@ class ExplorerWebhookState(WebhookKeyVars, ExplorerState):
             key = await run_blocking(webhooks.regenerate_key, admin_id)
         except Exception:  # noqa: BLE001 - SPEC 8's message
             log.exception("explorer webhook key generation failed for %s", admin_id)
-            return rx.toast.error(KEY_FAILED)
+            return error_toast(KEY_FAILED)
         self.new_key = key
         self.has_key = True
         self.key_hint = key[-4:]
-        return rx.toast.success(KEY_DONE)
+        return success_toast(KEY_DONE)
 
     @rx.event
     async def copy(self, text: str):

@@ -20,7 +20,7 @@ from marketplace.core.webhook_docs import curl_example
 from marketplace.messages import COPIED, KEY_DONE, KEY_FAILED, LOGS_FAILED
 from marketplace.offloop import run_blocking
 from marketplace.services import webhooks
-from marketplace.states.auth import AuthState
+from marketplace.states.auth import AuthState, error_toast, success_toast
 from marketplace.states.browser import browser_origin
 
 log = logging.getLogger("marketplace.webhook_ui")
@@ -91,7 +91,7 @@ class WebhookState(WebhookKeyVars, AuthState):
         except Exception:  # noqa: BLE001 - SPEC 8's message
             log.exception("webhook logs failed for %s", user_id)
             self.logs_failed = True
-            return rx.toast.error(LOGS_FAILED)
+            return error_toast(LOGS_FAILED)
         self.logs = [log_row(e, self._zone()) for e in entries]
         self.logs_failed = False
         self.logs_loaded = True
@@ -127,7 +127,7 @@ class WebhookState(WebhookKeyVars, AuthState):
             return
         user_id = await self._current_user_id()
         if user_id is None:
-            yield rx.toast.error(KEY_FAILED)
+            yield error_toast(KEY_FAILED)
             return
         self.key_busy = True
         yield
@@ -136,13 +136,13 @@ class WebhookState(WebhookKeyVars, AuthState):
         except Exception:  # noqa: BLE001 - SPEC 8's message
             log.exception("webhook key generation failed for %s", user_id)
             self.key_busy = False
-            yield rx.toast.error(KEY_FAILED)
+            yield error_toast(KEY_FAILED)
             return
         self.new_key = key
         self.has_key = True
         self.key_hint = key[-4:]
         self.key_busy = False
-        yield rx.toast.success(KEY_DONE)
+        yield success_toast(KEY_DONE)
 
     @rx.event
     def copy(self, text: str):
