@@ -25,6 +25,9 @@ its picture failed), ``lead-images-button-{id}``.
 
 from __future__ import annotations
 
+import inspect
+from types import SimpleNamespace
+from typing import get_type_hints
 from urllib.parse import quote
 
 import reflex as rx
@@ -50,14 +53,19 @@ _PLACEHOLDER_SVG = (
 # A house outline; the card's status text (IMAGE_STATUS_TEXT) shows under it.
 PLACEHOLDER_SRC = "data:image/svg+xml;utf8," + quote(_PLACEHOLDER_SVG)
 # A picture that fails swaps itself for the placeholder (never the placeholder
-# itself, so no loop) and is marked, which shows the status text. Cards are
-# keyed by lead id: the next page's cards are new elements.
+# itself, so no loop) and is marked, which shows the status text.
 _SWAP_ON_ERROR = Var(
     _js_expr=(
         "((e) => { const img = e.currentTarget; if (!img.src.startsWith('data:')) "
         f"{{ img.dataset.fallback = '1'; img.src = {PLACEHOLDER_SRC!r}; }} }})"
     )
 )
+
+
+def _id(prefix: str, card) -> dict:
+    """``id="{prefix}-{lead id}"`` as a plain attribute: an ``id=`` prop would also make
+    Reflex create and register a React ref for the element (16 hooks a card)."""
+    return {"custom_attrs": {"id": f"{prefix}-{card.id}"}}
 
 
 def _badge(text, color: str, icon: str | None = None) -> rx.Component:
@@ -69,15 +77,17 @@ def _media(card, eager) -> rx.Component:
     has_images = card.image_count > 0
     return rx.el.div(
         rx.el.img(
+            # Keyed by lead: the next page's picture is a new element (the last page's
+            # picture never lingers while it loads, and its fallback mark goes with it).
+            key=card.id,
             src=rx.cond(has_images, card.primary_image, PLACEHOLDER_SRC),
             alt=card.image_alt,
-            id=f"lead-image-{card.id}",
             class_name="lv-lc-img",
-            width=IMAGE_WIDTH,
-            height=IMAGE_HEIGHT,
             decoding="async",
             loading=rx.cond(eager, "eager", "lazy"),
-            custom_attrs={"fetchPriority": rx.cond(eager, "high", "auto"), "onError": _SWAP_ON_ERROR},
+            # Attributes, not style props (those would become CSS-in-JS).
+            custom_attrs={"id": f"lead-image-{card.id}", "width": IMAGE_WIDTH, "height": IMAGE_HEIGHT,
+                          "fetchPriority": rx.cond(eager, "high", "auto"), "onError": _SWAP_ON_ERROR},
         ),
         rx.el.span(card.image_status, class_name="lv-lc-status"),
         rx.el.div(
@@ -91,7 +101,7 @@ def _media(card, eager) -> rx.Component:
         rx.el.button(
             card.images_label,
             type="button",
-            id=f"lead-images-button-{card.id}",
+            **_id("lead-images-button", card),
             class_name="lv-lc-photos lv-ic lv-ic-images",
             disabled=~has_images,
             aria_label=card.images_aria,
@@ -105,12 +115,12 @@ def _media(card, eager) -> rx.Component:
 def _heading(card) -> rx.Component:
     return rx.el.div(
         rx.el.div(
-            rx.el.p(card.address, id=f"lead-address-{card.id}", title=card.address,
+            rx.el.p(card.address, **_id("lead-address", card), title=card.address,
                     class_name=rx.cond(card.unlocked, "lv-lc-address lv-ic lv-ic-lock-open",
                                        "lv-lc-address lv-ic lv-ic-lock")),
-            rx.el.p(card.city_line, id=f"lead-city-{card.id}", class_name="lv-lc-city"),
+            rx.el.p(card.city_line, **_id("lead-city", card), class_name="lv-lc-city"),
         ),
-        rx.el.span(card.lead_type, id=f"lead-type-{card.id}", class_name="lv-badge lv-badge-soft"),
+        rx.el.span(card.lead_type, **_id("lead-type", card), class_name="lv-badge lv-badge-soft"),
         class_name="lv-lc-head",
     )
 
@@ -120,7 +130,7 @@ def _facts(card) -> rx.Component:
         rx.el.span(card.beds, class_name="lv-ic lv-ic-bed"),
         rx.el.span(card.baths, class_name="lv-ic lv-ic-bath"),
         rx.el.span(card.sqft, class_name="lv-ic lv-ic-ruler"),
-        id=f"lead-facts-{card.id}",
+        **_id("lead-facts", card),
         class_name="lv-lc-facts",
     )
 
@@ -133,12 +143,12 @@ def _financials(card) -> rx.Component:
     return rx.el.div(
         rx.el.p(
             rx.el.span("Est. ROI"),
-            rx.el.span(card.roi, id=f"lead-roi-{card.id}", data_tone=card.roi_tone),
+            rx.el.span(card.roi, **_id("lead-roi", card), data_tone=card.roi_tone),
             class_name="lv-lc-roi",
         ),
         rx.el.dl(
             *[part for label, value, key in pairs
-              for part in (rx.el.dt(label), rx.el.dd(value, id=f"lead-{key}-{card.id}"))],
+              for part in (rx.el.dt(label), rx.el.dd(value, **_id(f"lead-{key}", card)))],
             class_name="lv-lc-metrics",
         ),
         class_name="lv-lc-fin",
@@ -148,28 +158,18 @@ def _financials(card) -> rx.Component:
 def _confidence(card) -> rx.Component:
     return rx.el.div(
         rx.el.span("Confidence"),
-        rx.el.span(f"{card.confidence}/100", id=f"lead-confidence-{card.id}"),
+        rx.el.span(f"{card.confidence}/100", **_id("lead-confidence", card)),
         rx.el.progress(value=card.confidence, max=100, aria_label=card.confidence_label,
                        data_tone=rx.cond(card.confidence >= 80, "high", rx.cond(card.confidence >= 60, "mid", "low"))),
         class_name="lv-lc-conf",
     )
 
 
-_ACTION_ICONS = {"view": "eye", "insufficient": "coins", "login": "log-in", "unlock": "lock-open", "sample": "flask"}
-_ACTION_COLORS = {"view": "grass", "insufficient": "orange", "login": "indigo", "unlock": "indigo",
-                  "sample": "gray"}
-
-
 def card_action(card, busy) -> rx.Component:
     """Login / View Details / Insufficient Credits - Buy More (links) or Unlock for N credits (a button)."""
     kind = card.action_kind
-    common = {
-        "id": f"lead-action-{card.id}",
-        "data_action": kind,
-        "class_name": rx.match(kind, *[(k, f"lv-lc-btn lv-ic lv-ic-{icon}") for k, icon in _ACTION_ICONS.items()],
-                               "lv-lc-btn lv-ic"),
-        "data_accent_color": rx.match(kind, *_ACTION_COLORS.items(), "indigo"),
-    }
+    # Colour and icon by data-action in assets/lead_card.css.
+    common = {**_id("lead-action", card), "data_action": kind, "class_name": "lv-lc-btn lv-ic"}
     return rx.cond(
         card.action_href != "",
         ReactRouterLink.create(card.action_label, to=card.action_href, **common),
@@ -185,15 +185,8 @@ def card_action(card, busy) -> rx.Component:
     )
 
 
-@rx.memo
-def lead_card(card: rx.Var[CardView], busy: rx.Var[bool], eager: rx.Var[bool]) -> rx.Component:
-    """One lead of the grid; ``busy`` while its unlock runs ('Unlocking...');
-    ``eager`` for the first row (picture loaded at once, high priority).
-
-    A memoized React component: a card re-renders only when its own data or
-    busy flag changes (the client keeps unchanged cards of a new delta), so an
-    unlock repaints one card, not the whole grid.
-    """
+def _card(busy, eager, **fields) -> rx.Component:
+    card = SimpleNamespace(**fields)
     return rx.el.article(
         _media(card, eager),
         _heading(card),
@@ -201,9 +194,29 @@ def lead_card(card: rx.Var[CardView], busy: rx.Var[bool], eager: rx.Var[bool]) -
         _financials(card),
         _confidence(card),
         card_action(card, busy),
-        id=f"lead-card-{card.id}",
+        **_id("lead-card", card),
         class_name="lv-lc lv-card lv-card-hover",
         data_unlocked=rx.cond(card.unlocked, "true", "false"),
         data_sample=rx.cond(card.is_sample, "true", "false"),
         aria_label=f"{card.lead_type} lead in {card.city_line}",
     )
+
+
+# The memoized card takes every CardView field as its own prop: React.memo compares
+# props by identity, and each delta brings new card objects, while equal strings and
+# numbers compare equal. So an unlock re-renders the cards whose values changed (the
+# unlocked one, those whose action changed), not the whole page of cards.
+_FIELD_TYPES = get_type_hints(CardView)
+_PARAMS = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=rx.Var[kind])
+           for name, kind in [("busy", bool), ("eager", bool), *_FIELD_TYPES.items()]]
+_card.__signature__ = inspect.Signature(_PARAMS, return_annotation=rx.Component)
+_card.__annotations__ = {**{p.name: p.annotation for p in _PARAMS}, "return": rx.Component}
+_card.__name__ = _card.__qualname__ = "lead_card"
+_memo_card = rx.memo(_card)
+
+
+def lead_card(card, busy, eager) -> rx.Component:
+    """One lead of the grid (``card``: a ``CardView`` var); ``busy`` while its unlock
+    runs ('Unlocking...'); ``eager`` for the first row (picture loaded at once, high
+    priority)."""
+    return _memo_card(busy=busy, eager=eager, **{name: card[name] for name in _FIELD_TYPES})

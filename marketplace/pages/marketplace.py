@@ -234,11 +234,8 @@ def sample_notice() -> rx.Component:
 
 
 def _grid_card(card, index) -> rx.Component:
-    """A card keyed by its lead id: the next page's cards are new elements (no picture of the
-    last page lingers while the new one loads); the first row loads its pictures eagerly."""
-    component = lead_card(card=card, busy=S.unlocking_id == card.id, eager=index < EAGER_CARDS)
-    component.key = card.id
-    return component
+    """A card of the grid; the first row loads its pictures eagerly."""
+    return lead_card(card, busy=S.unlocking_id == card.id, eager=index < EAGER_CARDS)
 
 
 def lead_grid() -> rx.Component:
