@@ -20,6 +20,10 @@ def test_header_is_opaque_and_skip_link_stays_on_the_page(page: Page, path: str)
     background = header.evaluate("(el) => getComputedStyle(el).backgroundColor")
     assert re.fullmatch(r"rgb\(\d+, \d+, \d+\)", background), background
     assert header.evaluate("(el) => getComputedStyle(el).position") == "sticky"
+    if path == "/marketplace":  # the sticky filter bar under it is solid too
+        bar = page.locator(".lv-mkt-bar").first
+        bar_background = bar.evaluate("(el) => getComputedStyle(el).backgroundColor")
+        assert re.fullmatch(r"rgb\(\d+, \d+, \d+\)", bar_background), bar_background
 
     page.evaluate("window.scrollTo(0, 0)")
     skip = page.get_by_role("link", name="Skip to content")
