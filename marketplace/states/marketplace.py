@@ -43,7 +43,7 @@ from marketplace.messages import (
 from marketplace.offloop import run_blocking
 from marketplace.services.marketplace import query_page
 from marketplace.services.unlocks import UnlockError, unlock_lead
-from marketplace.states.auth import AuthState
+from marketplace.states.auth import AuthState, error_toast, success_toast
 from marketplace.states.unlock_confirm import UnlockConfirmVars
 
 log = logging.getLogger("marketplace.marketplace")
@@ -228,7 +228,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         self.loaded = True
         events = [self._sync_url(scroll=scroll)]
         if not ok:
-            events.append(rx.toast.error(LEADS_LOAD_FAILED[0], description=LEADS_LOAD_FAILED[1]))
+            events.append(error_toast(*LEADS_LOAD_FAILED))
         return events
 
     def _tick_countdown(self) -> None:
@@ -373,4 +373,4 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         # the "unlocked" tag the page itself may change.
         await self._query(user_id)
         self.unlocking_id = ""
-        yield rx.toast.success(UNLOCK_SUCCESS_TITLE, description=unlock_message(result))
+        yield success_toast(UNLOCK_SUCCESS_TITLE, unlock_message(result))

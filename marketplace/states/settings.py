@@ -31,7 +31,7 @@ from marketplace.messages import (
 from marketplace.offloop import run_blocking
 from marketplace.services import account_settings as svc
 from marketplace.services import unlock_prefs
-from marketplace.states.auth import AuthState
+from marketplace.states.auth import AuthState, success_toast
 from marketplace.states.browser import browser_origin
 
 
@@ -128,7 +128,7 @@ class SettingsState(AuthState):
         dashboard._clear_data()
         self._clear_user()
         self.reset()
-        return [rx.redirect(routes.HOME, replace=True), rx.toast.success(title, description=message)]
+        return [rx.redirect(routes.HOME, replace=True), *success_toast(title, message)]
 
     # ------------------------------------------------------------------ load
 
@@ -187,7 +187,7 @@ class SettingsState(AuthState):
         self.first_name_input = names.first_name
         self.last_name_input = names.last_name
         await self._dashboard_last_name(names.last_name)
-        yield rx.toast.success(PROFILE_SAVED[0], description=PROFILE_SAVED[1])
+        yield success_toast(PROFILE_SAVED[0], PROFILE_SAVED[1])
 
     # ------------------------------------------------------------------ e-mail
 
@@ -207,7 +207,7 @@ class SettingsState(AuthState):
             return
         finally:
             self.resend_busy = False
-        yield rx.toast.success(CONFIRMATION_SENT[0], description=CONFIRMATION_SENT[1].format(email=email))
+        yield success_toast(CONFIRMATION_SENT[0], CONFIRMATION_SENT[1].format(email=email))
 
     # ------------------------------------------------------------------ password
 
@@ -232,7 +232,7 @@ class SettingsState(AuthState):
         others = "No other device was signed in." if revoked == 0 else (
             f"{revoked} other device{'' if revoked == 1 else 's'} signed out.")
         yield [rx.set_value(field_id, "") for field_id in PASSWORD_FIELDS]
-        yield rx.toast.success(PASSWORD_CHANGED, description=f"Your password was changed. {others}")
+        yield success_toast(PASSWORD_CHANGED, f"Your password was changed. {others}")
         yield SettingsState.refresh_sessions
 
     # ------------------------------------------------------------------ sessions
@@ -270,7 +270,7 @@ class SettingsState(AuthState):
             yield await self._leave_signed_out(*THIS_DEVICE_SIGNED_OUT)
             return
         if result.revoked:
-            yield rx.toast.success(SESSION_SIGNED_OUT[0], description=SESSION_SIGNED_OUT[1])
+            yield success_toast(SESSION_SIGNED_OUT[0], SESSION_SIGNED_OUT[1])
         yield SettingsState.refresh_sessions
 
     @rx.event
@@ -307,7 +307,7 @@ class SettingsState(AuthState):
         finally:
             self.unlock_confirm_saving = False
         self._show_unlock_confirm(saved)
-        return rx.toast.success(UNLOCK_CONFIRM_SAVED[0], description=UNLOCK_CONFIRM_SAVED[1])
+        return success_toast(*UNLOCK_CONFIRM_SAVED)
 
     @rx.event
     async def set_unlock_confirm_on(self, value: bool):
