@@ -12,7 +12,8 @@ every layer (core, services, states, api) can import it.
 
 from __future__ import annotations
 
-from marketplace.core.limits import EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH
+from marketplace.core.limits import (EMAIL_MAX_LENGTH, MAX_SAVED_SEARCHES, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH,
+                                     SAVED_SEARCH_NAME_MAX_LENGTH)
 from marketplace import routes
 from marketplace.routes import SUPPORT_EMAIL
 
@@ -183,6 +184,39 @@ UNLOCK_CONFIRM_BUTTON = "Unlock for {cost} credits"
 UNLOCK_CONFIRM_DONT_ASK = "Don't ask again"
 UNLOCK_CONFIRM_BAD_SETTING = ("Invalid Setting", "Choose one of the offered thresholds.")
 UNLOCK_CONFIRM_SAVED = ("Settings Saved", "Your unlock confirmation setting was updated.")
+
+# --------------------------------------------------------------------------- saved searches and alerts (issue 15)
+
+SAVED_SEARCH_LIMIT = ("Saved Search Limit",
+                      f"You can save up to {MAX_SAVED_SEARCHES} searches. Delete one to save another.")
+SAVED_SEARCH_NAME_REQUIRED = ("Name Required", "Enter a name for this search.")
+SAVED_SEARCH_NAME_TOO_LONG = ("Name Too Long",
+                              f"A saved search name must be at most {SAVED_SEARCH_NAME_MAX_LENGTH} characters long.")
+SAVED_SEARCH_NAME_TAKEN = ("Name Taken", "You already have a saved search named '{name}'.")
+SAVED_SEARCH_NOT_FOUND = ("Saved Search Not Found", "This saved search no longer exists.")
+NOTIFICATION_NOT_FOUND = ("Notification Not Found", "This notification no longer exists.")
+# The readable summary of a search's filters (core.saved_searches.summary).
+SUMMARY_ALL_LEADS = "All leads"
+SUMMARY_SORTED_BY = "sorted by {sort}"
+# One notification (and e-mail subject) per refresh: the count is of distinct new leads.
+ALERT_TITLE_ONE = "1 new lead matches your saved searches"
+ALERT_TITLE_MANY = "{count} new leads match your saved searches"
+# The digest e-mail (plain text; core.saved_searches.digest_text).
+DIGEST_SECTION = "{name}: {count} new {leads}"
+DIGEST_MORE = "and {count} more"
+DIGEST_OPEN = "Open this search: {url}"
+DIGEST_STOP = "Stop e-mails for this search: {url}"
+DIGEST_MANAGE = "Manage your saved searches: {url}"
+DIGEST_FOOTER = ("You receive this e-mail because e-mail alerts are on for these saved searches. "
+                 "Stop all of them with one click: {url}")
+# The one-click unsubscribe page (api/alerts.py).
+UNSUBSCRIBED_TITLE = "E-mail alerts off"
+UNSUBSCRIBED = "E-mail alerts for {names} are off."
+UNSUBSCRIBED_NOTE = "You still see new matches in the app's notifications. Turn e-mails back on from your saved searches."
+UNSUBSCRIBE_INVALID = ("Link Not Valid", "This unsubscribe link is invalid or incomplete. Sign in to manage "
+                                         "e-mail alerts from your saved searches.")
+UNSUBSCRIBE_GONE = ("Link Expired", "This unsubscribe link has expired: the saved search no longer exists.")
+MANAGE_SAVED_SEARCHES = "Manage saved searches"
 
 # --------------------------------------------------------------------------- page descriptions
 # <meta name="description"> of every page (what a search result or a shared link shows), by route.

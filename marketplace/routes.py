@@ -70,6 +70,29 @@ def explorer_csv_url(view_params: str, token: str) -> str:
     return f"{API_EXPLORER_CSV}?{view_params}&token={token}"
 
 
+# Saved searches and alerts (issue 15): the dashboard tab, a search opened on the
+# marketplace, and the one-click unsubscribe link of the alert e-mails (GET and POST).
+SAVED_SEARCHES_TAB = "saved"
+API_ALERTS_UNSUBSCRIBE = "/api/alerts/unsubscribe"
+
+
+def marketplace_url(query: str = "") -> str:
+    """/marketplace with a filter query string (``Filters.to_query``)."""
+    return f"{MARKETPLACE}?{query}" if query else MARKETPLACE
+
+
+def dashboard_tab_url(tab: str) -> str:
+    return f"{DASHBOARD}?tab={tab}"
+
+
+def saved_searches_url() -> str:
+    return dashboard_tab_url(SAVED_SEARCHES_TAB)
+
+
+def alerts_unsubscribe_url(token: str) -> str:
+    return f"{API_ALERTS_UNSUBSCRIBE}?token={token}"
+
+
 # First path segments that can never be a referral code (SPEC 2: a one-segment
 # path is captured as a code only when it is no real route). Derived from the
 # routes above, plus the paths the server answers itself (the API, the webhook

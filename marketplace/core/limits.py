@@ -4,3 +4,5 @@ PASSWORD_MIN_LENGTH = 6
 PASSWORD_MAX_LENGTH = 128
 NAME_MAX_LENGTH = 100  # profiles.first_name / last_name are String(100)
 EMAIL_MAX_LENGTH = 254  # the longest address SMTP can carry (RFC 5321 path limit)
+SAVED_SEARCH_NAME_MAX_LENGTH = 60  # saved_searches.name is String(60)
+MAX_SAVED_SEARCHES = 25  # saved searches per user

@@ -1,0 +1,217 @@
+"""Saved searches (issue 15): a user's named marketplace filters, with what matches now.
+
+Each public function opens its own scope. A search belongs to one user: another
+user's id or a missing id is ``SAVED_SEARCH_NOT_FOUND`` and changes nothing.
+The counts of a list cost two queries whatever the number of searches: one
+over ``lead_facets`` (matches now) and one over the leads created since the
+oldest 'last opened' (new since opened), each a column of conditional sums,
+one per search. Only a search with the user-dependent 'unlocked' tag counts
+its matches now through ``user_leads`` on its own.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from marketplace import messages, routes
+from marketplace.core import saved_searches as rules
+from marketplace.core.errors import UserError
+from marketplace.db import read_scope, session_scope
+from marketplace.models import SavedSearch, SavedSearchCriterion, User, utcnow
+from marketplace.services.marketplace import _facet_conditions, _lead_conditions, count_leads, facets_t, leads_t
+
+searches_t = SavedSearch.__table__
+criteria_t = SavedSearchCriterion.__table__
+users_t = User.__table__
+
+
+@dataclass(frozen=True)
+class SavedSearchView:
+    id: int
+    name: str
+    query: str
+    summary: str
+    matches_now: int
+    new_since_opened: int
+    alerts_enabled: bool
+    email_enabled: bool
+    created_at: datetime
+
+
+def _not_found() -> UserError:
+    return UserError(*messages.SAVED_SEARCH_NOT_FOUND)
+
+
+def _search_id(search_id: object) -> int:
+    if isinstance(search_id, bool) or not isinstance(search_id, int) or not 0 < search_id < 2**63:
+        raise _not_found()
+    return search_id
+
+
+def _counts(conn, user_id: uuid.UUID, rows: list) -> dict[int, tuple[int, int]]:
+    """{search id: (matches now, new since opened)} in two queries (plus one per 'unlocked' search)."""
+    if not rows:
+        return {}
+    filters = {row.id: rules.stored_filters(row.query) for row in rows}
+    now_counts: dict[int, int] = {}
+    by_facets = [row.id for row in rows if "unlocked" not in filters[row.id].tags]
+    if by_facets:
+        sums = [sa.func.coalesce(sa.func.sum(sa.case((sa.and_(sa.true(), *_facet_conditions(filters[i])),
+                                                       facets_t.c.lead_count), else_=0)), 0)
+                for i in by_facets]
+        now_counts.update(zip(by_facets, conn.execute(sa.select(*sums)).one()))
+    for row in rows:
+        if row.id not in now_counts:
+            now_counts[row.id] = count_leads(conn, filters[row.id], user_id)
+    since = {row.id: row.last_opened_at or row.created_at for row in rows}
+    new_sums = [
+        sa.func.coalesce(sa.func.sum(sa.case(
+            (sa.and_(leads_t.c.created_at > since[row.id], *_lead_conditions(filters[row.id], user_id)[1:]), 1),
+            else_=0)), 0)
+        for row in rows
+    ]
+    new_counts = conn.execute(
+        sa.select(*new_sums).where(leads_t.c.is_active == sa.true(), leads_t.c.created_at > min(since.values()))
+    ).one()
+    return {row.id: (int(now_counts[row.id]), int(new)) for row, new in zip(rows, new_counts)}
+
+
+def _views(conn, user_id: uuid.UUID, rows: list) -> list[SavedSearchView]:
+    counts = _counts(conn, user_id, rows)
+    return [
+        SavedSearchView(id=row.id, name=row.name, query=row.query, summary=rules.query_summary(row.query),
+                        matches_now=counts[row.id][0], new_since_opened=counts[row.id][1],
+                        alerts_enabled=row.alerts_enabled, email_enabled=row.email_enabled,
+                        created_at=row.created_at)
+        for row in rows
+    ]
+
+
+def _rows(conn, user_id: uuid.UUID, search_id: int | None = None) -> list:
+    statement = sa.select(searches_t).where(searches_t.c.user_id == user_id)
+    if search_id is not None:
+        statement = statement.where(searches_t.c.id == search_id)
+    return conn.execute(statement.order_by(searches_t.c.created_at.desc(), searches_t.c.id.desc())).all()
+
+
+def _one_view(user_id: uuid.UUID, search_id: int) -> SavedSearchView:
+    with read_scope() as session:
+        conn = session.connection()
+        rows = _rows(conn, user_id, search_id)
+        if not rows:
+            raise _not_found()
+        return _views(conn, user_id, rows)[0]
+
+
+def create_saved_search(user_id: uuid.UUID, name: str, query: str) -> SavedSearchView:
+    """Save ``query`` (a marketplace query string; page and page size dropped) under ``name``:
+    at most ``MAX_SAVED_SEARCHES`` per user, names unique per user whatever their case;
+    alerts and e-mail on."""
+    name = rules.clean_name(name)
+    filters = rules.stored_filters(query if isinstance(query, str) else "")
+    try:
+        with session_scope() as session:
+            conn = session.connection()
+            # The user's row, locked (PostgreSQL; SQLite's BEGIN IMMEDIATE already serialises):
+            # two saves at once cannot both take the 25th place.
+            user = conn.execute(sa.select(users_t.c.id).where(users_t.c.id == user_id, users_t.c.deleted_at.is_(None))
+                                .with_for_update()).first()
+            if user is None:
+                raise UserError(*messages.NOT_SIGNED_IN)
+            taken = conn.execute(sa.select(sa.func.count()).select_from(searches_t)
+                                 .where(searches_t.c.user_id == user_id)).scalar_one()
+            if taken >= rules.MAX_SAVED_SEARCHES:
+                raise UserError(*messages.SAVED_SEARCH_LIMIT)
+            if conn.execute(sa.select(searches_t.c.id).where(searches_t.c.user_id == user_id,
+                                                             searches_t.c.name_key == rules.name_key(name))).first():
+                raise rules.name_taken(name)
+            search_id = conn.execute(
+                sa.insert(searches_t).values(user_id=user_id, name=name, name_key=rules.name_key(name),
+                                             query=filters.to_query(), criteria_groups=rules.criteria_groups(filters),
+                                             alerts_enabled=True, email_enabled=True, created_at=utcnow())
+                .returning(searches_t.c.id)
+            ).scalar_one()
+            rows = [{"saved_search_id": search_id, "grp": g, "value": v} for g, v in rules.criteria(filters)]
+            if rows:
+                conn.execute(sa.insert(criteria_t), rows)
+    except IntegrityError:
+        raise rules.name_taken(name) from None
+    return _one_view(user_id, search_id)
+
+
+def list_saved_searches(user_id: uuid.UUID) -> list[SavedSearchView]:
+    """The user's saved searches, newest first, with their counts."""
+    with read_scope() as session:
+        conn = session.connection()
+        return _views(conn, user_id, _rows(conn, user_id))
+
+
+def _update(user_id: uuid.UUID, search_id: object, **values) -> int:
+    search_id = _search_id(search_id)
+    with session_scope() as session:
+        changed = session.connection().execute(
+            sa.update(searches_t).where(searches_t.c.id == search_id, searches_t.c.user_id == user_id).values(**values)
+        ).rowcount
+    if not changed:
+        raise _not_found()
+    return search_id
+
+
+def rename_saved_search(user_id: uuid.UUID, search_id: int, name: str) -> SavedSearchView:
+    name = rules.clean_name(name)
+    search_id = _search_id(search_id)
+    try:
+        with session_scope() as session:
+            conn = session.connection()
+            other = conn.execute(sa.select(searches_t.c.id).where(
+                searches_t.c.user_id == user_id, searches_t.c.name_key == rules.name_key(name),
+                searches_t.c.id != search_id)).first()
+            exists = conn.execute(sa.select(searches_t.c.id).where(searches_t.c.id == search_id,
+                                                                   searches_t.c.user_id == user_id)).first()
+            if exists is None:
+                raise _not_found()
+            if other is not None:
+                raise rules.name_taken(name)
+            conn.execute(sa.update(searches_t).where(searches_t.c.id == search_id)
+                         .values(name=name, name_key=rules.name_key(name)))
+    except IntegrityError:
+        raise rules.name_taken(name) from None
+    return _one_view(user_id, search_id)
+
+
+def delete_saved_search(user_id: uuid.UUID, search_id: int) -> None:
+    search_id = _search_id(search_id)
+    with session_scope() as session:
+        deleted = session.connection().execute(
+            sa.delete(searches_t).where(searches_t.c.id == search_id, searches_t.c.user_id == user_id)
+        ).rowcount
+    if not deleted:
+        raise _not_found()
+
+
+def set_alerts(user_id: uuid.UUID, search_id: int, enabled: bool) -> SavedSearchView:
+    """Alerts on or off: off, the search is left out of every refresh's matching (no notification, no e-mail)."""
+    return _one_view(user_id, _update(user_id, search_id, alerts_enabled=enabled is True))
+
+
+def set_email(user_id: uuid.UUID, search_id: int, enabled: bool) -> SavedSearchView:
+    """The digest e-mail for this search on or off (its in-app notifications stay)."""
+    return _one_view(user_id, _update(user_id, search_id, email_enabled=enabled is True))
+
+
+def open_saved_search(user_id: uuid.UUID, search_id: int) -> str:
+    """Mark the search opened now ('new since opened' starts again) and return its marketplace URL."""
+    search_id = _search_id(search_id)
+    with session_scope() as session:
+        query = session.connection().execute(
+            sa.update(searches_t).where(searches_t.c.id == search_id, searches_t.c.user_id == user_id)
+            .values(last_opened_at=utcnow()).returning(searches_t.c.query)
+        ).scalar_one_or_none()
+    if query is None:
+        raise _not_found()
+    return routes.marketplace_url(query)

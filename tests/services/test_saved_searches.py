@@ -1,0 +1,153 @@
+"""Saved searches in the database: create, list with counts, rename, delete, toggles, open."""
+
+import threading
+from datetime import timedelta
+
+import pytest
+import sqlalchemy as sa
+
+from marketplace.core.errors import UserError
+from marketplace.db import get_engine, session_scope
+from marketplace.models import SavedSearch, SavedSearchCriterion, utcnow
+from marketplace.services import saved_searches as svc
+from marketplace.services.marketplace import rebuild_facets_now
+from tests.factories import add_lead
+
+
+def _err(exc_info):
+    return exc_info.value.title, exc_info.value.message
+
+
+def _table_rows():
+    with get_engine().connect() as conn:
+        searches = conn.execute(sa.select(SavedSearch.__table__).order_by(SavedSearch.__table__.c.id)).all()
+        criteria = conn.execute(sa.select(SavedSearchCriterion.__table__)).all()
+    return searches, criteria
+
+
+def test_create_normalises_and_lists_with_counts(db_url, new_user):
+    user = new_user()
+    add_lead(lead_type="Probate", roi=35.0, created_at=utcnow() - timedelta(days=3))
+    add_lead(lead_type="Auction", roi=12.0, created_at=utcnow() - timedelta(days=3))
+    add_lead(lead_type="Probate", roi=5.0, created_at=utcnow() - timedelta(days=3), is_active=False)
+    rebuild_facets_now()
+    view = svc.create_saved_search(user.id, "  Austin  probate ", "type=Probate&page=4&per_page=50&junk=1")
+    assert (view.name, view.query, view.summary) == ("Austin probate", "type=Probate", "Probate · sorted by Highest ROI")
+    assert (view.matches_now, view.new_since_opened, view.alerts_enabled, view.email_enabled) == (1, 0, True, True)
+    everything = svc.create_saved_search(user.id, "Everything", "sort=newest")
+    assert (everything.summary, everything.matches_now) == ("All leads · sorted by Newest", 2)
+    searches, criteria = _table_rows()
+    assert [(s.name_key, s.criteria_groups) for s in searches] == [("austin probate", 1), ("everything", 0)]
+    assert [(c.grp, c.value) for c in criteria] == [("type", "Probate")]
+    # New leads after the search was created count as new since opened.
+    add_lead(lead_type="Probate", roi=40.0)
+    add_lead(lead_type="Vacancy", roi=40.0)
+    rebuild_facets_now()
+    listed = svc.list_saved_searches(user.id)
+    assert [(v.name, v.matches_now, v.new_since_opened) for v in listed] == [("Everything", 4, 2),
+                                                                            ("Austin probate", 2, 1)]
+    assert svc.list_saved_searches(new_user().id) == []
+
+
+def test_names_are_unique_per_user_whatever_the_case(db_url, new_user):
+    user, other = new_user(), new_user()
+    svc.create_saved_search(user.id, "Austin probate", "")
+    with pytest.raises(UserError) as err:
+        svc.create_saved_search(user.id, "AUSTIN PROBATE", "type=Auction")
+    assert _err(err) == ("Name Taken", "You already have a saved search named 'AUSTIN PROBATE'.")
+    svc.create_saved_search(other.id, "Austin probate", "")  # another user may
+    with pytest.raises(UserError) as err:
+        svc.create_saved_search(user.id, "   ", "")
+    assert _err(err) == ("Name Required", "Enter a name for this search.")
+    assert len(_table_rows()[0]) == 2
+
+
+def test_at_most_25_searches(db_url, new_user):
+    user = new_user()
+    for n in range(25):
+        svc.create_saved_search(user.id, f"Search {n}", f"roi=gt30&tag=new" if n % 2 else "")
+    with pytest.raises(UserError) as err:
+        svc.create_saved_search(user.id, "One more", "")
+    assert _err(err) == ("Saved Search Limit", "You can save up to 25 searches. Delete one to save another.")
+    listed = svc.list_saved_searches(user.id)
+    assert len(listed) == 25 and listed[0].name == "Search 24"
+    svc.delete_saved_search(user.id, listed[0].id)
+    assert svc.create_saved_search(user.id, "One more", "").name == "One more"
+
+
+def test_concurrent_saves_never_pass_the_limit(db_url, new_user):
+    user = new_user()
+    for n in range(23):
+        svc.create_saved_search(user.id, f"Search {n}", "")
+    outcomes = []
+
+    def save(n):
+        try:
+            svc.create_saved_search(user.id, f"Racing {n}", "")
+            outcomes.append("saved")
+        except UserError as exc:
+            outcomes.append(exc.title)
+
+    threads = [threading.Thread(target=save, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["Saved Search Limit", "Saved Search Limit", "saved", "saved"]
+    assert len(svc.list_saved_searches(user.id)) == 25
+
+
+def test_rename_delete_toggles_and_open(db_url, new_user):
+    user = new_user()
+    first = svc.create_saved_search(user.id, "Austin probate", "type=Probate&sort=newest")
+    svc.create_saved_search(user.id, "Hot", "roi=gt30")
+    renamed = svc.rename_saved_search(user.id, first.id, " austin PROBATE ")  # its own name, another case
+    assert renamed.name == "austin PROBATE"
+    with pytest.raises(UserError) as err:
+        svc.rename_saved_search(user.id, first.id, "hot")
+    assert _err(err) == ("Name Taken", "You already have a saved search named 'hot'.")
+    assert svc.set_alerts(user.id, first.id, False).alerts_enabled is False
+    assert svc.set_email(user.id, first.id, False).email_enabled is False
+    again = svc.set_alerts(user.id, first.id, True)
+    assert (again.alerts_enabled, again.email_enabled) == (True, False)
+    before = utcnow()
+    assert svc.open_saved_search(user.id, first.id) == "/marketplace?type=Probate&sort=newest"
+    with session_scope() as s:
+        assert s.get(SavedSearch, first.id).last_opened_at >= before
+    svc.delete_saved_search(user.id, first.id)
+    assert [v.name for v in svc.list_saved_searches(user.id)] == ["Hot"]
+    with session_scope() as s:
+        assert s.execute(sa.select(sa.func.count()).select_from(SavedSearchCriterion)).scalar_one() == 1
+
+
+def test_another_users_or_a_missing_search_is_not_found(db_url, new_user):
+    owner, other = new_user(), new_user()
+    mine = svc.create_saved_search(owner.id, "Mine", "type=Probate")
+    calls = [
+        lambda sid: svc.rename_saved_search(other.id, sid, "Stolen"),
+        lambda sid: svc.delete_saved_search(other.id, sid),
+        lambda sid: svc.set_alerts(other.id, sid, False),
+        lambda sid: svc.set_email(other.id, sid, False),
+        lambda sid: svc.open_saved_search(other.id, sid),
+    ]
+    for call in calls:
+        for sid in (mine.id, mine.id + 1000, "1", None, True, -1):
+            with pytest.raises(UserError) as err:
+                call(sid)
+            assert _err(err) == ("Saved Search Not Found", "This saved search no longer exists.")
+    [still] = svc.list_saved_searches(owner.id)
+    assert (still.name, still.alerts_enabled, still.email_enabled) == ("Mine", True, True)
+    with session_scope() as s:
+        assert s.get(SavedSearch, mine.id).last_opened_at is None
+
+
+def test_unlocked_tag_counts_the_users_unlocks(db_url, new_user):
+    from marketplace.services import unlocks
+
+    user = new_user(credits=1000)
+    lead_id = add_lead(lead_type="Probate")
+    add_lead(lead_type="Probate")
+    rebuild_facets_now()
+    unlocks.unlock_lead(user.id, lead_id)
+    view = svc.create_saved_search(user.id, "Mine", "tag=unlocked")
+    assert (view.summary, view.matches_now) == ("Unlocked · sorted by Highest ROI", 1)
