@@ -116,6 +116,12 @@ def cmd_refresh_leads(args) -> None:
         raise CommandError(result.get("error") or "refresh failed")
 
 
+def cmd_match_alerts(args) -> None:
+    from marketplace.services.alerts import match_refresh
+
+    print(json.dumps(match_refresh(args.run_id), default=str))
+
+
 def cmd_fetch_images(args) -> None:
     from marketplace.services.images import fetch_property_images
 
@@ -186,6 +192,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("refresh-leads", help="run the daily lead refresh now")
     p.add_argument("--force", action="store_true", help="run even if today's refresh already ran")
     p.set_defaults(func=cmd_refresh_leads)
+
+    p = sub.add_parser("match-alerts", help="saved-search alerts for a refresh run again (sends nothing twice)")
+    p.add_argument("run_id", type=_positive_int, metavar="RUN_ID")
+    p.set_defaults(func=cmd_match_alerts)
 
     p = sub.add_parser("fetch-property-images", help="find images for leads whose images are pending or failed")
     p.add_argument("--limit", type=_positive_int, default=500)

@@ -77,6 +77,16 @@ SAMPLE_NOT_UNLOCKABLE = "Sample leads are examples and cannot be unlocked."
 LEAD_NOT_FOUND = "This lead no longer exists."
 LEAD_INACTIVE = "This lead has been archived and can no longer be unlocked."
 ALREADY_UNLOCKED = "You have already unlocked this lead."
+# The marketplace map (issue 15).
+MAP_LEAD_GONE = ("Lead Unavailable", "This lead is no longer in the marketplace.")
+MAP_SHOWN = "{shown} on the map"  # '1,234 leads on the map'
+MAP_SHOWN_CAPPED = "The map shows the first {shown} of {matched} matching leads; narrow the filters to see the rest."
+MAP_UNPLACED = "{count} without a known location {verb} not on the map."
+MAP_LOCKED_NOTE = "Locked leads are shown at their ZIP code's centre; unlocking shows the exact location."
+MAP_LOCKED_MARKER = "Locked lead, ZIP code area: open its card"
+MAP_OPEN_MARKER = "Unlocked lead: open its card"
+PROPERTY_MAP_MARKER = "This property"
+PROPERTY_MAP_NONE = "This lead has no known location to show on a map."
 
 # --------------------------------------------------------------------------- property page (SPEC 4, 8)
 
@@ -217,6 +227,16 @@ UNSUBSCRIBE_INVALID = ("Link Not Valid", "This unsubscribe link is invalid or in
                                          "e-mail alerts from your saved searches.")
 UNSUBSCRIBE_GONE = ("Link Expired", "This unsubscribe link has expired: the saved search no longer exists.")
 MANAGE_SAVED_SEARCHES = "Manage saved searches"
+# The Save search dialog, the dashboard's Saved Searches tab and the header bell (titles; the
+# descriptions name the search and stay with the state that formats them).
+SAVED_SEARCH_SAVED = "Search Saved"
+SAVED_SEARCH_RENAMED = "Search Renamed"
+SAVED_SEARCH_DELETED = "Search Deleted"
+SAVED_SEARCH_SAVE_FAILED = ("Search Not Saved", "Your search could not be saved. Please try again.")
+SAVED_SEARCH_UPDATE_FAILED = ("Update Failed", "Your saved search could not be updated. Please try again.")
+SAVED_SEARCHES_LOAD_FAILED = "Failed to load your saved searches."
+NOTIFICATIONS_EMPTY = "No notifications yet"
+NOTIFICATIONS_LOAD_FAILED = "Notifications could not be loaded. Close and open the list to try again."
 
 # --------------------------------------------------------------------------- page descriptions
 # <meta name="description"> of every page (what a search result or a shared link shows), by route.

@@ -9,6 +9,12 @@ and does the work; the others see it and skip. A failed run changes no lead,
 is recorded as failed, and may be retried (the retry claims the failed row).
 Unlocked leads stay readable by their owners after archiving: the property page
 reads through ``user_leads`` and ignores ``is_active``.
+
+The leads a run inserts carry its id (``leads.refresh_run_id``). After the run's
+transaction commits, ``services.alerts.match_refresh`` notifies the users whose
+saved searches match them; a failure there is logged and never fails the
+refresh (the alerts are idempotent: ``python -m marketplace match-alerts RUN_ID``
+may run them again).
 """
 
 from __future__ import annotations
@@ -113,6 +119,7 @@ def run_refresh(
         for record in records:
             record["created_at"] = now
             record["is_new"] = True
+            record["refresh_run_id"] = run_id
         with engine.begin() as conn:
             records = _unseen(conn, records)
             conn.execute(sa.update(leads).where(leads.c.is_new == sa.true()).values(is_new=False))
@@ -136,4 +143,17 @@ def run_refresh(
                 sa.update(runs).where(runs.c.id == run_id).values(status="failed", finished_at=utcnow(), error=str(exc)[:2000])
             )
         return {"status": "failed", "run_key": run_key, "error": str(exc)}
+    if records:
+        notify_saved_searches(run_id, database_url)
     return {"status": "completed", "run_key": run_key, "leads_added": len(records), "leads_archived": archived}
+
+
+def notify_saved_searches(run_id: int, database_url: str | None = None) -> dict | None:
+    """Saved-search alerts for a committed run; any failure is logged, never raised."""
+    from marketplace.services.alerts import match_refresh
+
+    try:
+        return match_refresh(run_id, database_url=database_url)
+    except Exception:  # noqa: BLE001 - the refresh itself succeeded; alerts can be re-run
+        log.exception("saved-search alerts for refresh run %s failed", run_id)
+        return None

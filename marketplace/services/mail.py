@@ -6,16 +6,20 @@ production (``APP_ENV=production``) the log names only the recipient and the
 subject: a log must never hold a working sign-in or confirmation link.
 
 ``send_mail`` records the mail inside the caller's transaction and sends it after
-that transaction commits (never for one that rolls back)."""
+that transaction commits (never for one that rolls back); ``send_mails`` does the
+same for many messages in one INSERT (the saved-search alert digests). Extra
+headers (``List-Unsubscribe``...) are kept with the message and sent with it."""
 
 from __future__ import annotations
 
+import email.policy
 import logging
 import smtplib
 import ssl
 from email.message import EmailMessage
 from urllib.parse import unquote, urlparse
 
+import sqlalchemy as sa
 from sqlalchemy import event
 from sqlmodel import Session
 
@@ -25,12 +29,12 @@ from marketplace.models import EmailOutbox, utcnow
 log = logging.getLogger("marketplace.mail")
 
 
-def send_mail(session: Session, to: str, subject: str, body: str) -> EmailOutbox:
+def send_mail(session: Session, to: str, subject: str, body: str, headers: dict | None = None) -> EmailOutbox:
     """Record the message in the outbox; with SMTP it is delivered after the
     transaction commits, so a slow mail server never holds database locks and a
     rolled-back transaction sends nothing."""
     settings = get_settings()
-    row = EmailOutbox(to_address=to, subject=subject, body=body)
+    row = EmailOutbox(to_address=to, subject=subject, body=body, headers=headers or None)
     session.add(row)
     session.flush()
     if not settings.smtp_url:
@@ -45,6 +49,26 @@ def send_mail(session: Session, to: str, subject: str, body: str) -> EmailOutbox
     return row
 
 
+def send_mails(session: Session, mails: list[dict]) -> list[int]:
+    """Record many messages (dicts of to_address, subject, body, headers) in one INSERT inside
+    the caller's transaction; their outbox ids in the same order. Delivered after the commit
+    like ``send_mail`` (without SMTP they stay in the outbox, logged by count only)."""
+    if not mails:
+        return []
+    settings = get_settings()
+    now = utcnow()
+    rows = [{"to_address": m["to_address"], "subject": m["subject"], "body": m["body"],
+             "headers": m.get("headers") or None, "created_at": now} for m in mails]
+    outbox = EmailOutbox.__table__
+    ids = list(session.connection().execute(
+        sa.insert(outbox).returning(outbox.c.id, sort_by_parameter_order=True), rows).scalars())
+    if not settings.smtp_url:
+        log.warning("%d e-mails kept in email_outbox (no SMTP_URL set)", len(ids))
+        return ids
+    event.listen(session, "after_commit", lambda _s: [deliver(i) for i in ids], once=True)
+    return ids
+
+
 def deliver(outbox_id: int) -> bool:
     """Send one outbox message over SMTP and record the outcome."""
     from marketplace.db import session_scope
@@ -54,10 +78,10 @@ def deliver(outbox_id: int) -> bool:
         row = session.get(EmailOutbox, outbox_id)
         if row is None or row.sent_at is not None or not settings.smtp_url:
             return False
-        to, subject, body = row.to_address, row.subject, row.body
+        to, subject, body, headers = row.to_address, row.subject, row.body, row.headers
     error = None
     try:
-        _smtp_send(settings.smtp_url, settings.mail_from, to, subject, body)
+        _smtp_send(settings.smtp_url, settings.mail_from, to, subject, body, headers)
     except (OSError, smtplib.SMTPException) as exc:
         log.error("SMTP delivery to %s failed: %s", to, exc)
         error = str(exc)
@@ -69,10 +93,14 @@ def deliver(outbox_id: int) -> bool:
     return error is None
 
 
-def _smtp_send(url: str, sender: str, to: str, subject: str, body: str) -> None:
+def _smtp_send(url: str, sender: str, to: str, subject: str, body: str, headers: dict | None = None) -> None:
     parsed = urlparse(url)
-    msg = EmailMessage()
+    # Lines up to RFC 5322's 998 characters: a long List-Unsubscribe URL must stay one plain
+    # header (folded at 78 it would become RFC 2047 encoded words no mail client follows).
+    msg = EmailMessage(policy=email.policy.default.clone(max_line_length=998))
     msg["From"], msg["To"], msg["Subject"] = sender, to, subject
+    for name, value in (headers or {}).items():
+        msg[name] = value
     msg.set_content(body)
     if parsed.scheme == "smtps":
         client = smtplib.SMTP_SSL(parsed.hostname, parsed.port or 465, timeout=15, context=ssl.create_default_context())
