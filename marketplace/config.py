@@ -17,6 +17,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from marketplace.core import lead_map
 from marketplace.core.origin import valid_origin
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -121,6 +122,9 @@ class Settings:
     secret_key_configured: bool  # SECRET_KEY came from the environment (not generated)
     max_body_bytes: int = 64 * 1024  # request bodies above this get 413 (every route but the Stripe webhook)
     stripe_webhook_max_body_bytes: int = 512 * 1024  # the same for POST /api/stripe/webhook
+    # MAP_TILE_URL ('' = no tiles: markers on a plain background) and MAP_TILE_ATTRIBUTION (HTML)
+    map_tile_url: str = lead_map.DEFAULT_TILE_URL
+    map_tile_attribution: str = lead_map.DEFAULT_TILE_ATTRIBUTION
 
     @property
     def is_sqlite(self) -> bool:
@@ -240,4 +244,6 @@ def get_settings() -> Settings:
         secret_key_configured=bool(os.environ.get("SECRET_KEY")),
         max_body_bytes=max(1024, _int("MAX_BODY_BYTES", 64 * 1024)),
         stripe_webhook_max_body_bytes=max(1024, _int("STRIPE_WEBHOOK_MAX_BODY_BYTES", 512 * 1024)),
+        map_tile_url=lead_map.tile_url(os.environ.get("MAP_TILE_URL")),
+        map_tile_attribution=(os.environ.get("MAP_TILE_ATTRIBUTION") or lead_map.DEFAULT_TILE_ATTRIBUTION).strip(),
     )

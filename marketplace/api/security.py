@@ -36,7 +36,7 @@ from starlette.datastructures import Headers
 
 from marketplace import routes
 from marketplace.config import Settings, get_settings
-from marketplace.core import http_policy
+from marketplace.core import http_policy, lead_map
 from marketplace.core.accounts import is_reserved_referral_code, is_valid_referral_code
 
 Router = Callable[[str], "str | None"]
@@ -148,7 +148,9 @@ class HttpHardening:
         self._stamp = stamp
         self.page_dirs = frontend.page_dirs
         self.root_files = frontend.root_files
-        self.csp = http_policy.content_security_policy(frontend.script_hashes, self.origins.site_origin)
+        self.csp = http_policy.content_security_policy(
+            frontend.script_hashes, self.origins.site_origin,
+            lead_map.tile_image_source(get_settings().map_tile_url))
 
     def socket_origin_allowed(self, origin, environ) -> bool:
         """engine.io's origin check (``cors_allowed_origins`` as a callable)."""

@@ -173,14 +173,16 @@ def image_sources(site_origin: str | None) -> list[str]:
     return sources
 
 
-def content_security_policy(script_hashes: Iterable[str], site_origin: str | None) -> str:
+def content_security_policy(script_hashes: Iterable[str], site_origin: str | None,
+                            map_tiles: str | None = None) -> str:
     """The policy for the compiled frontend.
 
     Scripts: the app's own files plus the inline bootstrap scripts of the built
     pages by hash ('unsafe-eval' because Reflex runs ``rx.call_script`` through
     ``eval``). Styles: inline styles are how Radix and emotion work. Connections:
     the app itself, including its websocket (``'self'`` covers ws/wss on the
-    same host; SITE_URL's ws/wss origin is named for older browsers).
+    same host; SITE_URL's ws/wss origin is named for older browsers). Images: also
+    ``map_tiles``, the map tile server's origin (``core.lead_map.tile_image_source``).
     """
     connect = ["'self'"]
     if site_origin:
@@ -190,7 +192,7 @@ def content_security_policy(script_hashes: Iterable[str], site_origin: str | Non
         "default-src 'self'",
         "script-src " + " ".join(["'self'", "'unsafe-eval'", *script_hashes]),
         "style-src 'self' 'unsafe-inline'",
-        "img-src " + " ".join(image_sources(site_origin)),
+        "img-src " + " ".join([*image_sources(site_origin), *([map_tiles] if map_tiles else [])]),
         "font-src 'self' data:",
         "connect-src " + " ".join(connect),
         "object-src 'none'",

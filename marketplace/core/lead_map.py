@@ -31,6 +31,8 @@ from urllib.parse import parse_qs
 
 import zipcodes
 
+from marketplace import messages
+
 CENTRE_DECIMALS = 3
 OWN_DECIMALS = 5
 VIEWS = ("grid", "map")
@@ -157,3 +159,57 @@ def with_view(query: str, view: str) -> str:
         return query
     return f"{query}&{VIEW_PARAM}={view}" if query else f"{VIEW_PARAM}={view}"
 
+
+
+# Map tiles (MAP_TILE_URL / MAP_TILE_ATTRIBUTION in config.py): OpenStreetMap's by default.
+DEFAULT_TILE_URL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+DEFAULT_TILE_ATTRIBUTION = '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'
+NO_TILES = ("off", "none")
+
+
+def tile_url(raw: str | None) -> str:
+    """MAP_TILE_URL checked: unset or empty is OpenStreetMap's, 'off' is '' (no tiles: a
+    plain background), else an http(s) template with {z}, {x} and {y}; ValueError otherwise."""
+    text = (raw or "").strip() or DEFAULT_TILE_URL
+    if text.lower() in NO_TILES:
+        return ""
+    if not text.startswith(("https://", "http://")) or not all(p in text for p in ("{z}", "{x}", "{y}")):
+        raise ValueError(f"MAP_TILE_URL must be an http(s) URL with {{z}}, {{x}} and {{y}} (or 'off'), got {text!r}")
+    return text
+
+
+def tile_image_source(url: str) -> str | None:
+    """The Content-Security-Policy img-src entry the tiles need ('https://*.tile.example.org'
+    for a {s} subdomain template); None without tiles."""
+    if not url:
+        return None
+    scheme, rest = url.split("://", 1)
+    host = rest.split("/", 1)[0]
+    if "{" in host:  # {s}.tile.example.org: any subdomain
+        host = "*." + host.split("}.", 1)[1] if "}." in host else host.split("{", 1)[0].rstrip(".")
+    return f"{scheme}://{host}"
+
+
+def _leads(count: int) -> str:
+    return f"{count:,} lead{'' if count == 1 else 's'}"
+
+
+def map_caption(shown: int, matched: int, unplaced: int, capped: bool) -> str:
+    """The line under the map: how many leads it shows, and why any are missing."""
+    if capped:
+        text = messages.MAP_SHOWN_CAPPED.format(shown=f"{shown:,}", matched=f"{matched:,}")
+    else:
+        text = messages.MAP_SHOWN.format(shown=_leads(shown)) + "."
+    if unplaced:
+        text += " " + messages.MAP_UNPLACED.format(count=_leads(unplaced), verb="is" if unplaced == 1 else "are")
+    return text
+
+
+def single_point(lead_id: str | uuid.UUID, zip_code: str | None, latitude: float | None,
+                 longitude: float | None) -> dict:
+    """The property page's small map of an UNLOCKED lead: its own position (or its ZIP
+    centre); an empty payload when it has neither."""
+    position = map_position(zip_code, latitude, longitude, unlocked=True)
+    if position is None:
+        return {"ids": [], "coords": [], "open": []}
+    return {"ids": [lead_token(lead_id)], "coords": list(position), "open": [0]}

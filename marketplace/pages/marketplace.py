@@ -32,6 +32,7 @@ from marketplace.core.pricing import low_credit_cost_text
 from marketplace.states.marketplace import MarketplaceState as S
 from marketplace.views.marketplace_filters import filter_bar
 from marketplace.views.marketplace_gallery import images_dialog
+from marketplace.views.marketplace_map import map_view, view_switch
 from marketplace.views.marketplace_pagination import pagination
 
 COUNTDOWN_INTERVAL_MS = 60_000
@@ -259,13 +260,14 @@ def results() -> rx.Component:
                 ~S.loaded,
                 loading_block(),
                 rx.vstack(
+                    view_switch(),
                     rx.cond(S.showing_samples, sample_notice()),
                     rx.cond(
                         (S.total == 0) & ~S.showing_samples,
                         empty_results(),
-                        lead_grid(),
+                        rx.cond(S.view == "map", map_view(), lead_grid()),
                     ),
-                    pagination(),
+                    rx.cond(S.view != "map", pagination()),
                     spacing="5",
                     width="100%",
                 ),

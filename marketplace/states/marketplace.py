@@ -13,7 +13,10 @@ the pictures of the card it was opened for (``open_gallery``), nothing otherwise
 
 The filter state lives in the URL query string (``Filters.to_query``): the
 page reads it on load and rewrites the address bar (``history.replaceState``)
-after every change, so any view can be bookmarked and shared.
+after every change, so any view can be bookmarked and shared. The Grid | Map
+switch travels with it (``view=map``); the map's vars and handlers are the
+``MarketplaceMapVars`` mixin (``states/marketplace_map.py``), which shares
+this state's filters, URL and unlock path.
 
 Every handler re-validates the session on the server (``_current_user_id``), and
 the database work runs off the event loop (``run_blocking``). Event arguments are
@@ -30,6 +33,7 @@ from datetime import datetime, timezone
 import reflex as rx
 
 from marketplace import routes
+from marketplace.core import lead_map
 from marketplace.core import marketplace as rules
 from marketplace.core import samples
 from marketplace.core.lead_cards import CardView, GalleryView, card_data, gallery_view, with_action
@@ -44,6 +48,7 @@ from marketplace.offloop import run_blocking
 from marketplace.services.marketplace import query_page
 from marketplace.services.unlocks import UnlockError, unlock_lead
 from marketplace.states.auth import AuthState, error_toast, success_toast
+from marketplace.states.marketplace_map import MarketplaceMapVars
 from marketplace.states.unlock_confirm import UnlockConfirmVars
 
 log = logging.getLogger("marketplace.marketplace")
@@ -69,12 +74,12 @@ def unlock_message(result) -> str:
     return f"Lead unlocked for {result.credits_deducted} credits. {result.remaining_credits} credits remaining."
 
 
-def page_url(filters: rules.Filters) -> str:
-    query = filters.to_query()
+def page_url(filters: rules.Filters, view: str = lead_map.DEFAULT_VIEW) -> str:
+    query = lead_map.with_view(filters.to_query(), view)
     return f"{routes.MARKETPLACE}?{query}" if query else routes.MARKETPLACE
 
 
-class MarketplaceState(UnlockConfirmVars, AuthState):
+class MarketplaceState(MarketplaceMapVars, UnlockConfirmVars, AuthState):
     # ----------------------------------------------------------------- filters
     lead_types: list[str] = []
     roi_ranges: list[str] = []
@@ -116,7 +121,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         """The View Images dialog's content: built only while it is open."""
         if not self.gallery_id:
             return GalleryView()
-        return gallery_view(next((c for c in self._page_cards if c["id"] == self.gallery_id), None))
+        return gallery_view(self._card_of(self.gallery_id))
 
     @rx.var
     def active_filter_count(self) -> int:
@@ -162,6 +167,11 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
             page_size=self.page_size,
         )
 
+    def _card_of(self, lead_id: str) -> dict | None:
+        """A card of this page, or the map's open card."""
+        card = next((c for c in self._page_cards if c["id"] == lead_id), None)
+        return card or (self._map_card if self._map_card and self._map_card["id"] == lead_id else None)
+
     def _set_filters(self, filters: rules.Filters) -> None:
         self.lead_types = list(filters.lead_types)
         self.roi_ranges = list(filters.roi_ranges)
@@ -206,7 +216,8 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
 
     def _sync_url(self, scroll: bool = False):
         """Rewrite the address bar with the filter query (no reload, no history entry)."""
-        script = f"window.history.replaceState(window.history.state, '', {json.dumps(page_url(self._filters()))});"
+        url = page_url(self._filters(), self.view)
+        script = f"window.history.replaceState(window.history.state, '', {json.dumps(url)});"
         if scroll:
             script += (
                 f"(() => {{ const el = document.getElementById({json.dumps(RESULTS_ANCHOR)});"
@@ -224,6 +235,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         """
         user_id = await self._current_user_id()
         ok = await self._query(user_id)
+        ok = await self._load_map(user_id) and ok  # map view only
         self.loading = False
         self.loaded = True
         events = [self._sync_url(scroll=scroll)]
@@ -240,8 +252,12 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
     async def load(self):
         """on_load: filters from the URL query string, then the first page."""
         self._set_filters(rules.Filters.from_query(self.router.url.query))
+        self.view = lead_map.view_from_query(self.router.url.query)
+        if self.view == "map":
+            self.page = 1  # the map shows every matching lead
         self.unlocking_id = ""
         self.gallery_id = ""
+        self._clear_map()
         self._take_confirmation()  # a reload does not bring back a confirmation left open
         self._tick_countdown()
         if self.loaded:
@@ -301,7 +317,8 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
     @rx.event
     def open_gallery(self, lead_id: str):
         """A card's View Images: the page's one dialog shows that card's pictures."""
-        if isinstance(lead_id, str) and any(c["id"] == lead_id and c["images"] for c in self._page_cards):
+        card = self._card_of(lead_id) if isinstance(lead_id, str) else None
+        if card and card["images"]:
             self.gallery_id = lead_id
 
     @rx.event
@@ -324,7 +341,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         a UX guard, not a security boundary; the unlock itself is checked as always)."""
         if self.unlocking_id or not isinstance(lead_id, str) or not 0 < len(lead_id) <= 64:
             return
-        card = next((c for c in self._page_cards if c["id"] == lead_id), None)
+        card = self._card_of(lead_id)
         if card is not None and card["unlocked"]:
             return  # a repeated click that arrived after the unlock finished
         if card is not None and await self._ask_first(card):
@@ -360,6 +377,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
                 # spent elsewhere): show its balance and cards again.
                 await self._load_user(user_id)
                 await self._query(user_id)
+                await self._after_map_unlock(user_id)
             yield self._error_toast(exc, UNLOCK_FAILED)
             return
         except Exception as exc:  # noqa: BLE001 - shown as the SPEC's generic failure
@@ -372,5 +390,6 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         # Reload the page: this card now carries its full address, and with
         # the "unlocked" tag the page itself may change.
         await self._query(user_id)
+        await self._after_map_unlock(user_id)  # the marker moves to the lead's own coordinates
         self.unlocking_id = ""
         yield success_toast(UNLOCK_SUCCESS_TITLE, unlock_message(result))

@@ -32,6 +32,7 @@ from urllib.parse import urlparse
 import reflex as rx
 
 from marketplace.config import get_settings
+from marketplace.core.lead_map import single_point
 from marketplace.core.property_view import GALLERY_SIZE, property_view
 from marketplace import messages
 from marketplace.offloop import run_blocking
@@ -63,6 +64,8 @@ class PropertyState(AuthState):
     confidence: int = 0
     archived: bool = False
     record: list[dict[str, str]] = []
+    # The small map: this unlocked lead at its own coordinates (core.lead_map.single_point).
+    map_point: dict[str, list] = {"ids": [], "coords": [], "open": []}
 
     def _clear(self, status: str) -> None:
         self.status = status
@@ -76,6 +79,7 @@ class PropertyState(AuthState):
         self.confidence = 0
         self.archived = False
         self.record = []
+        self.map_point = {"ids": [], "coords": [], "open": []}
 
     @rx.event
     async def load(self):
@@ -94,6 +98,8 @@ class PropertyState(AuthState):
                 return
             site_host = urlparse(get_settings().base_url(browser_origin(self))).hostname
             view = property_view(*found, own_host=site_host, zone_name=self._zone())
+            lead = found[0]
+            point = single_point(lead.id, lead.zip_code, lead.latitude, lead.longitude)
         except Exception:  # noqa: BLE001 - shown as the SPEC's load failure
             log.exception("property %r failed to load for %s", lead_id, user_id)
             self._clear("error")
@@ -107,6 +113,7 @@ class PropertyState(AuthState):
         self.confidence = view.confidence
         self.archived = view.archived
         self.record = view.record
+        self.map_point = point
         self.loaded_for = str(user_id)
         self.status = "shown"
 

@@ -10,6 +10,7 @@ from marketplace import routes
 from marketplace.components import cards, styles, ui
 from marketplace.states.property import PropertyState
 from marketplace.views.property_gallery import gallery
+from marketplace.views.property_map import location_card
 
 NO_LAST_BORDER = {"& > .lv-info-row:last-child": {"border_bottom": "none"}}
 D = PropertyState.details
@@ -319,7 +320,7 @@ def property_content() -> rx.Component:
         gallery(),
         rx.grid(
             rx.vstack(financial_card(), details_card(), spacing="5", width="100%", min_width="0"),
-            rx.vstack(lead_info_card(), links_card(), spacing="5", width="100%", min_width="0"),
+            rx.vstack(lead_info_card(), links_card(), location_card(), spacing="5", width="100%", min_width="0"),
             columns=rx.breakpoints(initial="1", md="3fr 2fr"),
             spacing="5",
             width="100%",

@@ -69,3 +69,47 @@ def test_view_in_the_query():
     assert lead_map.with_view("", "map") == "view=map"
     assert lead_map.with_view("type=Probate", "grid") == "type=Probate"
     assert lead_map.with_view("type=Probate", "globe") == "type=Probate"
+
+
+def test_tile_settings():
+    assert lead_map.tile_url(None) == "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+    assert lead_map.tile_url("") == lead_map.DEFAULT_TILE_URL
+    assert lead_map.tile_url(" off ") == "" and lead_map.tile_url("none") == ""
+    assert lead_map.tile_url("https://{s}.tile.example.org/{z}/{x}/{y}.png") == (
+        "https://{s}.tile.example.org/{z}/{x}/{y}.png")
+    for bad in ["ftp://x/{z}/{x}/{y}", "https://tiles.example.org/{z}/{x}.png", "javascript:alert(1)//{z}{x}{y}"]:
+        with pytest.raises(ValueError, match="MAP_TILE_URL"):
+            lead_map.tile_url(bad)
+    assert lead_map.tile_image_source(lead_map.DEFAULT_TILE_URL) == "https://tile.openstreetmap.org"
+    assert lead_map.tile_image_source("https://{s}.tile.example.org/{z}/{x}/{y}.png") == (
+        "https://*.tile.example.org")
+    assert lead_map.tile_image_source("http://localhost:8080/{z}/{x}/{y}.png") == "http://localhost:8080"
+    assert lead_map.tile_image_source("") is None
+
+
+def test_tile_server_allowed_for_images_only():
+    from marketplace.core.http_policy import content_security_policy
+
+    source = lead_map.tile_image_source(lead_map.DEFAULT_TILE_URL)
+    directives = dict(part.strip().split(" ", 1) for part in content_security_policy([], None, source).split(";"))
+    assert source in directives["img-src"].split()
+    assert source not in directives["connect-src"] and source not in directives["script-src"]
+    assert "tile" not in content_security_policy([], None, None)
+
+
+def test_map_caption():
+    assert lead_map.map_caption(1, 1, 0, False) == "1 lead on the map."
+    assert lead_map.map_caption(1234, 1235, 1, False) == (
+        "1,234 leads on the map. 1 lead without a known location is not on the map.")
+    assert lead_map.map_caption(0, 3, 3, False) == (
+        "0 leads on the map. 3 leads without a known location are not on the map.")
+    assert lead_map.map_caption(25000, 1000000, 0, True) == (
+        "The map shows the first 25,000 of 1,000,000 matching leads; narrow the filters to see the rest.")
+
+
+def test_single_point_for_the_property_page():
+    lead_id = uuid.uuid4()
+    assert lead_map.single_point(lead_id, "78704", 30.2512345, -97.7598765) == {
+        "ids": [lead_map.lead_token(lead_id)], "coords": [30.25123, -97.75988], "open": [0]}
+    assert lead_map.single_point(lead_id, "78704", None, None)["coords"] == [30.243, -97.766]
+    assert lead_map.single_point(lead_id, "", None, None) == {"ids": [], "coords": [], "open": []}

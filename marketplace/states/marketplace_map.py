@@ -1,0 +1,140 @@
+"""The marketplace's Map view (issue 15), as a mixin of ``MarketplaceState``
+(the same page, filters, URL and unlock path as the grid).
+
+``view`` is 'grid' or 'map' and travels in the URL with the filters
+(``view=map``; the page and page size do not apply to the map). In the map
+view ``map_points`` holds every lead matching the filters as the compact
+payload of ``core.lead_map`` (built by ``services.map.map_points``): a lead
+the user has not unlocked is at its ZIP code's centre and nowhere finer. A
+marker's click sends its token to ``open_map_lead``, which loads that lead's
+grid card (``services.map.map_card``) into ``_map_card``; the page shows it
+with the grid's card component and action (Login, Unlock for N credits with
+the confirmation dialog, Insufficient Credits - Buy More, View Details).
+After an unlock the points and the card are loaded again: the marker moves
+to the lead's own coordinates.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import uuid
+
+import reflex as rx
+
+from marketplace.core import lead_map
+from marketplace.core import marketplace as rules
+from marketplace.core.lead_cards import CardView, card_data, with_action
+from marketplace.messages import LEADS_LOAD_FAILED, MAP_LEAD_GONE
+from marketplace.offloop import run_blocking
+from marketplace.services import map as map_service
+from marketplace.states.auth import error_toast
+
+log = logging.getLogger("marketplace.map")
+
+EMPTY_POINTS = {"ids": [], "coords": [], "open": []}
+
+
+class MarketplaceMapVars(rx.State, mixin=True):
+    view: str = lead_map.DEFAULT_VIEW
+    map_points: dict[str, list] = EMPTY_POINTS
+    map_key: str = ""  # the filter query of map_points: the map fits its leads when it changes
+    map_caption: str = ""  # 'Showing 1,234 leads on the map.' (+ how many are not on it)
+    map_loaded: bool = False
+    map_selected: str = ""  # the token of the marker whose card is open
+    _map_card: dict = {}  # card_data() of that lead
+
+    @rx.var
+    def map_card(self) -> CardView:
+        if not self._map_card:
+            return CardView()
+        subscription_leads = self.leads_remaining if self.subscribed else 0
+        return with_action(self._map_card, self.user_id != "", self.credits, subscription_leads)
+
+    def _clear_map(self) -> None:
+        self.map_points = EMPTY_POINTS
+        self.map_key = ""
+        self.map_caption = ""
+        self.map_loaded = False
+        self.map_selected = ""
+        self._map_card = {}
+
+    async def _load_map(self, user_id: uuid.UUID | None) -> bool:
+        """The points for the current filters (map view only); False on failure."""
+        if self.view != "map":
+            self._clear_map()
+            return True
+        filters = self._filters()
+        try:
+            points = await run_blocking(map_service.map_points, filters, user_id)
+        except Exception:  # noqa: BLE001 - shown as the marketplace's load failure
+            log.exception("map query failed (%s)", filters.to_query())
+            self._clear_map()
+            return False
+        self.map_points = points.payload
+        # Refit only when the set of leads changes (not for a sort or an unlock).
+        self.map_key = dataclasses.replace(filters, sort=rules.DEFAULT_SORT, page=1,
+                                           page_size=rules.DEFAULT_PAGE_SIZE).to_query()
+        self.map_caption = lead_map.map_caption(len(points.ids), points.matched, points.unplaced, points.capped)
+        self.map_loaded = True
+        if self.map_selected and self.map_selected not in points.ids:
+            self.map_selected = ""
+            self._map_card = {}
+        return True
+
+    async def _reload_map_card(self, user_id: uuid.UUID | None) -> None:
+        lead_id = lead_map.lead_id_from_token(self.map_selected)
+        try:
+            card = await run_blocking(map_service.map_card, lead_id, user_id) if lead_id else None
+        except Exception:  # noqa: BLE001 - the card closes; the unlock itself is done
+            log.exception("map card %s failed", lead_id)
+            card = None
+        self._map_card = card_data(card) if card else {}
+        if not card:
+            self.map_selected = ""
+
+    @rx.event
+    async def set_view(self, view: str | list[str]):
+        """The Grid | Map switch."""
+        if isinstance(view, list):
+            view = view[0] if view else ""
+        if not isinstance(view, str) or view not in lead_map.VIEWS or view == self.view:
+            return None
+        self.view = view
+        self.page = 1
+        self.map_selected = ""
+        self._map_card = {}
+        return await self._refresh()
+
+    @rx.event
+    async def open_map_lead(self, token: str):
+        """A marker's click: that lead's card over the map."""
+        lead_id = lead_map.lead_id_from_token(token)
+        if lead_id is None or self.view != "map":
+            return None
+        user_id = await self._current_user_id()
+        try:
+            card = await run_blocking(map_service.map_card, lead_id, user_id)
+        except Exception:  # noqa: BLE001
+            log.exception("map card %s failed", lead_id)
+            return error_toast(*LEADS_LOAD_FAILED)
+        if card is None:
+            self.map_selected = ""
+            self._map_card = {}
+            return error_toast(*MAP_LEAD_GONE)
+        self.map_selected = token
+        self._map_card = card_data(card)
+        return None
+
+    @rx.event
+    def close_map_card(self):
+        self.map_selected = ""
+        self._map_card = {}
+
+    async def _after_map_unlock(self, user_id: uuid.UUID | None) -> None:
+        """After an unlock (or a refused one) in the map view: the points and the open card again."""
+        if self.view != "map":
+            return
+        await self._load_map(user_id)
+        if self.map_selected:
+            await self._reload_map_card(user_id)

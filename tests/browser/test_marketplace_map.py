@@ -1,0 +1,236 @@
+"""/marketplace's Map view in Chromium (issue 15): the Grid | Map switch in the
+URL, clusters with counts for the default filters, a marker's card that
+unlocks (with the confirmation dialog), and, reading every websocket frame, no
+locked lead's own coordinates ever sent to the browser (they arrive with the
+unlock); the property page's small map.
+
+The module works on a catalog of its own (like test_marketplace.py): the
+leads other tests left active are switched off, ``CATALOG_SIZE`` built-in
+leads inserted (three with an unknown ZIP code, one alone in Fairbanks, AK so
+that its marker stands unclustered), and everything restored at the end.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+import sqlalchemy as sa
+from playwright.sync_api import Page, expect
+from sqlmodel import select
+
+from marketplace.core import lead_map
+from marketplace.core.marketplace import mask_address
+from marketplace.db import get_engine, session_scope
+from marketplace.models import Lead, UserLead
+from marketplace.services import seeding
+from marketplace.services.marketplace import rebuild_facets_now
+from marketplace.sources.base import SearchCriteria
+from marketplace.sources.builtin import BuiltinSource
+from tests.browser.helpers import expect_toast, start_session
+
+CATALOG_SIZE = 150
+UNKNOWN_ZIP = 3
+# Fairbanks, AK (ZIP 99701, centre 64.836, -147.710): far from every other lead.
+LONE = dict(city="Fairbanks", state="AK", zip_code="99701", latitude=64.8512345, longitude=-147.7234567,
+            lead_type="Probate", credit_cost=120, roi=12.5)
+
+
+def _set_active(url: str, ids: list, active: bool) -> None:
+    leads = Lead.__table__
+    with get_engine(url).begin() as conn:
+        for start in range(0, len(ids), 500):
+            conn.execute(sa.update(leads).where(leads.c.id.in_(ids[start:start + 500])).values(is_active=active))
+    rebuild_facets_now(url)
+
+
+@pytest.fixture(scope="module")
+def catalog(live_server):
+    url = live_server.database_url
+    rows = BuiltinSource(seed=9151).search(SearchCriteria(count=CATALOG_SIZE))
+    for row in rows:
+        row["external_id"] = f"map-test:{row['id']}"
+    for row in rows[:UNKNOWN_ZIP]:
+        row["zip_code"] = "00000"  # not a ZIP: locked, it cannot be placed
+    rows[-1].update(LONE)
+    with session_scope(url) as session:
+        previously_active = session.exec(select(Lead.id).where(Lead.is_active == sa.true())).all()
+    _set_active(url, list(previously_active), False)
+    seeding.insert_leads(rows, url)
+    try:
+        yield {str(r["id"]): r for r in rows}
+    finally:
+        ids = [r["id"] for r in rows]
+        with get_engine(url).begin() as conn:
+            conn.execute(sa.delete(UserLead.__table__).where(UserLead.__table__.c.lead_id.in_(ids)))
+            conn.execute(sa.delete(Lead.__table__).where(Lead.__table__.c.id.in_(ids)))
+        _set_active(url, list(previously_active), True)
+
+
+def collect_frames(page: Page) -> list[str]:
+    frames: list[str] = []
+
+    def on_socket(ws):
+        ws.on("framereceived", lambda payload: frames.append(
+            payload if isinstance(payload, str) else payload.decode("utf-8", "replace")))
+
+    page.on("websocket", on_socket)
+    return frames
+
+
+def own_coordinate_texts(row: dict) -> list[str]:
+    """How a lead's own latitude/longitude would read in a frame (JSON numbers, 4-6 decimals)."""
+    texts = []
+    for value in (row["latitude"], row["longitude"]):
+        for decimals in (4, 5, 6):
+            text = json.dumps(round(value, decimals))
+            if len(text.split(".")[-1]) > lead_map.CENTRE_DECIMALS:  # finer than any ZIP centre
+                texts.append(text)
+    return texts
+
+
+def query_of(page: Page) -> dict:
+    return parse_qs(urlparse(page.url).query)
+
+
+def map_ready(page: Page, count: int) -> None:
+    expect(page.locator("[data-count]").filter(has=page.locator("#marketplace-map"))).to_have_attribute(
+        "data-count", str(count))
+    expect(page.locator("#marketplace-map .lv-map-cluster, #marketplace-map .lv-map-pin").first).to_be_visible()
+
+
+def cluster_total(page: Page, expected: int) -> int:
+    """The leads in the clusters plus the single markers shown, once the map settled
+    (while it zooms, the clusters of two zoom levels are briefly both on screen)."""
+    total = -1
+    for _ in range(40):
+        counts = page.locator("#marketplace-map .lv-map-cluster span:first-child").all_text_contents()
+        singles = page.locator("#marketplace-map .lv-map-pin").count()
+        total = sum(int(c.replace(",", "")) for c in counts) + singles
+        if total == expected:
+            break
+        page.wait_for_timeout(250)
+    return total
+
+
+def test_map_from_the_url_shows_clusters_with_counts(page: Page, catalog):
+    frames = collect_frames(page)
+    page.goto("/marketplace?view=map&page=3&per_page=50")
+    placed = CATALOG_SIZE - UNKNOWN_ZIP
+    map_ready(page, placed)
+    # The page number means nothing on the map: the address bar drops it, keeps the rest.
+    expect(page).to_have_url(re.compile(r"/marketplace\?per_page=50&view=map$"))
+    expect(page.locator("#view-map")).to_have_attribute("data-state", "on")
+    expect(page.locator("#lead-grid")).to_have_count(0)
+    expect(page.locator("#pagination")).to_have_count(0)
+    expect(page.locator("#map-caption")).to_have_text(
+        f"{placed} leads on the map. 3 leads without a known location are not on the map.")
+    # Clusters with a count each, and every placed lead is in one of them or on its own.
+    clusters = page.locator("#marketplace-map .lv-map-cluster")
+    expect(clusters.first).to_be_visible()
+    expect(clusters.first).to_have_text(re.compile(r"^\d[\d,]* leads, zoom in$"))
+    assert cluster_total(page, placed) == placed
+    # The lone Fairbanks lead stands on its own, at its ZIP centre (a locked marker).
+    lone_id = next(i for i, r in catalog.items() if r["city"] == "Fairbanks")
+    lone = page.locator(f"#marketplace-map .lv-map-pin[data-lead='{lead_map.lead_token(lone_id)}']")
+    expect(lone).to_have_attribute("title", "Locked lead, ZIP code area: open its card")
+    expect(lone).to_have_class(re.compile("lv-map-pin-locked"))
+
+    payload = "\n".join(frames)
+    assert frames, "no websocket frames were recorded"
+    for row in catalog.values():
+        for text in own_coordinate_texts(row):
+            assert text not in payload, f"a locked lead's own coordinate {text} reached the browser"
+
+
+def test_switch_keeps_the_view_with_the_filters(page: Page, catalog):
+    page.goto("/marketplace?type=Probate")
+    expect(page.locator("#lead-grid")).to_be_visible(timeout=30000)
+    page.locator("#view-map").click()
+    probate = [r for r in catalog.values() if r["lead_type"] == "Probate" and r["zip_code"] != "00000"]
+    map_ready(page, len(probate))
+    assert query_of(page) == {"type": ["Probate"], "view": ["map"]}
+    # A filter change keeps the map; so does a reload.
+    page.locator("#filter-group-type").click()
+    page.locator("#filter-type-Auction").click()
+    page.keyboard.press("Escape")
+    both = [r for r in catalog.values() if r["lead_type"] in ("Probate", "Auction") and r["zip_code"] != "00000"]
+    map_ready(page, len(both))
+    assert query_of(page) == {"type": ["Probate", "Auction"], "view": ["map"]}
+    page.reload()
+    map_ready(page, len(both))
+    assert query_of(page) == {"type": ["Probate", "Auction"], "view": ["map"]}
+    page.locator("#view-grid").click()
+    expect(page.locator("#lead-grid")).to_be_visible()
+    expect(page.locator("#marketplace-map")).to_have_count(0)
+    assert query_of(page) == {"type": ["Probate", "Auction"]}
+
+
+def test_marker_card_unlocks_and_the_marker_moves(page: Page, catalog, live_server, make_user):
+    url = live_server.database_url
+    user = make_user(credits=500)
+    start_session(page, url, user["id"])
+    frames = collect_frames(page)
+    page.goto("/marketplace?view=map")
+    map_ready(page, CATALOG_SIZE - UNKNOWN_ZIP)
+    lone_id = next(i for i, r in catalog.items() if r["city"] == "Fairbanks")
+    token = lead_map.lead_token(lone_id)
+    marker = page.locator(f"#marketplace-map .lv-map-pin[data-lead='{token}']")
+    marker.click()
+
+    panel = page.locator("#map-card-panel")
+    expect(panel).to_be_visible()
+    expect(page.locator(f"#lead-address-{lone_id}")).to_have_text(mask_address(catalog[lone_id]["address"]))
+    expect(page.locator(f"#lead-city-{lone_id}")).to_have_text("Fairbanks, AK 99701")
+    expect(marker).to_have_class(re.compile("lv-map-pin-selected"))
+    button = page.locator(f"#lead-action-{lone_id}")
+    expect(button).to_have_text("Unlock for 120 credits")
+    before = "\n".join(frames)
+    for text in own_coordinate_texts(catalog[lone_id]):
+        assert text not in before
+
+    button.click()
+    # 120 credits reach the default threshold: the page's one confirmation dialog asks first.
+    expect(page.locator("#unlock-confirm-lead")).to_have_text("Probate lead in Fairbanks, AK 99701")
+    page.locator("#unlock-confirm-ok").click()
+    expect_toast(page, "Lead Unlocked!", "Lead unlocked for 120 credits. 380 credits remaining.")
+    expect(button).to_have_text("View Details")
+    expect(button).to_have_attribute("href", f"/property/{lone_id}")
+    expect(page.locator(f"#lead-address-{lone_id}")).to_have_text(catalog[lone_id]["address"])
+    with session_scope(url) as s:
+        assert s.exec(select(UserLead).where(UserLead.lead_id == uuid.UUID(lone_id))).one().credit_cost == 120
+
+    # The marker moved to the lead's own coordinates: they reached the browser only now.
+    expect(marker).to_have_class(re.compile("lv-map-pin-selected"))
+    after = "\n".join(frames)
+    assert json.dumps(round(LONE["latitude"], 5)) in after and json.dumps(round(LONE["longitude"], 5)) in after
+    position = page.evaluate(
+        "token => { const el = document.querySelector(`.lv-map-pin[data-lead='${token}']`);"
+        " return el && el.style.transform; }", token)
+    assert position  # placed by Leaflet
+    for lead_id, row in catalog.items():
+        if lead_id != lone_id:
+            for text in own_coordinate_texts(row):
+                assert text not in after
+
+    page.locator("#map-card-close").click()
+    expect(panel).to_have_count(0)
+    expect(marker).to_have_class(re.compile("lv-map-pin-open"))
+
+
+def test_property_page_small_map(page: Page, catalog, live_server, make_user):
+    from marketplace.services.unlocks import unlock_lead
+
+    user = make_user(credits=500)
+    lead_id = next(i for i, r in catalog.items() if r["zip_code"] not in ("00000", "99701"))
+    unlock_lead(uuid.UUID(user["id"]), lead_id, database_url=live_server.database_url)
+    start_session(page, live_server.database_url, user["id"])
+    page.goto(f"/property/{lead_id}")
+    small = page.locator("#property-map")
+    expect(small).to_have_attribute("data-count", "1")
+    expect(small.locator(".lv-map-pin-open")).to_be_visible()
+    row = catalog[lead_id]
+    expect(small).to_have_attribute("aria-label", f"Map: {row['address']}, {row['city']}, {row['state']} {row['zip_code']}")
