@@ -15,6 +15,10 @@ Header layout by viewport (Radix breakpoints):
   Sign Out sit in a popover behind an account button (aria-label "Account
   details"); from ``lg`` they are inline in the header.
 
+A signed-in user has the Notifications bell (``components/notification_bell.py``)
+left of the account controls at every width; its unread count is read on
+every page load and with the session keep-alive.
+
 Element ids used by the test suite: ``header-login``, ``header-signout``,
 ``header-email``, ``header-subscription`` and ``nav-dashboard``.
 """
@@ -31,7 +35,9 @@ from marketplace import messages
 from marketplace.core import http_policy
 from marketplace.components import ui
 from marketplace.components.footer import LEGAL_NOTE, brand, footer
+from marketplace.components.notification_bell import notification_bell
 from marketplace.states.auth import AuthState
+from marketplace.states.notifications import NotificationsState
 
 PREVIEW_IMAGE = "/logo.svg"  # og:image of every page (Reflex defaults to a favicon.ico there is none of)
 NAV_LINKS = [
@@ -207,7 +213,7 @@ def account_controls() -> rx.Component:
         rx.skeleton(width="88px", height="32px", aria_label="Loading account", role="status"),
         rx.cond(
             AuthState.is_authenticated,
-            rx.fragment(account_inline(), account_popover()),
+            rx.fragment(notification_bell(), account_inline(), account_popover()),
             login_button(),
         ),
     )
@@ -320,7 +326,8 @@ def session_keep_alive() -> rx.Component:
     """
     return rx.cond(
         AuthState.is_authenticated,
-        rx.moment(interval=KEEP_ALIVE_INTERVAL_MS, on_change=AuthState.keep_alive, display="none",
+        rx.moment(interval=KEEP_ALIVE_INTERVAL_MS, on_change=[AuthState.keep_alive, NotificationsState.refresh_count],
+                  display="none",
                   aria_hidden="true"),
     )
 
@@ -358,7 +365,8 @@ def page(route: str, title: str | rx.Var, on_load: list | None = None, shell_wra
         PAGES.append((wrapped, {
             "route": route,
             "title": title + f" | {routes.APP_NAME}" if isinstance(title, rx.Var) else f"{title} | {routes.APP_NAME}",
-            "on_load": [AuthState.check_session, *(on_load or [])],
+            # The bell's unread count (signed in) refreshes with every page load, after the page's own data.
+            "on_load": [AuthState.check_session, *(on_load or []), NotificationsState.refresh_count],
             # Search snippet, link preview image, and noindex for private and transactional pages.
             "description": messages.PAGE_DESCRIPTIONS.get(route, messages.PAGE_DESCRIPTION_DEFAULT),
             "image": PREVIEW_IMAGE,

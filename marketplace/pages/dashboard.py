@@ -9,7 +9,9 @@ from marketplace.components import cards, styles, ui
 from marketplace.components.layout import page
 from marketplace.states.auth import AuthState
 from marketplace.states.dashboard import DashboardState
+from marketplace.states.saved_searches import SavedSearchesState
 from marketplace.views.dashboard_referrals import referrals_tab
+from marketplace.views.dashboard_saved_searches import saved_searches_tab
 from marketplace.views.dashboard_scrapes import scrapes_tab
 from marketplace.views.dashboard_unlocked import unlocked_tab
 from marketplace.views.settings_delete import settings_tab
@@ -41,6 +43,7 @@ def dashboard_tabs() -> rx.Component:
             tab_trigger("Unlocked Leads", "unlocked", "lock-open", short="Unlocked"),
             tab_trigger("Bulk Scrapes", "scrapes", "layers", short="Scrapes"),
             tab_trigger("Referrals", "referrals", "gift"),
+            tab_trigger("Saved Searches", routes.SAVED_SEARCHES_TAB, "bookmark", short="Saved"),
             tab_trigger("Settings", "settings", "settings"),
             size="2",
             # One row at every width: a list wider than the screen scrolls sideways.
@@ -50,11 +53,12 @@ def dashboard_tabs() -> rx.Component:
         rx.tabs.content(rx.box(unlocked_tab(), padding_top="1rem"), value="unlocked"),
         rx.tabs.content(rx.box(scrapes_tab(), padding_top="1rem"), value="scrapes"),
         rx.tabs.content(rx.box(referrals_tab(), padding_top="1rem"), value="referrals"),
+        rx.tabs.content(rx.box(saved_searches_tab(), padding_top="1rem"), value=routes.SAVED_SEARCHES_TAB),
         # The settings cards' headings are h3: the tab's own (screen-reader) h2 keeps the order.
         rx.tabs.content(rx.box(rx.heading("Settings", as_="h2", class_name="lv-sr-only"), settings_tab(),
                                padding_top="1rem"), value="settings"),
         value=DashboardState.tab,
-        on_change=DashboardState.set_tab,
+        on_change=[DashboardState.set_tab, SavedSearchesState.on_tab],  # a tab loads its rows when shown
         width="100%",
     )
 
@@ -170,7 +174,7 @@ def dashboard_skeleton() -> rx.Component:
     )
 
 
-@page(route=routes.DASHBOARD, title="Dashboard", on_load=[DashboardState.load])
+@page(route=routes.DASHBOARD, title="Dashboard", on_load=[DashboardState.load, SavedSearchesState.on_page_load])
 def dashboard() -> rx.Component:
     ready = AuthState.is_authenticated & (DashboardState.loaded_for == AuthState.user_id)
     return cards.app_page(rx.cond(ready, dashboard_content(), dashboard_skeleton()))

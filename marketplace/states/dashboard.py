@@ -17,7 +17,7 @@ from marketplace.states.browser import browser_origin
 
 log = logging.getLogger("marketplace.dashboard")
 
-TABS = ("unlocked", "scrapes", "referrals", "settings")
+TABS = ("unlocked", "scrapes", "referrals", routes.SAVED_SEARCHES_TAB, "settings")
 CODE_MAX_LENGTH = 15
 
 
@@ -99,6 +99,9 @@ class DashboardState(AuthState):
         self.load_failed = False
         self.loading_more = False
         self._clear_data()
+        wanted = self.router.url.query_parameters.get("tab", "")
+        if wanted in TABS:  # ?tab=saved: a link straight to a tab (the alert e-mail's, the bell's)
+            self.tab = wanted
         user_id = await self._current_user_id()
         if user_id is None:
             return rx.redirect(routes.AUTH, replace=True)

@@ -9,6 +9,7 @@ import reflex as rx
 from marketplace.components import ui
 from marketplace.core import marketplace as rules
 from marketplace.states.marketplace import MarketplaceState as S
+from marketplace.views.marketplace_save_search import save_search_control
 
 GROUP_IDS = {"lead_types": "type", "roi_ranges": "roi", "sizes": "size", "tags": "tag"}
 # (state var, label, short label for the bar, icon, options)
@@ -263,6 +264,7 @@ def filter_bar() -> rx.Component:
                     class_name="lv-hide-below-sm",
                 ),
                 rx.box(mobile_sheet(), class_name="lv-hide-from-sm"),
+                save_search_control(),  # views/marketplace_save_search.py
                 rx.spacer(),
                 rx.flex(
                     result_count(),

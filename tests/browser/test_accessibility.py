@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Callable
 
@@ -22,9 +23,9 @@ import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 
 from marketplace.core.images import house_image_urls
-from marketplace.db import get_engine
-from marketplace.models import Lead
-from marketplace.services import purchases
+from marketplace.db import get_engine, session_scope
+from marketplace.models import Lead, LeadRefreshRun, Notification, utcnow
+from marketplace.services import purchases, saved_searches
 from marketplace.services.marketplace import rebuild_facets_now
 from tests.browser import leads
 from tests.browser.helpers import expect_toast
@@ -73,6 +74,19 @@ def world(browser, live_server):
     leads.store(live_server, *rows)
     leads.unlock(live_server, member_dict, rows[0])
     checkout = purchases.start_purchase(member.id, "starter")
+    # Saved Searches tab and the bell: a saved search and one unread alert (a read one too)
+    search = saved_searches.create_saved_search(member.id, "Probate over 30% ROI", "type=Probate&roi=gt30")
+    with session_scope(db) as session:
+        for n in range(2):
+            run = LeadRefreshRun(run_key=f"a11y-{uuid.uuid4().hex[:12]}", run_date=date(2026, 11, 21),
+                                 status="completed")
+            session.add(run)
+            session.flush()
+            session.add(Notification(user_id=member.id, refresh_run_id=run.id, lead_count=3 + n,
+                                     read_at=utcnow() if n else None,
+                                     matches={"searches": [{"id": search.id, "name": search.name,
+                                                            "query": search.query, "count": 3 + n}],
+                                              "lead_ids": []}))
 
     contexts = []
 
@@ -140,6 +154,27 @@ def unlock_confirmation(page: Page, world: World) -> None:
     expect(page.locator("#unlock-confirm-dialog")).to_be_visible()
 
 
+def map_view(page: Page, world: World) -> None:
+    page.goto("/marketplace?view=map")
+    expect(page.locator("#marketplace-map .lv-map-cluster, #marketplace-map .lv-map-pin").first).to_be_visible(
+        timeout=30000)
+
+
+def map_card(page: Page, world: World) -> None:
+    """The map with a marker's card open: clusters clicked (zoom in, then spread) until a marker shows."""
+    map_view(page, world)
+    pins = page.locator("#marketplace-map .lv-map-pin")
+    for _ in range(12):
+        if pins.count():
+            break
+        page.locator("#marketplace-map .lv-map-cluster").first.click()
+        page.wait_for_timeout(600)
+    pins.first.click()
+    expect(page.locator("#map-card-panel [id^='lead-action-']")).to_be_visible()
+    # Back to the top (the click scrolled the marker into view, the map's controls under the sticky filter bar).
+    page.evaluate("window.scrollTo(0, 0)")
+
+
 def tab(path: str, name: str, ready: str) -> Callable[[Page, World], None]:
     """Open ``path`` (a full load even when only the hash differs), then the tab ``name``."""
     def step(page: Page, world: World) -> None:
@@ -190,12 +225,18 @@ PAGES: list[tuple[str, str, Callable[[Page, World], None]]] = [
     ("marketplace-lead-unlocked-toast", "member", unlock_toast),
     ("marketplace-unlock-confirmation", "member", unlock_confirmation),
     ("marketplace-type-filter-open", "member", opened("/marketplace", "#filter-group-type", "#filter-type-Auction")),
+    ("marketplace-map", "visitor", map_view),
+    ("marketplace-map-member", "member", map_view),
+    ("marketplace-map-card", "member", map_card),
     ("bulkscraper-member-states-open", "member", opened("/bulkscraper", "#scraper-states", "#scraper-state-TX")),
     ("bulkscraper-member-webhook", "member", visit("/bulkscraper?section=webhook", "#webhook-panel")),
     ("dashboard-unlocked-leads", "member", tab("/dashboard", "Unlocked Leads", "table")),
     ("dashboard-bulk-scrapes", "member", tab("/dashboard", "Bulk Scrapes", ACTIVE_PANEL)),
     ("dashboard-referrals", "member", tab("/dashboard", "Referrals", ACTIVE_PANEL)),
     ("dashboard-settings", "member", tab("/dashboard", "Settings", ACTIVE_PANEL)),
+    ("dashboard-saved-searches", "member", tab("/dashboard", "Saved Searches", "#saved-searches-list")),
+    ("marketplace-save-search-dialog", "member", opened("/marketplace", "#save-search-button", "#save-search-dialog")),
+    ("notifications-popover", "member", opened("/dashboard", "#notifications-button", "#notifications-list")),
     ("property-unlocked", "member", visit("/property/{w.unlocked_id}", "#property-image-primary")),
     ("purchase-credits", "member", visit("/purchase-credits", "#purchase-balance")),
     ("credits-purchased-error", "member", credits_purchased_error),
@@ -203,7 +244,10 @@ PAGES: list[tuple[str, str, Callable[[Page, World], None]]] = [
     ("explorerdev-super-admin", "admin", visit("/explorerdev", "#explorer-heading")),
     ("phone-home-menu-open", "phone", opened("/", "#header-menu-button", "[role=dialog]")),
     ("phone-marketplace-filter-sheet", "phone", opened("/marketplace", "#mobile-filters-button", "#filter-sheet")),
+    ("phone-marketplace-map-card", "phone", map_card),
     ("phone-dashboard", "phone", tab("/dashboard", "Unlocked Leads", ACTIVE_PANEL)),
+    ("phone-dashboard-saved-searches", "phone", tab("/dashboard", "Saved Searches", "#saved-searches-list")),
+    ("phone-notifications-popover", "phone", opened("/marketplace", "#notifications-button", "#notifications-list")),
 ]
 
 

@@ -1,0 +1,401 @@
+"""Saved searches: the marketplace's "Save search" dialog (``SaveSearchState``) and
+the dashboard's Saved Searches tab (``SavedSearchesState``).
+
+The filters to save come from the browser (``MarketplaceState.shown_query`` as
+an event argument): they are only a suggestion. The summary shown in the dialog
+is parsed here with ``core.marketplace.Filters.from_query`` and the service
+re-parses the query before it stores anything. Every handler re-checks the
+session and runs the service off the event loop; the tab keeps its one page of
+rows (at most ``MAX_SAVED_SEARCHES``) as display values.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+import reflex as rx
+
+from marketplace import routes
+from marketplace.core.limits import MAX_SAVED_SEARCHES, SAVED_SEARCH_NAME_MAX_LENGTH as NAME_MAX_LENGTH
+from marketplace.core.saved_searches import query_summary
+from marketplace.core.times import format_date
+from marketplace.messages import (
+    SAVED_SEARCH_DELETED,
+    SAVED_SEARCH_RENAMED,
+    SAVED_SEARCH_SAVE_FAILED,
+    SAVED_SEARCH_SAVED,
+    SAVED_SEARCH_UPDATE_FAILED,
+    SUMMARY_ALL_LEADS,
+    SUMMARY_SORTED_BY,
+)
+from marketplace.offloop import run_blocking
+from marketplace.services import saved_searches as service
+from marketplace.states.auth import AuthState, success_toast
+
+log = logging.getLogger("marketplace.saved_searches")
+
+SUMMARY_JOINER = " · "  # between the parts of core.saved_searches.summary
+QUERY_MAX_LENGTH = 2000  # a marketplace query is far shorter; anything longer is junk
+
+
+def _query_arg(value: object) -> str:
+    return value if isinstance(value, str) and len(value) <= QUERY_MAX_LENGTH else ""
+
+
+def _search_id(value: object) -> int | None:
+    """A row id from an event: digits within range, else None (junk is ignored)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, str) and value.isdigit() and len(value) <= 12:
+        number = int(value)
+    else:
+        return None
+    return number if 0 < number < 2**62 else None
+
+
+def default_name(summary_text: str) -> str:
+    """The dialog's suggested name: the summary without its 'sorted by' part (when it has
+    filters), shortened to fit the name's limit."""
+    parts = summary_text.split(SUMMARY_JOINER)
+    sorted_by = SUMMARY_SORTED_BY.split("{", 1)[0]
+    if len(parts) > 1 and parts[-1].startswith(sorted_by) and parts[0] != SUMMARY_ALL_LEADS:
+        parts = parts[:-1]
+    text = " ".join(SUMMARY_JOINER.join(parts).split())
+    return text if len(text) <= NAME_MAX_LENGTH else text[: NAME_MAX_LENGTH - 1].rstrip(" ,;·") + "…"
+
+
+@dataclasses.dataclass
+class SavedSearchRow:
+    """One saved search as the tab shows it: display strings and flags."""
+
+    id: str = ""
+    name: str = ""
+    summary: str = ""
+    matches: str = ""  # '1,234 matches now'
+    new_label: str = ""  # '3 new' ('' when none)
+    created: str = ""  # 'Saved Mar 4, 2026'
+    alerts: bool = False
+    email: bool = False
+
+
+def search_row(view: service.SavedSearchView, zone_name: str) -> SavedSearchRow:
+    return SavedSearchRow(
+        id=str(view.id),
+        name=view.name,
+        summary=view.summary,
+        matches=f"{view.matches_now:,} match{'' if view.matches_now == 1 else 'es'} now",
+        new_label=f"{view.new_since_opened:,} new" if view.new_since_opened > 0 else "",
+        created=f"Saved {format_date(view.created_at, zone_name)}",
+        alerts=view.alerts_enabled,
+        email=view.email_enabled,
+    )
+
+
+# --------------------------------------------------------------------------- the marketplace's dialog
+
+
+class SaveSearchState(AuthState):
+    """"Save search" on /marketplace: a name (prefilled from the filters' summary), then Save."""
+
+    save_open: bool = False
+    save_name: str = ""
+    save_summary: str = ""  # what will be saved, in words
+    saving: bool = False
+    _save_query: str = ""  # the query the dialog was opened with (re-parsed by the service)
+
+    @rx.event
+    async def open_save(self, query: str):
+        """The Save search button, with the filters the grid shows."""
+        if self.saving:
+            return None
+        user_id = await self._current_user_id()
+        if user_id is None:
+            return rx.redirect(routes.AUTH)
+        self._save_query = _query_arg(query)
+        self.save_summary = query_summary(self._save_query)
+        self.save_name = default_name(self.save_summary)
+        self.save_open = True
+        return None
+
+    @rx.event
+    def set_save_open(self, is_open: bool):
+        """Escape, the overlay or Cancel close it; it never closes mid-save (and opens only via open_save)."""
+        if is_open is False and not self.saving:
+            self.save_open = False
+
+    @rx.event
+    def set_save_name(self, value: str):
+        self.save_name = value[:NAME_MAX_LENGTH] if isinstance(value, str) else ""
+
+    @rx.var
+    def save_disabled(self) -> bool:
+        return self.saving or not self.save_name.strip()
+
+    @rx.event
+    async def save(self, form_data: dict | None = None):
+        """Save: 'Saving...', then close with a toast; a refusal (limit, name taken) keeps it open."""
+        if self.saving or not self.save_open:
+            return
+        if isinstance(form_data, dict) and isinstance(form_data.get("name"), str):
+            self.save_name = form_data["name"][:NAME_MAX_LENGTH]  # the form's own value (inputs are debounced)
+        user_id = await self._current_user_id()
+        if user_id is None:
+            self.save_open = False
+            yield rx.redirect(routes.AUTH)
+            return
+        self.saving = True
+        yield
+        try:
+            view = await run_blocking(service.create_saved_search, user_id, self.save_name, self._save_query)
+        except Exception as exc:  # noqa: BLE001 - a UserError's own text, else the generic failure
+            self.saving = False
+            yield self._error_toast(exc, SAVED_SEARCH_SAVE_FAILED, f"saving a search for {user_id}")
+            return
+        self.saving = False
+        self.save_open = False
+        yield success_toast(SAVED_SEARCH_SAVED, f'"{view.name}" is in your dashboard under Saved Searches.')
+
+
+# --------------------------------------------------------------------------- the dashboard's tab
+
+
+class SavedSearchesState(AuthState):
+    """The dashboard tab: the user's saved searches, loaded when the tab opens."""
+
+    searches: list[SavedSearchRow] = []
+    loaded_for: str = ""  # the user these rows belong to
+    loading: bool = False
+    load_failed: bool = False
+    busy_id: str = ""  # the row whose switch or Open is in flight
+
+    rename_open: bool = False
+    rename_id: str = ""
+    rename_name: str = ""
+    renaming: bool = False
+
+    delete_open: bool = False
+    delete_id: str = ""
+    delete_name: str = ""
+    deleting: bool = False
+
+    @rx.var
+    def count_label(self) -> str:
+        return f"{len(self.searches)} of {MAX_SAVED_SEARCHES}"
+
+    @rx.var
+    def at_limit(self) -> bool:
+        return len(self.searches) >= MAX_SAVED_SEARCHES
+
+    def _forget(self) -> None:
+        self.searches = []
+        self.loaded_for = ""
+        self.busy_id = ""
+        self.rename_open = self.delete_open = False
+        self.rename_id = self.rename_name = self.delete_id = self.delete_name = ""
+
+    def _replace(self, view: service.SavedSearchView) -> None:
+        row = search_row(view, self._zone())
+        self.searches = [row if r.id == row.id else r for r in self.searches]
+
+    def _name_of(self, search_id: str) -> str | None:
+        return next((r.name for r in self.searches if r.id == search_id), None)
+
+    @rx.event
+    async def on_page_load(self):
+        """/dashboard load: nothing from a previous visit or user stays; the tab loads when shown."""
+        self._forget()
+        self.load_failed = False
+        from marketplace.states.dashboard import DashboardState  # the page's state, not imported at module load
+
+        dashboard = await self.get_state(DashboardState)
+        if dashboard.tab == routes.SAVED_SEARCHES_TAB:
+            return SavedSearchesState.load
+        return None
+
+    @rx.event
+    async def on_tab(self, tab: str):
+        """The dashboard's tab changed: load this tab's rows when it is the one shown."""
+        if tab == routes.SAVED_SEARCHES_TAB:
+            return SavedSearchesState.load
+        return None
+
+    @rx.event
+    async def load(self):
+        user_id = await self._current_user_id()
+        if user_id is None:
+            self._forget()
+            yield rx.redirect(routes.AUTH, replace=True)
+            return
+        self.loading = True
+        self.load_failed = False
+        yield
+        try:
+            views = await run_blocking(service.list_saved_searches, user_id)
+        except Exception:  # noqa: BLE001 - shown as a load failure with Try again
+            log.exception("saved searches load failed for %s", user_id)
+            self._forget()
+            self.loading = False
+            self.load_failed = True
+            return
+        zone = self._zone()
+        self.searches = [search_row(view, zone) for view in views[:MAX_SAVED_SEARCHES]]
+        self.loaded_for = str(user_id)
+        self.loading = False
+
+    async def _user_for_rows(self):
+        """The signed-in user, when the rows on screen are theirs; else reload (or go sign in)."""
+        user_id = await self._current_user_id()
+        if user_id is None:
+            self._forget()
+            return None, rx.redirect(routes.AUTH, replace=True)
+        if self.loaded_for != str(user_id):
+            return None, SavedSearchesState.load
+        return user_id, None
+
+    # ---------------------------------------------------------------- open, switches
+
+    @rx.event
+    async def open_search(self, search_id: str):
+        """Open: marks it opened (its 'new' count restarts) and shows its filters on the marketplace."""
+        number = _search_id(search_id)
+        if number is None or self.busy_id or self._name_of(str(number)) is None:
+            return
+        user_id, other = await self._user_for_rows()
+        if user_id is None:
+            yield other
+            return
+        self.busy_id = str(number)
+        yield
+        try:
+            url = await run_blocking(service.open_saved_search, user_id, number)
+        except Exception as exc:  # noqa: BLE001
+            self.busy_id = ""
+            yield self._error_toast(exc, SAVED_SEARCH_UPDATE_FAILED, f"opening saved search {number}")
+            yield SavedSearchesState.load
+            return
+        self.busy_id = ""
+        yield rx.redirect(url)
+
+    async def _switch(self, search_id: str, enabled: bool, fn, what: str):
+        number = _search_id(search_id)
+        if number is None or not isinstance(enabled, bool) or self.busy_id or self._name_of(str(number)) is None:
+            return
+        user_id, other = await self._user_for_rows()
+        if user_id is None:
+            yield other
+            return
+        self.busy_id = str(number)
+        yield
+        try:
+            view = await run_blocking(fn, user_id, number, enabled)
+        except Exception as exc:  # noqa: BLE001
+            self.busy_id = ""
+            yield self._error_toast(exc, SAVED_SEARCH_UPDATE_FAILED, f"{what} of saved search {number}")
+            yield SavedSearchesState.load
+            return
+        self._replace(view)
+        self.busy_id = ""
+
+    @rx.event
+    async def set_alerts(self, search_id: str, enabled: bool):
+        async for update in self._switch(search_id, enabled, service.set_alerts, "alerts"):
+            yield update
+
+    @rx.event
+    async def set_email(self, search_id: str, enabled: bool):
+        async for update in self._switch(search_id, enabled, service.set_email, "e-mail"):
+            yield update
+
+    # ---------------------------------------------------------------- rename
+
+    @rx.event
+    def open_rename(self, search_id: str):
+        name = self._name_of(search_id) if isinstance(search_id, str) else None
+        if name is None or self.renaming:
+            return
+        self.rename_id = search_id
+        self.rename_name = name
+        self.rename_open = True
+
+    @rx.event
+    def set_rename_open(self, is_open: bool):
+        if is_open is False and not self.renaming:
+            self.rename_open = False
+
+    @rx.event
+    def set_rename_name(self, value: str):
+        self.rename_name = value[:NAME_MAX_LENGTH] if isinstance(value, str) else ""
+
+    @rx.var
+    def rename_disabled(self) -> bool:
+        return self.renaming or not self.rename_name.strip()
+
+    @rx.event
+    async def rename(self, form_data: dict | None = None):
+        number = _search_id(self.rename_id)
+        if self.renaming or not self.rename_open or number is None:
+            return
+        if isinstance(form_data, dict) and isinstance(form_data.get("name"), str):
+            self.rename_name = form_data["name"][:NAME_MAX_LENGTH]
+        user_id, other = await self._user_for_rows()
+        if user_id is None:
+            self.rename_open = False
+            yield other
+            return
+        self.renaming = True
+        yield
+        try:
+            view = await run_blocking(service.rename_saved_search, user_id, number, self.rename_name)
+        except Exception as exc:  # noqa: BLE001 - name taken or empty: the dialog stays open
+            self.renaming = False
+            yield self._error_toast(exc, SAVED_SEARCH_UPDATE_FAILED, f"renaming saved search {number}")
+            return
+        self._replace(view)
+        self.renaming = False
+        self.rename_open = False
+        yield success_toast(SAVED_SEARCH_RENAMED, f'It is now called "{view.name}".')
+
+    # ---------------------------------------------------------------- delete
+
+    @rx.event
+    def open_delete(self, search_id: str):
+        name = self._name_of(search_id) if isinstance(search_id, str) else None
+        if name is None or self.deleting:
+            return
+        self.delete_id = search_id
+        self.delete_name = name
+        self.delete_open = True
+
+    @rx.event
+    def set_delete_open(self, is_open: bool):
+        if is_open is False and not self.deleting:
+            self.delete_open = False
+
+    @rx.event
+    async def delete(self):
+        number = _search_id(self.delete_id)
+        if self.deleting or not self.delete_open or number is None:
+            return
+        user_id, other = await self._user_for_rows()
+        if user_id is None:
+            self.delete_open = False
+            yield other
+            return
+        self.deleting = True
+        yield
+        try:
+            await run_blocking(service.delete_saved_search, user_id, number)
+        except Exception as exc:  # noqa: BLE001
+            self.deleting = False
+            self.delete_open = False
+            yield self._error_toast(exc, SAVED_SEARCH_UPDATE_FAILED, f"deleting saved search {number}")
+            yield SavedSearchesState.load
+            return
+        name = self.delete_name
+        self.searches = [r for r in self.searches if r.id != str(number)]
+        self.deleting = False
+        self.delete_open = False
+        yield success_toast(SAVED_SEARCH_DELETED, f'"{name}" and its alerts are gone.')
