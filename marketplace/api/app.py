@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from marketplace.api import alerts, downloads, explorer_export, images, stripe_webhook, webhook
+from marketplace.api import alerts, downloads, explorer_export, stripe_webhook, webhook
 from marketplace.offloop import run_blocking
 from marketplace.services.health import ping_database
 
@@ -23,7 +23,6 @@ def create_api() -> FastAPI:
         await run_blocking(ping_database)
         return {"status": "ok"}
 
-    api.include_router(images.router)
     api.include_router(stripe_webhook.router)
     api.include_router(webhook.router)
     api.include_router(downloads.router)

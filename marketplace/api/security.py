@@ -36,6 +36,7 @@ from starlette.datastructures import Headers
 
 from marketplace import routes
 from marketplace.config import Settings, get_settings
+from marketplace.api.images import HouseImages
 from marketplace.core import http_policy, lead_map
 from marketplace.core.accounts import is_reserved_referral_code, is_valid_referral_code
 
@@ -296,7 +297,7 @@ class HardenedApp(rx.App):
 
     def __call__(self):
         asgi = super().__call__()
-        hardened = HttpHardening(asgi, router=self.router, static_dir=frontend_static_dir())
+        hardened = HttpHardening(HouseImages(asgi), router=self.router, static_dir=frontend_static_dir())
         if self.sio is not None:
             # socket.io checks origins itself too: with Reflex's list (rxconfig) it would refuse
             # a same-origin page on an address other than SITE_URL or loopback (a LAN address).

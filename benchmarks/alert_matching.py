@@ -1,0 +1,172 @@
+"""Saved-search alert matching (issue 15) on PostgreSQL: 1,000,000 leads, 2,000 users,
+10,000 saved searches, a 500-lead refresh.
+
+    .venv/bin/python -m benchmarks.alert_matching                     # a fresh database, dropped after
+    .venv/bin/python -m benchmarks.alert_matching --keep lv_bench     # seed once, re-measure later
+
+The leads come from ``seed-leads`` (as ``benchmarks.explorer_leads``; ``--keep``
+reuses a database holding exactly ``--rows`` leads). The users (90% with a
+confirmed address, 1% deleted) and their saved searches (varied filters drawn
+like a marketplace user's: one or two lead types, ROI bands, sizes, tags or no
+filter at all; alerts on for 90%, e-mail for 80%) are inserted directly (no
+Argon2 for 2,000 passwords). A refresh run then gets ``--new`` new leads from
+the built-in source, and ``services.alerts.match_refresh`` is timed: the first
+run (notifications and e-mails written) and a re-run (nothing written twice).
+Queries are counted with a ``before_cursor_execute`` listener on the engine.
+Afterwards the refresh's leads, notifications and e-mails are removed, so a
+kept database stays at ``--rows`` leads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import time
+import uuid
+
+import sqlalchemy as sa
+from sqlalchemy import event
+
+from benchmarks._db import postgres_database
+from benchmarks.explorer_leads import kept_database, seed
+from marketplace.core import saved_searches as rules
+from marketplace.core.marketplace import LEAD_TYPE_OPTIONS, Filters
+from marketplace.db import get_engine
+from marketplace.models import (EmailOutbox, Lead, LeadRefreshRun, Notification, SavedSearch, SavedSearchCriterion,
+                                User, utcnow)
+from marketplace.services import alerts, saved_searches
+from marketplace.services.seeding import insert_leads
+from marketplace.sources.base import SearchCriteria
+from marketplace.sources.builtin import BuiltinSource
+
+BENCH_DOMAIN = "alerts-bench.example.com"
+
+
+def random_filters(rng: random.Random) -> Filters:
+    """A marketplace user's filters: most pick a lead type or two, many an ROI band, some size or tags."""
+    if rng.random() < 0.12:
+        return Filters(sort=rng.choice(("roi_desc", "newest")))
+    types = tuple(rng.sample(LEAD_TYPE_OPTIONS, rng.choice((1, 1, 2)))) if rng.random() < 0.65 else ()
+    rois = tuple(rng.sample(("gt30", "20-30", "10-20", "0-10"), rng.choice((1, 1, 2)))) if rng.random() < 0.45 else ()
+    sizes = tuple(rng.sample(("small", "medium", "large"), 1)) if rng.random() < 0.2 else ()
+    tags = (tuple(rng.sample(("new", "high_roi", "vacant", "auction_soon", "unlocked"), rng.choice((1, 2))))
+            if rng.random() < 0.3 else ())
+    return Filters(lead_types=types, roi_ranges=rois, sizes=sizes, tags=tags,
+                   sort=rng.choice(("roi_desc", "newest", "price_asc")))
+
+
+def seed_searches(url: str, users: int, searches: int) -> None:
+    engine = get_engine(url)
+    with engine.connect() as conn:
+        have = conn.execute(sa.select(sa.func.count()).select_from(SavedSearch)).scalar_one()
+    if have == searches:
+        print(f"reusing {users:,} users and {have:,} saved searches\n")
+        return
+    if have:
+        raise SystemExit(f"--keep: the database holds {have:,} saved searches, not {searches:,}")
+    rng = random.Random(15)
+    now = utcnow()
+    user_rows = [{"id": uuid.uuid4(), "email": f"user{n}@{BENCH_DOMAIN}", "password_hash": "-", "created_at": now,
+                  "email_confirmed_at": now if rng.random() < 0.9 else None,
+                  "deleted_at": now if rng.random() < 0.01 else None} for n in range(users)]
+    search_rows, criteria_rows = [], []
+    for n in range(searches):
+        filters = random_filters(rng)
+        search_rows.append({"id": n + 1, "user_id": user_rows[n % users]["id"], "name": f"Search {n // users + 1}",
+                            "name_key": f"search {n // users + 1}", "query": filters.to_query(),
+                            "criteria_groups": rules.criteria_groups(filters), "alerts_enabled": rng.random() < 0.9,
+                            "email_enabled": rng.random() < 0.8, "created_at": now})
+        criteria_rows += [{"saved_search_id": n + 1, "grp": g, "value": v} for g, v in rules.criteria(filters)]
+    with engine.begin() as conn:
+        conn.execute(sa.insert(User.__table__), user_rows)
+        conn.execute(sa.insert(SavedSearch.__table__), search_rows)
+        conn.execute(sa.insert(SavedSearchCriterion.__table__), criteria_rows)
+        conn.exec_driver_sql("SELECT setval(pg_get_serial_sequence('saved_searches', 'id'), %s)", (searches,))
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.exec_driver_sql("ANALYZE saved_searches, saved_search_criteria, users")
+    print(f"inserted {users:,} users, {searches:,} saved searches, {len(criteria_rows):,} criteria rows\n")
+
+
+def new_refresh(url: str, count: int) -> int:
+    now = utcnow()
+    with get_engine(url).begin() as conn:
+        run_id = conn.execute(sa.insert(LeadRefreshRun.__table__).values(
+            run_key=f"bench:{uuid.uuid4().hex[:12]}", run_date=now.date(), trigger="manual", status="completed",
+            started_at=now, finished_at=now, leads_added=count).returning(LeadRefreshRun.__table__.c.id)).scalar_one()
+    rows = BuiltinSource(seed=int(time.time())).search(SearchCriteria(count=count))
+    for row in rows:
+        row.update(created_at=now, is_new=True, refresh_run_id=run_id, external_id=f"bench-{uuid.uuid4().hex}")
+    insert_leads(rows, url, rebuild=False)
+    with get_engine(url).connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.exec_driver_sql("ANALYZE leads")
+    return run_id
+
+
+def clean_up(url: str, run_id: int) -> None:
+    with get_engine(url).begin() as conn:
+        outbox = conn.execute(sa.select(Notification.__table__.c.outbox_id)
+                              .where(Notification.__table__.c.refresh_run_id == run_id)).scalars().all()
+        conn.execute(sa.delete(Notification.__table__).where(Notification.__table__.c.refresh_run_id == run_id))
+        ids = [i for i in outbox if i is not None]
+        for start in range(0, len(ids), 5000):
+            conn.execute(sa.delete(EmailOutbox.__table__).where(EmailOutbox.__table__.c.id.in_(ids[start:start + 5000])))
+        conn.execute(sa.delete(Lead.__table__).where(Lead.__table__.c.refresh_run_id == run_id))
+        conn.execute(sa.delete(LeadRefreshRun.__table__).where(LeadRefreshRun.__table__.c.id == run_id))
+
+
+class Queries:
+    def __init__(self, engine):
+        self.count = 0
+        event.listen(engine, "before_cursor_execute", self._seen)
+
+    def _seen(self, *_args) -> None:
+        self.count += 1
+
+
+def measure(label: str, fn, queries: Queries) -> tuple[str, float, int, object]:
+    before = queries.count
+    started = time.perf_counter()
+    result = fn()
+    return label, time.perf_counter() - started, queries.count - before, result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--users", type=int, default=2_000)
+    parser.add_argument("--searches", type=int, default=10_000)
+    parser.add_argument("--new", type=int, default=500, help="leads the refresh adds")
+    parser.add_argument("--keep", metavar="NAME", help="use and keep the database NAME (seeded once, reused)")
+    args = parser.parse_args()
+    with (kept_database(args.keep) if args.keep else postgres_database()) as url:
+        os.environ["DATABASE_URL"] = url
+        seed(url, args.rows, reuse=bool(args.keep))
+        seed_searches(url, args.users, args.searches)
+        run_id = new_refresh(url, args.new)
+        queries = Queries(get_engine(url))
+        try:
+            first = measure("match_refresh, first run", lambda: alerts.match_refresh(run_id, url), queries)
+            again = measure("match_refresh, re-run (nothing new)", lambda: alerts.match_refresh(run_id, url), queries)
+            with get_engine(url).connect() as conn:
+                busiest = conn.execute(sa.select(SavedSearch.__table__.c.user_id).limit(1)).scalar_one()
+            listed = measure("list_saved_searches (5 searches)",
+                             lambda: saved_searches.list_saved_searches(busiest), queries)
+        finally:
+            clean_up(url, run_id)
+        summary = first[3]
+        print(f"{args.rows:,} leads, {args.users:,} users, {args.searches:,} saved searches, "
+              f"a refresh of {summary['new_leads']:,} new leads\n")
+        print("| step | time | queries | result |")
+        print("| --- | ---: | ---: | --- |")
+        for label, seconds, count, result in (first, again, listed):
+            if isinstance(result, dict):
+                text = (f"{result['searches_matched']:,} searches matched, {result['users_matched']:,} users; "
+                        f"{result['users_notified']:,} notifications, {result['mails']:,} e-mails written")
+            else:
+                text = f"{len(result)} searches with counts"
+            print(f"| {label} | {seconds:.2f} s | {count} | {text} |")
+
+
+if __name__ == "__main__":
+    main()
