@@ -18,14 +18,13 @@ import hmac
 import re
 import uuid
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from marketplace import messages, routes
 from marketplace.core import marketplace as rules
 from marketplace.core.errors import UserError
 from marketplace.core.limits import MAX_SAVED_SEARCHES, SAVED_SEARCH_NAME_MAX_LENGTH
 from marketplace.core.pricing import unlock_cost
-
-__all__ = ["MAX_SAVED_SEARCHES", "NAME_MAX_LENGTH", "DIGEST_MAX_MATCHES"]
 
 NAME_MAX_LENGTH = SAVED_SEARCH_NAME_MAX_LENGTH
 DIGEST_MAX_MATCHES = 20  # lead lines in one digest e-mail
@@ -159,6 +158,7 @@ class DigestLead:
     credit_cost: int | None
     roi: float | None
 
+    @cached_property
     def line(self) -> str:
         """'•••• •••• St, Austin, TX 78701 · Probate · 120 credits · ROI 18.4%' (the address masked)."""
         place = f"{rules.mask_address(self.address)}, {self.city}, {self.state} {self.zip_code}"
@@ -190,7 +190,7 @@ def digest_text(sections: list[DigestSection], lead_count: int, base_url: str,
         lines.append(messages.DIGEST_SECTION.format(name=section.name, count=f"{section.count:,}", leads=noun))
         shown = section.leads[:max(0, budget)]
         budget -= len(shown)
-        lines.extend(f"  - {lead.line()}" for lead in shown)
+        lines.extend(f"  - {lead.line}" for lead in shown)
         if section.count > len(shown):
             lines.append("  " + messages.DIGEST_MORE.format(count=f"{section.count - len(shown):,}"))
         lines.append("  " + messages.DIGEST_OPEN.format(url=base + routes.marketplace_url(section.query)))

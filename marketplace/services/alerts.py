@@ -32,6 +32,9 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from dataclasses import dataclass
+from itertools import chain
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import event
@@ -75,15 +78,39 @@ def _new_leads(conn, refresh_run_id: int) -> list:
     return sorted(rows, key=lambda r: (r.roi is None, -(r.roi or 0), str(r.id)))
 
 
-def _cells(leads: list) -> tuple[dict[int, list], list[tuple[int, str, str]]]:
-    """{cell: leads (best first)} and the (cell, group, value) facet rows of the cells."""
+def _cells(leads: list) -> tuple[dict[int, list[int]], list[tuple[int, str, str]]]:
+    """{cell: indexes of its leads in ``leads`` (ascending: best first)} and the (cell, group,
+    value) facet rows of the cells. Every lead is in exactly one cell."""
     keys: dict[frozenset, int] = {}
-    members: dict[int, list] = defaultdict(list)
-    for lead in leads:
+    members: dict[int, list[int]] = defaultdict(list)
+    for index, lead in enumerate(leads):
         facets = rules.lead_facets(lead.lead_type, lead.roi, lead.square_footage, lead.is_new, lead.is_high_roi)
-        members[keys.setdefault(facets, len(keys) + 1)].append(lead)
+        members[keys.setdefault(facets, len(keys) + 1)].append(index)
     facet_rows = [(cell, group, value) for facets, cell in keys.items() for group, value in sorted(facets)]
     return members, facet_rows
+
+
+@dataclass(frozen=True)
+class _Match:
+    """A search with alerts on and the cells of new leads it matches (its leads: their union)."""
+
+    search: Any  # id, user_id, name, query, email_enabled, email, confirmed
+    cells: tuple[int, ...]
+    count: int
+
+
+class _Best:
+    """The first ``limit`` lead indexes of a set of cells, best first (many searches share one set)."""
+
+    def __init__(self, members: dict[int, list[int]], limit: int):
+        self.members, self.limit, self.known = members, limit, {}
+
+    def __call__(self, cells) -> list[int]:
+        key = cells if isinstance(cells, tuple) else tuple(sorted(cells))
+        best = self.known.get(key)
+        if best is None:
+            best = self.known[key] = sorted(chain.from_iterable(self.members[c] for c in key))[:self.limit]
+        return best
 
 
 def _alerting():
@@ -92,59 +119,77 @@ def _alerting():
             sa.and_(searches_t.c.alerts_enabled == sa.true(), users_t.c.deleted_at.is_(None)))
 
 
-def _matches(conn, facet_rows: list[tuple[int, str, str]], cell_ids: list[int]) -> list[tuple[int, int]]:
-    """(search id, cell) for every search with alerts on and every cell it matches: one query."""
+def _matches(conn, facet_rows: list[tuple[int, str, str]]) -> list:
+    """Every search with alerts on that matches at least one cell, with its owner, and its cells
+    as text ('3,7,12'; '*' for a search without filters, which matches them all): one query.
+
+    The criteria of alerting searches are joined with the cells' facets on (group, value); per
+    (search, cell) the groups hit are counted (one MAX per group: hash-aggregatable, no DISTINCT)
+    and kept when they are all the search constrains; then one row per search."""
     facets = sa.values(sa.column("cell", sa.Integer), sa.column("grp", sa.String), sa.column("value", sa.String),
                        name="facets").data(facet_rows).cte("facets")
-    cells = sa.values(sa.column("cell", sa.Integer), name="cells").data([(c,) for c in cell_ids]).cte("cells")
     joined, alerting = _alerting()
-    constrained = (
-        sa.select(criteria_t.c.saved_search_id, facets.c.cell)
-        .select_from(criteria_t.join(facets, sa.and_(facets.c.grp == criteria_t.c.grp,
-                                                     facets.c.value == criteria_t.c.value))
-                     .join(joined, searches_t.c.id == criteria_t.c.saved_search_id))
+    alerting_criteria = (
+        sa.select(criteria_t.c.saved_search_id.label("sid"), criteria_t.c.grp, criteria_t.c.value,
+                  searches_t.c.criteria_groups.label("groups"))
+        .select_from(criteria_t.join(joined, searches_t.c.id == criteria_t.c.saved_search_id))
         .where(alerting, searches_t.c.criteria_groups > 0)
-        .group_by(criteria_t.c.saved_search_id, facets.c.cell)
-        .having(sa.func.count(sa.distinct(criteria_t.c.grp)) == sa.func.max(searches_t.c.criteria_groups))
+        .cte("alerting_criteria")
+        # Computed once: the planner cannot estimate the VALUES join and would otherwise look
+        # the search and its user up again for each of the ~300,000 (criterion, cell) rows.
+        .prefix_with("MATERIALIZED")
     )
-    unconstrained = (
-        sa.select(searches_t.c.id, cells.c.cell)
-        .select_from(joined.join(cells, sa.true()))
-        .where(alerting, searches_t.c.criteria_groups == 0)
+    groups_hit = sum(sa.func.max(sa.case((alerting_criteria.c.grp == group, 1), else_=0)) for group in rules.GROUPS)
+    per_cell = (
+        sa.select(alerting_criteria.c.sid, facets.c.cell)
+        .select_from(alerting_criteria.join(facets, sa.and_(facets.c.grp == alerting_criteria.c.grp,
+                                                            facets.c.value == alerting_criteria.c.value)))
+        .group_by(alerting_criteria.c.sid, facets.c.cell, alerting_criteria.c.groups)
+        .having(groups_hit == alerting_criteria.c.groups)
+        .subquery("per_cell")
     )
-    return [(row[0], row[1]) for row in conn.execute(sa.union_all(constrained, unconstrained))]
+    per_search = (
+        sa.select(per_cell.c.sid, sa.func.aggregate_strings(sa.cast(per_cell.c.cell, sa.String), ",").label("cells"))
+        .group_by(per_cell.c.sid)
+        .subquery("per_search")
+    )
+    columns = (searches_t.c.id, searches_t.c.user_id, searches_t.c.name, searches_t.c.query,
+               searches_t.c.email_enabled, users_t.c.email, users_t.c.email_confirmed_at.is_not(None).label("confirmed"))
+    constrained = sa.select(*columns, per_search.c.cells).select_from(
+        per_search.join(joined, searches_t.c.id == per_search.c.sid))
+    unconstrained = sa.select(*columns, sa.literal("*").label("cells")).select_from(joined).where(
+        alerting, searches_t.c.criteria_groups == 0)
+    return conn.execute(sa.union_all(constrained, unconstrained)).all()
 
 
-def _searches(conn) -> dict[int, object]:
-    joined, alerting = _alerting()
-    rows = conn.execute(
-        sa.select(searches_t.c.id, searches_t.c.user_id, searches_t.c.name, searches_t.c.query,
-                  searches_t.c.email_enabled, searches_t.c.created_at, users_t.c.email, users_t.c.email_confirmed_at)
-        .select_from(joined).where(alerting)
-    ).all()
-    return {row.id: row for row in rows}
+def _digest_leads(leads: list) -> list[rules.DigestLead]:
+    return [rules.DigestLead(address=lead.address, city=lead.city, state=lead.state, zip_code=lead.zip_code,
+                             lead_type=lead.lead_type, credit_cost=lead.credit_cost, roi=lead.roi) for lead in leads]
 
 
-def _digest(user_searches: list, leads_of: dict[int, list], secret: str, base: str) -> dict | None:
-    """The e-mail of one user: the searches with e-mail on, or None."""
-    mailed = [s for s in user_searches if s.email_enabled]
-    first = user_searches[0]
-    if not mailed or first.email_confirmed_at is None:
+def _digest(matches: list[_Match], leads: list[rules.DigestLead], members: dict[int, list[int]], best: _Best,
+            secret: str, base: str) -> dict | None:
+    """The e-mail of one user: the searches with e-mail on, or None (none, or an unconfirmed address)."""
+    mailed = [m for m in matches if m.search.email_enabled]
+    owner = matches[0].search
+    if not mailed or not owner.confirmed:
         return None
+
+    def unsubscribe_url(ids: list[int]) -> str:
+        return base + routes.alerts_unsubscribe_url(rules.unsubscribe_token(secret, owner.user_id, ids))
+
     sections = [
         rules.DigestSection(
-            name=s.name, query=s.query, count=len(leads_of[s.id]),
-            leads=tuple(rules.DigestLead(address=l.address, city=l.city, state=l.state, zip_code=l.zip_code,
-                                         lead_type=l.lead_type, credit_cost=l.credit_cost, roi=l.roi)
-                        for l in leads_of[s.id][:rules.DIGEST_MAX_MATCHES]),
-            unsubscribe_url=base + routes.alerts_unsubscribe_url(rules.unsubscribe_token(secret, first.user_id, [s.id])),
+            name=m.search.name, query=m.search.query, count=m.count,
+            leads=tuple(leads[i] for i in best(m.cells)[:rules.DIGEST_MAX_MATCHES]),
+            unsubscribe_url=unsubscribe_url([m.search.id]),
         )
-        for s in mailed
+        for m in mailed
     ]
-    all_url = base + routes.alerts_unsubscribe_url(rules.unsubscribe_token(secret, first.user_id, [s.id for s in mailed]))
-    lead_count = len({lead.id for s in mailed for lead in leads_of[s.id]})
+    all_url = unsubscribe_url([m.search.id for m in mailed])
+    lead_count = sum(len(members[c]) for c in set().union(*(m.cells for m in mailed)))
     subject, body = rules.digest_text(sections, lead_count, base, all_url)
-    return {"to_address": first.email, "subject": subject, "body": body,
+    return {"to_address": owner.email, "subject": subject, "body": body,
             "headers": {"List-Unsubscribe": f"<{all_url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}}
 
 
@@ -172,35 +217,36 @@ def match_refresh(refresh_run_id: int, database_url: str | None = None) -> dict:
             summary["queries"] = counter.count
             return summary
         members, facet_rows = _cells(leads)
-        pairs = _matches(conn, facet_rows, sorted(members))
-        searches = _searches(conn) if pairs else {}
-    cells_of: dict[int, list[int]] = defaultdict(list)
-    for search_id, cell in pairs:
-        if search_id in searches:
-            cells_of[search_id].append(cell)
-    order = {lead.id: n for n, lead in enumerate(leads)}
-    leads_of = {sid: sorted((lead for cell in cells for lead in members[cell]), key=lambda lead: order[lead.id])
-                for sid, cells in cells_of.items()}
+        found = _matches(conn, facet_rows)
+    all_cells = tuple(sorted(members))
     by_user: dict = defaultdict(list)
-    for sid in leads_of:
-        by_user[searches[sid].user_id].append(searches[sid])
-    summary.update(searches_matched=len(leads_of), users_matched=len(by_user))
+    for row in found:
+        cells = all_cells if row.cells == "*" else tuple(sorted({int(c) for c in row.cells.split(",")}))
+        by_user[row.user_id].append(_Match(row, cells, sum(len(members[c]) for c in cells)))
+    summary.update(searches_matched=len(found), users_matched=len(by_user))
     if not by_user:
         summary["queries"] = counter.count
         return summary
 
+    best = _Best(members, max(rules.NOTIFICATION_LEAD_IDS, rules.DIGEST_MAX_MATCHES))
     rows = []
-    for user_id, user_searches in by_user.items():
-        user_searches.sort(key=lambda s: (-len(leads_of[s.id]), s.name.lower(), s.id))
-        distinct = sorted({lead.id for s in user_searches for lead in leads_of[s.id]}, key=order.__getitem__)
+    for user_id, matches in by_user.items():
+        matches.sort(key=lambda m: (-m.count, m.search.name.lower(), m.search.id))
+        cells = set().union(*(m.cells for m in matches))
         rows.append({
-            "user_id": user_id, "refresh_run_id": refresh_run_id, "lead_count": len(distinct),
-            "matches": {"searches": [{"id": s.id, "name": s.name, "query": s.query, "count": len(leads_of[s.id])}
-                                     for s in user_searches],
-                        "lead_ids": [str(i) for i in distinct[:rules.NOTIFICATION_LEAD_IDS]]},
+            "user_id": user_id, "refresh_run_id": refresh_run_id,
+            "lead_count": sum(len(members[c]) for c in cells),
+            "matches": {"searches": [{"id": m.search.id, "name": m.search.name, "query": m.search.query,
+                                      "count": m.count} for m in matches],
+                        "lead_ids": [str(leads[i].id) for i in best(cells)[:rules.NOTIFICATION_LEAD_IDS]]},
         })
     settings = get_settings()
     base = settings.public_url.rstrip("/")
+    # Built before the transaction (it holds the notifications' keys, and SQLite's write lock);
+    # only the users whose notification this run inserts get theirs.
+    digest_leads = _digest_leads(leads)
+    digests = {user_id: _digest(matches, digest_leads, members, best, settings.secret_key, base)
+               for user_id, matches in by_user.items()}
     with session_scope(database_url) as session:
         conn = session.connection()
         counter.watch(conn)
@@ -211,7 +257,7 @@ def match_refresh(refresh_run_id: int, database_url: str | None = None) -> dict:
             notifications_t.c.id, notifications_t.c.user_id), rows).all()
         mails, notified = [], []
         for notification_id, user_id in inserted:
-            mail = _digest(by_user[user_id], leads_of, settings.secret_key, base)
+            mail = digests[user_id]
             if mail is not None:
                 mails.append(mail)
                 notified.append(notification_id)
