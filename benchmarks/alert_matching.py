@@ -24,6 +24,7 @@ import os
 import random
 import time
 import uuid
+from datetime import timedelta
 
 import sqlalchemy as sa
 from sqlalchemy import event
@@ -103,8 +104,26 @@ def new_refresh(url: str, count: int) -> int:
     return run_id
 
 
-def clean_up(url: str, run_id: int) -> None:
+def heavy_user(url: str, rng: random.Random) -> uuid.UUID:
+    """A user with the most searches allowed, created and last opened 30 days ago (a long
+    'new since opened' window), one of them with the user-dependent 'unlocked' tag."""
+    created = utcnow() - timedelta(days=30)
+    user_id = uuid.uuid4()
     with get_engine(url).begin() as conn:
+        conn.execute(sa.insert(User.__table__).values(id=user_id, email=f"heavy-{user_id.hex[:8]}@{BENCH_DOMAIN}",
+                                                      password_hash="-", created_at=created))
+        for n in range(rules.MAX_SAVED_SEARCHES):
+            filters = Filters(tags=("unlocked",)) if n == 0 else random_filters(rng)
+            conn.execute(sa.insert(SavedSearch.__table__).values(
+                user_id=user_id, name=f"Heavy {n}", name_key=f"heavy {n}", query=filters.to_query(),
+                criteria_groups=rules.criteria_groups(filters), created_at=created, last_opened_at=created))
+    return user_id
+
+
+def clean_up(url: str, run_id: int, user_id: uuid.UUID | None = None) -> None:
+    with get_engine(url).begin() as conn:
+        if user_id is not None:
+            conn.execute(sa.delete(User.__table__).where(User.__table__.c.id == user_id))
         outbox = conn.execute(sa.select(Notification.__table__.c.outbox_id)
                               .where(Notification.__table__.c.refresh_run_id == run_id)).scalars().all()
         conn.execute(sa.delete(Notification.__table__).where(Notification.__table__.c.refresh_run_id == run_id))
@@ -145,15 +164,15 @@ def main() -> None:
         seed_searches(url, args.users, args.searches)
         run_id = new_refresh(url, args.new)
         queries = Queries(get_engine(url))
+        heavy = None
         try:
             first = measure("match_refresh, first run", lambda: alerts.match_refresh(run_id, url), queries)
             again = measure("match_refresh, re-run (nothing new)", lambda: alerts.match_refresh(run_id, url), queries)
-            with get_engine(url).connect() as conn:
-                busiest = conn.execute(sa.select(SavedSearch.__table__.c.user_id).limit(1)).scalar_one()
-            listed = measure("list_saved_searches (5 searches)",
-                             lambda: saved_searches.list_saved_searches(busiest), queries)
+            heavy = heavy_user(url, random.Random(25))
+            listed = measure("list_saved_searches (25 searches, opened 30 days ago)",
+                             lambda: saved_searches.list_saved_searches(heavy), queries)
         finally:
-            clean_up(url, run_id)
+            clean_up(url, run_id, heavy)
         summary = first[3]
         print(f"{args.rows:,} leads, {args.users:,} users, {args.searches:,} saved searches, "
               f"a refresh of {summary['new_leads']:,} new leads\n")

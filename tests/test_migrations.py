@@ -22,6 +22,7 @@ def test_every_table_exists(db_url):
         "users", "profiles", "auth_sessions", "login_attempts", "email_outbox", "credit_ledger",
         "credit_purchases", "subscriptions", "super_admins", "user_leads", "bulk_scrapes",
         "webhook_requests", "leads", "lead_refresh_runs", "lead_facets", "test_checkouts", "alembic_version",
+        "saved_searches", "saved_search_criteria", "notifications",
     }
     assert expected <= names
 

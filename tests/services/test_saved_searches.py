@@ -1,16 +1,17 @@
 """Saved searches in the database: create, list with counts, rename, delete, toggles, open."""
 
 import threading
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 import sqlalchemy as sa
 
 from marketplace.core.errors import UserError
 from marketplace.db import get_engine, session_scope
-from marketplace.models import SavedSearch, SavedSearchCriterion, utcnow
+from marketplace.core.marketplace import Filters
+from marketplace.models import LeadRefreshRun, SavedSearch, SavedSearchCriterion, utcnow
 from marketplace.services import saved_searches as svc
-from marketplace.services.marketplace import rebuild_facets_now
+from marketplace.services.marketplace import count_leads, rebuild_facets_now
 from tests.factories import add_lead
 
 
@@ -39,13 +40,17 @@ def test_create_normalises_and_lists_with_counts(db_url, new_user):
     searches, criteria = _table_rows()
     assert [(s.name_key, s.criteria_groups) for s in searches] == [("austin probate", 1), ("everything", 0)]
     assert [(c.grp, c.value) for c in criteria] == [("type", "Probate")]
-    # New leads after the search was created count as new since opened.
-    add_lead(lead_type="Probate", roi=40.0)
-    add_lead(lead_type="Vacancy", roi=40.0)
+    # Leads a refresh adds after the search was saved count as new since opened; others do not.
+    run = _run()
+    add_lead(lead_type="Probate", roi=40.0, refresh_run_id=run)
+    add_lead(lead_type="Vacancy", roi=40.0, refresh_run_id=run)
+    add_lead(lead_type="Probate", roi=40.0)  # seeded, not from a refresh
     rebuild_facets_now()
     listed = svc.list_saved_searches(user.id)
-    assert [(v.name, v.matches_now, v.new_since_opened) for v in listed] == [("Everything", 4, 2),
-                                                                            ("Austin probate", 2, 1)]
+    assert [(v.name, v.matches_now, v.new_since_opened) for v in listed] == [("Everything", 5, 2),
+                                                                            ("Austin probate", 3, 1)]
+    svc.open_saved_search(user.id, listed[1].id)
+    assert [v.new_since_opened for v in svc.list_saved_searches(user.id)] == [2, 0]
     assert svc.list_saved_searches(new_user().id) == []
 
 
@@ -141,13 +146,35 @@ def test_another_users_or_a_missing_search_is_not_found(db_url, new_user):
         assert s.get(SavedSearch, mine.id).last_opened_at is None
 
 
+def _run(key: str = "r1") -> int:
+    with session_scope() as s:
+        run = LeadRefreshRun(run_key=key, run_date=date(2026, 11, 21), status="completed")
+        s.add(run)
+        s.flush()
+        return run.id
+
+
 def test_unlocked_tag_counts_the_users_unlocks(db_url, new_user):
     from marketplace.services import unlocks
 
-    user = new_user(credits=1000)
-    lead_id = add_lead(lead_type="Probate")
-    add_lead(lead_type="Probate")
+    user, other = new_user(credits=5000), new_user(credits=5000)
+    mine_new = add_lead(lead_type="Probate", is_new=True, roi=35.0)
+    mine_old = add_lead(lead_type="Auction", is_new=False, roi=12.0)
+    add_lead(lead_type="Probate", is_new=True, roi=5.0)
+    add_lead(lead_type="Probate", is_new=False, roi=5.0)
+    theirs = add_lead(lead_type="Auction", is_new=False, roi=40.0)
     rebuild_facets_now()
-    unlocks.unlock_lead(user.id, lead_id)
-    view = svc.create_saved_search(user.id, "Mine", "tag=unlocked")
-    assert (view.summary, view.matches_now) == ("Unlocked · sorted by Highest ROI", 1)
+    unlocks.unlock_lead(user.id, mine_new)
+    unlocks.unlock_lead(user.id, mine_old)
+    unlocks.unlock_lead(other.id, theirs)
+    queries = {"tag=unlocked": 2, "tag=unlocked&tag=new": 3, "type=Probate&tag=unlocked&tag=new": 2,
+               "type=Auction&tag=unlocked": 1, "roi=gt30&tag=unlocked&tag=high_roi": 1, "tag=new": 2}
+    for n, query in enumerate(queries):
+        svc.create_saved_search(user.id, f"S{n}", query)
+    counted = {v.query: v.matches_now for v in svc.list_saved_searches(user.id)}
+    assert counted == queries
+    # The same as the marketplace's own count over the leads.
+    with get_engine().connect() as conn:
+        for query in queries:
+            assert count_leads(conn, Filters.from_query(query), user.id) == queries[query]
+    assert svc.list_saved_searches(user.id)[-1].summary == "Unlocked · sorted by Highest ROI"
