@@ -39,7 +39,9 @@ from marketplace.models import (
     CreditPurchase,
     EmailOutbox,
     LoginAttempt,
+    Notification,
     Profile,
+    SavedSearch,
     Subscription,
     SuperAdmin,
     User,
@@ -300,6 +302,8 @@ def delete_account(user_id: uuid.UUID, typed_email: object, now: datetime | None
         delete(WebhookRequest, WebhookRequest.__table__.c.user_id == user_id)
         delete(Subscription, Subscription.__table__.c.user_id == user_id)
         delete(SuperAdmin, SuperAdmin.__table__.c.user_id == user_id)
+        delete(Notification, Notification.__table__.c.user_id == user_id)
+        delete(SavedSearch, SavedSearch.__table__.c.user_id == user_id)  # their criteria cascade
         delete(LoginAttempt, LoginAttempt.__table__.c.email == email)
         delete(EmailOutbox, EmailOutbox.__table__.c.to_address == email)
         update(BulkScrape, {"output": [], "params": {}}, BulkScrape.__table__.c.user_id == user_id)

@@ -16,6 +16,7 @@ import email.policy
 import logging
 import smtplib
 import ssl
+import threading
 from email.message import EmailMessage
 from urllib.parse import unquote, urlparse
 
@@ -65,8 +66,19 @@ def send_mails(session: Session, mails: list[dict]) -> list[int]:
     if not settings.smtp_url:
         log.warning("%d e-mails kept in email_outbox (no SMTP_URL set)", len(ids))
         return ids
-    event.listen(session, "after_commit", lambda _s: [deliver(i) for i in ids], once=True)
+    # Delivered one by one on a thread of their own: a refresh (or the explorer's button) does not
+    # wait for thousands of SMTP sessions. Not a daemon: a CLI run waits for it before exiting.
+    event.listen(session, "after_commit", lambda _s: threading.Thread(
+        target=_deliver_all, args=(ids,), name="lv-mail-batch").start(), once=True)
     return ids
+
+
+def _deliver_all(ids: list[int]) -> None:
+    for outbox_id in ids:
+        try:
+            deliver(outbox_id)
+        except Exception:  # noqa: BLE001 - one bad row must not stop the others
+            log.exception("delivering e-mail %s failed", outbox_id)
 
 
 def deliver(outbox_id: int) -> bool:

@@ -5,6 +5,7 @@ import email
 import email.policy
 import random
 import threading
+import time
 from datetime import date, timedelta
 
 import sqlalchemy as sa
@@ -12,7 +13,7 @@ import sqlalchemy as sa
 from marketplace.core import saved_searches as rules
 from marketplace.core.marketplace import LEAD_TYPE_OPTIONS, ROI_BANDS, SIZE_BANDS, TAGS, Filters
 from marketplace.db import get_engine, session_scope
-from marketplace.models import EmailOutbox, LeadRefreshRun, Notification, User, utcnow
+from marketplace.models import EmailOutbox, LeadRefreshRun, Notification, SavedSearchCriterion, User, utcnow
 from marketplace.services import alerts, notifications
 from marketplace.services import saved_searches as searches
 from tests.factories import add_lead
@@ -248,6 +249,9 @@ def test_digest_goes_out_over_smtp_with_the_unsubscribe_headers(db_url, new_user
         run = _run()
         add_lead(lead_type="Probate", refresh_run_id=run)
         assert alerts.match_refresh(run)["mails"] == 1
+        deadline = time.monotonic() + 20  # delivered on a thread of its own after the commit
+        while not received and time.monotonic() < deadline:
+            time.sleep(0.05)
         [raw] = received
         message = email.message_from_string(raw, policy=email.policy.default)
         url = ("https://leadvault.test/api/alerts/unsubscribe?token="
@@ -257,8 +261,28 @@ def test_digest_goes_out_over_smtp_with_the_unsubscribe_headers(db_url, new_user
         assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
         assert message["Subject"] == "1 new lead matches your saved searches"
         assert f"Stop e-mails for this search: {url}" in message.get_content()
+        while _table(EmailOutbox)[0].sent_at is None and time.monotonic() < deadline:
+            time.sleep(0.05)
         [mail] = _table(EmailOutbox)
         assert mail.sent_at is not None and mail.error is None
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_deleting_the_account_removes_searches_and_notifications(db_url, new_user):
+    from marketplace.services import account_settings
+
+    user = new_user(confirmed=True, email="gone@example.com")
+    keeper = new_user(confirmed=True)
+    searches.create_saved_search(user.id, "Mine", "type=Probate")
+    searches.create_saved_search(keeper.id, "Kept", "")
+    run = _run()
+    add_lead(lead_type="Probate", refresh_run_id=run)
+    alerts.match_refresh(run)
+    assert notifications.unread_count(user.id) == 1
+    account_settings.delete_account(user.id, "gone@example.com")
+    assert searches.list_saved_searches(user.id) == [] and notifications.list_notifications(user.id) == []
+    assert [n.user_id for n in _table(Notification)] == [keeper.id]
+    with get_engine().connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(SavedSearchCriterion)).scalar_one() == 0
