@@ -167,7 +167,6 @@ class SavedSearchesState(AuthState):
 
     searches: list[SavedSearchRow] = []
     loaded_for: str = ""  # the user these rows belong to
-    loading: bool = False
     load_failed: bool = False
     busy_id: str = ""  # the row whose switch or Open is in flight
 
@@ -229,21 +228,17 @@ class SavedSearchesState(AuthState):
             self._forget()
             yield rx.redirect(routes.AUTH, replace=True)
             return
-        self.loading = True
         self.load_failed = False
-        yield
         try:
             views = await run_blocking(service.list_saved_searches, user_id)
         except Exception:  # noqa: BLE001 - shown as a load failure with Try again
             log.exception("saved searches load failed for %s", user_id)
             self._forget()
-            self.loading = False
             self.load_failed = True
             return
         zone = self._zone()
         self.searches = [search_row(view, zone) for view in views[:MAX_SAVED_SEARCHES]]
         self.loaded_for = str(user_id)
-        self.loading = False
 
     async def _user_for_rows(self):
         """The signed-in user, when the rows on screen are theirs; else reload (or go sign in)."""
