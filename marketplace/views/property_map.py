@@ -29,6 +29,7 @@ def location_card() -> rx.Component:
                 lead_map(PropertyState.map_point, fit_key=D["address"], single=True, open_label=PROPERTY_MAP_MARKER,
                          class_name="lv-map lv-map-small"),
                 role="group",
+                width="100%",
                 aria_label=rx.Var.create("Map: ") + D["address"] + ", " + D["place"],
                 custom_attrs={"id": "property-map"},
                 data_count=PropertyState.map_point["ids"].length(),

@@ -92,8 +92,15 @@ def own_coordinate_texts(row: dict) -> list[str]:
     return texts
 
 
-def query_of(page: Page) -> dict:
-    return parse_qs(urlparse(page.url).query)
+def expect_query(page: Page, expected: dict) -> None:
+    """The address bar's query becomes ``expected`` (it is rewritten just after the view updates)."""
+    query = None
+    for _ in range(60):
+        query = parse_qs(urlparse(page.url).query)
+        if query == expected:
+            return
+        page.wait_for_timeout(250)
+    assert query == expected
 
 
 def map_ready(page: Page, count: int) -> None:
@@ -139,6 +146,14 @@ def test_map_from_the_url_shows_clusters_with_counts(page: Page, catalog):
     expect(lone).to_have_attribute("title", "Locked lead, ZIP code area: open its card")
     expect(lone).to_have_class(re.compile("lv-map-pin-locked"))
 
+    # A visitor's marker card: the grid's card, address masked, Login.
+    lone.click()
+    expect(page.locator("#map-card-panel")).to_be_visible()
+    expect(page.locator(f"#lead-address-{lone_id}")).to_have_text(mask_address(catalog[lone_id]["address"]))
+    expect(page.locator(f"#lead-action-{lone_id}")).to_have_text("Login")
+    expect(page.locator(f"#lead-action-{lone_id}")).to_have_attribute("href", "/auth")
+    expect(lone).to_have_class(re.compile("lv-map-pin-selected"))
+
     payload = "\n".join(frames)
     assert frames, "no websocket frames were recorded"
     for row in catalog.values():
@@ -152,21 +167,21 @@ def test_switch_keeps_the_view_with_the_filters(page: Page, catalog):
     page.locator("#view-map").click()
     probate = [r for r in catalog.values() if r["lead_type"] == "Probate" and r["zip_code"] != "00000"]
     map_ready(page, len(probate))
-    assert query_of(page) == {"type": ["Probate"], "view": ["map"]}
+    expect_query(page, {"type": ["Probate"], "view": ["map"]})
     # A filter change keeps the map; so does a reload.
     page.locator("#filter-group-type").click()
     page.locator("#filter-type-Auction").click()
     page.keyboard.press("Escape")
     both = [r for r in catalog.values() if r["lead_type"] in ("Probate", "Auction") and r["zip_code"] != "00000"]
     map_ready(page, len(both))
-    assert query_of(page) == {"type": ["Probate", "Auction"], "view": ["map"]}
+    expect_query(page, {"type": ["Probate", "Auction"], "view": ["map"]})
     page.reload()
     map_ready(page, len(both))
-    assert query_of(page) == {"type": ["Probate", "Auction"], "view": ["map"]}
+    expect_query(page, {"type": ["Probate", "Auction"], "view": ["map"]})
     page.locator("#view-grid").click()
     expect(page.locator("#lead-grid")).to_be_visible()
     expect(page.locator("#marketplace-map")).to_have_count(0)
-    assert query_of(page) == {"type": ["Probate", "Auction"]}
+    expect_query(page, {"type": ["Probate", "Auction"]})
 
 
 def test_marker_card_unlocks_and_the_marker_moves(page: Page, catalog, live_server, make_user):
@@ -219,6 +234,18 @@ def test_marker_card_unlocks_and_the_marker_moves(page: Page, catalog, live_serv
     page.locator("#map-card-close").click()
     expect(panel).to_have_count(0)
     expect(marker).to_have_class(re.compile("lv-map-pin-open"))
+
+
+def test_marker_card_without_enough_credits(page: Page, catalog, live_server, make_user):
+    user = make_user(credits=10)
+    start_session(page, live_server.database_url, user["id"])
+    page.goto("/marketplace?view=map")
+    map_ready(page, CATALOG_SIZE - UNKNOWN_ZIP)
+    lone_id = next(i for i, r in catalog.items() if r["city"] == "Fairbanks")
+    page.locator(f"#marketplace-map .lv-map-pin[data-lead='{lead_map.lead_token(lone_id)}']").click()
+    action = page.locator(f"#lead-action-{lone_id}")
+    expect(action).to_have_text("Insufficient Credits - Buy More")
+    expect(action).to_have_attribute("href", "/purchase-credits")
 
 
 def test_property_page_small_map(page: Page, catalog, live_server, make_user):
