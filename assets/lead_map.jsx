@@ -86,6 +86,7 @@ function Markers({ points, fitKey, selected, single, onSelect, markerLabel }) {
               chunkInterval: 100,
               showCoverageOnHover: false,
               spiderfyOnMaxZoom: true,
+              spiderfyDistanceMultiplier: 1.6, // spread markers stay 24px+ targets apart
               maxClusterRadius: 60,
               iconCreateFunction: clusterIcon,
             });

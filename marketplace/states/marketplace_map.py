@@ -33,6 +33,11 @@ from marketplace.states.auth import error_toast
 log = logging.getLogger("marketplace.map")
 
 EMPTY_POINTS = {"ids": [], "coords": [], "open": []}
+# On phones the card sits under the map: bring it into view once rendered.
+SHOW_PANEL_ON_PHONES = (
+    "setTimeout(() => { const el = document.getElementById('map-card-panel');"
+    " if (el && window.innerWidth <= 640) el.scrollIntoView({block: 'nearest'}); }, 80);"
+)
 
 
 class MarketplaceMapVars(rx.State, mixin=True):
@@ -124,7 +129,7 @@ class MarketplaceMapVars(rx.State, mixin=True):
             return error_toast(*MAP_LEAD_GONE)
         self.map_selected = token
         self._map_card = card_data(card)
-        return None
+        return rx.call_script(SHOW_PANEL_ON_PHONES)
 
     @rx.event
     def close_map_card(self):

@@ -172,7 +172,9 @@ def map_card(page: Page, world: World) -> None:
         page.wait_for_timeout(600)
     pins.first.dispatch_event("click")
     expect(page.locator("#map-card-panel [id^='lead-action-']")).to_be_visible()
-    # Back to the top (the click scrolled the marker into view, the map's controls under the sticky filter bar).
+    # Back to the top once the phone layout brought the card into view (the click scrolled the
+    # marker into view, the map's controls under the sticky filter bar).
+    page.wait_for_timeout(400)
     page.evaluate("window.scrollTo(0, 0)")
 
 
