@@ -167,11 +167,6 @@ class MarketplaceState(MarketplaceMapVars, UnlockConfirmVars, AuthState):
             page_size=self.page_size,
         )
 
-    def _card_of(self, lead_id: str) -> dict | None:
-        """A card of this page, or the map's open card."""
-        card = next((c for c in self._page_cards if c["id"] == lead_id), None)
-        return card or (self._map_card if self._map_card and self._map_card["id"] == lead_id else None)
-
     def _set_filters(self, filters: rules.Filters) -> None:
         self.lead_types = list(filters.lead_types)
         self.roi_ranges = list(filters.roi_ranges)

@@ -56,6 +56,11 @@ class MarketplaceMapVars(rx.State, mixin=True):
         subscription_leads = self.leads_remaining if self.subscribed else 0
         return with_action(self._map_card, self.user_id != "", self.credits, subscription_leads)
 
+    def _card_of(self, lead_id: str) -> dict | None:
+        """A card of the grid's page, or the map's open card (unlock and View Images look here)."""
+        card = next((c for c in self._page_cards if c["id"] == lead_id), None)
+        return card or (self._map_card if self._map_card and self._map_card["id"] == lead_id else None)
+
     def _clear_map(self) -> None:
         self.map_points = EMPTY_POINTS
         self.map_key = ""
