@@ -17,6 +17,9 @@ REFRESH_HOUR = 8
 PAGE_SIZES = (20, 50, 100)
 DEFAULT_PAGE_SIZE = 20
 PAGE_WINDOW = 2
+# Pictures of the next page's first cards (two rows of the widest grid) that the browser
+# fetches while idle, so that Next page shows them without waiting.
+PREFETCH_PICTURES = 8
 LOW_CREDIT_THRESHOLD = 30
 MASK = "••••"
 

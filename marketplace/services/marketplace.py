@@ -10,7 +10,7 @@ A locked lead's address never leaves this module unmasked.
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
@@ -77,6 +77,9 @@ class MarketplacePage:
     page: int
     pages: int
     filters: rules.Filters
+    # The pictures the first cards of the next page will show: the browser fetches them
+    # while idle, so "Next page" does not wait for them (rules.PREFETCH_PICTURES).
+    next_pictures: list[str] = field(default_factory=list)
 
 
 def _bounds_sql(column, bounds: tuple):
@@ -164,8 +167,13 @@ def unlocked_ids(conn: Connection, user_id: uuid.UUID | None, lead_ids: list) ->
     return {str(r) for r in rows}
 
 
+def _pictures(row: Any) -> list[str]:
+    """A lead's pictures as its card shows them (the primary first; known hosts only)."""
+    return allowed_images(([row.primary_image_url] if row.primary_image_url else []) + list(row.image_urls or []))
+
+
 def _card(row: Any, unlocked: bool) -> LeadCard:
-    images = allowed_images(([row.primary_image_url] if row.primary_image_url else []) + list(row.image_urls or []))
+    images = _pictures(row)
     return LeadCard(
         id=str(row.id),
         address=row.address if unlocked else rules.mask_address(row.address),
@@ -210,6 +218,24 @@ def _page_statement(filters: rules.Filters, page: int, user_id, unlocked_column)
     )
 
 
+def _next_pictures_statement(filters: rules.Filters, page: int, user_id):
+    """The first ``PREFETCH_PICTURES`` leads of ``page``: their pictures only."""
+    order = SORT_ORDER[filters.sort]
+    ids = (
+        sa.select(leads_t.c.id)
+        .where(*_lead_conditions(filters, user_id))
+        .order_by(*order)
+        .limit(min(filters.page_size, rules.PREFETCH_PICTURES))
+        .offset((page - 1) * filters.page_size)
+        .subquery("next_ids")
+    )
+    return (
+        sa.select(leads_t.c.primary_image_url, leads_t.c.image_urls)
+        .join_from(leads_t, ids, ids.c.id == leads_t.c.id)
+        .order_by(*order)
+    )
+
+
 def query_page(filters: rules.Filters, user_id: uuid.UUID | None = None,
                database_url: str | None = None) -> MarketplacePage:
     """One page of active leads matching ``filters`` plus the filtered count.
@@ -228,9 +254,11 @@ def query_page(filters: rules.Filters, user_id: uuid.UUID | None = None,
         pages = rules.total_pages(total, filters.page_size)
         page = min(filters.page, pages)
         rows = conn.execute(_page_statement(filters, page, user_id, unlocked_column)).all()
+        upcoming = conn.execute(_next_pictures_statement(filters, page + 1, user_id)).all() if page < pages else []
     cards = [_card(r, bool(r.unlocked)) for r in rows]
+    next_pictures = [pictures[0] for r in upcoming if (pictures := _pictures(r))]
     return MarketplacePage(cards=cards, total=total, page=page, pages=pages,
-                           filters=rules.Filters(**{**filters.__dict__, "page": page}))
+                           filters=rules.Filters(**{**filters.__dict__, "page": page}), next_pictures=next_pictures)
 
 
 def rebuild_facets(conn: Connection) -> int:

@@ -91,6 +91,7 @@ class MarketplaceState(MarketplaceMapVars, UnlockConfirmVars, AuthState):
 
     # ----------------------------------------------------------------- results
     _page_cards: list[dict] = []  # card_data() dicts of the current page
+    _next_pictures: list[str] = []  # fetched by the browser while idle (PREFETCH_PICTURES)
     total: int = 0
     pages: int = 1
     # Page numbers of the pagination bar; 0 stands for an ellipsis.
@@ -196,6 +197,7 @@ class MarketplaceState(MarketplaceMapVars, UnlockConfirmVars, AuthState):
         else:
             self.showing_samples = False
             self._page_cards = [card_data(card) for card in result.cards]
+            self._next_pictures = result.next_pictures
         self.shown_query = result.filters.to_query()
         return True
 
@@ -207,6 +209,7 @@ class MarketplaceState(MarketplaceMapVars, UnlockConfirmVars, AuthState):
         self.page = 1
         self.page_window = [1]
         self._page_cards = [card_data(lead, is_sample=True) for lead in samples.sample_leads()]
+        self._next_pictures = []
         self.shown_query = self._filters().to_query()
 
     def _sync_url(self, scroll: bool = False):
@@ -217,6 +220,11 @@ class MarketplaceState(MarketplaceMapVars, UnlockConfirmVars, AuthState):
         url = page_url(self._filters(), self.view)
         script = ("requestAnimationFrame(() => setTimeout(() => window.history.replaceState("
                   f"window.history.state, '', {json.dumps(url)}), 0));")
+        if self._next_pictures and self.view != "map":
+            # Fetch (and so decode) the next page's first pictures while the browser is idle.
+            script += (f"(window.requestIdleCallback || ((f) => setTimeout(f, 300)))(() => {{ window.lvNextPictures ="
+                       f" {json.dumps(self._next_pictures)}.map((src) => Object.assign(new Image(), {{src}})); }},"
+                       " {timeout: 3000});")
         if scroll:
             script += (
                 f"(() => {{ const el = document.getElementById({json.dumps(RESULTS_ANCHOR)});"

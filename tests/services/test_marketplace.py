@@ -107,6 +107,16 @@ def test_a_page_past_the_end_is_clamped(leads):
     assert page.page == page.pages and page.cards
 
 
+@pytest.mark.parametrize("filters", [rules.Filters(), rules.Filters(lead_types=("Probate", "Auction"), sort="price_asc")],
+                         ids=["all", "filtered"])
+def test_next_pictures_are_the_first_pictures_of_the_next_page(leads, filters):
+    page = svc.query_page(filters)
+    following = svc.query_page(rules.Filters(**{**filters.__dict__, "page": 2}))
+    expected = [c.images[0] for c in following.cards[: rules.PREFETCH_PICTURES] if c.images]
+    assert expected and page.next_pictures == expected
+    assert svc.query_page(rules.Filters(**{**filters.__dict__, "page": page.pages})).next_pictures == []
+
+
 def test_facets_follow_refresh_and_archiving(leads):
     with get_engine().begin() as conn:
         conn.execute(sa.update(Lead.__table__).values(is_active=False).where(Lead.__table__.c.lead_type == "Probate"))
