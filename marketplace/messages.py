@@ -223,15 +223,23 @@ DIGEST_FOOTER = ("You receive this e-mail because e-mail alerts are on for these
 UNSUBSCRIBED_TITLE = "E-mail alerts off"
 UNSUBSCRIBED = "E-mail alerts for {names} are off."
 UNSUBSCRIBED_NOTE = "You still see new matches in the app's notifications. Turn e-mails back on from your saved searches."
+# The e-mail's link asks first (a mail scanner following links must not unsubscribe anyone);
+# a mail client's RFC 8058 one-click POST does not.
+UNSUBSCRIBE_ASK_TITLE = "Stop alert e-mails?"
+UNSUBSCRIBE_ASK = "You get an e-mail after each daily refresh when new leads match {names}."
+UNSUBSCRIBE_BUTTON = "Stop these e-mails"
+RESUBSCRIBE_BUTTON = "Turn e-mails back on"
+RESUBSCRIBED_TITLE = "E-mail alerts on"
+RESUBSCRIBED = "E-mail alerts for {names} are on again."
 UNSUBSCRIBE_INVALID = ("Link Not Valid", "This unsubscribe link is invalid or incomplete. Sign in to manage "
                                          "e-mail alerts from your saved searches.")
 UNSUBSCRIBE_GONE = ("Link Expired", "This unsubscribe link has expired: the saved search no longer exists.")
 MANAGE_SAVED_SEARCHES = "Manage saved searches"
 # The Save search dialog, the dashboard's Saved Searches tab and the header bell (titles; the
 # descriptions name the search and stay with the state that formats them).
-SAVED_SEARCH_SAVED = "Search Saved"
-SAVED_SEARCH_RENAMED = "Search Renamed"
-SAVED_SEARCH_DELETED = "Search Deleted"
+SAVED_SEARCH_SAVED = ("Search Saved", "'{name}' is in your dashboard under Saved Searches.")
+SAVED_SEARCH_RENAMED = ("Search Renamed", "It is now called '{name}'.")
+SAVED_SEARCH_DELETED = ("Search Deleted", "'{name}' and its alerts are gone.")
 SAVED_SEARCH_SAVE_FAILED = ("Search Not Saved", "Your search could not be saved. Please try again.")
 SAVED_SEARCH_UPDATE_FAILED = ("Update Failed", "Your saved search could not be updated. Please try again.")
 SAVED_SEARCHES_LOAD_FAILED = "Failed to load your saved searches."

@@ -245,25 +245,29 @@ def open_saved_search(user_id: uuid.UUID, search_id: int) -> str:
     return routes.marketplace_url(query)
 
 
-def unsubscribe_email(token: str) -> list[str]:
-    """One-click unsubscribe from an alert e-mail (no sign-in): turn e-mail off for the searches
-    the signed token names; returns their names. A bad or forged token is ``UNSUBSCRIBE_INVALID``,
-    one whose searches (or account) no longer exist ``UNSUBSCRIBE_GONE``; either changes nothing."""
+def unsubscribe_email(token: str, enabled: bool | None = False) -> list[str]:
+    """The unsubscribe link of an alert e-mail (no sign-in): the names of the searches the signed
+    token names, after turning their e-mail off (``enabled=False``), back on (``True``), or
+    without changing anything (``None``: the page that asks first). A bad or forged token is
+    ``UNSUBSCRIBE_INVALID``, one whose searches (or account) no longer exist
+    ``UNSUBSCRIBE_GONE``; either changes nothing."""
     from marketplace.config import get_settings
 
     read = rules.read_unsubscribe_token(get_settings().secret_key, token)
     if read is None:
         raise UserError(*messages.UNSUBSCRIBE_INVALID)
     user_id, search_ids = read
-    with session_scope() as session:
-        conn = session.connection()
-        names = conn.execute(
-            sa.update(searches_t)
-            .where(searches_t.c.user_id == user_id, searches_t.c.id.in_(search_ids),
-                   searches_t.c.user_id.in_(sa.select(users_t.c.id).where(users_t.c.deleted_at.is_(None))))
-            .values(email_enabled=False)
-            .returning(searches_t.c.id, searches_t.c.name)
-        ).all()
+    mine = (searches_t.c.user_id == user_id, searches_t.c.id.in_(search_ids),
+            searches_t.c.user_id.in_(sa.select(users_t.c.id).where(users_t.c.deleted_at.is_(None))))
+    if enabled is None:
+        with read_scope() as session:
+            names = session.connection().execute(sa.select(searches_t.c.id, searches_t.c.name).where(*mine)).all()
+    else:
+        with session_scope() as session:
+            names = session.connection().execute(
+                sa.update(searches_t).where(*mine).values(email_enabled=enabled)
+                .returning(searches_t.c.id, searches_t.c.name)
+            ).all()
     if not names:
         raise UserError(*messages.UNSUBSCRIBE_GONE)
     order = {sid: n for n, sid in enumerate(search_ids)}

@@ -156,7 +156,7 @@ class SaveSearchState(AuthState):
             return
         self.saving = False
         self.save_open = False
-        yield success_toast(SAVED_SEARCH_SAVED, f'"{view.name}" is in your dashboard under Saved Searches.')
+        yield success_toast(SAVED_SEARCH_SAVED[0], SAVED_SEARCH_SAVED[1].format(name=view.name))
 
 
 # --------------------------------------------------------------------------- the dashboard's tab
@@ -351,7 +351,7 @@ class SavedSearchesState(AuthState):
         self._replace(view)
         self.renaming = False
         self.rename_open = False
-        yield success_toast(SAVED_SEARCH_RENAMED, f'It is now called "{view.name}".')
+        yield success_toast(SAVED_SEARCH_RENAMED[0], SAVED_SEARCH_RENAMED[1].format(name=view.name))
 
     # ---------------------------------------------------------------- delete
 
@@ -393,4 +393,4 @@ class SavedSearchesState(AuthState):
         self.searches = [r for r in self.searches if r.id != str(number)]
         self.deleting = False
         self.delete_open = False
-        yield success_toast(SAVED_SEARCH_DELETED, f'"{name}" and its alerts are gone.')
+        yield success_toast(SAVED_SEARCH_DELETED[0], SAVED_SEARCH_DELETED[1].format(name=name))

@@ -1,4 +1,5 @@
-"""One-click unsubscribe from alert e-mails: GET (the link) and POST (RFC 8058), no sign-in."""
+"""Unsubscribe from alert e-mails, no sign-in: the link (GET) asks, its button (POST action=off) and RFC 8058's
+one-click POST turn e-mail off, the page's undo (POST action=on) turns it back on."""
 
 from datetime import date
 
@@ -26,21 +27,42 @@ def _states(user_id):
     return {v.name: v.email_enabled for v in searches.list_saved_searches(user_id)}
 
 
-def test_the_link_turns_that_searchs_email_off(client, new_user):
+def test_the_link_asks_and_its_button_turns_that_searchs_email_off_and_back_on(client, new_user):
     user = new_user()
     austin = searches.create_saved_search(user.id, "Austin probate", "type=Probate")
     searches.create_saved_search(user.id, "Hot", "roi=gt30")
-    res = client.get("/api/alerts/unsubscribe", params={"token": rules.unsubscribe_token(SECRET, user.id, [austin.id])})
-    assert res.status_code == 200
-    assert res.headers["content-type"].startswith("text/html")
-    assert res.headers["cache-control"] == "no-store"
-    assert "<h1>E-mail alerts off</h1>" in res.text
-    assert '<p role="status">E-mail alerts for &#x27;Austin probate&#x27; are off.</p>' in res.text
-    assert '<a class="button" href="/dashboard?tab=saved">Manage saved searches</a>' in res.text
-    assert '<html lang="en">' in res.text and '<meta name="robots" content="noindex">' in res.text
+    token = rules.unsubscribe_token(SECRET, user.id, [austin.id])
+    url = f"/api/alerts/unsubscribe?token={token}"
+    form = f'<form method="post" action="{url}"><input type="hidden" name="action" value="%s">'
+
+    # The link only asks: a mail scanner following it unsubscribes nobody.
+    asked = client.get(url)
+    assert asked.status_code == 200
+    assert asked.headers["content-type"].startswith("text/html")
+    assert asked.headers["cache-control"] == "no-store"
+    assert "<h1>Stop alert e-mails?</h1>" in asked.text
+    assert ('<p role="status">You get an e-mail after each daily refresh when new leads match '
+            '&#x27;Austin probate&#x27;.</p>') in asked.text
+    assert form % "off" in asked.text and '<button class="button" type="submit">Stop these e-mails</button>' in asked.text
+    assert '<a class="button quiet" href="/dashboard?tab=saved">Manage saved searches</a>' in asked.text
+    assert '<html lang="en">' in asked.text and '<meta name="robots" content="noindex">' in asked.text
+    assert _states(user.id) == {"Austin probate": True, "Hot": True}
+
+    off = client.post(url, data={"action": "off"})
+    assert off.status_code == 200
+    assert "<h1>E-mail alerts off</h1>" in off.text
+    assert '<p role="status">E-mail alerts for &#x27;Austin probate&#x27; are off.</p>' in off.text
+    assert form % "on" in off.text and "Turn e-mails back on</button>" in off.text
     assert _states(user.id) == {"Austin probate": False, "Hot": True}
-    again = client.get("/api/alerts/unsubscribe", params={"token": rules.unsubscribe_token(SECRET, user.id, [austin.id])})
-    assert again.status_code == 200  # already off: same answer
+    assert client.post(url, data={"action": "off"}).status_code == 200  # already off: same answer
+    assert client.get(url).status_code == 200 and _states(user.id)["Austin probate"] is False
+
+    on = client.post(url, data={"action": "on"})
+    assert on.status_code == 200
+    assert "<h1>E-mail alerts on</h1>" in on.text
+    assert "E-mail alerts for &#x27;Austin probate&#x27; are on again." in on.text
+    assert "<form" not in on.text
+    assert _states(user.id) == {"Austin probate": True, "Hot": True}
 
 
 def test_one_click_post_for_every_search_in_the_mail(client, new_user):
