@@ -111,7 +111,18 @@ function Markers({ points, fitKey, selected, single, onSelect, markerLabel }) {
           const el = marker.getElement();
           if (el) el.dataset.lead = token;
         });
-        if (!single) marker.on("click", () => select.current && select.current(token));
+        if (!single) {
+          marker.on("click", () => select.current && select.current(token));
+          // Leaflet 1.9 fires no "click" for Enter on a focused marker (only a bound popup
+          // opens): Enter and Space open the card like a click, without scrolling the page.
+          marker.on("keydown", (e) => {
+            const ev = e.originalEvent;
+            if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+            if (ev.key !== "Enter" && ev.key !== " " && ev.key !== "Spacebar") return;
+            L.DomEvent.preventDefault(ev);
+            if (!ev.repeat && select.current) select.current(token);
+          });
+        }
         markers[i] = marker;
         byToken.current.set(token, marker);
       }

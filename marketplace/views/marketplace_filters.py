@@ -192,19 +192,22 @@ def mobile_sheet() -> rx.Component:
                                 padding="0",
                                 margin="0",
                             ),
-                            rx.el.fieldset(
-                                rx.el.legend(rx.text("Results per page", size="2", weight="bold"),
-                                             margin_bottom="0.6rem"),
-                                rx.segmented_control.root(
-                                    *[rx.segmented_control.item(str(n), value=str(n)) for n in rules.PAGE_SIZES],
-                                    value=S.page_size_value,
-                                    on_change=S.set_page_size,
-                                    id="sheet-page-size",
-                                    aria_label="Results per page",
+                            rx.cond(
+                                S.view != "map",
+                                rx.el.fieldset(
+                                    rx.el.legend(rx.text("Results per page", size="2", weight="bold"),
+                                                 margin_bottom="0.6rem"),
+                                    rx.segmented_control.root(
+                                        *[rx.segmented_control.item(str(n), value=str(n)) for n in rules.PAGE_SIZES],
+                                        value=S.page_size_value,
+                                        on_change=S.set_page_size,
+                                        id="sheet-page-size",
+                                        aria_label="Results per page",
+                                    ),
+                                    border="none",
+                                    padding="0",
+                                    margin="0",
                                 ),
-                                border="none",
-                                padding="0",
-                                margin="0",
                             ),
                             spacing="5",
                             width="100%",
@@ -268,7 +271,9 @@ def filter_bar() -> rx.Component:
                 rx.spacer(),
                 rx.flex(
                     result_count(),
-                    rx.flex(sort_select(), page_size_select(), spacing="3", align="center", wrap="wrap",
+                    # The map shows every matching lead (the sort picks them when capped): no page size.
+                    rx.flex(sort_select(), rx.cond(S.view != "map", page_size_select()), spacing="3",
+                            align="center", wrap="wrap",
                             class_name="lv-hide-below-sm"),
                     spacing="3",
                     align="center",

@@ -133,6 +133,9 @@ def test_map_from_the_url_shows_clusters_with_counts(page: Page, catalog):
     expect(page.locator("#view-map")).to_have_attribute("data-state", "on")
     expect(page.locator("#lead-grid")).to_have_count(0)
     expect(page.locator("#pagination")).to_have_count(0)
+    # No page size on the map (it shows every match); the sort stays: it picks the leads when capped.
+    expect(page.locator("#page-size-select")).to_have_count(0)
+    expect(page.locator("#sort-select")).to_be_visible()
     expect(page.locator("#map-caption")).to_have_text(
         f"{placed} leads on the map. 3 leads without a known location are not on the map.")
     # Clusters with a count each, and every placed lead is in one of them or on its own.
@@ -181,7 +184,62 @@ def test_switch_keeps_the_view_with_the_filters(page: Page, catalog):
     page.locator("#view-grid").click()
     expect(page.locator("#lead-grid")).to_be_visible()
     expect(page.locator("#marketplace-map")).to_have_count(0)
+    expect(page.locator("#page-size-select")).to_be_visible()
     expect_query(page, {"type": ["Probate", "Auction"]})
+
+
+def test_marker_opens_from_the_keyboard(page: Page, catalog):
+    """Enter and Space on a focused marker open its card like a click; Space does not scroll."""
+    page.goto("/marketplace?view=map")
+    map_ready(page, CATALOG_SIZE - UNKNOWN_ZIP)
+    lone_id = next(i for i, r in catalog.items() if r["city"] == "Fairbanks")
+    marker = page.locator(f"#marketplace-map .lv-map-pin[data-lead='{lead_map.lead_token(lone_id)}']")
+    panel = page.locator("#map-card-panel")
+    for key in ("Enter", " "):
+        marker.focus()
+        expect(marker).to_be_focused()
+        scroll = page.evaluate("window.scrollY")
+        page.keyboard.press(key)
+        expect(panel).to_be_visible()
+        expect(page.locator(f"#lead-action-{lone_id}")).to_have_text("Login")
+        expect(marker).to_have_class(re.compile("lv-map-pin-selected"))
+        assert page.evaluate("window.scrollY") == scroll, f"{key!r} scrolled the page"
+        page.locator("#map-card-close").click()
+        expect(panel).to_have_count(0)
+
+
+def test_map_card_stays_under_the_header_and_filter_bar(page: Page, catalog):
+    """Scrolled, the card panel (and the map) passes under the sticky header and filter bar."""
+    page.goto("/marketplace?view=map")
+    map_ready(page, CATALOG_SIZE - UNKNOWN_ZIP)
+    lone_id = next(i for i, r in catalog.items() if r["city"] == "Fairbanks")
+    page.locator(f"#marketplace-map .lv-map-pin[data-lead='{lead_map.lead_token(lone_id)}']").click()
+    panel = page.locator("#map-card-panel")
+    expect(panel).to_be_visible()
+    # Scroll until the panel's top is just under the viewport's top: it spans the header and the bar.
+    page.evaluate("window.scrollBy(0, document.getElementById('map-card-panel').getBoundingClientRect().top - 8)")
+    page.wait_for_timeout(300)
+    boxes = page.evaluate("""() => {
+        const r = (el) => { const b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+        return {panel: r(document.getElementById('map-card-panel')), header: r(document.querySelector('.lv-header')),
+                bar: r(document.getElementById('filter-bar'))};
+    }""")
+    left, top, right, bottom = boxes["panel"]
+    assert top <= boxes["header"][1] + 10 and bottom > boxes["bar"][3], boxes  # the panel is under both
+    covered = page.evaluate("""([boxes, xs]) => {
+        const hits = [];
+        for (const name of ['header', 'bar']) {
+            const [, top, , bottom] = boxes[name];
+            for (let y = top + 2; y < bottom - 1; y += 6) {
+                for (const x of xs) {
+                    const el = document.elementFromPoint(x, y);
+                    if (!el || el.closest('.lv-map-wrap')) hits.push([name, x, Math.round(y)]);
+                }
+            }
+        }
+        return hits;
+    }""", [boxes, [left + 4, (left + right) / 2, right - 4]])
+    assert covered == [], f"the map paints over the header or filter bar at {covered[:5]}"
 
 
 def test_marker_card_unlocks_and_the_marker_moves(page: Page, catalog, live_server, make_user):
