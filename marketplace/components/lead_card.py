@@ -34,6 +34,7 @@ import reflex as rx
 from reflex.vars.base import Var
 from reflex_components_core.react_router.dom import ReactRouterLink
 
+from marketplace.core.images import CARD_PICTURE_SIZES
 from marketplace.core.lead_cards import CardView
 from marketplace.states.marketplace import MarketplaceState
 
@@ -57,7 +58,7 @@ PLACEHOLDER_SRC = "data:image/svg+xml;utf8," + quote(_PLACEHOLDER_SVG)
 _SWAP_ON_ERROR = Var(
     _js_expr=(
         "((e) => { const img = e.currentTarget; if (!img.src.startsWith('data:')) "
-        f"{{ img.dataset.fallback = '1'; img.src = {PLACEHOLDER_SRC!r}; }} }})"
+        f"{{ img.dataset.fallback = '1'; img.srcset = ''; img.src = {PLACEHOLDER_SRC!r}; }} }})"
     )
 )
 
@@ -87,6 +88,7 @@ def _media(card, eager) -> rx.Component:
             loading=rx.cond(eager, "eager", "lazy"),
             # Attributes, not style props (those would become CSS-in-JS).
             custom_attrs={"id": f"lead-image-{card.id}", "width": IMAGE_WIDTH, "height": IMAGE_HEIGHT,
+                          "srcSet": rx.cond(has_images, card.primary_srcset, ""), "sizes": CARD_PICTURE_SIZES,
                           "fetchPriority": rx.cond(eager, "high", "auto"), "onError": _SWAP_ON_ERROR},
         ),
         rx.el.span(card.image_status, class_name="lv-lc-status"),

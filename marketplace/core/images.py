@@ -6,6 +6,7 @@ URLs on ``SITE_URL``'s host) and HTTPS URLs on the hosts below.
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlparse
 
 KNOWN_IMAGE_HOSTS = (
@@ -48,6 +49,26 @@ def allowed_images(urls, own_host: str | None = None) -> list[str]:
 def is_illustration(url: str | None) -> bool:
     """True for the app's own drawings of a built-in lead (not a photograph)."""
     return bool(url) and url.startswith(f"{OWN_IMAGE_PREFIX}house/")
+
+
+_HOUSE_SVG = re.compile(r"^/api/images/house/([A-Za-z0-9-]{1,64})/([0-9]{1,2})\.svg$")
+# A card's picture box is at most about 400 CSS pixels wide (three columns from 768 px,
+# two from 520 px, one below): the browser picks the JPEG for its pixel density.
+CARD_PICTURE_SIZES = "(min-width: 768px) 400px, (min-width: 520px) 50vw, 100vw"
+
+
+def card_picture(url: str) -> tuple[str, str]:
+    """(src, srcset) of a card's picture.
+
+    The app's own drawings are shown on cards as JPEGs (400 and 800 pixels wide):
+    a page of cards brings many pictures at once, and the browser decodes a JPEG
+    off its main thread while it parses and lays out every SVG on it. Any other
+    picture is shown as it is."""
+    match = _HOUSE_SVG.fullmatch(url or "")
+    if match is None:
+        return url, ""
+    stem = f"{OWN_IMAGE_PREFIX}house/{match.group(1)}/{match.group(2)}"
+    return f"{stem}-400.jpg", f"{stem}-400.jpg 400w, {stem}-800.jpg 800w"
 
 
 def house_image_urls(key: str, count: int) -> list[str]:

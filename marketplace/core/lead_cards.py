@@ -16,7 +16,7 @@ from typing import Any
 
 from marketplace import routes
 from marketplace.core import marketplace as rules
-from marketplace.core.images import is_illustration
+from marketplace.core.images import card_picture, is_illustration
 from marketplace.messages import IMAGE_STATUS_TEXT, PICTURE_NOUN
 
 MAX_CARD_IMAGES = 4  # SPEC 2: the primary picture plus up to 3 more
@@ -47,6 +47,7 @@ class CardView:
     is_sample: bool = False
     unlocked: bool = False
     primary_image: str = ""
+    primary_srcset: str = ""  # the JPEGs of an app's own drawing (core.images.card_picture)
     image_count: int = 0
     image_alt: str = ""
     # Under the placeholder: why there is no picture (or, once a picture fails, that it failed).
@@ -84,6 +85,7 @@ def card_data(lead: Any, is_sample: bool = False) -> dict:
     picture, _ = picture_nouns(images)
     status = data.get("image_status") or "no_images"
     confidence = int(data["confidence"])
+    src, srcset = card_picture(images[0]) if images else ("", "")
     return {
         "id": data["id"],
         "address": data["address"],
@@ -106,7 +108,8 @@ def card_data(lead: Any, is_sample: bool = False) -> dict:
         "is_sample": is_sample,
         "unlocked": bool(data["unlocked"]),
         "images": images,
-        "primary_image": images[0] if images else "",
+        "primary_image": src,
+        "primary_srcset": srcset,
         "image_count": len(images),
         "image_alt": f"{picture.capitalize()} of {data['address']}" if images else "",
         "image_status": IMAGE_STATUS_TEXT["failed"] if images else IMAGE_STATUS_TEXT.get(

@@ -36,6 +36,7 @@ from marketplace import routes
 from marketplace.core import lead_map
 from marketplace.core import marketplace as rules
 from marketplace.core import samples
+from marketplace.core.images import CARD_PICTURE_SIZES, card_picture
 from marketplace.core.lead_cards import CardView, GalleryView, card_data, gallery_view, with_action
 from marketplace.messages import (
     ERROR_TITLE,
@@ -221,10 +222,12 @@ class MarketplaceState(MarketplaceMapVars, UnlockConfirmVars, AuthState):
         script = ("requestAnimationFrame(() => setTimeout(() => window.history.replaceState("
                   f"window.history.state, '', {json.dumps(url)}), 0));")
         if self._next_pictures and self.view != "map":
-            # Fetch (and so decode) the next page's first pictures while the browser is idle.
+            # Fetch (and so decode) the next page's first pictures while the browser is idle,
+            # the same candidates the cards will pick (sizes before srcset before src).
+            pictures = [card_picture(url) for url in self._next_pictures]
             script += (f"(window.requestIdleCallback || ((f) => setTimeout(f, 300)))(() => {{ window.lvNextPictures ="
-                       f" {json.dumps(self._next_pictures)}.map((src) => Object.assign(new Image(), {{src}})); }},"
-                       " {timeout: 3000});")
+                       f" {json.dumps(pictures)}.map(([src, srcset]) => Object.assign(new Image(),"
+                       f" {{sizes: {json.dumps(CARD_PICTURE_SIZES)}, srcset, src}})); }}, {{timeout: 3000}});")
         if scroll:
             script += (
                 f"(() => {{ const el = document.getElementById({json.dumps(RESULTS_ANCHOR)});"

@@ -24,7 +24,7 @@ from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
 from marketplace.core import marketplace as rules
-from marketplace.core.images import house_image_urls
+from marketplace.core.images import card_picture, house_image_urls
 from marketplace.core.pricing import is_high_roi
 from marketplace.db import get_engine, session_scope
 from marketplace.messages import IMAGE_STATUS_TEXT
@@ -636,6 +636,14 @@ def test_images_placeholder_and_dialog(page: Page, catalog: Catalog):
     expect(page.locator(f"#lead-card-{six}").get_by_text(IMAGE_STATUS_TEXT["failed"])).to_be_hidden()
     expect(page.locator(f"#lead-images-button-{bare}")).to_be_disabled()
     expect(page.locator(f"#lead-images-button-{bare}")).to_have_text("No Images")
+    # The app's drawing on a card is a JPEG the size of the card (800 pixels for denser
+    # screens), decoded off the main thread; the dialog shows the drawings themselves.
+    src, srcset = card_picture(catalog.rows[2]["image_urls"][0])
+    picture = page.locator(f"#lead-image-{six}")
+    expect(picture).to_have_attribute("src", src)
+    expect(picture).to_have_attribute("srcset", srcset)
+    page.wait_for_function("(el) => el.complete && el.naturalWidth > 0", arg=picture.element_handle())
+    assert picture.evaluate("(el) => [el.currentSrc.endsWith('-400.jpg'), el.naturalWidth]") == [True, 400]
     # The page holds no dialog content until one is opened.
     expect(page.locator("[id^='lead-images-dialog-']")).to_have_count(0)
 

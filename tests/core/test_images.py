@@ -1,9 +1,12 @@
 """Only images from known hosts (and the app's own) are ever shown."""
 
-import pytest
+import io
 
-from marketplace.core.house_art import render_house_svg
-from marketplace.core.images import allowed_images, house_image_urls, is_allowed_image_url
+import pytest
+from PIL import Image
+
+from marketplace.core.house_art import Cloud, house_scene, render_house_jpeg, render_house_svg
+from marketplace.core.images import allowed_images, card_picture, house_image_urls, is_allowed_image_url
 
 
 @pytest.mark.parametrize(
@@ -37,3 +40,39 @@ def test_renderings_are_deterministic_svgs_that_vary():
     assert a == render_house_svg("lead-1", 0)
     assert a.startswith("<svg") and a.endswith("</svg>")
     assert a != render_house_svg("lead-1", 1) != render_house_svg("lead-2", 1)
+
+
+def test_a_card_shows_the_app_s_drawings_as_jpegs_and_any_other_picture_as_it_is():
+    assert card_picture("/api/images/house/abc-1/3.svg") == (
+        "/api/images/house/abc-1/3-400.jpg",
+        "/api/images/house/abc-1/3-400.jpg 400w, /api/images/house/abc-1/3-800.jpg 800w",
+    )
+    photo = "https://photos.zillowstatic.com/fp/a.jpg"
+    assert card_picture(photo) == (photo, "")
+    assert card_picture("/api/images/house/../x/0.svg") == ("/api/images/house/../x/0.svg", "")
+
+
+@pytest.mark.parametrize(("width", "size"), [(400, (400, 300)), (800, (800, 600))])
+def test_the_jpeg_is_the_same_drawing_at_the_asked_width(width, size):
+    body = render_house_jpeg("lead-1", 4, width)
+    assert body == render_house_jpeg("lead-1", 4, width)
+    picture = Image.open(io.BytesIO(body))
+    assert picture.format == "JPEG" and picture.size == size
+    assert body != render_house_jpeg("lead-1", 5, width)
+    # Dusk (picture 4): the top of the sky is the dusk blue, the lawn green at the bottom.
+    top, bottom = picture.convert("RGB").getpixel((5, 2)), picture.convert("RGB").getpixel((5, size[1] - 3))
+    assert max(abs(a - b) for a, b in zip(top, (0x2B, 0x3A, 0x67))) < 12
+    assert bottom[1] > bottom[0] and bottom[1] > bottom[2]
+
+
+def test_the_svg_and_the_jpeg_draw_one_scene():
+    scene = house_scene("lead-7", 2)
+    svg = render_house_svg("lead-7", 2)
+    drawn = sum(len(s.ellipses()) if isinstance(s, Cloud) else 1 for s in scene)
+    assert sum(svg.count(f"<{tag} ") for tag in ("rect", "polygon", "ellipse", "line")) == drawn
+
+
+@pytest.mark.parametrize("width", [0, 300, 401, 1600])
+def test_other_widths_are_refused(width):
+    with pytest.raises(ValueError):
+        render_house_jpeg("lead-1", 0, width)
