@@ -18,8 +18,11 @@ PAGE_SIZES = (20, 50, 100)
 DEFAULT_PAGE_SIZE = 20
 PAGE_WINDOW = 2
 # Pictures of the next page's first cards (two rows of the widest grid) that the browser
-# fetches while idle, so that Next page shows them without waiting.
+# fetches while idle, so that Next page shows them without waiting; only once the user has
+# stayed on a page this long (someone paging quickly through never waits for them, and the
+# server draws no pictures for pages nobody opens).
 PREFETCH_PICTURES = 8
+PREFETCH_AFTER_MS = 1000
 LOW_CREDIT_THRESHOLD = 30
 MASK = "••••"
 

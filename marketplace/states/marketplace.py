@@ -221,13 +221,14 @@ class MarketplaceState(MarketplaceMapVars, UnlockConfirmVars, AuthState):
         url = page_url(self._filters(), self.view)
         script = ("requestAnimationFrame(() => setTimeout(() => window.history.replaceState("
                   f"window.history.state, '', {json.dumps(url)}), 0));")
+        # Fetch (and so decode) the next page's first pictures once the user stays on this page and
+        # the browser is idle: the same candidates the cards will pick (sizes, srcset, src).
+        script += "clearTimeout(window.lvPrefetch);"
         if self._next_pictures and self.view != "map":
-            # Fetch (and so decode) the next page's first pictures while the browser is idle,
-            # the same candidates the cards will pick (sizes before srcset before src).
-            pictures = [card_picture(url) for url in self._next_pictures]
-            script += (f"(window.requestIdleCallback || ((f) => setTimeout(f, 300)))(() => {{ window.lvNextPictures ="
-                       f" {json.dumps(pictures)}.map(([src, srcset]) => Object.assign(new Image(),"
-                       f" {{sizes: {json.dumps(CARD_PICTURE_SIZES)}, srcset, src}})); }}, {{timeout: 3000}});")
+            pictures = json.dumps([card_picture(url) for url in self._next_pictures])
+            script += (f"window.lvPrefetch = setTimeout(() => (window.requestIdleCallback || setTimeout)(() =>"
+                       f" {{ window.lvNextPictures = {pictures}.map(([src, srcset]) => Object.assign(new Image(),"
+                       f" {{sizes: {json.dumps(CARD_PICTURE_SIZES)}, srcset, src}})); }}), {rules.PREFETCH_AFTER_MS});")
         if scroll:
             script += (
                 f"(() => {{ const el = document.getElementById({json.dumps(RESULTS_ANCHOR)});"

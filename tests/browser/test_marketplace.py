@@ -620,6 +620,21 @@ def test_no_match_shows_clear_all_filters(page: Page, catalog: Catalog):
 # --------------------------------------------------------------------------- images
 
 
+def test_the_next_page_s_first_pictures_are_fetched_once_the_user_stays(page: Page, catalog: Catalog):
+    open_marketplace(page, "page=3")
+    expect_page(page, catalog, rules.Filters(page=3))
+    page.get_by_label("Next page").click()
+    expect_page(page, catalog, rules.Filters(page=4))
+    # Once the user stays PREFETCH_AFTER_MS: the next page's first pictures, as its cards will show them.
+    page.wait_for_function(f"() => (window.lvNextPictures || []).length === {rules.PREFETCH_PICTURES}"
+                           " && window.lvNextPictures.every((i) => i.complete && i.naturalWidth > 0)")
+    fetched = page.evaluate("() => window.lvNextPictures.map((i) => i.currentSrc)")
+    page.get_by_label("Next page").click()
+    ids = expect_page(page, catalog, rules.Filters(page=5))
+    shown = [page.locator(f"#lead-image-{lead_id}").evaluate("(el) => el.currentSrc") for lead_id in ids[:8]]
+    assert fetched == shown and all(src.endswith("-400.jpg") for src in shown)
+
+
 def test_images_placeholder_and_dialog(page: Page, catalog: Catalog):
     open_marketplace(page)
     expect_page(page, catalog, rules.Filters())
