@@ -87,8 +87,11 @@ def npm_executable() -> str:
 
 
 def lighthouse_bin() -> Path:
-    """The pinned Lighthouse, installed with ``npm ci`` on first use (a cache per lockfile)."""
-    lock = (LIGHTHOUSE_PROJECT / "package-lock.json").read_bytes()
+    """The pinned Lighthouse, installed with ``npm ci`` on first use (a cache per package and lock file).
+
+    ``overrides`` in package.json pins two packages that Lighthouse's trace engine asks for as
+    "latest": without it ``npm ci`` refuses the lock file once either publishes a new version."""
+    lock = b"".join((LIGHTHOUSE_PROJECT / name).read_bytes() for name in ("package.json", "package-lock.json"))
     home = Path(os.environ.get("LIGHTHOUSE_HOME", Path.home() / ".cache" / "leadvault-lighthouse"))
     target = home / hashlib.sha256(lock).hexdigest()[:12]
     binary = target / "node_modules" / ".bin" / "lighthouse"
