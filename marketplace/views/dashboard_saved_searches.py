@@ -26,13 +26,14 @@ from marketplace.states.saved_searches import SavedSearchesState as S
 LABEL_STYLE = {"font_size": "var(--font-size-2)", "font_weight": "500"}
 
 
-def _switch(label: str, row, field: str, handler, row_id_prefix: str) -> rx.Component:
+def _switch(label: str, row, field: str, handler, row_id_prefix: str, off=False) -> rx.Component:
+    """A switch of the row; ``off``: disabled (it keeps its value), as E-mail while Alerts is off."""
     element_id = f"saved-search-{row_id_prefix}-" + row.id
     return rx.flex(
         rx.switch(
             checked=getattr(row, field),
             on_change=lambda enabled: handler(row.id, enabled),
-            disabled=S.busy_id != "",
+            disabled=(S.busy_id != "") | off,
             id=element_id,
             size="2",
         ),
@@ -114,7 +115,8 @@ def search_row(row) -> rx.Component:
         ),
         rx.flex(
             _switch("Alerts", row, "alerts", S.set_alerts, "alerts"),
-            _switch("E-mail", row, "email", S.set_email, "email"),
+            # No alerts, no e-mail: the switch keeps its value for when Alerts is on again.
+            _switch("E-mail", row, "email", S.set_email, "email", off=~row.alerts),
             rx.text(
                 rx.cond(row.alerts,
                         rx.cond(row.email, "In-app and e-mail after each refresh",

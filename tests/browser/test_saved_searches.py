@@ -120,6 +120,7 @@ def test_save_a_search_then_rename_toggle_open_and_delete_it(page: Page, live_se
     expect(switch(page, "email", sid)).to_have_attribute("aria-checked", "false")
     switch(page, "alerts", sid).click()
     expect(switch(page, "alerts", sid)).to_have_attribute("aria-checked", "false")
+    expect(switch(page, "email", sid)).to_be_disabled()  # no alerts, no e-mail
     stored = searches(user)[0]
     assert (stored.alerts_enabled, stored.email_enabled) == (False, False)
     open_tab(page)
@@ -127,6 +128,7 @@ def test_save_a_search_then_rename_toggle_open_and_delete_it(page: Page, live_se
     expect(switch(page, "email", sid)).to_have_attribute("aria-checked", "false")
     switch(page, "alerts", sid).click()
     expect(switch(page, "alerts", sid)).to_have_attribute("aria-checked", "true")
+    expect(switch(page, "email", sid)).to_be_enabled()
     assert searches(user)[0].alerts_enabled is True
 
     # Open: the marketplace with its filters
