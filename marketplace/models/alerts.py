@@ -1,0 +1,79 @@
+"""Saved searches, their criteria, and the in-app notifications of new matching leads."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any, Optional
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+from marketplace.models.base import JSONType, bigint_pk, created_column, ts_column, utcnow
+
+
+def _bigint_fk(target: str, ondelete: str, nullable: bool = False, **kw: Any) -> Any:
+    return sa.Column(sa.BigInteger().with_variant(sa.Integer(), "sqlite"), sa.ForeignKey(target, ondelete=ondelete),
+                     nullable=nullable, **kw)
+
+
+class SavedSearch(SQLModel, table=True):
+    """A user's named marketplace filter (the Filters query string without page/per_page)."""
+
+    __tablename__ = "saved_searches"
+
+    id: Optional[int] = Field(default=None, sa_column=bigint_pk())
+    user_id: uuid.UUID = Field(
+        sa_column=sa.Column(sa.Uuid(), sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
+    )
+    name: str = Field(sa_column=sa.Column(sa.String(60), nullable=False))
+    name_key: str = Field(sa_column=sa.Column(sa.String(60), nullable=False))  # lower(name): one per user
+    query: str = Field(default="", sa_column=sa.Column(sa.String(1000), nullable=False, server_default=""))
+    # Filter groups the query constrains (0: every new lead matches); see saved_search_criteria.
+    criteria_groups: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, server_default="0"))
+    alerts_enabled: bool = Field(default=True, sa_column=sa.Column(sa.Boolean(), nullable=False, server_default=sa.true()))
+    email_enabled: bool = Field(default=True, sa_column=sa.Column(sa.Boolean(), nullable=False, server_default=sa.true()))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+    last_opened_at: Optional[datetime] = Field(default=None, sa_column=ts_column(nullable=True))
+
+    __table_args__ = (
+        sa.UniqueConstraint("user_id", "name_key", name="uq_saved_searches_user_name"),
+        sa.Index("ix_saved_searches_user_created", "user_id", "created_at"),
+    )
+
+
+class SavedSearchCriterion(SQLModel, table=True):
+    """One option of a saved search's filter, (group, value): type/roi/size/tag. Alerts
+    match new leads against these rows set-wise (services.alerts)."""
+
+    __tablename__ = "saved_search_criteria"
+
+    saved_search_id: int = Field(sa_column=_bigint_fk("saved_searches.id", "CASCADE", primary_key=True))
+    grp: str = Field(sa_column=sa.Column(sa.String(8), primary_key=True))
+    value: str = Field(sa_column=sa.Column(sa.String(32), primary_key=True))
+
+    __table_args__ = (sa.Index("ix_saved_search_criteria_value", "grp", "value"),)
+
+
+class Notification(SQLModel, table=True):
+    """One in-app notification per user per refresh (the unique key makes a re-run a no-op);
+    ``outbox_id`` is the digest e-mail recorded in the same transaction."""
+
+    __tablename__ = "notifications"
+
+    id: Optional[int] = Field(default=None, sa_column=bigint_pk())
+    user_id: uuid.UUID = Field(
+        sa_column=sa.Column(sa.Uuid(), sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
+    )
+    refresh_run_id: int = Field(sa_column=_bigint_fk("lead_refresh_runs.id", "CASCADE"))
+    lead_count: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, server_default="0"))
+    # {"searches": [{"id", "name", "query", "count"}], "lead_ids": [first 20]}
+    matches: dict = Field(default_factory=dict, sa_column=sa.Column(JSONType, nullable=False))
+    outbox_id: Optional[int] = Field(default=None, sa_column=_bigint_fk("email_outbox.id", "SET NULL", nullable=True))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+    read_at: Optional[datetime] = Field(default=None, sa_column=ts_column(nullable=True))
+
+    __table_args__ = (
+        sa.UniqueConstraint("user_id", "refresh_run_id", name="uq_notifications_user_refresh"),
+        sa.Index("ix_notifications_user_created", "user_id", "created_at"),
+    )

@@ -1,0 +1,195 @@
+"""Leads: the marketplace leads, unlock records, bulk scrapes, the webhook log, refresh runs, facets, test checkouts."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime
+from typing import Optional
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+from marketplace.models.base import IMAGE_STATUSES, JSONType, bigint_pk, created_column, ts_column, utcnow
+
+
+class Lead(SQLModel, table=True):
+    __tablename__ = "leads"
+
+    id: uuid.UUID = Field(default_factory=uuid.uuid4, primary_key=True)
+    address: str = Field(sa_column=sa.Column(sa.String(255), nullable=False))
+    city: str = Field(sa_column=sa.Column(sa.String(100), nullable=False))
+    state: str = Field(sa_column=sa.Column(sa.String(2), nullable=False))
+    zip_code: str = Field(sa_column=sa.Column(sa.String(10), nullable=False))
+    lead_type: str = Field(sa_column=sa.Column(sa.String(32), nullable=False))
+    source: str = Field(sa_column=sa.Column(sa.String(64), nullable=False))
+    asking_price: Optional[int] = Field(default=None, sa_column=sa.Column(sa.Integer(), nullable=True))
+    zestimate: Optional[int] = Field(default=None, sa_column=sa.Column(sa.Integer(), nullable=True))
+    arv: Optional[int] = Field(default=None, sa_column=sa.Column(sa.Integer(), nullable=True))
+    rehab_estimate: Optional[int] = Field(default=None, sa_column=sa.Column(sa.Integer(), nullable=True))
+    roi: Optional[float] = Field(default=None, sa_column=sa.Column(sa.Float(), nullable=True))
+    beds: Optional[int] = Field(default=None, sa_column=sa.Column(sa.Integer(), nullable=True))
+    baths: Optional[float] = Field(default=None, sa_column=sa.Column(sa.Float(), nullable=True))
+    square_footage: Optional[int] = Field(default=None, sa_column=sa.Column(sa.Integer(), nullable=True))
+    confidence_score: Optional[int] = Field(default=None, sa_column=sa.Column(sa.Integer(), nullable=True))
+    credit_cost: Optional[int] = Field(default=None, sa_column=sa.Column(sa.Integer(), nullable=True))
+    is_new: bool = Field(default=True, sa_column=sa.Column(sa.Boolean(), nullable=False, server_default=sa.true()))
+    is_high_roi: bool = Field(default=False, sa_column=sa.Column(sa.Boolean(), nullable=False, server_default=sa.false()))
+    is_active: bool = Field(default=True, sa_column=sa.Column(sa.Boolean(), nullable=False, server_default=sa.true()))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+    image_urls: list = Field(default_factory=list, sa_column=sa.Column(JSONType, nullable=False))
+    primary_image_url: Optional[str] = Field(default=None, sa_column=sa.Column(sa.String(1024), nullable=True))
+    images_fetch_status: str = Field(default="pending", sa_column=sa.Column(sa.String(16), nullable=False, server_default="pending"))
+    raw_data: dict = Field(default_factory=dict, sa_column=sa.Column(JSONType, nullable=False))
+    latitude: Optional[float] = Field(default=None, sa_column=sa.Column(sa.Float(), nullable=True))
+    longitude: Optional[float] = Field(default=None, sa_column=sa.Column(sa.Float(), nullable=True))
+    # The source's own id for the property: a refresh never inserts a lead twice.
+    external_id: Optional[str] = Field(default=None, sa_column=sa.Column(sa.String(128), nullable=True, unique=True))
+    # Leads a bulk scrape delivered belong to it (never listed on the marketplace);
+    # they keep the source's listing id here, not in the unique external_id.
+    scrape_id: Optional[uuid.UUID] = Field(
+        default=None,
+        sa_column=sa.Column(sa.Uuid(), sa.ForeignKey("bulk_scrapes.id", ondelete="SET NULL"), nullable=True, index=True),
+    )
+    source_listing_id: Optional[str] = Field(default=None, sa_column=sa.Column(sa.String(128), nullable=True, index=True))
+    # The refresh that inserted the lead: saved-search alerts match exactly those (migration 0009).
+    refresh_run_id: Optional[int] = Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
+                            sa.ForeignKey("lead_refresh_runs.id", ondelete="SET NULL"), nullable=True, index=True),
+    )
+
+    __table_args__ = (
+        sa.CheckConstraint("confidence_score IS NULL OR (confidence_score BETWEEN 0 AND 100)", name="ck_leads_confidence"),
+        sa.CheckConstraint(
+            "images_fetch_status IN (" + ", ".join(f"'{s}'" for s in IMAGE_STATUSES) + ")", name="ck_leads_image_status"
+        ),
+        sa.Index("ix_leads_active_confidence", "is_active", "confidence_score"),
+        sa.Index("ix_leads_active_created", "is_active", "created_at"),
+        sa.Index("ix_leads_active_roi", "is_active", "roi"),
+        sa.Index("ix_leads_active_price", "is_active", "asking_price"),
+        # The developer explorer: all leads newest first, searched by ZIP or state/city.
+        sa.Index("ix_leads_created_at", "created_at"),
+        sa.Index("ix_leads_zip_code", "zip_code"),
+        sa.Index("ix_leads_state_city", "state", "city"),
+    )
+
+
+class UserLead(SQLModel, table=True):
+    """An unlock: the user paid for this lead and may read it forever."""
+
+    __tablename__ = "user_leads"
+
+    id: Optional[int] = Field(default=None, sa_column=bigint_pk())
+    user_id: uuid.UUID = Field(
+        sa_column=sa.Column(sa.Uuid(), sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
+    )
+    lead_id: uuid.UUID = Field(
+        sa_column=sa.Column(sa.Uuid(), sa.ForeignKey("leads.id", ondelete="RESTRICT"), nullable=False, index=True)
+    )
+    unlocked_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+    credit_cost: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, server_default="0"))
+    purchase_type: str = Field(default="credits", sa_column=sa.Column(sa.String(16), nullable=False, server_default="credits"))
+
+    __table_args__ = (
+        sa.UniqueConstraint("user_id", "lead_id", name="uq_user_leads_user_lead"),
+        sa.Index("ix_user_leads_user_unlocked", "user_id", "unlocked_at"),
+    )
+
+
+class BulkScrape(SQLModel, table=True):
+    __tablename__ = "bulk_scrapes"
+
+    id: uuid.UUID = Field(default_factory=uuid.uuid4, primary_key=True)
+    user_id: uuid.UUID = Field(
+        sa_column=sa.Column(sa.Uuid(), sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
+    )
+    created_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+    lead_count: int = Field(sa_column=sa.Column(sa.Integer(), nullable=False))
+    leads_generated: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, server_default="0"))
+    credits_used: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, server_default="0"))
+    status: str = Field(default="completed", sa_column=sa.Column(sa.String(16), nullable=False, server_default="completed"))
+    origin: str = Field(default="ui", sa_column=sa.Column(sa.String(16), nullable=False, server_default="ui"))
+    params: dict = Field(default_factory=dict, sa_column=sa.Column(JSONType, nullable=False))
+    output: list = Field(default_factory=list, sa_column=sa.Column(JSONType, nullable=False))
+
+    __table_args__ = (sa.Index("ix_bulk_scrapes_user_created", "user_id", "created_at"),)
+
+
+class WebhookRequest(SQLModel, table=True):
+    __tablename__ = "webhook_requests"
+
+    id: uuid.UUID = Field(default_factory=uuid.uuid4, primary_key=True)
+    # Nullable: a request naming an unknown user is still logged.
+    user_id: Optional[uuid.UUID] = Field(
+        default=None, sa_column=sa.Column(sa.Uuid(), sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=True)
+    )
+    created_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+    method: str = Field(sa_column=sa.Column(sa.String(8), nullable=False))
+    endpoint: str = Field(sa_column=sa.Column(sa.String(255), nullable=False))
+    response_status: int = Field(sa_column=sa.Column(sa.Integer(), nullable=False))
+    ip_address: str = Field(default="", sa_column=sa.Column(sa.String(64), nullable=False, server_default=""))
+    bulk_scrape_id: Optional[uuid.UUID] = Field(
+        default=None,
+        sa_column=sa.Column(sa.Uuid(), sa.ForeignKey("bulk_scrapes.id", ondelete="SET NULL"), nullable=True),
+    )
+    request_body: Optional[dict] = Field(default=None, sa_column=sa.Column(JSONType, nullable=True))
+    response_body: Optional[dict] = Field(default=None, sa_column=sa.Column(JSONType, nullable=True))
+
+    __table_args__ = (sa.Index("ix_webhook_requests_user_created", "user_id", "created_at"),)
+
+
+class LeadRefreshRun(SQLModel, table=True):
+    """One daily refresh; ``run_key`` (the Pacific date) makes it run once a day."""
+
+    __tablename__ = "lead_refresh_runs"
+
+    id: Optional[int] = Field(default=None, sa_column=bigint_pk())
+    run_key: str = Field(sa_column=sa.Column(sa.String(32), nullable=False, unique=True))
+    run_date: date = Field(sa_column=sa.Column(sa.Date(), nullable=False))
+    trigger: str = Field(default="schedule", sa_column=sa.Column(sa.String(16), nullable=False, server_default="schedule"))
+    status: str = Field(default="running", sa_column=sa.Column(sa.String(16), nullable=False, server_default="running"))
+    started_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+    finished_at: Optional[datetime] = Field(default=None, sa_column=ts_column(nullable=True))
+    leads_added: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, server_default="0"))
+    leads_archived: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, server_default="0"))
+    error: Optional[str] = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))
+
+
+class LeadFacet(SQLModel, table=True):
+    """Counts of active leads per filter cell, so filtered counts never scan leads.
+
+    Rebuilt by ``services.marketplace.rebuild_facets`` whenever the set of active
+    leads changes (refresh, seeding, archiving). A filtered count is the sum of
+    the matching cells: at most 6 x 5 x 4 x 2 x 2 rows.
+    """
+
+    __tablename__ = "lead_facets"
+
+    lead_type: str = Field(sa_column=sa.Column(sa.String(32), primary_key=True))
+    roi_band: str = Field(sa_column=sa.Column(sa.String(8), primary_key=True))
+    size_band: str = Field(sa_column=sa.Column(sa.String(8), primary_key=True))  # small|medium|large|unknown
+    is_new: bool = Field(sa_column=sa.Column(sa.Boolean(), primary_key=True))
+    is_high_roi: bool = Field(sa_column=sa.Column(sa.Boolean(), primary_key=True))
+    lead_count: int = Field(sa_column=sa.Column(sa.Integer(), nullable=False))
+
+
+class TestCheckout(SQLModel, table=True):
+    """A checkout session of the built-in test payment provider (TEST MODE).
+
+    Plays the part of Stripe's Checkout Session: the provider's own record of
+    whether the buyer paid, separate from our ``credit_purchases`` row.
+    """
+
+    __tablename__ = "test_checkouts"
+    __test__ = False  # not a pytest test class, whatever its name
+
+    id: str = Field(sa_column=sa.Column(sa.String(64), primary_key=True))
+    user_id: uuid.UUID = Field(
+        sa_column=sa.Column(sa.Uuid(), sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
+    )
+    bundle: str = Field(sa_column=sa.Column(sa.String(32), nullable=False))
+    amount_cents: int = Field(sa_column=sa.Column(sa.Integer(), nullable=False))
+    status: str = Field(default="open", sa_column=sa.Column(sa.String(16), nullable=False, server_default="open"))
+    success_url: str = Field(sa_column=sa.Column(sa.String(1024), nullable=False))
+    cancel_url: str = Field(sa_column=sa.Column(sa.String(1024), nullable=False))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
