@@ -24,9 +24,9 @@ from collections import OrderedDict
 from functools import lru_cache
 
 from marketplace.core.house_art import RASTER_WIDTHS, render_house_jpeg, render_house_svg
-from marketplace.core.images import MAX_IMAGES_PER_LEAD
+from marketplace.core.images import HOUSE_KEY, MAX_IMAGES_PER_LEAD
 
-PATH = re.compile(r"^/api/images/house/([A-Za-z0-9-]{1,64})/([0-9]{1,2})(?:\.svg|-([0-9]{3})\.jpg)$")
+PATH = re.compile(rf"^/api/images/house/({HOUSE_KEY})/([0-9]{{1,2}})(?:\.svg|-([0-9]{{3}})\.jpg)$")
 PREFIX = "/api/images/house/"
 CACHE_FOREVER = b"public, max-age=31536000, immutable"
 NOT_FOUND = (404, b'{"detail":"Image not found"}', b"application/json")

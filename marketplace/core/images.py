@@ -51,7 +51,9 @@ def is_illustration(url: str | None) -> bool:
     return bool(url) and url.startswith(f"{OWN_IMAGE_PREFIX}house/")
 
 
-_HOUSE_SVG = re.compile(r"^/api/images/house/([A-Za-z0-9-]{1,64})/([0-9]{1,2})\.svg$")
+# A drawing's address: /api/images/house/{key}/{n}.svg (api/images.py serves it, and its JPEGs).
+HOUSE_KEY = r"[A-Za-z0-9-]{1,64}"
+_HOUSE_SVG = re.compile(rf"^/api/images/house/({HOUSE_KEY})/([0-9]{{1,2}})\.svg$")
 # A card's picture box is at most about 400 CSS pixels wide (three columns from 768 px,
 # two from 520 px, one below): the browser picks the JPEG for its pixel density.
 CARD_PICTURE_SIZES = "(min-width: 768px) 400px, (min-width: 520px) 50vw, 100vw"
