@@ -1,0 +1,232 @@
+"""Motivation score and lead type of a public-record property (issue 23), defined once.
+
+A property's distress signals (``core.records.SIGNAL_KINDS``) become one ``SignalFacts`` each. The
+motivation score (0-100, higher = the owner is more likely to sell) is the sum of the points below, capped
+at 100. Every part that scores adds one plain reason naming its number and date; the reasons are listed
+strongest first (most points; on a tie, in the order of this list).
+
+1. Amount owed. The largest ``amount_owed`` among the signals (a tax delinquency and the tax sale of the
+   same debt are not added together):
+   - with a market value: 1 point per full percent of the market value owed, at most 30
+     ("Owes $12,400 in property tax, 31% of the market value" -> 30);
+   - without one: 1 point per full $1,000 owed, at most 15 (the debt cannot be weighed against a value).
+2. Years owed. 3 points per tax year owed (the largest ``years_owed``), at most 15.
+3. Days to a sale date. The nearest ``sale_date`` of a ``sale_list`` signal that is today or later:
+   0-30 days -> 30, 31-90 -> 20, 91-180 -> 10, later -> 5. A sale list without a published date -> 10.
+   A sale date in the past (the sale was held) scores nothing: such a signal is closed by ingestion.
+4. Foreclosure. 20 points for a ``foreclosure`` signal (dated by its ``notice_date``, else ``as_of``).
+5. Vacancy age. A ``vacant`` signal: 10 points plus 2 per full year since its earliest date (``notice_date``,
+   else ``as_of``), at most 20; 10 when undated.
+6. Code violations. 5 points per ``code_violation`` signal, at most 10.
+7. Number of signals. 5 points per distinct signal kind beyond the first, at most 20
+   ("3 distress signals" -> 10).
+
+Adding a signal or a larger debt never lowers the score (every part takes the maximum, the earliest or
+the count, and the caps only stop growth).
+
+Lead type: the strongest lead-making signal, in ``LEAD_TYPE_ORDER`` (a sale list -> "Auction", then
+foreclosure -> "Pre-Foreclosure", tax delinquency -> "Tax Delinquent", vacancy -> "Vacancy"). A code
+violation is a supporting signal: it counts in the score and shows as a chip, but alone it does not make a
+lead (``lead_type_for`` gives None).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Iterable, Sequence
+
+from marketplace.core.marketplace import usd
+from marketplace.core.records import SIGNAL_KINDS
+from marketplace.core.times import format_date
+
+MAX_SCORE = 100
+OWED_SHARE_CAP = 30          # points: 1 per full percent of the market value owed
+OWED_DOLLARS_CAP = 15        # points without a market value: 1 per full $1,000 owed
+OWED_DOLLARS_STEP = 1_000
+YEARS_OWED_POINTS = 3
+YEARS_OWED_CAP = 15
+SALE_DAY_POINTS = ((30, 30), (90, 20), (180, 10))   # (at most this many days away, points)
+SALE_LATER_POINTS = 5
+SALE_UNDATED_POINTS = 10
+FORECLOSURE_POINTS = 20
+VACANT_BASE_POINTS = 10
+VACANT_YEAR_POINTS = 2
+VACANT_CAP = 20
+CODE_VIOLATION_POINTS = 5
+CODE_VIOLATION_CAP = 10
+EXTRA_SIGNAL_POINTS = 5
+EXTRA_SIGNAL_CAP = 20
+
+# (signal kind, lead type), strongest first. code_violation is deliberately absent (supporting only).
+LEAD_TYPE_ORDER: tuple[tuple[str, str], ...] = (
+    ("sale_list", "Auction"),
+    ("foreclosure", "Pre-Foreclosure"),
+    ("tax_delinquent", "Tax Delinquent"),
+    ("vacant", "Vacancy"),
+)
+SUPPORTING_KINDS = ("code_violation",)
+
+_DEBT_WORDS = {
+    "tax_delinquent": "in property tax",
+    "sale_list": "per the sale list",
+    "foreclosure": "on the foreclosed debt",
+}
+_SALE_WORDS = {"sheriff": "Sheriff sale", "tax": "Tax sale", "trustee": "Trustee sale"}
+_KIND_WORDS = {
+    "tax_delinquent": "tax delinquent",
+    "sale_list": "on a sale list",
+    "foreclosure": "foreclosure",
+    "vacant": "vacant",
+    "code_violation": "code violation",
+}
+
+
+@dataclass(frozen=True)
+class SignalFacts:
+    """What the score needs from one distress signal (one ``core.records`` signal record)."""
+
+    kind: str                       # one of core.records.SIGNAL_KINDS
+    as_of: date | None
+    amount_owed: int | None = None
+    years_owed: int | None = None
+    sale_date: date | None = None
+    sale_type: str | None = None
+    notice_date: date | None = None
+
+
+@dataclass(frozen=True)
+class Motivation:
+    score: int                      # 0-100
+    reasons: tuple[str, ...]        # plain sentences, strongest first
+
+
+def lead_type_for(kinds: Iterable[str]) -> str | None:
+    """The lead type of the strongest lead-making kind present; None when there is none."""
+    present = set(kinds)
+    for kind, lead_type in LEAD_TYPE_ORDER:
+        if kind in present:
+            return lead_type
+    return None
+
+
+def _day(value: date) -> str:
+    return format_date(value, "UTC")
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _full_years(start: date, end: date) -> int:
+    years = end.year - start.year - ((end.month, end.day) < (start.month, start.day))
+    return max(0, years)
+
+
+def _owed_part(signals: Sequence[SignalFacts], market_value: int | None) -> tuple[int, str] | None:
+    owing = [s for s in signals if s.amount_owed is not None and s.amount_owed > 0]
+    if not owing:
+        return None
+    top = max(owing, key=lambda s: s.amount_owed)
+    amount = top.amount_owed
+    words = f"Owes {usd(amount)} {_DEBT_WORDS.get(top.kind, 'on record')}"
+    if market_value and market_value > 0:
+        share = amount * 100 // market_value
+        return min(OWED_SHARE_CAP, share), f"{words}, {share}% of the market value"
+    return min(OWED_DOLLARS_CAP, amount // OWED_DOLLARS_STEP), f"{words} (no market value to compare)"
+
+
+def _years_part(signals: Sequence[SignalFacts]) -> tuple[int, str] | None:
+    years = max((s.years_owed for s in signals if s.years_owed), default=0)
+    if years <= 0:
+        return None
+    return min(YEARS_OWED_CAP, years * YEARS_OWED_POINTS), f"Property tax owed for {_plural(years, 'year')}"
+
+
+def _sale_points(days: int) -> int:
+    for limit, points in SALE_DAY_POINTS:
+        if days <= limit:
+            return points
+    return SALE_LATER_POINTS
+
+
+def _sale_part(signals: Sequence[SignalFacts], today: date) -> tuple[int, str] | None:
+    listed = [s for s in signals if s.kind == "sale_list"]
+    upcoming = [s for s in listed if s.sale_date is not None and s.sale_date >= today]
+    if upcoming:
+        nearest = min(upcoming, key=lambda s: s.sale_date)
+        days = (nearest.sale_date - today).days
+        when = "today" if days == 0 else f"in {_plural(days, 'day')}"
+        name = _SALE_WORDS.get(nearest.sale_type or "", "Sale")
+        return _sale_points(days), f"{name} on {_day(nearest.sale_date)}, {when}"
+    undated = [s for s in listed if s.sale_date is None]
+    if undated:
+        name = _SALE_WORDS.get(undated[0].sale_type or "", "A sale").lower()
+        return SALE_UNDATED_POINTS, f"Listed for {name}, no sale date published"
+    return None  # only past sales: held, no longer a reason
+
+
+def _dated(signal: SignalFacts) -> date | None:
+    return signal.notice_date or signal.as_of
+
+
+def _foreclosure_part(signals: Sequence[SignalFacts]) -> tuple[int, str] | None:
+    cases = [s for s in signals if s.kind == "foreclosure"]
+    if not cases:
+        return None
+    dates = [d for d in map(_dated, cases) if d is not None]
+    text = f"Foreclosure on record since {_day(min(dates))}" if dates else "Foreclosure on record (undated)"
+    return FORECLOSURE_POINTS, text
+
+
+def _vacant_part(signals: Sequence[SignalFacts], today: date) -> tuple[int, str] | None:
+    vacancies = [s for s in signals if s.kind == "vacant"]
+    if not vacancies:
+        return None
+    dates = [d for d in map(_dated, vacancies) if d is not None and d <= today]
+    if not dates:
+        return VACANT_BASE_POINTS, "Vacant (no date on record)"
+    since = min(dates)
+    years = _full_years(since, today)
+    points = min(VACANT_CAP, VACANT_BASE_POINTS + VACANT_YEAR_POINTS * years)
+    return points, f"Vacant since {_day(since)} ({_plural(years, 'year')})"
+
+
+def _violation_part(signals: Sequence[SignalFacts]) -> tuple[int, str] | None:
+    violations = [s for s in signals if s.kind == "code_violation"]
+    if not violations:
+        return None
+    dates = [d for d in map(_dated, violations) if d is not None]
+    text = _plural(len(violations), "code violation")
+    if dates:
+        text += f", the latest on {_day(max(dates))}"
+    return min(CODE_VIOLATION_CAP, CODE_VIOLATION_POINTS * len(violations)), text[0].upper() + text[1:]
+
+
+def _count_part(signals: Sequence[SignalFacts]) -> tuple[int, str] | None:
+    kinds = [k for k in SIGNAL_KINDS if any(s.kind == k for s in signals)]
+    if len(kinds) < 2:
+        return None
+    points = min(EXTRA_SIGNAL_CAP, EXTRA_SIGNAL_POINTS * (len(kinds) - 1))
+    return points, f"{len(kinds)} distress signals ({', '.join(_KIND_WORDS[k] for k in kinds)})"
+
+
+def motivation(signals: Sequence[SignalFacts], *, market_value: int | None, today: date) -> Motivation:
+    """The score (0-100) and its reasons, strongest first (see the module docstring for every weight)."""
+    unknown = sorted({s.kind for s in signals} - set(SIGNAL_KINDS))
+    if unknown:
+        raise ValueError(f"not a signal kind: {', '.join(unknown)}")
+    parts = [
+        _owed_part(signals, market_value),
+        _years_part(signals),
+        _sale_part(signals, today),
+        _foreclosure_part(signals),
+        _vacant_part(signals, today),
+        _violation_part(signals),
+        _count_part(signals),
+    ]
+    scored = [(points, order, text) for order, part in enumerate(parts)
+              if part is not None for points, text in [part] if points > 0]
+    scored.sort(key=lambda item: (-item[0], item[1]))
+    score = min(MAX_SCORE, sum(points for points, _, _ in scored))
+    return Motivation(score=score, reasons=tuple(text for _, _, text in scored))
