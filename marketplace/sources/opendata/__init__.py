@@ -1,0 +1,93 @@
+"""Public-record datasets read from files or the portals' live APIs (issue 23).
+
+- ``load_datasets()``: every dataset file of ``marketplace/datasets/`` (see ``dataset.py`` for the keys);
+- ``read_file(dataset, path)``: a downloaded file (CSV export or the API's JSON) through the mapping;
+- ``fetch(dataset)``: the live API, page by page (``portal.py``: Socrata, ArcGIS, Carto, CKAN);
+- ``check(dataset)``: one live page, counted; ``freshness(dataset, newest_as_of, today)``: stale or not.
+
+Each yields ``MappedRecord`` / ``RejectedRow`` (``HpiPoint`` for the house price index), from
+``core.records``. Failures raise ``DatasetError`` (a ``SourceError``) naming the dataset.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+
+from marketplace.core.records import HpiPoint, MappedRecord, RejectedRow
+from marketplace.sources.opendata.dataset import Dataset, FieldSpec, load_dataset, load_datasets
+from marketplace.sources.opendata.errors import DatasetError
+from marketplace.sources.opendata.files import rows_from_file
+from marketplace.sources.opendata.mapper import map_row
+from marketplace.sources.opendata.portal import CheckReport, check, fetch
+
+Item = MappedRecord | RejectedRow | HpiPoint
+_NAME_DATE = re.compile(r"(?<!\d)(\d{4})-?(\d{2})(?:-?(\d{2}))?(?!\d)")
+
+
+def read_file(dataset: Dataset, path: str | Path, *, as_of: date | None = None,
+              today: date | None = None) -> Iterator[Item]:
+    """Every row of the file at ``path``, mapped or rejected (numbered from 1 after any preamble).
+
+    Rows of an ``undated`` dataset (no date column: Allegheny's lien summary, Kent's parcels) are as of
+    ``as_of`` when given, else the date in the file's name (``..._2016-07_...``), else the day the file
+    was last modified (when it was downloaded).
+    """
+    today = today or date.today()
+    if dataset.undated and as_of is None:
+        as_of = file_date(path)
+    form, rows = rows_from_file(dataset, path)
+    for number, row in enumerate(rows, start=1):
+        yield map_row(dataset, row, form, number, today=today, as_of=as_of)
+
+
+def file_date(path: str | Path) -> date:
+    """The extract date a file's name gives (YYYY-MM-DD, YYYYMMDD, YYYY-MM: first of the month), else its
+    modification day."""
+    path = Path(path)
+    for match in _NAME_DATE.finditer(path.stem):
+        year, month, day = int(match.group(1)), int(match.group(2)), int(match.group(3) or 1)
+        try:
+            found = date(year, month, day)
+        except ValueError:
+            continue
+        if 1900 <= year:
+            return found
+    return datetime.fromtimestamp(path.stat().st_mtime).date()
+
+
+@dataclass(frozen=True)
+class Freshness:
+    """Whether a dataset's newest record is recent enough to act on."""
+
+    dataset_id: str
+    ok: bool
+    newest_as_of: date | None
+    age_days: int | None
+    max_age_days: int
+    message: str
+    status_note: str | None
+
+    @property
+    def stale(self) -> bool:
+        return not self.ok
+
+
+def freshness(dataset: Dataset, newest_as_of: date | None, today: date) -> Freshness:
+    """"newest record 2023-09-14 is 803 days old (max 30)", stale when older than ``max_age_days``."""
+    if newest_as_of is None:
+        return Freshness(dataset.id, False, None, None, dataset.max_age_days,
+                         f"no dated record (max {dataset.max_age_days} days)", dataset.status_note)
+    age = (today - newest_as_of).days
+    ok = age <= dataset.max_age_days
+    message = f"newest record {newest_as_of.isoformat()} is {age} days old (max {dataset.max_age_days})"
+    return Freshness(dataset.id, ok, newest_as_of, age, dataset.max_age_days, message, dataset.status_note)
+
+
+__all__ = [
+    "CheckReport", "Dataset", "DatasetError", "FieldSpec", "Freshness", "HpiPoint", "Item", "MappedRecord",
+    "RejectedRow", "check", "fetch", "file_date", "freshness", "load_dataset", "load_datasets", "read_file",
+]

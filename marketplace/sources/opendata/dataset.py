@@ -1,0 +1,327 @@
+"""A public-record dataset as its file in ``marketplace/datasets/`` describes it (issue 23).
+
+Datasets are data, not code: adding a county is adding a TOML file. ``load_datasets`` reads and validates
+every file; a bad file raises ``ValueError`` naming the file and the field. The file's keys:
+
+- ``id`` (= the file name = the sample's folder in shared/public-records), ``title``, ``publisher``,
+  ``protocol`` (``socrata``, ``arcgis``, ``carto``, ``ckan`` or ``file``), ``endpoint`` (the portal root;
+  for ArcGIS the service URL), ``resource`` (Socrata dataset id, ArcGIS layer id, Carto table, CKAN
+  resource id), ``filter`` (the protocol's own where-clause; CKAN: a JSON object of field filters);
+- ``kind`` (a ``core.records`` kind, or ``hpi``) and ``sale_type`` (for ``sale_list``);
+- ``freshness_field`` (the API column the incremental ``since`` filter uses), ``max_age_days``,
+  ``status_note`` (why the dataset is not live, when it is not), ``licence``, ``attribution``,
+  ``record_url_template`` (``{key}`` is the record key), ``page_size``, ``null_values`` (texts that mean
+  "no value" besides empty and ``NULL``), ``undated`` (true when rows carry no date: a record is as of
+  the extract's date, see ``opendata.read_file``);
+- ``record_key`` and ``[fields]``: each target field (a ``MappedRecord`` or ``HpiPoint`` field, plus
+  ``as_of``) read from a column. A spec is a column name, or a table with ``column`` (same name in every
+  form) or ``api`` / ``file`` (the API's field name and the exported file's display name), ``type``
+  (parser in ``core.parse``; the target's own type by default), ``split`` (a multi-value cell's separator:
+  a tuple field keeps every part, another field the first), ``pattern`` (a regular expression whose first
+  group is the value), ``width`` (parcel ids: leading zeros a spreadsheet dropped), ``year_start`` (a
+  date or year read as January 1 of its year). A column name holding ``{`` is a template over the row's
+  columns (``"{Block} {Lot}"``). Nested JSON columns are dotted paths (``listing_details.sale_date``);
+- ``[constants]``: values of target fields the whole dataset shares (city, state);
+- ``[extra]``: other published columns worth showing (label = spec), kept as text.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field, fields as dataclass_fields
+from pathlib import Path
+from typing import Any, Mapping
+
+from marketplace.core import parse
+from marketplace.core.records import RECORD_KINDS, SALE_TYPES, HpiPoint, MappedRecord
+
+PROTOCOLS = ("socrata", "arcgis", "carto", "ckan", "file")
+KINDS = RECORD_KINDS + ("hpi",)
+DATASETS_DIR = Path(__file__).resolve().parents[2] / "datasets"
+FORMS = ("api", "file")
+
+# The parser each target field uses unless its spec names another.
+_DATES = ("as_of", "delinquent_since", "notice_date", "sale_date")
+_MONEY = ("amount_owed", "opening_bid", "assessed_value", "market_value", "sale_price")
+_INTS = ("beds", "square_footage", "years_owed")
+_YEARS = ("year_built", "value_year", "year")
+_FLOATS = ("baths", "latitude", "longitude", "index", "annual_change")
+_NOT_MAPPED = ("dataset_id", "record_key", "kind", "sale_type", "extra")
+RECORD_TARGETS = ("as_of",) + tuple(f.name for f in dataclass_fields(MappedRecord) if f.name not in _NOT_MAPPED
+                                    and f.name != "as_of")
+HPI_TARGETS = tuple(f.name for f in dataclass_fields(HpiPoint) if f.name != "dataset_id")
+# What a resource id looks like per protocol (it goes into URLs and, for Carto, into SQL).
+_RESOURCE_FORMS = {"socrata": r"[a-z0-9]{4}-[a-z0-9]{4}", "arcgis": r"\d{1,4}",
+                   "carto": r"[A-Za-z_][A-Za-z0-9_]*", "ckan": r"[A-Za-z0-9-]{1,100}"}
+_SPEC_KEYS = ("column", "api", "file", "type", "split", "pattern", "width", "year_start")
+_TOP_KEYS = ("id", "title", "publisher", "protocol", "endpoint", "resource", "filter", "record_key", "kind",
+             "sale_type", "fields", "constants", "extra", "freshness_field", "max_age_days", "status_note",
+             "licence", "attribution", "record_url_template", "page_size", "null_values", "undated")
+
+
+def default_type(target: str) -> str:
+    if target in _DATES:
+        return "date"
+    if target in _MONEY:
+        return "money"
+    if target in _INTS:
+        return "int"
+    if target in _YEARS:
+        return "year"
+    if target in _FLOATS:
+        return "float"
+    if target in ("zip_code", "mailing_zip"):
+        return "zip"
+    if target in ("parcel_id", "zip3"):
+        return "parcel"
+    return "text"
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """Where one target field comes from, per input form, and how it is read."""
+
+    api: str | None
+    file: str | None
+    type: str = "text"
+    split: str | None = None
+    pattern: str | None = None
+    width: int | None = None
+    year_start: bool = False
+
+    def column(self, form: str) -> str | None:
+        """The column (or template) for ``form`` (``"api"`` or ``"file"``); None when that form lacks it."""
+        return self.api if form == "api" else self.file
+
+    def columns(self, form: str) -> tuple[str, ...]:
+        """The plain column names this spec reads in ``form`` (a template's placeholders)."""
+        name = self.column(form)
+        if name is None:
+            return ()
+        if "{" in name:
+            return tuple(m.split(":")[0] for m in re.findall(r"\{([^{}]+)\}", name))
+        return (name,)
+
+
+@dataclass(frozen=True)
+class Dataset:
+    id: str
+    title: str
+    publisher: str
+    protocol: str
+    endpoint: str
+    resource: str
+    filter: str
+    record_key: FieldSpec
+    kind: str
+    sale_type: str | None
+    mapping: Mapping[str, FieldSpec]
+    constants: Mapping[str, str]
+    freshness_field: str | None
+    max_age_days: int
+    status_note: str | None
+    licence: str
+    attribution: str
+    record_url_template: str | None
+    page_size: int
+    extra: Mapping[str, FieldSpec] = field(default_factory=dict)
+    null_values: tuple[str, ...] = ()
+    undated: bool = False
+    source_file: str = ""
+
+    def attribution_line(self, record_key: str | None = None) -> str:
+        """What a user reads under a signal: "Public record: City of Chicago, Vacant and Abandoned
+        Buildings - Violations, record 11CP015666"."""
+        line = f"Public record: {self.publisher}, {self.title}"
+        return f"{line}, record {record_key}" if record_key else line
+
+    def record_url(self, record_key: str) -> str | None:
+        return self.record_url_template.replace("{key}", record_key) if self.record_url_template else None
+
+    def columns(self, form: str) -> tuple[str, ...]:
+        """Every column the mapping reads in ``form`` (for ``check``: which ones a page lacks)."""
+        names: list[str] = []
+        for spec in (self.record_key, *self.mapping.values(), *self.extra.values()):
+            names.extend(n for n in spec.columns(form) if n not in names)
+        return tuple(names)
+
+
+def load_datasets(directory: str | Path | None = None) -> dict[str, Dataset]:
+    """Every ``*.toml`` dataset file of ``directory`` (default ``marketplace/datasets``), by id, validated."""
+    folder = Path(directory) if directory is not None else DATASETS_DIR
+    datasets: dict[str, Dataset] = {}
+    for path in sorted(folder.glob("*.toml")):
+        dataset = load_dataset(path)
+        datasets[dataset.id] = dataset
+    return datasets
+
+
+def load_dataset(path: str | Path) -> Dataset:
+    """One dataset file, validated; ``ValueError("<file>: <field>: <what is wrong>")`` otherwise."""
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"{path.name}: cannot be read as TOML ({exc})") from None
+    try:
+        return _build(raw, path.stem, path.name)
+    except _FieldError as exc:
+        raise ValueError(f"{path.name}: {exc.field}: {exc.problem}") from None
+
+
+class _FieldError(Exception):
+    def __init__(self, field_name: str, problem: str) -> None:
+        super().__init__(f"{field_name}: {problem}")
+        self.field = field_name
+        self.problem = problem
+
+
+def _build(raw: dict[str, Any], stem: str, file_name: str) -> Dataset:
+    unknown = sorted(set(raw) - set(_TOP_KEYS))
+    if unknown:
+        raise _FieldError(unknown[0], "unknown key")
+    dataset_id = _text(raw, "id")
+    if dataset_id != stem:
+        raise _FieldError("id", f"'{dataset_id}' is not the file's name ('{stem}')")
+    protocol = _choice(raw, "protocol", PROTOCOLS)
+    kind = _choice(raw, "kind", KINDS)
+    sale_type = raw.get("sale_type")
+    if kind == "sale_list":
+        _choice(raw, "sale_type", SALE_TYPES)
+    elif sale_type is not None:
+        raise _FieldError("sale_type", "only a sale_list dataset has a sale type")
+    endpoint = _text(raw, "endpoint", required=protocol != "file")
+    if endpoint and not endpoint.startswith(("https://", "http://")):
+        raise _FieldError("endpoint", f"'{endpoint}' is not an http(s) URL")
+    resource = _text(raw, "resource", required=False) or ""
+    if resource and protocol in _RESOURCE_FORMS and not re.fullmatch(_RESOURCE_FORMS[protocol], resource):
+        raise _FieldError("resource", f"'{resource}' is not a {protocol} resource id")
+    targets = HPI_TARGETS if kind == "hpi" else RECORD_TARGETS
+    mapping = _specs(raw.get("fields"), "fields", targets, protocol)
+    required = ("zip3", "year", "index") if kind == "hpi" else (() if raw.get("undated") else ("as_of",))
+    for name in required:
+        if name not in mapping:
+            raise _FieldError(f"fields.{name}", "is required")
+    if kind != "hpi" and "address" not in mapping and "parcel_id" not in mapping:
+        raise _FieldError("fields", "maps neither address nor parcel_id")
+    constants = raw.get("constants", {})
+    if not isinstance(constants, dict):
+        raise _FieldError("constants", "must be a table")
+    for name, value in constants.items():
+        if name not in targets:
+            raise _FieldError(f"constants.{name}", "is not a field of a record")
+        if not isinstance(value, str) or not value.strip():
+            raise _FieldError(f"constants.{name}", "must be non-empty text")
+    template = raw.get("record_url_template")
+    if template is not None and (not isinstance(template, str) or "{key}" not in template):
+        raise _FieldError("record_url_template", "must be text holding {key}")
+    page_size = raw.get("page_size", 1000)
+    if not isinstance(page_size, int) or isinstance(page_size, bool) or not 1 <= page_size <= 50_000:
+        raise _FieldError("page_size", "must be a whole number from 1 to 50000")
+    max_age = raw.get("max_age_days")
+    if not isinstance(max_age, int) or isinstance(max_age, bool) or max_age < 1:
+        raise _FieldError("max_age_days", "must be a whole number of days, at least 1")
+    nulls = raw.get("null_values", [])
+    if not isinstance(nulls, list) or not all(isinstance(n, str) for n in nulls):
+        raise _FieldError("null_values", "must be a list of texts")
+    undated = raw.get("undated", False)
+    if not isinstance(undated, bool):
+        raise _FieldError("undated", "must be true or false")
+    return Dataset(
+        id=dataset_id,
+        title=_text(raw, "title"),
+        publisher=_text(raw, "publisher"),
+        protocol=protocol,
+        endpoint=(endpoint or "").rstrip("/"),
+        resource=resource,
+        filter=_text(raw, "filter", required=False) or "",
+        record_key=_spec(raw.get("record_key"), "record_key", "record_key", protocol),
+        kind=kind,
+        sale_type=sale_type,
+        mapping=mapping,
+        constants=dict(constants),
+        freshness_field=_text(raw, "freshness_field", required=False),
+        max_age_days=max_age,
+        status_note=_text(raw, "status_note", required=False),
+        licence=_text(raw, "licence"),
+        attribution=_text(raw, "attribution"),
+        record_url_template=template,
+        page_size=page_size,
+        extra=_specs(raw.get("extra"), "extra", None, protocol),
+        null_values=tuple(nulls),
+        undated=undated,
+        source_file=file_name,
+    )
+
+
+def _text(raw: dict[str, Any], key: str, *, required: bool = True) -> str | None:
+    value = raw.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise _FieldError(key, "is required (non-empty text)" if value is None else "must be non-empty text")
+    return value.strip()
+
+
+def _choice(raw: dict[str, Any], key: str, allowed: tuple[str, ...]) -> str:
+    value = raw.get(key)
+    if value not in allowed:
+        raise _FieldError(key, f"{value!r} is not one of {', '.join(allowed)}")
+    return value
+
+
+def _specs(raw: Any, where: str, targets: tuple[str, ...] | None, protocol: str) -> dict[str, FieldSpec]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise _FieldError(where, "must be a table")
+    specs = {}
+    for name, value in raw.items():
+        if targets is not None and name not in targets:
+            raise _FieldError(f"{where}.{name}", "is not a field of a record")
+        specs[name] = _spec(value, f"{where}.{name}", name if targets is not None else "extra", protocol)
+    return specs
+
+
+def _spec(value: Any, where: str, target: str, protocol: str) -> FieldSpec:
+    if isinstance(value, str):
+        value = {"column": value}
+    if not isinstance(value, dict):
+        raise _FieldError(where, "must be a column name or a table")
+    unknown = sorted(set(value) - set(_SPEC_KEYS))
+    if unknown:
+        raise _FieldError(where, f"unknown key '{unknown[0]}'")
+    column = value.get("column")
+    api, file = value.get("api", column), value.get("file", column)
+    if column is not None and ("api" in value or "file" in value):
+        raise _FieldError(where, "give either column, or api and file")
+    for name, text in (("api", api), ("file", file)):
+        if text is not None and (not isinstance(text, str) or not text.strip()):
+            raise _FieldError(where, f"{name} must be a non-empty column name")
+    if api is None and file is None:
+        raise _FieldError(where, "names no column")
+    if protocol != "file" and api is None and target == "record_key":
+        raise _FieldError(where, "names no API column (the live API needs the record key)")
+    kind = value.get("type", default_type(target))
+    if kind not in parse.PARSERS:
+        raise _FieldError(where, f"type {kind!r} is not one of {', '.join(parse.PARSERS)}")
+    pattern = value.get("pattern")
+    if pattern is not None:
+        try:
+            compiled = re.compile(pattern)
+        except (re.error, TypeError) as exc:
+            raise _FieldError(where, f"pattern does not compile ({exc})") from None
+        if compiled.groups != 1:
+            raise _FieldError(where, "pattern must have exactly one group")
+    width = value.get("width")
+    if width is not None and (not isinstance(width, int) or isinstance(width, bool) or not 1 <= width <= 40):
+        raise _FieldError(where, "width must be a whole number from 1 to 40")
+    split = value.get("split")
+    if split is not None and (not isinstance(split, str) or not split):
+        raise _FieldError(where, "split must be a non-empty separator")
+    year_start = value.get("year_start", False)
+    if not isinstance(year_start, bool):
+        raise _FieldError(where, "year_start must be true or false")
+    return FieldSpec(api=api, file=file, type=kind, split=split, pattern=pattern, width=width,
+                     year_start=year_start)

@@ -1,0 +1,261 @@
+"""Live reads of a public-record dataset from its portal's API (issue 23).
+
+Paging per protocol (every page has a stable order, so offsets do not skip or repeat rows):
+
+- Socrata SODA: ``GET {endpoint}/resource/{id}.json`` with ``$limit``, ``$offset``, ``$order`` (the record
+  key's field, else ``:id``) and ``$where`` (the dataset's filter, and ``since`` on its freshness field);
+  ``X-App-Token`` when an app token is given. A page shorter than ``$limit`` is the last.
+- ArcGIS REST: ``GET {endpoint}/{layer}/query`` with ``where``, ``outFields=*``, ``returnGeometry=false``,
+  ``orderByFields``, ``resultOffset``/``resultRecordCount``, ``f=json``; pages continue while the answer
+  says ``exceededTransferLimit``. An ``{"error": ...}`` body (sent with HTTP 200) is a failure.
+- Carto SQL: ``GET {endpoint}/api/v2/sql?q=SELECT * FROM {table} WHERE ... ORDER BY ... LIMIT n OFFSET m``;
+  the answer is ``{rows, fields, total_rows}``.
+- CKAN DataStore: ``GET {endpoint}/api/3/action/datastore_search`` with ``resource_id``, ``limit``,
+  ``offset``, ``sort=_id`` (and ``filters``); the answer is ``{success, result: {records, total}}``.
+  DataStore search has no range filter: ``since`` is applied to the mapped records instead.
+
+Every request has a timeout; HTTP 429, 5xx, timeouts and transport errors are retried (``attempts`` in
+all) after ``Retry-After`` when the portal sends it, else ``retry_delay x 2^n`` (both capped). Failures
+raise ``DatasetError`` naming the dataset, what failed and the URL.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+import httpx
+
+from marketplace.core.records import HpiPoint, MappedRecord, RejectedRow
+from marketplace.sources.opendata.dataset import Dataset
+from marketplace.sources.opendata.errors import DatasetError
+from marketplace.sources.opendata.files import json_rows
+from marketplace.sources.opendata.mapper import _dotted, map_row
+from marketplace.sources.rentcast_client import MAX_BACKOFF, MAX_RETRY_AFTER, _retry_after_seconds, _retryable
+
+log = logging.getLogger("marketplace.sources.opendata")
+
+DEFAULT_TIMEOUT = 30.0  # seconds per request
+DEFAULT_ATTEMPTS = 4
+RETRY_DELAY = 1.0  # seconds before the first retry (doubled each time) when no Retry-After is given
+CHECK_SAMPLE_REJECTS = 5
+FILE_ONLY = "published only as a download: use import-records"
+
+Item = MappedRecord | RejectedRow | HpiPoint
+Sleep = Callable[[float], None]
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """One live page of a dataset, mapped and counted."""
+
+    dataset_id: str
+    url: str
+    rows: int
+    mapped: int
+    rejected: int
+    missing_columns: tuple[str, ...]   # columns the mapping reads that no row of the page has
+    sample_rejects: tuple[RejectedRow, ...]
+    newest_as_of: date | None
+
+
+def fetch(dataset: Dataset, *, client: httpx.Client | None = None, since: date | None = None,
+          max_rows: int | None = None, app_token: str | None = None, timeout: float = DEFAULT_TIMEOUT,
+          attempts: int = DEFAULT_ATTEMPTS, retry_delay: float = RETRY_DELAY, sleep: Sleep = time.sleep,
+          today: date | None = None) -> Iterator[Item]:
+    """Every row of the live dataset (at most ``max_rows``), mapped or rejected, page by page; records as
+    of a day before ``since`` are left out (on the server where the protocol allows it)."""
+    today = today or date.today()
+    http = _Http(dataset, client, timeout=timeout, attempts=attempts, retry_delay=retry_delay, sleep=sleep,
+                 app_token=app_token)
+    number = 0
+    try:
+        for _url, rows in _pages(dataset, http, since=since, max_rows=max_rows):
+            for row in rows:
+                number += 1
+                item = map_row(dataset, row, "api", number, today=today, as_of=today)
+                if since and isinstance(item, MappedRecord) and item.as_of and item.as_of < since:
+                    continue
+                yield item
+    finally:
+        http.close()
+
+
+def check(dataset: Dataset, *, client: httpx.Client | None = None, app_token: str | None = None,
+          timeout: float = DEFAULT_TIMEOUT, attempts: int = DEFAULT_ATTEMPTS, retry_delay: float = RETRY_DELAY,
+          sleep: Sleep = time.sleep, today: date | None = None) -> CheckReport:
+    """Fetch ONE page live and report how it maps: counts, missing columns, a few rejects."""
+    today = today or date.today()
+    http = _Http(dataset, client, timeout=timeout, attempts=attempts, retry_delay=retry_delay, sleep=sleep,
+                 app_token=app_token)
+    try:
+        url, rows = next(_pages(dataset, http, since=None, max_rows=dataset.page_size), ("", []))
+    finally:
+        http.close()
+    items = [map_row(dataset, row, "api", n, today=today, as_of=today) for n, row in enumerate(rows, start=1)]
+    rejects = [i for i in items if isinstance(i, RejectedRow)]
+    dates = [i.as_of for i in items if isinstance(i, MappedRecord) and i.as_of]
+    missing = tuple(c for c in dataset.columns("api")
+                    if rows and not any(c in row or _dotted(row, c) is not None for row in rows))
+    return CheckReport(dataset.id, url, len(rows), len(items) - len(rejects), len(rejects), missing,
+                       tuple(rejects[:CHECK_SAMPLE_REJECTS]), max(dates, default=None))
+
+
+# ---------------------------------------------------------------------------------------------- paging
+
+def _pages(dataset: Dataset, http: _Http, *, since: date | None,
+           max_rows: int | None) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    if dataset.protocol == "file":
+        raise DatasetError(dataset.id, FILE_ONLY)
+    if not dataset.resource:
+        raise DatasetError(dataset.id, "has no API resource id yet (see its status note): use import-records")
+    pager = {"socrata": _socrata, "arcgis": _arcgis, "carto": _carto, "ckan": _ckan}[dataset.protocol]
+    read = 0
+    offset = 0
+    while max_rows is None or read < max_rows:
+        limit = dataset.page_size if max_rows is None else min(dataset.page_size, max_rows - read)
+        url, params = pager(dataset, offset, limit, since)
+        body = http.get_json(url, params)
+        rows, more = _rows(dataset, body, url, offset, limit)
+        if max_rows is not None:
+            rows = rows[: max_rows - read]
+        read += len(rows)
+        offset += len(rows)
+        yield url, rows
+        if not more or not rows:
+            return
+
+
+def _rows(dataset: Dataset, body: Any, url: str, offset: int, limit: int) -> tuple[list[dict[str, Any]], bool]:
+    """A page's rows and whether another page may follow."""
+    if dataset.protocol == "socrata" and not isinstance(body, list):
+        message = body.get("message") if isinstance(body, dict) else None
+        raise DatasetError(dataset.id, f"the portal did not answer a JSON array ({message or 'unexpected body'}) "
+                                       f"on {url}")
+    rows = json_rows(dataset, body, where=f"the answer from {url}")
+    if dataset.protocol == "arcgis":
+        return rows, bool(body.get("exceededTransferLimit"))
+    if dataset.protocol == "ckan":
+        total = body["result"].get("total")
+        return rows, (offset + len(rows) < total) if isinstance(total, int) else len(rows) >= limit
+    return rows, len(rows) >= limit
+
+
+def _order_column(dataset: Dataset) -> str | None:
+    """The record key's API field when it is one plain column (a stable order for paging)."""
+    column = dataset.record_key.api
+    return column if column and "{" not in column else None
+
+
+def _where(*clauses: str) -> str:
+    return " AND ".join(f"({c})" for c in clauses if c)
+
+
+def _since_clause(dataset: Dataset, since: date | None, layout: str) -> str:
+    if since is None or not dataset.freshness_field:
+        return ""
+    return layout.format(field=dataset.freshness_field, day=since.isoformat())
+
+
+def _socrata(dataset: Dataset, offset: int, limit: int, since: date | None) -> tuple[str, dict[str, Any]]:
+    params: dict[str, Any] = {"$limit": limit, "$offset": offset, "$order": _order_column(dataset) or ":id"}
+    where = _where(dataset.filter, _since_clause(dataset, since, "{field} >= '{day}T00:00:00'"))
+    if where:
+        params["$where"] = where
+    return f"{dataset.endpoint}/resource/{dataset.resource}.json", params
+
+
+def _arcgis(dataset: Dataset, offset: int, limit: int, since: date | None) -> tuple[str, dict[str, Any]]:
+    where = _where(dataset.filter, _since_clause(dataset, since, "{field} >= DATE '{day}'")) or "1=1"
+    params: dict[str, Any] = {"where": where, "outFields": "*", "returnGeometry": "false", "f": "json",
+                              "resultOffset": offset, "resultRecordCount": limit}
+    order = _order_column(dataset)
+    if order:
+        params["orderByFields"] = order
+    return f"{dataset.endpoint}/{dataset.resource}/query", params
+
+
+def _carto(dataset: Dataset, offset: int, limit: int, since: date | None) -> tuple[str, dict[str, Any]]:
+    where = _where(dataset.filter, _since_clause(dataset, since, "{field} >= '{day}'"))
+    sql = f"SELECT * FROM {dataset.resource}"
+    if where:
+        sql += f" WHERE {where}"
+    sql += f" ORDER BY {_order_column(dataset) or 'cartodb_id'} LIMIT {limit} OFFSET {offset}"
+    return f"{dataset.endpoint}/api/v2/sql", {"q": sql}
+
+
+def _ckan(dataset: Dataset, offset: int, limit: int, since: date | None) -> tuple[str, dict[str, Any]]:
+    params: dict[str, Any] = {"resource_id": dataset.resource, "limit": limit, "offset": offset, "sort": "_id"}
+    if dataset.filter:
+        params["filters"] = dataset.filter
+    return f"{dataset.endpoint}/api/3/action/datastore_search", params
+
+
+# ---------------------------------------------------------------------------------------------- HTTP
+
+class _Http:
+    """GETs with a timeout, bounded retries and dataset-named errors."""
+
+    def __init__(self, dataset: Dataset, client: httpx.Client | None, *, timeout: float, attempts: int,
+                 retry_delay: float, sleep: Sleep, app_token: str | None) -> None:
+        self.dataset = dataset
+        self.timeout = timeout
+        self.attempts = max(1, attempts)
+        self.retry_delay = max(0.0, retry_delay)
+        self.sleep = sleep
+        self.headers = {"Accept": "application/json"}
+        if app_token and dataset.protocol == "socrata":
+            self.headers["X-App-Token"] = app_token
+        self._owns = client is None
+        self.client = client if client is not None else httpx.Client(timeout=timeout, follow_redirects=True)
+
+    def close(self) -> None:
+        if self._owns:
+            self.client.close()
+
+    def get_json(self, url: str, params: dict[str, Any]) -> Any:
+        for attempt in range(1, self.attempts + 1):
+            retry_after: float | None = None
+            try:
+                response = self.client.get(url, params=params, headers=self.headers, timeout=self.timeout)
+            except httpx.TimeoutException:
+                failure = f"the portal did not answer within {self.timeout:g}s"
+            except httpx.TransportError as exc:
+                failure = f"the portal could not be reached ({type(exc).__name__}: {exc})"
+            else:
+                if not _retryable(response.status_code):
+                    return self._payload(response, url)
+                failure = f"the portal returned HTTP {response.status_code}"
+                retry_after = _retry_after_seconds(response.headers.get("Retry-After"))
+            if attempt < self.attempts:
+                delay = min(retry_after, MAX_RETRY_AFTER) if retry_after is not None else \
+                    min(self.retry_delay * 2.0 ** (attempt - 1), MAX_BACKOFF)
+                log.info("%s: %s on %s; retrying in %.1fs", self.dataset.id, failure, url, delay)
+                self.sleep(delay)
+        raise DatasetError(self.dataset.id, f"{failure} after {self.attempts} attempts on {url}")
+
+    def _payload(self, response: httpx.Response, url: str) -> Any:
+        if not response.is_success:
+            raise DatasetError(self.dataset.id, f"the portal refused the request (HTTP {response.status_code})"
+                                                f"{_detail(response)} on {url}")
+        try:
+            return response.json()
+        except (ValueError, json.JSONDecodeError):
+            raise DatasetError(self.dataset.id, f"the portal sent malformed JSON on {url}") from None
+
+
+def _detail(response: httpx.Response) -> str:
+    try:
+        body = response.json()
+    except ValueError:
+        body = response.text
+    if isinstance(body, dict):
+        error = body.get("error")
+        body = body.get("message") or (error.get("message") if isinstance(error, dict) else error) or ""
+    text = " ".join(str(body).split())[:200]
+    return f": {text}" if text else ""
