@@ -1,0 +1,143 @@
+"""The dataset files: all ten load, a bad file is refused naming the file and the field, freshness."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from marketplace.core.records import RECORD_KINDS, SALE_TYPES
+from marketplace.sources.opendata import freshness, load_datasets, read_file
+from marketplace.sources.opendata.dataset import DATASETS_DIR
+from tests.sources.opendata_helpers import DATASETS, sample
+
+TODAY = date(2026, 11, 25)
+
+GOOD = """
+id = "{name}"
+title = "Test"
+publisher = "Somewhere"
+protocol = "socrata"
+endpoint = "https://data.example.org"
+resource = "abcd-1234"
+kind = "vacant"
+max_age_days = 30
+licence = "public"
+attribution = "Data: Somewhere"
+record_key = "id"
+
+[fields]
+as_of = "issued"
+address = "address"
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "test-set") -> Path:
+    (tmp_path / f"{name}.toml").write_text(text.replace("{name}", name))
+    return tmp_path
+
+
+def test_the_ten_shipped_datasets_load():
+    datasets = load_datasets()
+    assert sorted(datasets) == [
+        "allegheny-tax-liens-summary", "bal-tax-sale-bidbaltimore", "chi-vacant-buildings-violations",
+        "fhfa-hpi-zip3", "kent-mi-parcels-arcgis", "nj-atlantic-sheriff-sales", "nyc-dof-rolling-sales",
+        "phl-opa-properties", "phl-sheriff-sales-bid4assets", "phl-tax-delinquencies"]
+    assert {d.protocol for d in datasets.values()} == {"socrata", "arcgis", "carto", "ckan", "file"}
+    for dataset in datasets.values():
+        assert dataset.kind in RECORD_KINDS + ("hpi",)
+        assert (dataset.sale_type in SALE_TYPES) == (dataset.kind == "sale_list")
+        assert dataset.licence and dataset.attribution and dataset.status_note
+    assert datasets["chi-vacant-buildings-violations"].constants == {"city": "CHICAGO", "state": "IL"}
+    assert datasets["nyc-dof-rolling-sales"].constants == {"city": "BROOKLYN", "state": "NY"}
+    assert datasets["bal-tax-sale-bidbaltimore"].sale_type == "tax"
+
+
+def test_attribution_line_names_publisher_title_and_record():
+    chicago = DATASETS["chi-vacant-buildings-violations"]
+    assert chicago.attribution_line("11CP015666 9332 S LASALLE") == (
+        "Public record: City of Chicago, Vacant and Abandoned Buildings - Violations, record 11CP015666 9332 S LASALLE")
+    assert chicago.attribution_line() == "Public record: City of Chicago, Vacant and Abandoned Buildings - Violations"
+
+
+def test_a_good_file_loads(tmp_path):
+    dataset = load_datasets(write(tmp_path, GOOD))["test-set"]
+    assert (dataset.protocol, dataset.resource, dataset.page_size, dataset.status_note) == (
+        "socrata", "abcd-1234", 1000, None)
+    assert dataset.mapping["as_of"].type == "date" and dataset.mapping["address"].api == "address"
+
+
+@pytest.mark.parametrize("change, message", [
+    (('protocol = "socrata"', 'protocol = "odata"'),
+     "test-set.toml: protocol: 'odata' is not one of socrata, arcgis, carto, ckan, file"),
+    (('kind = "vacant"', 'kind = "probate"'), "test-set.toml: kind: 'probate' is not one of"),
+    (('kind = "vacant"', 'kind = "sale_list"'), "test-set.toml: sale_type: None is not one of sheriff, tax, trustee"),
+    (('title = "Test"\n', ''), "test-set.toml: title: is required (non-empty text)"),
+    (('max_age_days = 30', 'max_age_days = "soon"'), "test-set.toml: max_age_days: must be a whole number of days"),
+    (('resource = "abcd-1234"', 'resource = "x; DROP"'), "test-set.toml: resource: 'x; DROP' is not a socrata"),
+    (('endpoint = "https://data.example.org"', 'endpoint = "ftp://x"'), "test-set.toml: endpoint: 'ftp://x' is not"),
+    (('as_of = "issued"', 'as_of = { colum = "issued" }'), "test-set.toml: fields.as_of: unknown key 'colum'"),
+    (('as_of = "issued"', 'as_of = { column = "issued", type = "datetime" }'),
+     "test-set.toml: fields.as_of: type 'datetime' is not one of"),
+    (('as_of = "issued"', 'as_of = { column = "issued", pattern = "(" }'),
+     "test-set.toml: fields.as_of: pattern does not compile"),
+    (('as_of = "issued"', 'as_oof = "issued"'), "test-set.toml: fields.as_oof: is not a field of a record"),
+    (('as_of = "issued"\n', ''), "test-set.toml: fields.as_of: is required"),
+    (('address = "address"', 'city = "x"'), "test-set.toml: fields: maps neither address nor parcel_id"),
+    (('record_key = "id"', 'record_key = { file = "ID" }'), "test-set.toml: record_key: names no API column"),
+    (('licence = "public"', 'licence = "public"\nowner = "me"'), "test-set.toml: owner: unknown key"),
+    (('id = "{name}"', 'id = "other"'), "test-set.toml: id: 'other' is not the file's name ('test-set')"),
+    (('[fields]', '[fields'), "test-set.toml: cannot be read as TOML"),
+])
+def test_a_bad_file_is_refused_naming_the_file_and_the_field(tmp_path, change, message):
+    old, new = change
+    assert old in GOOD
+    with pytest.raises(ValueError) as caught:
+        load_datasets(write(tmp_path, GOOD.replace(old, new)))
+    assert str(caught.value).startswith(message)
+
+
+def test_one_bad_file_fails_the_whole_load(tmp_path):
+    write(tmp_path, GOOD, "good-one")
+    write(tmp_path, GOOD.replace('kind = "vacant"', 'kind = "x"'), "bad-one")
+    with pytest.raises(ValueError, match="^bad-one.toml: kind:"):
+        load_datasets(tmp_path)
+
+
+def test_the_shipped_files_are_the_directory_default():
+    assert DATASETS_DIR == Path(__file__).resolve().parents[2] / "marketplace" / "datasets"
+
+
+# The newest date each sample speaks for (undated ones: the date the sample was taken, per PROVENANCE.md).
+NEWEST = {
+    "allegheny-tax-liens-summary": date(2026, 3, 14), "kent-mi-parcels-arcgis": date(2016, 8, 14),
+    "fhfa-hpi-zip3": date(2016, 12, 31),
+}
+
+
+@pytest.mark.parametrize("dataset_id", sorted(DATASETS))
+def test_every_shipped_sample_is_reported_stale_with_its_status_note(dataset_id):
+    dataset = DATASETS[dataset_id]
+    if dataset_id in NEWEST:
+        newest = NEWEST[dataset_id]
+    else:
+        newest = max(i.as_of for i in read_file(dataset, sample(dataset_id), today=TODAY))
+    report = freshness(dataset, newest, TODAY)
+    age = (TODAY - newest).days
+    assert report.stale and not report.ok and report.age_days == age > dataset.max_age_days
+    assert report.message == f"newest record {newest.isoformat()} is {age} days old (max {dataset.max_age_days})"
+    assert report.status_note == dataset.status_note
+
+
+def test_freshness_messages():
+    chicago = DATASETS["chi-vacant-buildings-violations"]
+    newest = max(i.as_of for i in read_file(chicago, sample("chi-vacant-buildings-violations"), today=TODAY))
+    assert newest == date(2023, 9, 18)
+    assert freshness(chicago, newest, TODAY).message == "newest record 2023-09-18 is 1164 days old (max 60)"
+    fresh = freshness(chicago, date(2026, 11, 1), TODAY)
+    assert fresh.ok and fresh.message == "newest record 2026-11-01 is 24 days old (max 60)"
+    none = freshness(chicago, None, TODAY)
+    assert none.stale and none.message == "no dated record (max 60 days)"
+    phl = freshness(DATASETS["phl-tax-delinquencies"], date(2016, 7, 1), TODAY)
+    assert phl.status_note.startswith("Stopped updating in 2024")
