@@ -13,7 +13,7 @@ It serves ``rows`` (dicts under the API's field names) page by page in each prot
   ``limit``, ``offset``, ``resource_id``.
 
 ``script()`` queues answers that take precedence (429 with Retry-After, 500, an ArcGIS error body sent with
-HTTP 200, malformed JSON); ``times=None`` repeats one forever. Every request is recorded in ``requests``.
+HTTP 200, malformed JSON, a slow answer); ``times=None`` repeats one forever. Every request is recorded in ``requests``.
 
     with FakePortal("socrata", rows, resource="kc9i-wq85") as portal:
         portal.script(status=429, headers={"Retry-After": "1"})
@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
@@ -48,6 +49,7 @@ class Scripted:
     body: Any = _NORMAL  # JSON-able value, raw bytes, or _NORMAL (the page itself)
     headers: dict[str, str] = field(default_factory=dict)
     times: int | None = 1  # None: every request from now on
+    delay: float = 0.0  # seconds before answering (a slow portal)
 
 
 class FakePortal:
@@ -88,9 +90,9 @@ class FakePortal:
         self.stop()
 
     def script(self, *, status: int = 200, body: Any = _NORMAL, headers: dict[str, str] | None = None,
-               times: int | None = 1) -> None:
+               times: int | None = 1, delay: float = 0.0) -> None:
         with self._lock:
-            self._script.append(Scripted(status, body, dict(headers or {}), times))
+            self._script.append(Scripted(status, body, dict(headers or {}), times, delay))
 
     def _scripted(self) -> Scripted | None:
         with self._lock:
@@ -173,6 +175,7 @@ class _Handler(BaseHTTPRequestHandler):
         status, body = portal.answer(split.path, params)
         headers: dict[str, str] = {}
         if scripted is not None:
+            time.sleep(scripted.delay)
             status, headers = scripted.status, scripted.headers
             if scripted.body is not _NORMAL:
                 body = scripted.body
