@@ -88,6 +88,8 @@ def test_a_good_file_loads(tmp_path):
     (('record_key = "id"', 'record_key = { file = "ID" }'), "test-set.toml: record_key: names no API column"),
     (('licence = "public"', 'licence = "public"\nowner = "me"'), "test-set.toml: owner: unknown key"),
     (('id = "{name}"', 'id = "other"'), "test-set.toml: id: 'other' is not the file's name ('test-set')"),
+    (('max_age_days = 30', 'max_age_days = 30\nfreshness_field = "x; DROP TABLE y"'),
+     "test-set.toml: freshness_field: 'x; DROP TABLE y' is not a plain field name"),
     (('[fields]', '[fields'), "test-set.toml: cannot be read as TOML"),
 ])
 def test_a_bad_file_is_refused_naming_the_file_and_the_field(tmp_path, change, message):

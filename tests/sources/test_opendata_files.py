@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import csv
+import json
 from datetime import date
 
 import pytest
 
 from marketplace.core.records import HpiPoint, MappedRecord, RejectedRow
 from marketplace.sources.opendata import DatasetError, read_file
+from marketplace.sources.opendata.files import rows_from_file
+from tests.fakes.portal import api_rows
 from tests.sources.opendata_helpers import DATASETS, FIXTURES, SAMPLES, by_key, counts, sample
 
 TODAY = date(2026, 11, 25)
@@ -203,3 +206,23 @@ def test_a_file_without_the_header_is_refused(tmp_path):
     with pytest.raises(DatasetError, match="^chi-vacant-buildings-violations: x.csv has no header line naming "
                                            "Docket Number"):
         list(read_file(DATASETS["chi-vacant-buildings-violations"], path))
+
+
+@pytest.mark.parametrize("shape", ["socrata", "carto", "ckan", "arcgis"])
+def test_a_saved_api_answer_reads_like_the_export(tmp_path, shape):
+    """read_file takes JSON exactly as each API answers, under the API's field names."""
+    dataset = DATASETS["chi-vacant-buildings-violations"]
+    rows = api_rows(dataset, list(rows_from_file(dataset, sample(dataset.id))[1]))
+    body = {"socrata": rows, "carto": {"rows": rows, "time": 0.1, "fields": {}, "total_rows": len(rows)},
+            "ckan": {"help": "", "success": True, "result": {"records": rows, "total": len(rows)}},
+            "arcgis": {"features": [{"attributes": r} for r in rows], "exceededTransferLimit": False}}[shape]
+    path = tmp_path / "answer.json"
+    path.write_text(json.dumps(body))
+    assert list(read_file(dataset, path, today=TODAY)) == read(dataset.id)
+
+
+def test_an_unsuccessful_ckan_answer_is_refused(tmp_path):
+    path = tmp_path / "answer.json"
+    path.write_text(json.dumps({"success": False, "error": {"message": "Not found"}}))
+    with pytest.raises(DatasetError, match="^allegheny-tax-liens-summary: answer.json holds an error answer: Not found"):
+        list(read_file(DATASETS["allegheny-tax-liens-summary"], path))

@@ -51,6 +51,7 @@ _NOT_MAPPED = ("dataset_id", "record_key", "kind", "sale_type", "extra")
 RECORD_TARGETS = ("as_of",) + tuple(f.name for f in dataclass_fields(MappedRecord) if f.name not in _NOT_MAPPED
                                     and f.name != "as_of")
 HPI_TARGETS = tuple(f.name for f in dataclass_fields(HpiPoint) if f.name != "dataset_id")
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a field name that may go into a query
 # What a resource id looks like per protocol (it goes into URLs and, for Carto, into SQL).
 _RESOURCE_FORMS = {"socrata": r"[a-z0-9]{4}-[a-z0-9]{4}", "arcgis": r"\d{1,4}",
                    "carto": r"[A-Za-z_][A-Za-z0-9_]*", "ckan": r"[A-Za-z0-9-]{1,100}"}
@@ -228,6 +229,9 @@ def _build(raw: dict[str, Any], stem: str, file_name: str) -> Dataset:
     undated = raw.get("undated", False)
     if not isinstance(undated, bool):
         raise _FieldError("undated", "must be true or false")
+    freshness_field = _text(raw, "freshness_field", required=False)
+    if freshness_field and not IDENTIFIER.fullmatch(freshness_field):
+        raise _FieldError("freshness_field", f"'{freshness_field}' is not a plain field name")
     return Dataset(
         id=dataset_id,
         title=_text(raw, "title"),
@@ -241,7 +245,7 @@ def _build(raw: dict[str, Any], stem: str, file_name: str) -> Dataset:
         sale_type=sale_type,
         mapping=mapping,
         constants=dict(constants),
-        freshness_field=_text(raw, "freshness_field", required=False),
+        freshness_field=freshness_field,
         max_age_days=max_age,
         status_note=_text(raw, "status_note", required=False),
         licence=_text(raw, "licence"),

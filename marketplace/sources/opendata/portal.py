@@ -32,7 +32,7 @@ from typing import Any
 import httpx
 
 from marketplace.core.records import HpiPoint, MappedRecord, RejectedRow
-from marketplace.sources.opendata.dataset import Dataset
+from marketplace.sources.opendata.dataset import IDENTIFIER, Dataset
 from marketplace.sources.opendata.errors import DatasetError
 from marketplace.sources.opendata.files import json_rows
 from marketplace.sources.opendata.mapper import _dotted, map_row
@@ -147,9 +147,9 @@ def _rows(dataset: Dataset, body: Any, url: str, offset: int, limit: int) -> tup
 
 
 def _order_column(dataset: Dataset) -> str | None:
-    """The record key's API field when it is one plain column (a stable order for paging)."""
+    """The record key's API field when it is one plain field name (a stable order for paging)."""
     column = dataset.record_key.api
-    return column if column and "{" not in column else None
+    return column if column and IDENTIFIER.fullmatch(column) else None
 
 
 def _where(*clauses: str) -> str:
