@@ -13,23 +13,17 @@ answer within 10s after 5 attempts on /listings/sale".
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable, Collection
-from datetime import datetime, timezone
-from email.utils import parsedate_to_datetime
 from typing import Any
 
 import httpx
 
 from marketplace.sources.base import SourceError
-
-log = logging.getLogger("marketplace.sources.http")
+from marketplace.sources.retrying import get_with_retries
 
 PROVIDER = "RentCast"
 DEFAULT_BASE_URL = "https://api.rentcast.io/v1"
-MAX_BACKOFF = 30.0  # seconds
-MAX_RETRY_AFTER = 60.0  # seconds: a longer Retry-After is cut to this
 
 
 class RentCastClient:
@@ -67,32 +61,13 @@ class RentCastClient:
     def get(self, path: str, params: dict[str, Any], *, no_result_statuses: Collection[int] = (404,)) -> Any:
         """The decoded JSON body, or None when RentCast answers one of ``no_result_statuses``."""
         attempts = self.max_retries + 1
-        for attempt in range(1, attempts + 1):
-            retry_after: float | None = None
-            try:
-                response = self._client.get(
-                    f"{self.base_url}{path}", params=params, headers=self._headers, timeout=self.timeout
-                )
-            except httpx.TimeoutException:
-                failure = f"did not answer within {self.timeout:g}s"
-            except httpx.TransportError as exc:
-                failure = f"could not be reached ({type(exc).__name__}: {exc})"
-            else:
-                if not _retryable(response.status_code):
-                    return self._payload(response, path, no_result_statuses)
-                failure = f"returned HTTP {response.status_code}"
-                retry_after = _retry_after_seconds(response.headers.get("Retry-After"))
-            if attempt < attempts:
-                delay = self._delay(attempt, retry_after)
-                log.info("%s %s on %s; retrying in %.1fs", PROVIDER, failure, path, delay)
-                self._sleep(delay)
-        raise SourceError(f"{PROVIDER} {failure} after {attempts} attempts on {path}.")
-
-    def _delay(self, attempt: int, retry_after: float | None) -> float:
-        """Seconds before the next attempt: Retry-After when given, else exponential backoff; capped."""
-        if retry_after is not None:
-            return min(retry_after, MAX_RETRY_AFTER)
-        return min(self.backoff * 2.0 ** (attempt - 1), MAX_BACKOFF)
+        response, failure = get_with_retries(
+            self._client, f"{self.base_url}{path}", params=params, headers=self._headers, timeout=self.timeout,
+            attempts=attempts, backoff=self.backoff, sleep=self._sleep, label=f"{PROVIDER} {path}:"
+        )
+        if response is None:
+            raise SourceError(f"{PROVIDER} {failure} after {attempts} attempts on {path}.")
+        return self._payload(response, path, no_result_statuses)
 
     @staticmethod
     def _payload(response: httpx.Response, path: str, no_result_statuses: Collection[int]) -> Any:
@@ -107,27 +82,6 @@ class RentCastClient:
             return response.json()
         except ValueError as exc:
             raise SourceError(f"{PROVIDER} sent malformed JSON on {path}.") from exc
-
-
-def _retryable(status: int) -> bool:
-    return status == 429 or status >= 500
-
-
-def _retry_after_seconds(value: str | None) -> float | None:
-    """Seconds to wait from a Retry-After header (delta-seconds or HTTP date); None if absent or bad."""
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
 
 
 def _detail(response: httpx.Response) -> str:

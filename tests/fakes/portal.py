@@ -32,15 +32,9 @@ from typing import Any, Self
 from urllib.parse import parse_qs, urlsplit
 
 from marketplace.sources.opendata import Dataset
+from tests.fakes.rentcast import Request  # a recorded request: path, params, headers
 
 _NORMAL = object()
-
-
-@dataclass(frozen=True)
-class Request:
-    path: str
-    params: dict[str, str]
-    headers: dict[str, str]
 
 
 @dataclass

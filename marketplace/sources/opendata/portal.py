@@ -22,7 +22,6 @@ raise ``DatasetError`` naming the dataset, what failed and the URL.
 from __future__ import annotations
 
 import json
-import logging
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -36,9 +35,7 @@ from marketplace.sources.opendata.dataset import IDENTIFIER, Dataset
 from marketplace.sources.opendata.errors import DatasetError
 from marketplace.sources.opendata.files import json_rows
 from marketplace.sources.opendata.mapper import _dotted, map_row
-from marketplace.sources.rentcast_client import MAX_BACKOFF, MAX_RETRY_AFTER, _retry_after_seconds, _retryable
-
-log = logging.getLogger("marketplace.sources.opendata")
+from marketplace.sources.retrying import get_with_retries
 
 DEFAULT_TIMEOUT = 30.0  # seconds per request
 DEFAULT_ATTEMPTS = 4
@@ -219,25 +216,12 @@ class _Http:
             self.client.close()
 
     def get_json(self, url: str, params: dict[str, Any]) -> Any:
-        for attempt in range(1, self.attempts + 1):
-            retry_after: float | None = None
-            try:
-                response = self.client.get(url, params=params, headers=self.headers, timeout=self.timeout)
-            except httpx.TimeoutException:
-                failure = f"the portal did not answer within {self.timeout:g}s"
-            except httpx.TransportError as exc:
-                failure = f"the portal could not be reached ({type(exc).__name__}: {exc})"
-            else:
-                if not _retryable(response.status_code):
-                    return self._payload(response, url)
-                failure = f"the portal returned HTTP {response.status_code}"
-                retry_after = _retry_after_seconds(response.headers.get("Retry-After"))
-            if attempt < self.attempts:
-                delay = min(retry_after, MAX_RETRY_AFTER) if retry_after is not None else \
-                    min(self.retry_delay * 2.0 ** (attempt - 1), MAX_BACKOFF)
-                log.info("%s: %s on %s; retrying in %.1fs", self.dataset.id, failure, url, delay)
-                self.sleep(delay)
-        raise DatasetError(self.dataset.id, f"{failure} after {self.attempts} attempts on {url}")
+        response, failure = get_with_retries(
+            self.client, url, params=params, headers=self.headers, timeout=self.timeout, attempts=self.attempts,
+            backoff=self.retry_delay, sleep=self.sleep, label=f"{self.dataset.id}: {url}:")
+        if response is None:
+            raise DatasetError(self.dataset.id, f"the portal {failure} after {self.attempts} attempts on {url}")
+        return self._payload(response, url)
 
     def _payload(self, response: httpx.Response, url: str) -> Any:
         if not response.is_success:
