@@ -3,7 +3,8 @@
 It serves ``rows`` (dicts under the API's field names) page by page in each protocol's real answer shape:
 
 - Socrata ``GET /resource/<id>.json``: a JSON array; ``$limit`` (default 1000), ``$offset``, ``$order``
-  (a field name, or ``:id`` = the rows' own order); like Socrata, a field without a value is left out;
+  (a field name, or ``:id`` = the rows' own order); like Socrata, a field without a value is left out and
+  dates are floating timestamps (``2011-03-07T00:00:00.000``);
 - ArcGIS ``GET /MapServer/<layer>/query``: ``{"fields", "features": [{"attributes"}],
   "exceededTransferLimit"}``; ``resultOffset``, ``resultRecordCount`` (capped at ``max_record_count``),
   ``orderByFields``;
@@ -25,6 +26,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+from datetime import datetime
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -120,7 +122,7 @@ class FakePortal:
     def _socrata(self, params: dict[str, str]) -> tuple[int, Any]:
         limit, offset = int(params.get("$limit", 1000)), int(params.get("$offset", 0))
         page = self._ordered(params.get("$order"))[offset:offset + limit]
-        return 200, [{k: v for k, v in row.items() if v not in (None, "")} for row in page]
+        return 200, [{k: _socrata_value(v) for k, v in row.items() if v not in (None, "")} for row in page]
 
     def _arcgis(self, params: dict[str, str]) -> tuple[int, Any]:
         count = min(int(params.get("resultRecordCount", self.max_record_count)), self.max_record_count)
@@ -152,6 +154,18 @@ class FakePortal:
                      "result": {"resource_id": self.resource, "fields": [{"id": k} for k in (self.rows or [{}])[0]],
                                 "records": page, "total": len(self.rows), "limit": limit, "offset": offset,
                                 "_links": {"start": "", "next": ""}}}
+
+
+def _socrata_value(value: Any) -> Any:
+    """A date as Socrata's API writes it (floating timestamp "2011-03-07T00:00:00.000"), not as the CSV export
+    does ("03/07/2011", "08/05/2011 11:00:00 AM")."""
+    if isinstance(value, str):
+        for layout in ("%m/%d/%Y", "%m/%d/%Y %I:%M:%S %p"):
+            try:
+                return datetime.strptime(value.strip(), layout).strftime("%Y-%m-%dT%H:%M:%S.000")
+            except ValueError:
+                continue
+    return value
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -6,11 +6,12 @@ import json
 from dataclasses import replace
 from datetime import date
 
+import httpx
 import pytest
 
 from marketplace.core.records import MappedRecord, RejectedRow
 from marketplace.sources.base import SourceError
-from marketplace.sources.opendata import DatasetError, check, fetch, read_file
+from marketplace.sources.opendata import DatasetError, check, fetch, load_datasets, read_file
 from marketplace.sources.opendata.files import rows_from_file
 from tests.fakes.portal import FakePortal, api_rows
 from tests.sources.opendata_helpers import DATASETS, FIXTURES, counts, sample
@@ -54,6 +55,48 @@ def test_socrata_pages_with_limit_offset_and_a_stable_order_and_matches_the_file
     assert [(r.path, r.params["$limit"], r.params["$offset"], r.params["$order"]) for r in portal.requests] == [
         ("/resource/kc9i-wq85.json", "100", str(offset), ":id") for offset in (0, 100, 200)]
     assert all(r.headers["x-app-token"] == "tok-123" for r in portal.requests)
+
+
+def test_the_fake_answers_socrata_dates_as_the_api_does():
+    with FakePortal("socrata", served("chi-vacant-buildings-violations")[:1], resource="kc9i-wq85") as portal:
+        body = httpx.get(f"{portal.url}/resource/kc9i-wq85.json").json()
+    assert body[0]["issued_date"] == "2011-03-07T00:00:00.000"
+    assert body[0]["last_hearing_date"] == "2011-08-05T11:00:00.000"
+
+
+ARCGIS_WITH_DATES = """
+id = "test-arcgis"
+title = "Code Violations"
+publisher = "Test County"
+protocol = "arcgis"
+endpoint = "https://gis.example.org/arcgis/rest/services/Violations/FeatureServer"
+resource = "0"
+filter = "STATUS = 'OPEN'"
+kind = "code_violation"
+freshness_field = "ISSUED"
+max_age_days = 30
+licence = "public"
+attribution = "Data: Test County"
+record_key = "CASE_NO"
+
+[fields]
+as_of = "ISSUED"
+notice_date = "ISSUED"
+address = "SITE_ADDR"
+"""
+
+
+def test_arcgis_dates_in_epoch_milliseconds_and_since_in_the_where_clause(tmp_path):
+    (tmp_path / "test-arcgis.toml").write_text(ARCGIS_WITH_DATES)
+    dataset = load_datasets(tmp_path)["test-arcgis"]
+    rows = [{"CASE_NO": "V-1", "ISSUED": 1690848000000, "SITE_ADDR": "1 MAIN ST"},      # 2023-08-01
+            {"CASE_NO": "V-2", "ISSUED": 1577836800000, "SITE_ADDR": "2 MAIN ST"},      # 2020-01-01
+            {"CASE_NO": "V-3", "ISSUED": None, "SITE_ADDR": "3 MAIN ST"}]
+    with FakePortal("arcgis", rows, resource="0") as portal:
+        items = pull(live(dataset, portal), since=date(2023, 1, 1))
+    assert portal.requests[0].params["where"] == "(STATUS = 'OPEN') AND (ISSUED >= DATE '2023-01-01')"
+    assert [(i.record_key, i.as_of) for i in items if isinstance(i, MappedRecord)] == [("V-1", date(2023, 8, 1))]
+    assert items[1] == RejectedRow("test-arcgis", 3, "ISSUED: missing")
 
 
 def test_socrata_since_filters_on_the_freshness_field():

@@ -84,7 +84,7 @@ class _RowReader:
             if required:
                 raise _Missing(f"{target}: this form of the dataset has no column for it")
             return None
-        label = column.strip("{}")
+        label = column
         try:
             value = self.parsed(spec, self.raw(column), every=every or target in _TUPLE_FIELDS)
         except ValueError as exc:
