@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from marketplace.core.records import RECORD_KINDS, SALE_TYPES
-from marketplace.sources.opendata import freshness, load_datasets, read_file
+from marketplace.sources.opendata import freshness, load_datasets, read_file, tally
 from marketplace.sources.opendata.dataset import DATASETS_DIR
 from tests.sources.opendata_helpers import DATASETS, sample
 
@@ -111,25 +111,30 @@ def test_the_shipped_files_are_the_directory_default():
     assert DATASETS_DIR == Path(__file__).resolve().parents[2] / "marketplace" / "datasets"
 
 
-# The newest date each sample speaks for (undated ones: the date the sample was taken, per PROVENANCE.md).
-NEWEST = {
-    "allegheny-tax-liens-summary": date(2026, 3, 14), "kent-mi-parcels-arcgis": date(2016, 8, 14),
-    "fhfa-hpi-zip3": date(2016, 12, 31),
-}
+# Undated samples: the date each was taken (PROVENANCE.md), given to read_file as the extract date.
+TAKEN = {"allegheny-tax-liens-summary": date(2026, 3, 14), "kent-mi-parcels-arcgis": date(2016, 8, 14)}
 
 
 @pytest.mark.parametrize("dataset_id", sorted(DATASETS))
 def test_every_shipped_sample_is_reported_stale_with_its_status_note(dataset_id):
     dataset = DATASETS[dataset_id]
-    if dataset_id in NEWEST:
-        newest = NEWEST[dataset_id]
-    else:
-        newest = max(i.as_of for i in read_file(dataset, sample(dataset_id), today=TODAY))
+    counted = tally(read_file(dataset, sample(dataset_id), as_of=TAKEN.get(dataset_id), today=TODAY))
+    newest = counted.newest_as_of
+    assert newest == {"fhfa-hpi-zip3": date(2016, 12, 31), "nj-atlantic-sheriff-sales": date(2019, 5, 23),
+                      "phl-sheriff-sales-bid4assets": date(2026, 7, 7), "phl-tax-delinquencies": date(2016, 7, 1),
+                      "chi-vacant-buildings-violations": date(2023, 9, 18), "phl-opa-properties": date(2024, 1, 9),
+                      "nyc-dof-rolling-sales": date(2020, 8, 31), "bal-tax-sale-bidbaltimore": date(2020, 7, 22),
+                      **TAKEN}[dataset_id]
     report = freshness(dataset, newest, TODAY)
     age = (TODAY - newest).days
     assert report.stale and not report.ok and report.age_days == age > dataset.max_age_days
     assert report.message == f"newest record {newest.isoformat()} is {age} days old (max {dataset.max_age_days})"
     assert report.status_note == dataset.status_note
+
+
+def test_tally_counts_a_read():
+    counted = tally(read_file(DATASETS["phl-opa-properties"], sample("phl-opa-properties"), today=TODAY))
+    assert (counted.mapped, counted.rejected, counted.rows, counted.sample_rejects) == (257, 0, 257, ())
 
 
 def test_freshness_messages():

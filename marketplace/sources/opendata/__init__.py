@@ -3,7 +3,8 @@
 - ``load_datasets()``: every dataset file of ``marketplace/datasets/`` (see ``dataset.py`` for the keys);
 - ``read_file(dataset, path)``: a downloaded file (CSV export or the API's JSON) through the mapping;
 - ``fetch(dataset)``: the live API, page by page (``portal.py``: Socrata, ArcGIS, Carto, CKAN);
-- ``check(dataset)``: one live page, counted; ``freshness(dataset, newest_as_of, today)``: stale or not.
+- ``check(dataset)``: one live page, counted; ``freshness(dataset, newest_as_of, today)``: stale or not;
+- ``tally(items)``: mapped / rejected counts, the newest ``as_of`` and the first rejects of a read.
 
 Each yields ``MappedRecord`` / ``RejectedRow`` (``HpiPoint`` for the house price index), from
 ``core.records``. Failures raise ``DatasetError`` (a ``SourceError``) naming the dataset.
@@ -21,7 +22,7 @@ from marketplace.core.records import HpiPoint, MappedRecord, RejectedRow
 from marketplace.sources.opendata.dataset import Dataset, FieldSpec, load_dataset, load_datasets
 from marketplace.sources.opendata.errors import DatasetError
 from marketplace.sources.opendata.files import rows_from_file
-from marketplace.sources.opendata.mapper import map_row
+from marketplace.sources.opendata.mapper import Tally, map_row, tally
 from marketplace.sources.opendata.portal import CheckReport, check, fetch
 
 Item = MappedRecord | RejectedRow | HpiPoint
@@ -89,5 +90,5 @@ def freshness(dataset: Dataset, newest_as_of: date | None, today: date) -> Fresh
 
 __all__ = [
     "CheckReport", "Dataset", "DatasetError", "FieldSpec", "Freshness", "HpiPoint", "Item", "MappedRecord",
-    "RejectedRow", "check", "fetch", "file_date", "freshness", "load_dataset", "load_datasets", "read_file",
+    "RejectedRow", "Tally", "check", "fetch", "file_date", "freshness", "load_dataset", "load_datasets", "read_file", "tally",
 ]

@@ -10,6 +10,8 @@ empty. A date more than a year in the future (OPA's ``2071-...``) is treated as 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any, Mapping
 
@@ -20,6 +22,41 @@ from marketplace.sources.opendata.dataset import Dataset, FieldSpec
 FUTURE_SLACK = timedelta(days=366)
 _TUPLE_FIELDS = ("violations",)
 _HPI_REQUIRED = ("zip3", "year", "index")
+
+
+SAMPLE_REJECTS = 5
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What a read produced: counts, the newest date a record is as of, the first few rejects."""
+
+    mapped: int
+    rejected: int
+    newest_as_of: date | None      # house price index: December 31 of the newest year
+    sample_rejects: tuple[RejectedRow, ...]
+
+    @property
+    def rows(self) -> int:
+        return self.mapped + self.rejected
+
+
+def tally(items: Iterable[MappedRecord | HpiPoint | RejectedRow], *, keep: int = SAMPLE_REJECTS) -> Tally:
+    """Count what ``read_file`` / ``fetch`` yielded (consumes the iterator)."""
+    mapped = rejected = 0
+    newest: date | None = None
+    rejects: list[RejectedRow] = []
+    for item in items:
+        if isinstance(item, RejectedRow):
+            rejected += 1
+            if len(rejects) < keep:
+                rejects.append(item)
+            continue
+        mapped += 1
+        day = date(item.year, 12, 31) if isinstance(item, HpiPoint) else item.as_of
+        if day is not None and (newest is None or day > newest):
+            newest = day
+    return Tally(mapped, rejected, newest, tuple(rejects))
 
 
 class _Missing(ValueError):

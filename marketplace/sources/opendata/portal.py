@@ -34,13 +34,12 @@ from marketplace.core.records import HpiPoint, MappedRecord, RejectedRow
 from marketplace.sources.opendata.dataset import IDENTIFIER, Dataset
 from marketplace.sources.opendata.errors import DatasetError
 from marketplace.sources.opendata.files import json_rows
-from marketplace.sources.opendata.mapper import _dotted, map_row
+from marketplace.sources.opendata.mapper import _dotted, map_row, tally
 from marketplace.sources.retrying import get_with_retries
 
 DEFAULT_TIMEOUT = 30.0  # seconds per request
 DEFAULT_ATTEMPTS = 4
 RETRY_DELAY = 1.0  # seconds before the first retry (doubled each time) when no Retry-After is given
-CHECK_SAMPLE_REJECTS = 5
 FILE_ONLY = "published only as a download: use import-records"
 
 Item = MappedRecord | RejectedRow | HpiPoint
@@ -94,13 +93,11 @@ def check(dataset: Dataset, *, client: httpx.Client | None = None, app_token: st
         url, rows = next(_pages(dataset, http, since=None, max_rows=dataset.page_size), ("", []))
     finally:
         http.close()
-    items = [map_row(dataset, row, "api", n, today=today, as_of=today) for n, row in enumerate(rows, start=1)]
-    rejects = [i for i in items if isinstance(i, RejectedRow)]
-    dates = [i.as_of for i in items if isinstance(i, MappedRecord) and i.as_of]
+    counted = tally(map_row(dataset, row, "api", n, today=today, as_of=today) for n, row in enumerate(rows, start=1))
     missing = tuple(c for c in dataset.columns("api")
                     if rows and not any(c in row or _dotted(row, c) is not None for row in rows))
-    return CheckReport(dataset.id, url, len(rows), len(items) - len(rejects), len(rejects), missing,
-                       tuple(rejects[:CHECK_SAMPLE_REJECTS]), max(dates, default=None))
+    return CheckReport(dataset.id, url, len(rows), counted.mapped, counted.rejected, missing,
+                       counted.sample_rejects, counted.newest_as_of)
 
 
 # ---------------------------------------------------------------------------------------------- paging
