@@ -90,6 +90,8 @@ def test_a_good_file_loads(tmp_path):
     (('id = "{name}"', 'id = "other"'), "test-set.toml: id: 'other' is not the file's name ('test-set')"),
     (('max_age_days = 30', 'max_age_days = 30\nfreshness_field = "x; DROP TABLE y"'),
      "test-set.toml: freshness_field: 'x; DROP TABLE y' is not a plain field name"),
+    (('protocol = "socrata"', 'protocol = "ckan"\nfilter = "municipality = 1"'),
+     "test-set.toml: filter: a CKAN filter must be a JSON object of field values"),
     (('[fields]', '[fields'), "test-set.toml: cannot be read as TOML"),
 ])
 def test_a_bad_file_is_refused_naming_the_file_and_the_field(tmp_path, change, message):

@@ -226,3 +226,9 @@ def test_an_unsuccessful_ckan_answer_is_refused(tmp_path):
     path.write_text(json.dumps({"success": False, "error": {"message": "Not found"}}))
     with pytest.raises(DatasetError, match="^allegheny-tax-liens-summary: answer.json holds an error answer: Not found"):
         list(read_file(DATASETS["allegheny-tax-liens-summary"], path))
+
+
+def test_a_missing_file_raises_naming_the_dataset(tmp_path):
+    for dataset_id in ("allegheny-tax-liens-summary", "chi-vacant-buildings-violations"):
+        with pytest.raises(DatasetError, match=f"^{dataset_id}: cannot read nothing.csv"):
+            list(read_file(DATASETS[dataset_id], tmp_path / "nothing.csv"))

@@ -38,9 +38,9 @@ def read_file(dataset: Dataset, path: str | Path, *, as_of: date | None = None,
     was last modified (when it was downloaded).
     """
     today = today or date.today()
+    form, rows = rows_from_file(dataset, path)
     if dataset.undated and as_of is None:
         as_of = file_date(path)
-    form, rows = rows_from_file(dataset, path)
     for number, row in enumerate(rows, start=1):
         yield map_row(dataset, row, form, number, today=today, as_of=as_of)
 

@@ -27,6 +27,7 @@ every file; a bad file raises ``ValueError`` naming the file and the field. The 
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from dataclasses import dataclass, field, fields as dataclass_fields
@@ -198,6 +199,9 @@ def _build(raw: dict[str, Any], stem: str, file_name: str) -> Dataset:
     resource = _text(raw, "resource", required=False) or ""
     if resource and protocol in _RESOURCE_FORMS and not re.fullmatch(_RESOURCE_FORMS[protocol], resource):
         raise _FieldError("resource", f"'{resource}' is not a {protocol} resource id")
+    query_filter = _text(raw, "filter", required=False) or ""
+    if query_filter and protocol == "ckan" and not _json_object(query_filter):
+        raise _FieldError("filter", "a CKAN filter must be a JSON object of field values")
     targets = HPI_TARGETS if kind == "hpi" else RECORD_TARGETS
     mapping = _specs(raw.get("fields"), "fields", targets, protocol)
     required = ("zip3", "year", "index") if kind == "hpi" else (() if raw.get("undated") else ("as_of",))
@@ -239,7 +243,7 @@ def _build(raw: dict[str, Any], stem: str, file_name: str) -> Dataset:
         protocol=protocol,
         endpoint=(endpoint or "").rstrip("/"),
         resource=resource,
-        filter=_text(raw, "filter", required=False) or "",
+        filter=query_filter,
         record_key=_spec(raw.get("record_key"), "record_key", "record_key", protocol),
         kind=kind,
         sale_type=sale_type,
@@ -257,6 +261,13 @@ def _build(raw: dict[str, Any], stem: str, file_name: str) -> Dataset:
         undated=undated,
         source_file=file_name,
     )
+
+
+def _json_object(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), dict)
+    except ValueError:
+        return False
 
 
 def _text(raw: dict[str, Any], key: str, *, required: bool = True) -> str | None:
