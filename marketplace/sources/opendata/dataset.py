@@ -132,6 +132,9 @@ class Dataset:
     undated: bool = False
     source_file: str = ""
 
+    def __hash__(self) -> int:  # the mappings are dicts: a dataset is known by its id and file
+        return hash((self.id, self.source_file))
+
     def attribution_line(self, record_key: str | None = None) -> str:
         """What a user reads under a signal: "Public record: City of Chicago, Vacant and Abandoned
         Buildings - Violations, record 11CP015666"."""
