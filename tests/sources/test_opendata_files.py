@@ -192,6 +192,16 @@ def test_a_bad_value_rejects_a_row_with_its_reason(tmp_path):
     assert items[1] == RejectedRow("chi-vacant-buildings-violations", 2, "no address and no parcel id")
 
 
+def test_a_far_future_main_date_rejects_the_row(tmp_path):
+    text = sample("phl-opa-properties").read_text()
+    broken = tmp_path / "opa.csv"
+    broken.write_text(text.replace(",2022-05-24,", ",2071-05-24,", 1))
+    items = list(read_file(DATASETS["phl-opa-properties"], broken, today=TODAY))
+    assert items[0] == RejectedRow("phl-opa-properties", 1, "assessment_date: '2071-05-24' is more than a year in "
+                                                            "the future")
+    assert dict(counts(items)) == {"mapped": 256, "rejected": 1}
+
+
 def test_a_bad_optional_value_is_left_empty(tmp_path):
     text = sample("chi-vacant-buildings-violations").read_text()
     broken = tmp_path / "chi.csv"

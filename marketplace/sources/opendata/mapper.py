@@ -123,7 +123,7 @@ class _RowReader:
             return None
         label = column
         try:
-            value = self.parsed(spec, self.raw(column), every=every or target in _TUPLE_FIELDS)
+            value = self.parsed(spec, self.raw(column), every=every or target in _TUPLE_FIELDS, strict=required)
         except ValueError as exc:
             if required:
                 raise _Missing(f"{label}: {exc}") from None
@@ -132,8 +132,9 @@ class _RowReader:
             raise _Missing(f"{label}: missing")
         return value
 
-    def parsed(self, spec: FieldSpec, value: Any, *, every: bool) -> Any:
-        """The value read by its spec: a tuple of every part of a split cell when ``every``, else the first."""
+    def parsed(self, spec: FieldSpec, value: Any, *, every: bool, strict: bool = False) -> Any:
+        """The value read by its spec: a tuple of every part of a split cell when ``every``, else the first.
+        A date more than a year ahead is dropped, or refused when ``strict`` (a required field)."""
         parts: list[Any] = [value]
         if spec.split is not None and isinstance(value, str):
             parts = value.split(spec.split)
@@ -144,6 +145,8 @@ class _RowReader:
         for part in parts:
             result = parser(part, spec.width) if spec.type == "parcel" else parser(part)
             if isinstance(result, date) and result > self.today + FUTURE_SLACK:
+                if strict:
+                    raise ValueError(f"'{parse.text(part)}' is more than a year in the future")
                 result = None  # an obviously wrong date is missing, not the record's date
             if spec.year_start and result is not None:
                 result = date(result if isinstance(result, int) else result.year, 1, 1)
