@@ -15,17 +15,20 @@ strongest first (most points; on a tie, in the order of this list).
    0-30 days -> 30, 31-90 -> 20, 91-180 -> 10, later -> 5. A sale list without a published date -> 10.
    A sale date in the past (the sale was held) scores nothing: such a signal is closed by ingestion.
 4. Foreclosure. 20 points for a ``foreclosure`` signal (dated by its ``notice_date``, else ``as_of``).
-5. Vacancy age. A ``vacant`` signal: 10 points plus 2 per full year since its earliest date (``notice_date``,
+5. Probate. 15 points for a ``probate`` signal: the owner inherited the property (BatchData's "inherited"
+   list, a deed-based probate proxy, dated by the inheritance deed: ``notice_date``, else ``as_of``). Fewer
+   points than a foreclosure: it is a proxy, not a court filing.
+6. Vacancy age. A ``vacant`` signal: 10 points plus 2 per full year since its earliest date (``notice_date``,
    else ``as_of``), at most 20; 10 when undated.
-6. Code violations. 5 points per ``code_violation`` signal, at most 10.
-7. Number of signals. 5 points per distinct signal kind beyond the first, at most 20
+7. Code violations. 5 points per ``code_violation`` signal, at most 10.
+8. Number of signals. 5 points per distinct signal kind beyond the first, at most 20
    ("3 distress signals" -> 10).
 
 Adding a signal or a larger debt never lowers the score (every part takes the maximum, the earliest or
 the count, and the caps only stop growth).
 
 Lead type: the strongest lead-making signal, in ``LEAD_TYPE_ORDER`` (a sale list -> "Auction", then
-foreclosure -> "Pre-Foreclosure", tax delinquency -> "Tax Delinquent", vacancy -> "Vacancy"). A code
+foreclosure -> "Pre-Foreclosure", probate -> "Probate", tax delinquency -> "Tax Delinquent", vacancy -> "Vacancy"). A code
 violation is a supporting signal: it counts in the score and shows as a chip, but alone it does not make a
 lead (``lead_type_for`` gives None).
 """
@@ -50,6 +53,7 @@ SALE_DAY_POINTS = ((30, 30), (90, 20), (180, 10))   # (at most this many days aw
 SALE_LATER_POINTS = 5
 SALE_UNDATED_POINTS = 10
 FORECLOSURE_POINTS = 20
+PROBATE_POINTS = 15
 VACANT_BASE_POINTS = 10
 VACANT_YEAR_POINTS = 2
 VACANT_CAP = 20
@@ -62,6 +66,7 @@ EXTRA_SIGNAL_CAP = 20
 LEAD_TYPE_ORDER: tuple[tuple[str, str], ...] = (
     ("sale_list", "Auction"),
     ("foreclosure", "Pre-Foreclosure"),
+    ("probate", "Probate"),
     ("tax_delinquent", "Tax Delinquent"),
     ("vacant", "Vacancy"),
 )
@@ -79,6 +84,7 @@ _KIND_WORDS = {
     "foreclosure": "foreclosure",
     "vacant": "vacant",
     "code_violation": "code violation",
+    "probate": "inherited (probate proxy)",
 }
 
 
@@ -179,6 +185,18 @@ def _foreclosure_part(signals: Sequence[SignalFacts]) -> tuple[int, str] | None:
     return FORECLOSURE_POINTS, text
 
 
+def _probate_part(signals: Sequence[SignalFacts]) -> tuple[int, str] | None:
+    inherited = [s for s in signals if s.kind == "probate"]
+    if not inherited:
+        return None
+    dates = [d for d in map(_dated, inherited) if d is not None]
+    if not dates:
+        return PROBATE_POINTS, "Inherited: the owner acquired it by inheritance (deed date not published; " \
+                               "deed-based probate proxy)"
+    return PROBATE_POINTS, (f"Inherited: the owner acquired it by inheritance on {_day(min(dates))} "
+                            "(deed-based probate proxy)")
+
+
 def _vacant_part(signals: Sequence[SignalFacts], today: date) -> tuple[int, str] | None:
     vacancies = [s for s in signals if s.kind == "vacant"]
     if not vacancies:
@@ -221,6 +239,7 @@ def motivation(signals: Sequence[SignalFacts], *, market_value: int | None, toda
         _years_part(signals),
         _sale_part(signals, today),
         _foreclosure_part(signals),
+        _probate_part(signals),
         _vacant_part(signals, today),
         _violation_part(signals),
         _count_part(signals),

@@ -23,9 +23,11 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Mapping
 
-# What a record proves. The first five are distress signals (they make a property a lead); the last two
-# only feed a property's facts and values.
-SIGNAL_KINDS = ("tax_delinquent", "sale_list", "foreclosure", "vacant", "code_violation")
+# What a record proves. The distress signals make a property a lead; the fact kinds only feed a property's
+# facts and values. "probate" comes from a commercial list (``sources/batchdata.py``: BatchData's
+# "inherited" quick list, a deed-based proxy: the owner acquired the property by inheritance), never from
+# open data (no open probate dataset exists, see shared/public-records/README.md).
+SIGNAL_KINDS = ("tax_delinquent", "sale_list", "foreclosure", "vacant", "code_violation", "probate")
 FACT_KINDS = ("assessment", "recorded_sale")
 RECORD_KINDS = SIGNAL_KINDS + FACT_KINDS
 # For kind == "sale_list": which sale.
@@ -65,7 +67,8 @@ class MappedRecord:
     amount_owed: int | None = None       # tax_delinquent, foreclosure (debt), sale_list (lien / judgment)
     years_owed: int | None = None        # tax_delinquent: number of tax years owed
     delinquent_since: date | None = None  # tax_delinquent: first year owed, as Jan 1 of that year
-    notice_date: date | None = None      # vacant, code_violation, foreclosure: date issued or filed
+    notice_date: date | None = None      # vacant, code_violation, foreclosure: date issued or filed;
+                                         # probate: the date of the inheritance deed
     sale_date: date | None = None        # sale_list: the auction date; recorded_sale: the deed date
     sale_type: str | None = None         # sale_list: one of SALE_TYPES
     opening_bid: int | None = None       # sale_list

@@ -174,3 +174,22 @@ def test_the_lead_type_order_uses_the_products_vocabulary():
     kinds = [kind for kind, _ in LEAD_TYPE_ORDER]
     assert set(kinds) == set(SIGNAL_KINDS) - {"code_violation"}
     assert all(lead_type in LEAD_TYPES for _, lead_type in LEAD_TYPE_ORDER)
+
+
+def test_an_inheritance_is_a_probate_lead_labelled_as_a_deed_based_proxy():
+    inherited = SignalFacts("probate", date(2026, 11, 25), notice_date=date(2025, 8, 14))
+    result = motivation([inherited], market_value=None, today=TODAY)
+    assert result == Motivation(
+        score=15,
+        reasons=("Inherited: the owner acquired it by inheritance on Aug 14, 2025 (deed-based probate proxy)",),
+    )
+    undated = motivation([SignalFacts("probate", None)], market_value=None, today=TODAY)
+    assert undated.reasons == (
+        "Inherited: the owner acquired it by inheritance (deed date not published; deed-based probate proxy)",)
+    # below a foreclosure, above a tax delinquency and a vacancy
+    assert lead_type_for(["vacant", "probate", "tax_delinquent"]) == "Probate"
+    assert lead_type_for(["probate", "foreclosure"]) == "Pre-Foreclosure"
+    # counted as a distress signal with the others: 20 + 15 + 5 for the second kind
+    both = motivation([SignalFacts("foreclosure", date(2026, 3, 1)), inherited], market_value=None, today=TODAY)
+    assert both.score == 40
+    assert both.reasons[-1] == "2 distress signals (foreclosure, inherited (probate proxy))"
