@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import secrets
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from marketplace.core import lead_map
@@ -157,6 +157,9 @@ def _flag(name: str, default: bool) -> bool:
     return default if not raw else raw not in FALSE_WORDS
 
 
+BATCHDATA_DEFAULT_BASE_URL = "https://api.batchdata.com/api/v1"
+
+
 @dataclass(frozen=True)
 class LeadSettings:
     """Where leads come from and when they refresh (read when a source or the refresh job needs them)."""
@@ -170,6 +173,14 @@ class LeadSettings:
     max_age_days: int  # LEAD_MAX_AGE_DAYS: older marketplace leads are archived by the refresh
     refresh_scheduler: bool  # LEAD_REFRESH_SCHEDULER: off disables the daily 8:00 job (tests)
     refresh_retry_minutes: int  # LEAD_REFRESH_RETRY_MINUTES: wait before retrying a failed refresh
+    # BatchData, the commercial list source of pre-foreclosure, auction and probate-proxy signals
+    # (sources/batchdata.py): BATCHDATA_API_KEY (None: the source is off), BATCHDATA_BASE_URL (the API root),
+    # BATCHDATA_TIMEOUT (seconds as given; the client validates it), BATCHDATA_MAX_ROWS (properties read
+    # per quick list per run: every property returned is billed)
+    batchdata_api_key: str | None = field(default=None, repr=False)  # never printed with the settings
+    batchdata_base_url: str = BATCHDATA_DEFAULT_BASE_URL
+    batchdata_timeout: str = "30"
+    batchdata_max_rows: int = 500
 
 
 def lead_settings() -> LeadSettings:
@@ -183,6 +194,11 @@ def lead_settings() -> LeadSettings:
         max_age_days=_int("LEAD_MAX_AGE_DAYS", 30),
         refresh_scheduler=_flag("LEAD_REFRESH_SCHEDULER", True),
         refresh_retry_minutes=_int("LEAD_REFRESH_RETRY_MINUTES", 15),
+        batchdata_api_key=os.environ.get("BATCHDATA_API_KEY", "").strip() or None,
+        batchdata_base_url=(os.environ.get("BATCHDATA_BASE_URL", "").strip().rstrip("/")
+                            or BATCHDATA_DEFAULT_BASE_URL),
+        batchdata_timeout=os.environ.get("BATCHDATA_TIMEOUT", "").strip() or "30",
+        batchdata_max_rows=max(1, _int("BATCHDATA_MAX_ROWS", 500)),
     )
 
 

@@ -5,7 +5,7 @@ Failures
 Every request has a timeout. HTTP 429, 5xx, timeouts and transport errors are
 retried ``max_retries`` times with exponential backoff (``backoff x 2^n``,
 capped) or the ``Retry-After`` delay when given (capped); other answers are
-final. ``SourceError`` names the provider and the status: "RentCast returned
+final (``retrying.ProviderClient``). ``SourceError`` names the provider and the status: "RentCast returned
 HTTP 500 after 5 attempts on /listings/sale", "RentCast rejected the API key
 (HTTP 401)", "RentCast sent malformed JSON on /avm/value", "RentCast did not
 answer within 10s after 5 attempts on /listings/sale".
@@ -13,60 +13,34 @@ answer within 10s after 5 attempts on /listings/sale".
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from typing import Any
 
 import httpx
 
 from marketplace.sources.base import SourceError
-from marketplace.sources.retrying import get_with_retries
+from marketplace.sources.retrying import ProviderClient
 
 PROVIDER = "RentCast"
 DEFAULT_BASE_URL = "https://api.rentcast.io/v1"
 
 
-class RentCastClient:
+class RentCastClient(ProviderClient):
     """GET requests to RentCast with timeouts, retries and provider-named errors."""
 
-    def __init__(
-        self,
-        base_url: str,
-        api_key: str,
-        *,
-        timeout: float = 10.0,
-        max_retries: int = 4,
-        backoff: float = 0.5,
-        client: httpx.Client | None = None,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> None:
+    provider = PROVIDER
+
+    def __init__(self, base_url: str, api_key: str, **options: Any) -> None:
+        """``options``: ``ProviderClient``'s (timeout, default 10s; max_retries, backoff, client, sleep)."""
         if not api_key:
             raise SourceError(f"{PROVIDER} needs an API key.")
-        if timeout <= 0:
-            raise SourceError(f"The {PROVIDER} timeout must be positive, not {timeout:g}s.")
+        super().__init__(**options)
         self.base_url = base_url.rstrip("/")
-        self.timeout = timeout
-        self.max_retries = max(0, max_retries)
-        self.backoff = max(0.0, backoff)
         self._headers = {"X-Api-Key": api_key, "Accept": "application/json"}
-        self._sleep = sleep
-        self._owns_client = client is None
-        self._client = client if client is not None else httpx.Client(timeout=timeout)
-
-    def close(self) -> None:
-        """Close the HTTP client if this object created it."""
-        if self._owns_client:
-            self._client.close()
 
     def get(self, path: str, params: dict[str, Any], *, no_result_statuses: Collection[int] = (404,)) -> Any:
         """The decoded JSON body, or None when RentCast answers one of ``no_result_statuses``."""
-        attempts = self.max_retries + 1
-        response, failure = get_with_retries(
-            self._client, f"{self.base_url}{path}", params=params, headers=self._headers, timeout=self.timeout,
-            attempts=attempts, backoff=self.backoff, sleep=self._sleep, label=f"{PROVIDER} {path}:"
-        )
-        if response is None:
-            raise SourceError(f"{PROVIDER} {failure} after {attempts} attempts on {path}.")
+        response = self.send("GET", f"{self.base_url}{path}", path, params=params, headers=self._headers)
         return self._payload(response, path, no_result_statuses)
 
     @staticmethod
