@@ -21,11 +21,11 @@ answer, malformed JSON...). Every request is recorded in ``requests``.
 from __future__ import annotations
 
 import json
-import threading
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Self
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
+
+from tests.fakes.local_http import Answer, LocalFake
 
 LISTINGS = "/v1/listings/sale"
 VALUE = "/v1/avm/value"
@@ -49,43 +49,21 @@ class Scripted:
     times: int = 1
 
 
-class FakeRentCast:
+class FakeRentCast(LocalFake):
     def __init__(self, api_key: str = "test-key") -> None:
+        super().__init__("fake-rentcast")
         self.api_key = api_key
         self.listings: list[dict[str, Any]] = []
         self.values: dict[str, dict[str, Any]] = {}
         self.requests: list[Request] = []
         self._script: list[Scripted] = []
-        self._lock = threading.Lock()
-        self._stopping = threading.Event()
-        self._server = _Server(("127.0.0.1", 0), _Handler)
-        self._server.fake = self
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, name="fake-rentcast", daemon=True
-        )
 
     # ------------------------------------------------------------------ control
 
     @property
     def url(self) -> str:
         """The API root to give the client (``.../v1``)."""
-        return f"http://127.0.0.1:{self._server.server_port}/v1"
-
-    def start(self) -> Self:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stopping.set()  # cuts scripted delays short
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
+        return f"{self.root}/v1"
 
     def script(self, path: str, *, status: int = 200, body: Any = _NORMAL, headers: dict[str, str] | None = None,
                delay: float = 0.0, times: int = 1) -> None:
@@ -98,6 +76,11 @@ class FakeRentCast:
             return [r for r in self.requests if r.path == path]
 
     # ------------------------------------------------------------------ serving
+
+    def respond(self, method: str, path: str, headers: dict[str, str], body: bytes) -> Answer:
+        url = urlsplit(path)
+        params = {key: values[-1] for key, values in parse_qs(url.query).items()}
+        return self.answer(url.path, params, headers)
 
     def answer(self, path: str, params: dict[str, str], headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
         with self._lock:
@@ -147,35 +130,3 @@ def _error(status: int, error: str, message: str = "") -> dict[str, Any]:
 
 def _json(value: Any) -> bytes:
     return json.dumps(value).encode()
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    block_on_close = False
-    fake: FakeRentCast
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """Quiet: a client that timed out and left is expected here."""
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: _Server
-
-    def do_GET(self) -> None:  # the http.server name
-        url = urlsplit(self.path)
-        params = {key: values[-1] for key, values in parse_qs(url.query).items()}
-        headers = {key.lower(): value for key, value in self.headers.items()}
-        status, extra_headers, body = self.server.fake.answer(url.path, params, headers)
-        try:
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            for key, value in extra_headers.items():
-                self.send_header(key, value)
-            self.end_headers()
-            self.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the client gave up (timeout)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Keep test output clean."""
