@@ -28,7 +28,8 @@ Adding a signal or a larger debt never lowers the score (every part takes the ma
 the count, and the caps only stop growth).
 
 Lead type: the strongest lead-making signal, in ``LEAD_TYPE_ORDER`` (a sale list -> "Auction", then
-foreclosure -> "Pre-Foreclosure", probate -> "Probate", tax delinquency -> "Tax Delinquent", vacancy -> "Vacancy"). A code
+foreclosure -> "Pre-Foreclosure", probate -> "Probate", tax delinquency -> "Tax Delinquent", vacancy ->
+"Vacancy"). A code
 violation is a supporting signal: it counts in the score and shows as a chip, but alone it does not make a
 lead (``lead_type_for`` gives None).
 """
