@@ -160,7 +160,9 @@ def fetch_batchdata(
     query = " ".join(str(location or "").split())
     if not query:
         raise CriteriaError("BatchData needs a location to search (a city and state, or a ZIP code).")
-    limit = max(1, max_rows if max_rows is not None else lead_settings().batchdata_max_rows)
+    limit = max_rows if max_rows is not None else lead_settings().batchdata_max_rows
+    if limit < 1:
+        raise CriteriaError(f"max_rows must be at least 1, not {limit}.")
     take_max = max(1, min(page_size, MAX_TAKE))
     retrieved = today or datetime.now(timezone.utc).date()
     return _fetch(lists, query, client, limit, take_max, retrieved)
@@ -171,7 +173,7 @@ def _quick_lists(names: Iterable[str]) -> list[QuickList]:
         names = [names]
     chosen: list[QuickList] = []
     for name in names:
-        found = quick_list(name)
+        found = quick_list(name) if isinstance(name, str) else None
         if found is None:
             raise CriteriaError(f"Unknown BatchData quick list {name!r}; use one of {', '.join(QUICK_LISTS)}.")
         if found not in chosen:

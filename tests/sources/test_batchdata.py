@@ -293,6 +293,10 @@ def test_bad_arguments_are_refused_before_any_request(fake, make_client):
         fetch_batchdata(["vacant"], location="  ", client=client)
     with pytest.raises(CriteriaError, match="at least one"):
         fetch_batchdata([], location=PHOENIX, client=client)
+    with pytest.raises(CriteriaError, match="Unknown BatchData quick list"):
+        fetch_batchdata([{"vacant": True}], location=PHOENIX, client=client)
+    with pytest.raises(CriteriaError, match="max_rows must be at least 1, not 0"):
+        fetch_batchdata(["vacant"], location=PHOENIX, client=client, max_rows=0)
     assert fake.searches() == []
     # BatchData's own names are accepted too
     assert [r.dataset_id for r in fetch(client, "notice-of-lis-pendens")] == ["batchdata-notice-of-lis-pendens"]
