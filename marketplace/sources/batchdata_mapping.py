@@ -51,8 +51,9 @@ Fields (names from BatchData's data dictionary; see ``sources/batchdata.py`` for
   deed that made the current owner the owner) -> ``notice_date``; ``extra["Signal"]`` labels the proxy;
 - ``as_of``: the notice or deed date above, else the retrieval date (the day the list said so).
 
-Conventions of ``core.records``: money in whole dollars rounded half up; dates ``date``, a date more than a
-year ahead treated as missing; text stripped and folded, "NULL"/empty -> None. A missing field is None; a
+Conventions of ``core.records``, with the parsers of ``core.parse``: money in whole dollars rounded half up;
+dates ``date``, a date more than a year ahead treated as missing; text stripped and folded, "NULL"/empty ->
+None. A missing field is None; a
 value that cannot be read (a date that is not a date, money that is not a number, a property that is not
 an object or has no ``_id`` or street) makes a ``RejectedRow`` naming the field and the value. A property
 whose ``quickLists`` flag for the list it came from is ``false`` is rejected too (contradicts the search).
@@ -61,11 +62,13 @@ whose ``quickLists`` flag for the list it came from is ``false`` is rejected too
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from datetime import date, timedelta
+from decimal import Decimal
 from typing import Any
 
+from marketplace.core import parse
 from marketplace.core.marketplace import usd
 from marketplace.core.records import MappedRecord, RejectedRow
 from marketplace.core.times import format_date
@@ -75,9 +78,7 @@ DATASET_PREFIX = "batchdata-"
 PROBATE_PROXY_LABEL = ("Inherited (deed-based probate proxy): BatchData lists the owner as having acquired "
                        "the property by inheritance; this is not a probate court filing")
 VACANT_LABEL = "USPS flags the address as vacant (per BatchData)"
-_FUTURE_LIMIT = timedelta(days=366)
-_NULL_WORDS = frozenset({"", "null", "none", "n/a"})
-_ZIP = re.compile(r"^(\d{5})(?:-?\d{4})?$")
+FUTURE_SLACK = timedelta(days=366)  # as the open-data mapper: a later date is an obvious error, read as missing
 
 
 @dataclass(frozen=True)
@@ -146,81 +147,46 @@ def _show(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _text(obj: Any, path: str) -> str | None:
-    value = _get(obj, path)
-    if value is None or isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        value = str(value)
-    if not isinstance(value, str):
-        raise _Unreadable(f"{path}: {_show(value)} is not text")
-    folded = " ".join(value.split())
-    return None if folded.lower() in _NULL_WORDS else folded
-
-
-def _number(obj: Any, path: str) -> Decimal | None:
-    value = _get(obj, path)
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        raise _Unreadable(f"{path}: {_show(value)} is not a number")
-    if isinstance(value, str):
-        cleaned = value.strip().replace(",", "").replace("$", "")
-        if cleaned.lower() in _NULL_WORDS:
-            return None
-        value = cleaned
+def _read(prop: Any, path: str, parser: Callable[[Any], Any]) -> Any:
+    """The value at ``path`` through a ``core.parse`` parser; what it cannot read is unreadable."""
+    value = _get(prop, path)
+    if isinstance(value, (dict, list)):
+        raise _Unreadable(f"{path}: expected a value, got {_show(value)}")
     try:
-        number = Decimal(str(value))
-    except InvalidOperation:
+        return parser(value)
+    except ValueError as exc:
+        raise _Unreadable(f"{path}: {exc}") from None
+    except ArithmeticError:  # a JSON NaN or Infinity
         raise _Unreadable(f"{path}: {_show(value)} is not a number") from None
-    if not number.is_finite():
-        raise _Unreadable(f"{path}: {_show(value)} is not a number")
+
+
+def _text(prop: Any, path: str) -> str | None:
+    return _read(prop, path, parse.text)
+
+
+def _number(prop: Any, path: str) -> Decimal | None:
+    number = _read(prop, path, parse.decimal)
+    if number is not None and not number.is_finite():
+        raise _Unreadable(f"{path}: {_show(_get(prop, path))} is not a number")
     return number
 
 
-def _money(obj: Any, path: str) -> int | None:
-    number = _number(obj, path)
-    if number is None:
-        return None
-    if number < 0:
-        raise _Unreadable(f"{path}: {_show(_get(obj, path))} is a negative amount")
-    return int(number.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+def _money(prop: Any, path: str) -> int | None:
+    amount = _read(prop, path, parse.money)
+    if amount is not None and amount < 0:
+        raise _Unreadable(f"{path}: {_show(_get(prop, path))} is a negative amount")
+    return amount
 
 
-def _int(obj: Any, path: str) -> int | None:
-    number = _number(obj, path)
-    if number is None:
-        return None
-    if number != number.to_integral_value():
-        raise _Unreadable(f"{path}: {_show(_get(obj, path))} is not a whole number")
-    return int(number)
+def _int(prop: Any, path: str) -> int | None:
+    return _read(prop, path, parse.integer)
 
 
-def _date(obj: Any, path: str, retrieved: date) -> date | None:
-    """ISO date or date-time (BatchData's ``dateFormat`` iso-date / iso-date-time), or M/D/YYYY."""
-    text = _text(obj, path)
-    if text is None:
-        return None
-    day = None
-    for parse in (_iso_day, _us_day):
-        try:
-            day = parse(text)
-            break
-        except ValueError:
-            continue
-    if day is None:
-        raise _Unreadable(f"{path}: {_show(text)} is not a date")
-    return None if day - retrieved > _FUTURE_LIMIT else day
-
-
-def _iso_day(text: str) -> date:
-    if len(text) > 10 and text[10] in "T ":
-        return datetime.fromisoformat(text.replace("Z", "+00:00")).date()
-    return date.fromisoformat(text)
-
-
-def _us_day(text: str) -> date:
-    return datetime.strptime(text, "%m/%d/%Y").date()
+def _date(prop: Any, path: str, retrieved: date) -> date | None:
+    """Any layout ``core.parse.day`` reads (BatchData's ``dateFormat`` iso-date / iso-date-time among them);
+    a date more than a year after the retrieval is treated as missing."""
+    day = _read(prop, path, parse.day)
+    return None if day is not None and day - retrieved > FUTURE_SLACK else day
 
 
 def _first(*values: Any) -> Any:
@@ -271,7 +237,7 @@ def _where(prop: dict[str, Any]) -> dict[str, Any]:
         "city": _text(prop, "address.city"),
         "state": state.upper() if state else None,
         "zip_code": _zip(prop, "address.zip"),
-        "parcel_id": _text(prop, "ids.apn"),
+        "parcel_id": _read(prop, "ids.apn", parse.parcel_id),
         "latitude": _coordinate(prop, "address.latitude", 90),
         "longitude": _coordinate(prop, "address.longitude", 180),
     }
@@ -287,13 +253,7 @@ def _coordinate(prop: dict[str, Any], path: str, limit: int) -> float | None:
 
 
 def _zip(prop: dict[str, Any], path: str) -> str | None:
-    text = _text(prop, path)
-    if text is None:
-        return None
-    match = _ZIP.match(text)
-    if match is None:
-        raise _Unreadable(f"{path}: {_show(text)} is not a ZIP code")
-    return match.group(1)
+    return _read(prop, path, parse.zip_code)
 
 
 def _who(prop: dict[str, Any]) -> dict[str, Any]:

@@ -184,10 +184,12 @@ def test_unreadable_values_reject_the_row_and_missing_ones_are_none(sleeps):
     properties = [
         "not an object",
         {**good, "_id": "p2", "address": {**good["address"], "latitude": "north"}},
-        {**good, "_id": "p3", "address": {**good["address"], "zip": "8500"}},
+        {**good, "_id": "p3", "address": {**good["address"], "zip": "85O08"}},
         {**good, "_id": "p4", "building": {"bedroomCount": 2.5}},
         {**good, "_id": "p5", "address": {"city": "Phoenix", "state": "AZ"}},
         {**good, "_id": "p6", "owner": {"mailingAddress": "PO Box 12"}},
+        {**good, "_id": "p7", "valuation": {"estimatedValue": "twelve"}},
+        {**good, "_id": "p8", "assessment": {"totalMarketValue": -5}},
         good,
     ]
     with FakeBatchData(api_key=KEY, properties=properties) as server, \
@@ -197,10 +199,12 @@ def test_unreadable_values_reject_the_row_and_missing_ones_are_none(sleeps):
     assert [(r.row_number, r.reason) for r in rows if isinstance(r, RejectedRow)] == [
         (1, "property: expected an object, got 'not an object'"),
         (2, "address.latitude: 'north' is not a number"),
-        (3, "address.zip: '8500' is not a ZIP code"),
-        (4, "building.bedroomCount: 2.5 is not a whole number"),
+        (3, "address.zip: '85O08' is not a ZIP code"),
+        (4, "building.bedroomCount: '2.5' is not a whole number"),
         (5, "address.street: missing (the property cannot be placed)"),
         (6, "owner.mailingAddress: expected an object, got 'PO Box 12'"),
+        (7, "valuation.estimatedValue: 'twelve' is not an amount of money"),
+        (8, "assessment.totalMarketValue: -5 is a negative amount"),
     ]
     (record,) = [r for r in rows if isinstance(r, MappedRecord)]
     assert (record.record_key, record.zip_code, record.owner_name, record.beds, record.market_value) == (
