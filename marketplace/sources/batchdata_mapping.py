@@ -61,6 +61,7 @@ whose ``quickLists`` flag for the list it came from is ``false`` is rejected too
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -152,12 +153,12 @@ def _read(prop: Any, path: str, parser: Callable[[Any], Any]) -> Any:
     value = _get(prop, path)
     if isinstance(value, (dict, list)):
         raise _Unreadable(f"{path}: expected a value, got {_show(value)}")
+    if isinstance(value, float) and not math.isfinite(value):  # JSON NaN / Infinity (Python's json reads them)
+        raise _Unreadable(f"{path}: {value!r} is not a number")
     try:
         return parser(value)
     except ValueError as exc:
         raise _Unreadable(f"{path}: {exc}") from None
-    except ArithmeticError:  # a JSON NaN or Infinity
-        raise _Unreadable(f"{path}: {_show(value)} is not a number") from None
 
 
 def _text(prop: Any, path: str) -> str | None:
@@ -165,10 +166,7 @@ def _text(prop: Any, path: str) -> str | None:
 
 
 def _number(prop: Any, path: str) -> Decimal | None:
-    number = _read(prop, path, parse.decimal)
-    if number is not None and not number.is_finite():
-        raise _Unreadable(f"{path}: {_show(_get(prop, path))} is not a number")
-    return number
+    return _read(prop, path, parse.decimal)
 
 
 def _money(prop: Any, path: str) -> int | None:

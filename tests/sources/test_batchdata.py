@@ -190,6 +190,7 @@ def test_unreadable_values_reject_the_row_and_missing_ones_are_none(sleeps):
         {**good, "_id": "p6", "owner": {"mailingAddress": "PO Box 12"}},
         {**good, "_id": "p7", "valuation": {"estimatedValue": "twelve"}},
         {**good, "_id": "p8", "assessment": {"totalMarketValue": -5}},
+        {**good, "_id": "p9", "address": {**good["address"], "longitude": float("nan")}},
         good,
     ]
     with FakeBatchData(api_key=KEY, properties=properties) as server, \
@@ -205,6 +206,7 @@ def test_unreadable_values_reject_the_row_and_missing_ones_are_none(sleeps):
         (6, "owner.mailingAddress: expected an object, got 'PO Box 12'"),
         (7, "valuation.estimatedValue: 'twelve' is not an amount of money"),
         (8, "assessment.totalMarketValue: -5 is a negative amount"),
+        (9, "address.longitude: nan is not a number"),
     ]
     (record,) = [r for r in rows if isinstance(r, MappedRecord)]
     assert (record.record_key, record.zip_code, record.owner_name, record.beds, record.market_value) == (
