@@ -71,7 +71,7 @@ def test_a_good_file_loads(tmp_path):
 @pytest.mark.parametrize("change, message", [
     (('protocol = "socrata"', 'protocol = "odata"'),
      "test-set.toml: protocol: 'odata' is not one of socrata, arcgis, carto, ckan, file"),
-    (('kind = "vacant"', 'kind = "probate"'), "test-set.toml: kind: 'probate' is not one of"),
+    (('kind = "vacant"', 'kind = "make_me_move"'), "test-set.toml: kind: 'make_me_move' is not one of"),
     (('kind = "vacant"', 'kind = "sale_list"'), "test-set.toml: sale_type: None is not one of sheriff, tax, trustee"),
     (('title = "Test"\n', ''), "test-set.toml: title: is required (non-empty text)"),
     (('max_age_days = 30', 'max_age_days = "soon"'), "test-set.toml: max_age_days: must be a whole number of days"),
