@@ -24,7 +24,7 @@ Fields (names from BatchData's data dictionary; see ``sources/batchdata.py`` for
 
 - where: ``address.streetNoUnit`` (else ``address.street``) -> ``address``; ``unitType`` + ``unitNumber`` ->
   ``unit`` (only with ``streetNoUnit``, else the unit stays in the street line); ``city``; ``state`` (two
-  letters); ``zip`` (first five digits; a value that is not a ZIP code rejects the row); ``latitude`` /
+  letters); ``zip`` (five digits; a value that is not a ZIP code rejects the row); ``latitude`` /
   ``longitude`` (out of range rejects); ``ids.apn`` -> ``parcel_id``;
 - who (personal data): ``owner.fullName`` (else the ``owner.names[].full`` joined with " & ");
   ``owner.mailingAddress.street/city/state/zip``;
@@ -53,8 +53,8 @@ Fields (names from BatchData's data dictionary; see ``sources/batchdata.py`` for
 
 Conventions of ``core.records``, with the parsers of ``core.parse``: money in whole dollars rounded half up;
 dates ``date``, a date more than a year ahead treated as missing; text stripped and folded, "NULL"/empty ->
-None. A missing field is None; a
-value that cannot be read (a date that is not a date, money that is not a number, a property that is not
+None; a ZIP+4 cut to five digits. A missing field is None; a value that cannot be read (a date that is not a
+date, money that is not a number or negative, NaN, an object where a value belongs, a property that is not
 an object or has no ``_id`` or street) makes a ``RejectedRow`` naming the field and the value. A property
 whose ``quickLists`` flag for the list it came from is ``false`` is rejected too (contradicts the search).
 """
