@@ -77,6 +77,12 @@ SAMPLE_NOT_UNLOCKABLE = "Sample leads are examples and cannot be unlocked."
 LEAD_NOT_FOUND = "This lead no longer exists."
 LEAD_INACTIVE = "This lead has been archived and can no longer be unlocked."
 ALREADY_UNLOCKED = "You have already unlocked this lead."
+# A lead card's button (SPEC 2), from core.unlock_quote.
+CARD_LOGIN = "Login"
+CARD_VIEW = "View Details"
+CARD_INSUFFICIENT = "Insufficient Credits - Buy More"
+CARD_SUBSCRIPTION = "Unlock with Subscription"
+UNLOCK_LABEL = "Unlock for {cost} credits"  # the card's button and the confirmation dialog's
 # The marketplace map (issue 15).
 MAP_LEAD_GONE = ("Lead Unavailable", "This lead is no longer in the marketplace.")
 MAP_SHOWN = "{shown} on the map"  # '1,234 leads on the map'
@@ -190,7 +196,6 @@ COST_FAQ = ("A lead's price follows its confidence score: {rule}; a lead without
 LOW_CREDIT_COSTS = "leads cost {low} to {high} credits to unlock, depending on their confidence score."
 # Unlock confirmation (the dialog before an expensive unlock, and its Settings section).
 UNLOCK_CONFIRM_TITLE = "Unlock this lead?"
-UNLOCK_CONFIRM_BUTTON = "Unlock for {cost} credits"
 UNLOCK_CONFIRM_DONT_ASK = "Don't ask again"
 UNLOCK_CONFIRM_BAD_SETTING = ("Invalid Setting", "Choose one of the offered thresholds.")
 UNLOCK_CONFIRM_SAVED = ("Settings Saved", "Your unlock confirmation setting was updated.")

@@ -19,7 +19,7 @@ Element ids (used by the tests and benchmarks): ``lead-card-{id}``,
 ``lead-facts-{id}``, ``lead-roi-{id}``, ``lead-asking-{id}``,
 ``lead-market-{id}``, ``lead-arv-{id}``, ``lead-rehab-{id}``,
 ``lead-confidence-{id}``, ``lead-action-{id}`` (``data-action``: login | view |
-insufficient | unlock | sample), ``lead-image-{id}`` (``data-fallback`` once
+insufficient | unlock | subscription | sample), ``lead-image-{id}`` (``data-fallback`` once
 its picture failed), ``lead-images-button-{id}``.
 """
 

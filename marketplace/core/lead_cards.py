@@ -17,7 +17,8 @@ from typing import Any
 from marketplace import routes
 from marketplace.core import marketplace as rules
 from marketplace.core.images import card_picture, is_illustration
-from marketplace.messages import IMAGE_STATUS_TEXT, PICTURE_NOUN
+from marketplace.core.unlock_quote import quote_unlock
+from marketplace.messages import CARD_LOGIN, IMAGE_STATUS_TEXT, PICTURE_NOUN
 
 MAX_CARD_IMAGES = 4  # SPEC 2: the primary picture plus up to 3 more
 
@@ -54,7 +55,7 @@ class CardView:
     image_status: str = ""
     images_label: str = ""  # 'View Images (4)' / 'No Images'
     images_aria: str = ""
-    action_kind: str = "login"  # login | view | insufficient | unlock | sample
+    action_kind: str = "login"  # login | view | insufficient | unlock | subscription | sample
     action_label: str = ""
     action_href: str = ""
 
@@ -120,15 +121,19 @@ def card_data(lead: Any, is_sample: bool = False) -> dict:
     }
 
 
-def with_action(card: dict, signed_in: bool, credits: int, subscription_leads: int = 0) -> CardView:
+def with_action(card: dict, signed_in: bool, credits: int, subscribed: bool = False,
+                subscription_leads: int = 0) -> CardView:
+    """The card with its button: ``core.unlock_quote.quote_unlock``'s kind, label and link
+    for the user who looks (signed in, credits, subscription)."""
     if card["is_sample"]:
         # Samples cannot be unlocked: visitors are invited to sign in like on any
         # card, signed-in users see a disabled "Sample lead" button.
-        kind, label, href = ("login", "Login", routes.AUTH) if not signed_in else ("sample", "Sample lead", "")
+        kind, label, href = ("login", CARD_LOGIN, routes.AUTH) if not signed_in else ("sample", "Sample lead", "")
     else:
-        action = rules.card_action(signed_in, card["unlocked"], credits, card["credit_cost"], card["id"],
-                                   subscription_leads=subscription_leads)
-        kind, label, href = action.kind, action.label, action.href
+        quote = quote_unlock(signed_in=signed_in, unlocked=card["unlocked"], credit_cost=card["credit_cost"],
+                             balance=credits, subscribed=subscribed, subscription_leads=subscription_leads,
+                             lead_id=card["id"])
+        kind, label, href = quote.kind, quote.label, quote.href
     shown = {name: value for name, value in card.items() if name != "images"}
     return CardView(**shown, action_kind=kind, action_label=label, action_href=href)
 

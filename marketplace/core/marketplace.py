@@ -256,35 +256,6 @@ def percent(value: float | None) -> str:
 
 
 @dataclass(frozen=True)
-class CardAction:
-    """What a lead card's button does (SPEC 2)."""
-
-    kind: str  # login | view | insufficient | unlock
-    label: str
-    href: str = ""
-
-
-def unlock_payment(subscription_leads: int, cost: int) -> tuple[str, int]:
-    """How an unlock is paid, as (purchase_type, credits): a subscriber with leads
-    remaining spends one of them and no credits; everyone else pays the cost."""
-    return ("subscription", 0) if subscription_leads > 0 else ("credits", cost)
-
-
-def card_action(signed_in: bool, unlocked: bool, credits: int, cost: int, lead_id: str,
-                subscription_leads: int = 0) -> CardAction:
-    """A subscriber with leads remaining unlocks with a subscription lead instead of credits."""
-    if not signed_in:
-        return CardAction("login", "Login", routes.AUTH)
-    if unlocked:
-        return CardAction("view", "View Details", routes.property_url(lead_id))
-    if unlock_payment(subscription_leads, cost)[0] == "subscription":
-        return CardAction("unlock", "Unlock with Subscription")
-    if credits < cost:
-        return CardAction("insufficient", "Insufficient Credits - Buy More", routes.PURCHASE_CREDITS)
-    return CardAction("unlock", f"Unlock for {cost} credits")
-
-
-@dataclass(frozen=True)
 class ListingLinks:
     listing: str
     listing_label: str

@@ -1,5 +1,8 @@
 """Unlocking a lead with credits (SPEC 2, 4, 5, 8).
 
+What an unlock charges is ``core.unlock_quote.quote_unlock``'s answer, asked
+inside the transaction from fresh rows (the balance, the subscription, an
+existing unlock): the same function the card and the confirmation step ask.
 A subscriber with leads remaining spends one subscription lead instead of
 credits (``purchase_type`` 'subscription'). One transaction: insert the
 ``user_leads`` row first (its unique key makes a
@@ -17,9 +20,8 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
-from marketplace.core.marketplace import unlock_payment
 from marketplace.core.errors import UserError
-from marketplace.core.pricing import unlock_cost
+from marketplace.core.unlock_quote import UnlockQuote, quote_unlock
 from marketplace.db import read_scope, session_scope
 from marketplace.messages import ALREADY_UNLOCKED, ERROR_TITLE, LEAD_INACTIVE, LEAD_NOT_FOUND
 from marketplace.messages import UNLOCK_AUTH_REQUIRED as AUTH_REQUIRED
@@ -57,13 +59,16 @@ def unlock_lead(user_id: uuid.UUID | None, lead_id: uuid.UUID | str, database_ur
                 raise UnlockError(ERROR_TITLE, LEAD_NOT_FOUND)
             if not lead.is_active:
                 raise UnlockError(ERROR_TITLE, LEAD_INACTIVE)
-            if session.exec(select(UserLead.id).where(UserLead.user_id == user_id, UserLead.lead_id == lead_uuid)).first():
+            unlocked = session.exec(
+                select(UserLead.id).where(UserLead.user_id == user_id, UserLead.lead_id == lead_uuid)).first()
+            quote = _quote(session, user_id, unlocked is not None, lead.credit_cost)
+            if quote.kind == "view":
                 raise UnlockError(ERROR_TITLE, ALREADY_UNLOCKED)
-            price = unlock_cost(lead.credit_cost)
-            available = subscriptions.check_subscription(session, user_id).leads_remaining
-            purchase_type, cost = unlock_payment(available, price)
-            if purchase_type == "subscription" and not subscriptions.spend_lead(session, user_id):
-                purchase_type, cost = unlock_payment(0, price)  # spent meanwhile: pay with credits
+            if quote.kind == "subscription" and not subscriptions.spend_lead(session, user_id):
+                quote = _quote(session, user_id, False, lead.credit_cost, use_subscription=False)  # spent meanwhile
+            if quote.kind == "insufficient":
+                raise ledger.InsufficientCredits(quote.cost, quote.balance_before)
+            purchase_type, cost = quote.purchase_type, quote.credits
             use_subscription = purchase_type == "subscription"
             row = UserLead(user_id=user_id, lead_id=lead_uuid, credit_cost=cost, purchase_type=purchase_type)
             session.add(row)
@@ -82,6 +87,15 @@ def unlock_lead(user_id: uuid.UUID | None, lead_id: uuid.UUID | str, database_ur
     except IntegrityError:
         # The concurrent twin committed first (PostgreSQL reports it at flush or commit).
         raise UnlockError(ERROR_TITLE, ALREADY_UNLOCKED) from None
+
+
+def _quote(session, user_id: uuid.UUID, unlocked: bool, credit_cost: int | None,
+           use_subscription: bool = True) -> UnlockQuote:
+    """``core.unlock_quote`` from this transaction's rows: the balance and the subscription now."""
+    status = subscriptions.check_subscription(session, user_id)
+    return quote_unlock(signed_in=True, unlocked=unlocked, credit_cost=credit_cost,
+                        balance=ledger.balance(session, user_id),
+                        subscribed=status.subscribed and use_subscription, subscription_leads=status.leads_remaining)
 
 
 def _subscription_leads(session, user_id: uuid.UUID) -> int:

@@ -6,7 +6,7 @@ What reaches the browser is only the current page of cards, already formatted
 signed-in user has not unlocked, so a locked lead's full address never leaves
 the server. The raw page lives in the backend var ``_page_cards``; the public
 ``cards`` var adds each card's action (Login / View Details / Insufficient /
-Unlock) from ``core.marketplace.card_action`` and is recomputed whenever the
+Unlock) from ``core.unlock_quote.quote_unlock`` and is recomputed whenever the
 page, the sign-in or the credit balance changes (display values:
 ``core.lead_cards``). The page has one View Images dialog: ``gallery`` holds
 the pictures of the card it was opened for (``open_gallery``), nothing otherwise.
@@ -112,11 +112,10 @@ class MarketplaceState(MarketplaceMapVars, UnlockConfirmVars, AuthState):
 
     @rx.var
     def cards(self) -> list[CardView]:
+        # core.unlock_quote decides each card's button (the service charges by the same function).
         signed_in = self.user_id != ""
-        credits = self.credits
-        # A subscriber with leads left unlocks with the subscription (the service decides the same way).
-        subscription_leads = self.leads_remaining if self.subscribed else 0
-        return [with_action(card, signed_in, credits, subscription_leads) for card in self._page_cards]
+        return [with_action(card, signed_in, self.credits, self.subscribed, self.leads_remaining)
+                for card in self._page_cards]
 
     @rx.var
     def gallery(self) -> GalleryView:

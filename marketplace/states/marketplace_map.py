@@ -53,8 +53,7 @@ class MarketplaceMapVars(rx.State, mixin=True):
     def map_card(self) -> CardView:
         if not self._map_card:
             return CardView()
-        subscription_leads = self.leads_remaining if self.subscribed else 0
-        return with_action(self._map_card, self.user_id != "", self.credits, subscription_leads)
+        return with_action(self._map_card, self.user_id != "", self.credits, self.subscribed, self.leads_remaining)
 
     def _card_of(self, lead_id: str) -> dict | None:
         """A card of the grid's page, or the map's open card (unlock and View Images look here)."""

@@ -4,8 +4,8 @@ shows leads already unlocked).
 
 A click on Unlock calls the state's ``unlock(lead_id)``, which first awaits
 ``_ask_first(card)``: the server reads the user's preference
-(``services.unlock_prefs``) and, when ``core.unlock_confirm.needs_confirmation``
-says so, fills this ONE dialog per page (``components.unlock_confirm``) with
+(``services.unlock_prefs``) and, when the unlock quote
+(``core.unlock_quote.quote_unlock``, the card's and the service's too) says so, fills this ONE dialog per page (``components.unlock_confirm``) with
 that lead and returns True instead of unlocking. The dialog's confirm button
 calls the state's ``confirm_unlock``, which takes the lead id held here on the
 server and runs the ordinary unlock path.
@@ -22,9 +22,7 @@ import logging
 
 import reflex as rx
 
-from marketplace.core.marketplace import unlock_payment
-from marketplace.core.unlock_confirm import needs_confirmation
-from marketplace.messages import UNLOCK_CONFIRM_BUTTON
+from marketplace.core.unlock_quote import quote_unlock
 from marketplace.offloop import run_blocking
 from marketplace.services import unlock_prefs
 
@@ -59,16 +57,18 @@ class UnlockConfirmVars(rx.State, mixin=True):
         except Exception:  # noqa: BLE001 - the guard is optional; the unlock itself is checked
             log.exception("reading the unlock confirmation preference failed")
             return False
-        purchase_type, cost = unlock_payment(self.leads_remaining, card["credit_cost"])
-        if not needs_confirmation(preference, purchase_type, cost):
+        quote = quote_unlock(signed_in=True, unlocked=bool(card.get("unlocked")), credit_cost=card["credit_cost"],
+                             balance=self.credits, subscribed=self.subscribed,
+                             subscription_leads=self.leads_remaining, preference=preference)
+        if not quote.confirm:
             return False
         self._confirm_lead_id = card["id"]
         self.confirm_type = card.get("lead_type", "")
         self.confirm_place = card.get("city_line", "")
-        self.confirm_cost = f"{cost:,} credits"
-        self.confirm_before = f"{self.credits:,} credits"
-        self.confirm_after = f"{self.credits - cost:,} credits"
-        self.confirm_label = UNLOCK_CONFIRM_BUTTON.format(cost=f"{cost:,}")
+        self.confirm_cost = f"{quote.credits:,} credits"
+        self.confirm_before = f"{quote.balance_before:,} credits"
+        self.confirm_after = f"{quote.balance_after:,} credits"
+        self.confirm_label = quote.label
         self.confirm_dont_ask = False
         self.confirm_open = True
         return True

@@ -60,3 +60,13 @@ def test_the_browser_gets_no_picture_list_and_the_action_by_who_looks():
         "insufficient", "Insufficient Credits - Buy More", "/purchase-credits")
     assert with_action(card, signed_in=True, credits=150).action_label == "Unlock for 150 credits"
     assert with_action(card, signed_in=False, credits=0).action_label == "Login"
+
+
+def test_the_cards_button_is_the_unlock_quotes():
+    card = card_data(lead())
+    sub = with_action(card, signed_in=True, credits=0, subscribed=True, subscription_leads=1)
+    assert (sub.action_kind, sub.action_label, sub.action_href) == ("subscription", "Unlock with Subscription", "")
+    # Leads remaining on an ended subscription are not offered (the service refuses them too).
+    assert with_action(card, signed_in=True, credits=0, subscribed=False, subscription_leads=1).action_kind == "insufficient"
+    unlocked = with_action({**card, "unlocked": True}, signed_in=True, credits=0)
+    assert (unlocked.action_label, unlocked.action_href) == ("View Details", f"/property/{card['id']}")

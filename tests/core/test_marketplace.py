@@ -77,18 +77,6 @@ def test_money_and_percent():
     assert (m.percent(22.44), m.percent(None)) == ("22.4%", "N/A")
 
 
-@pytest.mark.parametrize(
-    ("signed_in", "unlocked", "credits", "cost", "kind", "label"),
-    [(False, False, 0, 85, "login", "Login"),
-     (True, True, 0, 85, "view", "View Details"),
-     (True, False, 84, 85, "insufficient", "Insufficient Credits - Buy More"),
-     (True, False, 85, 85, "unlock", "Unlock for 85 credits")],
-)
-def test_card_action(signed_in, unlocked, credits, cost, kind, label):
-    action = m.card_action(signed_in, unlocked, credits, cost, "abc")
-    assert (action.kind, action.label) == (kind, label)
-
-
 def test_external_links_prefer_a_known_listing_site():
     links = m.external_links("12 Oak St", "Austin", "TX", "78701",
                              {"url": "https://evil.example/x", "zillow_url": "https://www.zillow.com/homedetails/1/"})
@@ -96,12 +84,6 @@ def test_external_links_prefer_a_known_listing_site():
     fallback = m.external_links("12 Oak St", "Austin", "TX", "78701", {"url": "https://evil.example/x"})
     assert fallback.listing.startswith("https://www.zillow.com/homes/") and fallback.listing_label == "Search on Zillow"
     assert "12+Oak+St%2C+Austin%2C+TX+78701" in fallback.maps and fallback.web.startswith("https://www.google.com/search")
-
-
-def test_card_action_with_subscription_leads():
-    action = m.card_action(True, False, 0, 150, "abc", subscription_leads=3)
-    assert (action.kind, action.label) == ("unlock", "Unlock with Subscription")
-    assert m.card_action(True, True, 0, 150, "abc", subscription_leads=3).kind == "view"
 
 
 def test_parse_whole_number_takes_page_numbers_and_refuses_junk():
