@@ -20,7 +20,7 @@ from marketplace.core.accounts import clean_device_id, new_device_id
 from marketplace.core.errors import UserError
 from marketplace.core.net import client_ip
 from marketplace.core.times import clean_zone_name
-from marketplace.messages import SESSION_ENDED, UNEXPECTED_ERROR
+from marketplace.messages import ACCESS_DENIED, SESSION_ENDED, UNEXPECTED_ERROR
 from marketplace.offloop import run_blocking
 from marketplace.services import accounts, auth_sessions
 from marketplace.services.auth_sessions import TokenPair
@@ -133,6 +133,12 @@ class AuthState(rx.State):
         return self._error_toast(exc, AREA_FAILED, "what was tried")``."""
         title, message = self._error_text(exc, fallback, what)
         return error_toast(title, message)
+
+    def _access_denied(self, signed_in: bool):
+        """A super-admin-only event from anyone else (``states.signed_in``, SPEC 6): the toast
+        'Access Denied: ...' and back to /; signed out, straight to /."""
+        home = rx.redirect(routes.HOME, replace=True)
+        return [error_toast(ACCESS_DENIED), home] if signed_in else home
 
     def _store_tokens(self, pair: TokenPair) -> None:
         self.access_token = pair.access_token

@@ -42,6 +42,7 @@ from marketplace.messages import (
     ERROR_TITLE,
     LEADS_LOAD_FAILED,
     SAMPLE_NOT_UNLOCKABLE,
+    UNLOCK_AUTH_REQUIRED,
     UNLOCK_FAILED,
     UNLOCK_SUCCESS_TITLE,
 )
@@ -49,6 +50,7 @@ from marketplace.offloop import run_blocking
 from marketplace.services.marketplace import query_page
 from marketplace.services.unlocks import UnlockError, unlock_lead
 from marketplace.states.auth import AuthState, error_toast, success_toast
+from marketplace.states.signed_in import signed_in
 from marketplace.states.marketplace_map import MarketplaceMapVars
 from marketplace.states.unlock_confirm import UnlockConfirmVars
 
@@ -345,65 +347,61 @@ class MarketplaceState(MarketplaceMapVars, UnlockConfirmVars, AuthState):
         return await self._refresh()
 
     @rx.event
-    async def unlock(self, lead_id: str):
-        """Unlock one lead with credits; per-card 'Unlocking...' while it runs. At or above
-        the user's threshold the confirmation dialog opens instead (``UnlockConfirmVars``:
+    @signed_in(UNLOCK_FAILED, signed_out=UNLOCK_AUTH_REQUIRED)
+    async def unlock(self, user_id: uuid.UUID, lead_id: str):
+        """Unlock one lead; per-card 'Unlocking...' while it runs. When the unlock quote says
+        so (the user's threshold), the confirmation dialog opens instead (``UnlockConfirmVars``:
         a UX guard, not a security boundary; the unlock itself is checked as always)."""
         if self.unlocking_id or not isinstance(lead_id, str) or not 0 < len(lead_id) <= 64:
             return
         card = self._card_of(lead_id)
         if card is not None and card["unlocked"]:
             return  # a repeated click that arrived after the unlock finished
-        if card is not None and await self._ask_first(card):
+        if card is not None and await self._ask_first(user_id, card):
             return
-        async for update in self._unlock_now(lead_id):
+        async for update in self._unlock_now(user_id, lead_id):
             yield update
 
     @rx.event
-    async def confirm_unlock(self):
+    @signed_in(UNLOCK_FAILED, signed_out=UNLOCK_AUTH_REQUIRED)
+    async def confirm_unlock(self, user_id: uuid.UUID):
         """The dialog's 'Unlock for N credits': the lead the dialog held (server-side), the
         ordinary unlock path. Sent without an open dialog it does nothing."""
         lead_id, dont_ask = self._take_confirmation()
         if not lead_id or self.unlocking_id:
             return
         if dont_ask:
-            await self._stop_asking()
-        async for update in self._unlock_now(lead_id):
+            await self._stop_asking(user_id)
+        async for update in self._unlock_now(user_id, lead_id):
             yield update
 
-    async def _unlock_now(self, lead_id: str):
+    async def _unlock_now(self, user_id: uuid.UUID, lead_id: str):
+        """The unlock itself; a refusal or failure propagates to ``signed_in``'s toast."""
         self.unlocking_id = lead_id
         yield
-        user_id = None
         try:
-            user_id = await self._current_user_id()
-            if user_id is not None and samples.is_sample_id(lead_id):
-                raise UnlockError(ERROR_TITLE, SAMPLE_NOT_UNLOCKABLE)
-            result = await run_blocking(unlock_lead, user_id, lead_id)
-        except UnlockError as exc:
-            self.unlocking_id = ""
-            if user_id is not None:
+            try:
+                if samples.is_sample_id(lead_id):
+                    raise UnlockError(ERROR_TITLE, SAMPLE_NOT_UNLOCKABLE)
+                result = await run_blocking(unlock_lead, user_id, lead_id)
+            except UnlockError:
                 # The server knows better (already unlocked, archived, credits
                 # spent elsewhere): show its balance and cards again.
                 await self._load_user(user_id)
                 await self._query(user_id)
                 await self._after_map_unlock(user_id)
-            yield self._error_toast(exc, UNLOCK_FAILED)
-            return
-        except Exception as exc:  # noqa: BLE001 - shown as the SPEC's generic failure
+                raise
+            # The unlock is committed: say so at once. Nothing changed since the
+            # 'Unlocking...' delta, so this message is the toast alone (a few hundred
+            # bytes), not queued behind the page of cards below (one card changes,
+            # but a list var goes out whole: 80 KB for 100 cards).
+            yield success_toast(UNLOCK_SUCCESS_TITLE, unlock_message(result))
+            self.credits = result.remaining_credits
+            if result.purchase_type == "subscription":
+                self.leads_remaining = result.subscription_leads_remaining or 0
+            # Reload the page: this card now carries its full address, and with
+            # the "unlocked" tag the page itself may change.
+            await self._query(user_id)
+            await self._after_map_unlock(user_id)  # the marker moves to the lead's own coordinates
+        finally:
             self.unlocking_id = ""
-            yield self._error_toast(exc, UNLOCK_FAILED, f"unlock of {lead_id}")
-            return
-        # The unlock is committed: say so at once. Nothing changed since the
-        # 'Unlocking...' delta, so this message is the toast alone (a few hundred
-        # bytes), not queued behind the page of cards below (one card changes,
-        # but a list var goes out whole: 80 KB for 100 cards).
-        yield success_toast(UNLOCK_SUCCESS_TITLE, unlock_message(result))
-        self.credits = result.remaining_credits
-        if result.purchase_type == "subscription":
-            self.leads_remaining = result.subscription_leads_remaining or 0
-        # Reload the page: this card now carries its full address, and with
-        # the "unlocked" tag the page itself may change.
-        await self._query(user_id)
-        await self._after_map_unlock(user_id)  # the marker moves to the lead's own coordinates
-        self.unlocking_id = ""

@@ -2,8 +2,9 @@
 any state that unlocks leads (today ``MarketplaceState``; the property page only
 shows leads already unlocked).
 
-A click on Unlock calls the state's ``unlock(lead_id)``, which first awaits
-``_ask_first(card)``: the server reads the user's preference
+A click on Unlock calls the state's ``unlock(lead_id)`` (a ``states.signed_in``
+handler: the session is resolved once for the click), which first awaits
+``_ask_first(user_id, card)``: the server reads the user's preference
 (``services.unlock_prefs``) and, when the unlock quote
 (``core.unlock_quote.quote_unlock``, the card's and the service's too) says so, fills this ONE dialog per page (``components.unlock_confirm``) with
 that lead and returns True instead of unlocking. The dialog's confirm button
@@ -19,6 +20,7 @@ could, a normal unlock, with credits, ownership and balance checked by
 from __future__ import annotations
 
 import logging
+import uuid
 
 import reflex as rx
 
@@ -42,17 +44,14 @@ class UnlockConfirmVars(rx.State, mixin=True):
     confirm_dont_ask: bool = False
     _confirm_lead_id: str = ""  # server-side: the dialog confirms this lead, whatever the browser sends
 
-    async def _ask_first(self, card: dict) -> bool:
+    async def _ask_first(self, user_id: uuid.UUID, card: dict) -> bool:
         """Open the dialog for ``card`` (a server-side card of this page) and return
-        True when the signed-in user's preference asks before this unlock. False
-        otherwise, and when anything fails: the ordinary unlock then runs and
-        reports its own outcome."""
+        True when the unlock quote, with the signed-in user's preference, asks before
+        this unlock. False otherwise, and when reading the preference fails: the
+        ordinary unlock then runs and reports its own outcome."""
         if card.get("is_sample"):
             return False
         try:
-            user_id = await self._current_user_id()
-            if user_id is None:
-                return False  # the unlock path answers 'Authentication Required'
             preference = await run_blocking(unlock_prefs.get_preference, user_id)
         except Exception:  # noqa: BLE001 - the guard is optional; the unlock itself is checked
             log.exception("reading the unlock confirmation preference failed")
@@ -81,13 +80,11 @@ class UnlockConfirmVars(rx.State, mixin=True):
         self.confirm_dont_ask = False
         return lead_id, dont_ask
 
-    async def _stop_asking(self) -> None:
+    async def _stop_asking(self, user_id: uuid.UUID) -> None:
         """'Don't ask again' was ticked: store it (a failure only logs; the unlock goes on)."""
         try:
-            user_id = await self._current_user_id()
-            if user_id is not None:
-                await run_blocking(unlock_prefs.stop_asking, user_id)
-        except Exception:  # noqa: BLE001
+            await run_blocking(unlock_prefs.stop_asking, user_id)
+        except Exception:  # noqa: BLE001 - the setting is a convenience; the unlock the user confirmed goes on
             log.exception("switching the unlock confirmation off failed")
 
     @rx.event
