@@ -9,7 +9,6 @@ from datetime import datetime, timedelta
 from urllib.parse import parse_qs, quote_plus, urlencode, urlparse
 from zoneinfo import ZoneInfo
 
-from marketplace import routes
 from marketplace.core.leads import LEAD_TYPES, LISTING_URL_KEYS
 
 PACIFIC = ZoneInfo("America/Los_Angeles")

@@ -162,7 +162,8 @@ class CallbackState(AuthState):
                     accounts.confirm_email_link, token, user_agent=self._user_agent(),
                     ip_address=self._client_ip(), device_id=self._device_id(),
                 )
-            except Exception:  # noqa: BLE001
+            except Exception:  # noqa: BLE001 - no user yet (not a signed_in handler): any failure is SPEC 8's
+                # 'Authentication Failed' and back to /auth
                 log.exception("e-mail confirmation failed unexpectedly")
                 result = None
             if result is None:

@@ -129,8 +129,8 @@ class AuthState(rx.State):
         return fallback
 
     def _error_toast(self, exc: BaseException, fallback: tuple[str, str] = UNEXPECTED_ERROR, what: str = "event"):
-        """The error toast for ``exc`` (see ``_error_text``): ``except Exception as exc:
-        return self._error_toast(exc, AREA_FAILED, "what was tried")``."""
+        """The error toast for ``exc`` (see ``_error_text``). Handlers acting for the signed-in
+        user get it from ``states.signed_in`` (``@signed_in(AREA_FAILED)``) instead of catching."""
         title, message = self._error_text(exc, fallback, what)
         return error_toast(title, message)
 

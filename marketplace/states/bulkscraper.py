@@ -13,6 +13,8 @@ results, SPEC 5). Every handler re-checks the session on the server.
 
 from __future__ import annotations
 
+import uuid
+
 import reflex as rx
 
 from marketplace import routes
@@ -30,6 +32,7 @@ from marketplace.services import downloads, scrapes
 from marketplace.sources.base import SCRAPER_LEAD_TYPES, SOURCES, US_STATES
 from marketplace.states.auth import AuthState, error_toast, success_toast
 from marketplace.states.progress import ProgressVars, run_with_progress
+from marketplace.states.signed_in import signed_in
 
 
 FILTER_GROUPS = {
@@ -228,10 +231,8 @@ class BulkScraperState(ProgressVars, AuthState):
 
     # ------------------------------------------------------------------ confirm + run
     @rx.event
-    async def open_confirm(self):
-        user_id = await self._current_user_id()
-        if user_id is None:
-            return error_toast(SCRAPE_LOGIN_REQUIRED[0], SCRAPE_LOGIN_REQUIRED[1])
+    @signed_in((SCRAPE_FAILED_TITLE, SCRAPE_FAILED), signed_out=SCRAPE_LOGIN_REQUIRED)
+    async def open_confirm(self, user_id: uuid.UUID):
         await self._load_user(user_id)
         problems = self._request().problems()
         if problems:
@@ -265,7 +266,8 @@ class BulkScraperState(ProgressVars, AuthState):
         try:
             result = await run_with_progress(self, scrapes.run_scrape, user_id, request, origin="ui",
                                              total=request.lead_count)
-        except Exception as exc:  # noqa: BLE001 - a ScrapeError's message, else the SPEC's; nothing was charged
+        except Exception as exc:  # noqa: BLE001 - a background task (not wrapped by signed_in): a ScrapeError's
+            # message, else the SPEC's, in the page's panel and the toast; nothing was charged
             # Always titled 'Scrape Failed' (SPEC 8), an insufficient-credits refusal included.
             _, message = self._error_text(exc, (SCRAPE_FAILED_TITLE, SCRAPE_FAILED), f"bulk scrape for {user_id}")
             async with self:
@@ -330,10 +332,10 @@ class BulkScraperState(ProgressVars, AuthState):
             self._render_rows()
 
     @rx.event
-    async def download_csv(self):
+    @signed_in(signed_out=SCRAPE_LOGIN_REQUIRED)
+    async def download_csv(self, user_id: uuid.UUID):
         """A fresh signed link (5 minutes) for the shown scrape, after a session check."""
-        user_id = await self._current_user_id()
-        if user_id is None or not self.scrape_id:
+        if not self.scrape_id:
             return error_toast(SCRAPE_LOGIN_REQUIRED[0], SCRAPE_LOGIN_REQUIRED[1])
         token = downloads.make_token(downloads.SCRAPE_CSV, user_id, self.scrape_id)
         return rx.download(url=routes.scrape_csv_url(self.scrape_id, token, "results"))

@@ -123,7 +123,8 @@ class TestCheckoutState(AuthState):
         yield
         try:
             target = await self._finish(pay=False)
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - as in pay: any failure reads as the cancel failing (not signed_in's
+            # toast, which would show a refusal's own text)
             log.exception("test checkout cancel failed")
             self.busy = False
             yield error_toast(*CANCEL_FAILED)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import uuid
 
 import reflex as rx
 
@@ -12,8 +13,9 @@ from marketplace.core.times import format_date
 from marketplace.messages import CODE_UPDATE_FAILED, CODE_UPDATED, DASHBOARD_LOAD_FAILED
 from marketplace.offloop import run_blocking
 from marketplace.services import dashboard, downloads, referrals
-from marketplace.states.auth import AuthState, error_toast, success_toast
+from marketplace.states.auth import AuthState, success_toast
 from marketplace.states.browser import browser_origin
+from marketplace.states.signed_in import signed_in
 
 log = logging.getLogger("marketplace.dashboard")
 
@@ -39,6 +41,17 @@ def unlocked_row(row: dashboard.UnlockedLeadRow, zone_name: str) -> dict[str, st
         "unlocked_at": format_date(row.unlocked_at, zone_name),
         "archived": "" if row.is_active else "yes",
     }
+
+
+def _to_sign_in(state: "DashboardState"):
+    """Signed out on load (``signed_in``'s answer): nothing of a previous user stays; to /auth."""
+    state._start_over()
+    return rx.redirect(routes.AUTH, replace=True)
+
+
+def _close_code_dialog(state: "DashboardState"):
+    state.code_dialog_open = False
+    return rx.redirect(routes.AUTH, replace=True)
 
 
 class DashboardState(AuthState):
@@ -92,9 +105,7 @@ class DashboardState(AuthState):
         self.last_name = ""
         self.member_since = ""
 
-    @rx.event
-    async def load(self):
-        """on_load: server-side session check, then every number in one go."""
+    def _start_over(self) -> None:
         self.loaded_for = ""
         self.load_failed = False
         self.loading_more = False
@@ -102,19 +113,18 @@ class DashboardState(AuthState):
         wanted = self.router.url.query_parameters.get("tab", "")
         if wanted in TABS:  # ?tab=saved: a link straight to a tab (the alert e-mail's, the bell's)
             self.tab = wanted
-        user_id = await self._current_user_id()
-        if user_id is None:
-            return rx.redirect(routes.AUTH, replace=True)
-        try:
-            data = await run_blocking(dashboard.load_dashboard, user_id)
-            stats, unlocked, scrapes, account = data.stats, data.unlocked, data.scrapes, data.account
-            referral = await run_blocking(referrals.stats, user_id)
-        except Exception:  # noqa: BLE001 - shown as the SPEC's load failure
-            log.exception("dashboard load failed for %s", user_id)
-            self._clear_data()
-            self.load_failed = True
-            self.loaded_for = str(user_id)
-            return error_toast(DASHBOARD_LOAD_FAILED)
+
+    @rx.event
+    @signed_in((DASHBOARD_LOAD_FAILED, ""), signed_out=_to_sign_in)
+    async def load(self, user_id: uuid.UUID):
+        """on_load: server-side session check, then every number in one go."""
+        self._start_over()
+        # Until both reads succeed: a failure shows the SPEC's load failure over empty data.
+        self.load_failed, self.loaded_for = True, str(user_id)
+        data = await run_blocking(dashboard.load_dashboard, user_id)
+        stats, unlocked, scrapes, account = data.stats, data.unlocked, data.scrapes, data.account
+        referral = await run_blocking(referrals.stats, user_id)
+        self.load_failed = False
         self.leads_unlocked = f"{stats.leads_unlocked:,}"
         self.credits_remaining = f"{stats.credits_remaining:,}"
         self.credits = stats.credits_remaining  # the header badge follows the same balance
@@ -143,24 +153,14 @@ class DashboardState(AuthState):
         return None
 
     @rx.event
-    async def load_more_unlocked(self):
-        """The next page of Unlocked Leads (re-checks the session)."""
-        user_id = await self._current_user_id()
-        if user_id is None:
-            yield rx.redirect(routes.AUTH, replace=True)
-            return
+    @signed_in((DASHBOARD_LOAD_FAILED, ""), signed_out=routes.AUTH, busy="loading_more")
+    async def load_more_unlocked(self, user_id: uuid.UUID):
+        """The next page of Unlocked Leads."""
         if self.loaded_for != str(user_id):
             yield DashboardState.load  # another user's (or no) list is loaded: start over
             return
-        self.loading_more = True
         yield
-        try:
-            more = await run_blocking(dashboard.more_unlocked, user_id, len(self.unlocked))
-        except Exception:  # noqa: BLE001
-            log.exception("loading more unlocks failed for %s", user_id)
-            self.loading_more = False
-            yield error_toast(DASHBOARD_LOAD_FAILED)
-            return
+        more = await run_blocking(dashboard.more_unlocked, user_id, len(self.unlocked))
         seen = {row["lead_id"] for row in self.unlocked}
         zone = self._zone()
         self.unlocked = [*self.unlocked, *(unlocked_row(row, zone) for row in more if str(row.lead_id) not in seen)]
@@ -199,26 +199,15 @@ class DashboardState(AuthState):
         self.code_input = value[:CODE_MAX_LENGTH] if isinstance(value, str) else ""
 
     @rx.event
-    async def save_code(self, form_data: dict | None = None):
-        """Save: 'Updating...', then close with the new code and link, or a toast and stay open."""
-        if self.code_saving:
-            return
-        user_id = await self._current_user_id()
-        if user_id is None:
-            self.code_dialog_open = False
-            yield rx.redirect(routes.AUTH, replace=True)
-            return
+    @signed_in(CODE_UPDATE_FAILED, signed_out=_close_code_dialog, busy="code_saving")
+    async def save_code(self, user_id: uuid.UUID, form_data: dict | None = None):
+        """Save: 'Updating...', then close with the new code and link, or a toast and stay open
+        (a ReferralCodeError's text, else the SPEC's update failure)."""
         if isinstance(form_data, dict) and isinstance(form_data.get("code"), str):
             # the form's own value (the input's on_change is debounced)
             self.code_input = form_data["code"][:CODE_MAX_LENGTH]
-        self.code_saving = True
         yield
-        try:
-            code = await run_blocking(referrals.change_code, user_id, self.code_input)
-        except Exception as exc:  # noqa: BLE001 - a ReferralCodeError's text, else the SPEC's update failure
-            self.code_saving = False
-            yield self._error_toast(exc, CODE_UPDATE_FAILED, f"referral code update for {user_id}")
-            return
+        code = await run_blocking(referrals.change_code, user_id, self.code_input)
         self.code_saving = False
         self.code_dialog_open = False
         self.code_input = code
@@ -235,12 +224,10 @@ class DashboardState(AuthState):
         yield success_toast(CODE_UPDATED, f"Your referral code is now {code}.")
 
     @rx.event
-    async def export_scrape(self, scrape_id: str):
+    @signed_in(signed_out=routes.AUTH)
+    async def export_scrape(self, user_id: uuid.UUID, scrape_id: str):
         """CSV of one stored scrape, named from its lead count and timestamp (SPEC 9):
         a signed five-minute link for this user's own scrape."""
-        user_id = await self._current_user_id()
-        if user_id is None:
-            return rx.redirect(routes.AUTH, replace=True)
         if not isinstance(scrape_id, str) or scrape_id not in {row["id"] for row in self.scrapes}:
             return None
         token = downloads.make_token(downloads.SCRAPE_CSV, user_id, scrape_id)

@@ -9,20 +9,21 @@ to, so signing out (or in as someone else) hides it at once.
 from __future__ import annotations
 
 import logging
+import uuid
 from datetime import datetime, timezone
 
 import reflex as rx
 
-from marketplace import routes
 from marketplace.core.marketplace import PACIFIC, next_refresh
 from marketplace.core.times import format_datetime, format_weekday_time
 from marketplace.jobs import lead_ops
 from marketplace.jobs.scheduler import scheduler_enabled
-from marketplace.messages import ACCESS_DENIED, IMAGE_FETCH_FAILED, OVERVIEW_LOAD_FAILED, REFRESH_FAILED
+from marketplace.messages import IMAGE_FETCH_FAILED, OVERVIEW_LOAD_FAILED, REFRESH_FAILED
 from marketplace.offloop import run_blocking
 from marketplace.services import admin
 from marketplace.services.images import fetch_property_images
 from marketplace.states.auth import AuthState, error_toast
+from marketplace.states.signed_in import signed_in
 
 log = logging.getLogger("marketplace.explorer")
 
@@ -68,24 +69,25 @@ class ExplorerState(AuthState):
         self.granted_for = ""
         self.overview_loaded = False
 
-    @rx.event
-    async def load(self):
+    def _access_denied(self, signed_in: bool):
+        """Anyone but a super admin (``signed_in(super_admin=True)``): the grant is gone too."""
         self._revoke()
-        user_id = await self._current_user_id()
-        if user_id is None:
-            return rx.redirect(routes.HOME, replace=True)
-        if not await run_blocking(admin.is_super_admin, user_id):
-            return [error_toast(ACCESS_DENIED), rx.redirect(routes.HOME, replace=True)]
+        return super()._access_denied(signed_in)
+
+    @rx.event
+    @signed_in(OVERVIEW_LOAD_FAILED, super_admin=True)
+    async def load(self, user_id: uuid.UUID):
         self.access_granted = True
         self.granted_for = str(user_id)
         return await self._load_overview()
 
     async def _load_overview(self):
-        """The headline counts and the recent refresh runs."""
+        """The headline counts and the recent refresh runs; the toast when they fail."""
         try:
             overview = await run_blocking(admin.overview)
             runs = await run_blocking(admin.recent_refresh_runs, 5)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - also run inside the background tasks below, which
+            # signed_in does not wrap; the page keeps its other sections
             return self._error_toast(exc, OVERVIEW_LOAD_FAILED, "explorer overview")
         self.total_users = f"{overview.users:,}"
         self.total_leads = f"{overview.leads:,}"
@@ -116,16 +118,13 @@ class ExplorerState(AuthState):
         return user_id if await run_blocking(admin.is_super_admin, user_id) else None
 
     def _deny(self):
-        self._revoke()
-        if not self.user_id:
-            return rx.redirect(routes.HOME, replace=True)
-        return [error_toast(ACCESS_DENIED), rx.redirect(routes.HOME, replace=True)]
+        """The background tasks' refusal (they check with ``_admin_id`` inside ``async with self``)."""
+        return self._access_denied(signed_in=bool(self.user_id))
 
     @rx.event
-    async def refresh_overview(self):
+    @signed_in(OVERVIEW_LOAD_FAILED, super_admin=True)
+    async def refresh_overview(self, user_id: uuid.UUID):
         """Reload: the overview, the leads table and the webhook log (the grant re-checked first)."""
-        if await self._admin_id() is None:
-            return self._deny()
         problem = await self._load_overview()
         if problem is not None:
             return problem
@@ -165,7 +164,7 @@ class ExplorerState(AuthState):
             self.operation_running = "images"
         try:
             counts = await run_blocking(fetch_property_images)
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - a background task (not wrapped by signed_in): SPEC 8's failure toast
             log.exception("fetch-property-images failed")
             counts = None
         finally:

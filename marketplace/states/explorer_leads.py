@@ -1,12 +1,14 @@
 """The explorer's leads table and CSV export (a substate of ExplorerState).
 
 Every handler first re-checks super-admin rights on the server
-(``_admin_id``); a plain user sending these events by hand gets the denial
+(``signed_in(super_admin=True)``); a plain user sending these events by hand gets the denial
 and no rows. The state holds one page of display strings; the database pages,
 sorts, searches and counts.
 """
 
 from __future__ import annotations
+
+import uuid
 
 import reflex as rx
 
@@ -18,6 +20,7 @@ from marketplace.offloop import run_blocking
 from marketplace.services import explorer_leads
 from marketplace.states.auth import error_toast
 from marketplace.states.explorer import ExplorerState
+from marketplace.states.signed_in import signed_in
 
 
 class ExplorerLeadsState(ExplorerState):
@@ -47,16 +50,11 @@ class ExplorerLeadsState(ExplorerState):
         return rules.LeadView.of(self.leads_query, self.leads_status, self.leads_sort)
 
     async def _load_page(self):
+        """The current page; a failure (the handler's toast: Load Failed) leaves ``leads_failed`` set."""
         view = self._view()
-        self.leads_loading = True
-        try:
-            known = tuple(self._counts) if self._counts and self._counted_query == view.query else None
-            result = await run_blocking(explorer_leads.page, view, self.leads_page, self.leads_page_size, known)
-        except Exception as exc:  # noqa: BLE001 - shown as the SPEC's Load Failed
-            self.leads_failed = True
-            return self._error_toast(exc, EXPLORER_LOAD_FAILED, f"explorer leads page ({view.params()})")
-        finally:
-            self.leads_loading = False
+        self.leads_failed = True  # until the page is read
+        known = tuple(self._counts) if self._counts and self._counted_query == view.query else None
+        result = await run_blocking(explorer_leads.page, view, self.leads_page, self.leads_page_size, known)
         self.lead_rows = result.rows
         self._counted_query, self._counts = view.query, [result.active, result.archived]
         self.leads_page = result.page
@@ -70,25 +68,22 @@ class ExplorerLeadsState(ExplorerState):
         return None
 
     @rx.event
-    async def load_leads(self):
+    @signed_in(EXPLORER_LOAD_FAILED, super_admin=True)
+    async def load_leads(self, admin_id: uuid.UUID):
         """The first page, when the section appears (after the explorer's own access check)."""
-        if await self._admin_id() is None:
-            return self._deny()
         self._counts = []  # count again
         return await self._load_page()
 
     @rx.event
-    async def reload_leads(self):
+    @signed_in(EXPLORER_LOAD_FAILED, super_admin=True)
+    async def reload_leads(self, admin_id: uuid.UUID):
         """Count and read the current page again (after a scrape, a refresh, or Reload)."""
-        if await self._admin_id() is None:
-            return self._deny()
         self._counts = []
         return await self._load_page()
 
     @rx.event
-    async def search_leads(self, form: dict):
-        if await self._admin_id() is None:
-            return self._deny()
+    @signed_in(EXPLORER_LOAD_FAILED, super_admin=True)
+    async def search_leads(self, admin_id: uuid.UUID, form: dict):
         self._counts = []  # count again
         text = form.get("q", "") if isinstance(form, dict) else ""
         self.leads_query = rules.LeadView.of(text).query
@@ -96,35 +91,31 @@ class ExplorerLeadsState(ExplorerState):
         return await self._load_page()
 
     @rx.event
-    async def clear_leads_search(self):
-        if await self._admin_id() is None:
-            return self._deny()
+    @signed_in(EXPLORER_LOAD_FAILED, super_admin=True)
+    async def clear_leads_search(self, admin_id: uuid.UUID):
         self._counts = []  # count again
         self.leads_query = ""
         self.leads_page = 1
         return await self._load_page()
 
     @rx.event
-    async def set_leads_status(self, value: str):
-        if await self._admin_id() is None:
-            return self._deny()
+    @signed_in(EXPLORER_LOAD_FAILED, super_admin=True)
+    async def set_leads_status(self, admin_id: uuid.UUID, value: str):
         self.leads_status = rules.parse_status(value)
         self.leads_page = 1
         return await self._load_page()
 
     @rx.event
-    async def set_leads_sort(self, value: str):
-        if await self._admin_id() is None:
-            return self._deny()
+    @signed_in(EXPLORER_LOAD_FAILED, super_admin=True)
+    async def set_leads_sort(self, admin_id: uuid.UUID, value: str):
         self.leads_sort = rules.parse_sort(value)
         self.leads_page = 1
         return await self._load_page()
 
     @rx.event
-    async def set_leads_page_size(self, value: str | list[str]):
+    @signed_in(EXPLORER_LOAD_FAILED, super_admin=True)
+    async def set_leads_page_size(self, admin_id: uuid.UUID, value: str | list[str]):
         """A page size change goes back to page 1 (as on the marketplace)."""
-        if await self._admin_id() is None:
-            return self._deny()
         if isinstance(value, list):
             value = value[0] if value else ""
         size = rules.parse_page_size(value)
@@ -135,9 +126,8 @@ class ExplorerLeadsState(ExplorerState):
         return await self._load_page()
 
     @rx.event
-    async def leads_go_to_page(self, number: int):
-        if await self._admin_id() is None:
-            return self._deny()
+    @signed_in(EXPLORER_LOAD_FAILED, super_admin=True)
+    async def leads_go_to_page(self, admin_id: uuid.UUID, number: int):
         try:
             wanted = int(number)
         except (TypeError, ValueError, OverflowError):
@@ -146,16 +136,10 @@ class ExplorerLeadsState(ExplorerState):
         return await self._load_page()
 
     @rx.event
-    async def export_leads(self):
+    @signed_in(EXPLORER_LOAD_FAILED, super_admin=True)
+    async def export_leads(self, admin_id: uuid.UUID):
         """A five-minute link to the CSV of the current view; 'No Data' when it is empty."""
-        admin_id = await self._admin_id()
-        if admin_id is None:
-            return self._deny()
         view = self._view()
-        try:
-            any_rows = await run_blocking(explorer_leads.has_leads, view)
-        except Exception as exc:  # noqa: BLE001
-            return self._error_toast(exc, EXPLORER_LOAD_FAILED, f"explorer export check ({view.params()})")
-        if not any_rows:
+        if not await run_blocking(explorer_leads.has_leads, view):
             return error_toast(NO_DATA[0], NO_DATA[1])
         return rx.download(url=export_url(admin_id, view))

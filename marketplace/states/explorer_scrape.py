@@ -10,6 +10,8 @@ and charges nothing. Every handler re-checks super-admin rights on the server.
 
 from __future__ import annotations
 
+import uuid
+
 import reflex as rx
 
 from marketplace.core import dev_scrape
@@ -19,6 +21,7 @@ from marketplace.states.auth import error_toast
 from marketplace.states.bulkscraper import result_row
 from marketplace.states.progress import ProgressVars, run_with_progress
 from marketplace.states.explorer import ExplorerState
+from marketplace.states.signed_in import signed_in
 from marketplace.states.explorer_leads import ExplorerLeadsState
 
 
@@ -48,28 +51,25 @@ class ExplorerScrapeState(ProgressVars, ExplorerState):
         return [v for v in allowed if v in chosen]
 
     @rx.event
-    async def toggle_state(self, code: str):
-        if await self._admin_id() is None:
-            return self._deny()
+    @signed_in(super_admin=True)
+    async def toggle_state(self, admin_id: uuid.UUID, code: str):
         chosen = self._toggle(self.selected_states, code, dev_scrape.DEV_STATES)
         if chosen is not None:
             self.selected_states = chosen
         return None
 
     @rx.event
-    async def toggle_lead_type(self, lead_type: str):
-        if await self._admin_id() is None:
-            return self._deny()
+    @signed_in(super_admin=True)
+    async def toggle_lead_type(self, admin_id: uuid.UUID, lead_type: str):
         chosen = self._toggle(self.selected_lead_types, lead_type, dev_scrape.DEV_LEAD_TYPES)
         if chosen is not None:
             self.selected_lead_types = chosen
         return None
 
     @rx.event
-    async def reset_form(self):
+    @signed_in(super_admin=True)
+    async def reset_form(self, admin_id: uuid.UUID):
         """Back to SPEC 9's defaults."""
-        if await self._admin_id() is None:
-            return self._deny()
         if self.scraping:
             return None
         self.selected_states = list(dev_scrape.DEFAULTS["selectedStates"])

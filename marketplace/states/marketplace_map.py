@@ -124,7 +124,8 @@ class MarketplaceMapVars(rx.State, mixin=True):
         user_id = await self._current_user_id()
         try:
             card = await run_blocking(map_service.map_card, lead_id, user_id)
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - a marker click works signed out too (not a signed_in handler):
+            # the marketplace's load failure
             log.exception("map card %s failed", lead_id)
             return error_toast(*LEADS_LOAD_FAILED)
         if card is None:

@@ -115,7 +115,7 @@ class NotificationsState(AuthState):
             return
         try:
             await run_blocking(service.mark_all_read, user_id)
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - the bell says so in its popover (list_failed), never a toast
             log.exception("mark all read failed for %s", user_id)
             self.list_failed = True
             return

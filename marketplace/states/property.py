@@ -26,7 +26,7 @@ only lays them out.
 
 from __future__ import annotations
 
-import logging
+import uuid
 from urllib.parse import urlparse
 
 import reflex as rx
@@ -37,10 +37,9 @@ from marketplace.core.property_view import GALLERY_SIZE, property_view
 from marketplace import messages
 from marketplace.offloop import run_blocking
 from marketplace.services import unlocks
-from marketplace.states.auth import AuthState, error_toast
+from marketplace.states.auth import AuthState
 from marketplace.states.browser import browser_origin
-
-log = logging.getLogger("marketplace.property")
+from marketplace.states.signed_in import signed_in
 
 
 def lead_id_from_path(path: str) -> str:
@@ -48,6 +47,11 @@ def lead_id_from_path(path: str) -> str:
     parts = [part for part in (path or "").split("/") if part]
     return parts[1] if len(parts) == 2 and parts[0] == "property" else ""
 
+
+
+def _signed_out(state) -> None:
+    """No session (``signed_in``'s answer): the page's 'Please log in' panel, nothing else."""
+    state._clear("signed_out")
 
 class PropertyState(AuthState):
     status: str = "loading"
@@ -82,29 +86,21 @@ class PropertyState(AuthState):
         self.map_point = {"ids": [], "coords": [], "open": []}
 
     @rx.event
-    async def load(self):
+    @signed_in((messages.PROPERTY_LOAD_FAILED, ""), signed_out=_signed_out)
+    async def load(self, user_id: uuid.UUID):
         """on_load: server-side session and unlock check, then the lead."""
         self._clear("loading")
         yield  # the spinner replaces whatever this tab showed before
         lead_id = lead_id_from_path(self.router.url.path)
-        user_id = await self._current_user_id()
-        if user_id is None:
-            self.status = "signed_out"
+        self.status = "error"  # until the lead is read: a failure shows the error panel and the toast
+        found = await run_blocking(unlocks.unlocked_lead, user_id, lead_id)
+        if found is None:
+            self.status = "denied" if await run_blocking(unlocks.lead_exists, lead_id) else "missing"
             return
-        try:
-            found = await run_blocking(unlocks.unlocked_lead, user_id, lead_id)
-            if found is None:
-                self.status = "denied" if await run_blocking(unlocks.lead_exists, lead_id) else "missing"
-                return
-            site_host = urlparse(get_settings().base_url(browser_origin(self))).hostname
-            view = property_view(*found, own_host=site_host, zone_name=self._zone())
-            lead = found[0]
-            point = single_point(lead.id, lead.zip_code, lead.latitude, lead.longitude)
-        except Exception:  # noqa: BLE001 - shown as the SPEC's load failure
-            log.exception("property %r failed to load for %s", lead_id, user_id)
-            self._clear("error")
-            yield error_toast(messages.PROPERTY_LOAD_FAILED)
-            return
+        site_host = urlparse(get_settings().base_url(browser_origin(self))).hostname
+        view = property_view(*found, own_host=site_host, zone_name=self._zone())
+        lead = found[0]
+        point = single_point(lead.id, lead.zip_code, lead.latitude, lead.longitude)
         self.details = view.details
         self.images = view.images
         self.more_count = view.more_count

@@ -25,8 +25,9 @@ from marketplace.core import packs
 from marketplace.messages import ERROR_TITLE, PURCHASE_AUTH_REQUIRED, START_FAILED
 from marketplace.offloop import run_blocking
 from marketplace.services import payments, purchases, referrals
-from marketplace.states.auth import AuthState, error_toast
+from marketplace.states.auth import AuthState
 from marketplace.states.browser import browser_origin
+from marketplace.states.signed_in import signed_in
 
 log = logging.getLogger("marketplace.purchase")
 
@@ -128,29 +129,19 @@ class PurchaseState(AuthState):
         return f"${pack.price_per_credit:.2f}" if pack else ""
 
     @rx.event
-    async def purchase(self):
+    @signed_in((ERROR_TITLE, START_FAILED), signed_out=PURCHASE_AUTH_REQUIRED, busy="busy")
+    async def purchase(self, user_id: uuid.UUID):
         """start_purchase on the server, then open the checkout in a new tab. The
         return addresses point at the address this browser is on (unless SITE_URL
-        is set), so the buyer comes back signed in."""
-        if self.busy:
-            return
-        user_id = await self._current_user_id()
-        if user_id is None:
-            yield error_toast(*PURCHASE_AUTH_REQUIRED)
-            return
-        self.busy = True
+        is set), so the buyer comes back signed in. A PurchaseError's text, else
+        the SPEC's generic failure."""
         self.canceled = False
         self.checkout_url = ""
         yield
-        try:
-            checkout = await run_blocking(
-                purchases.start_purchase, user_id, self.selected_pack, self.referral_code or None,
-                origin=browser_origin(self),
-            )
-        except Exception as exc:  # noqa: BLE001 - a PurchaseError's text, else the SPEC's generic failure
-            self.busy = False
-            yield self._error_toast(exc, (ERROR_TITLE, START_FAILED), f"start_purchase for {user_id}")
-            return
+        checkout = await run_blocking(
+            purchases.start_purchase, user_id, self.selected_pack, self.referral_code or None,
+            origin=browser_origin(self),
+        )
         self.busy = False
         self.checkout_url = checkout.url
         yield rx.redirect(checkout.url, is_external=True)

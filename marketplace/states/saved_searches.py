@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import uuid
 
 import reflex as rx
 
@@ -32,6 +33,7 @@ from marketplace.messages import (
 from marketplace.offloop import run_blocking
 from marketplace.services import saved_searches as service
 from marketplace.states.auth import AuthState, success_toast
+from marketplace.states.signed_in import signed_in
 
 log = logging.getLogger("marketplace.saved_searches")
 
@@ -97,6 +99,20 @@ def search_row(view: service.SavedSearchView, zone_name: str) -> SavedSearchRow:
 # --------------------------------------------------------------------------- the marketplace's dialog
 
 
+def _to_sign_in(state):
+    return rx.redirect(routes.AUTH)
+
+
+def _close_save(state: "SaveSearchState"):
+    state.save_open = False
+    return rx.redirect(routes.AUTH)
+
+
+def _close_rename(state: "SavedSearchesState"):
+    state._forget()
+    return rx.redirect(routes.AUTH, replace=True)
+
+
 class SaveSearchState(AuthState):
     """"Save search" on /marketplace: a name (prefilled from the filters' summary), then Save."""
 
@@ -107,13 +123,11 @@ class SaveSearchState(AuthState):
     _save_query: str = ""  # the query the dialog was opened with (re-parsed by the service)
 
     @rx.event
-    async def open_save(self, query: str):
+    @signed_in(SAVED_SEARCH_SAVE_FAILED, signed_out=_to_sign_in)
+    async def open_save(self, user_id: uuid.UUID, query: str):
         """The Save search button, with the filters the grid shows."""
         if self.saving:
             return None
-        user_id = await self._current_user_id()
-        if user_id is None:
-            return rx.redirect(routes.AUTH)
         self._save_query = _query_arg(query)
         self.save_summary = query_summary(self._save_query)
         self.save_name = default_name(self.save_summary)
@@ -135,25 +149,15 @@ class SaveSearchState(AuthState):
         return self.saving or not self.save_name.strip()
 
     @rx.event
-    async def save(self, form_data: dict | None = None):
+    @signed_in(SAVED_SEARCH_SAVE_FAILED, signed_out=_close_save, busy="saving")
+    async def save(self, user_id: uuid.UUID, form_data: dict | None = None):
         """Save: 'Saving...', then close with a toast; a refusal (limit, name taken) keeps it open."""
-        if self.saving or not self.save_open:
+        if not self.save_open:
             return
         if isinstance(form_data, dict) and isinstance(form_data.get("name"), str):
             self.save_name = form_data["name"][:NAME_MAX_LENGTH]  # the form's own value (inputs are debounced)
-        user_id = await self._current_user_id()
-        if user_id is None:
-            self.save_open = False
-            yield rx.redirect(routes.AUTH)
-            return
-        self.saving = True
         yield
-        try:
-            view = await run_blocking(service.create_saved_search, user_id, self.save_name, self._save_query)
-        except Exception as exc:  # noqa: BLE001 - a UserError's own text, else the generic failure
-            self.saving = False
-            yield self._error_toast(exc, SAVED_SEARCH_SAVE_FAILED, f"saving a search for {user_id}")
-            return
+        view = await run_blocking(service.create_saved_search, user_id, self.save_name, self._save_query)
         self.saving = False
         self.save_open = False
         yield success_toast(SAVED_SEARCH_SAVED[0], SAVED_SEARCH_SAVED[1].format(name=view.name))
@@ -266,7 +270,7 @@ class SavedSearchesState(AuthState):
         yield
         try:
             url = await run_blocking(service.open_saved_search, user_id, number)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - the toast, then the rows re-read from the server
             self.busy_id = ""
             yield self._error_toast(exc, SAVED_SEARCH_UPDATE_FAILED, f"opening saved search {number}")
             yield SavedSearchesState.load
@@ -286,7 +290,7 @@ class SavedSearchesState(AuthState):
         yield
         try:
             view = await run_blocking(fn, user_id, number, enabled)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - the toast, then the rows re-read from the server
             self.busy_id = ""
             yield self._error_toast(exc, SAVED_SEARCH_UPDATE_FAILED, f"{what} of saved search {number}")
             yield SavedSearchesState.load
@@ -329,25 +333,20 @@ class SavedSearchesState(AuthState):
         return self.renaming or not self.rename_name.strip()
 
     @rx.event
-    async def rename(self, form_data: dict | None = None):
+    @signed_in(SAVED_SEARCH_UPDATE_FAILED, signed_out=_close_rename, busy="renaming")
+    async def rename(self, user_id: uuid.UUID, form_data: dict | None = None):
+        """Rename: a refusal (name taken or empty) is the toast and the dialog stays open."""
         number = _search_id(self.rename_id)
-        if self.renaming or not self.rename_open or number is None:
+        if not self.rename_open or number is None:
+            return
+        if self.loaded_for != str(user_id):  # another user's rows on screen: start over
+            self.rename_open = False
+            yield SavedSearchesState.load
             return
         if isinstance(form_data, dict) and isinstance(form_data.get("name"), str):
             self.rename_name = form_data["name"][:NAME_MAX_LENGTH]
-        user_id, other = await self._user_for_rows()
-        if user_id is None:
-            self.rename_open = False
-            yield other
-            return
-        self.renaming = True
         yield
-        try:
-            view = await run_blocking(service.rename_saved_search, user_id, number, self.rename_name)
-        except Exception as exc:  # noqa: BLE001 - name taken or empty: the dialog stays open
-            self.renaming = False
-            yield self._error_toast(exc, SAVED_SEARCH_UPDATE_FAILED, f"renaming saved search {number}")
-            return
+        view = await run_blocking(service.rename_saved_search, user_id, number, self.rename_name)
         self._replace(view)
         self.renaming = False
         self.rename_open = False
@@ -383,7 +382,7 @@ class SavedSearchesState(AuthState):
         yield
         try:
             await run_blocking(service.delete_saved_search, user_id, number)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - the toast, then the rows re-read from the server
             self.deleting = False
             self.delete_open = False
             yield self._error_toast(exc, SAVED_SEARCH_UPDATE_FAILED, f"deleting saved search {number}")

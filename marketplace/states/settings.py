@@ -1,13 +1,16 @@
 """The dashboard's Settings tab: profile, e-mail, password, sessions, webhook
 key, account deletion (services in ``services.account_settings``).
 
-Every handler re-checks the session on the server and runs the database and
-Argon2 work off the event loop. Passwords never enter a state var: they come
+Every handler is a ``states.signed_in`` handler: the session re-checked on the
+server once per event (signed out: to /auth), a ``busy`` flag per action, a
+refusal or failure shown as one toast; the database and Argon2 work runs off
+the event loop. Passwords never enter a state var: they come
 in the submitted form and go straight to the service.
 """
 
 from __future__ import annotations
 
+import uuid
 
 import reflex as rx
 
@@ -32,6 +35,7 @@ from marketplace.offloop import run_blocking
 from marketplace.services import account_settings as svc
 from marketplace.services import unlock_prefs
 from marketplace.states.auth import AuthState, success_toast
+from marketplace.states.signed_in import signed_in
 from marketplace.states.browser import browser_origin
 
 
@@ -47,6 +51,12 @@ def session_row(info: svc.SessionInfo, zone_name: str) -> dict[str, str]:
         "last_used": format_datetime(info.last_used_at, zone_name),
         "current": "yes" if info.current else "",
     }
+
+
+def _to_sign_in(state: "SettingsState"):
+    """Signed out (``signed_in``'s answer): the tab forgets it was loaded and goes to /auth."""
+    state.loaded_for = ""
+    return rx.redirect(routes.AUTH, replace=True)
 
 
 def _field(form: object, name: str) -> str:
@@ -83,23 +93,6 @@ class SettingsState(AuthState):
 
     # ------------------------------------------------------------------ helpers
 
-    async def _require_user(self):
-        user_id = await self._current_user_id()
-        if user_id is None:
-            self.loaded_for = ""
-        return user_id
-
-    async def _begin(self, busy_flag: str):
-        """Start a write: (user_id, None), with ``busy_flag`` set; (None, None) when that
-        action is already running; (None, redirect) when the session is gone."""
-        if getattr(self, busy_flag):
-            return None, None
-        user_id = await self._require_user()
-        if user_id is None:
-            return None, rx.redirect(routes.AUTH, replace=True)
-        setattr(self, busy_flag, True)
-        return user_id, None
-
     def _show(self, data: svc.SettingsData) -> None:
         self.user_email = data.email
         self.email_confirmed = data.email_confirmed
@@ -133,25 +126,17 @@ class SettingsState(AuthState):
     # ------------------------------------------------------------------ load
 
     @rx.event
-    async def load(self):
+    @signed_in(SETTINGS_LOAD_FAILED, signed_out=_to_sign_in)
+    async def load(self, user_id: uuid.UUID):
         """When the tab opens: everything it shows, in one read."""
-        user_id = await self._require_user()
-        if user_id is None:
-            return rx.redirect(routes.AUTH, replace=True)
+        self.load_failed = True  # until everything below is read: a failure leaves it set
         try:
             data = await run_blocking(svc.load_settings, user_id, self.access_token, self.refresh_token)
         except svc.SettingsError:
             self._clear_user()
             return rx.redirect(routes.AUTH, replace=True)
-        except Exception as exc:  # noqa: BLE001
-            self.load_failed = True
-            return self._error_toast(exc, SETTINGS_LOAD_FAILED, f"settings load for {user_id}")
         self._show(data)
-        try:
-            self._show_unlock_confirm(await run_blocking(unlock_prefs.get_preference, user_id))
-        except Exception as exc:  # noqa: BLE001
-            self.load_failed = True
-            return self._error_toast(exc, SETTINGS_LOAD_FAILED, f"unlock confirmation load for {user_id}")
+        self._show_unlock_confirm(await run_blocking(unlock_prefs.get_preference, user_id))
         self.delete_confirm = ""
         self.load_failed = False
         self.loaded_for = str(user_id)
@@ -168,21 +153,13 @@ class SettingsState(AuthState):
         self.last_name_input = value[: NAME_MAX_LENGTH + 20] if isinstance(value, str) else ""
 
     @rx.event
-    async def save_profile(self, form: dict | None = None):
-        user_id, leave = await self._begin("profile_saving")
-        if user_id is None:
-            yield leave  # the redirect; None (nothing) when this action is already running
-            return
+    @signed_in(signed_out=_to_sign_in, busy="profile_saving")
+    async def save_profile(self, user_id: uuid.UUID, form: dict | None = None):
         first = _field(form, "first_name") if isinstance(form, dict) and "first_name" in form else self.first_name_input
         last = _field(form, "last_name") if isinstance(form, dict) and "last_name" in form else self.last_name_input
         yield
-        try:
-            names = await run_blocking(svc.update_names, user_id, first, last)
-        except Exception as exc:  # noqa: BLE001 - a SettingsError's text, else the generic error
-            yield self._error_toast(exc, what=f"saving names for {user_id}")
-            return
-        finally:
-            self.profile_saving = False
+        names = await run_blocking(svc.update_names, user_id, first, last)
+        self.profile_saving = False
         self.first_name = names.first_name  # the greeting and the header follow at once
         self.first_name_input = names.first_name
         self.last_name_input = names.last_name
@@ -192,43 +169,30 @@ class SettingsState(AuthState):
     # ------------------------------------------------------------------ e-mail
 
     @rx.event
-    async def resend_confirmation(self):
-        user_id, leave = await self._begin("resend_busy")
-        if user_id is None:
-            yield leave  # the redirect; None (nothing) when this action is already running
-            return
+    @signed_in(signed_out=_to_sign_in, busy="resend_busy")
+    async def resend_confirmation(self, user_id: uuid.UUID):
         yield
         try:
             email = await run_blocking(svc.resend_confirmation, user_id, browser_origin(self))
-        except Exception as exc:  # noqa: BLE001 - a SettingsError's text, else the generic error
-            if isinstance(exc, svc.SettingsError) and exc.title == ALREADY_CONFIRMED[0]:
+        except svc.SettingsError as exc:
+            if exc.title == ALREADY_CONFIRMED[0]:
                 self.email_confirmed = True
-            yield self._error_toast(exc, what=f"resending the confirmation for {user_id}")
-            return
-        finally:
-            self.resend_busy = False
+            raise
+        self.resend_busy = False
         yield success_toast(CONFIRMATION_SENT[0], CONFIRMATION_SENT[1].format(email=email))
 
     # ------------------------------------------------------------------ password
 
     @rx.event
-    async def change_password(self, form: dict):
-        user_id, leave = await self._begin("password_saving")
-        if user_id is None:
-            yield leave  # the redirect; None (nothing) when this action is already running
-            return
+    @signed_in(signed_out=_to_sign_in, busy="password_saving")
+    async def change_password(self, user_id: uuid.UUID, form: dict):
         yield
-        try:
-            revoked = await run_blocking(
-                svc.change_password, user_id, _field(form, "current_password"), _field(form, "new_password"),
-                _field(form, "confirm_password"), access_token=self.access_token, refresh_token=self.refresh_token,
-                ip_address=self._client_ip(),
-            )
-        except Exception as exc:  # noqa: BLE001 - a SettingsError's text, else the generic error
-            yield self._error_toast(exc, what=f"password change for {user_id}")
-            return
-        finally:
-            self.password_saving = False
+        revoked = await run_blocking(
+            svc.change_password, user_id, _field(form, "current_password"), _field(form, "new_password"),
+            _field(form, "confirm_password"), access_token=self.access_token, refresh_token=self.refresh_token,
+            ip_address=self._client_ip(),
+        )
+        self.password_saving = False
         others = "No other device was signed in." if revoked == 0 else (
             f"{revoked} other device{'' if revoked == 1 else 's'} signed out.")
         yield [rx.set_value(field_id, "") for field_id in PASSWORD_FIELDS]
@@ -238,34 +202,20 @@ class SettingsState(AuthState):
     # ------------------------------------------------------------------ sessions
 
     @rx.event
-    async def refresh_sessions(self):
-        user_id = await self._require_user()
-        if user_id is None:
-            return rx.redirect(routes.AUTH, replace=True)
-        try:
-            rows = await run_blocking(svc.list_sessions, user_id, self.access_token, self.refresh_token)
-        except Exception as exc:  # noqa: BLE001
-            return self._error_toast(exc, SETTINGS_LOAD_FAILED, f"listing sessions for {user_id}")
+    @signed_in(SETTINGS_LOAD_FAILED, signed_out=_to_sign_in)
+    async def refresh_sessions(self, user_id: uuid.UUID):
+        rows = await run_blocking(svc.list_sessions, user_id, self.access_token, self.refresh_token)
         self.sessions = [session_row(s, self._zone()) for s in rows]
         return None
 
     @rx.event
-    async def revoke_session(self, session_id: str):
+    @signed_in(signed_out=_to_sign_in, busy="sessions_busy")
+    async def revoke_session(self, user_id: uuid.UUID, session_id: str):
         """Sign out one of this user's devices (ownership checked on the server)."""
-        user_id, leave = await self._begin("sessions_busy")
-        if user_id is None:
-            yield leave  # the redirect; None (nothing) when this action is already running
-            return
         session_id = session_id if isinstance(session_id, str) else ""  # junk ids match no session
         yield
-        try:
-            result = await run_blocking(svc.revoke_session, user_id, session_id, self.access_token,
-                                        self.refresh_token)
-        except Exception as exc:  # noqa: BLE001
-            yield self._error_toast(exc, what=f"revoking a session for {user_id}")
-            return
-        finally:
-            self.sessions_busy = False
+        result = await run_blocking(svc.revoke_session, user_id, session_id, self.access_token, self.refresh_token)
+        self.sessions_busy = False
         if result.was_current:
             yield await self._leave_signed_out(*THIS_DEVICE_SIGNED_OUT)
             return
@@ -274,18 +224,10 @@ class SettingsState(AuthState):
         yield SettingsState.refresh_sessions
 
     @rx.event
-    async def sign_out_everywhere(self):
-        user_id, leave = await self._begin("sessions_busy")
-        if user_id is None:
-            yield leave  # the redirect; None (nothing) when this action is already running
-            return
+    @signed_in(signed_out=_to_sign_in, busy="sessions_busy")
+    async def sign_out_everywhere(self, user_id: uuid.UUID):
         yield
-        try:
-            await run_blocking(svc.revoke_all_sessions, user_id)
-        except Exception as exc:  # noqa: BLE001
-            self.sessions_busy = False
-            yield self._error_toast(exc, what=f"sign out everywhere for {user_id}")
-            return
+        await run_blocking(svc.revoke_all_sessions, user_id)
         yield await self._leave_signed_out(*SIGNED_OUT_EVERYWHERE)
 
     # ------------------------------------------------------------------ unlock confirmation
@@ -294,28 +236,21 @@ class SettingsState(AuthState):
         self.unlock_confirm_on = preference.enabled
         self.unlock_confirm_threshold = str(preference.threshold)
 
-    async def _save_unlock_confirm(self, enabled: object, threshold: object):
+    async def _save_unlock_confirm(self, user_id: uuid.UUID, enabled: object, threshold: object):
         """Store the switch and threshold (validated by the service: a forged value is
         refused and the section shows what is stored)."""
-        user_id, leave = await self._begin("unlock_confirm_saving")
-        if user_id is None:
-            return leave
-        try:
-            saved = await run_blocking(unlock_prefs.set_preference, user_id, enabled, threshold)
-        except Exception as exc:  # noqa: BLE001 - a UserError's text, else the generic error
-            return self._error_toast(exc, what=f"unlock confirmation for {user_id}")
-        finally:
-            self.unlock_confirm_saving = False
-        self._show_unlock_confirm(saved)
+        self._show_unlock_confirm(await run_blocking(unlock_prefs.set_preference, user_id, enabled, threshold))
         return success_toast(*UNLOCK_CONFIRM_SAVED)
 
     @rx.event
-    async def set_unlock_confirm_on(self, value: bool):
-        return await self._save_unlock_confirm(value, self.unlock_confirm_threshold)
+    @signed_in(signed_out=_to_sign_in, busy="unlock_confirm_saving")
+    async def set_unlock_confirm_on(self, user_id: uuid.UUID, value: bool):
+        return await self._save_unlock_confirm(user_id, value, self.unlock_confirm_threshold)
 
     @rx.event
-    async def set_unlock_confirm_threshold(self, value: str):
-        return await self._save_unlock_confirm(self.unlock_confirm_on, value)
+    @signed_in(signed_out=_to_sign_in, busy="unlock_confirm_saving")
+    async def set_unlock_confirm_threshold(self, user_id: uuid.UUID, value: str):
+        return await self._save_unlock_confirm(user_id, self.unlock_confirm_on, value)
 
     # ------------------------------------------------------------------ delete account
 
@@ -328,18 +263,10 @@ class SettingsState(AuthState):
         return rules.delete_confirmation_matches(self.delete_confirm, self.user_email)
 
     @rx.event
-    async def delete_account(self, form: dict | None = None):
-        user_id, leave = await self._begin("deleting")
-        if user_id is None:
-            yield leave  # the redirect; None (nothing) when this action is already running
-            return
+    @signed_in(signed_out=_to_sign_in, busy="deleting")
+    async def delete_account(self, user_id: uuid.UUID, form: dict | None = None):
         typed = _field(form, "confirm_email") if isinstance(form, dict) and "confirm_email" in form \
             else self.delete_confirm
         yield
-        try:
-            await run_blocking(svc.delete_account, user_id, typed)
-        except Exception as exc:  # noqa: BLE001 - a SettingsError's text, else the generic error
-            self.deleting = False
-            yield self._error_toast(exc, what=f"account deletion for {user_id}")
-            return
+        await run_blocking(svc.delete_account, user_id, typed)
         yield await self._leave_signed_out(*ACCOUNT_DELETED)

@@ -15,7 +15,8 @@ Per event, the decorator:
    off the event loop) and, with ``super_admin=True``, the role
    (``services.admin.is_super_admin``);
 3. without a session answers ``signed_out`` (nothing, a ``(title, message)``
-   error toast, or a route to go to) and never calls the handler; a signed-in
+   error toast, a route to go to, or a function of the state returning the
+   events) and never calls the handler; a signed-in
    user who is not a super admin gets ``AuthState._access_denied`` (SPEC 6:
    'Access Denied: ...' and back to /);
 4. calls the handler with the user's id as its first argument after ``self``;
@@ -48,15 +49,18 @@ from marketplace.offloop import run_blocking
 from marketplace.services import admin
 from marketplace.states.auth import error_toast
 
-SignedOut = tuple[str, str] | str | None
+SignedOut = tuple[str, str] | str | Callable[[Any], Any] | None
 
 
-def _signed_out_events(signed_out: SignedOut):
-    """What a handler answers without a session: nothing, an error toast or a redirect."""
+def _signed_out_events(state, signed_out: SignedOut):
+    """What a handler answers without a session: nothing, an error toast, a redirect, or
+    what ``signed_out(state)`` returns (for a page that also forgets what it showed)."""
     if signed_out is None:
         return None
     if isinstance(signed_out, str):
         return rx.redirect(signed_out, replace=True)
+    if callable(signed_out):
+        return signed_out(state)
     return error_toast(*signed_out)
 
 
@@ -66,7 +70,7 @@ async def _resolve(state, signed_out: SignedOut, super_admin: bool):
     if user_id is None:
         if super_admin:
             return None, state._access_denied(signed_in=False)
-        return None, _signed_out_events(signed_out)
+        return None, _signed_out_events(state, signed_out)
     if super_admin and not await run_blocking(admin.is_super_admin, user_id):
         return None, state._access_denied(signed_in=True)
     return user_id, None

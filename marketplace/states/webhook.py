@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import uuid
 
 import reflex as rx
 
@@ -20,8 +21,9 @@ from marketplace.core.webhook_docs import curl_example
 from marketplace.messages import COPIED, KEY_DONE, KEY_FAILED, LOGS_FAILED
 from marketplace.offloop import run_blocking
 from marketplace.services import webhooks
-from marketplace.states.auth import AuthState, error_toast, success_toast
+from marketplace.states.auth import AuthState, success_toast
 from marketplace.states.browser import browser_origin
+from marketplace.states.signed_in import signed_in
 
 log = logging.getLogger("marketplace.webhook_ui")
 
@@ -77,67 +79,49 @@ class WebhookState(WebhookKeyVars, AuthState):
     def masked_key(self) -> str:
         return f"lvwh_••••••••••••••••{self.key_hint}" if self.key_hint else ""
 
-    async def _refresh(self):
-        user_id = await self._current_user_id()
-        if user_id is None:
-            return None
+    async def _refresh(self, user_id: uuid.UUID):
+        """The key's state and the log; a failed log read leaves ``logs_failed`` set and
+        propagates to the handler's 'Failed to fetch webhook logs'."""
         try:
             state = await run_blocking(webhooks.key_state, user_id)
             self.has_key, self.key_hint = state.has_key, state.hint
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - the log below still loads; the key buttons keep what they showed
             log.exception("webhook key state failed for %s", user_id)
-        try:
-            entries = await run_blocking(webhooks.recent_requests, user_id, webhooks.LOG_LIMIT, ENDPOINT_PART)
-        except Exception:  # noqa: BLE001 - SPEC 8's message
-            log.exception("webhook logs failed for %s", user_id)
-            self.logs_failed = True
-            return error_toast(LOGS_FAILED)
+        self.logs_failed = True  # until the log is read
+        entries = await run_blocking(webhooks.recent_requests, user_id, webhooks.LOG_LIMIT, ENDPOINT_PART)
         self.logs = [log_row(e, self._zone()) for e in entries]
         self.logs_failed = False
         self.logs_loaded = True
-        return None
 
     @rx.event
-    async def load(self):
+    @signed_in((LOGS_FAILED, ""))
+    async def load(self, user_id: uuid.UUID):
         """Collapsed, unless the address asks for the section (``?section=webhook``,
         the Settings tab's link): then open and scrolled to."""
         self.new_key = ""
         wanted = self.router.url.query_parameters.get("section") == routes.WEBHOOK_SECTION
         self.open = wanted
         self.origin = get_settings().base_url(browser_origin(self))
-        problem = await self._refresh()
-        if problem is None and wanted:
-            return rx.scroll_to(routes.WEBHOOK_ANCHOR)
-        return problem
+        await self._refresh(user_id)
+        return rx.scroll_to(routes.WEBHOOK_ANCHOR) if wanted else None
 
     @rx.event
-    async def toggle(self):
+    @signed_in((LOGS_FAILED, ""))
+    async def toggle(self, user_id: uuid.UUID):
         self.open = not self.open
         if self.open:
-            return await self._refresh()
-        return None
+            await self._refresh(user_id)
 
     @rx.event
-    async def refresh_logs(self):
-        return await self._refresh()
+    @signed_in((LOGS_FAILED, ""))
+    async def refresh_logs(self, user_id: uuid.UUID):
+        await self._refresh(user_id)
 
     @rx.event
-    async def generate_key(self):
-        if self.key_busy:
-            return
-        user_id = await self._current_user_id()
-        if user_id is None:
-            yield error_toast(KEY_FAILED)
-            return
-        self.key_busy = True
+    @signed_in((KEY_FAILED, ""), signed_out=(KEY_FAILED, ""), busy="key_busy")
+    async def generate_key(self, user_id: uuid.UUID):
         yield
-        try:
-            key = await run_blocking(webhooks.regenerate_key, user_id)
-        except Exception:  # noqa: BLE001 - SPEC 8's message
-            log.exception("webhook key generation failed for %s", user_id)
-            self.key_busy = False
-            yield error_toast(KEY_FAILED)
-            return
+        key = await run_blocking(webhooks.regenerate_key, user_id)
         self.new_key = key
         self.has_key = True
         self.key_hint = key[-4:]
