@@ -62,6 +62,9 @@ PASSWORD_CHANGED_MEANWHILE = ("Password Not Changed", "Your password was changed
 SETTINGS_LOAD_FAILED = ("Settings Unavailable", "Failed to load your settings. Please try again.")
 PROFILE_SAVED = ("Profile Updated", "Your name was saved.")
 PASSWORD_CHANGED = "Password Changed"
+PASSWORD_CHANGED_TEXT = "Your password was changed. {others}"
+NO_OTHER_DEVICES = "No other device was signed in."
+OTHER_DEVICES_SIGNED_OUT = "{count} other device{s} signed out."
 SESSION_SIGNED_OUT = ("Signed Out", "That device was signed out.")
 THIS_DEVICE_SIGNED_OUT = ("Signed Out", "This device was signed out.")
 SIGNED_OUT_EVERYWHERE = ("Signed Out Everywhere", "Every device, this one included, was signed out.")
@@ -73,6 +76,8 @@ LEADS_LOAD_FAILED = (ERROR_TITLE, "Failed to load property leads. Please try aga
 UNLOCK_AUTH_REQUIRED = ("Authentication Required", "Please log in to unlock leads.")
 UNLOCK_FAILED = (ERROR_TITLE, "Failed to unlock lead.")
 UNLOCK_SUCCESS_TITLE = "Lead Unlocked!"
+UNLOCK_SUCCESS = "Lead unlocked for {credits} credits. {balance} credits remaining."
+UNLOCK_SUCCESS_SUBSCRIPTION = "Lead unlocked with your subscription. {left} subscription lead{s} remaining."
 SAMPLE_NOT_UNLOCKABLE = "Sample leads are examples and cannot be unlocked."
 LEAD_NOT_FOUND = "This lead no longer exists."
 LEAD_INACTIVE = "This lead has been archived and can no longer be unlocked."
@@ -136,6 +141,7 @@ CODE_TAKEN = ("Code Unavailable", "This referral code is already taken. Please c
 CODE_RESERVED = ("Code Unavailable", "This referral code is the name of a page on this site. Please choose another.")
 CODE_UPDATE_FAILED = (ERROR_TITLE, "Failed to update referral code. Please try again.")
 CODE_UPDATED = "Referral Code Updated"
+CODE_UPDATED_TEXT = "Your referral code is now {code}."
 REFERRAL_NOT_APPLIED_TITLE = "Referral code not applied"
 
 # --------------------------------------------------------------------------- dashboard (SPEC 8)
@@ -168,6 +174,9 @@ EXPLORER_LOAD_FAILED = ("Load Failed", "Could not load the leads. Please try aga
 NO_DATA = ("No Data", "No leads to export")
 REFRESH_FAILED = ("Refresh Failed", "The lead source failed.")
 IMAGE_FETCH_FAILED = ("Image Fetch Failed", "Could not fetch property images.")
+SCHEDULER_OFF = "Scheduler off"  # the explorer's next-run line when LEAD_REFRESH_SCHEDULER is off
+LEADS_REFRESHED = ("Leads Refreshed", "{added} leads added, {archived} archived.")
+IMAGES_CHECKED = ("Images Checked", "{checked} leads checked: {success} with images, {no_images} without, {failed} failed.")
 DEV_SCRAPE_INVALID_TITLE = "Check the scrape parameters"
 DEV_SCRAPE_DONE_TITLE = "Scrape Completed!"
 

@@ -10,7 +10,7 @@ import reflex as rx
 from marketplace import routes
 from marketplace.config import get_settings
 from marketplace.core.times import format_date
-from marketplace.messages import CODE_UPDATE_FAILED, CODE_UPDATED, DASHBOARD_LOAD_FAILED
+from marketplace.messages import CODE_UPDATE_FAILED, CODE_UPDATED, CODE_UPDATED_TEXT, DASHBOARD_LOAD_FAILED
 from marketplace.offloop import run_blocking
 from marketplace.services import dashboard, downloads, referrals
 from marketplace.states.auth import AuthState, success_toast
@@ -213,7 +213,7 @@ class DashboardState(AuthState):
         self.code_input = code
         if self.loaded_for != str(user_id):
             # Another account is signed in now than the one on screen: reload everything.
-            yield success_toast(CODE_UPDATED, f"Your referral code is now {code}.")
+            yield success_toast(CODE_UPDATED, CODE_UPDATED_TEXT.format(code=code))
             yield DashboardState.load
             return
         self.my_referral_code = code
@@ -221,7 +221,7 @@ class DashboardState(AuthState):
             self._show_referrals(await run_blocking(referrals.stats, user_id))
         except Exception:  # noqa: BLE001 - the code did change; only the numbers' refresh failed
             log.exception("referral stats reload failed for %s", user_id)
-        yield success_toast(CODE_UPDATED, f"Your referral code is now {code}.")
+        yield success_toast(CODE_UPDATED, CODE_UPDATED_TEXT.format(code=code))
 
     @rx.event
     @signed_in(signed_out=routes.AUTH)

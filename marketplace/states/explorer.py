@@ -18,7 +18,14 @@ from marketplace.core.marketplace import PACIFIC, next_refresh
 from marketplace.core.times import format_datetime, format_weekday_time
 from marketplace.jobs import lead_ops
 from marketplace.jobs.scheduler import scheduler_enabled
-from marketplace.messages import IMAGE_FETCH_FAILED, OVERVIEW_LOAD_FAILED, REFRESH_FAILED
+from marketplace.messages import (
+    IMAGE_FETCH_FAILED,
+    IMAGES_CHECKED,
+    LEADS_REFRESHED,
+    OVERVIEW_LOAD_FAILED,
+    REFRESH_FAILED,
+    SCHEDULER_OFF,
+)
 from marketplace.offloop import run_blocking
 from marketplace.services import admin
 from marketplace.services.images import fetch_property_images
@@ -26,8 +33,6 @@ from marketplace.states.auth import AuthState, error_toast
 from marketplace.states.signed_in import signed_in
 
 log = logging.getLogger("marketplace.explorer")
-
-SCHEDULER_OFF = "Scheduler off"
 
 
 def next_run_label(now: datetime, enabled: bool, zone_name: str = PACIFIC.key) -> tuple[str, str]:
@@ -148,10 +153,8 @@ class ExplorerState(AuthState):
             await self._load_overview()
         if result["status"] == "failed":
             return error_toast(REFRESH_FAILED[0], result.get("error") or REFRESH_FAILED[1])
-        return [rx.toast.success(
-            "Leads Refreshed",
-            description=f"{result['leads_added']:,} leads added, {result['leads_archived']:,} archived.",
-        ), *_section_reloads()[:1]]
+        added = LEADS_REFRESHED[1].format(added=f"{result['leads_added']:,}", archived=f"{result['leads_archived']:,}")
+        return [rx.toast.success(LEADS_REFRESHED[0], description=added), *_section_reloads()[:1]]
 
     @rx.event(background=True)
     async def fetch_images(self):
@@ -172,8 +175,5 @@ class ExplorerState(AuthState):
                 self.operation_running = ""
         if counts is None:
             return error_toast(IMAGE_FETCH_FAILED[0], IMAGE_FETCH_FAILED[1])
-        return rx.toast.success(
-            "Images Checked",
-            description=f"{counts['checked']:,} leads checked: {counts['success']:,} with images, "
-            f"{counts['no_images']:,} without, {counts['failed']:,} failed.",
-        )
+        return rx.toast.success(IMAGES_CHECKED[0], description=IMAGES_CHECKED[1].format(
+            **{key: f"{counts[key]:,}" for key in ("checked", "success", "no_images", "failed")}))

@@ -44,6 +44,8 @@ from marketplace.messages import (
     SAMPLE_NOT_UNLOCKABLE,
     UNLOCK_AUTH_REQUIRED,
     UNLOCK_FAILED,
+    UNLOCK_SUCCESS,
+    UNLOCK_SUCCESS_SUBSCRIPTION,
     UNLOCK_SUCCESS_TITLE,
 )
 from marketplace.offloop import run_blocking
@@ -73,8 +75,8 @@ def unlock_message(result) -> str:
     unlock (no credits spent) says what it used instead."""
     if result.purchase_type == "subscription":
         left = result.subscription_leads_remaining or 0
-        return f"Lead unlocked with your subscription. {left} subscription lead{'' if left == 1 else 's'} remaining."
-    return f"Lead unlocked for {result.credits_deducted} credits. {result.remaining_credits} credits remaining."
+        return UNLOCK_SUCCESS_SUBSCRIPTION.format(left=left, s="" if left == 1 else "s")
+    return UNLOCK_SUCCESS.format(credits=result.credits_deducted, balance=result.remaining_credits)
 
 
 def page_url(filters: rules.Filters, view: str = lead_map.DEFAULT_VIEW) -> str:

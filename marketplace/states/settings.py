@@ -23,7 +23,10 @@ from marketplace.messages import (
     ACCOUNT_DELETED,
     ALREADY_CONFIRMED,
     CONFIRMATION_SENT,
+    NO_OTHER_DEVICES,
+    OTHER_DEVICES_SIGNED_OUT,
     PASSWORD_CHANGED,
+    PASSWORD_CHANGED_TEXT,
     PROFILE_SAVED,
     SESSION_SIGNED_OUT,
     SETTINGS_LOAD_FAILED,
@@ -193,10 +196,10 @@ class SettingsState(AuthState):
             ip_address=self._client_ip(),
         )
         self.password_saving = False
-        others = "No other device was signed in." if revoked == 0 else (
-            f"{revoked} other device{'' if revoked == 1 else 's'} signed out.")
+        others = NO_OTHER_DEVICES if revoked == 0 else (
+            OTHER_DEVICES_SIGNED_OUT.format(count=revoked, s="" if revoked == 1 else "s"))
         yield [rx.set_value(field_id, "") for field_id in PASSWORD_FIELDS]
-        yield success_toast(PASSWORD_CHANGED, f"Your password was changed. {others}")
+        yield success_toast(PASSWORD_CHANGED, PASSWORD_CHANGED_TEXT.format(others=others))
         yield SettingsState.refresh_sessions
 
     # ------------------------------------------------------------------ sessions
