@@ -108,9 +108,20 @@ def _close_save(state: "SaveSearchState"):
     return rx.redirect(routes.AUTH)
 
 
-def _close_rename(state: "SavedSearchesState"):
+def _forget_rows(state: "SavedSearchesState"):
+    """Signed out: the tab's rows and dialogs are forgotten; to /auth."""
     state._forget()
     return rx.redirect(routes.AUTH, replace=True)
+
+
+def _reload_rows(state: "SavedSearchesState"):
+    """After a failed change: the rows as the server has them."""
+    return SavedSearchesState.load
+
+
+def _close_delete(state: "SavedSearchesState"):
+    state.delete_open = False
+    return SavedSearchesState.load
 
 
 class SaveSearchState(AuthState):
@@ -244,68 +255,50 @@ class SavedSearchesState(AuthState):
         self.searches = [search_row(view, zone) for view in views[:MAX_SAVED_SEARCHES]]
         self.loaded_for = str(user_id)
 
-    async def _user_for_rows(self):
-        """The signed-in user, when the rows on screen are theirs; else reload (or go sign in)."""
-        user_id = await self._current_user_id()
-        if user_id is None:
-            self._forget()
-            return None, rx.redirect(routes.AUTH, replace=True)
-        if self.loaded_for != str(user_id):
-            return None, SavedSearchesState.load
-        return user_id, None
-
     # ---------------------------------------------------------------- open, switches
 
     @rx.event
-    async def open_search(self, search_id: str):
+    @signed_in(SAVED_SEARCH_UPDATE_FAILED, signed_out=_forget_rows, after_error=_reload_rows)
+    async def open_search(self, user_id: uuid.UUID, search_id: str):
         """Open: marks it opened (its 'new' count restarts) and shows its filters on the marketplace."""
         number = _search_id(search_id)
         if number is None or self.busy_id or self._name_of(str(number)) is None:
             return
-        user_id, other = await self._user_for_rows()
-        if user_id is None:
-            yield other
+        if self.loaded_for != str(user_id):  # another user's rows on screen: start over
+            yield SavedSearchesState.load
             return
         self.busy_id = str(number)
         yield
         try:
             url = await run_blocking(service.open_saved_search, user_id, number)
-        except Exception as exc:  # noqa: BLE001 - the toast, then the rows re-read from the server
+        finally:
             self.busy_id = ""
-            yield self._error_toast(exc, SAVED_SEARCH_UPDATE_FAILED, f"opening saved search {number}")
-            yield SavedSearchesState.load
-            return
-        self.busy_id = ""
         yield rx.redirect(url)
 
-    async def _switch(self, search_id: str, enabled: bool, fn, what: str):
+    async def _switch(self, user_id: uuid.UUID, search_id: str, enabled: bool, fn):
         number = _search_id(search_id)
         if number is None or not isinstance(enabled, bool) or self.busy_id or self._name_of(str(number)) is None:
             return
-        user_id, other = await self._user_for_rows()
-        if user_id is None:
-            yield other
+        if self.loaded_for != str(user_id):
+            yield SavedSearchesState.load
             return
         self.busy_id = str(number)
         yield
         try:
-            view = await run_blocking(fn, user_id, number, enabled)
-        except Exception as exc:  # noqa: BLE001 - the toast, then the rows re-read from the server
+            self._replace(await run_blocking(fn, user_id, number, enabled))
+        finally:
             self.busy_id = ""
-            yield self._error_toast(exc, SAVED_SEARCH_UPDATE_FAILED, f"{what} of saved search {number}")
-            yield SavedSearchesState.load
-            return
-        self._replace(view)
-        self.busy_id = ""
 
     @rx.event
-    async def set_alerts(self, search_id: str, enabled: bool):
-        async for update in self._switch(search_id, enabled, service.set_alerts, "alerts"):
+    @signed_in(SAVED_SEARCH_UPDATE_FAILED, signed_out=_forget_rows, after_error=_reload_rows)
+    async def set_alerts(self, user_id: uuid.UUID, search_id: str, enabled: bool):
+        async for update in self._switch(user_id, search_id, enabled, service.set_alerts):
             yield update
 
     @rx.event
-    async def set_email(self, search_id: str, enabled: bool):
-        async for update in self._switch(search_id, enabled, service.set_email, "e-mail"):
+    @signed_in(SAVED_SEARCH_UPDATE_FAILED, signed_out=_forget_rows, after_error=_reload_rows)
+    async def set_email(self, user_id: uuid.UUID, search_id: str, enabled: bool):
+        async for update in self._switch(user_id, search_id, enabled, service.set_email):
             yield update
 
     # ---------------------------------------------------------------- rename
@@ -333,7 +326,7 @@ class SavedSearchesState(AuthState):
         return self.renaming or not self.rename_name.strip()
 
     @rx.event
-    @signed_in(SAVED_SEARCH_UPDATE_FAILED, signed_out=_close_rename, busy="renaming")
+    @signed_in(SAVED_SEARCH_UPDATE_FAILED, signed_out=_forget_rows, busy="renaming")
     async def rename(self, user_id: uuid.UUID, form_data: dict | None = None):
         """Rename: a refusal (name taken or empty) is the toast and the dialog stays open."""
         number = _search_id(self.rename_id)
@@ -369,25 +362,17 @@ class SavedSearchesState(AuthState):
             self.delete_open = False
 
     @rx.event
-    async def delete(self):
+    @signed_in(SAVED_SEARCH_UPDATE_FAILED, signed_out=_forget_rows, busy="deleting", after_error=_close_delete)
+    async def delete(self, user_id: uuid.UUID):
         number = _search_id(self.delete_id)
-        if self.deleting or not self.delete_open or number is None:
+        if not self.delete_open or number is None:
             return
-        user_id, other = await self._user_for_rows()
-        if user_id is None:
+        if self.loaded_for != str(user_id):
             self.delete_open = False
-            yield other
-            return
-        self.deleting = True
-        yield
-        try:
-            await run_blocking(service.delete_saved_search, user_id, number)
-        except Exception as exc:  # noqa: BLE001 - the toast, then the rows re-read from the server
-            self.deleting = False
-            self.delete_open = False
-            yield self._error_toast(exc, SAVED_SEARCH_UPDATE_FAILED, f"deleting saved search {number}")
             yield SavedSearchesState.load
             return
+        yield
+        await run_blocking(service.delete_saved_search, user_id, number)
         name = self.delete_name
         self.searches = [r for r in self.searches if r.id != str(number)]
         self.deleting = False

@@ -23,7 +23,8 @@ Per event, the decorator:
 5. turns what the handler raises into the one error toast
    (``AuthState._error_toast``): a ``UserError``'s own title and message, any
    other exception logged with its traceback and shown as ``fallback`` (the
-   SPEC's generic wording for the area); and clears ``busy`` whatever happened.
+   SPEC's generic wording for the area), followed by ``after_error(state)``'s
+   events when given; and clears ``busy`` whatever happened.
 
 Reflex reads a handler's signature (its parameters are the event's
 arguments, their annotations convert the payload) and calls a coroutine
@@ -77,9 +78,11 @@ async def _resolve(state, signed_out: SignedOut, super_admin: bool):
 
 
 def signed_in(fallback: tuple[str, str] = UNEXPECTED_ERROR, *, signed_out: SignedOut = None, busy: str = "",
-              super_admin: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+              super_admin: bool = False,
+              after_error: Callable[[Any], Any] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorate ``async def handler(self, user_id, *event_args)`` (a coroutine or an async
-    generator) of an ``AuthState`` subclass; see the module docstring."""
+    generator) of an ``AuthState`` subclass; see the module docstring. ``after_error(state)``
+    returns events sent after the error toast (a list re-read from the server, say)."""
 
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
         params = list(inspect.signature(fn).parameters.values())
@@ -117,6 +120,8 @@ def signed_in(fallback: tuple[str, str] = UNEXPECTED_ERROR, *, signed_out: Signe
                 # text, anything else logged and shown as ``fallback``.
                 except Exception as exc:  # noqa: BLE001
                     yield self._error_toast(exc, fallback, f"{what} for {user_id}")
+                    if after_error is not None:
+                        yield after_error(self)
                 finally:
                     end(self)
         else:
@@ -132,7 +137,8 @@ def signed_in(fallback: tuple[str, str] = UNEXPECTED_ERROR, *, signed_out: Signe
                     result = fn(self, user_id, *args, **kwargs)
                     return await result if inspect.isawaitable(result) else result
                 except Exception as exc:  # noqa: BLE001 - the one toast, as above
-                    return self._error_toast(exc, fallback, f"{what} for {user_id}")
+                    toast = self._error_toast(exc, fallback, f"{what} for {user_id}")
+                    return toast if after_error is None else [toast, after_error(self)]
                 finally:
                     end(self)
 

@@ -54,6 +54,12 @@ class Tab:
             raise RuntimeError("disk full")
         yield f"saved {what} for {user_id}"
 
+    @signed_in(FAILED, after_error=lambda state: "reload")
+    async def change(self, user_id: uuid.UUID, ok: bool):
+        if not ok:
+            raise UserError("Nope", "Not this one.")
+        return "changed"
+
     @signed_in(super_admin=True)
     async def admin_only(self, user_id: uuid.UUID):
         return f"admin {user_id}"
@@ -125,3 +131,10 @@ def test_super_admin_only(new_user):
 def test_a_handler_without_user_id_is_refused_at_import():
     with pytest.raises(TypeError):
         signed_in()(lambda self: None)
+
+
+def test_after_error_events_follow_the_toast_only_on_failure():
+    tab = Tab(uuid.uuid4())
+    assert run(tab.change(True)) == "changed"
+    toast, then = run(tab.change(False))
+    assert "Not this one." in str(toast) and then == "reload"
