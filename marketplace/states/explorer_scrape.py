@@ -21,8 +21,8 @@ from marketplace.states.auth import error_toast
 from marketplace.states.bulkscraper import result_row
 from marketplace.states.progress import ProgressVars, run_with_progress
 from marketplace.states.explorer import ExplorerState
-from marketplace.states.signed_in import signed_in
 from marketplace.states.explorer_leads import ExplorerLeadsState
+from marketplace.states.signed_in import signed_in
 
 
 RESULTS_SHOWN = 25  # one page of the new leads; all of them are in the leads table

@@ -52,8 +52,8 @@ from marketplace.offloop import run_blocking
 from marketplace.services.marketplace import query_page
 from marketplace.services.unlocks import UnlockError, unlock_lead
 from marketplace.states.auth import AuthState, error_toast, success_toast
-from marketplace.states.signed_in import signed_in
 from marketplace.states.marketplace_map import MarketplaceMapVars
+from marketplace.states.signed_in import signed_in
 from marketplace.states.unlock_confirm import UnlockConfirmVars
 
 log = logging.getLogger("marketplace.marketplace")

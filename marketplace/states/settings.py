@@ -38,8 +38,8 @@ from marketplace.offloop import run_blocking
 from marketplace.services import account_settings as svc
 from marketplace.services import unlock_prefs
 from marketplace.states.auth import AuthState, success_toast
-from marketplace.states.signed_in import signed_in
 from marketplace.states.browser import browser_origin
+from marketplace.states.signed_in import signed_in
 
 
 WEBHOOK_HREF = routes.bulk_scraper_webhook_url()
@@ -135,7 +135,8 @@ class SettingsState(AuthState):
         self.load_failed = True  # until everything below is read: a failure leaves it set
         try:
             data = await run_blocking(svc.load_settings, user_id, self.access_token, self.refresh_token)
-        except svc.SettingsError:
+        except svc.SettingsError:  # the session ended meanwhile
+            self.load_failed = False
             self._clear_user()
             return rx.redirect(routes.AUTH, replace=True)
         self._show(data)
