@@ -43,10 +43,6 @@ class UnlockQuote:
     balance_before: int = 0  # the confirmation dialog's numbers
     balance_after: int = 0
 
-    @property
-    def can_unlock(self) -> bool:
-        return self.purchase_type != ""
-
 
 def quote_unlock(*, signed_in: bool, unlocked: bool, credit_cost: int | None, balance: int,
                  subscribed: bool = False, subscription_leads: int = 0,

@@ -19,7 +19,6 @@ def quote(**facts) -> UnlockQuote:
 def test_a_visitor_is_sent_to_login():
     q = quote(signed_in=False, unlocked=True, balance=0, subscribed=True, subscription_leads=3)
     assert (q.kind, q.label, q.href, q.credits, q.purchase_type, q.confirm) == ("login", "Login", "/auth", 0, "", False)
-    assert not q.can_unlock
 
 
 def test_an_unlocked_lead_shows_its_details():
@@ -44,7 +43,7 @@ def test_a_balance_below_the_cost_is_insufficient():
     q = quote(balance=149)
     assert (q.kind, q.label, q.href, q.cost, q.credits, q.purchase_type) == (
         "insufficient", "Insufficient Credits - Buy More", "/purchase-credits", 150, 0, "")
-    assert (q.balance_before, q.balance_after, q.can_unlock) == (149, 149, False)
+    assert (q.balance_before, q.balance_after) == (149, 149)
 
 
 def test_enough_credits_unlock_for_the_leads_cost():
