@@ -138,3 +138,15 @@ def test_after_error_events_follow_the_toast_only_on_failure():
     assert run(tab.change(True)) == "changed"
     toast, then = run(tab.change(False))
     assert "Not this one." in str(toast) and then == "reload"
+
+
+def test_reflex_registers_a_decorated_handler_with_its_event_arguments():
+    from marketplace.states.explorer_leads import ExplorerLeadsState
+    from marketplace.states.marketplace import MarketplaceState
+
+    unlock = MarketplaceState.event_handlers["unlock"]
+    assert list(inspect.signature(unlock.fn).parameters) == ["self", "lead_id"]
+    assert unlock._type_hints == {"lead_id": str} and inspect.isasyncgenfunction(unlock.fn)
+    assert len(MarketplaceState.unlock("lead-1").args) == 1  # one event argument: lead_id
+    page = ExplorerLeadsState.event_handlers["leads_go_to_page"]
+    assert page._type_hints == {"number": int} and page._is_coroutine_function
