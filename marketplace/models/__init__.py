@@ -19,6 +19,7 @@ from marketplace.models.accounts import (  # noqa: F401
 )
 from marketplace.models.credits import CreditLedger, CreditPurchase  # noqa: F401
 from marketplace.models.leads import (  # noqa: F401
-    BulkScrape, Lead, LeadFacet, LeadRefreshRun, TestCheckout, UserLead, WebhookRequest,
+    BulkScrape, HeldProperty, Lead, LeadFacet, LeadRefreshRun, TestCheckout, UserLead, WebhookIdempotencyKey,
+    WebhookRefusal, WebhookRequest,
 )
 from marketplace.models.alerts import Notification, SavedSearch, SavedSearchCriterion  # noqa: F401

@@ -1,4 +1,5 @@
-"""Leads: the marketplace leads, unlock records, bulk scrapes, the webhook log, refresh runs, facets, test checkouts."""
+"""Leads: the marketplace leads, unlock records, bulk scrapes and the properties they delivered, the webhook
+log, refusal counts and idempotency keys, refresh runs, facets, test checkouts."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from typing import Optional
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-from marketplace.models.base import IMAGE_STATUSES, JSONType, bigint_pk, created_column, ts_column, utcnow
+from marketplace.models.base import (IMAGE_STATUSES, JSONType, UTCDateTime, bigint_pk, created_column, ts_column,
+                                     utcnow)
 
 
 class Lead(SQLModel, table=True):
@@ -136,6 +138,64 @@ class WebhookRequest(SQLModel, table=True):
     response_body: Optional[dict] = Field(default=None, sa_column=sa.Column(JSONType, nullable=True))
 
     __table_args__ = (sa.Index("ix_webhook_requests_user_created", "user_id", "created_at"),)
+
+
+class HeldProperty(SQLModel, table=True):
+    """A property a user received from a bulk scrape, once per holding key ('listing:<source
+    listing id>', 'address:<address>|<ZIP>'). The primary key is the database's guarantee that
+    two concurrent scrapes cannot both deliver (and charge) the same property to one user; the
+    scrape writes these rows in the transaction that charges for them."""
+
+    __tablename__ = "held_properties"
+
+    user_id: uuid.UUID = Field(
+        sa_column=sa.Column(sa.Uuid(), sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    )
+    key: str = Field(sa_column=sa.Column(sa.String(300), primary_key=True))
+    lead_id: uuid.UUID = Field(
+        sa_column=sa.Column(sa.Uuid(), sa.ForeignKey("leads.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    created_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+
+
+class WebhookRefusal(SQLModel, table=True):
+    """Refused webhook requests (401, 404, 413, 429), counted per minute, client IP, path and
+    status; no bodies. Written in batches by ``services.webhooks.RefusalCounter``."""
+
+    __tablename__ = "webhook_refusals"
+
+    minute: datetime = Field(sa_column=sa.Column(UTCDateTime(), primary_key=True))
+    ip_address: str = Field(sa_column=sa.Column(sa.String(64), primary_key=True))
+    endpoint: str = Field(sa_column=sa.Column(sa.String(255), primary_key=True))
+    status: int = Field(sa_column=sa.Column(sa.Integer(), primary_key=True, autoincrement=False))
+    count: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, server_default="0"))
+
+
+class WebhookIdempotencyKey(SQLModel, table=True):
+    """An ``Idempotency-Key`` a user sent: taken before the scrape runs (``status`` NULL while
+    it runs), completed in the scrape's transaction with the answer to replay for 24 hours (the
+    leads themselves are read back from the scrape)."""
+
+    __tablename__ = "webhook_idempotency_keys"
+
+    id: Optional[int] = Field(default=None, sa_column=bigint_pk())
+    user_id: uuid.UUID = Field(
+        sa_column=sa.Column(sa.Uuid(), sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
+    )
+    key: str = Field(sa_column=sa.Column(sa.String(255), nullable=False))
+    body_sha256: str = Field(sa_column=sa.Column(sa.String(64), nullable=False))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+    status: Optional[int] = Field(default=None, sa_column=sa.Column(sa.Integer(), nullable=True))
+    bulk_scrape_id: Optional[uuid.UUID] = Field(
+        default=None,
+        sa_column=sa.Column(sa.Uuid(), sa.ForeignKey("bulk_scrapes.id", ondelete="CASCADE"), nullable=True),
+    )
+    response_body: Optional[dict] = Field(default=None, sa_column=sa.Column(JSONType, nullable=True))
+
+    __table_args__ = (
+        sa.UniqueConstraint("user_id", "key", name="uq_webhook_idempotency_user_key"),
+        sa.Index("ix_webhook_idempotency_created", "created_at"),
+    )
 
 
 class LeadRefreshRun(SQLModel, table=True):
