@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from marketplace.core import lead_map
+from marketplace.core.http_policy import DEFAULT_BODY_LIMIT
 from marketplace.core.origin import valid_origin
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -120,7 +121,7 @@ class Settings:
     stripe_webhook_secret: str | None
     stripe_api_base: str | None
     secret_key_configured: bool  # SECRET_KEY came from the environment (not generated)
-    max_body_bytes: int = 64 * 1024  # request bodies above this get 413 (every route but the Stripe webhook)
+    max_body_bytes: int = DEFAULT_BODY_LIMIT  # request bodies above this get 413 (every route but the Stripe webhook)
     stripe_webhook_max_body_bytes: int = 512 * 1024  # the same for POST /api/stripe/webhook
     # MAP_TILE_URL ('' = no tiles: markers on a plain background) and MAP_TILE_ATTRIBUTION (HTML)
     map_tile_url: str = lead_map.DEFAULT_TILE_URL
@@ -258,7 +259,7 @@ def get_settings() -> Settings:
         stripe_webhook_secret=os.environ.get("STRIPE_WEBHOOK_SECRET", "").strip() or None,
         stripe_api_base=os.environ.get("STRIPE_API_BASE", "").strip() or None,
         secret_key_configured=bool(os.environ.get("SECRET_KEY")),
-        max_body_bytes=max(1024, _int("MAX_BODY_BYTES", 64 * 1024)),
+        max_body_bytes=max(1024, _int("MAX_BODY_BYTES", DEFAULT_BODY_LIMIT)),
         stripe_webhook_max_body_bytes=max(1024, _int("STRIPE_WEBHOOK_MAX_BODY_BYTES", 512 * 1024)),
         map_tile_url=lead_map.tile_url(os.environ.get("MAP_TILE_URL")),
         map_tile_attribution=(os.environ.get("MAP_TILE_ATTRIBUTION") or lead_map.DEFAULT_TILE_ATTRIBUTION).strip(),

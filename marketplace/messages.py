@@ -155,11 +155,16 @@ SCRAPE_FAILED_TITLE = "Scrape Failed"
 SCRAPE_FAILED = "Failed to complete scrape."
 SCRAPE_DONE_TITLE = "Scrape Completed!"
 CHECK_CRITERIA_TITLE = "Check your criteria"
+CREDIT_SHORTFALL = "You have {balance:,} credits but need {cost:,}."  # SPEC 8 (core.scrape.shortfall_message)
+# A failing lead source: the detail goes to the server log, never to the user or an API caller.
+SOURCE_UNAVAILABLE = "The lead source is unavailable right now; nothing was charged. Please try again later."
 MISSING_PARAMETERS = "Missing required parameters: leadCount, location"
 SUPER_ADMIN_REQUIRED = "Access denied: Super admin privileges required"
 INTERNAL_ERROR = "Internal server error"
 USER_NOT_FOUND = "User not found"
 INVALID_AUTH_KEY = "Invalid or missing webhook auth key"
+ALL_HELD_MEANWHILE = ("Every lead found was delivered to you meanwhile by another scrape; nothing was charged. "
+                      "Run the scrape again for new leads.")
 NOTHING_NEW = "Every lead found is already in the marketplace; nothing was added."
 KEY_FAILED = "Failed to generate webhook auth key"
 KEY_DONE = "New webhook auth key generated"

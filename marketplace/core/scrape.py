@@ -1,5 +1,5 @@
 """Bulk scrape rules (SPEC 3, 5, 8, 9): cost and volume discount, the scrape
-form's defaults and clamps, the webhook body, and the CSV export.
+form's defaults and clamps, and the CSV export (the webhook body: ``core.webhook``).
 
 Pure functions: no database, no Reflex. The page, the webhook API and the
 explorer all go through these, so a rule is decided in one place.
@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from marketplace.messages import MISSING_PARAMETERS
-from marketplace.sources.base import SCRAPER_LEAD_TYPES, US_STATES, Range, SearchCriteria
+from marketplace.messages import CREDIT_SHORTFALL
+from marketplace.sources.base import US_STATES, Range, SearchCriteria
 
 # --------------------------------------------------------------------------- cost
 
@@ -64,11 +64,34 @@ def need_credits_message(cost: int, balance: int) -> str:
 
 
 def shortfall_message(balance: int, cost: int) -> str:
-    return f"You have {balance:,} credits but need {cost:,}."
+    """'You have 1,200 credits but need 5,915.' (SPEC 8): the scraper's panel and every refused spend."""
+    return CREDIT_SHORTFALL.format(balance=balance, cost=cost)
 
 
 def completed_message(leads: int, credits: int) -> str:
     return f"Successfully scraped {leads:,} leads. {credits:,} credits deducted."
+
+
+# --------------------------------------------------------------------------- what a user holds
+
+HOLDING_KEY_MAX = 300  # held_properties.key
+
+
+def address_key(address: str | None, zip_code: str | None) -> tuple[str, str]:
+    """The same property whatever the case and spacing: ('1234 oak st', '78701')."""
+    return (" ".join((address or "").lower().split()), (zip_code or "").strip())
+
+
+def holding_keys(address: str | None, zip_code: str | None, listing_id: str | None) -> list[str]:
+    """The keys under which a delivered property is held by its user (``held_properties``):
+    its source listing id and its address and ZIP. A second delivery of either is refused."""
+    keys = []
+    if listing_id:
+        keys.append(f"listing:{listing_id}"[:HOLDING_KEY_MAX])
+    street, zip_code = address_key(address, zip_code)
+    if street:
+        keys.append(f"address:{street}|{zip_code}"[:HOLDING_KEY_MAX])
+    return keys
 
 
 # --------------------------------------------------------------------------- the scrape form (SPEC 5)
@@ -210,88 +233,6 @@ def pick(values: Any, allowed: Iterable[str]) -> tuple[str, ...]:
         return ()
     chosen = {v for v in values if isinstance(v, str)}
     return tuple(option for option in allowed if option in chosen)
-
-
-# --------------------------------------------------------------------------- the webhook body (SPEC 3, 7, 8)
-
-# include* flag -> our lead types. Documented in the API's markdown documentation.
-INCLUDE_FLAGS: dict[str, tuple[str, ...]] = {
-    "includeDistressed": ("Probate", "Tax Delinquent", "Vacancy"),
-    "includePreForeclosure": ("Pre-Foreclosure",),
-    "includeForeclosure": ("Pre-Foreclosure", "Auction"),
-    "includeAuction": ("Auction",),
-    "includeBankOwned": ("Make Me Move",),
-}
-WEBHOOK_FIELDS = ("leadCount", "location", "minPrice", "maxPrice", "minROI", "maxROI", *INCLUDE_FLAGS)
-
-
-class WebhookBodyError(ValueError):
-    """A 400: ``message`` says what is wrong."""
-
-
-def parse_location(location: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """'Austin, TX' -> (('Austin, TX',), ()); 'TX' -> ((), ('TX',)); 'Austin' -> (('Austin',), ())."""
-    text = " ".join(location.split())
-    if len(text) == 2 and text.upper() in US_STATES:
-        return (), (text.upper(),)
-    if "," in text:
-        city, _, state = (part.strip() for part in text.rpartition(","))
-        if not city or state.upper() not in US_STATES:
-            raise WebhookBodyError("location must be a city, a state code, or 'city, state' (e.g. 'Austin, TX').")
-        return (f"{city}, {state.upper()}",), ()
-    return (text,), ()
-
-
-def _strict_number(body: Mapping, name: str, low: float, high: float) -> float | None:
-    value = body.get(name)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise WebhookBodyError(f"{name} must be a number.")
-    if not low <= value <= high:
-        raise WebhookBodyError(f"{name} must be between {low:,g} and {high:,g}.")
-    return float(value)
-
-
-def parse_webhook_body(body: Any) -> ScrapeRequest:
-    """Validate a webhook JSON body; raises ``WebhookBodyError`` with the 400 message."""
-    if not isinstance(body, Mapping):
-        raise WebhookBodyError("The request body must be a JSON object.")
-    count, location = body.get("leadCount"), body.get("location")
-    if count is None or location is None or (isinstance(location, str) and not location.strip()):
-        raise WebhookBodyError(MISSING_PARAMETERS)
-    if isinstance(count, bool) or not isinstance(count, (int, float)) or not math.isfinite(count) \
-            or count != int(count) or not MIN_LEADS <= count <= MAX_LEADS:
-        raise WebhookBodyError(f"leadCount must be a whole number from {MIN_LEADS} to {MAX_LEADS:,}.")
-    if not isinstance(location, str) or len(location) > 120:
-        raise WebhookBodyError("location must be a string of at most 120 characters.")
-    cities, states = parse_location(location)
-    min_price = _strict_number(body, "minPrice", 0, 1_000_000_000)
-    max_price = _strict_number(body, "maxPrice", 0, 1_000_000_000)
-    min_roi = _strict_number(body, "minROI", 0, 100)
-    max_roi = _strict_number(body, "maxROI", 0, 100)
-    price = (int(min_price or 0), int(max_price if max_price is not None else 1_000_000_000))
-    roi = (int(min_roi or 0), int(max_roi if max_roi is not None else 100))
-    if price[0] > price[1]:
-        raise WebhookBodyError("minPrice must not be above maxPrice.")
-    if roi[0] > roi[1]:
-        raise WebhookBodyError("minROI must not be above maxROI.")
-    types: list[str] = []
-    given = False
-    for flag, lead_types in INCLUDE_FLAGS.items():
-        value = body.get(flag)
-        if value is None:
-            continue
-        if not isinstance(value, bool):
-            raise WebhookBodyError(f"{flag} must be true or false.")
-        given = True
-        if value:
-            types.extend(lead_types)
-    if given and not types:
-        raise WebhookBodyError("At least one include flag must be true (or leave them all out for every lead type).")
-    lead_types = tuple(t for t in SCRAPER_LEAD_TYPES if t in types)
-    return ScrapeRequest(lead_count=int(count), cities=cities, states=states, lead_types=lead_types,
-                         price=price, roi=roi, min_confidence=0, size=(0, 1_000_000))
 
 
 # --------------------------------------------------------------------------- results table (SPEC 5)

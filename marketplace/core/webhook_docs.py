@@ -3,13 +3,25 @@ so the numbers in it (limits, costs, tiers, flag mapping) are never out of date.
 
 from __future__ import annotations
 
+import json
+
 from marketplace.core import scrape as rules
-from marketplace.messages import MISSING_PARAMETERS
+from marketplace.core import webhook as contract
+from marketplace.messages import MISSING_PARAMETERS, SOURCE_UNAVAILABLE
+
+_TYPES = {"integer": "whole number", "number": "number", "string": "string", "boolean": "boolean"}
 
 
-def example_body() -> dict:
-    return {"leadCount": 25, "location": "Austin, TX", "minPrice": 100000, "maxPrice": 450000, "minROI": 10,
-            "includeAuction": True, "includePreForeclosure": True}
+def _body_rows() -> str:
+    """The body table, from the model that validates requests (``core.webhook.WebhookBody``)."""
+    schema = contract.WebhookBody.model_json_schema()
+    required = set(schema.get("required", ()))
+    rows = []
+    for name, prop in schema["properties"].items():
+        kind = prop.get("type") or next((p["type"] for p in prop.get("anyOf", ()) if p.get("type") != "null"), "")
+        rows.append(f"| `{name}` | {_TYPES.get(kind, kind)} | {'yes' if name in required else 'no'} | "
+                    f"{prop.get('description', '')} |")
+    return "\n".join(rows)
 
 
 def curl_example(base_url: str, user_id: str, key: str = "YOUR_WEBHOOK_AUTH_KEY",
@@ -19,8 +31,7 @@ def curl_example(base_url: str, user_id: str, key: str = "YOUR_WEBHOOK_AUTH_KEY"
         f"curl -X POST '{base_url}/functions/v1/{endpoint}/{user_id}' \\\n"
         "  -H 'Content-Type: application/json' \\\n"
         f"  -H 'x-webhook-auth: {key}' \\\n"
-        "  -d '{\"leadCount\": 25, \"location\": \"Austin, TX\", \"minPrice\": 100000, \"maxPrice\": 450000, "
-        "\"minROI\": 10, \"includeAuction\": true, \"includePreForeclosure\": true}'"
+        f"  -d '{json.dumps(contract.EXAMPLE_BODY)}'"
     )
 
 
@@ -28,7 +39,7 @@ def webhook_markdown(user_id: str, base_url: str = "https://YOUR-LEADVAULT-SITE"
     tiers = "\n".join(
         f"| {rules.tier_label(i)} | {pct}% |" for i, (_, pct) in enumerate(rules.DISCOUNT_TIERS)
     )
-    flags = "\n".join(f"| `{flag}` | {', '.join(types)} |" for flag, types in rules.INCLUDE_FLAGS.items())
+    flags = "\n".join(f"| `{flag}` | {', '.join(types)} |" for flag, types in contract.INCLUDE_FLAGS.items())
     return f"""# LeadVault Webhook API
 
 Run the bulk scraper from your own tools. Every call is charged like a scrape on
@@ -40,6 +51,7 @@ the Bulk Scraper page and appears in your request log there.
 POST {base_url}/functions/v1/webhook-bulk-scrape/{user_id}
 Content-Type: application/json
 x-webhook-auth: YOUR_WEBHOOK_AUTH_KEY
+Idempotency-Key: ANY-ID-FOR-THIS-REQUEST      (optional, see Retries below)
 ```
 
 Your auth key is created on the Bulk Scraper page (Webhook section). It is shown once, when it is generated;
@@ -49,11 +61,10 @@ we store only a hash of it. Generating a new key stops the old one at once.
 
 | field | type | required | meaning |
 |---|---|---|---|
-| `leadCount` | whole number | yes | how many leads, {rules.MIN_LEADS}-{rules.MAX_LEADS:,} |
-| `location` | string | yes | a city (`Austin`), a state code (`TX`) or `"city, state"` (`Austin, TX`) |
-| `minPrice`, `maxPrice` | number | no | asking price range in USD (at least 0) |
-| `minROI`, `maxROI` | number | no | estimated ROI range in percent (0-100) |
-| `includeDistressed`, `includePreForeclosure`, `includeForeclosure`, `includeAuction`, `includeBankOwned` | boolean | no | lead types (below); leave them all out for every type |
+{_body_rows()}
+
+Leave the include flags out for every lead type. Numbers are JSON numbers and flags JSON booleans
+(`"5"` or `"true"` are refused); unknown fields are ignored.
 
 How the include flags map onto lead types:
 
@@ -93,19 +104,39 @@ Lead count x {rules.CREDITS_PER_LEAD} credits, minus a volume discount:
 |---|---|
 {tiers}
 
+## Retries: Idempotency-Key
+
+Send a header `Idempotency-Key: <your id for this request>` (1-{contract.IDEMPOTENCY_KEY_MAX} printable ASCII
+characters, e.g. a UUID) to retry safely after a timeout or a dropped connection. The same key with the same
+body within {contract.IDEMPOTENCY_TTL_HOURS} hours returns the first successful answer again (status 200, the
+same `bulk_scrape_id` and leads, header `Idempotent-Replayed: true`) and charges nothing. While the first
+request is still running, the same key gets 409; the same key with a different body gets 422. When a request
+fails (400, 402, 503, 500), nothing was charged and the key is free again for a retry.
+
 ## Errors
 
 Errors are JSON: `{{"error": "message"}}`. Nothing is charged on any error.
 
 | status | when |
 |---|---|
-| 400 | missing or invalid parameters, e.g. `{MISSING_PARAMETERS}`; malformed JSON; wrong content type |
+| 400 | missing or invalid parameters, e.g. `{MISSING_PARAMETERS}`; malformed JSON or JSON nested deeper than {contract.MAX_JSON_DEPTH} levels; wrong content type; an invalid `Idempotency-Key` |
 | 401 | missing or wrong `x-webhook-auth` key |
 | 402 | not enough credits for the scrape |
+| 403 | `-sp` endpoint: the key's owner is not a super admin |
 | 404 | user not found |
-| 413 | body over 64 KiB |
+| 409 | a request with this `Idempotency-Key` is still running |
+| 413 | body over {contract.size_label(contract.MAX_BODY_BYTES)} |
+| 422 | this `Idempotency-Key` was used with a different body |
 | 429 | more than 5 requests per second from one IP address |
 | 500 | internal server error (try again later) |
+| 503 | the lead source is unavailable: `{SOURCE_UNAVAILABLE}` |
+
+## Request log
+
+The Bulk Scraper page shows your {contract.LOG_SHOWN} newest requests. We keep the newest
+{contract.LOG_KEEP_ROWS:,} requests per user for {contract.LOG_MAX_AGE_DAYS} days (bodies cut at
+{contract.LOG_BODY_CHARS // 1024} KiB). Requests refused before the key check (401, 404, 413, 429) are not in your
+log: they are counted per IP address without their bodies.
 
 The machine-readable description (OpenAPI) is at `{base_url}/api/openapi.json`; interactive docs at
 `{base_url}/api/docs`.

@@ -15,12 +15,13 @@ import uuid
 import sqlalchemy as sa
 from sqlmodel import Session, func, select
 
+from marketplace.core.scrape import shortfall_message
 from marketplace.models import LEDGER_REASONS, CreditLedger, Profile, utcnow
 
 
 class InsufficientCredits(Exception):
     def __init__(self, needed: int, available: int):
-        super().__init__(f"You have {available} credits but need {needed}.")
+        super().__init__(shortfall_message(available, needed))
         self.needed = needed
         self.available = available
 

@@ -18,9 +18,18 @@ inventory instead: active, flagged New, never a copy of any lead already in
 the table, facets rebuilt in the same transaction, no charge.
 
 Generation runs first, without a transaction (it may take a while and calls
-the source). Then one transaction stores the scrape row, the leads, the
-unlock records and the ledger spend: a failure at any step (including a
-balance spent meanwhile) leaves credits and rows exactly as they were.
+the source). Then one transaction locks the user's profile row, checks the
+leads against what the user holds again (a concurrent scrape, another tab or
+a retried webhook call may have delivered some meanwhile), and stores the
+scrape row, the leads, the unlock records, the ``held_properties`` rows (whose
+primary key lets the database refuse a second delivery of a property to one
+user) and the ledger spend: a failure at any step (including a balance spent
+meanwhile) leaves credits and rows exactly as they were.
+
+Refusals are ``ScrapeError`` subclasses (title and message for the user);
+``api/webhook.py`` maps each class to its HTTP status in one table. A failing
+lead source is logged with its detail; the user is told only that the source
+is unavailable.
 """
 
 from __future__ import annotations
@@ -34,12 +43,15 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlmodel import select
 
+from sqlalchemy.exc import IntegrityError
+
 from marketplace.core import scrape as rules
 from marketplace.core.errors import UserError
 from marketplace.core.pricing import credit_cost_for_confidence, display_confidence
 from marketplace.db import read_scope, session_scope
-from marketplace.messages import INSUFFICIENT_CREDITS_TITLE, NOTHING_NEW, SCRAPE_FAILED_TITLE, USER_NOT_FOUND
-from marketplace.models import BulkScrape, Lead, Profile, UserLead, utcnow
+from marketplace.messages import (ALL_HELD_MEANWHILE, INSUFFICIENT_CREDITS_TITLE, NOTHING_NEW, SCRAPE_FAILED_TITLE,
+                                  SOURCE_UNAVAILABLE, USER_NOT_FOUND)
+from marketplace.models import BulkScrape, HeldProperty, Lead, Profile, UserLead, utcnow
 from marketplace.services import ledger
 from marketplace.services.marketplace import rebuild_facets
 from marketplace.sources.base import CriteriaError, LeadSource, SourceError
@@ -55,11 +67,23 @@ Held = Callable[..., tuple[set[str], set[tuple[str, str]]]]
 
 
 class ScrapeError(UserError):
-    """A refused or failed scrape; ``title``/``message`` are shown, ``status`` is the API's code."""
+    """A refused or failed scrape (bad criteria, nothing matched): ``title``/``message`` are shown."""
 
-    def __init__(self, title: str, message: str, *, status: int = 400):
-        super().__init__(title, message)
-        self.status = status
+
+class ScrapeUserNotFound(ScrapeError):
+    """The user has no profile."""
+
+
+class ScrapeInsufficientCredits(ScrapeError):
+    """The balance is below the cost; nothing was charged."""
+
+
+class SourceUnavailable(ScrapeError):
+    """The lead source failed; its detail is in the server log, never in the message."""
+
+
+# Called inside the scrape's transaction, after the spend: (session, result) -> None.
+Within = Callable[..., None]
 
 
 @dataclass(frozen=True)
@@ -79,10 +103,6 @@ class ScrapeResult:
             return ""
         return (f"Only {self.leads_generated:,} of {self.lead_count:,} leads matched your criteria; "
                 f"you were charged for {self.leads_generated:,}.")
-
-
-def _address_key(address: str | None, zip_code: str | None) -> tuple[str, str]:
-    return (" ".join((address or "").lower().split()), (zip_code or "").strip())
 
 
 def _held(session, user_id: uuid.UUID, candidates: list[dict]) -> tuple[set[str], set[tuple[str, str]]]:
@@ -109,7 +129,7 @@ def _held(session, user_id: uuid.UUID, candidates: list[dict]) -> tuple[set[str]
             .join(UserLead, UserLead.lead_id == Lead.id)
             .where(UserLead.user_id == user_id, Lead.zip_code.in_(zips))
         ).all()
-        held_addresses = {_address_key(a, z) for a, z in rows}
+        held_addresses = {rules.address_key(a, z) for a, z in rows}
     return held_ids, held_addresses
 
 
@@ -136,7 +156,7 @@ def _in_inventory(session, _user_id, candidates: list[dict]) -> tuple[set[str], 
     held_addresses: set[tuple[str, str]] = set()
     if zips:
         rows = session.exec(select(Lead.address, Lead.zip_code).where(Lead.zip_code.in_(zips))).all()
-        held_addresses = {_address_key(a, z) for a, z in rows}
+        held_addresses = {rules.address_key(a, z) for a, z in rows}
     return held_ids, held_addresses
 
 
@@ -172,7 +192,7 @@ def generate(user_id: uuid.UUID, request: rules.ScrapeRequest, source: LeadSourc
         with read_scope() as session:
             held_ids, held_addresses = held(session, user_id, batch)
         for lead in batch:
-            key = _address_key(lead.get("address"), lead.get("zip_code"))
+            key = rules.address_key(lead.get("address"), lead.get("zip_code"))
             listing = lead.get("external_id")
             if key in held_addresses or key in seen_addresses or (
                     listing and (listing in held_ids or listing in seen_ids)):
@@ -227,22 +247,24 @@ def check_balance(user_id: uuid.UUID, lead_count: int) -> int:
     with read_scope() as session:
         balance = session.exec(select(Profile.credits_remaining).where(Profile.user_id == user_id)).first()
     if balance is None:
-        raise ScrapeError(SCRAPE_FAILED_TITLE, USER_NOT_FOUND, status=404)
+        raise ScrapeUserNotFound(SCRAPE_FAILED_TITLE, USER_NOT_FOUND)
     if balance < cost:
-        raise ScrapeError(INSUFFICIENT_CREDITS_TITLE, rules.need_credits_message(cost, balance), status=402)
+        raise ScrapeInsufficientCredits(INSUFFICIENT_CREDITS_TITLE, rules.need_credits_message(cost, balance))
     return balance
 
 
 def run_scrape(user_id: uuid.UUID, request: rules.ScrapeRequest, *, origin: str = "ui", charge: bool = True,
-               source: LeadSource | None = None, progress: Progress | None = None) -> ScrapeResult:
-    """Generate, then charge and store in one transaction. Raises ``ScrapeError``."""
+               source: LeadSource | None = None, progress: Progress | None = None,
+               within: Within | None = None) -> ScrapeResult:
+    """Generate, then charge and store in one transaction (``within(session, result)`` runs in it
+    last, e.g. the webhook's log row). Raises ``ScrapeError``."""
     problems = request.problems()
     if problems:
         raise ScrapeError(SCRAPE_FAILED_TITLE, " ".join(problems))
     if charge:
         check_balance(user_id, request.lead_count)
     leads = _generate_or_fail(user_id, request, source, progress)
-    return store(user_id, request, leads, origin=origin, charge=charge)
+    return store(user_id, request, leads, origin=origin, charge=charge, within=within)
 
 
 def _generate_or_fail(user_id: uuid.UUID, request, source: LeadSource | None, progress: Progress | None,
@@ -258,7 +280,7 @@ def _generate_or_fail(user_id: uuid.UUID, request, source: LeadSource | None, pr
         raise ScrapeError(SCRAPE_FAILED_TITLE, str(exc)) from exc
     except SourceError as exc:
         log.warning("scrape for %s: lead source failed: %s", user_id, exc)
-        raise ScrapeError(SCRAPE_FAILED_TITLE, f"The lead source failed: {exc}", status=502) from exc
+        raise SourceUnavailable(SCRAPE_FAILED_TITLE, SOURCE_UNAVAILABLE) from exc
     if not leads:
         raise ScrapeError(SCRAPE_FAILED_TITLE, f"No leads matched your criteria; {nothing}. Try widening the ranges.")
     return leads
@@ -283,12 +305,12 @@ def store_inventory(admin_id: uuid.UUID, request, leads: list[dict], *, origin: 
     scrape_id = uuid.uuid4()
     with session_scope() as session:
         if session.get(Profile, admin_id) is None:
-            raise ScrapeError(SCRAPE_FAILED_TITLE, USER_NOT_FOUND, status=404)
+            raise ScrapeUserNotFound(SCRAPE_FAILED_TITLE, USER_NOT_FOUND)
         held_ids, held_addresses = _in_inventory(session, admin_id, leads)  # a refresh may have run meanwhile
         lead_rows, output = [], []
         for lead in leads:
             listing = lead.get("external_id")
-            key = _address_key(lead.get("address"), lead.get("zip_code"))
+            key = rules.address_key(lead.get("address"), lead.get("zip_code"))
             if key in held_addresses or (listing and listing in held_ids):
                 continue
             held_addresses.add(key)
@@ -317,35 +339,55 @@ def store_inventory(admin_id: uuid.UUID, request, leads: list[dict], *, origin: 
                         leads_generated=len(lead_rows), credits_used=0, balance=balance, leads=output)
 
 
+def _lock_profile(session, user_id: uuid.UUID) -> bool:
+    """Lock the user's profile row for the rest of the transaction (PostgreSQL ``FOR UPDATE``;
+    SQLite's ``BEGIN IMMEDIATE`` already serializes writers). False when there is none."""
+    return session.exec(select(Profile.user_id).where(Profile.user_id == user_id).with_for_update()).first() is not None
+
+
+def _not_held(session, user_id: uuid.UUID, leads: list[dict]) -> list[dict]:
+    """``leads`` less those the user holds now (checked under the profile lock)."""
+    held_ids, held_addresses = _held(session, user_id, leads)
+    return [lead for lead in leads
+            if rules.address_key(lead.get("address"), lead.get("zip_code")) not in held_addresses
+            and not (lead.get("external_id") and lead["external_id"] in held_ids)]
+
+
 def store(user_id: uuid.UUID, request: rules.ScrapeRequest, leads: list[dict], *, origin: str,
-          charge: bool) -> ScrapeResult:
-    """One transaction: scrape row, leads, unlock records, ledger spend."""
-    delivered = len(leads)
-    cost = rules.scrape_cost(delivered) if charge else 0
-    per_lead = cost // delivered if delivered else 0  # exact: cost = delivered x (100 - discount)
+          charge: bool, within: Within | None = None) -> ScrapeResult:
+    """One transaction: lock the user's row, drop leads the user came to hold meanwhile, then the
+    scrape row, leads, unlock records, held properties, ledger spend (and ``within``)."""
     now = utcnow()
     scrape_id = uuid.uuid4()
-    lead_rows, unlock_rows, output = [], [], []
-    for lead in leads:
-        lead_id = uuid.uuid4()
-        listing = lead.get("external_id")
-        lead_rows.append({
-            **{k: v for k, v in lead.items() if k in Lead.__table__.columns and k not in ("id", "external_id")},
-            "id": lead_id,
-            "external_id": None,
-            "source_listing_id": listing,
-            "scrape_id": scrape_id,
-            "is_active": False,
-            "is_new": False,
-            "created_at": now,
-        })
-        unlock_rows.append({"user_id": user_id, "lead_id": lead_id, "unlocked_at": now, "credit_cost": per_lead,
-                            "purchase_type": "bulk_scrape"})
-        output.append(_output_row(lead_id, lead, now))
     try:
         with session_scope() as session:
-            if session.get(Profile, user_id) is None:
-                raise ScrapeError(SCRAPE_FAILED_TITLE, USER_NOT_FOUND, status=404)
+            if not _lock_profile(session, user_id):
+                raise ScrapeUserNotFound(SCRAPE_FAILED_TITLE, USER_NOT_FOUND)
+            leads = _not_held(session, user_id, leads)
+            if not leads:
+                raise ScrapeError(SCRAPE_FAILED_TITLE, ALL_HELD_MEANWHILE)
+            delivered = len(leads)
+            cost = rules.scrape_cost(delivered) if charge else 0
+            per_lead = cost // delivered  # exact: cost = delivered x (100 - discount)
+            lead_rows, unlock_rows, held_rows, output = [], [], {}, []
+            for lead in leads:
+                lead_id = uuid.uuid4()
+                listing = lead.get("external_id")
+                lead_rows.append({
+                    **{k: v for k, v in lead.items() if k in Lead.__table__.columns and k not in ("id", "external_id")},
+                    "id": lead_id,
+                    "external_id": None,
+                    "source_listing_id": listing,
+                    "scrape_id": scrape_id,
+                    "is_active": False,
+                    "is_new": False,
+                    "created_at": now,
+                })
+                unlock_rows.append({"user_id": user_id, "lead_id": lead_id, "unlocked_at": now,
+                                    "credit_cost": per_lead, "purchase_type": "bulk_scrape"})
+                for key in rules.holding_keys(lead.get("address"), lead.get("zip_code"), listing):
+                    held_rows.setdefault(key, {"user_id": user_id, "key": key, "lead_id": lead_id, "created_at": now})
+                output.append(_output_row(lead_id, lead, now))
             session.add(BulkScrape(
                 id=scrape_id, user_id=user_id, created_at=now, lead_count=request.lead_count,
                 leads_generated=delivered, credits_used=cost, status="completed", origin=origin,
@@ -354,15 +396,25 @@ def store(user_id: uuid.UUID, request: rules.ScrapeRequest, leads: list[dict], *
             session.flush()
             session.execute(sa.insert(Lead.__table__), lead_rows)
             session.execute(sa.insert(UserLead.__table__), unlock_rows)
+            if held_rows:
+                session.execute(sa.insert(HeldProperty.__table__), list(held_rows.values()))
             if cost:
                 balance = ledger.apply_credits(session, user_id, -cost, "bulk_scrape", reference_id=str(scrape_id))
             else:
                 balance = ledger.balance(session, user_id)
+            result = ScrapeResult(scrape_id=scrape_id, created_at=now, lead_count=request.lead_count,
+                                  leads_generated=delivered, credits_used=cost, balance=balance, leads=output)
+            if within is not None:
+                within(session, result)
     except ledger.InsufficientCredits as exc:
-        raise ScrapeError(INSUFFICIENT_CREDITS_TITLE, rules.need_credits_message(cost, exc.available),
-                          status=402) from exc
-    return ScrapeResult(scrape_id=scrape_id, created_at=now, lead_count=request.lead_count,
-                        leads_generated=delivered, credits_used=cost, balance=balance, leads=output)
+        raise ScrapeInsufficientCredits(INSUFFICIENT_CREDITS_TITLE,
+                                        rules.need_credits_message(exc.needed, exc.available)) from exc
+    except IntegrityError as exc:
+        # Only a delivery that slipped past the locked re-check lands here (the primary key of
+        # held_properties): nothing was written or charged.
+        log.warning("scrape for %s refused by held_properties: %s", user_id, exc)
+        raise ScrapeError(SCRAPE_FAILED_TITLE, ALL_HELD_MEANWHILE) from exc
+    return result
 
 
 # --------------------------------------------------------------------------- reads

@@ -273,7 +273,7 @@ class BulkScraperState(ProgressVars, AuthState):
             async with self:
                 self.scraping = False
                 self.error_title, self.error_message = SCRAPE_FAILED_TITLE, message
-                if isinstance(exc, scrapes.ScrapeError) and exc.status == 402:
+                if isinstance(exc, scrapes.ScrapeInsufficientCredits):
                     await self._load_user(user_id)
             return error_toast(SCRAPE_FAILED_TITLE, message)
         async with self:

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from marketplace.core import scrape
+from marketplace.core import scrape, webhook
 
 
 @pytest.mark.parametrize(("count", "percent"), [
@@ -54,8 +54,8 @@ def test_min_above_max_is_a_problem():
 
 def test_webhook_body_required_fields():
     for body in ({}, {"leadCount": 5}, {"location": "Austin, TX"}, {"leadCount": 5, "location": " "}):
-        with pytest.raises(scrape.WebhookBodyError) as err:
-            scrape.parse_webhook_body(body)
+        with pytest.raises(webhook.WebhookBodyError) as err:
+            webhook.parse_webhook_body(body)
         assert str(err.value) == "Missing required parameters: leadCount, location"
 
 
@@ -68,22 +68,28 @@ def test_webhook_body_required_fields():
     ({"leadCount": 5, "location": 7}, "location must be a string of at most 120 characters."),
     ({"leadCount": 5, "location": "Austin, ZZ"},
      "location must be a city, a state code, or 'city, state' (e.g. 'Austin, TX')."),
-    ({"leadCount": 5, "location": "TX", "minPrice": "cheap"}, "minPrice must be a number."),
+    ({"leadCount": 5, "location": "TX", "minPrice": "cheap"}, "minPrice must be a number from 0 to 1,000,000,000."),
+    ({"leadCount": 5, "location": "TX", "minPrice": 2_000_000_000},
+     "minPrice must be a number from 0 to 1,000,000,000."),
+    ({"leadCount": 10**400, "location": "TX"}, "leadCount must be a whole number from 1 to 1,000."),
+    ({"leadCount": 5, "location": "TX", "minPrice": 10**400}, "minPrice must be a number from 0 to 1,000,000,000."),
+    ({"leadCount": 5, "location": "TX", "maxROI": -10**400}, "maxROI must be a number from 0 to 100."),
+    ({"leadCount": 5, "location": "TX", "maxROI": float("nan")}, "maxROI must be a number from 0 to 100."),
     ({"leadCount": 5, "location": "TX", "minPrice": 9, "maxPrice": 1}, "minPrice must not be above maxPrice."),
-    ({"leadCount": 5, "location": "TX", "maxROI": 300}, "maxROI must be between 0 and 100."),
+    ({"leadCount": 5, "location": "TX", "maxROI": 300}, "maxROI must be a number from 0 to 100."),
     ({"leadCount": 5, "location": "TX", "includeAuction": "yes"}, "includeAuction must be true or false."),
     ({"leadCount": 5, "location": "TX", "includeAuction": False},
      "At least one include flag must be true (or leave them all out for every lead type)."),
     ([1, 2], "The request body must be a JSON object."),
 ])
 def test_webhook_body_errors(body, message):
-    with pytest.raises(scrape.WebhookBodyError) as err:
-        scrape.parse_webhook_body(body)
+    with pytest.raises(webhook.WebhookBodyError) as err:
+        webhook.parse_webhook_body(body)
     assert str(err.value) == message
 
 
 def test_webhook_body_maps_onto_a_request():
-    request = scrape.parse_webhook_body({
+    request = webhook.parse_webhook_body({
         "leadCount": 25, "location": "austin,  tx", "minPrice": 100000, "maxPrice": 400000,
         "minROI": 10, "includeAuction": True, "includePreForeclosure": True, "includeDistressed": False,
     })
@@ -92,8 +98,8 @@ def test_webhook_body_maps_onto_a_request():
     assert request.price == (100_000, 400_000)
     assert request.roi == (10, 100)
     assert request.lead_types == ("Pre-Foreclosure", "Auction")
-    assert scrape.parse_webhook_body({"leadCount": 3, "location": "fl"}).states == ("FL",)
-    assert scrape.parse_webhook_body({"leadCount": 3, "location": "Dallas"}).cities == ("Dallas",)
+    assert webhook.parse_webhook_body({"leadCount": 3, "location": "fl"}).states == ("FL",)
+    assert webhook.parse_webhook_body({"leadCount": 3, "location": "Dallas"}).cities == ("Dallas",)
 
 
 def test_csv_has_the_spec_columns_and_neutralizes_formulas():

@@ -130,7 +130,8 @@ def test_failures_change_nothing(new_user):
     with pytest.raises(scrapes.ScrapeError) as err:
         scrapes.run_inventory_scrape(admin.id, dev_scrape.defaults_request(),
                                      source=ListSource([], error=SourceError("provider down (HTTP 503)")))
-    assert err.value.message == "The lead source failed: provider down (HTTP 503)"
+    assert err.value.message == ("The lead source is unavailable right now; nothing was charged. "
+                                 "Please try again later.")
     # Criteria nobody can meet (the built-in source has nothing under $10,000).
     cheap = dev_scrape.parse({**dev_scrape.default_form(), "minPrice": "0", "maxPrice": "5000"},
                              ["AZ"], ["Probate"])

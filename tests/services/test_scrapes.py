@@ -89,18 +89,21 @@ def test_insufficient_credits_charges_nothing(new_user):
     before = _counts(user.id)
     with pytest.raises(scrapes.ScrapeError) as err:
         scrapes.run_scrape(user.id, AUSTIN, source=BuiltinSource(seed=1))
-    assert (err.value.status, err.value.message) == (
-        402, "You need 5,915 credits to run this scrape. You have 5,914 credits.")
+    assert isinstance(err.value, scrapes.ScrapeInsufficientCredits)
+    assert err.value.message == "You need 5,915 credits to run this scrape. You have 5,914 credits."
     assert _counts(user.id) == before
 
 
-def test_a_source_failure_midway_leaves_everything_as_it_was(new_user):
+def test_a_source_failure_midway_leaves_everything_as_it_was(new_user, caplog):
     user = new_user(credits=100_000)
     before = _counts(user.id)
     source = ListSource(_builtin(300), fail_after=2)  # two chunks of 100, then the provider fails
-    with pytest.raises(scrapes.ScrapeError) as err:
+    with pytest.raises(scrapes.SourceUnavailable) as err:
         scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=300), source=source)
-    assert err.value.status == 502 and "provider went away" in err.value.message
+    # The user is told the source is unavailable; the provider's words go to the server log only.
+    assert (err.value.title, err.value.message) == (
+        "Scrape Failed", "The lead source is unavailable right now; nothing was charged. Please try again later.")
+    assert "provider went away" in caplog.text
     assert _counts(user.id) == before
 
 
@@ -194,9 +197,74 @@ def test_parallel_scrapes_never_overdraw(new_user):
     for t in threads:
         t.join()
     assert len(results) == 2 and len(errors) == 3
-    assert {e.status for e in errors} == {402}
+    assert {type(e) for e in errors} == {scrapes.ScrapeInsufficientCredits}
     with session_scope() as s:
         assert ledger.balance(s, user.id) == 10
         assert s.exec(select(func.count()).select_from(BulkScrape)).one() == 2
         assert s.exec(select(func.count()).select_from(Lead)).one() == 80
     _invariant(user.id)
+
+
+class SameListings:
+    """A deterministic source (as the HTTP sources are): the same query returns the same listings.
+    After the last chunk it waits at ``barrier``, so every scrape has read what the user holds
+    before any of them stores (the window two tabs, a tab and a webhook call, or a retry hit)."""
+
+    name = "same"
+
+    def __init__(self, leads: list[dict]):
+        self.leads = leads
+
+    def search(self, criteria: SearchCriteria) -> list[dict]:
+        return [dict(lead) for lead in self.leads[:criteria.count]]
+
+
+@pytest.mark.parametrize("same_address_only", [False, True])
+def test_two_concurrent_scrapes_never_deliver_or_charge_a_property_twice(new_user, same_address_only):
+    """Issue 22, finding 1: fails on the unfixed code (both scrapes charged for the same 10 listings)."""
+    user = new_user(credits=10_000)
+    leads = [{**lead, "external_id": f"rentcast:{i}"} for i, lead in enumerate(_builtin(10, seed=31))]
+    barrier = threading.Barrier(2, timeout=20)
+    results, errors = [], []
+
+    def go(n):
+        listings = leads if not same_address_only else [{**lead, "external_id": f"t{n}:{i}"}
+                                                         for i, lead in enumerate(leads)]
+
+        def progress(done, total):
+            if done == total:  # generation finished: the held check has run
+                barrier.wait()
+
+        try:
+            results.append(scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=10),
+                                              source=SameListings(listings), progress=progress))
+        except scrapes.ScrapeError as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=go, args=(n,)) for n in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 1, (results, errors)
+    assert [e.message for e in errors] == [
+        "Every lead found was delivered to you meanwhile by another scrape; nothing was charged. "
+        "Run the scrape again for new leads."]
+    assert results[0].credits_used == 1_000
+    balance, unlocks, scrapes_stored, leads_stored, ledger_rows = _counts(user.id)
+    assert (balance, unlocks, scrapes_stored, leads_stored) == (9_000, 10, 1, 10)
+    _invariant(user.id)
+
+
+def test_the_database_refuses_a_second_delivery_that_slips_past_the_check(new_user, monkeypatch):
+    """The held_properties key backs the locked re-check: with the check switched off, the second
+    delivery of the same listing still charges nothing."""
+    user = new_user(credits=10_000)
+    leads = [{**lead, "external_id": f"rentcast:{i}"} for i, lead in enumerate(_builtin(3, seed=32))]
+    scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=3), source=SameListings(leads))
+    before = _counts(user.id)
+    monkeypatch.setattr(scrapes, "_held", lambda session, user_id, candidates: (set(), set()))
+    with pytest.raises(scrapes.ScrapeError) as err:
+        scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=3), source=SameListings(leads))
+    assert "delivered to you meanwhile" in err.value.message
+    assert _counts(user.id) == before
