@@ -5,12 +5,13 @@ import os
 import subprocess
 import sys
 
+import pytest
 from sqlmodel import func, select
 
 from marketplace.config import PROJECT_ROOT
 from marketplace.db import session_scope
 from marketplace.models import Lead, LeadRefreshRun, Profile, SuperAdmin
-from marketplace.services import accounts, ledger, webhook_keys
+from marketplace.services import accounts, ledger, webhooks
 
 
 def cli(*args):
@@ -41,13 +42,13 @@ def test_create_user_grant_admin_and_webhook_key(db_url):
         assert user.email_confirmed_at is not None
         assert ledger.balance(s, user.id) == 100 == ledger.ledger_sum(s, user.id)
         assert s.get(SuperAdmin, user.id) is not None
-        assert webhook_keys.verify_key(s, user.id, payload["webhook_auth_key"])
         assert s.get(Profile, user.id).webhook_auth_key != payload["webhook_auth_key"]  # stored hashed
 
+    assert webhooks.authenticate(user.id, payload["webhook_auth_key"]).is_super_admin
     rotated = json.loads(cli("webhook-key", "cli@example.com").stdout)["webhook_auth_key"]
-    with session_scope() as s:
-        assert not webhook_keys.verify_key(s, user.id, payload["webhook_auth_key"])
-        assert webhook_keys.verify_key(s, user.id, rotated)
+    with pytest.raises(webhooks.BadKey):
+        webhooks.authenticate(user.id, payload["webhook_auth_key"])
+    assert webhooks.authenticate(user.id, rotated).user_id == user.id
 
 
 def test_bad_input_exits_1_with_a_clear_message(db_url):

@@ -3,28 +3,37 @@
     POST /functions/v1/webhook-bulk-scrape/{user_id}      charges credits
     POST /functions/v1/webhook-bulk-scrape-sp/{user_id}   super admins only, charges nothing
 
-Headers ``Content-Type: application/json`` and ``x-webhook-auth: <key>``. Order
-of checks: rate limit (429, 5 requests per second per IP), user (404), key
-(401, constant-time), super admin for -sp (403), content type and JSON body
-(400), credits (402), then the scrape (off the event loop). Every request,
-failed ones included, is written to ``webhook_requests``. Errors are JSON
-``{"error": message}``; a 500 never carries internals.
+Headers ``Content-Type: application/json``, ``x-webhook-auth: <key>`` and, optionally,
+``Idempotency-Key: <1-255 printable characters>``. Order of checks: rate limit (429,
+5 requests per second per IP), body size (413), user (404), key (401,
+constant-time), super admin for -sp (403), Idempotency-Key format (400), content
+type, JSON (nesting depth first) and the body (400, ``core.webhook.WebhookBody``),
+the Idempotency-Key's state (replay, 409 busy, 422 other body), credits (402),
+then the scrape (off the event loop; 503 when the lead source fails).
+
+Refusals before the key check (401, 404, 413, 429) are counted, not logged
+(``services.webhooks.RefusalCounter``). Every request that passed the key check
+is logged in the user's ``webhook_requests``; an accepted scrape's row is
+written in the scrape's own transaction. Errors are JSON ``{"error": message}``;
+a 500 or 503 never carries internals. ``STATUS_FOR`` is the one place that
+turns a domain error into an HTTP status.
 """
 
 from __future__ import annotations
 
-import json
+import asyncio
 import logging
+import uuid
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from starlette.background import BackgroundTask
 from pydantic import BaseModel, Field
+from starlette.background import BackgroundTask
 
-from marketplace.api.ratelimit import webhook_limiter
+from marketplace.api.ratelimit import WEBHOOK_PER_SECOND, webhook_limiter
 from marketplace.config import get_settings
-from marketplace.core import scrape as rules
+from marketplace.core import webhook as contract
 from marketplace.core.net import client_ip
 from marketplace.messages import INTERNAL_ERROR, MISSING_PARAMETERS, SUPER_ADMIN_REQUIRED
 from marketplace.offloop import run_blocking
@@ -33,24 +42,24 @@ from marketplace.services import scrapes, webhooks
 log = logging.getLogger("marketplace.webhook")
 router = APIRouter(tags=["Webhook API"])
 
-MAX_BODY = 64 * 1024
+RATE_LIMITED = "Rate limit exceeded"
+REPLAYED_HEADER = "Idempotent-Replayed"
+
+# Domain error -> HTTP status; the first class that matches wins (subclasses first).
+STATUS_FOR: tuple[tuple[type[Exception], int], ...] = (
+    (webhooks.UnknownUser, 404),
+    (webhooks.BadKey, 401),
+    (contract.WebhookBodyError, 400),
+    (scrapes.ScrapeUserNotFound, 404),
+    (scrapes.ScrapeInsufficientCredits, 402),
+    (scrapes.SourceUnavailable, 503),
+    (scrapes.ScrapeError, 400),
+)
 
 
-class WebhookBody(BaseModel):
-    """SPEC 3's webhook body. ``leadCount`` and ``location`` are required."""
-
-    leadCount: int = Field(..., ge=1, le=1000, description="How many leads (1-1000).", examples=[25])
-    location: str = Field(..., max_length=120, description="A city, a state code, or 'city, state'.",
-                          examples=["Austin, TX"])
-    minPrice: float | None = Field(None, ge=0, description="Lowest asking price (USD).", examples=[100000])
-    maxPrice: float | None = Field(None, ge=0, description="Highest asking price (USD).", examples=[450000])
-    minROI: float | None = Field(None, ge=0, le=100, description="Lowest estimated ROI (%).", examples=[10])
-    maxROI: float | None = Field(None, ge=0, le=100, description="Highest estimated ROI (%).", examples=[60])
-    includeDistressed: bool | None = Field(None, description="Probate, Tax Delinquent and Vacancy leads.")
-    includePreForeclosure: bool | None = Field(None, description="Pre-Foreclosure leads.")
-    includeForeclosure: bool | None = Field(None, description="Pre-Foreclosure and Auction leads.")
-    includeAuction: bool | None = Field(None, description="Auction leads.")
-    includeBankOwned: bool | None = Field(None, description="Make Me Move leads (owner-listed, incl. bank-owned).")
+def status_for(exc: Exception) -> int:
+    """The HTTP status of a domain error; 500 for anything else."""
+    return next((status for kind, status in STATUS_FOR if isinstance(exc, kind)), 500)
 
 
 class WebhookLead(BaseModel):
@@ -87,17 +96,49 @@ class WebhookError(BaseModel):
     error: str
 
 
+_LIMIT = contract.size_label(contract.MAX_BODY_BYTES)
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    400: {"model": WebhookError, "description": "Missing or invalid parameters",
+    400: {"model": WebhookError, "description": "Missing or invalid parameters, JSON or Idempotency-Key",
           "content": {"application/json": {"example": {"error": MISSING_PARAMETERS}}}},
     401: {"model": WebhookError, "description": "Invalid or missing x-webhook-auth key"},
     402: {"model": WebhookError, "description": "Insufficient credits (nothing charged)"},
     403: {"model": WebhookError, "description": "Super-admin variant: the key's owner is not a super admin"},
     404: {"model": WebhookError, "description": "User not found"},
-    413: {"model": WebhookError, "description": "Body over 64 KiB"},
-    429: {"model": WebhookError, "description": "Rate limit exceeded (5 requests per second per IP)"},
+    409: {"model": WebhookError, "description": "A request with this Idempotency-Key is still running"},
+    413: {"model": WebhookError, "description": f"Body over {_LIMIT}"},
+    422: {"model": WebhookError, "description": "This Idempotency-Key was used with a different body"},
+    429: {"model": WebhookError, "description": f"Rate limit exceeded ({WEBHOOK_PER_SECOND} requests per second per IP)"},
     500: {"model": WebhookError, "description": "Internal server error (nothing charged)"},
+    503: {"model": WebhookError, "description": "The lead source is unavailable (nothing charged); try again later"},
 }
+
+# --------------------------------------------------------------------------- refused requests: counted, not logged
+
+_flush_tasks: set[asyncio.Task] = set()
+
+
+async def _flush_later() -> None:
+    await asyncio.sleep(contract.REFUSAL_FLUSH_SECONDS)
+    await run_blocking(webhooks.refusals.flush)
+
+
+def _refuse(ip: str, endpoint: str, status: int, message: str) -> JSONResponse:
+    """A refusal before the key check: one in-memory count; a flush is scheduled when none is."""
+    if webhooks.refusals.count(ip, endpoint, status):
+        task = asyncio.get_running_loop().create_task(_flush_later())
+        _flush_tasks.add(task)
+        task.add_done_callback(_flush_tasks.discard)
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _read_body(request: Request, limit: int) -> bytes | None:
+    """The raw body, or None when it is over ``limit`` bytes (read no further)."""
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > limit:
+            return None
+    return bytes(raw)
 
 
 def _log_safely(**entry) -> None:
@@ -107,20 +148,24 @@ def _log_safely(**entry) -> None:
         log.exception("could not log webhook request")
 
 
-async def _read_json(request: Request) -> tuple[Any, str | None]:
-    """(body, error): the JSON body, or the 400 message saying what is wrong with it."""
-    content_type = (request.headers.get("content-type") or "").split(";", 1)[0].strip().lower()
-    raw = b""
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_BODY:
-            return None, "413"
-    if content_type != "application/json":
-        return None, "Content-Type must be application/json."
-    try:
-        return json.loads(raw or b"null"), None
-    except (ValueError, UnicodeDecodeError):
-        return None, "The request body is not valid JSON."
+def _loggable(payload: dict) -> dict:
+    """The response as logged: the leads are stored with the scrape, the log keeps the rest."""
+    if "output" in payload:
+        return {**payload, "output": f"{len(payload['output'])} leads (stored with bulk scrape)"}
+    return payload
+
+
+def _payload(result: scrapes.ScrapeResult) -> dict:
+    payload = {
+        "bulk_scrape_id": str(result.scrape_id),
+        "created_time": result.created_at.isoformat(),
+        "output": result.leads,
+        "leads_generated": result.leads_generated,
+        "credits_used": result.credits_used,
+    }
+    if result.shortfall:
+        payload["message"] = result.shortfall
+    return payload
 
 
 async def _handle(request: Request, user_id_raw: str, super_admin: bool) -> JSONResponse:
@@ -128,74 +173,100 @@ async def _handle(request: Request, user_id_raw: str, super_admin: bool) -> JSON
     ip = client_ip(request.client.host if request.client else "", request.headers.getlist("x-forwarded-for"),
                    settings.trusted_proxy_hops)
     endpoint = request.url.path
-    user_id = webhooks.parse_user_id(user_id_raw)
+    caller: webhooks.Caller | None = None
     body: Any = None
-    scrape_id = None
 
-    async def finish(status: int, payload: dict) -> JSONResponse:
-        logged = payload
-        if "output" in payload:  # the leads are stored with the scrape; the log keeps the rest
-            logged = {**payload, "output": f"{len(payload['output'])} leads (stored with bulk scrape)"}
-        # Written right after the response is sent (same request, off the event loop): the
-        # caller does not wait for the log, and a failed write never fails a served request.
-        task = BackgroundTask(_log_safely, user_id=user_id, method=request.method, endpoint=endpoint, status=status,
-                              ip_address=ip, request_body=body, response_body=logged, bulk_scrape_id=scrape_id)
-        return JSONResponse(payload, status_code=status, background=task)
+    def finish(status: int, payload: dict, headers: dict | None = None) -> JSONResponse:
+        """An answer to a key holder, logged in their log right after it is sent (off the loop;
+        a failed write never fails a served request)."""
+        task = BackgroundTask(_log_safely, user_id=caller.user_id, method=request.method, endpoint=endpoint,
+                              status=status, ip_address=ip, request_body=body, response_body=_loggable(payload),
+                              bulk_scrape_id=uuid.UUID(payload["bulk_scrape_id"]) if payload.get("bulk_scrape_id")
+                              else None)
+        return JSONResponse(payload, status_code=status, headers=headers, background=task)
 
     try:
         if not await webhook_limiter.hit(ip):
-            return await finish(429, {"error": "Rate limit exceeded"})
-        body, problem = await _read_json(request)
-        if problem == "413":
-            body = None
-            return await finish(413, {"error": "Request body too large (64 KiB at most)."})
+            return _refuse(ip, endpoint, 429, RATE_LIMITED)
+        limit = min(settings.max_body_bytes, contract.MAX_BODY_BYTES)
+        raw = await _read_body(request, limit)
+        if raw is None:
+            return _refuse(ip, endpoint, 413, f"Request body too large ({contract.size_label(limit)} at most).")
         try:
-            caller = await run_blocking(webhooks.authenticate, user_id, request.headers.get("x-webhook-auth"))
+            caller = await run_blocking(webhooks.authenticate, webhooks.parse_user_id(user_id_raw),
+                                        request.headers.get("x-webhook-auth"))
         except webhooks.CallerError as exc:
-            return await finish(exc.status, {"error": exc.message})
+            return _refuse(ip, endpoint, status_for(exc), exc.message)
         if super_admin and not caller.is_super_admin:
-            return await finish(403, {"error": SUPER_ADMIN_REQUIRED})
-        if problem:
-            return await finish(400, {"error": problem})
-        try:
-            scrape_request = rules.parse_webhook_body(body)
-        except rules.WebhookBodyError as exc:
-            return await finish(400, {"error": str(exc)})
-        try:
-            result = await run_blocking(scrapes.run_scrape, caller.user_id, scrape_request,
-                                        origin="webhook-sp" if super_admin else "webhook", charge=not super_admin)
-        except scrapes.ScrapeError as exc:
-            status = exc.status if exc.status in (400, 402, 404) else 500
-            return await finish(status, {"error": exc.message})
-        scrape_id = result.scrape_id
-        payload = {
-            "bulk_scrape_id": str(result.scrape_id),
-            "created_time": result.created_at.isoformat(),
-            "output": result.leads,
-            "leads_generated": result.leads_generated,
-            "credits_used": result.credits_used,
-        }
-        if result.shortfall:
-            payload["message"] = result.shortfall
-        return await finish(200, payload)
+            return finish(403, {"error": SUPER_ADMIN_REQUIRED})
+        idempotency_key = request.headers.get("idempotency-key")
+        if idempotency_key is not None and not contract.valid_idempotency_key(idempotency_key):
+            return finish(400, {"error": contract.IDEMPOTENCY_KEY_INVALID})
+        body = contract.decode_json(raw, request.headers.get("content-type"))
+        validated = contract.validate_body(body)
+        claim = None
+        if idempotency_key is not None:
+            claim = await run_blocking(webhooks.claim_idempotency_key, caller.user_id, idempotency_key,
+                                       validated.fingerprint())
+            if claim.outcome == "replay":
+                return finish(claim.status, claim.body, headers={REPLAYED_HEADER: "true"})
+            if claim.outcome == "busy":
+                return finish(409, {"error": contract.IDEMPOTENCY_KEY_BUSY})
+            if claim.outcome == "mismatch":
+                return finish(422, {"error": contract.IDEMPOTENCY_KEY_REUSED})
+        return await _scrape(request, caller, body, validated, claim, ip, endpoint, super_admin)
+    except (contract.WebhookBodyError, scrapes.ScrapeError) as exc:
+        return finish(status_for(exc), {"error": str(exc)})
     except Exception:  # noqa: BLE001 - JSON without internals
         log.exception("webhook %s failed", endpoint)
-        return await finish(500, {"error": INTERNAL_ERROR})
+        if caller is None:
+            return JSONResponse({"error": INTERNAL_ERROR}, status_code=500)
+        return finish(500, {"error": INTERNAL_ERROR})
+
+
+async def _scrape(request: Request, caller: webhooks.Caller, body: Any, validated: contract.WebhookBody,
+                  claim: webhooks.Claim | None, ip: str, endpoint: str, super_admin: bool) -> JSONResponse:
+    """Run the scrape; its log row (and the Idempotency-Key's answer) are written in its transaction."""
+
+    def within(session, result: scrapes.ScrapeResult) -> None:
+        payload = _payload(result)
+        webhooks.record_request(session, user_id=caller.user_id, method=request.method, endpoint=endpoint,
+                                status=200, ip_address=ip, request_body=body, response_body=_loggable(payload),
+                                bulk_scrape_id=result.scrape_id)
+        if claim is not None:
+            webhooks.complete_idempotency_key(session, claim.claim_id, 200, payload, result.scrape_id)
+
+    try:
+        result = await run_blocking(scrapes.run_scrape, caller.user_id, validated.to_request(),
+                                    origin="webhook-sp" if super_admin else "webhook", charge=not super_admin,
+                                    within=within)
+    except Exception:
+        if claim is not None:  # nothing was charged: a retry with the same key may run
+            await run_blocking(webhooks.release_idempotency_key, claim.claim_id)
+        raise
+    return JSONResponse(_payload(result))
 
 
 _DOC = {
-    "responses": {200: {"model": WebhookResponse, "description": "The scrape's leads"}, **ERROR_RESPONSES},
+    "responses": {200: {"model": WebhookResponse, "description": "The scrape's leads (or, for a repeated "
+                        "Idempotency-Key, the first answer, with the header Idempotent-Replayed: true)"},
+                  **ERROR_RESPONSES},
     "openapi_extra": {
         "requestBody": {
             "required": True,
             "content": {"application/json": {
-                "schema": WebhookBody.model_json_schema(ref_template="#/components/schemas/{model}"),
-                "example": {"leadCount": 25, "location": "Austin, TX", "minPrice": 100000, "maxPrice": 450000,
-                            "minROI": 10, "includeAuction": True, "includePreForeclosure": True},
+                "schema": contract.WebhookBody.model_json_schema(ref_template="#/components/schemas/{model}"),
+                "example": contract.EXAMPLE_BODY,
             }},
         },
-        "parameters": [{"name": "x-webhook-auth", "in": "header", "required": True,
-                        "schema": {"type": "string"}, "description": "Your personal webhook auth key."}],
+        "parameters": [
+            {"name": "x-webhook-auth", "in": "header", "required": True, "schema": {"type": "string"},
+             "description": "Your personal webhook auth key."},
+            {"name": "Idempotency-Key", "in": "header", "required": False,
+             "schema": {"type": "string", "minLength": 1, "maxLength": contract.IDEMPOTENCY_KEY_MAX},
+             "description": f"Optional. The same key with the same body within {contract.IDEMPOTENCY_TTL_HOURS} "
+                            "hours returns the first successful answer again and charges nothing."},
+        ],
     },
 }
 

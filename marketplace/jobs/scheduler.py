@@ -64,7 +64,19 @@ class DailyRefresh:
         elif result["status"] != "failed":
             self.retries = 0
 
+    async def expire_webhook_data(self) -> None:
+        """The webhook API's daily expiry (request log, refusal counts, idempotency keys;
+        ``services.webhooks.expire``): idempotent, so every worker may run it."""
+        from marketplace.services import webhooks
+
+        try:
+            log.info("webhook data expired: %s", await asyncio.to_thread(webhooks.expire))
+        except Exception:  # noqa: BLE001 - retried tomorrow
+            log.exception("webhook data expiry failed")
+
     def start(self) -> None:
+        self.scheduler.add_job(self.expire_webhook_data, CronTrigger(hour=3, minute=30, timezone=PACIFIC),
+                               id="daily-webhook-expiry", misfire_grace_time=3600, coalesce=True, max_instances=1)
         self.scheduler.add_job(
             self.run, CronTrigger(hour=REFRESH_HOUR, minute=0, timezone=PACIFIC), id="daily-lead-refresh",
             misfire_grace_time=3600, coalesce=True, max_instances=1,

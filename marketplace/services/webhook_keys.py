@@ -9,7 +9,6 @@ Functions that take a ``session`` work inside the caller's transaction (``market
 
 from __future__ import annotations
 
-import hmac
 import secrets
 import uuid
 
@@ -38,12 +37,3 @@ def rotate_key(session: Session, user_id: uuid.UUID) -> str:
     session.flush()
     return key
 
-
-def verify_key(session: Session, user_id: uuid.UUID, key: str | None) -> bool:
-    """True when ``key`` is the user's current webhook key (constant-time compare)."""
-    if not key:
-        return False
-    profile = session.get(Profile, user_id)
-    if profile is None or not profile.webhook_auth_key:
-        return False
-    return hmac.compare_digest(profile.webhook_auth_key, hash_token(key))

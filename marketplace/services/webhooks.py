@@ -1,30 +1,46 @@
 """The webhook API's database side (SPEC 3, 6, 7, 8): who is calling, the
-request log, and the key's management for the UI.
+request log, refused-request counts, ``Idempotency-Key`` claims, and the key's
+management for the UI.
 
 Keys are stored as SHA-256 (``services.webhook_keys``); the check compares
 hashes in constant time, and runs the same work for an unknown user as for a
 known one, so timing does not tell which ids exist beyond what 404 says.
+
+Only requests that passed the key check are logged in the user's
+``webhook_requests`` (newest ``LOG_KEEP_ROWS`` per user, none older than
+``LOG_MAX_AGE_DAYS``, bodies capped at ``LOG_BODY_CHARS``: ``core.webhook``).
+Refused requests (401, 404, 413, 429) are counted in memory per (minute, IP,
+path, status) and written in batches (``RefusalCounter``): never one write per
+refusal, never a body.
 """
 
 from __future__ import annotations
 
 import hmac
 import json
+import logging
+import threading
+import time
 import uuid
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlmodel import select
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
 
+from marketplace.core import webhook as contract
 from marketplace.db import read_scope, session_scope
 from marketplace.messages import INVALID_AUTH_KEY, USER_NOT_FOUND
-from marketplace.models import Profile, SuperAdmin, WebhookRequest
+from marketplace.models import (BulkScrape, Profile, SuperAdmin, WebhookIdempotencyKey, WebhookRefusal, WebhookRequest,
+                                utcnow)
 from marketplace.services import webhook_keys
 from marketplace.services.auth_sessions import hash_token
 
-LOG_LIMIT = 50
-_BODY_LOG_LIMIT = 16 * 1024  # characters of a body kept in the log
+log = logging.getLogger("marketplace.webhook")
+
+LOG_LIMIT = contract.LOG_SHOWN
 _DUMMY_HASH = hash_token("no-such-key")
 
 
@@ -35,13 +51,20 @@ class Caller:
 
 
 class CallerError(Exception):
-    """A refused webhook API call: the HTTP ``status`` and the JSON body's ``error``.
-    Not a ``core.errors.UserError``: an API caller gets a status code, not a toast."""
+    """A refused webhook API call; the JSON body's ``error`` is ``message``. Not a
+    ``core.errors.UserError``: an API caller gets a status code (``api/webhook.py``), not a toast."""
 
-    def __init__(self, status: int, message: str):
+    def __init__(self, message: str):
         super().__init__(message)
-        self.status = status
         self.message = message
+
+
+class UnknownUser(CallerError):
+    """The path names no user."""
+
+
+class BadKey(CallerError):
+    """The ``x-webhook-auth`` key is missing or not the user's."""
 
 
 def parse_user_id(raw: str) -> uuid.UUID | None:
@@ -52,7 +75,7 @@ def parse_user_id(raw: str) -> uuid.UUID | None:
 
 
 def authenticate(user_id: uuid.UUID | None, key: str | None) -> Caller:
-    """The caller for ``user_id`` holding ``key``; ``CallerError`` 404 or 401 otherwise."""
+    """The caller for ``user_id`` holding ``key``; ``UnknownUser`` or ``BadKey`` otherwise."""
     stored = None
     found = False
     admin = False
@@ -66,40 +89,246 @@ def authenticate(user_id: uuid.UUID | None, key: str | None) -> Caller:
     presented = hash_token(key) if key else _DUMMY_HASH
     matches = hmac.compare_digest(stored or _DUMMY_HASH, presented) and bool(stored) and bool(key)
     if not found:
-        raise CallerError(404, USER_NOT_FOUND)
+        raise UnknownUser(USER_NOT_FOUND)
     if not matches:
-        raise CallerError(401, INVALID_AUTH_KEY)
+        raise BadKey(INVALID_AUTH_KEY)
     return Caller(user_id=user_id, is_super_admin=admin)
 
 
+# --------------------------------------------------------------------------- the request log
+
+
 def _trim(body: Any) -> Any:
-    """A JSON-safe body for the log, at most ``_BODY_LOG_LIMIT`` characters."""
+    """A JSON-safe body for the log, at most ``LOG_BODY_CHARS`` characters."""
     if body is None:
         return None
     try:
         text = json.dumps(body, default=str)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         return {"unreadable": True}
-    if len(text) <= _BODY_LOG_LIMIT:
+    if len(text) <= contract.LOG_BODY_CHARS:
         return body if isinstance(body, dict) else {"value": body}
-    return {"truncated": text[:_BODY_LOG_LIMIT]}
+    return {"truncated": text[:contract.LOG_BODY_CHARS]}
 
 
-def log_request(*, user_id: uuid.UUID | None, method: str, endpoint: str, status: int, ip_address: str,
-                request_body: Any, response_body: dict | None, bulk_scrape_id: uuid.UUID | None = None) -> None:
-    """One row per request, failed ones included. A user id that is not a user is logged without it."""
+def _prune(session: Session, user_id: uuid.UUID, now: datetime) -> None:
+    """Keep the user's newest ``LOG_KEEP_ROWS`` rows, none older than ``LOG_MAX_AGE_DAYS`` (one
+    index range read and one delete, in the insert's transaction)."""
+    table = WebhookRequest.__table__
+    oldest_kept = session.execute(
+        sa.select(table.c.created_at).where(table.c.user_id == user_id)
+        .order_by(table.c.created_at.desc()).offset(contract.LOG_KEEP_ROWS - 1).limit(1)
+    ).scalar()
+    too_old = table.c.created_at < now - timedelta(days=contract.LOG_MAX_AGE_DAYS)
+    condition = too_old if oldest_kept is None else sa.or_(too_old, table.c.created_at < oldest_kept)
+    session.execute(sa.delete(table).where(table.c.user_id == user_id, condition))
+
+
+def record_request(session: Session, *, user_id: uuid.UUID, method: str, endpoint: str, status: int,
+                   ip_address: str, request_body: Any, response_body: dict | None,
+                   bulk_scrape_id: uuid.UUID | None = None) -> None:
+    """One log row for a request that passed the key check, in the caller's transaction
+    (an accepted scrape logs in its own), then the user's log is pruned."""
+    now = utcnow()
+    session.add(WebhookRequest(
+        user_id=user_id,
+        created_at=now,
+        method=method[:8],
+        endpoint=endpoint[:255],
+        response_status=status,
+        ip_address=(ip_address or "")[:64],
+        bulk_scrape_id=bulk_scrape_id,
+        request_body=_trim(request_body),
+        response_body=_trim(response_body),
+    ))
+    session.flush()
+    _prune(session, user_id, now)
+
+
+def log_request(**entry) -> None:
+    """``record_request`` in a transaction of its own (a refused or failed request of a key holder)."""
     with session_scope() as session:
-        known = user_id is not None and session.get(Profile, user_id) is not None
-        session.add(WebhookRequest(
-            user_id=user_id if known else None,
-            method=method[:8],
-            endpoint=endpoint[:255],
-            response_status=status,
-            ip_address=(ip_address or "")[:64],
-            bulk_scrape_id=bulk_scrape_id,
-            request_body=_trim(request_body),
-            response_body=_trim(response_body),
-        ))
+        record_request(session, **entry)
+
+
+# --------------------------------------------------------------------------- refused requests
+
+
+class RefusalCounter:
+    """Refused requests counted in memory per (minute, IP, path, status) and written in one batch
+    (an upsert into ``webhook_refusals``) at most every ``REFUSAL_FLUSH_SECONDS`` by one flusher.
+    At most ``REFUSAL_MAX_KEYS`` distinct keys wait between flushes; beyond that a refusal is
+    counted under IP and path '*'."""
+
+    def __init__(self, max_keys: int = contract.REFUSAL_MAX_KEYS):
+        self.max_keys = max_keys
+        self._lock = threading.Lock()
+        self._counts: dict[tuple[datetime, str, str, int], int] = {}
+        self._scheduled_at: float | None = None  # monotonic time a flush was asked for
+
+    def count(self, ip_address: str, endpoint: str, status: int, now: datetime | None = None) -> bool:
+        """Count one refusal. True when the caller must schedule a ``flush`` (none is pending)."""
+        minute = (now or utcnow()).replace(second=0, microsecond=0)
+        key = (minute, (ip_address or "")[:64], endpoint[:255], status)
+        with self._lock:
+            if key not in self._counts and len(self._counts) >= self.max_keys:
+                key = (minute, "*", "*", status)
+            self._counts[key] = self._counts.get(key, 0) + 1
+            clock = time.monotonic()
+            # A flush asked for long ago and never run (its task was cancelled) no longer counts.
+            if self._scheduled_at is not None and clock - self._scheduled_at < 3 * contract.REFUSAL_FLUSH_SECONDS:
+                return False
+            self._scheduled_at = clock
+            return True
+
+    def pending(self) -> int:
+        with self._lock:
+            return sum(self._counts.values())
+
+    def flush(self, now: datetime | None = None) -> int:
+        """Write the counts (one transaction) and drop buckets older than ``REFUSAL_KEEP_DAYS``.
+        Returns how many refusals were written. A failed write keeps the counts for the next one."""
+        with self._lock:
+            counts, self._counts = self._counts, {}
+            self._scheduled_at = None
+        if not counts:
+            return 0
+        rows = [{"minute": m, "ip_address": ip, "endpoint": path, "status": status, "count": n}
+                for (m, ip, path, status), n in counts.items()]
+        try:
+            with session_scope() as session:
+                table = WebhookRefusal.__table__
+                if session.get_bind().dialect.name == "postgresql":
+                    from sqlalchemy.dialects.postgresql import insert
+                else:
+                    from sqlalchemy.dialects.sqlite import insert
+                stmt = insert(table)
+                session.execute(stmt.on_conflict_do_update(
+                    index_elements=[table.c.minute, table.c.ip_address, table.c.endpoint, table.c.status],
+                    set_={"count": table.c.count + stmt.excluded.count},
+                ), rows)
+                cutoff = (now or utcnow()) - timedelta(days=contract.REFUSAL_KEEP_DAYS)
+                session.execute(sa.delete(table).where(table.c.minute < cutoff))
+        except Exception:  # noqa: BLE001 - counting must never fail a request; keep the counts
+            log.exception("could not write webhook refusal counts")
+            with self._lock:
+                for key, n in counts.items():
+                    if key in self._counts or len(self._counts) < self.max_keys:
+                        self._counts[key] = self._counts.get(key, 0) + n
+            return 0
+        return sum(counts.values())
+
+
+refusals = RefusalCounter()
+
+
+@dataclass(frozen=True)
+class RefusalCount:
+    minute: datetime
+    ip_address: str
+    endpoint: str
+    status: int
+    count: int
+
+
+def refusal_counts(limit: int = 100) -> list[RefusalCount]:
+    """The newest refusal buckets (operators; what is still in memory is not included)."""
+    with read_scope() as session:
+        rows = session.exec(select(WebhookRefusal).order_by(WebhookRefusal.minute.desc(),
+                                                            WebhookRefusal.count.desc()).limit(limit)).all()
+        return [RefusalCount(r.minute, r.ip_address, r.endpoint, r.status, r.count) for r in rows]
+
+
+# --------------------------------------------------------------------------- Idempotency-Key
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What an ``Idempotency-Key`` allows: 'run' (taken: ``claim_id``), 'replay' (``status`` and
+    ``body`` of the first answer), 'busy' (a request with it is running) or 'mismatch' (used with
+    another body)."""
+
+    outcome: str
+    claim_id: int | None = None
+    status: int | None = None
+    body: dict = field(default_factory=dict)
+
+
+def claim_idempotency_key(user_id: uuid.UUID, key: str, fingerprint: str, now: datetime | None = None) -> Claim:
+    """Take ``key`` for this request before the scrape runs, or say why not. An answered key older
+    than ``IDEMPOTENCY_TTL_HOURS``, or an unanswered one older than ``IDEMPOTENCY_STALE_MINUTES``
+    (its worker died), is taken over. The UNIQUE (user_id, key) lets one of two concurrent
+    requests take it; the other is told it is busy."""
+    now = now or utcnow()
+    try:
+        with session_scope() as session:
+            row = session.exec(select(WebhookIdempotencyKey).where(
+                WebhookIdempotencyKey.user_id == user_id, WebhookIdempotencyKey.key == key).with_for_update()).first()
+            if row is not None:
+                expired = row.created_at < now - timedelta(hours=contract.IDEMPOTENCY_TTL_HOURS)
+                stale = row.status is None and row.created_at < now - timedelta(
+                    minutes=contract.IDEMPOTENCY_STALE_MINUTES)
+                if not (expired or stale):
+                    if row.body_sha256 != fingerprint:
+                        return Claim("mismatch")
+                    if row.status is None:
+                        return Claim("busy")
+                    return Claim("replay", status=row.status, body=_replay_body(session, row))
+                session.delete(row)
+                session.flush()
+            claim = WebhookIdempotencyKey(user_id=user_id, key=key, body_sha256=fingerprint, created_at=now)
+            session.add(claim)
+            session.flush()
+            claim_id = claim.id
+    except IntegrityError:
+        return Claim("busy")  # a concurrent request took it first
+    return Claim("run", claim_id=claim_id)
+
+
+def _replay_body(session: Session, row: WebhookIdempotencyKey) -> dict:
+    body = dict(row.response_body or {})
+    if row.bulk_scrape_id is not None and "output" in body:
+        scrape = session.get(BulkScrape, row.bulk_scrape_id)
+        body["output"] = list(scrape.output or []) if scrape is not None else []
+    return body
+
+
+def complete_idempotency_key(session: Session, claim_id: int, status: int, body: dict,
+                             bulk_scrape_id: uuid.UUID | None) -> None:
+    """Record the answer a claimed key replays, in the caller's (the scrape's) transaction. The
+    leads are not copied: a replay reads them back from the scrape."""
+    stored = {**body, "output": []} if "output" in body else body
+    session.execute(sa.update(WebhookIdempotencyKey.__table__)
+                    .where(WebhookIdempotencyKey.__table__.c.id == claim_id)
+                    .values(status=status, response_body=stored, bulk_scrape_id=bulk_scrape_id))
+
+
+def release_idempotency_key(claim_id: int) -> None:
+    """Give an unanswered key back (the request failed and charged nothing: a retry may run)."""
+    table = WebhookIdempotencyKey.__table__
+    with session_scope() as session:
+        session.execute(sa.delete(table).where(table.c.id == claim_id, table.c.status.is_(None)))
+
+
+# --------------------------------------------------------------------------- expiry (the daily job)
+
+
+def expire(now: datetime | None = None) -> dict:
+    """Delete log rows older than ``LOG_MAX_AGE_DAYS``, refusal buckets older than ``REFUSAL_KEEP_DAYS``
+    and idempotency keys past ``IDEMPOTENCY_TTL_HOURS`` (for users who stopped calling; the insert
+    prunes an active user's log)."""
+    now = now or utcnow()
+    requests, refused, keys = (WebhookRequest.__table__, WebhookRefusal.__table__,
+                               WebhookIdempotencyKey.__table__)
+    with session_scope() as session:
+        return {
+            "requests": session.execute(sa.delete(requests).where(
+                requests.c.created_at < now - timedelta(days=contract.LOG_MAX_AGE_DAYS))).rowcount,
+            "refusals": session.execute(sa.delete(refused).where(
+                refused.c.minute < now - timedelta(days=contract.REFUSAL_KEEP_DAYS))).rowcount,
+            "idempotency_keys": session.execute(sa.delete(keys).where(
+                keys.c.created_at < now - timedelta(hours=contract.IDEMPOTENCY_TTL_HOURS))).rowcount,
+        }
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,12 @@
-"""The webhook API through FastAPI: every status code, the request log, the
-ledger invariant after each call, the super-admin variant and the rate limit."""
+"""The webhook API through FastAPI: every status code, the request log (key holders only,
+capped and expired), refusal counts, Idempotency-Key, the ledger invariant after each call, the
+super-admin variant and the rate limit."""
 
 from __future__ import annotations
 
+import json
 import uuid
+from datetime import timedelta
 
 import pytest
 from fastapi.testclient import TestClient
@@ -12,7 +15,8 @@ from sqlmodel import select
 from marketplace.api import ratelimit, webhook
 from marketplace.api.app import create_api
 from marketplace.db import session_scope
-from marketplace.models import BulkScrape, WebhookRequest
+from marketplace.core import webhook as contract
+from marketplace.models import BulkScrape, WebhookRefusal, WebhookRequest, utcnow
 from marketplace.services import ledger, webhooks
 
 BODY = {"leadCount": 3, "location": "Austin, TX"}
@@ -21,8 +25,19 @@ BODY = {"leadCount": 3, "location": "Austin, TX"}
 @pytest.fixture
 def client(db_url, monkeypatch):
     monkeypatch.setattr(webhook, "webhook_limiter", ratelimit.Limiter("webhook-test", 5))
+    monkeypatch.setattr(webhooks, "refusals", webhooks.RefusalCounter())
     with TestClient(create_api()) as c:
         yield c
+
+
+def _refusals():
+    """(endpoint, status) -> count written to webhook_refusals, after flushing what is in memory."""
+    webhooks.refusals.flush()
+    totals: dict = {}
+    with session_scope() as s:
+        for row in s.exec(select(WebhookRefusal)).all():
+            totals[(row.endpoint, row.status)] = totals.get((row.endpoint, row.status), 0) + row.count
+    return totals
 
 
 @pytest.fixture
@@ -87,11 +102,21 @@ def test_a_scrape_through_the_webhook(client, keyed):
      "minPrice must not be above maxPrice."),
     ("{not json", "The request body is not valid JSON."),
     ([1, 2, 3], "The request body must be a JSON object."),
+    # Issue 22, finding 5: these raised OverflowError / RecursionError (500 with a traceback).
+    ('{"leadCount": %s, "location": "TX"}' % ("9" * 400), "leadCount must be a whole number from 1 to 1,000."),
+    ('{"leadCount": 5, "location": "TX", "minPrice": %s}' % ("9" * 400),
+     "minPrice must be a number from 0 to 1,000,000,000."),
+    ('{"leadCount": 5, "location": "TX", "maxROI": -%s}' % ("9" * 400), "maxROI must be a number from 0 to 100."),
+    ('{"leadCount": 5, "location": "TX", "maxROI": NaN}', "maxROI must be a number from 0 to 100."),
+    ("[" * 20_000 + "]" * 20_000, "The request body is nested too deeply (at most 32 levels)."),
+    ('{"leadCount": 5, "location": "TX", "x": ' + "{\"a\": " * 5_000 + "1" + "}" * 5_001,
+     "The request body is nested too deeply (at most 32 levels)."),
 ])
-def test_bad_bodies_are_400_and_charge_nothing(client, keyed, body, message):
+def test_bad_bodies_are_400_and_charge_nothing(client, keyed, body, message, caplog):
     user, key = keyed()
     res = _post(client, user.id, key, body)
     assert (res.status_code, res.json()) == (400, {"error": message})
+    assert "Traceback" not in caplog.text
     assert _balance(user.id) == 10_000
     assert [e.response_status for e in _log(user.id)] == [400]
 
@@ -111,7 +136,9 @@ def test_missing_or_wrong_key_is_401(client, keyed):
         assert res.status_code == 401, presented
         assert res.json() == {"error": "Invalid or missing webhook auth key"}
     assert _balance(user.id) == 10_000
-    assert len(_log(user.id)) == 5
+    # Issue 22, finding 2: refusals are counted, never written to the user's log.
+    assert _log() == []
+    assert _refusals() == {(f"/functions/v1/webhook-bulk-scrape/{user.id}", 401): 5}
 
 
 def test_a_user_without_a_key_is_401(client, new_user):
@@ -119,11 +146,14 @@ def test_a_user_without_a_key_is_401(client, new_user):
     assert _post(client, user.id, "lvwh_anything").status_code == 401
 
 
-def test_unknown_user_is_404_and_logged(client):
-    for user_id in (uuid.uuid4(), "not-a-uuid"):
+def test_unknown_user_is_404_and_counted_not_logged(client):
+    unknown = uuid.uuid4()
+    for user_id in (unknown, "not-a-uuid"):
         res = _post(client, user_id, "lvwh_x")
         assert (res.status_code, res.json()) == (404, {"error": "User not found"})
-    assert [(e.user_id, e.response_status) for e in _log()] == [(None, 404), (None, 404)]
+    assert _log() == []
+    assert _refusals() == {(f"/functions/v1/webhook-bulk-scrape/{unknown}", 404): 1,
+                           ("/functions/v1/webhook-bulk-scrape/not-a-uuid", 404): 1}
 
 
 def test_insufficient_credits_is_402_and_charges_nothing(client, keyed):
@@ -155,32 +185,98 @@ def test_the_sixth_request_within_a_second_is_429(client, keyed):
     assert statuses == [401] * 5 + [429]
     assert _post(client, user.id, key).json() == {"error": "Rate limit exceeded"}
     assert _balance(user.id) == 10_000
-    assert [e.response_status for e in _log(user.id)] == [401] * 5 + [429, 429]
+    assert _log() == []
+    path = f"/functions/v1/webhook-bulk-scrape/{user.id}"
+    assert _refusals() == {(path, 401): 5, (path, 429): 2}
 
 
-def test_a_source_failure_is_500_without_internals_and_charges_nothing(client, keyed, monkeypatch):
+def test_a_source_failure_is_503_without_internals_and_charges_nothing(client, keyed, monkeypatch, caplog):
+    """Issue 22, finding 4: the provider's words reach the server log, never the caller."""
     from marketplace.sources.base import SourceError
 
     class Broken:
         name = "broken"
 
         def search(self, criteria):
-            raise SourceError("RentCast returned HTTP 500 after 5 attempts on /listings/sale.")
+            raise SourceError("RentCast rejected the API key (HTTP 401): key rc_live_123 is disabled.")
 
     monkeypatch.setattr("marketplace.sources.get_source", lambda: Broken())
     user, key = keyed()
     res = _post(client, user.id, key)
-    assert res.status_code == 500
-    assert res.json() == {"error": "The lead source failed: RentCast returned HTTP 500 after 5 attempts on "
-                                   "/listings/sale."}
+    assert (res.status_code, res.json()) == (503, {"error": "The lead source is unavailable right now; nothing was "
+                                                            "charged. Please try again later."})
+    assert "RentCast" not in res.text and "rc_live_123" not in res.text
+    assert "rc_live_123" in caplog.text
+    assert _balance(user.id) == 10_000
+    (entry,) = _log(user.id)
+    assert entry.response_status == 503 and "RentCast" not in json.dumps(entry.response_body)
+
+
+def test_an_unexpected_failure_is_500_without_internals(client, keyed, monkeypatch, caplog):
+    def broken(*args, **kwargs):
+        raise RuntimeError("connection to db.internal:5432 failed: password authentication failed for lv_prod")
+
+    monkeypatch.setattr(webhook.scrapes, "run_scrape", broken)
+    user, key = keyed()
+    res = _post(client, user.id, key)
+    assert (res.status_code, res.json()) == (500, {"error": "Internal server error"})
+    assert "db.internal" not in res.text and "lv_prod" not in res.text and "RuntimeError" not in res.text
+    assert "db.internal" in caplog.text  # the detail is in the server log
     assert _balance(user.id) == 10_000
 
 
 def test_openapi_documents_the_webhook(client):
     doc = client.get("/api/openapi.json").json()
     op = doc["paths"]["/functions/v1/webhook-bulk-scrape/{user_id}"]["post"]
-    assert {"200", "400", "401", "402", "404", "429", "500"} <= set(op["responses"])
+    assert {"200", "400", "401", "402", "404", "409", "422", "429", "500", "503"} <= set(op["responses"])
+    assert "Idempotency-Key" in {p["name"] for p in op["parameters"]}
     body = op["requestBody"]["content"]["application/json"]
     assert set(body["schema"]["required"]) == {"leadCount", "location"}
+    # The documented schema is the validator's: its limits are the ones enforced.
+    assert set(body["schema"]["properties"]) == set(contract.WebhookBody.model_fields)
+    assert body["schema"]["properties"]["minPrice"]["anyOf"][0]["maximum"] == 1_000_000_000
     assert body["example"]["location"] == "Austin, TX"
     assert "/functions/v1/webhook-bulk-scrape-sp/{user_id}" in doc["paths"]
+
+
+def test_refused_requests_are_counted_in_one_batch_never_logged(client, keyed, monkeypatch):
+    """Issue 22, finding 2: 60 requests without a key used to write 60 rows (16 KB bodies each)
+    into the user's log. Now: no write per refusal, no body, the user's log untouched."""
+    monkeypatch.setattr(webhook, "webhook_limiter", ratelimit.Limiter("webhook-flood", 10**6))
+    monkeypatch.setattr(contract, "REFUSAL_FLUSH_SECONDS", 3600)
+    user, key = keyed()
+    assert _post(client, user.id, key).status_code == 200
+    junk = {"leadCount": 1, "location": "x" * 15_000}
+    for _ in range(60):
+        assert _post(client, user.id, None, junk).status_code == 401
+    assert client.post(f"/functions/v1/webhook-bulk-scrape/{user.id}", content=b"{" + b" " * (64 * 1024),
+                       headers={"content-type": "application/json"}).status_code == 413
+    with session_scope() as s:
+        assert s.exec(select(WebhookRefusal)).all() == []  # nothing written yet: counted in memory
+    assert webhooks.refusals.pending() == 61
+    assert [e.response_status for e in _log(user.id)] == [200]
+    path = f"/functions/v1/webhook-bulk-scrape/{user.id}"
+    assert _refusals() == {(path, 401): 60, (path, 413): 1}
+    with session_scope() as s:
+        assert {r.ip_address for r in s.exec(select(WebhookRefusal)).all()} == {"testclient"}
+
+
+def test_the_users_log_is_capped_and_expired(db_url, new_user, monkeypatch):
+    monkeypatch.setattr(contract, "LOG_KEEP_ROWS", 3)
+    user, other = new_user(), new_user()
+    now = utcnow()
+    with session_scope() as s:
+        for who in (user, other):
+            s.add(WebhookRequest(user_id=who.id, created_at=now - timedelta(days=91), method="POST", endpoint="/old",
+                                 response_status=200, ip_address="1.2.3.4"))
+    entry = dict(method="POST", endpoint="/functions/v1/webhook-bulk-scrape/x", ip_address="1.2.3.4",
+                 request_body={"leadCount": 1, "location": "y" * 40_000}, response_body={"error": "e"})
+    for status in (400, 402, 403, 503):
+        webhooks.log_request(user_id=user.id, status=status, **entry)
+    rows = webhooks.recent_requests(user.id)
+    assert [r.response_status for r in rows] == [503, 403, 402]  # the newest 3; the 91-day-old row is gone
+    assert len(rows[0].request_body["truncated"]) == 16 * 1024  # bodies are stored capped
+    # The daily job expires the old rows of users who stopped calling.
+    assert [r.endpoint for r in webhooks.recent_requests(other.id)] == ["/old"]
+    assert webhooks.expire()["requests"] == 1
+    assert webhooks.recent_requests(other.id) == []

@@ -11,12 +11,13 @@ from hypothesis import strategies as st
 
 from marketplace.api import ratelimit, webhook
 from marketplace.api.app import create_api
-from marketplace.core.scrape import WEBHOOK_FIELDS
+from marketplace.core.webhook import WebhookBody
 from marketplace.db import session_scope
 from marketplace.services import ledger, webhooks
 
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(min_value=-10**12, max_value=10**12),
+    st.integers(min_value=10**300, max_value=10**420), st.integers(min_value=-10**420, max_value=-10**300),
     st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=40),
     st.sampled_from(["Austin, TX", "TX", "Dallas", "Atlantis, ZZ", ",", " , TX", "1e999"]),
 )
@@ -24,13 +25,15 @@ values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=
                                                        st.dictionaries(st.text(max_size=8), inner, max_size=3)),
                       max_leaves=6)
 bodies = st.one_of(
-    st.fixed_dictionaries({}, optional={name: values for name in WEBHOOK_FIELDS}),
+    st.fixed_dictionaries({}, optional={name: values for name in WebhookBody.model_fields}),
     st.fixed_dictionaries({"leadCount": st.integers(min_value=-5, max_value=1005),
                            "location": st.sampled_from(["Austin, TX", "TX", "Phoenix", "Nowhere, XX", ""])},
                           optional={"minPrice": values, "maxROI": values, "includeAuction": values}),
     values,
 )
-raw = st.one_of(bodies.map(lambda b: json.dumps(b).encode()), st.binary(max_size=200))
+nested = st.tuples(st.integers(min_value=1, max_value=30_000), st.sampled_from([b"[", b'{"a":'])).map(
+    lambda t: t[1] * t[0] + b"1" + (b"]" if t[1] == b"[" else b"}") * t[0])
+raw = st.one_of(bodies.map(lambda b: json.dumps(b).encode()), st.binary(max_size=200), nested)
 
 
 def test_no_input_makes_the_webhook_fail(db_url, new_user, monkeypatch):

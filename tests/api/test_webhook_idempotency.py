@@ -1,0 +1,172 @@
+"""The webhook API's Idempotency-Key (issue 22, finding 1): a retried call is answered from the
+first one and charges nothing; another body under the same key is refused; two concurrent calls
+with one key never both run."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlmodel import func, select
+
+from marketplace.api import ratelimit, webhook
+from marketplace.api.app import create_api
+from marketplace.db import session_scope
+from marketplace.models import BulkScrape, WebhookIdempotencyKey, WebhookRequest
+from marketplace.services import ledger, webhooks
+from marketplace.sources.builtin import BuiltinSource
+
+BODY = {"leadCount": 3, "location": "Austin, TX"}
+
+
+@pytest.fixture
+def client(db_url, monkeypatch):
+    monkeypatch.setattr(webhook, "webhook_limiter", ratelimit.Limiter("idem-test", 1000))
+    monkeypatch.setattr(webhooks, "refusals", webhooks.RefusalCounter())
+    with TestClient(create_api()) as c:
+        yield c
+
+
+@pytest.fixture
+def user_key(new_user):
+    user = new_user(credits=10_000)
+    return user, webhooks.regenerate_key(user.id)
+
+
+def _post(client, user, key, body=BODY, idem="order-7f3a"):
+    headers = {"x-webhook-auth": key}
+    if idem is not None:
+        headers["Idempotency-Key"] = idem
+    return client.post(f"/functions/v1/webhook-bulk-scrape/{user.id}", json=body, headers=headers)
+
+
+def _state(user_id):
+    with session_scope() as s:
+        assert ledger.balance(s, user_id) == ledger.ledger_sum(s, user_id)
+        return (ledger.balance(s, user_id), s.exec(select(func.count()).select_from(BulkScrape)).one())
+
+
+def test_a_retry_with_the_same_key_and_body_replays_the_first_answer_and_charges_nothing(client, user_key):
+    user, key = user_key
+    first = _post(client, user, key)
+    assert first.status_code == 200 and "Idempotent-Replayed" not in first.headers
+    assert _state(user.id) == (10_000 - 300, 1)
+    # The same body, written differently (order, 3.0), is the same request.
+    again = _post(client, user, key, body={"location": "Austin, TX", "leadCount": 3.0})
+    assert again.status_code == 200
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.json() == first.json()  # same scrape id, same leads
+    assert _state(user.id) == (10_000 - 300, 1)
+    with session_scope() as s:
+        statuses = s.exec(select(WebhookRequest.response_status).where(WebhookRequest.user_id == user.id)).all()
+    assert statuses == [200, 200]
+    # Without a key (or with another one) it is a new scrape.
+    assert _post(client, user, key, idem="order-8b21").status_code == 200
+    assert _state(user.id) == (10_000 - 600, 2)
+
+
+def test_the_same_key_with_another_body_is_422_and_charges_nothing(client, user_key):
+    user, key = user_key
+    assert _post(client, user, key).status_code == 200
+    res = _post(client, user, key, body={**BODY, "leadCount": 4})
+    assert (res.status_code, res.json()) == (422, {"error": "This Idempotency-Key was already used with a different "
+                                                            "body. Use a new key for a new request."})
+    assert _state(user.id) == (10_000 - 300, 1)
+
+
+@pytest.mark.parametrize("bad", ["", " padded", "tab\there", "é", "x" * 256])
+def test_a_malformed_key_is_400(client, user_key, bad):
+    user, key = user_key
+    res = client.post(f"/functions/v1/webhook-bulk-scrape/{user.id}", json=BODY,
+                      headers={"x-webhook-auth": key, "Idempotency-Key": bad.encode("utf-8")})
+    assert res.status_code == 400
+    assert res.json() == {"error": "Idempotency-Key must be 1 to 255 printable ASCII characters (no spaces at either "
+                                   "end)."}
+    assert _state(user.id) == (10_000, 0)
+
+
+def test_keys_are_per_user(client, user_key, new_user):
+    user, key = user_key
+    other = new_user(credits=10_000)
+    other_key = webhooks.regenerate_key(other.id)
+    assert _post(client, user, key).status_code == 200
+    res = _post(client, other, other_key)
+    assert res.status_code == 200 and "Idempotent-Replayed" not in res.headers
+    assert _state(other.id) == (10_000 - 300, 2)
+
+
+def test_a_failed_request_frees_its_key_for_a_retry(client, user_key, monkeypatch):
+    from marketplace.sources.base import SourceError
+
+    class Flaky:
+        name = "flaky"
+        calls = 0
+
+        def search(self, criteria):
+            Flaky.calls += 1
+            if Flaky.calls == 1:
+                raise SourceError("HTTP 502 from the provider")
+            return BuiltinSource(seed=4).search(criteria)
+
+    monkeypatch.setattr("marketplace.sources.get_source", lambda: Flaky())
+    user, key = user_key
+    assert _post(client, user, key).status_code == 503
+    assert _state(user.id) == (10_000, 0)
+    res = _post(client, user, key)
+    assert res.status_code == 200 and "Idempotent-Replayed" not in res.headers
+    assert _state(user.id) == (10_000 - 300, 1)
+
+
+def test_two_concurrent_requests_with_one_key_never_both_run(client, user_key, monkeypatch):
+    started, release = threading.Event(), threading.Event()
+
+    class Slow:
+        name = "slow"
+
+        def search(self, criteria):
+            started.set()
+            assert release.wait(20)
+            return BuiltinSource(seed=6).search(criteria)
+
+    monkeypatch.setattr("marketplace.sources.get_source", lambda: Slow())
+    user, key = user_key
+    answers = {}
+    first = threading.Thread(target=lambda: answers.setdefault("first", _post(client, user, key)))
+    first.start()
+    assert started.wait(20)
+    second = _post(client, user, key)  # while the first is still scraping
+    release.set()
+    first.join(30)
+    assert answers["first"].status_code == 200
+    assert (second.status_code, second.json()) == (409, {"error": "A request with this Idempotency-Key is still "
+                                                                  "running. Retry once it has answered to get its "
+                                                                  "result."})
+    assert _state(user.id) == (10_000 - 300, 1)
+    third = _post(client, user, key)
+    assert third.headers["Idempotent-Replayed"] == "true" and third.json() == answers["first"].json()
+
+
+def test_claims_expire_after_24_hours_and_stale_claims_are_taken_over(db_url, new_user):
+    from datetime import timedelta
+
+    from marketplace.models import utcnow
+
+    user = new_user()
+    now = utcnow()
+    first = webhooks.claim_idempotency_key(user.id, "k1", "a" * 64, now=now)
+    assert first.outcome == "run"
+    assert webhooks.claim_idempotency_key(user.id, "k1", "a" * 64, now=now).outcome == "busy"
+    assert webhooks.claim_idempotency_key(user.id, "k1", "b" * 64, now=now).outcome == "mismatch"
+    # A claim left unanswered (its worker died) is taken over after 15 minutes.
+    assert webhooks.claim_idempotency_key(user.id, "k1", "a" * 64, now=now + timedelta(minutes=16)).outcome == "run"
+    with session_scope() as s:
+        row = s.exec(select(WebhookIdempotencyKey).where(WebhookIdempotencyKey.key == "k1")).one()
+        webhooks.complete_idempotency_key(s, row.id, 200, {"credits_used": 0}, None)
+    later = now + timedelta(minutes=17)
+    assert webhooks.claim_idempotency_key(user.id, "k1", "a" * 64, now=later).outcome == "replay"
+    assert webhooks.claim_idempotency_key(user.id, "k1", "a" * 64,
+                                          now=now + timedelta(hours=25)).outcome == "run"
+    assert webhooks.expire(now=now + timedelta(hours=50))["idempotency_keys"] == 1
+    with session_scope() as s:
+        assert s.exec(select(func.count()).select_from(WebhookIdempotencyKey)).one() == 0
