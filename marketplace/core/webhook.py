@@ -125,6 +125,8 @@ class WebhookBody(BaseModel):
     def _present(cls, value: str) -> str:
         if not value.strip():
             raise PydanticCustomError("missing", MISSING_PARAMETERS)
+        if not value.isprintable():
+            raise ValueError(BAD_LOCATION)
         return value
 
     @model_validator(mode="after")
@@ -176,9 +178,9 @@ def _message(error: ValidationError) -> str:
     if any(e["type"] == "missing" and e["loc"] and e["loc"][0] in ("leadCount", "location") for e in errors):
         return MISSING_PARAMETERS
     first = errors[0]
+    if first["type"] == "value_error":  # a rule of ours (a field's, or one across fields)
+        return str(first["ctx"]["error"])
     if not first["loc"]:
-        if first["type"] == "value_error":  # a rule across fields (_consistent)
-            return str(first["ctx"]["error"])
         return NOT_AN_OBJECT
     return FIELD_MESSAGES.get(str(first["loc"][0]), NOT_AN_OBJECT)
 
@@ -234,9 +236,14 @@ def decode_json(raw: bytes, content_type: str | None) -> Any:
     if nesting_depth(raw) > MAX_JSON_DEPTH:
         raise WebhookBodyError(TOO_DEEP)
     try:
-        return json.loads(raw or b"null")
+        return json.loads(raw or b"null", parse_constant=_no_constants)
     except (ValueError, UnicodeDecodeError, RecursionError):
         raise WebhookBodyError(NOT_JSON) from None
+
+
+def _no_constants(name: str) -> Any:
+    """NaN and Infinity are not JSON (Python's parser accepts them; PostgreSQL's JSON does not)."""
+    raise ValueError(f"{name} is not JSON")
 
 
 # --------------------------------------------------------------------------- Idempotency-Key

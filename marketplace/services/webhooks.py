@@ -98,14 +98,28 @@ def authenticate(user_id: uuid.UUID | None, key: str | None) -> Caller:
 # --------------------------------------------------------------------------- the request log
 
 
+def _without_nul(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.replace("\x00", "")
+    if isinstance(value, dict):
+        return {_without_nul(str(k)): _without_nul(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_nul(v) for v in value]
+    return value
+
+
 def _trim(body: Any) -> Any:
-    """A JSON-safe body for the log, at most ``LOG_BODY_CHARS`` characters."""
+    """A JSON-safe body for the log, at most ``LOG_BODY_CHARS`` characters, without NUL characters
+    (PostgreSQL's JSON refuses them; a log row must never fail the scrape it is written with)."""
     if body is None:
         return None
     try:
-        text = json.dumps(body, default=str)
+        text = json.dumps(body, default=str, allow_nan=False)
     except (TypeError, ValueError, RecursionError):
         return {"unreadable": True}
+    if "\\u0000" in text:
+        body = _without_nul(body)
+        text = json.dumps(body, default=str)
     if len(text) <= contract.LOG_BODY_CHARS:
         return body if isinstance(body, dict) else {"value": body}
     return {"truncated": text[:contract.LOG_BODY_CHARS]}

@@ -107,7 +107,8 @@ def test_a_scrape_through_the_webhook(client, keyed):
     ('{"leadCount": 5, "location": "TX", "minPrice": %s}' % ("9" * 400),
      "minPrice must be a number from 0 to 1,000,000,000."),
     ('{"leadCount": 5, "location": "TX", "maxROI": -%s}' % ("9" * 400), "maxROI must be a number from 0 to 100."),
-    ('{"leadCount": 5, "location": "TX", "maxROI": NaN}', "maxROI must be a number from 0 to 100."),
+    ('{"leadCount": 5, "location": "TX", "maxROI": NaN}', "The request body is not valid JSON."),
+    ('{"leadCount": 5, "location": "TX", "minPrice": -Infinity}', "The request body is not valid JSON."),
     ("[" * 20_000 + "]" * 20_000, "The request body is nested too deeply (at most 32 levels)."),
     ('{"leadCount": 5, "location": "TX", "x": ' + "{\"a\": " * 5_000 + "1" + "}" * 5_001,
      "The request body is nested too deeply (at most 32 levels)."),
@@ -280,3 +281,17 @@ def test_the_users_log_is_capped_and_expired(db_url, new_user, monkeypatch):
     assert [r.endpoint for r in webhooks.recent_requests(other.id)] == ["/old"]
     assert webhooks.expire()["requests"] == 1
     assert webhooks.recent_requests(other.id) == []
+
+
+def test_nul_characters_never_fail_an_accepted_scrape(client, keyed):
+    """The accepted scrape's log row is written in its transaction: a body PostgreSQL's JSON would
+    refuse (a NUL character) must not fail the scrape."""
+    user, key = keyed()
+    res = _post(client, user.id, key, {**BODY, "note\u0000": "a\u0000b"})
+    assert res.status_code == 200, res.text
+    (entry,) = _log(user.id)
+    assert entry.request_body == {**BODY, "note": "ab"}
+    res = _post(client, user.id, key, {"leadCount": 1, "location": "Austin\u0000"})
+    assert (res.status_code, res.json()) == (
+        400, {"error": "location must be a city, a state code, or 'city, state' (e.g. 'Austin, TX')."})
+    assert _balance(user.id) == 10_000 - 300
