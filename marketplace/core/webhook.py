@@ -96,7 +96,7 @@ class WebhookBody(BaseModel):
                               json_schema_extra={"examples": [EXAMPLE_BODY]})
 
     leadCount: int = Field(..., ge=rules.MIN_LEADS, le=rules.MAX_LEADS,
-                           description=f"How many leads ({rules.MIN_LEADS}-{rules.MAX_LEADS:,}).", examples=[25])
+                           description="How many leads.", examples=[25])
     location: str = Field(..., max_length=LOCATION_MAX_LENGTH,
                           description="A city (`Austin`), a state code (`TX`) or 'city, state' (`Austin, TX`).",
                           examples=["Austin, TX"])

@@ -18,8 +18,12 @@ def _body_rows() -> str:
     required = set(schema.get("required", ()))
     rows = []
     for name, prop in schema["properties"].items():
-        kind = prop.get("type") or next((p["type"] for p in prop.get("anyOf", ()) if p.get("type") != "null"), "")
-        rows.append(f"| `{name}` | {_TYPES.get(kind, kind)} | {'yes' if name in required else 'no'} | "
+        typed = next((p for p in prop.get("anyOf", ()) if p.get("type") != "null"), prop)
+        kind = typed.get("type", "")
+        bounds = "" if "minimum" not in typed else f"{typed['minimum']:,}-{typed['maximum']:,}"
+        if "maxLength" in typed:
+            bounds = f"at most {typed['maxLength']} characters"
+        rows.append(f"| `{name}` | {_TYPES.get(kind, kind)} | {'yes' if name in required else 'no'} | {bounds} | "
                     f"{prop.get('description', '')} |")
     return "\n".join(rows)
 
@@ -43,7 +47,7 @@ def webhook_markdown(user_id: str, base_url: str = "https://YOUR-LEADVAULT-SITE"
     return f"""# LeadVault Webhook API
 
 Run the bulk scraper from your own tools. Every call is charged like a scrape on
-the Bulk Scraper page and appears in your request log there.
+the Bulk Scraper page; every call made with your key appears in your request log there.
 
 ## Endpoint
 
@@ -59,8 +63,8 @@ we store only a hash of it. Generating a new key stops the old one at once.
 
 ## Body
 
-| field | type | required | meaning |
-|---|---|---|---|
+| field | type | required | range | meaning |
+|---|---|---|---|---|
 {_body_rows()}
 
 Leave the include flags out for every lead type. Numbers are JSON numbers and flags JSON booleans

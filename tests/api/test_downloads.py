@@ -59,5 +59,10 @@ def test_webhook_docs_download(client):
     text = res.text
     assert "/functions/v1/webhook-bulk-scrape/1234-abcd" in text
     assert "| 91+ | 35% |" in text and "Missing required parameters: leadCount, location" in text
+    # The body table comes from the validating model; retries, 503 and the log's limits are documented.
+    assert "| `minPrice` | number | no | 0-1,000,000,000 | Lowest asking price (USD). |" in text
+    assert "Idempotency-Key" in text and "Idempotent-Replayed: true" in text
+    assert "| 503 | the lead source is unavailable" in text and "| 413 | body over 64 KiB |" in text
+    assert "newest\n1,000 requests per user for 90 days" in text
     assert "/webhook-bulk-scrape/YOUR_USER_ID" in client.get("/api/webhook-docs.md",
                                                                params={"user_id": "<script>"}).text

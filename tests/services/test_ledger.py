@@ -6,6 +6,7 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import select
 
+from marketplace.core import scrape as scrape_rules
 from marketplace.db import get_engine, session_scope
 from marketplace.models import CreditLedger, Profile
 from marketplace.services import ledger
@@ -35,6 +36,11 @@ def test_overspend_is_refused_and_changes_nothing(new_user):
         with session_scope() as s:
             ledger.apply_credits(s, user.id, -51, "unlock", "lead-x")
     assert str(err.value) == "You have 50 credits but need 51."
+    with pytest.raises(ledger.InsufficientCredits) as err:
+        with session_scope() as s:
+            ledger.apply_credits(s, user.id, -5_915, "bulk_scrape", "scrape-x")
+    # One sentence (SPEC 8), one number format wherever it is shown (issue 22, finding 13).
+    assert str(err.value) == "You have 50 credits but need 5,915." == scrape_rules.shortfall_message(50, 5_915)
     with session_scope() as s:
         assert ledger.balance(s, user.id) == 50
         assert len(s.exec(select(CreditLedger).where(CreditLedger.user_id == user.id)).all()) == 1
