@@ -31,3 +31,43 @@ def test_marketplace_indexes_exist(db_url):
     indexes = {ix["name"] for ix in sa.inspect(get_engine(db_url)).get_indexes("leads")}
     assert {"ix_leads_active_confidence", "ix_leads_active_created", "ix_leads_active_roi",
             "ix_leads_active_price"} <= indexes
+
+
+def test_0010_backfills_what_scrapes_delivered(db_url):
+    """held_properties starts with every property existing scrapes delivered (a property already
+    delivered twice, before the constraint, keeps one row per key)."""
+    import uuid
+
+    from alembic import command
+
+    from marketplace.db import session_scope
+    from marketplace.migrations import alembic_config, upgrade
+    from marketplace.models import BulkScrape, HeldProperty, UserLead
+    from tests.factories import lead, make_user
+
+    def migrate(step):
+        with get_engine(db_url).begin() as conn:
+            cfg = alembic_config(db_url)
+            cfg.attributes["connection"] = conn
+            step(cfg)
+
+    migrate(lambda cfg: command.downgrade(cfg, "0009"))
+    try:
+        user = make_user(db_url)
+        with session_scope(db_url) as s:
+            for listing in ("rc:1", "rc:1-relisted"):  # the same house, delivered by two scrapes
+                scrape = BulkScrape(id=uuid.uuid4(), user_id=user.id, lead_count=1, leads_generated=1, params={},
+                                    output=[])
+                s.add(scrape)
+                s.flush()
+                row = lead(scrape_id=scrape.id, source_listing_id=listing, is_active=False, address="12  Oak St")
+                s.add(row)
+                s.flush()
+                s.add(UserLead(user_id=user.id, lead_id=row.id, credit_cost=100, purchase_type="bulk_scrape"))
+            s.add(lead(external_id="market:1"))  # a marketplace lead nobody received from a scrape
+    finally:
+        migrate(lambda cfg: command.upgrade(cfg, "head"))
+    with session_scope(db_url) as s:
+        keys = sorted(s.exec(sa.select(HeldProperty.key).where(HeldProperty.user_id == user.id)).scalars())
+    assert keys == ["address:12 oak st|78701", "listing:rc:1", "listing:rc:1-relisted"]
+    upgrade(db_url)  # at head: nothing to do
