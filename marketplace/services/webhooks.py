@@ -236,23 +236,6 @@ class RefusalCounter:
 refusals = RefusalCounter()
 
 
-@dataclass(frozen=True)
-class RefusalCount:
-    minute: datetime
-    ip_address: str
-    endpoint: str
-    status: int
-    count: int
-
-
-def refusal_counts(limit: int = 100) -> list[RefusalCount]:
-    """The newest refusal buckets (operators; what is still in memory is not included)."""
-    with read_scope() as session:
-        rows = session.exec(select(WebhookRefusal).order_by(WebhookRefusal.minute.desc(),
-                                                            WebhookRefusal.count.desc()).limit(limit)).all()
-        return [RefusalCount(r.minute, r.ip_address, r.endpoint, r.status, r.count) for r in rows]
-
-
 # --------------------------------------------------------------------------- Idempotency-Key
 
 

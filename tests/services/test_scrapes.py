@@ -180,22 +180,28 @@ def test_impossible_criteria_are_refused_without_a_charge(new_user):
     assert _counts(user.id) == before
 
 
-def test_parallel_scrapes_never_overdraw(new_user):
-    user = new_user(credits=rules.scrape_cost(40) * 2 + 10)
+def _in_parallel(scrape, n: int) -> tuple[list, list]:
+    """Run ``scrape(i)`` for i in range(n) on n threads at once: (results, ScrapeErrors)."""
     results, errors = [], []
 
-    def go(seed):
+    def go(i):
         try:
-            results.append(scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=40),
-                                              source=BuiltinSource(seed=seed)))
+            results.append(scrape(i))
         except scrapes.ScrapeError as exc:
             errors.append(exc)
 
-    threads = [threading.Thread(target=go, args=(s,)) for s in range(5)]
+    threads = [threading.Thread(target=go, args=(i,)) for i in range(n)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    return results, errors
+
+
+def test_parallel_scrapes_never_overdraw(new_user):
+    user = new_user(credits=rules.scrape_cost(40) * 2 + 10)
+    results, errors = _in_parallel(lambda seed: scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=40),
+                                                                   source=BuiltinSource(seed=seed)), 5)
     assert len(results) == 2 and len(errors) == 3
     assert {type(e) for e in errors} == {scrapes.ScrapeInsufficientCredits}
     with session_scope() as s:
@@ -225,27 +231,18 @@ def test_two_concurrent_scrapes_never_deliver_or_charge_a_property_twice(new_use
     user = new_user(credits=10_000)
     leads = [{**lead, "external_id": f"rentcast:{i}"} for i, lead in enumerate(_builtin(10, seed=31))]
     barrier = threading.Barrier(2, timeout=20)
-    results, errors = [], []
 
-    def go(n):
+    def progress(done, total):
+        if done == total:  # generation finished: the held check has run
+            barrier.wait()
+
+    def scrape(n):
         listings = leads if not same_address_only else [{**lead, "external_id": f"t{n}:{i}"}
                                                          for i, lead in enumerate(leads)]
+        return scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=10), source=SameListings(listings),
+                                  progress=progress)
 
-        def progress(done, total):
-            if done == total:  # generation finished: the held check has run
-                barrier.wait()
-
-        try:
-            results.append(scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=10),
-                                              source=SameListings(listings), progress=progress))
-        except scrapes.ScrapeError as exc:
-            errors.append(exc)
-
-    threads = [threading.Thread(target=go, args=(n,)) for n in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    results, errors = _in_parallel(scrape, 2)
     assert len(results) == 1, (results, errors)
     assert [e.message for e in errors] == [
         "Every lead found was delivered to you meanwhile by another scrape; nothing was charged. "
