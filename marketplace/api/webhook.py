@@ -207,7 +207,7 @@ async def _handle(request: Request, user_id_raw: str, super_admin: bool) -> JSON
         claim = None
         if idempotency_key is not None:
             claim = await run_blocking(webhooks.claim_idempotency_key, caller.user_id, idempotency_key,
-                                       validated.fingerprint())
+                                       validated.fingerprint(endpoint))
             if claim.outcome == "replay":
                 return finish(claim.status, claim.body, headers={REPLAYED_HEADER: "true"})
             if claim.outcome == "busy":

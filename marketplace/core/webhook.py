@@ -153,10 +153,10 @@ class WebhookBody(BaseModel):
                                    lead_types=self.lead_types(), price=price, roi=roi, min_confidence=0,
                                    size=(0, 1_000_000))
 
-    def fingerprint(self) -> str:
-        """SHA-256 of the body as validated (field order, number spelling and unknown fields do
-        not matter): what an ``Idempotency-Key`` is bound to."""
-        return hashlib.sha256(self.model_dump_json().encode()).hexdigest()
+    def fingerprint(self, endpoint: str) -> str:
+        """SHA-256 of the endpoint and the body as validated (field order, number spelling and
+        unknown fields do not matter): what an ``Idempotency-Key`` is bound to."""
+        return hashlib.sha256(f"{endpoint}\n{self.model_dump_json()}".encode()).hexdigest()
 
 
 def parse_location(location: str) -> tuple[tuple[str, ...], tuple[str, ...]]:

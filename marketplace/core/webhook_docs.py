@@ -114,7 +114,7 @@ Send a header `Idempotency-Key: <your id for this request>` (1-{contract.IDEMPOT
 characters, e.g. a UUID) to retry safely after a timeout or a dropped connection. The same key with the same
 body within {contract.IDEMPOTENCY_TTL_HOURS} hours returns the first successful answer again (status 200, the
 same `bulk_scrape_id` and leads, header `Idempotent-Replayed: true`) and charges nothing. While the first
-request is still running, the same key gets 409; the same key with a different body gets 422. When a request
+request is still running, the same key gets 409; the same key with a different body (or on the other endpoint) gets 422. When a request
 fails (400, 402, 503, 500), nothing was charged and the key is free again for a retry.
 
 ## Errors

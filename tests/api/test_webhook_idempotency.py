@@ -75,6 +75,16 @@ def test_the_same_key_with_another_body_is_422_and_charges_nothing(client, user_
     assert _state(user.id) == (10_000 - 300, 1)
 
 
+def test_the_same_key_on_the_other_endpoint_is_another_request(client, new_user):
+    admin = new_user(credits=10_000, admin=True)
+    key = webhooks.regenerate_key(admin.id)
+    assert _post(client, admin, key).status_code == 200
+    res = client.post(f"/functions/v1/webhook-bulk-scrape-sp/{admin.id}", json=BODY,
+                      headers={"x-webhook-auth": key, "Idempotency-Key": "order-7f3a"})
+    assert res.status_code == 422  # not the charged scrape's answer replayed as a free one
+    assert _state(admin.id) == (10_000 - 300, 1)
+
+
 @pytest.mark.parametrize("bad", ["", " padded", "tab\there", "é", "x" * 256])
 def test_a_malformed_key_is_400(client, user_key, bad):
     user, key = user_key
