@@ -41,9 +41,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import sqlalchemy as sa
-from sqlmodel import select
-
 from sqlalchemy.exc import IntegrityError
+from sqlmodel import select
 
 from marketplace.core import scrape as rules
 from marketplace.core.errors import UserError
