@@ -71,3 +71,30 @@ def test_0010_backfills_what_scrapes_delivered(db_url):
         keys = sorted(s.exec(sa.select(HeldProperty.key).where(HeldProperty.user_id == user.id)).scalars())
     assert keys == ["address:12 oak st|78701", "listing:rc:1", "listing:rc:1-relisted"]
     upgrade(db_url)  # at head: nothing to do
+
+
+def test_0011_books_the_forfeit_of_accounts_deleted_before_it(db_url, new_user):
+    """An account deleted before 0011 forfeited its balance without a ledger row: 0011 writes it,
+    so balance = ledger holds for every account; downgrading removes it again."""
+    from alembic import command
+
+    from marketplace import migrations
+    from marketplace.db import session_scope
+    from marketplace.models import Profile, User, utcnow
+    from marketplace.services import ledger
+
+    user = new_user(credits=300)
+    with get_engine(db_url).begin() as conn:  # a deletion as the code before 0011 did it
+        conn.execute(sa.delete(Profile.__table__).where(Profile.__table__.c.user_id == user.id))
+        conn.execute(sa.update(User.__table__).where(User.__table__.c.id == user.id).values(deleted_at=utcnow()))
+    cfg = migrations.alembic_config(db_url)
+    command.downgrade(cfg, "0009")
+    try:
+        with session_scope() as session:
+            assert ledger.ledger_sum(session, user.id) == 300
+    finally:
+        migrations.upgrade(db_url)
+    with session_scope() as session:
+        assert ledger.ledger_sum(session, user.id) == 0
+        last = ledger.history(session, user.id, limit=1)[0]
+        assert (last.delta, last.reason, last.balance_after) == (-300, "forfeited", 0)

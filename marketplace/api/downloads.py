@@ -26,7 +26,7 @@ router = APIRouter()
 
 @router.get(routes.API_SCRAPE_CSV, include_in_schema=False)
 async def scrape_csv(scrape_id: str, token: str = "", kind: str = "results") -> Response:
-    user_id = downloads.read_token(token, downloads.SCRAPE_CSV, scrape_id)
+    user_id = await run_blocking(downloads.link_holder, token, downloads.SCRAPE_CSV, scrape_id)
     if user_id is None:
         return JSONResponse({"error": "This download link is invalid or has expired."}, status_code=403)
     stored = await run_blocking(scrapes.stored_scrape, user_id, scrape_id)

@@ -66,7 +66,7 @@ async def _stream(chunks: Iterator[str]) -> AsyncIterator[bytes]:
 async def explorer_leads_csv(q: str = "", status: str = rules.DEFAULT_STATUS, sort: str = rules.DEFAULT_SORT,
                              token: str = "") -> Response:
     view = rules.LeadView.of(q, status, sort)
-    user_id = downloads.read_token(token, PURPOSE, view.params())
+    user_id = await run_blocking(downloads.link_holder, token, PURPOSE, view.params())
     if user_id is None:
         return JSONResponse(INVALID_LINK, status_code=403)
     if not await run_blocking(admin.is_super_admin, user_id):

@@ -16,6 +16,7 @@ LEDGER_REASONS = (
     "referral_reward",
     "admin_grant",
     "refund",
+    "forfeited",  # the balance of a deleted account (services.account_settings.delete_account)
 )
 IMAGE_STATUSES = ("success", "pending", "failed", "no_images")
 PURCHASE_STATUSES = ("pending", "paid", "failed", "canceled")

@@ -13,6 +13,9 @@ from sqlmodel import Field, SQLModel
 from marketplace.models.base import (IMAGE_STATUSES, JSONType, UTCDateTime, bigint_pk, created_column, ts_column,
                                      utcnow)
 
+# Leads whose first picture is one of the app's own house drawings (the partial index below).
+HOUSE_DRAWING_WHERE = "primary_image_url LIKE '/api/images/house/%'"
+
 
 class Lead(SQLModel, table=True):
     __tablename__ = "leads"
@@ -73,6 +76,10 @@ class Lead(SQLModel, table=True):
         sa.Index("ix_leads_created_at", "created_at"),
         sa.Index("ix_leads_zip_code", "zip_code"),
         sa.Index("ix_leads_state_city", "state", "city"),
+        # The picture route draws only a lead's own house drawings (api/images.py): it finds the
+        # lead by its first drawing. Partial: photographs' addresses are never looked up.
+        sa.Index("ix_leads_house_drawing", "primary_image_url",
+                 sqlite_where=sa.text(HOUSE_DRAWING_WHERE), postgresql_where=sa.text(HOUSE_DRAWING_WHERE)),
     )
 
 

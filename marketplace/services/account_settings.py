@@ -56,7 +56,7 @@ from marketplace.messages import (
     PASSWORD_CHANGED_MEANWHILE,
     WRONG_CURRENT_PASSWORD,
 )
-from marketplace.services import auth_sessions, throttle
+from marketplace.services import auth_sessions, ledger, throttle
 from marketplace.services.account_mail import send_confirmation_email
 from marketplace.services.passwords import hash_password, verify_password
 
@@ -278,8 +278,9 @@ def delete_account(user_id: uuid.UUID, typed_email: object, now: datetime | None
     Kept, pointing at the anonymised ``users`` row: the credit ledger, the
     credit purchases (pending ones are cancelled), the unlock records and the
     bulk scrapes' counts and credits (what the ledger's entries refer to).
-    The remaining balance is forfeited: the ledger's last ``balance_after``
-    records it.
+    The remaining balance is forfeited through the ledger (one ``forfeited``
+    row of minus the balance), so a deleted account's ledger sums to 0, the
+    balance it no longer has.
     """
     now = now or utcnow()
     with session_scope() as session:
@@ -287,7 +288,7 @@ def delete_account(user_id: uuid.UUID, typed_email: object, now: datetime | None
         if not rules.delete_confirmation_matches(typed_email, user.email):
             raise SettingsError(*DELETE_MISMATCH)
         email = user.email
-        profile = session.get(Profile, user_id)
+        profile = session.get(Profile, user_id, with_for_update=True)  # the balance forfeited is the last one
         credits = profile.credits_remaining if profile is not None else 0
 
         def delete(model, *conditions) -> None:
@@ -309,6 +310,8 @@ def delete_account(user_id: uuid.UUID, typed_email: object, now: datetime | None
         update(BulkScrape, {"output": [], "params": {}}, BulkScrape.__table__.c.user_id == user_id)
         update(CreditPurchase, {"status": "canceled"},
                CreditPurchase.__table__.c.user_id == user_id, CreditPurchase.__table__.c.status == "pending")
+        if credits:
+            ledger.apply_credits(session, user_id, -credits, "forfeited")
         delete(Profile, Profile.__table__.c.user_id == user_id)
 
         user.email = rules.tombstone_email(user_id.hex)

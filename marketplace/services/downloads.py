@@ -3,8 +3,9 @@
 The browser keeps its session in localStorage, which a plain link cannot
 carry, so a Reflex handler (after its own server-side session check) hands
 out a link with a token: HMAC-SHA256 over (purpose, user, object, expiry) with
-the app's SECRET_KEY. The route re-checks the signature, the expiry and that
-the object still belongs to that user; nothing else opens the file.
+the app's SECRET_KEY. The route re-checks the signature, the expiry, that the
+account still exists (``link_holder``: a deleted account's links are dead) and
+that the object still belongs to that user; nothing else opens the file.
 """
 
 from __future__ import annotations
@@ -15,7 +16,11 @@ import hmac
 import time
 import uuid
 
+import sqlalchemy as sa
+
 from marketplace.config import get_settings
+from marketplace.db import read_scope
+from marketplace.models import User
 
 TTL_SECONDS = 300
 SCRAPE_CSV = "scrape-csv"  # purpose: one bulk scrape as CSV
@@ -44,3 +49,17 @@ def read_token(token: str, purpose: str, object_id: str, now: float | None = Non
         return None
     expected = _sign(f"{purpose}:{user_id}:{object_id}:{expires}")
     return user_id if hmac.compare_digest(expected, signature) else None
+
+
+def link_holder(token: str, purpose: str, object_id: str, now: float | None = None) -> uuid.UUID | None:
+    """``read_token``, and the account it was made for still exists (a read: call it off the
+    event loop). None for a bad or expired link and for every link of a deleted account."""
+    user_id = read_token(token, purpose, object_id, now)
+    if user_id is None:
+        return None
+    users = User.__table__
+    with read_scope() as session:
+        live = session.execute(
+            sa.select(users.c.id).where(users.c.id == user_id, users.c.deleted_at.is_(None))
+        ).first()
+    return user_id if live is not None else None

@@ -66,3 +66,16 @@ def test_webhook_docs_download(client):
     assert "newest\n1,000 requests per user for 90 days" in text
     assert "/webhook-bulk-scrape/YOUR_USER_ID" in client.get("/api/webhook-docs.md",
                                                                params={"user_id": "<script>"}).text
+
+
+def test_links_of_a_deleted_account_answer_403(client, new_user):
+    """A link handed out before the account was deleted is dead: 403, not an empty 200 CSV."""
+    from marketplace.services import account_settings
+
+    owner = new_user(credits=5_000)
+    sid = str(scrapes.run_scrape(owner.id, rules.ScrapeRequest(lead_count=2), source=BuiltinSource(seed=6)).scrape_id)
+    token = downloads.make_token("scrape-csv", owner.id, sid)
+    assert client.get(f"/api/scrapes/{sid}/csv", params={"token": token}).status_code == 200
+    account_settings.delete_account(owner.id, owner.email)
+    res = client.get(f"/api/scrapes/{sid}/csv", params={"token": token})
+    assert (res.status_code, res.json()) == (403, {"error": "This download link is invalid or has expired."})

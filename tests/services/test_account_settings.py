@@ -269,20 +269,30 @@ def test_delete_account_keeps_ledger_and_purchases_and_removes_the_rest(db_url, 
                             (EmailOutbox, EmailOutbox.to_address == user.email),
                             (LoginAttempt, LoginAttempt.email == user.email)):
             assert session.exec(select(func.count()).select_from(model).where(cond)).one() == 0, model
-        # Kept: the ledger (all of it), the purchases, the scrape's bookkeeping without its data.
-        assert session.exec(select(func.count()).select_from(CreditLedger)
-                            .where(CreditLedger.user_id == user.id)).one() == ledger_rows
+        # Kept: the ledger (all of it, plus the forfeit), the purchases, the scrape's bookkeeping without its data.
+        rows = session.exec(select(CreditLedger).where(CreditLedger.user_id == user.id)
+                            .order_by(CreditLedger.id)).all()
+        assert len(rows) == ledger_rows + 1
+        assert (rows[-1].delta, rows[-1].reason, rows[-1].balance_after) == (-700, "forfeited", 0)
         assert session.get(CreditPurchase, purchase_id).status == "paid"
         assert session.get(CreditPurchase, pending.id).status == "canceled"
         scrape = session.exec(select(BulkScrape).where(BulkScrape.user_id == user.id)).one()
         assert (scrape.credits_used, scrape.output, scrape.params) == (200, [], {})
         assert session.get(Profile, referee.id).referred_by == user.id  # the referee keeps the link
-        assert ledger.ledger_sum(session, user.id) == 700  # the forfeited balance stays on record
+        assert ledger.ledger_sum(session, user.id) == 0  # balance = ledger holds for deleted accounts too
     assert not _alive(pair)
     with pytest.raises(accounts.AuthError):
         accounts.sign_in_user(user.email, "secret123")
     with pytest.raises(svc.SettingsError):
         svc.load_settings(user.id)
+
+
+def test_deleting_an_account_with_no_credits_writes_no_ledger_row(db_url, new_user):
+    user = new_user()
+    assert svc.delete_account(user.id, user.email) == svc.Deleted(email=user.email, credits_forfeited=0)
+    with read_scope() as session:
+        assert session.exec(select(func.count()).select_from(CreditLedger)
+                            .where(CreditLedger.user_id == user.id)).one() == 0
 
 
 def test_a_referee_of_a_deleted_account_still_gets_the_first_purchase_bonus(db_url, new_user):
