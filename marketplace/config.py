@@ -106,7 +106,7 @@ class Settings:
     redis_url: str | None
     secret_key: str
     port: int
-    site_url: str | None  # SITE_URL as configured; None: use the address the browser is on
+    site_url: str | None  # SITE_URL as configured; None: the browser's address (pages), localhost (e-mails)
     smtp_url: str | None
     mail_from: str
     access_token_ttl: int
@@ -141,12 +141,17 @@ class Settings:
 
     @property
     def public_url(self) -> str:
-        """SITE_URL, else this machine's default address (for links made without a request)."""
+        """SITE_URL, else the address ``make run`` prints (``http://localhost:PORT``).
+
+        The base of every link that is e-mailed (confirmation, the sign-up notice, alert
+        digests and their unsubscribe links): never the request's Origin or Host header,
+        which whoever sends the request chooses, and a mail goes to someone else."""
         return self.site_url or f"http://localhost:{self.port}"
 
     def base_url(self, origin: str | None = None) -> str:
-        """Where links back to the site point: SITE_URL when set, else the address the
-        user's browser is on (``origin``, re-validated), else ``public_url``."""
+        """Where links shown to the user in their own browser point (checkout return
+        addresses, share links): SITE_URL when set, else the address the browser is on
+        (``origin``, re-validated), else ``public_url``. Never for a mailed link."""
         return self.site_url or valid_origin(origin) or self.public_url
 
 

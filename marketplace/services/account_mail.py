@@ -7,8 +7,10 @@ confirms exactly the sign-up that sent it, so it stops working once a later
 sign-up of the same (unconfirmed) address chose another password. It is single
 use: once the address is confirmed no link signs anyone in.
 
-Links point at ``SITE_URL``; without it (development only: production requires
-it) at the address the user's browser was on, or this machine's default.
+Links point at ``Settings.public_url``: ``SITE_URL``, or without it (development
+only: production requires it) the local address ``make run`` prints. Never at
+the address in the request's headers: whoever sends a sign-up chooses those,
+and the mail goes to the address's owner.
 
 Functions that take a ``session`` work inside the caller's transaction (``marketplace.db``). The mail
 leaves after that transaction commits (``services.mail``).
@@ -72,13 +74,9 @@ def read_confirmation_token(token: str, now: datetime | None = None) -> tuple[uu
         return None
 
 
-def link_base(browser_origin: str | None = None) -> str:
-    return get_settings().base_url(browser_origin)
-
-
-def send_confirmation_email(session: Session, user: User, browser_origin: str | None = None) -> None:
+def send_confirmation_email(session: Session, user: User) -> None:
     token = make_confirmation_token(user.id, user.password_hash)
-    link = f"{link_base(browser_origin)}{routes.AUTH_CALLBACK}?token={token}"
+    link = f"{get_settings().public_url}{routes.AUTH_CALLBACK}?token={token}"
     send_mail(
         session,
         user.email,
@@ -89,9 +87,9 @@ def send_confirmation_email(session: Session, user: User, browser_origin: str | 
     )
 
 
-def send_existing_account_notice(session: Session, user: User, browser_origin: str | None = None) -> None:
+def send_existing_account_notice(session: Session, user: User) -> None:
     """Sign-up with a confirmed address: tell its owner, change nothing."""
-    base = link_base(browser_origin)
+    base = get_settings().public_url
     send_mail(
         session,
         user.email,

@@ -159,7 +159,7 @@ def update_names(user_id: uuid.UUID, first_name: object, last_name: object) -> r
     return names
 
 
-def resend_confirmation(user_id: uuid.UUID, browser_origin: str | None = None, now: datetime | None = None) -> str:
+def resend_confirmation(user_id: uuid.UUID, now: datetime | None = None) -> str:
     """A fresh confirmation link to an unconfirmed address, at most one a
     minute; returns the address. ``SettingsError`` when confirmed or too soon."""
     now = now or utcnow()
@@ -181,7 +181,7 @@ def resend_confirmation(user_id: uuid.UUID, browser_origin: str | None = None, n
                 f"A confirmation link was sent less than a minute ago. You can send another in {wait} {unit}.",
                 retry_after=wait,
             )
-        send_confirmation_email(session, user, browser_origin)
+        send_confirmation_email(session, user)
         return user.email
 
 

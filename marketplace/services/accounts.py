@@ -215,7 +215,6 @@ def sign_up(
     user_agent: str = "",  # noqa: ARG001 - kept for callers; sign-up opens no session
     ip_address: str = "",
     device_id: str = "",
-    browser_origin: str | None = None,
     now: datetime | None = None,
 ) -> SignUpResult:
     """Validate and throttle, then e-mail the address (see the module text),
@@ -250,18 +249,18 @@ def sign_up(
             user = find_user_by_email(session, normalized)
             if user is None:
                 raise
-            send_existing_account_notice(session, user, browser_origin)
+            send_existing_account_notice(session, user)
         else:
-            send_confirmation_email(session, user, browser_origin)
+            send_confirmation_email(session, user)
     elif user.email_confirmed_at is None:
         # Nobody has proved they own this address yet: the newest sign-up's
         # password waits for the link, which confirms exactly that password.
         user.password_hash = password_hash
         session.add(user)
         session.flush()
-        send_confirmation_email(session, user, browser_origin)
+        send_confirmation_email(session, user)
     else:
-        send_existing_account_notice(session, user, browser_origin)
+        send_existing_account_notice(session, user)
     return SignUpResult(email=normalized, referral_refused=refused)
 
 

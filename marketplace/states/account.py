@@ -18,7 +18,6 @@ from marketplace.messages import CALLBACK_FAILED
 from marketplace.offloop import run_blocking
 from marketplace.services import accounts, auth_sessions, referrals
 from marketplace.states.auth import AuthState, error_toast
-from marketplace.states.browser import browser_origin
 
 log = logging.getLogger("marketplace.account")
 
@@ -132,7 +131,6 @@ class AuthPageState(AuthState):
                     user_agent=self._user_agent(),
                     ip_address=self._client_ip(),
                     device_id=self._device_id(),
-                    browser_origin=browser_origin(self),
                 )
             except Exception as exc:  # noqa: BLE001 - AuthError's text, else the generic error
                 self._fail(SIGN_UP_TAB, exc, "sign-up")

@@ -38,7 +38,6 @@ from marketplace.offloop import run_blocking
 from marketplace.services import account_settings as svc
 from marketplace.services import unlock_prefs
 from marketplace.states.auth import AuthState, success_toast
-from marketplace.states.browser import browser_origin
 from marketplace.states.signed_in import signed_in
 
 
@@ -177,7 +176,7 @@ class SettingsState(AuthState):
     async def resend_confirmation(self, user_id: uuid.UUID):
         yield
         try:
-            email = await run_blocking(svc.resend_confirmation, user_id, browser_origin(self))
+            email = await run_blocking(svc.resend_confirmation, user_id)
         except svc.SettingsError as exc:
             if exc.title == ALREADY_CONFIRMED[0]:
                 self.email_confirmed = True

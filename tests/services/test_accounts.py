@@ -1,6 +1,7 @@
 """Accounts: sign-up (that never tells whether an address is taken), sign-in,
 field ceilings, e-mail confirmation, the mail log in production."""
 
+import inspect
 import logging
 import time
 from datetime import timedelta
@@ -10,7 +11,7 @@ from sqlmodel import func, select
 
 from marketplace.db import session_scope
 from marketplace.models import AuthSession, EmailOutbox, LoginAttempt, Profile, Subscription, User, utcnow
-from marketplace.services import account_mail, accounts, auth_sessions, ledger
+from marketplace.services import account_mail, account_settings, accounts, auth_sessions, ledger
 
 INVALID_CREDENTIALS = "Invalid login credentials. Signed up recently? Confirm your e-mail first with the link we sent you."
 
@@ -278,6 +279,36 @@ def test_create_user_with_credits_books_them_through_the_ledger(db_url):
 
 
 # --------------------------------------------------------------------------- mail
+
+
+def test_mailed_links_point_at_site_url_else_the_local_address(db_url, monkeypatch):
+    """Issue 22 #3: a link that is e-mailed (to whoever owns the address) is never built from
+    the request. Without SITE_URL it is the address `make run` prints, with it SITE_URL."""
+    monkeypatch.delenv("SITE_URL", raising=False)
+    monkeypatch.setenv("PORT", "3000")
+    _sign_up()
+    [link] = _mails()
+    assert link.body.count("http://") == 1 and "\n\nhttp://localhost:3000/auth/callback?token=" in link.body
+    assert _confirm(link) is not None
+    monkeypatch.setenv("SITE_URL", "https://leads.example.com/")
+    _sign_up()  # the address is registered now: its owner gets the notice
+    notice = _mails()[-1]
+    assert notice.subject == "Someone tried to sign up with your e-mail address"
+    assert "\n\nhttps://leads.example.com/auth\n\n" in notice.body and "localhost" not in notice.body
+
+
+@pytest.mark.parametrize("mailer", [accounts.sign_up, accounts.sign_up_user, account_mail.send_confirmation_email,
+                                    account_mail.send_existing_account_notice, account_settings.resend_confirmation])
+def test_nothing_from_a_request_reaches_a_mailed_link(mailer):
+    """The services that mail a link take no address from the caller: a sign-up sent with
+    ``Origin: http://evil.example`` and ``Host: evil.example`` has no way to put it in a mail
+    (before issue 22 they took the browser's origin and used it when SITE_URL was unset)."""
+    parameters = set(inspect.signature(mailer).parameters)
+    assert not {name for name in parameters if "origin" in name or "host" in name or "url" in name}
+    if mailer is accounts.sign_up_user:  # it passes its fields on to sign_up
+        with pytest.raises(TypeError):
+            accounts.sign_up_user(first_name="A", last_name="B", email="a@example.com", password=PASSWORD,
+                                  confirm_password=PASSWORD, browser_origin="http://evil.example")
 
 
 def test_production_log_holds_no_link(db_url, monkeypatch, caplog, capsys):
