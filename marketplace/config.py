@@ -123,6 +123,7 @@ class Settings:
     secret_key_configured: bool  # SECRET_KEY came from the environment (not generated)
     max_body_bytes: int = DEFAULT_BODY_LIMIT  # request bodies above this get 413 (every route but the Stripe webhook)
     stripe_webhook_max_body_bytes: int = 512 * 1024  # the same for POST /api/stripe/webhook
+    body_read_timeout: float = 10.0  # seconds a request body may make the app wait for its next bytes (408)
     # MAP_TILE_URL ('' = no tiles: markers on a plain background) and MAP_TILE_ATTRIBUTION (HTML)
     map_tile_url: str = lead_map.DEFAULT_TILE_URL
     map_tile_attribution: str = lead_map.DEFAULT_TILE_ATTRIBUTION
@@ -266,6 +267,7 @@ def get_settings() -> Settings:
         secret_key_configured=bool(os.environ.get("SECRET_KEY")),
         max_body_bytes=max(1024, _int("MAX_BODY_BYTES", DEFAULT_BODY_LIMIT)),
         stripe_webhook_max_body_bytes=max(1024, _int("STRIPE_WEBHOOK_MAX_BODY_BYTES", 512 * 1024)),
+        body_read_timeout=max(1, _int("BODY_READ_TIMEOUT", 10)),
         map_tile_url=lead_map.tile_url(os.environ.get("MAP_TILE_URL")),
         map_tile_attribution=(os.environ.get("MAP_TILE_ATTRIBUTION") or lead_map.DEFAULT_TILE_ATTRIBUTION).strip(),
     )

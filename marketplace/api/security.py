@@ -6,6 +6,10 @@ error middleware, the API, the websocket and the compiled frontend alike):
 
 - request bodies over the route's limit get 413 before they are read (the
   Content-Length up front, and the bytes of a chunked body as they arrive);
+- a body that stops arriving gets 408 (``BODY_READ_TIMEOUT`` seconds without a
+  byte while the app waits for it) and the connection is closed, so a client
+  that declares a body and never sends it cannot hold a connection open (an
+  answer given without reading the body makes granian close the connection);
 - only the site's own origin gets CORS headers, and the websocket (``/_event``)
   refuses other origins;
 - every response carries the security headers and a Content-Security-Policy
@@ -26,6 +30,7 @@ The rules themselves are pure functions in ``marketplace.core.http_policy``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Callable
@@ -45,8 +50,15 @@ _REFERRAL_ROUTE = routes.REFERRAL_CAPTURE.strip("/")
 _CONDITIONAL = {b"if-none-match", b"if-modified-since", b"if-range", b"range"}
 
 
-class _BodyTooLarge(Exception):
-    pass
+class _BodyRefused(Exception):
+    """The body's read is stopped: too large (413) or too slow (408)."""
+
+    def __init__(self, status: int, body: dict):
+        super().__init__(status)
+        self.status, self.body = status, body
+
+
+BODY_TIMEOUT_ERROR = {"error": "Request body not received in time."}
 
 
 def too_large_message(limit: int) -> str:
@@ -130,6 +142,7 @@ class HttpHardening:
         self.trusted_hops = settings.trusted_proxy_hops
         self.default_limit = settings.max_body_bytes
         self.stripe_limit = settings.stripe_webhook_max_body_bytes
+        self.body_timeout = settings.body_read_timeout
         self.static_dir = static_dir
         self.robots = http_policy.robots_txt(http_policy.NOT_CRAWLED, settings.site_url).encode()
         self._stamp: float | None = None
@@ -225,22 +238,31 @@ class HttpHardening:
             # Always the full 404 page: never 304/206 from a cached fallback response.
             scope = {**scope, "headers": [(k, v) for k, v in scope["headers"] if k.lower() not in _CONDITIONAL]}
 
-        state = {"started": False, "too_large": False}
+        state: dict = {"started": False, "refused": None, "body_done": False}
         received = 0
 
         async def limited_receive():
             nonlocal received
-            message = await receive()
+            if state["body_done"]:
+                return await receive()  # waiting for the disconnect: no deadline
+            try:
+                message = await asyncio.wait_for(receive(), self.body_timeout)
+            except asyncio.TimeoutError:
+                state["refused"] = _BodyRefused(408, BODY_TIMEOUT_ERROR)
+                raise state["refused"] from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
-                    state["too_large"] = True
-                    raise _BodyTooLarge
+                    state["refused"] = _BodyRefused(413, {"error": too_large_message(limit)})
+                    raise state["refused"]
+                state["body_done"] = not message.get("more_body", False)
+            else:
+                state["body_done"] = True
             return message
 
         async def guarded_send(message):
-            if state["too_large"]:
-                return  # the app's own answer to the aborted read is replaced by 413
+            if state["refused"] is not None:
+                return  # the app's own answer to the aborted read is replaced by 413/408
             if message["type"] == "http.response.start":
                 message = self._finish_start(message, extra, foreign, not_a_page, host, path)
                 state["started"] = True
@@ -248,14 +270,15 @@ class HttpHardening:
 
         try:
             await self.app(scope, limited_receive, guarded_send)
-        except _BodyTooLarge:
+        except _BodyRefused:
             pass
         except Exception:
-            if not state["too_large"]:
+            if state["refused"] is None:
                 raise
-        if state["too_large"] and not state["started"]:
-            state["too_large"] = False
-            await respond(413, {"error": too_large_message(limit)}, [("connection", "close")])
+        refused = state["refused"]
+        if refused is not None and not state["started"]:
+            state["refused"] = None
+            await respond(refused.status, refused.body, [("connection", "close")])
 
     async def _robots(self, send, extra, head_only: bool) -> None:
         raw = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(self.robots)).encode()),
