@@ -124,6 +124,7 @@ class Settings:
     max_body_bytes: int = DEFAULT_BODY_LIMIT  # request bodies above this get 413 (every route but the Stripe webhook)
     stripe_webhook_max_body_bytes: int = 512 * 1024  # the same for POST /api/stripe/webhook
     body_read_timeout: float = 10.0  # seconds a request body may make the app wait for its next bytes (408)
+    image_misses_per_minute: int = 120  # house pictures per client IP a minute that are not in memory (429)
     # MAP_TILE_URL ('' = no tiles: markers on a plain background) and MAP_TILE_ATTRIBUTION (HTML)
     map_tile_url: str = lead_map.DEFAULT_TILE_URL
     map_tile_attribution: str = lead_map.DEFAULT_TILE_ATTRIBUTION
@@ -268,6 +269,7 @@ def get_settings() -> Settings:
         max_body_bytes=max(1024, _int("MAX_BODY_BYTES", DEFAULT_BODY_LIMIT)),
         stripe_webhook_max_body_bytes=max(1024, _int("STRIPE_WEBHOOK_MAX_BODY_BYTES", 512 * 1024)),
         body_read_timeout=max(1, _int("BODY_READ_TIMEOUT", 10)),
+        image_misses_per_minute=max(1, _int("IMAGE_MISSES_PER_MINUTE", 120)),
         map_tile_url=lead_map.tile_url(os.environ.get("MAP_TILE_URL")),
         map_tile_attribution=(os.environ.get("MAP_TILE_ATTRIBUTION") or lead_map.DEFAULT_TILE_ATTRIBUTION).strip(),
     )

@@ -1,7 +1,8 @@
 """Rate limits for the public API, with the maintained ``limits`` library.
 
 In memory by default (one worker); in Redis when ``REDIS_URL`` is set, so every
-worker shares one count. A moving window: at most N hits in any 1-second span.
+worker shares one count. A moving window: at most N hits in any 1-second (or
+1-minute) span.
 If Redis cannot be reached the request is let through and the failure logged:
 a cache outage must not take the API down with it.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import logging
 
-from limits import RateLimitItemPerSecond
+from limits import RateLimitItemPerMinute, RateLimitItemPerSecond
 from limits.aio.storage import MemoryStorage, RedisStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 
@@ -22,9 +23,9 @@ WEBHOOK_PER_SECOND = 5  # SPEC 9: 5 requests per second per IP
 
 
 class Limiter:
-    def __init__(self, namespace: str, per_second: int):
+    def __init__(self, namespace: str, per_second: int = 0, *, per_minute: int = 0):
         self.namespace = namespace
-        self.item = RateLimitItemPerSecond(per_second)
+        self.item = RateLimitItemPerMinute(per_minute) if per_minute else RateLimitItemPerSecond(per_second)
         self._limiter: MovingWindowRateLimiter | None = None
         self._redis_url: str | None = None
 

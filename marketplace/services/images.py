@@ -1,4 +1,5 @@
-"""``fetch-property-images``: find pictures for leads still waiting for them."""
+"""Lead pictures: ``fetch-property-images`` finds pictures for leads still waiting for
+them; ``house_drawings`` tells the picture route which drawings belong to a lead."""
 
 from __future__ import annotations
 
@@ -6,11 +7,36 @@ import logging
 
 import sqlalchemy as sa
 
-from marketplace.core.images import allowed_images
-from marketplace.db import get_engine
+from marketplace.core.images import MAX_IMAGES_PER_LEAD, allowed_images, house_image_urls
+from marketplace.core.samples import SAMPLE_LEADS
+from marketplace.db import get_engine, read_scope
 from marketplace.models import Lead
+from marketplace.models.leads import HOUSE_DRAWING_WHERE
 
 log = logging.getLogger("marketplace.images")
+
+
+def _numbers(key: str, lists) -> frozenset[int]:
+    wanted = house_image_urls(key, MAX_IMAGES_PER_LEAD)
+    return frozenset(n for n, url in enumerate(wanted) if any(url in (urls or ()) for urls in lists))
+
+
+def house_drawings(key: str) -> frozenset[int]:
+    """The numbers ``n`` of the drawings ``/api/images/house/{key}/{n}.svg`` that a lead (or one
+    of the two built-in sample leads) shows; empty when the key belongs to no lead. A lead is
+    found by its first drawing, its ``primary_image_url`` (``ix_leads_house_drawing``)."""
+    samples = [sample["images"] for sample in SAMPLE_LEADS]
+    found = _numbers(key, samples)
+    if found:
+        return found
+    leads = Lead.__table__
+    with read_scope() as session:
+        lists = session.execute(
+            sa.select(leads.c.image_urls)
+            .where(leads.c.primary_image_url == house_image_urls(key, 1)[0], sa.text(HOUSE_DRAWING_WHERE))
+            .limit(8)
+        ).scalars().all()
+    return _numbers(key, lists)
 
 
 def fetch_property_images(limit: int = 500, source=None, database_url: str | None = None) -> dict:
