@@ -22,7 +22,7 @@ error middleware, the API, the websocket and the compiled frontend alike):
 - content-hashed build files (``/assets/name-HASH.js``) are cached for a year,
   immutable; everything else without a Cache-Control of its own is revalidated
   (``no-cache``), so a new deploy is seen at once;
-- ``/robots.txt`` keeps crawlers out of private, transactional and API paths
+- ``/robots.txt`` (with an ETag: revalidated with 304) keeps crawlers out of private, transactional and API paths
   and names the sitemap.
 
 The rules themselves are pure functions in ``marketplace.core.http_policy``.
@@ -31,6 +31,7 @@ The rules themselves are pure functions in ``marketplace.core.http_policy``.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import time
 from collections.abc import Callable
@@ -145,6 +146,7 @@ class HttpHardening:
         self.body_timeout = settings.body_read_timeout
         self.static_dir = static_dir
         self.robots = http_policy.robots_txt(http_policy.NOT_CRAWLED, settings.site_url).encode()
+        self.robots_etag = b'"' + hashlib.sha256(self.robots).hexdigest()[:20].encode() + b'"'
         self._stamp: float | None = None
         self._checked = float("-inf")
         self._load_frontend()
@@ -227,7 +229,7 @@ class HttpHardening:
 
         method = scope.get("method", "GET")
         if method in ("GET", "HEAD") and path == http_policy.ROBOTS_PATH:
-            await self._robots(send, extra, method == "HEAD")
+            await self._robots(send, extra, method == "HEAD", headers.get("if-none-match"))
             return
         not_a_page = method in ("GET", "HEAD") and path not in self.root_files and is_unknown_page(self.router, path)
         if method in ("GET", "HEAD") and path in self.page_dirs:
@@ -280,12 +282,15 @@ class HttpHardening:
             state["refused"] = None
             await respond(refused.status, refused.body, [("connection", "close")])
 
-    async def _robots(self, send, extra, head_only: bool) -> None:
-        raw = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(self.robots)).encode()),
-               (b"cache-control", http_policy.REVALIDATE.encode())]
+    async def _robots(self, send, extra, head_only: bool, if_none_match: str | None) -> None:
+        """robots.txt, or 304 when the browser holds this version (its ETag)."""
+        fresh = self.robots_etag.decode() in [tag.strip() for tag in (if_none_match or "").split(",")]
+        raw = [(b"etag", self.robots_etag), (b"cache-control", http_policy.REVALIDATE.encode())]
+        if not fresh:
+            raw += [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(self.robots)).encode())]
         raw += [(k.encode(), v.encode()) for k, v in extra]
-        await send({"type": "http.response.start", "status": 200, "headers": raw})
-        await send({"type": "http.response.body", "body": b"" if head_only else self.robots})
+        await send({"type": "http.response.start", "status": 304 if fresh else 200, "headers": raw})
+        await send({"type": "http.response.body", "body": b"" if fresh or head_only else self.robots})
 
     def _csp_for(self, path: str) -> str:
         if path.rstrip("/") in ("/api/docs", "/api/docs/oauth2-redirect"):

@@ -99,6 +99,11 @@ def test_middleware_answers_robots_txt_itself(settings, method):  # noqa: F811
     expected = hp.robots_txt(hp.NOT_CRAWLED, "https://leadvault.app").encode()
     assert int(headers["content-length"]) == len(expected)
     assert body == (b"" if method == "HEAD" else expected)
+    # Revalidated like every page: its ETag answers 304 without a body; another ETag gets the file.
+    again = call(HttpHardening(app, settings=settings), "/robots.txt", method, {"if-none-match": headers["etag"]})
+    assert (again[0], again[2], again[1]["etag"]) == (304, b"", headers["etag"])
+    other = call(HttpHardening(app, settings=settings), "/robots.txt", method, {"if-none-match": '"stale"'})
+    assert other[0] == 200
 
 
 def test_files_of_the_build_revalidate_although_their_path_looks_like_a_referral_code(settings, tmp_path):  # noqa: F811
