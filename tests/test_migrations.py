@@ -77,6 +77,7 @@ def test_0011_books_the_forfeit_of_accounts_deleted_before_it(db_url, new_user):
     """An account deleted before 0011 forfeited its balance without a ledger row: 0011 writes it,
     so balance = ledger holds for every account; downgrading removes it again."""
     from alembic import command
+    from alembic.script import ScriptDirectory
 
     from marketplace import migrations
     from marketplace.db import session_scope
@@ -88,7 +89,7 @@ def test_0011_books_the_forfeit_of_accounts_deleted_before_it(db_url, new_user):
         conn.execute(sa.delete(Profile.__table__).where(Profile.__table__.c.user_id == user.id))
         conn.execute(sa.update(User.__table__).where(User.__table__.c.id == user.id).values(deleted_at=utcnow()))
     cfg = migrations.alembic_config(db_url)
-    command.downgrade(cfg, "0009")
+    command.downgrade(cfg, ScriptDirectory.from_config(cfg).get_revision("0011").down_revision)  # before 0011
     try:
         with session_scope() as session:
             assert ledger.ledger_sum(session, user.id) == 300

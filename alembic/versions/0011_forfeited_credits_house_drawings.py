@@ -7,7 +7,7 @@
   the picture route draws only keys that belong to a lead and looks them up here.
 
 Revision ID: 0011
-Revises: 0009
+Revises: 0010
 Create Date: 2026-11-25
 """
 import sqlalchemy as sa
@@ -15,7 +15,7 @@ from alembic import op
 
 
 revision = '0011'
-down_revision = '0009'
+down_revision = '0010'
 branch_labels = None
 depends_on = None
 
