@@ -221,8 +221,10 @@ def test_delete_account_end_to_end(page: Page, live_server, make_user):
         tomb = session.get(User, uuid.UUID(user["id"]))
         assert tomb.deleted_at is not None and tomb.email.endswith("@deleted.invalid")
         assert session.get(Profile, tomb.id) is None
-        assert session.exec(select(func.count()).select_from(CreditLedger)
-                            .where(CreditLedger.user_id == tomb.id)).one() == 1
+        # The ledger stays: the opening 300 and their forfeit, so it sums to the balance (none).
+        ledger = session.exec(select(CreditLedger.delta, CreditLedger.reason)
+                              .where(CreditLedger.user_id == tomb.id).order_by(CreditLedger.id)).all()
+        assert [tuple(row) for row in ledger] == [(300, "admin_grant"), (-300, "forfeited")]
     expect_signed_out_on_reload(page)
     page.locator("#signin-email").fill(user["email"])
     page.locator("#signin-password").fill(user["password"])
