@@ -38,6 +38,7 @@ from marketplace.models import (
     BulkScrape,
     CreditPurchase,
     EmailOutbox,
+    HeldProperty,
     LoginAttempt,
     Notification,
     Profile,
@@ -45,6 +46,7 @@ from marketplace.models import (
     Subscription,
     SuperAdmin,
     User,
+    WebhookIdempotencyKey,
     WebhookRequest,
     utcnow,
 )
@@ -301,6 +303,8 @@ def delete_account(user_id: uuid.UUID, typed_email: object, now: datetime | None
         # referrer earns no reward (purchases.fulfil_in checks for the profile).
         delete(AuthSession, AuthSession.__table__.c.user_id == user_id)
         delete(WebhookRequest, WebhookRequest.__table__.c.user_id == user_id)
+        delete(WebhookIdempotencyKey, WebhookIdempotencyKey.__table__.c.user_id == user_id)
+        delete(HeldProperty, HeldProperty.__table__.c.user_id == user_id)  # which addresses the user bought
         delete(Subscription, Subscription.__table__.c.user_id == user_id)
         delete(SuperAdmin, SuperAdmin.__table__.c.user_id == user_id)
         delete(Notification, Notification.__table__.c.user_id == user_id)

@@ -16,17 +16,20 @@ from marketplace.models import (
     CreditLedger,
     CreditPurchase,
     EmailOutbox,
+    HeldProperty,
     LoginAttempt,
     Profile,
     Subscription,
     SuperAdmin,
     User,
+    WebhookIdempotencyKey,
     WebhookRequest,
     utcnow,
 )
 from marketplace.messages import CONFIRM_SUBJECT
 from marketplace.services import account_settings as svc
 from marketplace.services import accounts, auth_sessions, ledger, purchases, webhook_keys
+from tests import factories
 
 
 def _session(user_id, ua="Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/120.0 Safari/537.36"):
@@ -239,6 +242,12 @@ def test_delete_account_keeps_ledger_and_purchases_and_removes_the_rest(db_url, 
                                params={"cities": ["Austin"]}, output=[{"address": "1 Main St"}]))
         session.add(EmailOutbox(to_address=user.email, subject="hello", body="x"))
         session.add(LoginAttempt(email=user.email, ip_address="1.2.3.4", succeeded=False))
+        held_lead = factories.lead(is_active=False)
+        session.add(held_lead)
+        session.flush()
+        session.add(HeldProperty(user_id=user.id, key="address:1 MAIN ST|78701", lead_id=held_lead.id))
+        session.add(WebhookIdempotencyKey(user_id=user.id, key="retry-1", body_sha256="0" * 64, status=200,
+                                          response_body={"leads_generated": 0}))
         pending = CreditPurchase(user_id=user.id, bundle="pro", credits=1500, amount_cents=27000, provider="test",
                                  provider_session_id=f"cs_test_{uuid.uuid4().hex}", status="pending")
         session.add(pending)
@@ -266,6 +275,8 @@ def test_delete_account_keeps_ledger_and_purchases_and_removes_the_rest(db_url, 
         assert session.get(SuperAdmin, user.id) is None
         for model, cond in ((AuthSession, AuthSession.user_id == user.id),
                             (WebhookRequest, WebhookRequest.user_id == user.id),
+                            (HeldProperty, HeldProperty.user_id == user.id),
+                            (WebhookIdempotencyKey, WebhookIdempotencyKey.user_id == user.id),
                             (EmailOutbox, EmailOutbox.to_address == user.email),
                             (LoginAttempt, LoginAttempt.email == user.email)):
             assert session.exec(select(func.count()).select_from(model).where(cond)).one() == 0, model
