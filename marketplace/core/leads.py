@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any, TypedDict
 
 from marketplace.core import pricing
+from marketplace.messages import DEMO_DATA_LINE
 
 LEAD_TYPES = ("Probate", "Pre-Foreclosure", "Auction", "Tax Delinquent", "Vacancy", "Make Me Move")
 # The bulk scraper also offers "Other" (SPEC 5); no source produces it.
@@ -32,7 +33,6 @@ GENERATED_KEY = "generated"
 # Only the built-in generator ever wrote a condition score: it marks its leads made
 # before GENERATED_KEY existed.
 _LEGACY_GENERATED_KEY = "condition_score"
-DEMO_DATA_LINE = "Demo data (generated)"
 US_STATES = (
     "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY",
     "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND",
