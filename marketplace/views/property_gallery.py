@@ -16,6 +16,7 @@ from marketplace.components import ui
 from marketplace.states.property import PropertyState
 
 GALLERY_HEIGHT = "440px"
+ILLUSTRATION_MAX_WIDTH = "587px"  # 440 px high at the drawings' 4:3
 D = PropertyState.details
 
 
@@ -150,6 +151,8 @@ def gallery() -> rx.Component:
                     "grid_template_rows": ui.responsive("auto", sm=PropertyState.desktop_rows),
                     "height": ui.responsive("auto", sm=GALLERY_HEIGHT),
                     "width": "100%",
+                    # One illustration (4:3) is shown whole, not blown up across the page.
+                    "max_width": rx.cond(D["picture_note"] != "", ILLUSTRATION_MAX_WIDTH, "none"),
                 },
             ),
             gallery_dialog(),
