@@ -196,6 +196,12 @@ IMAGE_STATUS_TEXT = {
     "success": "No images available",
 }
 PICTURE_NOUN = {True: ("illustration", "illustrations"), False: ("photo", "photos")}
+# A generated (demo) lead has no photos: its one drawing is shown with this label,
+# and its picture button says what it opens. Image counts count photos only.
+ILLUSTRATION_NOTE = "Illustration, not a photo of this property"
+VIEW_ILLUSTRATION = "View Illustration"
+# Where a lead's data comes from (core.leads.provenance_line).
+DEMO_DATA_LINE = "Demo data (generated)"
 # Property page gallery ({picture} / {pictures}: a PICTURE_NOUN pair).
 GALLERY_TITLE = "All {pictures}"
 GALLERY_COUNT = "{count} {noun} of {address}"

@@ -18,7 +18,8 @@ Element ids (used by the tests and benchmarks): ``lead-card-{id}``,
 ``lead-address-{id}``, ``lead-city-{id}``, ``lead-type-{id}``,
 ``lead-facts-{id}``, ``lead-roi-{id}``, ``lead-asking-{id}``,
 ``lead-market-{id}``, ``lead-arv-{id}``, ``lead-rehab-{id}``,
-``lead-confidence-{id}``, ``lead-action-{id}`` (``data-action``: login | view |
+``lead-confidence-{id}``, ``lead-provenance-{id}`` ('Demo data (generated)'),
+``lead-picture-note-{id}`` (over an illustration), ``lead-action-{id}`` (``data-action``: login | view |
 insufficient | unlock | subscription | sample), ``lead-image-{id}`` (``data-fallback`` once
 its picture failed), ``lead-images-button-{id}``.
 """
@@ -75,7 +76,7 @@ def _badge(text, color: str, icon: str | None = None) -> rx.Component:
 
 
 def _media(card, eager) -> rx.Component:
-    has_images = card.image_count > 0
+    has_images = card.has_picture
     return rx.el.div(
         rx.el.img(
             # Keyed by lead: the next page's picture is a new element (the last page's
@@ -92,6 +93,9 @@ def _media(card, eager) -> rx.Component:
                           "fetchPriority": rx.cond(eager, "high", "auto"), "onError": _SWAP_ON_ERROR},
         ),
         rx.el.span(card.image_status, class_name="lv-lc-status"),
+        # Over an illustration: it is a drawing, not this property.
+        rx.cond(card.picture_note != "", rx.el.span(card.picture_note, **_id("lead-picture-note", card),
+                                                   class_name="lv-lc-note")),
         rx.el.div(
             rx.cond(card.is_sample, _badge("Sample", "amber", "flask")),
             rx.cond(card.is_new, _badge("New", "indigo")),
@@ -167,6 +171,12 @@ def _confidence(card) -> rx.Component:
     )
 
 
+def _provenance(card) -> rx.Component:
+    """Where the lead's data comes from ('Demo data (generated)'), when it says."""
+    return rx.cond(card.provenance != "",
+                   rx.el.p(card.provenance, **_id("lead-provenance", card), class_name="lv-lc-provenance"))
+
+
 def card_action(card, busy) -> rx.Component:
     """Login / View Details / Insufficient Credits - Buy More (links) or Unlock for N credits (a button)."""
     kind = card.action_kind
@@ -195,6 +205,7 @@ def _card(busy, eager, **fields) -> rx.Component:
         _facts(card),
         _financials(card),
         _confidence(card),
+        _provenance(card),
         card_action(card, busy),
         **_id("lead-card", card),
         class_name="lv-lc lv-card lv-card-hover",

@@ -1,9 +1,12 @@
-"""House renderings for built-in leads: deterministic pictures.
+"""House illustrations for built-in (demo) leads: deterministic drawings.
 
-Built-in leads have no photographs, so the app draws its own: each lead gets
-0-8 pictures in which wall, roof and trim colours, storeys, garage, porch,
-windows, trees and the time of day vary with the lead and the picture number.
-The same key and number always give the same picture.
+Built-in leads have no photographs, so the app draws one illustration (shown
+labelled as an illustration, never counted as the property's images). It is
+drawn from the lead's own facts, which its key carries (``core.images.house_key``:
+beds and square footage): storeys follow from the size (``house_storeys``), the
+width from the footprint, the windows from the bedrooms. Colours, garage, porch,
+trees and the time of day vary with the key and the picture number. The same
+key and number always give the same picture.
 
 One scene (``house_scene``: a list of plain shapes on an 800 x 600 canvas) is
 drawn two ways: as SVG (``/api/images/house/{key}/{n}.svg``: crisp at any size,
@@ -19,6 +22,8 @@ import hashlib
 import io
 import random
 from dataclasses import dataclass
+
+from marketplace.core.images import house_facts
 
 WALLS = ["#e8dcc8", "#d9c3a5", "#c9d6df", "#f2efe6", "#b7c4a8", "#d7b9a0", "#a9b8c9", "#efe1c6", "#c4b29b"]
 ROOFS = ["#4a4e57", "#6b3e2e", "#3c4a5c", "#5b5147", "#7a3b2e", "#2f3640"]
@@ -107,13 +112,45 @@ def house_style_seed(key: str) -> random.Random:
     return _rng(key, -1)
 
 
+def house_storeys(beds: int | None, sqft: int | None, style: random.Random | None = None) -> int:
+    """Storeys of a house of this size: one up to 1,500 sqft, two from 2,400 sqft (or
+    from 5 bedrooms without a size); in between, and without facts, either."""
+    if sqft is not None:
+        if sqft <= 1_500:
+            return 1
+        if sqft >= 2_400:
+            return 2
+    elif beds is not None:
+        if beds <= 2:
+            return 1
+        if beds >= 5:
+            return 2
+    return (style or random.Random(0)).choice((1, 2))
+
+
+def house_width(storeys: int, sqft: int | None) -> int:
+    """The body's width on the canvas: wider for a larger footprint (sqft per storey)."""
+    if sqft is None:
+        return 380 if storeys == 1 else 330
+    return int(max(260, min(600, 180 + sqft / storeys * 0.16)))
+
+
+def window_columns(beds: int | None, body_w: int) -> int:
+    """Windows a row: more for more bedrooms (and only as many as fit)."""
+    wanted = 2 if beds is None or beds <= 2 else (3 if beds <= 4 else 4)
+    return max(2, min(wanted, (body_w - 40) // 90))
+
+
 def house_scene(key: str, n: int = 0) -> list[Shape]:
     """Picture ``n`` of lead ``key``: shapes in drawing order on an 800 x 600 canvas."""
     width, height = WIDTH, HEIGHT
     style = house_style_seed(key)
+    beds, sqft = house_facts(key)
     wall, roof, trim, door = style.choice(WALLS), style.choice(ROOFS), style.choice(TRIMS), style.choice(DOORS)
-    storeys = style.choice((1, 1, 2, 2, 2))
-    has_garage = style.random() < 0.6
+    storeys = house_storeys(beds, sqft, style)
+    body_w = house_width(storeys, sqft)
+    # A garage where it fits beside the house (and not on the smallest cottages).
+    has_garage = style.random() < 0.6 and body_w + 150 <= 640 and (sqft is None or sqft >= 1_000)
     has_porch = style.random() < 0.5
     r = _rng(key, n)
     dusk = n % len(VIEWS) == 4
@@ -122,9 +159,9 @@ def house_scene(key: str, n: int = 0) -> list[Shape]:
         sky_top, sky_bottom = "#2b3a67", "#f4a261"
     shift = (n % 3 - 1) * 60 + r.randint(-20, 20)
     ground_y = 470
-    body_w = 380 if storeys == 1 else 330
     body_h = 150 if storeys == 1 else 240
-    x0 = (width - body_w) // 2 + shift - (60 if has_garage else 0)
+    x0 = max(10, min(width - body_w - (160 if has_garage else 10),
+                     (width - body_w) // 2 + shift - (60 if has_garage else 0)))
     y0 = ground_y - body_h
     shapes: list[Shape] = [Gradient(0, height, sky_top, sky_bottom)]
     for _ in range(r.randint(1, 3)):  # clouds
@@ -155,11 +192,16 @@ def house_scene(key: str, n: int = 0) -> list[Shape]:
         shapes.append(Rect(door_x + 72, ground_y - 94, 8, 94, trim))
     lit = "#ffe08a" if dusk else "#bfe3f5"
     rows = [ground_y - 70] if storeys == 1 else [ground_y - 70, y0 + 40]
+    columns = window_columns(beds, body_w)
+    step = (body_w - 140) / (columns - 1)
+    spots = [int(x0 + 40 + i * step) for i in range(columns)]
     for wy in rows:
-        for wx in (x0 + 40, x0 + body_w - 100):
+        for wx in spots:
+            if wy == ground_y - 70 and abs(wx + 30 - (door_x + 22)) < 60:
+                continue  # the front door is there
             shapes.append(Rect(wx, wy - 20, 60, 54, lit, trim, 5))
             shapes.append(Line(wx + 30, wy - 20, wx + 30, wy + 34, trim, 3))
-    if storeys == 2:
+    if storeys == 2 and columns == 2:
         shapes.append(Rect(door_x - 8, y0 + 20, 60, 54, lit, trim, 5))
     for _ in range(r.randint(1, 3)):  # trees
         tx = r.choice((r.randint(20, max(21, x0 - 40)),

@@ -76,3 +76,39 @@ def card_picture(url: str) -> tuple[str, str]:
 def house_image_urls(key: str, count: int) -> list[str]:
     """URLs of the app's own renderings for a built-in lead."""
     return [f"{OWN_IMAGE_PREFIX}house/{key}/{n}.svg" for n in range(count)]
+
+
+# A drawing's key carries the facts it is drawn from: "{lead id}-{beds}b-{sqft}f"
+# (each part only when known), so the picture matches the lead it illustrates and
+# a lead whose facts change gets a new address (the pictures are cached for good).
+_HOUSE_FACTS = re.compile(r"(?:-([0-9]{1,2})b)?(?:-([0-9]{3,5})f)?$")
+
+
+def house_key(lead_id: str, beds: int | None, square_footage: int | None) -> str:
+    """The drawing key of a lead with these facts (see ``house_facts``)."""
+    key = str(lead_id)
+    if beds is not None and 0 < beds < 100:
+        key += f"-{int(beds)}b"
+    if square_footage is not None and 100 <= square_footage < 100_000:
+        key += f"-{int(square_footage)}f"
+    return key
+
+
+def house_facts(key: str) -> tuple[int | None, int | None]:
+    """(beds, square footage) a drawing key carries; None for a fact it does not carry."""
+    match = _HOUSE_FACTS.search(key)
+    beds, sqft = (match.group(1), match.group(2)) if match else (None, None)
+    return (int(beds) if beds else None), (int(sqft) if sqft else None)
+
+
+def illustration_url(lead_id: str, beds: int | None, square_footage: int | None) -> str:
+    """The one illustration of a generated lead (a drawing from its own facts)."""
+    return house_image_urls(house_key(lead_id, beds, square_footage), 1)[0]
+
+
+def split_pictures(urls: list[str]) -> tuple[list[str], str]:
+    """(photos, illustration): the pictures that are photographs, in order, and the
+    first of the app's drawings ('' without one). Drawings never count as photos."""
+    photos = [url for url in urls if url and not is_illustration(url)]
+    drawing = next((url for url in urls if is_illustration(url)), "")
+    return photos, drawing

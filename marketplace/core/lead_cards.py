@@ -5,8 +5,10 @@ Pure: no database, no Reflex. ``card_data`` turns a page row (the service's
 ``LeadCard`` or a sample lead) into display strings and flags; ``with_action``
 adds the card's button, which depends on who looks (signed in, credits,
 subscription); ``gallery_view`` is the one page-wide View Images dialog's
-content for a card. Pictures drawn by the app for built-in leads are called
-illustrations, pictures from a listing source photos (``PICTURE_NOUN``).
+content for a card. Pictures from a listing source are photos; a generated
+(demo) lead has none: its one drawing is shown labelled as an illustration
+(``ILLUSTRATION_NOTE``), its button says "View Illustration", and it is never
+counted among the lead's images ("View Images (N)" counts photos only).
 """
 
 from __future__ import annotations
@@ -16,9 +18,9 @@ from typing import Any
 
 from marketplace import routes
 from marketplace.core import marketplace as rules
-from marketplace.core.images import card_picture, is_illustration
+from marketplace.core.images import card_picture, split_pictures
 from marketplace.core.unlock_quote import quote_unlock
-from marketplace.messages import CARD_LOGIN, IMAGE_STATUS_TEXT, PICTURE_NOUN
+from marketplace.messages import CARD_LOGIN, ILLUSTRATION_NOTE, IMAGE_STATUS_TEXT, PICTURE_NOUN, VIEW_ILLUSTRATION
 
 MAX_CARD_IMAGES = 4  # SPEC 2: the primary picture plus up to 3 more
 
@@ -49,11 +51,14 @@ class CardView:
     unlocked: bool = False
     primary_image: str = ""
     primary_srcset: str = ""  # the JPEGs of an app's own drawing (core.images.card_picture)
-    image_count: int = 0
+    has_picture: bool = False  # a photo or the illustration to show
+    image_count: int = 0  # photos only: an illustration is not an image of the property
+    picture_note: str = ""  # 'Illustration, not a photo of this property' over an illustration
+    provenance: str = ""  # 'Demo data (generated)' (core.leads.provenance_line)
     image_alt: str = ""
     # Under the placeholder: why there is no picture (or, once a picture fails, that it failed).
     image_status: str = ""
-    images_label: str = ""  # 'View Images (4)' / 'No Images'
+    images_label: str = ""  # 'View Images (4)' / 'View Illustration' / 'No Images'
     images_aria: str = ""
     action_kind: str = "login"  # login | view | insufficient | unlock | subscription | sample
     action_label: str = ""
@@ -69,9 +74,12 @@ def count_text(value: int | float | None, unit: str) -> str:
     return f"{value:,} {unit}" if isinstance(value, int) else f"{value:g} {unit}"
 
 
-def picture_nouns(images: list[str]) -> tuple[str, str]:
-    """('illustration', 'illustrations') for the app's drawings, ('photo', 'photos') otherwise."""
-    return PICTURE_NOUN[bool(images) and all(is_illustration(url) for url in images)]
+def card_pictures(images: list[str]) -> tuple[list[str], bool]:
+    """(pictures shown, is an illustration): up to 4 photos, else the one illustration."""
+    photos, drawing = split_pictures(images)
+    if photos:
+        return photos[:MAX_CARD_IMAGES], False
+    return ([drawing] if drawing else []), bool(drawing)
 
 
 def card_data(lead: Any, is_sample: bool = False) -> dict:
@@ -82,8 +90,8 @@ def card_data(lead: Any, is_sample: bool = False) -> dict:
     built from them when opened (``gallery_view``)."""
     data = dataclasses.asdict(lead) if dataclasses.is_dataclass(lead) else dict(lead)
     roi = data["roi"]
-    images = list(data["images"])[:MAX_CARD_IMAGES]
-    picture, _ = picture_nouns(images)
+    images, drawn = card_pictures(list(data["images"]))
+    photos = 0 if drawn else len(images)
     status = data.get("image_status") or "no_images"
     confidence = int(data["confidence"])
     src, srcset = card_picture(images[0]) if images else ("", "")
@@ -109,16 +117,26 @@ def card_data(lead: Any, is_sample: bool = False) -> dict:
         "is_sample": is_sample,
         "unlocked": bool(data["unlocked"]),
         "images": images,
+        "illustration": drawn,
         "primary_image": src,
         "primary_srcset": srcset,
-        "image_count": len(images),
-        "image_alt": f"{picture.capitalize()} of {data['address']}" if images else "",
+        "has_picture": bool(images),
+        "image_count": photos,
+        "picture_note": ILLUSTRATION_NOTE if drawn else "",
+        "provenance": data.get("provenance") or "",
+        "image_alt": (ILLUSTRATION_NOTE if drawn else f"Photo of {data['address']}") if images else "",
         "image_status": IMAGE_STATUS_TEXT["failed"] if images else IMAGE_STATUS_TEXT.get(
             status, IMAGE_STATUS_TEXT["no_images"]),
-        "images_label": f"View Images ({len(images)})" if images else "No Images",
+        "images_label": _images_label(photos, drawn),
         # The button's name starts with its visible text (axe: label-content-name-mismatch).
-        "images_aria": f"View Images ({len(images)}), {data['address']}" if images else "No Images",
+        "images_aria": f"{_images_label(photos, drawn)}, {data['address']}" if images else "No Images",
     }
+
+
+def _images_label(photos: int, drawn: bool) -> str:
+    if photos:
+        return f"View Images ({photos})"
+    return VIEW_ILLUSTRATION if drawn else "No Images"
 
 
 def with_action(card: dict, signed_in: bool, credits: int, subscribed: bool = False,
@@ -134,7 +152,7 @@ def with_action(card: dict, signed_in: bool, credits: int, subscribed: bool = Fa
                              balance=credits, subscribed=subscribed, subscription_leads=subscription_leads,
                              lead_id=card["id"])
         kind, label, href = quote.kind, quote.label, quote.href
-    shown = {name: value for name, value in card.items() if name != "images"}
+    shown = {name: value for name, value in card.items() if name not in ("images", "illustration")}
     return CardView(**shown, action_kind=kind, action_label=label, action_href=href)
 
 
@@ -150,7 +168,7 @@ class GalleryView:
 
     id: str = ""
     title: str = ""
-    description: str = ""  # 'Austin, TX 78756 · 4 illustrations'
+    description: str = ""  # 'Austin, TX 78756 · 4 photos' / '... · Illustration, not a photo of this property'
     primary: GalleryPicture = dataclasses.field(default_factory=GalleryPicture)
     more: list[GalleryPicture] = dataclasses.field(default_factory=list)
 
@@ -160,7 +178,11 @@ def gallery_view(card: dict | None) -> GalleryView:
     if not card or not card["images"]:
         return GalleryView()
     images = card["images"]
-    picture, pictures = picture_nouns(images)
+    if card.get("illustration"):
+        drawing = GalleryPicture(images[0], ILLUSTRATION_NOTE)
+        return GalleryView(id=card["id"], title=card["address"], description=f"{card['city_line']} · {ILLUSTRATION_NOTE}",
+                           primary=drawing)
+    picture, pictures = PICTURE_NOUN[False]
     noun = picture if len(images) == 1 else pictures
     shown = [GalleryPicture(src, f"{picture.capitalize()} {n} of {card['address']}")
              for n, src in enumerate(images, start=1)]

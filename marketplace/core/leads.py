@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any, TypedDict
 
 from marketplace.core import pricing
+from marketplace.messages import DEMO_DATA_LINE
 
 LEAD_TYPES = ("Probate", "Pre-Foreclosure", "Auction", "Tax Delinquent", "Vacancy", "Make Me Move")
 # The bulk scraper also offers "Other" (SPEC 5); no source produces it.
@@ -27,6 +28,11 @@ SOURCES = (
 SOURCE_FOR_TYPE = dict(zip(LEAD_TYPES, SOURCES))
 # Where raw_data may hold a listing URL (the property page links it when on a known site).
 LISTING_URL_KEYS = ("listing_url", "zillow_url", "redfin_url", "property_url", "url", "realtor_url")
+# raw_data[GENERATED_KEY] is True on every lead the built-in generator makes (demo data).
+GENERATED_KEY = "generated"
+# Only the built-in generator ever wrote a condition score: it marks its leads made
+# before GENERATED_KEY existed.
+_LEGACY_GENERATED_KEY = "condition_score"
 US_STATES = (
     "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY",
     "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND",
@@ -105,3 +111,19 @@ def lead_record(
         latitude=latitude,
         longitude=longitude,
     )
+
+
+def is_generated(raw_data: dict | None) -> bool:
+    """True for a lead made up by the built-in generator (demo data)."""
+    raw = raw_data if isinstance(raw_data, dict) else {}
+    return raw.get(GENERATED_KEY) is True or _LEGACY_GENERATED_KEY in raw
+
+
+def provenance_line(raw_data: dict | None, source: str | None = None) -> str:
+    """Where a lead's data comes from, in one line for the card, the property page
+    and exports: 'Demo data (generated)' for the built-in generator's leads; ''
+    when the lead says nothing about it. (``source`` is the lead's source column,
+    for lines that name a dataset.)"""
+    if is_generated(raw_data):
+        return DEMO_DATA_LINE
+    return ""

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from urllib.parse import parse_qs, quote_plus, urlencode, urlparse
 from zoneinfo import ZoneInfo
 
-from marketplace.core.leads import LEAD_TYPES, LISTING_URL_KEYS
+from marketplace.core.leads import LEAD_TYPES, LISTING_URL_KEYS, is_generated
 
 PACIFIC = ZoneInfo("America/Los_Angeles")
 REFRESH_HOUR = 8
@@ -267,10 +267,11 @@ KNOWN_LISTING_SITES = ("zillow.com", "redfin.com", "realtor.com", "trulia.com", 
 
 def external_links(address: str, city: str, state: str, zip_code: str, raw_data: dict | None) -> ListingLinks:
     """SPEC 2 /property: the listing from raw_data when it is on a known listing site,
-    otherwise a listing-site search; a maps search; a web search."""
+    otherwise a listing-site search; a maps search; a web search. A generated (demo)
+    lead has no listing: any URL its raw_data holds was made up, so it gets the search."""
     full = f"{address}, {city}, {state} {zip_code}".strip()
     listing = ""
-    for key in LISTING_URL_KEYS:
+    for key in () if is_generated(raw_data) else LISTING_URL_KEYS:
         url = (raw_data or {}).get(key)
         if isinstance(url, str) and url.startswith("https://"):
             host = (urlparse(url).hostname or "").lower()

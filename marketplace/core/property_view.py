@@ -8,13 +8,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from marketplace.core.images import allowed_images, is_illustration
+from marketplace.core.images import allowed_images, split_pictures
+from marketplace.core.leads import provenance_line
 from marketplace.core.marketplace import external_links, percent, usd
 from marketplace.core.pricing import display_confidence, potential_profit
 from marketplace.core.times import UTC_NAME, format_datetime
 from marketplace.messages import (
-    GALLERY_COUNT, GALLERY_TITLE, IMAGE_STATUS_TEXT, PICTURE_ALT, PICTURE_NOUN, PICTURES_LATER, VIEW_ALL_PICTURES,
-    VIEW_PICTURE,
+    GALLERY_COUNT, GALLERY_TITLE, ILLUSTRATION_NOTE, IMAGE_STATUS_TEXT, PICTURE_ALT, PICTURE_NOUN, PICTURES_LATER,
+    VIEW_ALL_PICTURES, VIEW_PICTURE,
 )
 
 
@@ -42,10 +43,21 @@ def _number(value: int | float | None, unit: str = "") -> str:
 
 
 def picture_texts(illustrations: bool, count: int, address: str) -> dict[str, str]:
-    """The gallery's wording: 'illustrations' for the app's own drawings of a
-    built-in lead, 'photos' for pictures from a listing source."""
+    """The gallery's wording: 'photos' for pictures from a listing source; a
+    generated lead's one drawing is 'Illustration, not a photo of this property'."""
     picture, pictures = PICTURE_NOUN[illustrations]
+    if illustrations:
+        return {
+            "gallery_title": "Illustration",
+            "gallery_count": ILLUSTRATION_NOTE,
+            "view_all": VIEW_PICTURE.format(picture=picture),
+            "view_one": VIEW_PICTURE.format(picture=picture),
+            "picture_alt": ILLUSTRATION_NOTE,
+            "picture_note": ILLUSTRATION_NOTE,
+            "pictures_later": PICTURES_LATER.format(pictures="Photos"),
+        }
     return {
+        "picture_note": "",
         "gallery_title": GALLERY_TITLE.format(pictures=pictures),
         "gallery_count": GALLERY_COUNT.format(count=count, noun=picture if count == 1 else pictures,
                                               address=address),
@@ -87,10 +99,11 @@ class PropertyView:
 def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name: str = UTC_NAME) -> PropertyView:
     """The display values of an unlocked lead (pure; raises on unreadable data); the
     unlock time in ``zone_name`` (the browser's)."""
-    pictures = [lead.primary_image_url, *list(lead.image_urls or [])]
-    images = allowed_images(pictures, own_host)
-    shown = images or [url for url in pictures if url]
-    illustrations = bool(shown) and all(is_illustration(url) for url in shown)
+    # Photos are the property's images; a generated lead's drawing is shown alone,
+    # labelled, and never counted among them.
+    photos, drawing = split_pictures(allowed_images([lead.primary_image_url, *list(lead.image_urls or [])], own_host))
+    illustrations = not photos and bool(drawing)
+    images = photos or ([drawing] if drawing else [])
     links = external_links(lead.address, lead.city, lead.state, lead.zip_code,
                            lead.raw_data if isinstance(lead.raw_data, dict) else {})
     amount = potential_profit(lead.arv, lead.asking_price, lead.rehab_estimate)
@@ -106,6 +119,7 @@ def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name
         "place": f"{lead.city}, {lead.state} {lead.zip_code}".strip(),
         "lead_type": lead.lead_type,
         "source": lead.source,
+        "provenance": provenance_line(raw, lead.source),
         "beds": _number(lead.beds),
         "baths": _number(lead.baths),
         "sqft": _number(lead.square_footage),
@@ -126,13 +140,13 @@ def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name
         "maps_url": links.maps,
         "web_url": links.web,
         "image_status": IMAGE_STATUS_TEXT.get(lead.images_fetch_status, IMAGE_STATUS_TEXT["no_images"]),
-        "image_total": str(len(images)),
-        **picture_texts(illustrations, len(images), lead.address),
+        "image_total": str(len(photos)),
+        **picture_texts(illustrations, len(photos), lead.address),
     }
     return PropertyView(
         details=details,
         images=images,
-        more_count=max(0, len(images) - GALLERY_SIZE),
+        more_count=max(0, len(photos) - GALLERY_SIZE),
         roi_high=lead.roi is not None and lead.roi > ROI_EMPHASIS_ABOVE,
         profit_kind="unknown" if amount is None else ("loss" if amount < 0 else "profit"),
         confidence=confidence,

@@ -5,7 +5,8 @@ They illustrate what a lead looks like when the marketplace has no active
 leads (or the leads could not be loaded). They are not rows of ``leads``:
 their ids are not UUIDs, nobody can unlock them (the unlock handler refuses
 any id that is not a real lead), and their addresses are shown masked like any
-locked lead. The numbers are realistic for each market and consistent with
+locked lead. They are demo data and say so ("Demo data (generated)"), and
+their one picture is an illustration drawn from their facts. The numbers are realistic for each market and consistent with
 ``core.pricing`` (ROI = (ARV - asking - rehab) / (asking + rehab), unlock cost
 from the confidence score).
 """
@@ -14,36 +15,37 @@ from __future__ import annotations
 
 from marketplace.core import marketplace as rules
 from marketplace.core import pricing
-from marketplace.core.images import house_image_urls
-from marketplace.core.leads import lead_record
+from marketplace.core.images import illustration_url
+from marketplace.core.leads import GENERATED_KEY, lead_record, provenance_line
 
 SAMPLE_PREFIX = "sample-"
 
 
 def _sample(key: str, address: str, city: str, state: str, zip_code: str, lead_type: str, *, asking: int,
-            zestimate: int, arv: int, rehab: int, beds: int, baths: float, sqft: int, confidence: int,
-            images: int) -> dict:
+            zestimate: int, arv: int, rehab: int, beds: int, baths: float, sqft: int, confidence: int) -> dict:
     """A sample lead built like any source's lead, in the shape of a marketplace card."""
     lead_id = f"{SAMPLE_PREFIX}{key}"
     record = lead_record(
         id=lead_id, address=address, city=city, state=state, zip_code=zip_code, lead_type=lead_type,
         asking_price=asking, zestimate=zestimate, arv=arv, rehab_estimate=rehab, beds=beds, baths=baths,
-        square_footage=sqft, confidence_score=confidence, image_urls=house_image_urls(lead_id, images),
+        square_footage=sqft, confidence_score=confidence, image_urls=[illustration_url(lead_id, beds, sqft)],
+        images_fetch_status="no_images", raw_data={GENERATED_KEY: True},
     )
     card_fields = ("id", "address", "city", "state", "zip_code", "lead_type", "asking_price", "zestimate", "arv",
                    "rehab_estimate", "roi", "beds", "baths", "square_footage", "credit_cost", "is_new",
                    "is_high_roi")
     return {**{name: record[name] for name in card_fields}, "confidence": record["confidence_score"],
-            "images": record["image_urls"]}
+            "images": record["image_urls"], "image_status": record["images_fetch_status"],
+            "provenance": provenance_line(record["raw_data"], record["source"])}
 
 
 SAMPLE_LEADS: tuple[dict, ...] = (
     _sample("austin", "4812 Shoal Creek Blvd", "Austin", "TX", "78756", "Probate",
             asking=412_000, zestimate=498_000, arv=585_000, rehab=68_000, beds=3, baths=2.0, sqft=1_740,
-            confidence=92, images=4),
+            confidence=92),
     _sample("dallas", "2209 Lakewood Blvd", "Dallas", "TX", "75214", "Pre-Foreclosure",
             asking=329_000, zestimate=365_000, arv=432_000, rehab=41_500, beds=4, baths=2.5, sqft=2_180,
-            confidence=84, images=3),
+            confidence=84),
 )
 
 

@@ -12,6 +12,7 @@ from marketplace.components import ui
 from marketplace.components.layout import page
 from marketplace.core.marketplace import percent, usd
 from marketplace.core.samples import HERO_SAMPLE, HERO_SAMPLE_COST, HERO_SAMPLE_ROI
+from marketplace.messages import DEMO_DATA_LINE, ILLUSTRATION_NOTE
 
 REFRESH_NOTE = "Leads refresh daily at 8:00 AM PST"
 
@@ -139,6 +140,9 @@ def sample_lead_card() -> rx.Component:
                 spacing="1",
                 width="100%",
             ),
+            # A made-up lead with a drawing: it says so, as every demo lead does.
+            rx.text(f"{DEMO_DATA_LINE} · {ILLUSTRATION_NOTE}", size="1", weight="medium",
+                    color="var(--amber-11)", id="hero-sample-provenance"),
             spacing="3",
         ),
         size="2",

@@ -18,6 +18,7 @@ from sqlalchemy.engine import Connection
 
 from marketplace.core import marketplace as rules
 from marketplace.core.images import allowed_images
+from marketplace.core.leads import provenance_line
 from marketplace.core.pricing import display_confidence, unlock_cost
 from marketplace.db import get_engine
 from marketplace.models import Lead, LeadFacet, UserLead
@@ -31,7 +32,8 @@ CARD_COLUMNS = (
     leads_t.c.asking_price, leads_t.c.zestimate, leads_t.c.arv, leads_t.c.rehab_estimate, leads_t.c.roi,
     leads_t.c.beds, leads_t.c.baths, leads_t.c.square_footage, leads_t.c.confidence_score,
     leads_t.c.credit_cost, leads_t.c.is_new, leads_t.c.is_high_roi, leads_t.c.image_urls,
-    leads_t.c.primary_image_url, leads_t.c.images_fetch_status, leads_t.c.created_at,
+    leads_t.c.primary_image_url, leads_t.c.images_fetch_status, leads_t.c.created_at, leads_t.c.raw_data,
+    leads_t.c.source,
 )
 SORT_ORDER = {
     "roi_desc": (leads_t.c.roi.desc().nulls_last(), leads_t.c.id),
@@ -68,6 +70,7 @@ class LeadCard:
     is_high_roi: bool
     images: list[str]
     image_status: str = "no_images"  # leads.images_fetch_status: why a lead has no pictures
+    provenance: str = ""  # core.leads.provenance_line: 'Demo data (generated)'
 
 
 @dataclass(frozen=True)
@@ -196,6 +199,7 @@ def _card(row: Any, unlocked: bool) -> LeadCard:
         is_high_roi=row.is_high_roi,
         images=images[:4],
         image_status=row.images_fetch_status or "no_images",
+        provenance=provenance_line(row.raw_data, row.source),
     )
 
 

@@ -1,22 +1,31 @@
-"""The built-in lead source: public-record style leads generated offline.
+"""The built-in lead source: DEMO DATA, public-record style leads generated
+offline. Every lead it makes says so (``raw_data["generated"]``, shown as
+"Demo data (generated)"), links to no listing (it has none: the property page
+offers a listing-site search) and has no photos (one illustration drawn from its
+own facts, labelled as such).
 
 Real US geography comes from the ``zipcodes`` package (city, state, ZIP and
-coordinates); price levels come from a per-state table of typical price per
-square foot, nudged for large metros. A lead is built like this:
+coordinates): only residential ZIPs (``markets.residential_zips``: standard
+ZIPs, not post-office, downtown or institutional ones). Price levels come from
+a per-state table of typical price per square foot, nudged for large metros and
+per ZIP (``zip_price_level``). A lead is built like this:
 
-1. pick a market (city + ZIP) allowed by the criteria, a lead type (and its
-   source) and a property condition ``c`` in [0, 1] (0 = gut rehab);
-2. beds, baths and square footage that belong together;
-3. market value (``zestimate``) = sqft x local $/sqft x noise;
+1. pick a market (city + residential ZIP) allowed by the criteria, a lead type
+   (and its source) and a property condition ``c`` in [0, 1] (0 = gut rehab);
+2. beds, baths and square footage that belong together (baths never above
+   beds), no larger than the town's size allows (``markets.largest_house``);
+3. market value (``zestimate``) = sqft x local $/sqft (state, metro, ZIP,
+   smaller per sqft for larger houses) x noise;
 4. ``arv`` = market value x (1.04 + 0.22 x (1 - c)): a renovated house is
    worth more than this one as it stands;
 5. ``rehab_estimate`` = sqft x (8 + 47 x (1 - c)) $/sqft;
-6. a target ROI drawn from the lead type's typical spread (intersected with
-   the requested ROI range) fixes the asking price through the inverse of
-   ``core.pricing.compute_roi``; the asking price then sits below market value
-   by a discount that depends on the lead type, as distressed sales do;
+6. a target ROI fixes the asking price through the inverse of
+   ``core.pricing.compute_roi``: for a share of each lead type (``LOSS_SHARE``)
+   a loss (the seller asks market price or more), otherwise a value from the
+   type's typical spread; both intersected with the requested ROI range. The
+   asking price must then sit where such sales do against market value;
 7. confidence = source reliability + 4 per known field (beds, baths, sqft,
-   year built, listing URL, owner name) + noise, clamped to 0-100; the unlock
+   year built, lot size, owner name) + noise, clamped to 0-100; the unlock
    cost follows from it.
 
 Every criterion is honoured exactly: candidates that miss any criterion are
@@ -30,8 +39,8 @@ import uuid
 from datetime import datetime, timedelta, timezone
 
 from marketplace.core import pricing
-from marketplace.core.images import house_image_urls
-from marketplace.core.leads import LISTING_URL_KEYS, lead_record
+from marketplace.core.images import illustration_url
+from marketplace.core.leads import GENERATED_KEY, lead_record
 from marketplace.sources.base import (
     LEAD_TYPES,
     SOURCE_FOR_TYPE,
@@ -40,7 +49,16 @@ from marketplace.sources.base import (
     LeadRecord,
     SearchCriteria,
 )
-from marketplace.sources.markets import DEFAULT_MARKETS, TYPE_PROFILE, geo_index, matches, parse_city
+from marketplace.sources.markets import (
+    DEFAULT_MARKETS,
+    TYPE_PROFILE,
+    geo_index,
+    LARGEST_HOUSE,
+    largest_house,
+    matches,
+    parse_city,
+    residential_zips,
+)
 
 # Typical price per square foot by state (USD, rounded, 2025 levels).
 STATE_PRICE_PER_SQFT = {
@@ -63,20 +81,46 @@ METRO_FACTOR = {
     ("BOSTON", "MA"): 1.6, ("BALTIMORE", "MD"): 0.8, ("KANSAS CITY", "MO"): 1.05, ("INDIANAPOLIS", "IN"): 1.05,
     ("MILWAUKEE", "WI"): 0.9, ("BIRMINGHAM", "AL"): 0.85, ("OKLAHOMA CITY", "OK"): 1.05, ("BOISE", "ID"): 1.2,
 }
-STREETS = [
+# Street names: a name and a suffix (about 200 x 14 streets); an address is never
+# repeated within one search.
+STREET_NAMES = [
     "Oak", "Maple", "Cedar", "Pine", "Elm", "Willow", "Birch", "Walnut", "Hickory", "Magnolia", "Sycamore",
-    "Chestnut", "Laurel", "Aspen", "Juniper", "Cypress", "Poplar", "Spruce", "Dogwood", "Mesquite",
+    "Chestnut", "Laurel", "Aspen", "Juniper", "Cypress", "Poplar", "Spruce", "Dogwood", "Mesquite", "Alder",
+    "Hawthorn", "Linden", "Mulberry", "Buckeye", "Catalpa", "Hemlock", "Locust", "Sassafras", "Tamarack",
     "Washington", "Lincoln", "Jefferson", "Madison", "Franklin", "Jackson", "Monroe", "Adams", "Hamilton",
+    "Grant", "Garfield", "Harrison", "Cleveland", "Tyler", "Polk", "Taylor", "Fillmore", "Pierce", "Hayes",
     "Park", "Lake", "Hill", "River", "Meadow", "Ridge", "Valley", "Spring", "Forest", "Highland", "Sunset",
     "Sunrise", "Prairie", "Canyon", "Summit", "Harbor", "Orchard", "Church", "Mill", "Main", "Market",
     "College", "Railroad", "Center", "Broad", "Union", "Bluebonnet", "Live Oak", "Pecan", "Cottonwood",
-    "Redbud", "Shady Grove", "Brookside", "Fox Run", "Quail Hollow", "Deer Creek", "Stonegate",
+    "Redbud", "Shady Grove", "Brookside", "Fox Run", "Quail Hollow", "Deer Creek", "Stonegate", "Bent Tree",
+    "Windmill", "Timber Ridge", "Rolling Hills", "Creekside", "Old Mill", "Kingsley", "Ashford", "Beacon",
+    "Belmont", "Berkshire", "Brighton", "Cambridge", "Carlisle", "Chatham", "Clifton", "Concord", "Dover",
+    "Durham", "Fairfax", "Fairview", "Glendale", "Greenwood", "Hampton", "Hartford", "Hollister", "Kensington",
+    "Lexington", "Linwood", "Marlowe", "Newport", "Norwood", "Oxford", "Preston", "Princeton", "Richmond",
+    "Rockford", "Salem", "Sheffield", "Somerset", "Stratford", "Trenton", "Vernon", "Westfield", "Winchester",
+    "Woodland", "Yorktown", "Bayview", "Bridgewater", "Cherry", "Clover", "Crescent", "Driftwood", "Eastwood",
+    "Edgewood", "Evergreen", "Foxglove", "Garden", "Golden", "Heather", "Heritage", "Holly", "Honeysuckle",
+    "Ivy", "Jasmine", "Lakeview", "Larkspur", "Lilac", "Mockingbird", "Northgate", "Oakmont", "Olive",
+    "Peach", "Primrose", "Raven", "Robin", "Rosewood", "Sage", "Sandpiper", "Silver", "Sparrow", "Sterling",
+    "Sunflower", "Tanglewood", "Thistle", "Trinity", "Tulip", "Vista", "Wren", "Aurora", "Bishop", "Carver",
+    "Dixon", "Ellis", "Foster", "Gibson", "Hudson", "Irving", "Keller", "Lowell", "Morgan", "Nelson",
+    "Palmer", "Quincy", "Randall", "Sherman", "Turner", "Walker", "Webster", "Whitman", "Young",
 ]
-SUFFIXES = ["St", "Ave", "Dr", "Ln", "Rd", "Ct", "Blvd", "Way", "Pl", "Cir", "Trl", "Ter"]
+SUFFIXES = ["St", "Ave", "Dr", "Ln", "Rd", "Ct", "Blvd", "Way", "Pl", "Cir", "Trl", "Ter", "Pkwy", "Loop"]
 OWNER_FIRST = ["James", "Mary", "Robert", "Patricia", "John", "Linda", "Michael", "Barbara", "William",
-               "Elizabeth", "David", "Susan", "Richard", "Jessica", "Joseph", "Sarah", "Thomas", "Karen"]
+               "Elizabeth", "David", "Susan", "Richard", "Jessica", "Joseph", "Sarah", "Thomas", "Karen",
+               "Charles", "Nancy", "Daniel", "Lisa", "Matthew", "Betty", "Anthony", "Sandra", "Mark", "Ashley"]
 OWNER_LAST = ["Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez",
-              "Martinez", "Hernandez", "Lopez", "Wilson", "Anderson", "Thomas", "Taylor", "Moore", "Martin"]
+              "Martinez", "Hernandez", "Lopez", "Wilson", "Anderson", "Thomas", "Taylor", "Moore", "Martin",
+              "Lee", "Thompson", "White", "Harris", "Clark", "Lewis", "Robinson", "Walker", "Young", "Allen"]
+# Share of each lead type's leads that are not deals (the asking price leaves no
+# profit after rehab): sellers who ask market price or more, auctions bid up.
+LOSS_SHARE = {"Probate": 0.18, "Pre-Foreclosure": 0.2, "Auction": 0.14, "Tax Delinquent": 0.16,
+              "Vacancy": 0.2, "Make Me Move": 0.45}
+LOSS_ROI = (-30.0, -0.5)  # their ROI spread, %
+LOSS_DISCOUNT = (-0.15, 0.10)  # their asking price: up to 15% above to 10% below market value
+# Parcel numbers as county assessors write them (never the 3-2-4 digits of a social security number).
+PARCEL_FORMATS = ("###-###-###", "##-##-###-###", "R########", "#############", "####-###-####")
 MAX_ATTEMPTS_PER_LEAD = 400
 
 
@@ -119,6 +163,7 @@ class BuiltinSource:
     def __init__(self, seed: int | None = None, now: datetime | None = None):
         self.rng = random.Random(seed)
         self.now = now
+        self._addresses: set[tuple[str, str]] = set()  # (address, ZIP) already made
 
     # ------------------------------------------------------------------ public
 
@@ -155,7 +200,7 @@ class BuiltinSource:
     # ------------------------------------------------------------------ internals
 
     def _check_reachable(self, criteria: SearchCriteria) -> None:
-        spreads = [TYPE_PROFILE[t][1] for t in _lead_types(criteria)]
+        spreads = [TYPE_PROFILE[t][1] for t in _lead_types(criteria)] + [LOSS_ROI]
         lo, hi = min(s[0] for s in spreads), max(s[1] for s in spreads)
         if criteria.roi.max is not None and criteria.roi.max < lo:
             raise CriteriaError(f"No leads have an ROI below {lo}% for these lead types.")
@@ -169,6 +214,8 @@ class BuiltinSource:
             raise CriteriaError("No leads are smaller than 500 sqft.")
         if criteria.beds.max is not None and criteria.beds.max < 1:
             raise CriteriaError("Every lead has at least 1 bedroom.")
+        if criteria.beds.min is not None and criteria.beds.min > LARGEST_HOUSE[0]:
+            raise CriteriaError(f"No leads have more than {LARGEST_HOUSE[0]} bedrooms.")
 
     def _uniform_in(self, low: float, high: float, rng_filter) -> float | None:
         lo = max(low, rng_filter.min) if rng_filter.min is not None else low
@@ -179,78 +226,71 @@ class BuiltinSource:
 
     def _candidate(self, market: tuple[str, str], lead_type: str, criteria: SearchCriteria) -> LeadRecord | None:
         rng = self.rng
-        by_city, _ = geo_index()
         city_key, state = market
-        zrow = rng.choice(by_city[(city_key, state)])
+        zrow = rng.choice(residential_zips(city_key, state))
         discount_range, roi_spread, reliability = TYPE_PROFILE[lead_type]
-
-        beds = self._pick_beds(criteria)
-        if beds is None:
+        size = self._size(largest_house(city_key, state), criteria)
+        if size is None:
             return None
-        sqft = int(round(rng.gauss(550 + 420 * beds, 180) / 10) * 10)
-        sqft = max(500, min(sqft, 9_500))
-        if criteria.sqft.min is not None or criteria.sqft.max is not None:
-            target = self._uniform_in(500, 9_500, criteria.sqft)
-            if target is None:
-                return None
-            sqft = int(target)
-            beds = max(1, min(8, round((sqft - 550) / 420))) if criteria.beds.min is None and criteria.beds.max is None else beds
-        baths = max(1.0, min(beds + 1.0, round((beds * 0.75 + rng.choice((0, 0.5, 0.5, 1))) * 2) / 2))
-        ppsf = STATE_PRICE_PER_SQFT[state] * METRO_FACTOR.get((city_key, state), 1.0) * rng.uniform(0.78, 1.22)
+        beds, sqft = size
+        baths = _baths(beds, sqft, rng)
+        ppsf = (STATE_PRICE_PER_SQFT[state] * METRO_FACTOR.get((city_key, state), 1.0) * zip_price_level(zrow["zip_code"])
+                * (1_700 / sqft) ** 0.12 * rng.uniform(0.9, 1.1))
         zestimate = int(round(sqft * ppsf, -3))
         condition = rng.betavariate(2.2, 2.0)
         arv = pricing.estimate_arv(zestimate, condition)
         rehab = pricing.estimate_rehab(sqft, condition)
 
-        roi_target = self._uniform_in(*roi_spread, criteria.roi)
+        roi_target = None
+        if rng.random() < LOSS_SHARE[lead_type]:  # not a deal: no profit at this price
+            roi_target = self._uniform_in(*LOSS_ROI, criteria.roi)
+            discount_range = LOSS_DISCOUNT
+        if roi_target is None:
+            roi_target = self._uniform_in(*roi_spread, criteria.roi)
+            discount_range = (discount_range[0] - 0.06, discount_range[1] + 0.06)
         if roi_target is None:
             return None
-        asking = pricing.asking_price_for_roi(arv, rehab, roi_target)
-        asking = int(round(asking, -2))
-        if asking <= 0:
-            return None
-        discount = 1 - asking / zestimate
-        if not discount_range[0] - 0.06 <= discount <= discount_range[1] + 0.06:
+        asking = int(round(pricing.asking_price_for_roi(arv, rehab, roi_target), -2))
+        if asking <= 0 or not discount_range[0] <= 1 - asking / zestimate <= discount_range[1]:
             return None
 
+        number = rng.randint(100, 9899)
+        address = f"{number} {rng.choice(STREET_NAMES)} {rng.choice(SUFFIXES)}"
+        if (address, zrow["zip_code"]) in self._addresses:
+            return None
+        self._addresses.add((address, zrow["zip_code"]))
         known = {
             "beds": rng.random() > 0.04,
             "baths": rng.random() > 0.07,
             "sqft": rng.random() > 0.05,
             "year_built": rng.random() > 0.15,
-            "listing": rng.random() > 0.45,
+            "lot": rng.random() > 0.45,
             "owner": rng.random() > 0.2,
         }
         confidence = int(max(0, min(100, reliability + 4 * sum(known.values()) + rng.randint(-9, 9))))
-        number = rng.randint(100, 9899)
-        street = f"{rng.choice(STREETS)} {rng.choice(SUFFIXES)}"
-        address = f"{number} {street}"
-        city = zrow["city"]
+        county = zrow.get("county", "")
         raw: dict = {
-            "parcel_id": f"{rng.randint(100, 999)}-{rng.randint(10, 99)}-{rng.randint(1000, 9999)}",
-            "county": zrow.get("county", ""),
-            "filing_date": (self._now() - timedelta(days=rng.randint(3, 120))).date().isoformat(),
+            GENERATED_KEY: True,
+            "parcel_id": _parcel_id(county, rng),
+            "county": county,
+            # A lead is new on the day it is made: its filing is days old, not months.
+            "filing_date": (self._now() - timedelta(days=rng.randint(0, 6))).date().isoformat(),
             "condition_score": round(condition, 2),
         }
         if known["year_built"]:
             raw["year_built"] = rng.randint(1925, 2018)
+        if known["lot"]:
+            raw["lot_sqft"] = int(round(sqft * rng.uniform(2.2, 6.0), -2))
         if known["owner"]:
             raw["owner_name"] = f"{rng.choice(OWNER_FIRST)} {rng.choice(OWNER_LAST)}"
-        if known["listing"]:
-            slug = f"{number}-{street}-{city}-{state}-{zrow['zip_code']}".replace(" ", "-")
-            key = rng.choice(LISTING_URL_KEYS)
-            raw[key] = (
-                f"https://www.zillow.com/homedetails/{slug}/{rng.randint(10_000_000, 99_999_999)}_zpid/"
-                if key != "redfin_url"
-                else f"https://www.redfin.com/{state}/{city.replace(' ', '-')}/{slug}/home/{rng.randint(1_000_000, 9_999_999)}"
-            )
         lead_id = uuid.UUID(int=rng.getrandbits(128), version=4)
-        image_urls, image_status = self._images(str(lead_id))
+        shown_beds = beds if known["beds"] or criteria.beds.min is not None or criteria.beds.max is not None else None
+        shown_sqft = sqft if known["sqft"] or criteria.sqft.min is not None or criteria.sqft.max is not None else None
         return lead_record(
             id=lead_id,
             external_id=f"builtin:{lead_id}",
             address=address,
-            city=city,
+            city=zrow["city"],
             state=state,
             zip_code=zrow["zip_code"],
             lead_type=lead_type,
@@ -258,40 +298,51 @@ class BuiltinSource:
             zestimate=zestimate,
             arv=arv,
             rehab_estimate=rehab,
-            beds=beds if known["beds"] or criteria.beds.min is not None or criteria.beds.max is not None else None,
+            beds=shown_beds,
             baths=baths if known["baths"] else None,
-            square_footage=sqft if known["sqft"] or criteria.sqft.min is not None or criteria.sqft.max is not None else None,
+            square_footage=shown_sqft,
             confidence_score=confidence,
             created_at=self._now(),
-            image_urls=image_urls,
-            images_fetch_status=image_status,
+            # No photographs: one illustration drawn from the lead's own facts.
+            image_urls=[illustration_url(str(lead_id), shown_beds, shown_sqft)],
+            images_fetch_status="no_images",
             raw_data=raw,
             latitude=round(float(zrow["lat"]) + rng.uniform(-0.03, 0.03), 6),
             longitude=round(float(zrow["long"]) + rng.uniform(-0.03, 0.03), 6),
         )
 
-    def _images(self, key: str) -> tuple[list[str], str]:
-        """0-8 renderings; about 1 lead in 12 still waits for its pictures ("pending")."""
-        roll = self.rng.random()
-        if roll < 0.08:
-            return [], "pending"
-        if roll < 0.14:
-            return [], "no_images"
-        return house_image_urls(key, self.rng.choice((1, 2, 3, 4, 4, 5, 6, 7, 8))), "success"
-
     def images_for(self, lead: LeadRecord) -> list[str]:
-        """Pictures for an existing lead (``fetch-property-images``); none for foreign leads."""
-        external = str(lead.get("external_id") or "")
-        if not external.startswith("builtin:"):
-            return []
-        key = external.split(":", 1)[1]
-        count = _rng_for(key).choice((0, 1, 2, 3, 4, 5, 6, 7, 8))
-        return house_image_urls(key, count)
+        """Photos for an existing lead (``fetch-property-images``): the generator has none."""
+        return []
 
-    def _pick_beds(self, criteria: SearchCriteria) -> int | None:
-        weights = {1: 6, 2: 20, 3: 40, 4: 24, 5: 8, 6: 2}
-        allowed = [b for b in weights if criteria.beds.contains(b)] if (
-            criteria.beds.min is not None or criteria.beds.max is not None) else list(weights)
+    def _size(self, largest: tuple[int, int], criteria: SearchCriteria) -> tuple[int, int] | None:
+        """(beds, sqft) that belong together, no larger than the town's ``largest`` house."""
+        rng = self.rng
+        max_beds, max_sqft = largest
+        beds_wanted = criteria.beds.min is not None or criteria.beds.max is not None
+        if criteria.sqft.min is not None or criteria.sqft.max is not None:
+            target = self._uniform_in(500, max_sqft, criteria.sqft)
+            if target is None:
+                return None
+            sqft = int(target)
+            beds = self._pick_beds(criteria, max_beds) if beds_wanted else max(1, min(max_beds, round((sqft - 450) / 430)))
+        else:
+            beds = self._pick_beds(criteria, max_beds)
+            if beds is None:
+                return None
+            sqft = int(round(rng.gauss(450 + 430 * beds, 110 + 40 * beds) / 10) * 10)
+            sqft = max(_sqft_bounds(beds)[0], min(sqft, _sqft_bounds(beds)[1], max_sqft))
+        if beds is None:
+            return None
+        low, high = _sqft_bounds(beds)
+        if not low <= sqft <= min(high, max_sqft):
+            return None
+        return beds, sqft
+
+    def _pick_beds(self, criteria: SearchCriteria, max_beds: int = 6) -> int | None:
+        weights = {1: 5, 2: 18, 3: 42, 4: 25, 5: 8, 6: 2}
+        allowed = [b for b in weights if b <= max_beds and (
+            (criteria.beds.min is None and criteria.beds.max is None) or criteria.beds.contains(b))]
         if not allowed:
             return None
         return self.rng.choices(allowed, weights=[weights[b] for b in allowed])[0]
@@ -300,8 +351,28 @@ class BuiltinSource:
         return self.now or datetime.now(timezone.utc)
 
 
-def _rng_for(key: str) -> random.Random:
-    return random.Random(key)
+def _sqft_bounds(beds: int) -> tuple[int, int]:
+    """The square footage a house with ``beds`` bedrooms plausibly has."""
+    return max(500, 250 + 300 * beds), 700 + 800 * beds
+
+
+def _baths(beds: int, sqft: int, rng: random.Random) -> float:
+    """Bathrooms in half steps, at least 1, never more than the bedrooms (1.5 at most below 1,000 sqft)."""
+    baths = round((beds * 0.5 + rng.choice((0.5, 1.0, 1.0, 1.5))) * 2) / 2
+    return max(1.0, min(baths, float(beds), 1.5 if sqft < 1_000 else 99.0))
+
+
+def zip_price_level(zip_code: str) -> float:
+    """The ZIP's price level against its city's (0.65-1.6): the same for every lead
+    of the ZIP, so neighbours are priced alike. Synthetic (from the ZIP itself), not
+    a market statistic."""
+    return max(0.65, min(1.6, random.Random(f"zip-level:{zip_code}").lognormvariate(0, 0.22)))
+
+
+def _parcel_id(county: str, rng: random.Random) -> str:
+    """A parcel number in the county's own format (one format per county)."""
+    pattern = PARCEL_FORMATS[random.Random(f"parcel:{county}").randrange(len(PARCEL_FORMATS))]
+    return "".join(str(rng.randint(0, 9)) if char == "#" else char for char in pattern)
 
 
 __all__ = ["BuiltinSource", "matches", "US_STATES"]

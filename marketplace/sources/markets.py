@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections import defaultdict
 from functools import lru_cache
 
+import math
+
 import zipcodes
 
 from marketplace.sources.base import US_STATES, CriteriaError, LeadRecord, SearchCriteria
@@ -22,6 +24,34 @@ DEFAULT_MARKETS = [
     ("Kansas City", "MO"), ("Birmingham", "AL"), ("Oklahoma City", "OK"), ("Baltimore", "MD"),
     ("Milwaukee", "WI"), ("Boise", "ID"),
 ]
+# Each default market's central business district ZIP: ZIPs whose centre lies within
+# DOWNTOWN_KM of its centre are downtown (offices, condos, campuses), not houses.
+DOWNTOWN_ZIP = {
+    ("AUSTIN", "TX"): "78701", ("DALLAS", "TX"): "75201", ("HOUSTON", "TX"): "77002",
+    ("SAN ANTONIO", "TX"): "78205", ("PHOENIX", "AZ"): "85004", ("TUCSON", "AZ"): "85701",
+    ("DENVER", "CO"): "80202", ("MIAMI", "FL"): "33131", ("ORLANDO", "FL"): "32801", ("TAMPA", "FL"): "33602",
+    ("JACKSONVILLE", "FL"): "32202", ("ATLANTA", "GA"): "30303", ("LAS VEGAS", "NV"): "89101",
+    ("SACRAMENTO", "CA"): "95814", ("CHICAGO", "IL"): "60602", ("DETROIT", "MI"): "48226",
+    ("CLEVELAND", "OH"): "44114", ("COLUMBUS", "OH"): "43215", ("PHILADELPHIA", "PA"): "19107",
+    ("PITTSBURGH", "PA"): "15222", ("CHARLOTTE", "NC"): "28202", ("NASHVILLE", "TN"): "37219",
+    ("MEMPHIS", "TN"): "38103", ("INDIANAPOLIS", "IN"): "46204", ("KANSAS CITY", "MO"): "64105",
+    ("BIRMINGHAM", "AL"): "35203", ("OKLAHOMA CITY", "OK"): "73102", ("BALTIMORE", "MD"): "21202",
+    ("MILWAUKEE", "WI"): "53202", ("BOISE", "ID"): "83702",
+}
+DOWNTOWN_KM = 2.0
+# "Standard" ZIPs of the default markets that hold no houses: post offices, federal
+# buildings, universities, airports, single large mailers.
+NON_RESIDENTIAL_ZIPS = frozenset({
+    "78710", "78712", "78799", "75242", "75260", "75270", "75398", "77201", "78284", "78285", "85026", "85039",
+    "85065", "85073", "80264", "80265", "80266", "80290", "80293", "80294", "80299", "33195", "33198", "32099",
+    "30334", "30369", "89158", "89199", "60699", "60701", "48242", "48243", "19109", "19110", "15260", "15272",
+    "15275", "15276", "15290", "15295", "28244", "28246", "28280", "28281", "28282", "28284", "28285", "37238",
+    "46282", "46290", "73195", "21233", "21240", "21287",
+})
+# Town size from its number of residential ZIPs (the package has no population):
+# the largest house a town of that size plausibly holds, (beds, sqft).
+SIZE_CAP_BY_ZIPS = ((1, (4, 3_200)), (3, (5, 4_200)), (10, (6, 5_500)))
+LARGEST_HOUSE = (6, 6_500)
 # (asking-price discount to market value, ROI spread %, source reliability)
 TYPE_PROFILE = {
     "Probate": ((0.10, 0.25), (8, 45), 68),
@@ -46,6 +76,34 @@ def geo_index() -> tuple[dict, dict]:
         by_city[key].append(row)
         cities_by_state[row["state"]].add(row["city"])
     return dict(by_city), {s: sorted(c) for s, c in cities_by_state.items()}
+
+
+def _km(a: dict, b: dict) -> float:
+    lat1, lon1, lat2, lon2 = map(math.radians, (float(a["lat"]), float(a["long"]), float(b["lat"]), float(b["long"])))
+    cos = math.sin(lat1) * math.sin(lat2) + math.cos(lat1) * math.cos(lat2) * math.cos(lon1 - lon2)
+    return 6371.0 * math.acos(max(-1.0, min(1.0, cos)))
+
+
+@lru_cache(maxsize=None)
+def residential_zips(city_key: str, state: str) -> tuple[dict, ...]:
+    """The city's ZIP rows where houses are: standard ZIPs (``geo_index``) less the
+    known non-residential ones and, in a default market, the downtown ones. A city
+    whose every ZIP is excluded keeps its standard ZIPs."""
+    by_city, _ = geo_index()
+    rows = by_city.get((city_key, state), [])
+    centre = next((r for r in rows if r["zip_code"] == DOWNTOWN_ZIP.get((city_key, state))), None)
+    kept = [r for r in rows if r["zip_code"] not in NON_RESIDENTIAL_ZIPS
+            and (centre is None or _km(centre, r) >= DOWNTOWN_KM)]
+    return tuple(kept or rows)
+
+
+def largest_house(city_key: str, state: str) -> tuple[int, int]:
+    """(beds, sqft) of the largest house the town plausibly holds, by its size."""
+    zips = len(residential_zips(city_key, state))
+    for most, cap in SIZE_CAP_BY_ZIPS:
+        if zips <= most:
+            return cap
+    return LARGEST_HOUSE
 
 
 def parse_city(text: str, states: tuple[str, ...]) -> list[tuple[str, str]]:

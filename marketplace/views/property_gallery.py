@@ -2,8 +2,9 @@
 with "+N more"), the All photos / All illustrations dialog, and the placeholder
 by image status (SPEC 2, 4, 9). Built from components/gallery.py.
 
-The wording comes from ``core.property_view.picture_texts``: a built-in lead's
-drawings are "illustrations", pictures from a listing source "photos". Each
+The wording comes from ``core.property_view.picture_texts``: pictures from a
+listing source are "photos"; a generated lead has none, and its one drawing is
+shown labelled "Illustration, not a photo of this property". Each
 button's accessible name contains its visible text ("+3 more, View all ...")."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from marketplace.components import ui
 from marketplace.states.property import PropertyState
 
 GALLERY_HEIGHT = "440px"
+ILLUSTRATION_MAX_WIDTH = "587px"  # 440 px high at the drawings' 4:3
 D = PropertyState.details
 
 
@@ -37,10 +39,24 @@ TILE_STYLE = {
 }
 
 
+def picture_note() -> rx.Component:
+    """Over a generated lead's drawing: 'Illustration, not a photo of this property'."""
+    return rx.cond(
+        D["picture_note"] != "",
+        rx.text(D["picture_note"], size="2", weight="medium", id="property-picture-note",
+                style={"position": "absolute", "left": "12px", "bottom": "12px", "padding": "4px 10px",
+                       "border_radius": "var(--radius-3)", "background": "var(--color-panel-solid)",
+                       "box_shadow": "inset 0 0 0 1px var(--gray-a6)", "color": "var(--gray-12)",
+                       "max_width": "calc(100% - 24px)", "text_align": "left"}),
+    )
+
+
 def primary_tile() -> rx.Component:
     return rx.dialog.trigger(
         rx.el.button(
-            picture(PropertyState.images[0], D["picture_alt"] + " 1"),
+            picture(PropertyState.images[0], rx.cond(D["picture_note"] != "", D["picture_alt"],
+                                                     D["picture_alt"] + " 1")),
+            picture_note(),
             type="button",
             aria_label=D["view_all"],
             id="property-image-primary",
@@ -135,6 +151,8 @@ def gallery() -> rx.Component:
                     "grid_template_rows": ui.responsive("auto", sm=PropertyState.desktop_rows),
                     "height": ui.responsive("auto", sm=GALLERY_HEIGHT),
                     "width": "100%",
+                    # One illustration (4:3) is shown whole, not blown up across the page.
+                    "max_width": rx.cond(D["picture_note"] != "", ILLUSTRATION_MAX_WIDTH, "none"),
                 },
             ),
             gallery_dialog(),

@@ -110,6 +110,12 @@ def property_header() -> rx.Component:
                         rx.badge(rx.icon("archive", size=12), "Archived", color_scheme="gray", variant="surface",
                                  radius="full", size="2", id="property-archived"),
                     ),
+                    # Where the data comes from: 'Demo data (generated)' (core.leads.provenance_line).
+                    rx.cond(
+                        D["provenance"] != "",
+                        rx.badge(rx.icon("flask_conical", size=12), D["provenance"], color_scheme="amber",
+                                 variant="soft", radius="full", size="2", id="property-provenance"),
+                    ),
                     spacing="2",
                     wrap="wrap",
                 ),

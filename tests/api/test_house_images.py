@@ -86,9 +86,15 @@ def test_a_card_s_jpeg_is_served_at_400_or_800_pixels(db_url, settings, drawn, w
 
 
 def test_the_sample_leads_drawings_are_served(db_url, settings):  # noqa: F811
-    assert call(_served(settings), "/api/images/house/sample-austin/3-400.jpg")[0] == 200
-    assert call(_served(settings), "/api/images/house/sample-dallas/2.svg")[0] == 200
-    assert call(_served(settings), "/api/images/house/sample-dallas/3.svg")[0] == 404  # it has 3
+    # Each sample (demo data) has one illustration, drawn from its facts (issue 24).
+    from marketplace.core.samples import SAMPLE_LEADS
+
+    austin, dallas = (sample["images"][0] for sample in SAMPLE_LEADS)
+    assert austin == "/api/images/house/sample-austin-3b-1740f/0.svg"
+    assert call(_served(settings), austin.replace(".svg", "-400.jpg"))[0] == 200
+    assert call(_served(settings), dallas)[0] == 200
+    assert call(_served(settings), dallas.replace("/0.svg", "/1.svg"))[0] == 404  # it has one
+    assert call(_served(settings), "/api/images/house/sample-dallas/0.svg")[0] == 404  # not its key
 
 
 @pytest.mark.parametrize("picture", ["0.svg", "0-400.jpg", "7-800.jpg"])

@@ -24,16 +24,18 @@ from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
 from marketplace.core import marketplace as rules
-from marketplace.core.images import card_picture, house_image_urls
+from marketplace.core.images import card_picture
+from marketplace.core.leads import is_generated
 from marketplace.core.pricing import is_high_roi
 from marketplace.db import get_engine, session_scope
-from marketplace.messages import IMAGE_STATUS_TEXT
+from marketplace.messages import ILLUSTRATION_NOTE, IMAGE_STATUS_TEXT
 from marketplace.models import CreditLedger, Lead, Profile, Subscription, UserLead, utcnow
 from marketplace.services import auth_sessions, seeding, subscriptions
 from marketplace.services.marketplace import rebuild_facets_now
 from marketplace.services.unlocks import unlock_lead
 from marketplace.sources.base import SearchCriteria
 from marketplace.sources.builtin import BuiltinSource
+from tests.browser.conftest import ARTIFACTS
 from tests.browser.helpers import expect_toast, record_labels, recorded_labels, start_session
 
 CATALOG_SIZE = 235  # 12 pages of 20: enough for ellipses on both sides
@@ -114,6 +116,12 @@ def _set_active(url: str, ids: list, active: bool) -> None:
     rebuild_facets_now(url)
 
 
+PHOTO_HOST = "https://photos.zillowstatic.com"
+# A picture the browser can load for any photo URL (the tests reach no outside host).
+PHOTO_BODY = ("<svg xmlns='http://www.w3.org/2000/svg' width='400' height='240'>"
+              "<rect width='400' height='240' fill='#8aa'/></svg>")
+
+
 @pytest.fixture(scope="module")
 def catalog(live_server):
     url = live_server.database_url
@@ -129,9 +137,10 @@ def catalog(live_server):
                    primary_image_url="/api/images/house/mkt-broken/99.svg", images_fetch_status="success")
     rows[1].update(roi=99.5, is_high_roi=True, credit_cost=None, confidence_score=None, asking_price=None,
                    image_urls=[], primary_image_url=None, images_fetch_status="no_images")
-    six = house_image_urls(f"mkt-six-{rows[2]['id']}", 6)
+    six = [f"{PHOTO_HOST}/fp/mkt-six-{rows[2]['id']}-{n}.jpg" for n in range(6)]  # a listing's photos
     rows[2].update(roi=99.0, is_high_roi=True, credit_cost=120, image_urls=six, primary_image_url=six[0],
-                   images_fetch_status="success")
+                   images_fetch_status="success", raw_data={"parcel_id": "0123-456-7890"})
+    rows[3].update(roi=98.0)  # a generated (demo) lead: one illustration, labelled
     # Unknown ROI band: none and zero.
     for i in (40, 41, 42):
         rows[i].update(roi=None if i != 42 else 0.0, is_high_roi=False)
@@ -636,9 +645,11 @@ def test_the_next_page_s_first_pictures_are_fetched_once_the_user_stays(page: Pa
 
 
 def test_images_placeholder_and_dialog(page: Page, catalog: Catalog):
+    page.context.route(f"{PHOTO_HOST}/**", lambda route: route.fulfill(
+        status=200, content_type="image/svg+xml", body=PHOTO_BODY))
     open_marketplace(page)
     expect_page(page, catalog, rules.Filters())
-    broken, bare, six = (str(catalog.rows[i]["id"]) for i in range(3))
+    broken, bare, six, demo = (str(catalog.rows[i]["id"]) for i in range(4))
 
     # A picture that fails to load swaps itself for the placeholder, which says so.
     expect(page.locator(f"#lead-image-{broken}")).to_have_attribute("data-fallback", "1")
@@ -651,23 +662,27 @@ def test_images_placeholder_and_dialog(page: Page, catalog: Catalog):
     expect(page.locator(f"#lead-card-{six}").get_by_text(IMAGE_STATUS_TEXT["failed"])).to_be_hidden()
     expect(page.locator(f"#lead-images-button-{bare}")).to_be_disabled()
     expect(page.locator(f"#lead-images-button-{bare}")).to_have_text("No Images")
-    # The app's drawing on a card is a JPEG the size of the card (800 pixels for denser
-    # screens), decoded off the main thread; the dialog shows the drawings themselves.
-    src, srcset = card_picture(catalog.rows[2]["image_urls"][0])
-    picture = page.locator(f"#lead-image-{six}")
+    # A demo lead's one drawing on a card is a JPEG the size of the card (800 pixels for
+    # denser screens), decoded off the main thread, labelled as an illustration.
+    src, srcset = card_picture(catalog.rows[3]["image_urls"][0])
+    picture = page.locator(f"#lead-image-{demo}")
     expect(picture).to_have_attribute("src", src)
     expect(picture).to_have_attribute("srcset", srcset)
+    expect(picture).to_have_attribute("alt", ILLUSTRATION_NOTE)
     page.wait_for_function("(el) => el.complete && el.naturalWidth > 0", arg=picture.element_handle())
     assert picture.evaluate("(el) => [el.currentSrc.endsWith('-400.jpg'), el.naturalWidth]") == [True, 400]
+    expect(page.locator(f"#lead-picture-note-{demo}")).to_have_text(ILLUSTRATION_NOTE)
+    expect(page.locator(f"#lead-picture-note-{demo}")).to_be_visible()
     # The page holds no dialog content until one is opened.
     expect(page.locator("[id^='lead-images-dialog-']")).to_have_count(0)
 
-    # Six pictures: the dialog shows the primary one plus 3 more; the app's drawings
-    # of a built-in lead are called illustrations.
+    # Six photos: the dialog shows the primary one plus 3 more.
     button = page.locator(f"#lead-images-button-{six}")
     address = rules.mask_address(catalog.rows[2]["address"])
     expect(button).to_have_text("View Images (4)")
     expect(button).to_have_accessible_name(f"View Images (4), {address}")
+    expect(page.locator(f"#lead-picture-note-{six}")).to_have_count(0)
+    expect(page.locator(f"#lead-provenance-{six}")).to_have_count(0)
     button.click()
     dialog = page.locator(f"#lead-images-dialog-{six}")
     expect(dialog).to_be_visible()
@@ -677,12 +692,56 @@ def test_images_placeholder_and_dialog(page: Page, catalog: Catalog):
     assert sources == catalog.rows[2]["image_urls"][:4]
     expect(dialog).to_contain_text(address)
     row = catalog.rows[2]
-    expect(dialog).to_contain_text(f"{row['city']}, {row['state']} {row['zip_code']} · 4 illustrations")
-    expect(dialog).not_to_contain_text("photo")
-    expect(images.first).to_have_attribute("alt", f"Illustration 1 of {address}")
+    expect(dialog).to_contain_text(f"{row['city']}, {row['state']} {row['zip_code']} · 4 photos")
+    expect(dialog).not_to_contain_text("llustration")
+    expect(images.first).to_have_attribute("alt", f"Photo 1 of {address}")
     page.get_by_label("Close images").click()
     expect(dialog).to_have_count(0)
     expect(button).to_be_focused()  # focus goes back to the card's button
+
+    # A demo lead: its drawing is not counted as an image; the button says what it opens.
+    button = page.locator(f"#lead-images-button-{demo}")
+    address = rules.mask_address(catalog.rows[3]["address"])
+    expect(button).to_have_text("View Illustration")
+    expect(button).to_have_accessible_name(f"View Illustration, {address}")
+    button.click()
+    dialog = page.locator(f"#lead-images-dialog-{demo}")
+    expect(dialog.locator("img")).to_have_count(1)
+    expect(dialog.locator("img")).to_have_attribute("src", catalog.rows[3]["image_urls"][0])
+    expect(dialog.locator("img")).to_have_attribute("alt", ILLUSTRATION_NOTE)
+    expect(dialog).to_contain_text(f"· {ILLUSTRATION_NOTE}")
+    page.get_by_label("Close images").click()
+    expect(dialog).to_have_count(0)
+
+
+def test_every_demo_lead_says_demo_data(page: Page, catalog: Catalog):
+    """Issue 24: every generated lead's card says 'Demo data (generated)'; a lead from
+    elsewhere does not; no card counts an illustration as an image."""
+    open_marketplace(page)
+    ids = expect_page(page, catalog, rules.Filters())
+    rows = {str(row["id"]): row for row in catalog.rows}
+    for lead_id in ids:
+        provenance = page.locator(f"#lead-provenance-{lead_id}")
+        if is_generated(rows[lead_id]["raw_data"]):
+            expect(provenance).to_have_text("Demo data (generated)")
+            expect(page.locator(f"#lead-images-button-{lead_id}")).not_to_have_text(re.compile(r"View Images"))
+        else:
+            expect(provenance).to_have_count(0)
+    assert sum(is_generated(rows[lead_id]["raw_data"]) for lead_id in ids) >= len(ids) - 2
+    for width in (1280, 375):
+        page.set_viewport_size({"width": width, "height": 900})
+        demo = page.locator(f"#lead-card-{catalog.rows[3]['id']}")
+        demo.scroll_into_view_if_needed()
+        demo.screenshot(path=str(ARTIFACTS / f"issue24-demo-card-{width}.png"))
+    # The home page's sample card is demo data too.
+    page.goto("/")
+    expect(page.locator("#hero-sample-provenance")).to_have_text(
+        f"Demo data (generated) · {ILLUSTRATION_NOTE}", timeout=20000)
+    for width in (1280, 375):
+        page.set_viewport_size({"width": width, "height": 900})
+        card = page.locator(".lv-sample-card")
+        card.scroll_into_view_if_needed()
+        card.screenshot(path=str(ARTIFACTS / f"issue24-home-sample-{width}.png"))
 
 
 # --------------------------------------------------------------------------- phone
@@ -727,6 +786,10 @@ def test_sample_leads_when_no_lead_is_active(page: Page, catalog: Catalog, live_
             expect(page.locator(f"#lead-city-{lead_id}")).to_have_text(city)
             expect(card.get_by_text("Sample", exact=True)).to_be_visible()
             expect(card).to_have_attribute("data-sample", "true")
+            # Demo data, with one illustration (issue 24).
+            expect(page.locator(f"#lead-provenance-{lead_id}")).to_have_text("Demo data (generated)")
+            expect(page.locator(f"#lead-images-button-{lead_id}")).to_have_text("View Illustration")
+            expect(page.locator(f"#lead-picture-note-{lead_id}")).to_have_text(ILLUSTRATION_NOTE)
             expect(action(page, lead_id)).to_have_text("Login")
             expect(action(page, lead_id)).to_have_attribute("href", "/auth")
         expect(page.locator("#pagination")).to_have_count(0)

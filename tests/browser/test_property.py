@@ -16,10 +16,12 @@ from urllib.parse import quote_plus
 import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 
+from marketplace.core.images import illustration_url
 from marketplace.db import get_engine, session_scope
 from marketplace.models import Lead
 from tests.browser import leads as lead_fixtures
-from tests.browser.leads import make_lead, own_images, signed_in, store
+from tests.browser.conftest import ARTIFACTS
+from tests.browser.leads import make_lead, signed_in, store
 
 NOT_FOUND_TITLE = "Property Not Found"
 UNLOCKED_AT = datetime(2026, 3, 4, 15, 5, tzinfo=timezone.utc)
@@ -64,13 +66,24 @@ def assert_never_sent(page: Page, frames: list[str], *texts: str) -> None:
 # --------------------------------------------------------------------------- shown
 
 
+def listing_photos(key: str, n: int) -> list[str]:
+    return [f"https://photos.zillowstatic.com/fp/{key}-{i}.jpg" for i in range(n)]
+
+
+def serve_photos(page: Page) -> None:
+    """The tests reach no outside host: every listing photo is a small picture."""
+    page.context.route("https://photos.zillowstatic.com/**", lambda route: route.fulfill(
+        status=200, content_type="image/svg+xml",
+        body="<svg xmlns='http://www.w3.org/2000/svg' width='400' height='300'><rect width='400' height='300' fill='#8aa'/></svg>"))
+
+
 def test_unlocked_lead_shows_every_section(page: Page, live_server, make_user):
     key = uuid.uuid4().hex[:12]
     lead = make_lead(
         city="Austin", state="TX", zip_code="78704", lead_type="Probate", source="County Probate Records",
         asking_price=200_000, zestimate=265_000, arv=350_000, rehab_estimate=30_000, roi=18.4,
         beds=3, baths=2.5, square_footage=1850, confidence_score=92, credit_cost=120, is_active=True,
-        image_urls=own_images(key, 6), images_fetch_status="success",
+        image_urls=listing_photos(key, 6), images_fetch_status="success",
         raw_data={"zillow_url": LISTING, "owner_name": "Mary Smith", "year_built": 1978, "county": "Travis County",
                   "parcel_id": "123-45-6789"},
     )
@@ -78,11 +91,15 @@ def test_unlocked_lead_shows_every_section(page: Page, live_server, make_user):
     user = make_user(credits=1000)
     unlock(live_server, user, lead)
     signed_in(page, live_server, user)
+    serve_photos(page)
     page.goto(f"/property/{lead['id']}")
 
     address = lead["address"]
     expect(page.locator("#property-address")).to_have_text(address, timeout=20000)
     expect(page).to_have_title("Property Details | LeadVault")
+    # A lead from a listing source: not demo data, photos.
+    expect(page.locator("#property-provenance")).to_have_count(0)
+    expect(page.locator("#property-picture-note")).to_have_count(0)
     expect(page.locator("#property-place")).to_have_text("Austin, TX 78704")
     expect(page.locator("#property-lead-type-badge")).to_have_text("Probate")
     expect(page.locator("#property-archived")).to_have_count(0)
@@ -121,23 +138,22 @@ def test_unlocked_lead_shows_every_section(page: Page, live_server, make_user):
     # Images: primary + 3, the 4th says +2 more; the dialog has all 6.
     gallery = page.locator("#property-images")
     expect(gallery.locator("img")).to_have_count(4)
-    expect(gallery.locator("img").first).to_have_attribute("src", f"/api/images/house/{key}/0.svg")
+    expect(gallery.locator("img").first).to_have_attribute("src", listing_photos(key, 1)[0])
     expect(page.locator("#property-more-overlay")).to_have_text("+2 more")
     expect(gallery.locator("button").nth(3).locator("#property-more-overlay")).to_have_count(1)
     expect(page.locator("#property-image-status")).to_have_count(0)
-    # A built-in lead's pictures are the app's drawings: called illustrations, never photos.
-    expect(page.get_by_role("button", name="View all illustrations", exact=True)).to_have_count(1)
-    expect(page.get_by_role("button", name="+2 more, View all illustrations", exact=True)).to_have_count(1)
-    expect(page.get_by_role("button", name="View illustration", exact=True)).to_have_count(2)
-    expect(gallery.locator("img").first).to_have_attribute("alt", "Property illustration 1")
+    expect(page.get_by_role("button", name="View all photos", exact=True)).to_have_count(1)
+    expect(page.get_by_role("button", name="+2 more, View all photos", exact=True)).to_have_count(1)
+    expect(page.get_by_role("button", name="View photo", exact=True)).to_have_count(2)
+    expect(gallery.locator("img").first).to_have_attribute("alt", "Property photo 1")
     page.locator("#property-more-overlay").click()
     dialog = page.locator("#property-gallery-dialog")
     expect(dialog).to_be_visible()
-    expect(dialog.get_by_role("heading")).to_have_text("All illustrations")
-    expect(dialog).to_contain_text(f"6 illustrations of {address}")
-    expect(dialog).not_to_contain_text("photo")
+    expect(dialog.get_by_role("heading")).to_have_text("All photos")
+    expect(dialog).to_contain_text(f"6 photos of {address}")
+    expect(dialog).not_to_contain_text("llustration")
     expect(dialog.locator("img")).to_have_count(6)
-    expect(dialog.locator("img").last).to_have_attribute("src", f"/api/images/house/{key}/5.svg")
+    expect(dialog.locator("img").last).to_have_attribute("src", listing_photos(key, 6)[5])
     page.keyboard.press("Escape")
     expect(dialog).to_have_count(0)
 
@@ -161,10 +177,48 @@ def test_unlocked_lead_shows_every_section(page: Page, live_server, make_user):
     expect(page).to_have_url(re.compile(rf"/property/{lead['id']}/?$"))
 
 
+def test_a_demo_lead_says_so_shows_one_labelled_illustration_and_links_to_no_listing(page: Page, live_server,
+                                                                                     make_user):
+    """Issue 24: a generated lead (as the built-in source makes it, untouched)."""
+    lead = make_lead()
+    assert lead["raw_data"]["generated"] is True and len(lead["image_urls"]) == 1
+    store(live_server, lead)
+    user = make_user(credits=1000)
+    unlock(live_server, user, lead)
+    signed_in(page, live_server, user)
+    page.goto(f"/property/{lead['id']}")
+    expect(page.locator("#property-address")).to_have_text(lead["address"], timeout=20000)
+    expect(page.locator("#property-provenance")).to_have_text("Demo data (generated)")
+    gallery = page.locator("#property-images")
+    expect(gallery.locator("img")).to_have_count(1)
+    expect(gallery.locator("img")).to_have_attribute("src", lead["image_urls"][0])
+    expect(gallery.locator("img")).to_have_attribute("alt", "Illustration, not a photo of this property")
+    expect(page.locator("#property-picture-note")).to_have_text("Illustration, not a photo of this property")
+    expect(page.locator("#property-picture-note")).to_be_visible()
+    expect(page.locator("#property-more-overlay")).to_have_count(0)
+    expect(page.get_by_role("button", name="View illustration", exact=True)).to_have_count(1)
+    # The drawing is the lead's own: its key carries the lead's beds and square footage.
+    assert lead["image_urls"][0] == illustration_url(str(lead["id"]), lead["beds"], lead["square_footage"])
+    full = quote_plus(f"{lead['address']}, {lead['city']}, {lead['state']} {lead['zip_code']}")
+    listing = page.locator("#link-listing")
+    expect(listing).to_have_attribute("href", f"https://www.zillow.com/homes/{full}_rb/")
+    expect(listing).to_contain_text("Search on Zillow")
+    page.wait_for_function("() => [...document.querySelectorAll('#property-images img')]"
+                           ".every((i) => i.complete && i.naturalWidth > 0)")
+    for width in (1280, 375):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.screenshot(path=str(ARTIFACTS / f"issue24-demo-property-{width}.png"), full_page=False)
+    page.locator("#property-image-primary").click()
+    dialog = page.locator("#property-gallery-dialog")
+    expect(dialog.get_by_role("heading")).to_have_text("Illustration")
+    expect(dialog).to_contain_text("Illustration, not a photo of this property")
+    expect(dialog.locator("img")).to_have_count(1)
+
+
 def test_loss_plain_roi_missing_numbers_and_listing_search(page: Page, live_server, make_user):
     loss = make_lead(
         city="Dallas", state="TX", zip_code="75201", asking_price=300_000, zestimate=310_000, arv=250_000,
-        rehab_estimate=20_000, roi=15.0, image_urls=own_images(uuid.uuid4().hex[:12], 4),
+        rehab_estimate=20_000, roi=15.0, image_urls=listing_photos(uuid.uuid4().hex[:12], 4),
         images_fetch_status="success", raw_data={"listing_url": "https://example.com/homes/1", "url": "http://www.zillow.com/x"},
     )
     unknown = make_lead(
@@ -176,6 +230,7 @@ def test_loss_plain_roi_missing_numbers_and_listing_search(page: Page, live_serv
     unlock(live_server, user, loss)
     unlock(live_server, user, unknown)
     signed_in(page, live_server, user)
+    serve_photos(page)
 
     page.goto(f"/property/{loss['id']}")
     expect(page.locator("#property-address")).to_have_text(loss["address"], timeout=20000)
@@ -218,10 +273,9 @@ def test_image_placeholders_by_status_and_broken_images(page: Page, live_server,
     }
     leads = {status: make_lead(image_urls=[], images_fetch_status=status) for status in cases}
     # Only known hosts over HTTPS are shown; the one on our own host that 404s falls back to a
-    # placeholder. (The lead's own drawing comes first: the picture route draws a key only when
-    # its first drawing is a lead's primary picture.)
+    # placeholder.
     broken = make_lead(
-        image_urls=[*own_images("okhouse", 1), "https://evil.example.com/a.jpg",
+        image_urls=[*listing_photos("okhouse", 1), "https://evil.example.com/a.jpg",
                     "http://photos.zillowstatic.com/insecure.jpg", "/api/images/missing/0.png"],
         images_fetch_status="success",
     )
@@ -230,6 +284,7 @@ def test_image_placeholders_by_status_and_broken_images(page: Page, live_server,
     for row in [*leads.values(), broken]:
         unlock(live_server, user, row)
     signed_in(page, live_server, user)
+    serve_photos(page)
 
     for status, text in cases.items():
         page.goto(f"/property/{leads[status]['id']}")
@@ -243,7 +298,7 @@ def test_image_placeholders_by_status_and_broken_images(page: Page, live_server,
     expect(gallery.locator(".property-image-fallback")).to_have_count(1)
     expect(gallery.locator(".property-image-fallback")).to_have_text("Image unavailable")
     expect(gallery.locator("img")).to_have_count(1)
-    expect(gallery.locator("img")).to_have_attribute("src", "/api/images/house/okhouse/0.svg")
+    expect(gallery.locator("img")).to_have_attribute("src", listing_photos("okhouse", 1)[0])
     html = page.content()
     assert "evil.example.com" not in html and "insecure.jpg" not in html
 

@@ -76,3 +76,24 @@ def test_the_svg_and_the_jpeg_draw_one_scene():
 def test_other_widths_are_refused(width):
     with pytest.raises(ValueError):
         render_house_jpeg("lead-1", 0, width)
+
+
+def test_an_illustration_is_drawn_from_the_lead_s_own_facts():
+    from marketplace.core.house_art import house_storeys, house_width, window_columns
+    from marketplace.core.images import house_facts, house_key, illustration_url, split_pictures
+
+    key = house_key("0b7c1e9a-5d7e-4c1f-9a53-2f0e8c9d1a21", 8, 4_673)
+    assert key.endswith("-8b-4673f") and house_facts(key) == (8, 4_673)
+    assert house_facts(house_key("sample-austin", None, 1_740)) == (None, 1_740)
+    assert house_facts("0b7c1e9a-5d7e-4c1f-9a53-2f0e8c9d1a21") == (None, None)
+    # The 8-bed, 4,673 sqft house of the issue is a wide two-storey house, not a small ranch.
+    assert house_storeys(8, 4_673) == 2 and house_storeys(2, 900) == 1
+    assert house_width(2, 4_673) > house_width(1, 900) + 150
+    assert window_columns(8, house_width(2, 4_673)) == 4 and window_columns(1, house_width(1, 600)) == 2
+    big, small = house_scene(key, 0), house_scene(house_key("x", 1, 650), 0)
+    assert len([s for s in big if getattr(s, "w", 0) == 60]) > len([s for s in small if getattr(s, "w", 0) == 60])
+    url = illustration_url("x", 3, 1_500)
+    assert url == "/api/images/house/x-3b-1500f/0.svg"
+    photo = "https://photos.zillowstatic.com/fp/a.jpg"
+    assert split_pictures([url, photo]) == ([photo], url)
+    assert split_pictures([url]) == ([], url)

@@ -34,13 +34,29 @@ def test_listing_pictures_are_photos_and_drawings_illustrations():
     assert (photos["image_count"], photos["images_label"], photos["image_alt"]) == (
         4, "View Images (4)", "Photo of 12** Main St")
     assert gallery_view(photos).description == "Austin, TX 78756 · 4 photos"
-    drawn = card_data(lead(images=house_image_urls("abc", 2)))
-    assert drawn["image_alt"] == "Illustration of 12** Main St"
+    assert photos["has_picture"] and photos["picture_note"] == ""
+
+
+def test_a_demo_lead_s_drawing_is_labelled_an_illustration_and_never_counted_as_an_image():
+    """Issue 24 #2: one drawing, labelled, not 'View Images (4)'."""
+    drawn = card_data(lead(images=house_image_urls("abc-3b-1450f", 1), image_status="no_images",
+                           provenance="Demo data (generated)"))
+    assert (drawn["image_count"], drawn["has_picture"], drawn["images_label"]) == (0, True, "View Illustration")
+    assert drawn["image_alt"] == drawn["picture_note"] == "Illustration, not a photo of this property"
+    assert drawn["images_aria"] == "View Illustration, 12** Main St"
+    assert drawn["provenance"] == "Demo data (generated)"
+    assert drawn["primary_image"] == "/api/images/house/abc-3b-1450f/0-400.jpg"
     view = gallery_view(drawn)
-    assert view.description == "Austin, TX 78756 · 2 illustrations"
-    assert [p.alt for p in [view.primary, *view.more]] == ["Illustration 1 of 12** Main St",
-                                                          "Illustration 2 of 12** Main St"]
-    assert gallery_view(card_data(lead(images=house_image_urls("abc", 1)))).description.endswith("1 illustration")
+    assert view.description == "Austin, TX 78756 · Illustration, not a photo of this property"
+    assert (view.primary.alt, view.more) == ("Illustration, not a photo of this property", [])
+    # Older leads with several drawings still show one, and count none.
+    many = card_data(lead(images=house_image_urls("abc", 4)))
+    assert (many["image_count"], many["images_label"], len(gallery_view(many).more)) == (0, "View Illustration", 0)
+    # A lead with photos and a drawing: the photos are its images, the drawing is not shown.
+    mixed = card_data(lead(images=house_image_urls("abc", 1) + PHOTOS[:2]))
+    assert (mixed["image_count"], mixed["images_label"], mixed["picture_note"]) == (2, "View Images (2)", "")
+    assert gallery_view(mixed).description == "Austin, TX 78756 · 2 photos"
+    assert card_data(lead())["provenance"] == ""
 
 
 def test_image_status_text_is_the_property_pages():

@@ -63,18 +63,41 @@ def test_display_strings():
         "Jan 8, 2026 at 4:07 PM PST")
 
 
+PHOTOS = [f"https://photos.zillowstatic.com/fp/{n}.jpg" for n in range(6)]
+
+
 def test_images_at_most_4_in_the_gallery_with_the_rest_counted():
-    urls = [f"/api/images/house/k/{n}.svg" for n in range(6)]
-    view = property_view(lead(image_urls=urls, primary_image_url=urls[0]), UNLOCK)
-    assert view.images == urls and view.more_count == 2
-    view = property_view(lead(image_urls=urls[:4], primary_image_url=urls[0]), UNLOCK)
+    view = property_view(lead(image_urls=PHOTOS, primary_image_url=PHOTOS[0]), UNLOCK)
+    assert view.images == PHOTOS and view.more_count == 2 and view.details["image_total"] == "6"
+    view = property_view(lead(image_urls=PHOTOS[:4], primary_image_url=PHOTOS[0]), UNLOCK)
     assert view.more_count == 0
 
 
 def test_only_known_hosts_and_primary_first():
-    view = property_view(lead(image_urls=["https://evil.example/a.jpg", "/api/images/house/k/1.svg"],
-                              primary_image_url="/api/images/house/k/0.svg"), UNLOCK)
-    assert view.images == ["/api/images/house/k/0.svg", "/api/images/house/k/1.svg"]
+    view = property_view(lead(image_urls=["https://evil.example/a.jpg", PHOTOS[1]], primary_image_url=PHOTOS[0]),
+                         UNLOCK)
+    assert view.images == PHOTOS[:2]
+
+
+def test_a_demo_lead_shows_one_labelled_illustration_counted_as_no_image():
+    """Issue 24 #2 and #3: drawings are never the property's images; demo data says so."""
+    urls = [f"/api/images/house/k-3b-1450f/{n}.svg" for n in range(6)]
+    view = property_view(lead(image_urls=urls, primary_image_url=urls[0], raw_data={"generated": True}), UNLOCK)
+    assert view.images == urls[:1] and view.more_count == 0 and view.illustrations
+    d = view.details
+    assert d["image_total"] == "0"
+    assert d["picture_note"] == d["picture_alt"] == d["gallery_count"] == "Illustration, not a photo of this property"
+    assert d["provenance"] == "Demo data (generated)"
+    # Photos and a drawing: the photos are shown and counted, the drawing is not.
+    view = property_view(lead(image_urls=[urls[0], *PHOTOS[:5]], primary_image_url=urls[0]), UNLOCK)
+    assert view.images == PHOTOS[:5] and view.more_count == 1 and view.details["picture_note"] == ""
+    assert view.details["provenance"] == ""
+
+
+def test_a_demo_lead_s_made_up_listing_url_is_never_linked():
+    url = "https://www.zillow.com/homedetails/12-Elm-St/12345678_zpid/"
+    view = property_view(lead(raw_data={"generated": True, "zillow_url": url}), UNLOCK)
+    assert view.details["listing_label"] == "Search on Zillow" and view.details["listing_url"] != url
 
 
 @pytest.mark.parametrize("status", ["pending", "failed", "no_images", "success"])
@@ -105,8 +128,8 @@ def test_lead_id_from_path(path, lead_id):
 
 @pytest.mark.parametrize(("urls", "illustrations", "texts"), [
     (["/api/images/house/k/0.svg", "/api/images/house/k/1.svg"], True,
-     ("All illustrations", "2 illustrations of 12 Elm Street", "View all illustrations", "View illustration",
-      "Illustrations appear here as soon as they are available.")),
+     ("Illustration", "Illustration, not a photo of this property", "View illustration", "View illustration",
+      "Photos appear here as soon as they are available.")),
     (["https://photos.zillowstatic.com/fp/a.jpg"], False,
      ("All photos", "1 photo of 12 Elm Street", "View all photos", "View photo",
       "Photos appear here as soon as they are available.")),

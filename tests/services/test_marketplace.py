@@ -123,3 +123,17 @@ def test_facets_follow_refresh_and_archiving(leads):
         svc.rebuild_facets(conn)
     f = rules.Filters(lead_types=("Probate",))
     assert svc.query_page(f).total == 0 == len(svc.query_page(f).cards)
+
+
+def test_a_generated_lead_s_card_says_demo_data_and_carries_its_illustration(leads, db_url):
+    """Issue 24: every generated lead is labelled; a lead from elsewhere is not."""
+    from tests import factories
+
+    other = factories.add_lead(raw_data={"parcel_id": "123-456-789"}, confidence_score=100, roi=99.0)
+    cards = svc.query_page(rules.Filters(page_size=100)).cards
+    by_id = {card.id: card for card in cards}
+    assert by_id[str(other)].provenance == ""
+    generated = [card for card in cards if card.id != str(other)]
+    assert generated and all(card.provenance == "Demo data (generated)" for card in generated)
+    assert all(len(card.images) == 1 and card.images[0].startswith("/api/images/house/") for card in generated)
+    assert all(card.image_status == "no_images" for card in generated)
