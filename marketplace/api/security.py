@@ -9,7 +9,7 @@ error middleware, the API, the websocket and the compiled frontend alike):
 - a body that stops arriving gets 408 (``BODY_READ_TIMEOUT`` seconds without a
   byte while the app waits for it) and the connection is closed, so a client
   that declares a body and never sends it cannot hold a connection open (an
-  answer given without reading the body makes granian close the connection);
+  answer given before the body was read carries ``Connection: close``);
 - only the site's own origin gets CORS headers, and the websocket (``/_event``)
   refuses other origins;
 - every response carries the security headers and a Content-Security-Policy
@@ -49,6 +49,10 @@ from marketplace.core.accounts import is_reserved_referral_code, is_valid_referr
 Router = Callable[[str], "str | None"]
 _REFERRAL_ROUTE = routes.REFERRAL_CAPTURE.strip("/")
 _CONDITIONAL = {b"if-none-match", b"if-modified-since", b"if-range", b"range"}
+
+
+def _without_connection(headers) -> list:
+    return [(k, v) for k, v in headers if k.lower() != b"connection"]
 
 
 class _BodyRefused(Exception):
@@ -240,6 +244,8 @@ class HttpHardening:
             # Always the full 404 page: never 304/206 from a cached fallback response.
             scope = {**scope, "headers": [(k, v) for k, v in scope["headers"] if k.lower() not in _CONDITIONAL]}
 
+        # An HTTP/1.1 request that declares a body (which every body read here is still counted against).
+        declares_body = (declared is not None and int(declared) > 0) or "transfer-encoding" in headers
         state: dict = {"started": False, "refused": None, "body_done": False}
         received = 0
 
@@ -267,6 +273,11 @@ class HttpHardening:
                 return  # the app's own answer to the aborted read is replaced by 413/408
             if message["type"] == "http.response.start":
                 message = self._finish_start(message, extra, foreign, not_a_page, host, path)
+                if declares_body and not state["body_done"]:
+                    # Answered before the declared body was read (a 405, a static file): close
+                    # the connection after it, so an unsent body cannot keep it open.
+                    message = {**message, "headers": [*_without_connection(message.get("headers", [])),
+                                                      (b"connection", b"close")]}
                 state["started"] = True
             await send(message)
 

@@ -84,6 +84,32 @@ class _Unread:
         await send({"type": "http.response.body", "body": b"no"})
 
 
+def test_an_answer_given_before_the_body_was_read_closes_the_connection(settings):  # noqa: F811
+    mw = HttpHardening(_Unread(), settings=settings)
+
+    async def receive():  # the body never comes; the app never asks for it
+        await asyncio.sleep(5)
+        return {"type": "http.request", "body": b"x" * 100, "more_body": False}
+
+    sent = _run(mw, _scope({"content-length": "100"}), receive)
+    assert sent[0]["status"] == 405 and dict(sent[0]["headers"])[b"connection"] == b"close"
+
+
+def test_an_answer_after_the_whole_body_keeps_the_connection(settings):  # noqa: F811
+    app = App()
+    mw = HttpHardening(app, settings=settings)
+    chunks = [{"type": "http.request", "body": b"abcd", "more_body": False}]
+
+    async def receive():
+        if chunks:
+            return chunks.pop(0)
+        await asyncio.sleep(5)
+        return {"type": "http.disconnect"}
+
+    sent = _run(mw, _scope({"content-length": "4"}), receive)
+    assert sent[0]["status"] == 200 and b"connection" not in dict(sent[0]["headers"])
+
+
 @pytest.fixture
 def granian_server(settings):  # noqa: F811
     """HttpHardening (timeout 1 s) around a test app, served by embedded granian on a free port."""
@@ -141,8 +167,8 @@ def test_granian_answers_408_and_closes_a_connection_whose_body_never_comes(gran
 
 
 def test_granian_closes_a_connection_answered_before_its_body(granian_server):
-    """The other way to leave a body unsent: the app answers without reading it (granian itself
-    closes the connection then)."""
+    """The other way to leave a body unsent: the app answers without reading it (the answer
+    carries Connection: close, so granian closes the connection after it)."""
     request = b"POST /unread HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n"
     data, closed, elapsed = _exchange(granian_server, request, wait=8)
     assert data.startswith(b"HTTP/1.1 405"), data[:200]
