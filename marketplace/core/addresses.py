@@ -14,12 +14,25 @@ identifies a property when no parcel id joins two records:
   and as the last word (so "NORTH AVE" keeps its name only when it is not in those places: good
   enough for matching, the published address is what the product shows).
 
-Pure: no I/O.
+A record without a ZIP code but with coordinates gets the ZIP whose centre is nearest
+(``zip_for_point``): the active standard ZIP codes of the ``zipcodes`` package's bundled data, within
+``MAX_ZIP_DISTANCE_KM``; farther than that (open water, a wrong coordinate) there is no ZIP, and
+ingestion rejects the row. A ZIP centre is not a ZIP boundary: a house near the edge of its ZIP can get
+the neighbouring one, which is why a published ZIP always wins.
+
+Pure: no I/O beyond the package's bundled data, read once.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from functools import lru_cache
+
+import zipcodes
+
+MAX_ZIP_DISTANCE_KM = 8.0
+_CELL_DEGREES = 0.1  # the grid of ZIP centres (cells of 0.1 degree)
 
 SUFFIXES = {
     "ALLEY": "ALY", "AVENUE": "AVE", "AV": "AVE", "BOULEVARD": "BLVD", "CIRCLE": "CIR", "COURT": "CT",
@@ -96,3 +109,54 @@ def zip5(zip_code: str | None) -> str | None:
 def same_street(a: str | None, b: str | None) -> bool:
     """Whether two street lines name the same place (units and spelling aside)."""
     return normalize_street(a) == normalize_street(b) and bool(normalize_street(a))
+
+
+@lru_cache(maxsize=1)
+def _zip_grid() -> dict[tuple[int, int], list[tuple[float, float, str, str]]]:
+    grid: dict[tuple[int, int], list[tuple[float, float, str, str]]] = {}
+    for row in zipcodes.list_all():
+        if row.get("zip_code_type") != "STANDARD" or not row.get("active"):
+            continue
+        try:
+            lat, lon = float(row["lat"]), float(row["long"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        cell = (math.floor(lat / _CELL_DEGREES), math.floor(lon / _CELL_DEGREES))
+        grid.setdefault(cell, []).append((lat, lon, row["zip_code"], row["state"]))
+    return grid
+
+
+def _km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    """Great-circle distance (haversine, Earth radius 6371 km)."""
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp, dl = p2 - p1, math.radians(lon2 - lon1)
+    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * 6371.0 * math.asin(math.sqrt(min(1.0, a)))
+
+
+def zip_for_point(latitude: float | None, longitude: float | None,
+                  state: str | None = None) -> str | None:
+    """The ZIP whose centre is nearest the point (within ``MAX_ZIP_DISTANCE_KM``, in ``state`` when
+    given); None when there is none that close or the point is not a coordinate."""
+    if latitude is None or longitude is None:
+        return None
+    try:
+        lat, lon = float(latitude), float(longitude)
+    except (TypeError, ValueError):
+        return None
+    if not (math.isfinite(lat) and math.isfinite(lon) and -90 <= lat <= 90 and -180 <= lon <= 180):
+        return None
+    row, col = math.floor(lat / _CELL_DEGREES), math.floor(lon / _CELL_DEGREES)
+    best: tuple[float, str] | None = None
+    grid = _zip_grid()
+    # Cells are 11 km tall; their width shrinks with the latitude's cosine (8.4 km at 41 N, 4.7 at 65 N).
+    reach = math.ceil(MAX_ZIP_DISTANCE_KM / (111.0 * _CELL_DEGREES * max(0.05, math.cos(math.radians(lat)))))
+    for dr in (-1, 0, 1):
+        for dc in range(-reach, reach + 1):
+            for c_lat, c_lon, code, code_state in grid.get((row + dr, col + dc), ()):
+                if state and code_state != state.upper():
+                    continue
+                distance = _km(lat, lon, c_lat, c_lon)
+                if distance <= MAX_ZIP_DISTANCE_KM and (best is None or distance < best[0]):
+                    best = (distance, code)
+    return best[1] if best else None

@@ -42,3 +42,21 @@ def test_same_street_ignores_spelling_and_units():
     assert same_street("5818 Woodcrest Avenue", "5818 WOODCREST AVE APT 1")
     assert not same_street("5818 Woodcrest Ave", "PO BOX 12")
     assert not same_street(None, None)
+
+
+def test_zip_for_point_takes_the_nearest_zip_centre():
+    from marketplace.core.addresses import zip_for_point
+
+    # 9332 S LaSalle St, Chicago (the Chicago vacant-buildings sample): ZIP 60620.
+    assert zip_for_point(41.72433163710899, -87.62766855145455) == "60620"
+    assert zip_for_point(41.72433163710899, -87.62766855145455, "IL") == "60620"
+    assert zip_for_point(41.72433163710899, -87.62766855145455, "PA") is None
+
+
+def test_zip_for_point_refuses_far_or_invalid_points():
+    from marketplace.core.addresses import zip_for_point
+
+    assert zip_for_point(30.0, -40.0) is None  # mid-Atlantic
+    assert zip_for_point(None, -87.6) is None
+    assert zip_for_point(float("nan"), 1.0) is None
+    assert zip_for_point(123.0, 1.0) is None
