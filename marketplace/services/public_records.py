@@ -105,7 +105,8 @@ class _Run:
 
     def __init__(self, dataset: Any, summary: RunSummary, retrieved_at: datetime, today: date):
         self.dataset = dataset
-        self.state = (getattr(dataset, "state", None) or "").upper() or None
+        constants = getattr(dataset, "constants", None) or {}
+        self.state = (getattr(dataset, "state", None) or constants.get("state") or "").upper() or None
         self.summary = summary
         self.retrieved_at = retrieved_at
         self.today = today
@@ -322,8 +323,8 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
            database_url: str | None = None) -> RunSummary:
     """Store one dataset's records (module docstring); returns the run's summary (status ok or failed).
 
-    ``dataset`` needs ``id`` and may have ``title``, ``publisher``, ``state`` (the state of records that
-    name none) and ``max_age_days``; ``titles`` names the other datasets a property's lead may cite."""
+    ``dataset`` (``sources.opendata.Dataset``) needs ``id`` and may have ``title``, ``publisher``,
+    ``state`` or ``constants["state"]`` (the state of records that name none) and ``max_age_days``; ``titles`` names the other datasets a property's lead may cite."""
     if mode not in ("file", "api"):
         raise ValueError(f"mode must be 'file' or 'api', not {mode!r}")
     retrieved_at = retrieved_at or utcnow()
