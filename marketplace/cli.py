@@ -156,10 +156,11 @@ def cmd_sources(args) -> None:
 
     header = ("dataset", "protocol", "last run", "read", "added", "updated", "closed", "archived", "rejected",
               "newest record", "freshness")
+    rows = source_rows()
     table = [header] + [
         (r.dataset_id, r.protocol, r.last_run, _count(r.read), _count(r.added), _count(r.updated), _count(r.closed),
          _count(r.archived), _count(r.rejected), r.newest, r.freshness)
-        for r in (rows := source_rows())
+        for r in rows
     ]
     widths = [max(len(line[i]) for line in table) for i in range(len(header))]
     for line in table:
@@ -216,7 +217,7 @@ def cmd_refresh_records(args) -> None:
     from marketplace.services.record_imports import refresh_public_records
 
     results = refresh_public_records()
-    if not results:
+    if len(results) == 1:
         print("no live dataset enabled (set OPEN_DATA_DATASETS)")
     for result in results:
         print(json.dumps(result, default=str))

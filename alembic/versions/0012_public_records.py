@@ -65,6 +65,8 @@ def upgrade() -> None:
         sa.Column('value_dataset_id', sa.String(length=64), nullable=True),
         sa.Column('last_sale_price', sa.Integer(), nullable=True),
         sa.Column('last_sale_date', sa.Date(), nullable=True),
+        sa.Column('facts_as_of', sa.Date(), nullable=True),
+        sa.Column('facts_record', sa.String(length=200), nullable=True),
         _ts('created_at'),
         _ts('updated_at'),
         sa.UniqueConstraint('address_key', 'zip_code', name='uq_properties_address_zip'),

@@ -74,6 +74,10 @@ class Property(SQLModel, table=True):
     value_dataset_id: Optional[str] = Field(default=None, sa_column=_text(64))
     last_sale_price: Optional[int] = Field(default=None, sa_column=_int())
     last_sale_date: Optional[date] = Field(default=None, sa_column=sa.Column(sa.Date(), nullable=True))
+    # The record whose facts (owner, mailing address, size...) the property holds: a record as new or newer
+    # replaces them, an older one only fills what is missing (so re-ingesting never flips values).
+    facts_as_of: Optional[date] = Field(default=None, sa_column=sa.Column(sa.Date(), nullable=True))
+    facts_record: Optional[str] = Field(default=None, sa_column=_text(200))
     created_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
     updated_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
 

@@ -112,6 +112,8 @@ class _Run:
         self.today = today
         self.seen: set[str] = set()
         self.touched: set[int] = set()
+        self.sale_zips: set[str] = set()    # ZIPs whose recorded sales changed (ARV)
+        self.hpi_zip3s: set[str] = set()    # ZIP3 areas whose index changed (market value)
 
     def reject(self, reason: str) -> None:
         self.summary.rejected += 1
@@ -133,9 +135,21 @@ def _find_property(conn: Connection, state: str, parcel_id: str | None, key: str
     return None
 
 
+def _facts_mark(record: MappedRecord) -> tuple[date, str]:
+    return record.as_of or date.min, f"{record.dataset_id}/{record.record_key}"[:200]
+
+
 def _property_values(record: MappedRecord, existing: Any, dataset_id: str) -> dict:
-    """The property columns the record sets (only the values it has)."""
-    values = {name: getattr(record, name) for name in FACT_COLUMNS if getattr(record, name) is not None}
+    """The property columns the record sets (only the values it has). A record at least as new as the one
+    the property's facts came from (``facts_as_of``, then ``facts_record``) replaces them; an older one
+    only fills the facts still missing."""
+    facts = {name: getattr(record, name) for name in FACT_COLUMNS if getattr(record, name) is not None}
+    as_of, mark = _facts_mark(record)
+    newer = existing is None or (as_of, mark) >= (existing.facts_as_of or date.min, existing.facts_record or "")
+    if newer:
+        values = dict(facts, facts_as_of=record.as_of, facts_record=mark)
+    else:
+        values = {name: value for name, value in facts.items() if getattr(existing, name) is None}
     if record.kind == "assessment":
         values.update({name: getattr(record, name) for name in VALUE_COLUMNS if getattr(record, name) is not None})
         if record.market_value is not None or record.assessed_value is not None:
@@ -144,7 +158,7 @@ def _property_values(record: MappedRecord, existing: Any, dataset_id: str) -> di
             values["last_sale_price"], values["last_sale_date"] = record.sale_price, record.sale_date
     address = values.get("mailing_address", getattr(existing, "mailing_address", None))
     mailing_state = values.get("mailing_state", getattr(existing, "mailing_state", None))
-    street = record.address or getattr(existing, "address", None)
+    street = getattr(existing, "address", None) or record.address
     state = getattr(existing, "state", None) or record.state
     values["absentee_owner"], values["out_of_state_owner"] = owner_flags(street, state, address, mailing_state)
     return values
@@ -232,10 +246,12 @@ def _upsert_sale(conn: Connection, run: _Run, record: MappedRecord) -> str:
     if existing is None:
         conn.execute(sa.insert(sales_t).values(dataset_id=record.dataset_id, record_key=record.record_key,
                                                retrieved_at=run.retrieved_at, **values))
+        run.sale_zips.add(values["zip_code"] or "")
         return "added"
     changed = {k: v for k, v in values.items() if getattr(existing, k) != v}
     if not changed:
         return "unchanged"
+    run.sale_zips.update({values["zip_code"] or "", existing.zip_code or ""})
     conn.execute(sa.update(sales_t).where(sales_t.c.id == existing.id).values(retrieved_at=run.retrieved_at, **changed))
     return "updated"
 
@@ -260,7 +276,13 @@ def _one(conn: Connection, run: _Run, item: Any) -> None:
         run.reject(f"row {item.row_number}: {item.reason}")
         return
     if isinstance(item, HpiPoint):
-        run.count(_upsert_hpi(conn, item))
+        year_end = date(item.year, 12, 31)  # an annual index speaks for its year
+        if run.summary.newest_as_of is None or year_end > run.summary.newest_as_of:
+            run.summary.newest_as_of = year_end
+        outcome = _upsert_hpi(conn, item)
+        if outcome != "unchanged":
+            run.hpi_zip3s.add(item.zip3)
+        run.count(outcome)
         return
     if not isinstance(item, MappedRecord) or item.kind not in RECORD_KINDS:
         run.reject(f"record {getattr(item, 'record_key', '?')}: not a known record kind")
@@ -309,6 +331,21 @@ def _close_unseen(conn: Connection, run: _Run) -> None:
     run.touched.update(r.property_id for r in gone)
 
 
+def _lead_properties_in(conn: Connection, zips: set[str], zip3s: set[str]) -> set[int]:
+    """The properties with a lead whose ZIP (or ZIP3 area) had its sales or index change."""
+    from marketplace.models import Lead
+
+    leads_t = Lead.__table__
+    ids: set[int] = set()
+    for column, values in ((props_t.c.zip_code, sorted(zips - {""})),
+                           (sa.func.substr(props_t.c.zip_code, 1, 3), sorted(zip3s))):
+        for start in range(0, len(values), BATCH_SIZE):
+            ids.update(conn.execute(
+                sa.select(props_t.c.id).join(leads_t, leads_t.c.property_id == props_t.c.id)
+                .where(column.in_(values[start:start + BATCH_SIZE]))).scalars())
+    return ids
+
+
 def _finish(database_url: str | None, summary: RunSummary) -> None:
     with session_scope(database_url) as session:
         session.connection().execute(sa.update(runs_t).where(runs_t.c.id == summary.run_id).values(
@@ -348,6 +385,7 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
             conn = session.connection()
             if full:
                 _close_unseen(conn, run)
+            run.touched.update(_lead_properties_in(conn, run.sale_zips, run.hpi_zip3s))
             counts = record_leads.materialise(conn, run.touched, titles, today)
             summary.archived = counts["archived"]
             summary.leads_added, summary.leads_updated = counts["added"], counts["updated"]
@@ -419,3 +457,26 @@ def record_counts(database_url: str | None = None) -> dict[str, int]:
             "active_leads": count(sa.select(sa.func.count()).where(leads_t.c.property_id.is_not(None),
                                                                    leads_t.c.is_active == sa.true())),
         }
+
+
+def rescore_leads(today: date, *, titles: record_leads.TitleLookup, database_url: str | None = None) -> dict:
+    """The day's bookkeeping without new records: close every open sale-list signal whose sale date has
+    passed ("sale held on <date>"), then recompute every public-record lead (days to a sale, vacancy age
+    and record age move with the date; a lead left without an open lead-making signal is archived).
+    Returns {"closed": n, "archived": n, "updated": n}."""
+    from marketplace.models import Lead
+
+    leads_t = Lead.__table__
+    with session_scope(database_url) as session:
+        conn = session.connection()
+        held = conn.execute(sa.select(signals_t.c.id, signals_t.c.property_id, signals_t.c.sale_date).where(
+            signals_t.c.status == "open", signals_t.c.kind == "sale_list", signals_t.c.sale_date < today)).all()
+        now = utcnow()
+        for row in held:
+            conn.execute(sa.update(signals_t).where(signals_t.c.id == row.id).values(
+                status="closed", closed_at=now, closed_reason=f"sale held on {row.sale_date.isoformat()}"))
+        ids = set(conn.execute(sa.select(leads_t.c.property_id).where(leads_t.c.property_id.is_not(None))).scalars())
+        counts = record_leads.materialise(conn, ids | {r.property_id for r in held}, titles, today)
+        if counts["added"] or counts["updated"] or counts["archived"]:
+            rebuild_facets(conn)
+    return {"closed": len(held), "archived": counts["archived"], "updated": counts["updated"] + counts["added"]}

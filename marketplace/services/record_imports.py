@@ -67,8 +67,10 @@ def live(dataset: Any) -> bool:
 
 def refresh_public_records(today: date | None = None, *, client: Any = None,
                            database_url: str | None = None) -> list[dict]:
-    """Fetch and ingest every enabled live dataset; one failure never stops the others. Returns one
-    summary dict per dataset named in ``OPEN_DATA_DATASETS`` (status ok, failed or skipped)."""
+    """Fetch and ingest every enabled live dataset (one failure never stops the others), then
+    ``public_records.rescore_leads`` (held sales closed, every public-record lead recomputed for the day).
+    Returns one summary dict per dataset named in ``OPEN_DATA_DATASETS`` (status ok, failed or skipped),
+    then {"rescore": {...}}."""
     from marketplace.sources import opendata
 
     known = datasets()
@@ -91,6 +93,8 @@ def refresh_public_records(today: date | None = None, *, client: Any = None,
             results.append({"dataset_id": dataset_id, "status": "failed", "error": str(exc)})
             continue
         results.append(summary.as_dict())
+    day = today or utcnow().date()
+    results.append({"rescore": public_records.rescore_leads(day, titles=titles, database_url=database_url)})
     return results
 
 

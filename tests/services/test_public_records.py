@@ -158,6 +158,13 @@ def test_a_held_sale_is_stored_closed_and_makes_no_lead(db_url):
     assert ingest(SHERIFF, [sheriff(sale=date(2026, 7, 7))]).unchanged == 1
 
 
+def test_a_record_naming_another_parcel_at_a_known_address_is_rejected(db_url):
+    ingest(TAX, [tax()])
+    summary = ingest(TAX, [tax(), tax("999999999")], full=False)
+    assert summary.rejections == ["record 999999999: address matches parcel 522145900, record has parcel 999999999"]
+    assert len(rows(db_url, Property)) == 1
+
+
 def test_owner_flags_and_privacy(db_url):
     ingest(TAX, [tax(),
                  tax("2", address="1 MAIN ST", zip_code="19106", mailing_address="1 Main Street",
@@ -227,10 +234,13 @@ def test_assessment_fills_facts_and_values(db_url):
     summary = ingest(OPA, [assessment])
     assert (summary.updated, summary.leads_updated) == (1, 1)
     prop = rows(db_url, Property)[0]
+    # The assessment (as of 2024) is older than the tax record (2026): it fills the missing beds, and
+    # keeps the newer record's 1,200 sqft; its values always fill the value columns.
     assert (prop.beds, prop.square_footage, prop.market_value, prop.value_dataset_id, prop.last_sale_price) == (
-        3, 1280, 150_000, OPA.id, 90_000)
+        3, 1200, 150_000, OPA.id, 90_000)
+    assert prop.facts_record == f"{TAX.id}/522145900"
     lead = rows(db_url, Lead)[0]
-    assert lead.zestimate is not None and lead.beds == 3 and lead.square_footage == 1280
+    assert lead.zestimate is not None and lead.beds == 3 and lead.square_footage == 1200
     assert "OPA Properties" in lead.raw_data["basis"]["market_value"]
     assert ingest(OPA, [assessment]).unchanged == 1
 
@@ -249,6 +259,44 @@ def test_recorded_sales_and_hpi_points_are_stored_once(db_url):
     points = [HpiPoint(fhfa.id, "191", 2015, 180.5, 2.1), HpiPoint(fhfa.id, "191", 2016, 185.0, 2.5)]
     assert public_records.ingest(fhfa, points, mode="file", today=TODAY).added == 2
     assert public_records.ingest(fhfa, points, mode="file", today=TODAY).unchanged == 2
+
+
+def test_two_records_of_one_property_disagreeing_do_not_flip_on_reingest(db_url):
+    records = [tax("1", parcel_id="522145900", owner_name="OLD OWNER", as_of=date(2025, 1, 1), beds=2),
+               tax("2", parcel_id="522145900", owner_name="NEW OWNER", as_of=date(2026, 1, 1), mailing_address="5818 WOODCREST AVE",
+                   mailing_state="PA")]
+    ingest(TAX, records)
+    prop = rows(db_url, Property)[0]
+    assert (prop.owner_name, prop.beds, prop.absentee_owner, prop.out_of_state_owner) == ("NEW OWNER", 2, False, False)
+    for order in (records, records[::-1]):
+        again = ingest(TAX, order)
+        assert (again.unchanged, again.updated) == (2, 0)
+        assert rows(db_url, Property) == [prop]
+
+
+def test_rescore_closes_held_sales_and_archives(db_url):
+    ingest(SHERIFF, [sheriff(sale=date(2026, 12, 1))])
+    lead = rows(db_url, Lead)[0]
+    assert lead.is_active and lead.lead_type == "Auction"
+    assert public_records.rescore_leads(TODAY, titles=TITLES) == {"closed": 0, "archived": 0, "updated": 0}
+    result = public_records.rescore_leads(date(2026, 12, 2), titles=TITLES)
+    assert result == {"closed": 1, "archived": 1, "updated": 0}
+    signal = rows(db_url, PropertySignal)[0]
+    assert (signal.status, signal.closed_reason) == ("closed", "sale held on 2026-12-01")
+    assert rows(db_url, Lead)[0].is_active is False
+
+
+def test_a_new_index_revalues_the_leads_of_its_area(db_url):
+    assessment = MappedRecord(dataset_id=OPA.id, record_key="522145900", kind="assessment", as_of=date(2020, 1, 1),
+                              parcel_id="522145900", state="PA", market_value=100_000, value_year=2020)
+    ingest(TAX, [tax()])
+    ingest(OPA, [assessment])
+    assert rows(db_url, Lead)[0].zestimate == 100_000
+    fhfa = DS("fhfa-hpi-zip3", "FHFA HPI ZIP3", state="")
+    summary = ingest(fhfa, [HpiPoint(fhfa.id, "191", 2020, 200.0, None), HpiPoint(fhfa.id, "191", 2025, 300.0, 3.0)])
+    assert (summary.added, summary.leads_updated, summary.newest_as_of) == (2, 1, date(2025, 12, 31))
+    lead = rows(db_url, Lead)[0]
+    assert lead.zestimate == 150_000 and "indexed with FHFA HPI ZIP3 191" in lead.raw_data["basis"]["market_value"]
 
 
 def test_last_runs_lists_the_latest_run_per_dataset(db_url):
