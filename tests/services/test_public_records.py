@@ -312,3 +312,17 @@ def test_bad_mode_is_refused(db_url):
     with pytest.raises(ValueError):
         public_records.ingest(TAX, [], mode="ftp")
     assert rows(db_url, DatasetRun) == []
+
+
+def test_the_daily_refresh_never_archives_a_public_record_lead_by_age(db_url, monkeypatch):
+    from marketplace.jobs import refresh
+    from marketplace.sources.builtin import BuiltinSource
+
+    monkeypatch.setenv("LEAD_MAX_AGE_DAYS", "30")
+    ingest(TAX, [tax()])
+    with get_engine(db_url).begin() as conn:  # the lead was made 60 days before the refresh
+        conn.execute(sa.update(Lead.__table__).values(created_at=datetime(2026, 9, 1, tzinfo=timezone.utc)))
+    result = refresh.run_refresh(now=datetime(2026, 11, 1, 16, 0, tzinfo=timezone.utc),
+                                 source=BuiltinSource(seed=1), count=3)
+    assert (result["status"], result["leads_archived"]) == ("completed", 0)
+    assert rows(db_url, Lead, Lead.__table__.c.property_id.is_not(None))[0].is_active is True
