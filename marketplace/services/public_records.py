@@ -13,7 +13,9 @@ then the leads of the touched properties (``services.record_leads``).
   content *updated*; a ``sale_list`` signal whose sale date has passed is stored closed ("sale held on
   ...");
 - with ``full=True`` (a whole dataset was read) every open signal of the dataset that this run did not see
-  is closed ("no longer in the dataset as of <date>"); ``full=False`` (a partial import) never closes;
+  is closed ("no longer in the dataset as of <date>"), unless the portal returned no rows or more than
+  ``MAX_UNMAPPED_SHARE`` of the rows could not be read (then nothing closes and the run warns);
+  ``full=False`` (a partial import) never closes;
 - ``assessment`` records fill the property's facts and values, ``recorded_sale`` records go to
   ``recorded_sales``, ``HpiPoint`` to ``hpi_points``, ``RejectedRow`` is counted;
 - the run records the newest ``as_of`` and, when it is older than the dataset's maximum age, the warning
@@ -114,6 +116,7 @@ class _Run:
         self.touched: set[int] = set()
         self.sale_zips: set[str] = set()    # ZIPs whose recorded sales changed (ARV)
         self.hpi_zip3s: set[str] = set()    # ZIP3 areas whose index changed (market value)
+        self.unmapped = 0                   # RejectedRow: rows the mapping could not read
 
     def reject(self, reason: str) -> None:
         self.summary.rejected += 1
@@ -273,6 +276,7 @@ def _upsert_hpi(conn: Connection, point: HpiPoint) -> str:
 def _one(conn: Connection, run: _Run, item: Any) -> None:
     run.summary.rows_read += 1
     if isinstance(item, RejectedRow):
+        run.unmapped += 1
         run.reject(f"row {item.row_number}: {item.reason}")
         return
     if isinstance(item, HpiPoint):
@@ -331,6 +335,19 @@ def _close_unseen(conn: Connection, run: _Run) -> None:
     run.touched.update(r.property_id for r in gone)
 
 
+MAX_UNMAPPED_SHARE = 0.10  # a full run with more unreadable rows than this closes nothing
+
+
+def _closing_refused(run: _Run, mode: str) -> str | None:
+    """Why a full run must not close the signals it did not see, or None. A signal is closed because its
+    record left the dataset, never because the portal sent nothing or rows stopped parsing."""
+    if mode == "api" and run.summary.rows_read == 0:
+        return "the portal returned no rows: nothing closed"
+    if run.unmapped > MAX_UNMAPPED_SHARE * run.summary.rows_read:
+        return f"{run.unmapped} of {run.summary.rows_read} rows could not be read: nothing closed"
+    return None
+
+
 def _lead_properties_in(conn: Connection, zips: set[str], zip3s: set[str]) -> set[int]:
     """The properties with a lead whose ZIP (or ZIP3 area) had its sales or index change."""
     from marketplace.models import Lead
@@ -383,7 +400,8 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
         _write_batch(database_url, run, batch)
         with session_scope(database_url) as session:
             conn = session.connection()
-            if full:
+            refusal = _closing_refused(run, mode) if full else None
+            if full and refusal is None:
                 _close_unseen(conn, run)
             run.touched.update(_lead_properties_in(conn, run.sale_zips, run.hpi_zip3s))
             counts = record_leads.materialise(conn, run.touched, titles, today)
@@ -392,7 +410,8 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
             if counts["added"] or counts["updated"] or counts["archived"]:
                 rebuild_facets(conn)
         summary.status = "ok"
-        summary.warning = stale_warning(summary.newest_as_of, getattr(dataset, "max_age_days", None), today)
+        warnings = [stale_warning(summary.newest_as_of, getattr(dataset, "max_age_days", None), today), refusal]
+        summary.warning = "; ".join(w for w in warnings if w) or None
     except Exception as exc:  # noqa: BLE001 - recorded on the run, re-raised for the caller
         log.exception("public-record ingestion of %s failed", dataset.id)
         summary.status, summary.error = "failed", f"{type(exc).__name__}: {exc}"[:2000]

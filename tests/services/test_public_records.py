@@ -209,7 +209,7 @@ def test_zip_from_coordinates_and_rejections(db_url):
         RejectedRow(dataset_id=chicago.id, row_number=4, reason="Issued Date: '13/45/2011' is not a date"),
     ]
     summary = public_records.ingest(chicago, records, mode="file", retrieved_at=RETRIEVED, today=TODAY,
-                                    titles=titles)
+                                    titles=titles, full=False)
     assert (summary.rows_read, summary.added, summary.rejected) == (4, 1, 3)
     assert summary.rejections == ["record NOZIP: no ZIP", "record NOADDR: no address",
                                   "row 4: Issued Date: '13/45/2011' is not a date"]
@@ -326,3 +326,15 @@ def test_the_daily_refresh_never_archives_a_public_record_lead_by_age(db_url, mo
                                  source=BuiltinSource(seed=1), count=3)
     assert (result["status"], result["leads_archived"]) == ("completed", 0)
     assert rows(db_url, Lead, Lead.__table__.c.property_id.is_not(None))[0].is_active is True
+
+
+def test_a_full_run_that_could_not_read_its_rows_closes_nothing(db_url):
+    ingest(TAX, [tax()])
+    broken = [RejectedRow(TAX.id, n, "totalDue: 'abc' is not an amount") for n in range(1, 4)]
+    summary = ingest(TAX, broken)
+    assert (summary.closed, summary.archived, summary.rejected) == (0, 0, 3)
+    assert summary.warning == "3 of 3 rows could not be read: nothing closed"
+    empty = public_records.ingest(TAX, [], mode="api", retrieved_at=RETRIEVED, today=TODAY, titles=TITLES)
+    assert (empty.closed, empty.warning) == (0, "the portal returned no rows: nothing closed")
+    assert {s.status for s in rows(db_url, PropertySignal)} == {"open"}
+    assert rows(db_url, Lead)[0].is_active is True
