@@ -15,8 +15,9 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from marketplace.config import lead_settings
 from marketplace.models import utcnow
@@ -33,6 +34,18 @@ def datasets() -> dict[str, Any]:
     from marketplace.sources import opendata
 
     return opendata.load_datasets()
+
+
+@lru_cache(maxsize=1)
+def _all_titles() -> tuple[tuple[str, tuple[str, str]], ...]:
+    lookup = public_records.dataset_titles(datasets().values())
+    return tuple((dataset_id, lookup(dataset_id)) for dataset_id in datasets())
+
+
+def titles() -> Callable[[str], tuple[str, str]]:
+    """Dataset id -> (title, publisher) of every dataset file (read once per process)."""
+    known = dict(_all_titles())
+    return lambda dataset_id: known.get(dataset_id, (dataset_id, ""))
 
 
 def find_dataset(dataset_id: str, known: dict[str, Any] | None = None) -> Any:

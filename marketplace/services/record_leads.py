@@ -253,9 +253,14 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
     return counts
 
 
-def signal_chips(lead_id: str | uuid.UUID, titles: TitleLookup, database_url: str | None = None) -> list[SignalChip]:
+def signal_chips(lead_id: str | uuid.UUID, titles: TitleLookup | None = None,
+                 database_url: str | None = None) -> list[SignalChip]:
     """The open signals of a public-record lead, strongest first, as chips with their provenance
-    (no personal data: safe for a locked lead's card)."""
+    (no personal data: safe for a locked lead's card); ``titles`` defaults to every dataset file's."""
+    if titles is None:
+        from marketplace.services.record_imports import titles as dataset_file_titles
+
+        titles = dataset_file_titles()
     order = {kind: i for i, (kind, _) in enumerate(motivation_rules.LEAD_TYPE_ORDER)}
     with read_scope(database_url) as session:
         rows = session.connection().execute(

@@ -338,3 +338,17 @@ def test_a_full_run_that_could_not_read_its_rows_closes_nothing(db_url):
     assert (empty.closed, empty.warning) == (0, "the portal returned no rows: nothing closed")
     assert {s.status for s in rows(db_url, PropertySignal)} == {"open"}
     assert rows(db_url, Lead)[0].is_active is True
+
+
+def test_signal_chips_name_the_dataset_files_titles(db_url):
+    from marketplace.services import record_imports
+
+    chicago = record_imports.find_dataset("chi-vacant-buildings-violations")
+    record = MappedRecord(dataset_id=chicago.id, record_key="11CP015666", kind="vacant", as_of=date(2023, 3, 7),
+                          address="9332 S LASALLE", zip_code="60620", state="IL")
+    public_records.ingest(chicago, [record], mode="file", retrieved_at=RETRIEVED, today=TODAY)
+    lead = rows(db_url, Lead)[0]
+    (chip,) = record_leads.signal_chips(lead.id, database_url=db_url)
+    assert (chip.label, chip.source_line) == ("Vacant", "Public record: City of Chicago, Vacant and Abandoned "
+                                                         "Buildings - Violations, record 11CP015666, retrieved 2026-11-25")
+    assert record_leads.signal_chips("not-a-uuid", database_url=db_url) == []
