@@ -211,6 +211,8 @@ def cmd_import_records(args) -> None:
     except _dataset_errors() as exc:
         raise CommandError(str(exc)) from None
     _print_run(summary)
+    if summary.rows_read and summary.unmapped == summary.rows_read:
+        raise CommandError(f"no row of {args.file} could be read with the mapping of {args.dataset}")
 
 
 def cmd_refresh_records(args) -> None:

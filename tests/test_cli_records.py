@@ -16,6 +16,7 @@ from marketplace import cli
 from marketplace.config import PROJECT_ROOT
 from marketplace.db import get_engine
 from marketplace.models import DatasetRun, Lead, PropertySignal
+from marketplace.services import public_records
 from marketplace.sources import opendata
 from marketplace.sources.opendata import CheckReport
 
@@ -86,9 +87,23 @@ def test_bad_input_exits_1_with_a_clear_line(db_url, tmp_path):
     assert (out.returncode, out.stderr.strip()) == (1, f"error: no such file: {tmp_path / 'missing.csv'}")
     out = run("import-records", "phl-tax-delinquencies")
     assert out.returncode == 1 and "--file" in out.stderr
+    # Another dataset's file: the reader refuses it, nothing is stored but the failed run.
+    out = run("import-records", "phl-tax-delinquencies", "--file", str(CHICAGO_FILE))
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert out.stderr.strip().endswith(
+        "error: phl-tax-delinquencies: vacant_and_abandoned_buildings_violations_sample.csv has no header line "
+        "naming OPAnumber")
+    kent = SAMPLES / "kent-mi-parcels-arcgis" / "us-mi-kent-0.json"
+    out = run("import-records", "chi-vacant-buildings-violations", "--file", str(kent))
+    assert out.returncode == 1
+    assert out.stderr.strip() == (f"error: no row of {kent} could be read with the mapping of "
+                                  "chi-vacant-buildings-violations")
+    assert "warning: 15 of 15 rows could not be read: nothing closed" in out.stdout
+    assert count(PropertySignal) == 0
     out = run("sources", "check", "nope")
     assert out.returncode == 1 and out.stderr.startswith("error: unknown dataset 'nope'")
-    assert count(DatasetRun) == 0
+    assert {r.dataset_id: r.status for r in public_records.last_runs().values()} == {
+        "phl-tax-delinquencies": "failed", "chi-vacant-buildings-violations": "ok"}
 
 
 def test_sources_check(db_url, monkeypatch, capsys):

@@ -75,6 +75,7 @@ class RunSummary:
     closed: int = 0
     archived: int = 0
     rejected: int = 0
+    unmapped: int = 0           # of the rejected: rows the mapping could not read (RejectedRow)
     leads_added: int = 0
     leads_updated: int = 0
     newest_as_of: date | None = None
@@ -116,7 +117,6 @@ class _Run:
         self.touched: set[int] = set()
         self.sale_zips: set[str] = set()    # ZIPs whose recorded sales changed (ARV)
         self.hpi_zip3s: set[str] = set()    # ZIP3 areas whose index changed (market value)
-        self.unmapped = 0                   # RejectedRow: rows the mapping could not read
 
     def reject(self, reason: str) -> None:
         self.summary.rejected += 1
@@ -276,7 +276,7 @@ def _upsert_hpi(conn: Connection, point: HpiPoint) -> str:
 def _one(conn: Connection, run: _Run, item: Any) -> None:
     run.summary.rows_read += 1
     if isinstance(item, RejectedRow):
-        run.unmapped += 1
+        run.summary.unmapped += 1
         run.reject(f"row {item.row_number}: {item.reason}")
         return
     if isinstance(item, HpiPoint):
@@ -343,8 +343,8 @@ def _closing_refused(run: _Run, mode: str) -> str | None:
     record left the dataset, never because the portal sent nothing or rows stopped parsing."""
     if mode == "api" and run.summary.rows_read == 0:
         return "the portal returned no rows: nothing closed"
-    if run.unmapped > MAX_UNMAPPED_SHARE * run.summary.rows_read:
-        return f"{run.unmapped} of {run.summary.rows_read} rows could not be read: nothing closed"
+    if run.summary.unmapped > MAX_UNMAPPED_SHARE * run.summary.rows_read:
+        return f"{run.summary.unmapped} of {run.summary.rows_read} rows could not be read: nothing closed"
     return None
 
 
@@ -413,7 +413,11 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
         warnings = [stale_warning(summary.newest_as_of, getattr(dataset, "max_age_days", None), today), refusal]
         summary.warning = "; ".join(w for w in warnings if w) or None
     except Exception as exc:  # noqa: BLE001 - recorded on the run, re-raised for the caller
-        log.exception("public-record ingestion of %s failed", dataset.id)
+        from marketplace.sources.base import SourceError
+
+        # A reader's error (bad file, portal down) names its cause; anything else gets a traceback.
+        log.warning("public-record ingestion of %s failed: %s", dataset.id, exc,
+                    exc_info=not isinstance(exc, SourceError))
         summary.status, summary.error = "failed", f"{type(exc).__name__}: {exc}"[:2000]
         _finish(database_url, summary)
         raise
