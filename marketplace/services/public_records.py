@@ -26,6 +26,7 @@ Ingesting the same records twice writes nothing but the run row: every count is 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -273,6 +274,34 @@ def _upsert_hpi(conn: Connection, point: HpiPoint) -> str:
     return "updated"
 
 
+# Column widths (models/records.py): an identifying value that does not fit rejects its row, a
+# descriptive one is cut (PostgreSQL would refuse the whole batch; SQLite would store it whole).
+KEY_WIDTHS = {"record_key": 128, "parcel_id": 64, "address": 255}
+TEXT_WIDTHS = {"unit": 32, "city": 100, "owner_name": 255, "mailing_address": 255, "mailing_city": 100,
+               "mailing_zip": 10, "property_class": 100, "record_url": 1024, "sale_type": 16}
+
+
+def _fitted(record: MappedRecord) -> MappedRecord | str:
+    """The record with its text cut to the columns' widths, or why it cannot be stored."""
+    for name, width in KEY_WIDTHS.items():
+        value = getattr(record, name)
+        if value is not None and len(value) > width:
+            return f"{name} longer than {width} characters"
+    changes: dict[str, Any] = {name: getattr(record, name)[:width] for name, width in TEXT_WIDTHS.items()
+                               if getattr(record, name) is not None and len(getattr(record, name)) > width}
+    for name in ("state", "mailing_state"):
+        value = getattr(record, name)
+        if value is not None and (len(value.strip()) != 2 or not value.strip().isalpha()):
+            if name == "state":
+                return f"state {value[:20]!r} is not a two-letter code"
+            changes[name] = None
+        elif value is not None:
+            changes[name] = value.strip().upper()
+    if record.record_url and not record.record_url.startswith(("https://", "http://")):
+        changes["record_url"] = None
+    return dataclasses.replace(record, **changes) if changes else record
+
+
 def _one(conn: Connection, run: _Run, item: Any) -> None:
     run.summary.rows_read += 1
     if isinstance(item, RejectedRow):
@@ -294,6 +323,11 @@ def _one(conn: Connection, run: _Run, item: Any) -> None:
     if item.dataset_id != run.dataset.id:
         run.reject(f"record {item.record_key}: belongs to dataset {item.dataset_id}")
         return
+    fitted = _fitted(item)
+    if isinstance(fitted, str):
+        run.reject(f"record {item.record_key[:40]}: {fitted}")
+        return
+    item = fitted
     if item.as_of and (run.summary.newest_as_of is None or item.as_of > run.summary.newest_as_of):
         run.summary.newest_as_of = item.as_of
     if item.kind == "recorded_sale":

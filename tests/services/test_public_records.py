@@ -352,3 +352,18 @@ def test_signal_chips_name_the_dataset_files_titles(db_url):
     assert (chip.label, chip.source_line) == ("Vacant", "Public record: City of Chicago, Vacant and Abandoned "
                                                          "Buildings - Violations, record 11CP015666, retrieved 2026-11-25")
     assert record_leads.signal_chips("not-a-uuid", database_url=db_url) == []
+
+
+def test_overlong_text_is_cut_or_rejected_never_failing_the_run(db_url):
+    summary = ingest(TAX, [
+        tax(owner_name="X" * 400, mailing_state="Florida", property_class="C" * 300,
+            record_url="javascript:alert(1)"),
+        tax("2" * 200),
+        tax("3", parcel_id="3", address="1 MAIN ST", zip_code="19106", state="Pennsylvania"),
+    ], full=False)
+    assert summary.status == "ok" and summary.added == 1
+    assert summary.rejections == ["record 2222222222222222222222222222222222222222: record_key longer than 128 characters",
+                                  "record 3: state 'Pennsylvania' is not a two-letter code"]
+    prop = rows(db_url, Property)[0]
+    assert (len(prop.owner_name), prop.mailing_state, len(prop.property_class)) == (255, None, 100)
+    assert rows(db_url, PropertySignal)[0].record_url is None
