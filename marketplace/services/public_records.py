@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any, Iterable
 
 import sqlalchemy as sa
@@ -45,6 +45,13 @@ from marketplace.services.marketplace import rebuild_facets
 log = logging.getLogger("marketplace.public_records")
 
 BATCH_SIZE = 500
+RUN_LOCK = 724023                       # pg_advisory_xact_lock class of "one run per dataset"
+RUN_STALE_AFTER = timedelta(hours=6)    # a run "running" longer than this died: another may start
+
+
+class RunInProgress(ValueError):
+    """Another ingestion of the same dataset is running: two at once would race on the same rows."""
+
 MAX_REJECTIONS_KEPT = 20  # reasons listed in the summary (all are counted)
 
 props_t = Property.__table__
@@ -420,8 +427,17 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
     titles = titles or dataset_titles([dataset])
     summary = RunSummary(dataset_id=dataset.id, mode=mode)
     with session_scope(database_url) as session:
-        summary.run_id = session.connection().execute(sa.insert(runs_t).values(
-            dataset_id=dataset.id, mode=mode, started_at=utcnow(), status="running").returning(runs_t.c.id)
+        conn = session.connection()
+        if conn.dialect.name == "postgresql":  # SQLite's BEGIN IMMEDIATE already serialises this check
+            conn.execute(sa.select(sa.func.pg_advisory_xact_lock(RUN_LOCK, sa.func.hashtext(dataset.id))))
+        started = utcnow()
+        busy = conn.execute(sa.select(runs_t.c.id).where(
+            runs_t.c.dataset_id == dataset.id, runs_t.c.status == "running",
+            runs_t.c.started_at > started - RUN_STALE_AFTER)).first()
+        if busy is not None:
+            raise RunInProgress(f"{dataset.id}: another run (#{busy.id}) is in progress")
+        summary.run_id = conn.execute(sa.insert(runs_t).values(
+            dataset_id=dataset.id, mode=mode, started_at=started, status="running").returning(runs_t.c.id)
         ).scalar_one()
     run = _Run(dataset, summary, retrieved_at, today)
     try:

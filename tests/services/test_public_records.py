@@ -367,3 +367,21 @@ def test_overlong_text_is_cut_or_rejected_never_failing_the_run(db_url):
     prop = rows(db_url, Property)[0]
     assert (len(prop.owner_name), prop.mailing_state, len(prop.property_class)) == (255, None, 100)
     assert rows(db_url, PropertySignal)[0].record_url is None
+
+
+def test_one_run_per_dataset_at_a_time(db_url):
+    from datetime import timedelta
+
+    from marketplace.models import utcnow
+
+    with get_engine(db_url).begin() as conn:
+        conn.execute(sa.insert(DatasetRun.__table__).values(dataset_id=TAX.id, mode="api", status="running",
+                                                            started_at=utcnow() - timedelta(minutes=5)))
+    with pytest.raises(public_records.RunInProgress, match="another run .* is in progress"):
+        ingest(TAX, [tax()])
+    assert rows(db_url, Property) == []
+    assert ingest(SHERIFF, [sheriff()]).status == "ok"  # other datasets are free
+    with get_engine(db_url).begin() as conn:  # a run that died hours ago blocks nothing
+        conn.execute(sa.update(DatasetRun.__table__).where(DatasetRun.__table__.c.status == "running")
+                     .values(started_at=utcnow() - timedelta(hours=7)))
+    assert ingest(TAX, [tax()]).status == "ok"
