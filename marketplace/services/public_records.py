@@ -150,7 +150,7 @@ def _facts_mark(record: MappedRecord) -> tuple[date, str]:
     return record.as_of or date.min, f"{record.dataset_id}/{record.record_key}"[:200]
 
 
-def _property_values(record: MappedRecord, existing: Any, dataset_id: str) -> dict:
+def _property_values(record: MappedRecord, existing: Any, dataset_id: str, state: str) -> dict:
     """The property columns the record sets (only the values it has). A record at least as new as the one
     the property's facts came from (``facts_as_of``, then ``facts_record``) replaces them; an older one
     only fills the facts still missing."""
@@ -170,7 +170,7 @@ def _property_values(record: MappedRecord, existing: Any, dataset_id: str) -> di
     address = values.get("mailing_address", getattr(existing, "mailing_address", None))
     mailing_state = values.get("mailing_state", getattr(existing, "mailing_state", None))
     street = getattr(existing, "address", None) or record.address
-    state = getattr(existing, "state", None) or record.state
+    state = getattr(existing, "state", None) or state
     values["absentee_owner"], values["out_of_state_owner"] = owner_flags(street, state, address, mailing_state)
     return values
 
@@ -190,7 +190,7 @@ def _upsert_property(conn: Connection, run: _Run, record: MappedRecord) -> tuple
             return "no address"
         if not zip_code:
             return "no ZIP"
-        values = _property_values(record, None, run.dataset.id)
+        values = _property_values(record, None, run.dataset.id, state)
         now = utcnow()
         new_id = conn.execute(sa.insert(props_t).values(
             address_key=key, address=street, unit=unit, state=state, zip_code=zip_code, parcel_id=parcel,
@@ -198,7 +198,7 @@ def _upsert_property(conn: Connection, run: _Run, record: MappedRecord) -> tuple
         return new_id, "added"
     if parcel and existing.parcel_id and existing.parcel_id != parcel:
         return f"address matches parcel {existing.parcel_id}, record has parcel {parcel}"
-    values = _property_values(record, existing, run.dataset.id)
+    values = _property_values(record, existing, run.dataset.id, state)
     if parcel and not existing.parcel_id:
         values["parcel_id"] = parcel
     changed = {k: v for k, v in values.items() if getattr(existing, k) != v}

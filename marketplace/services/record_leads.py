@@ -216,6 +216,8 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
     Returns counts: added, updated, archived, unchanged."""
     counts = {"added": 0, "updated": 0, "archived": 0, "unchanged": 0}
     ids = sorted(set(property_ids))
+    hpi_cache: dict[str, list[HpiPoint]] = {}      # by ZIP3: one read per area, not per property
+    sales_cache: dict[str, list[valuation.Sale]] = {}  # by ZIP
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
         props = {p.id: p for p in conn.execute(sa.select(props_t).where(props_t.c.id.in_(chunk)))}
@@ -231,8 +233,12 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
             signals = open_signals.get(pid, [])
             values = None
             if motivation_rules.lead_type_for({s.kind for s in signals}) is not None:
-                values = lead_values(prop, signals, titles, hpi=_hpi_for(conn, prop.zip_code),
-                                     sales=_sales_for(conn, prop.zip_code, today), today=today)
+                if prop.zip_code[:3] not in hpi_cache:
+                    hpi_cache[prop.zip_code[:3]] = _hpi_for(conn, prop.zip_code)
+                if prop.zip_code not in sales_cache:
+                    sales_cache[prop.zip_code] = _sales_for(conn, prop.zip_code, today)
+                values = lead_values(prop, signals, titles, hpi=hpi_cache[prop.zip_code[:3]],
+                                     sales=sales_cache[prop.zip_code], today=today)
             if values is None:
                 if lead is not None and lead.is_active:
                     conn.execute(sa.update(leads_t).where(leads_t.c.id == lead.id).values(is_active=False))

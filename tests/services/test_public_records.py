@@ -111,6 +111,17 @@ def test_the_same_records_twice_change_nothing(db_url):
     assert [(r.status, r.unchanged) for r in sorted(runs, key=lambda r: r.id)] == [("ok", 0), ("ok", 2)]
 
 
+def test_records_naming_no_state_take_the_datasets_and_reingest_unchanged(db_url):
+    # The owner's mailing state (NJ) against the dataset's state (PA): out of state from the first run on.
+    records = [tax(state=None, mailing_state="NJ"), tax("2", state=None, address="1 MAIN ST", zip_code="19106")]
+    first = ingest(TAX, records)
+    assert {(p.state, p.out_of_state_owner) for p in rows(db_url, Property)} == {("PA", True)}
+    before = {t: rows(db_url, t) for t in (Property, PropertySignal, Lead)}
+    again = ingest(TAX, records)
+    assert (first.added, again.unchanged, again.updated, again.leads_updated) == (2, 2, 0, 0)
+    assert {t: rows(db_url, t) for t in (Property, PropertySignal, Lead)} == before
+
+
 def test_a_changed_amount_updates_the_signal_and_the_lead(db_url):
     ingest(TAX, [tax(amount=1_000, years=1)])
     lead_before = rows(db_url, Lead)[0]
