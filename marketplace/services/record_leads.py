@@ -259,27 +259,43 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
     return counts
 
 
-def signal_chips(lead_id: str | uuid.UUID, titles: TitleLookup | None = None,
+def signal_chips(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = None, titles: TitleLookup | None = None,
                  database_url: str | None = None) -> list[SignalChip]:
-    """The open signals of a public-record lead, strongest first, as chips with their provenance
-    (no personal data: safe for a locked lead's card); ``titles`` defaults to every dataset file's."""
+    """The open signals of a public-record lead, strongest first, as chips with their provenance.
+
+    A record key and a link to the record name the property (a parcel number, a docket), so they are the
+    paid part: for a user who has not unlocked the lead (or nobody signed in), ``record_key`` is '',
+    ``record_url`` None and ``source_line`` stops at the dataset ('Public record: City of Chicago, Vacant
+    and Abandoned Buildings - Violations'). No chip ever carries an owner's name or mailing address.
+    ``titles`` defaults to every dataset file's."""
     if titles is None:
         from marketplace.services.record_imports import titles as dataset_file_titles
 
         titles = dataset_file_titles()
+    lead_uuid = _uuid(lead_id)
+    if lead_uuid is None:
+        return []
     order = {kind: i for i, (kind, _) in enumerate(motivation_rules.LEAD_TYPE_ORDER)}
+    user_leads_t = UserLead.__table__
     with read_scope(database_url) as session:
-        rows = session.connection().execute(
+        conn = session.connection()
+        rows = conn.execute(
             sa.select(signals_t).join(leads_t, leads_t.c.property_id == signals_t.c.property_id)
-            .where(leads_t.c.id == _uuid(lead_id), signals_t.c.status == "open")
+            .where(leads_t.c.id == lead_uuid, signals_t.c.status == "open")
         ).all()
+        unlocked = user_id is not None and conn.execute(
+            sa.select(user_leads_t.c.id).where(user_leads_t.c.lead_id == lead_uuid, user_leads_t.c.user_id == user_id)
+        ).first() is not None
     chips = []
     for s in sorted(rows, key=lambda s: (order.get(s.kind, len(order)), s.dataset_id, s.record_key)):
         title, publisher = titles(s.dataset_id)
+        line = source_line(publisher, title, s.record_key, s.retrieved_at)
+        if not unlocked:
+            line = line.split(", record ")[0]
         chips.append(SignalChip(kind=s.kind, label=signal_label(s.kind, s.sale_type), dataset_id=s.dataset_id,
-                                record_key=s.record_key, as_of=s.as_of, retrieved_at=s.retrieved_at,
-                                record_url=s.record_url,
-                                source_line=source_line(publisher, title, s.record_key, s.retrieved_at)))
+                                record_key=s.record_key if unlocked else "", as_of=s.as_of,
+                                retrieved_at=s.retrieved_at, record_url=s.record_url if unlocked else None,
+                                source_line=line))
     return chips
 
 

@@ -93,9 +93,21 @@ def test_a_property_in_two_datasets_is_one_lead_with_two_signals(db_url):
     assert lead.raw_data["motivation_reasons"]
     assert lead.credit_cost == record_leads.pricing.credit_cost_for_confidence(lead.confidence_score)
 
-    chips = record_leads.signal_chips(lead.id, TITLES)
-    assert [c.label for c in chips] == ["Sheriff sale", "Tax delinquent"]
-    assert chips[0].record_url == "https://www.bid4assets.com/auction/index/1275357"
+    # Locked: the chips name the signals and the datasets, never the record (a parcel number names the house).
+    chips = record_leads.signal_chips(lead.id, titles=TITLES, database_url=db_url)
+    assert [(c.label, c.record_key, c.record_url) for c in chips] == [("Sheriff sale", "", None),
+                                                                     ("Tax delinquent", "", None)]
+    assert [c.source_line for c in chips] == ["Public record: Philadelphia Sheriff's Office, Sheriff Sales (Bid4Assets)",
+                                              "Public record: City of Philadelphia, Real Estate Tax Delinquencies"]
+    assert "522145900" not in repr(chips) and "1275357" not in repr(chips)
+    user = make_user(db_url, credits=500)
+    assert record_leads.signal_chips(lead.id, user.id, titles=TITLES, database_url=db_url) == chips
+    unlocks.unlock_lead(user.id, lead.id, database_url=db_url)
+    chips = record_leads.signal_chips(lead.id, user.id, titles=TITLES, database_url=db_url)
+    assert [(c.record_key, c.record_url) for c in chips] == [
+        ("1275357", "https://www.bid4assets.com/auction/index/1275357"), ("522145900", None)]
+    assert chips[1].source_line == ("Public record: City of Philadelphia, Real Estate Tax Delinquencies, "
+                                    "record 522145900, retrieved 2026-11-25")
 
 
 def test_the_same_records_twice_change_nothing(db_url):
@@ -361,7 +373,7 @@ def test_signal_chips_name_the_dataset_files_titles(db_url):
     lead = rows(db_url, Lead)[0]
     (chip,) = record_leads.signal_chips(lead.id, database_url=db_url)
     assert (chip.label, chip.source_line) == ("Vacant", "Public record: City of Chicago, Vacant and Abandoned "
-                                                         "Buildings - Violations, record 11CP015666, retrieved 2026-11-25")
+                                                         "Buildings - Violations")
     assert record_leads.signal_chips("not-a-uuid", database_url=db_url) == []
 
 
