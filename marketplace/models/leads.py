@@ -71,9 +71,12 @@ class Lead(SQLModel, table=True):
                             sa.ForeignKey("properties.id", ondelete="SET NULL"), nullable=True),
     )
     motivation_score: Optional[int] = Field(default=None, sa_column=sa.Column(sa.Integer(), nullable=True))
-    signal_count: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, server_default="0"))
-    absentee_owner: bool = Field(default=False, sa_column=sa.Column(sa.Boolean(), nullable=False, server_default=sa.false()))
-    out_of_state_owner: bool = Field(default=False, sa_column=sa.Column(sa.Boolean(), nullable=False, server_default=sa.false()))
+    # (Python defaults too: the PostgreSQL bulk loader, seeding.insert_leads, COPYs every column.)
+    signal_count: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, default=0, server_default="0"))
+    absentee_owner: bool = Field(default=False, sa_column=sa.Column(sa.Boolean(), nullable=False, default=False,
+                                                                    server_default=sa.false()))
+    out_of_state_owner: bool = Field(default=False, sa_column=sa.Column(sa.Boolean(), nullable=False, default=False,
+                                                                        server_default=sa.false()))
 
     __table_args__ = (
         sa.CheckConstraint("confidence_score IS NULL OR (confidence_score BETWEEN 0 AND 100)", name="ck_leads_confidence"),
