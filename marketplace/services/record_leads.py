@@ -44,6 +44,7 @@ hpi_t = HpiPointRow.__table__
 
 EXTERNAL_PREFIX = "pr:"
 SOURCE_LENGTH = 64  # leads.source
+IMAGE_STATUS = "no_images"  # public records publish no pictures (never "pending": nothing will come)
 # The lead columns materialise writes (and compares, so an unchanged lead is not written).
 LEAD_COLUMNS = (
     "address", "city", "state", "zip_code", "lead_type", "source", "asking_price", "zestimate", "arv",
@@ -247,7 +248,7 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
             if lead is None:
                 conn.execute(sa.insert(leads_t).values(
                     id=uuid.uuid4(), external_id=f"{EXTERNAL_PREFIX}{pid}", property_id=pid, created_at=utcnow(),
-                    is_new=True, image_urls=[], images_fetch_status="pending", **values))
+                    is_new=True, image_urls=[], images_fetch_status=IMAGE_STATUS, **values))
                 counts["added"] += 1
                 continue
             changed = {k: v for k, v in values.items() if not _same(getattr(lead, k), v)}

@@ -85,6 +85,7 @@ def test_a_property_in_two_datasets_is_one_lead_with_two_signals(db_url):
     # A sale list is stronger than a tax delinquency (core.motivation.LEAD_TYPE_ORDER).
     assert (lead.lead_type, lead.source, lead.signal_count) == ("Auction", "Sheriff Sales (Bid4Assets)", 2)
     assert lead.external_id == f"pr:{prop.id}" and lead.is_active and lead.asking_price is None
+    assert (lead.images_fetch_status, lead.image_urls) == ("no_images", [])
     assert (lead.address, lead.city, lead.state, lead.zip_code) == ("5818 WOODCREST AVENUE", "PHILADELPHIA", "PA", "19131")
     assert 0 < lead.motivation_score <= 100
     assert lead.raw_data["source_line"] == ("Public record: Philadelphia Sheriff's Office, Sheriff Sales (Bid4Assets), "
@@ -108,6 +109,15 @@ def test_a_property_in_two_datasets_is_one_lead_with_two_signals(db_url):
         ("1275357", "https://www.bid4assets.com/auction/index/1275357"), ("522145900", None)]
     assert chips[1].source_line == ("Public record: City of Philadelphia, Real Estate Tax Delinquencies, "
                                     "record 522145900, retrieved 2026-11-25")
+
+
+def test_source_titles_fit_the_column_and_labels():
+    assert record_leads.short_source("T" * 64) == "T" * 64
+    assert record_leads.short_source("Title " * 20) == ("Title " * 11).rstrip()[:61].rstrip() + "..."
+    assert len(record_leads.short_source("Title " * 20)) <= 64
+    assert [record_leads.signal_label(k, t) for k, t in (("sale_list", "tax"), ("sale_list", None), ("vacant", None),
+                                                          ("code_violation", None))] == [
+        "Tax sale", "Sale list", "Vacant", "Code violation"]
 
 
 def test_the_same_records_twice_change_nothing(db_url):
