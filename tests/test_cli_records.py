@@ -16,7 +16,7 @@ from marketplace import cli
 from marketplace.config import PROJECT_ROOT
 from marketplace.db import get_engine
 from marketplace.models import DatasetRun, Lead, PropertySignal
-from marketplace.services import public_records
+from marketplace.services import record_imports
 from marketplace.sources import opendata
 from marketplace.sources.opendata import CheckReport
 
@@ -102,7 +102,7 @@ def test_bad_input_exits_1_with_a_clear_line(db_url, tmp_path):
     assert count(PropertySignal) == 0
     out = run("sources", "check", "nope")
     assert out.returncode == 1 and out.stderr.startswith("error: unknown dataset 'nope'")
-    assert {r.dataset_id: r.status for r in public_records.last_runs().values()} == {
+    assert {r.dataset_id: r.status for r in record_imports.last_runs().values()} == {
         "phl-tax-delinquencies": "failed", "chi-vacant-buildings-violations": "ok"}
 
 

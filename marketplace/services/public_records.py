@@ -37,7 +37,7 @@ from sqlalchemy.engine import Connection
 
 from marketplace.core.addresses import address_key, owner_flags, split_unit, zip5, zip_for_point
 from marketplace.core.records import FACT_KINDS, RECORD_KINDS, HpiPoint, MappedRecord, RejectedRow
-from marketplace.db import read_scope, session_scope
+from marketplace.db import session_scope
 from marketplace.models import DatasetRun, HpiPointRow, Property, PropertySignal, RecordedSale, utcnow
 from marketplace.services import record_leads
 from marketplace.services.marketplace import rebuild_facets
@@ -482,54 +482,6 @@ def _write_batch(database_url: str | None, run: _Run, batch: list[Any]) -> None:
         conn = session.connection()
         for item in batch:
             _one(conn, run, item)
-
-
-@dataclass(frozen=True)
-class RunRow:
-    id: int
-    dataset_id: str
-    mode: str
-    status: str
-    started_at: datetime
-    finished_at: datetime | None
-    rows_read: int
-    added: int
-    updated: int
-    unchanged: int
-    closed: int
-    archived: int
-    rejected: int
-    newest_as_of: date | None
-    warning: str | None
-    error: str | None
-
-
-def last_runs(database_url: str | None = None) -> dict[str, RunRow]:
-    """The latest run of every dataset that ran, by dataset id."""
-    latest = (sa.select(runs_t.c.dataset_id, sa.func.max(runs_t.c.id).label("id"))
-              .group_by(runs_t.c.dataset_id).subquery())
-    with read_scope(database_url) as session:
-        rows = session.connection().execute(sa.select(runs_t).join(latest, latest.c.id == runs_t.c.id)).all()
-    return {r.dataset_id: RunRow(**{name: getattr(r, name) for name in RunRow.__dataclass_fields__}) for r in rows}
-
-
-def record_counts(database_url: str | None = None) -> dict[str, int]:
-    """Rows stored: properties, open and closed signals, recorded sales, HPI points, public-record leads."""
-    from marketplace.models import Lead
-
-    leads_t = Lead.__table__
-    with read_scope(database_url) as session:
-        conn = session.connection()
-        count = lambda stmt: conn.execute(stmt).scalar_one()  # noqa: E731
-        return {
-            "properties": count(sa.select(sa.func.count()).select_from(props_t)),
-            "open_signals": count(sa.select(sa.func.count()).where(signals_t.c.status == "open")),
-            "closed_signals": count(sa.select(sa.func.count()).where(signals_t.c.status == "closed")),
-            "recorded_sales": count(sa.select(sa.func.count()).select_from(sales_t)),
-            "hpi_points": count(sa.select(sa.func.count()).select_from(hpi_t)),
-            "active_leads": count(sa.select(sa.func.count()).where(leads_t.c.property_id.is_not(None),
-                                                                   leads_t.c.is_active == sa.true())),
-        }
 
 
 def rescore_leads(today: date, *, titles: record_leads.TitleLookup, database_url: str | None = None) -> dict:

@@ -7,7 +7,8 @@ list every dataset with its last run. The readers are ``marketplace.sources.open
 - ``refresh_public_records(today)``: every dataset named in ``OPEN_DATA_DATASETS`` (empty by default) whose
   protocol is a live API, fetched whole and ingested (full). Run by ``python -m marketplace
   refresh-records`` (a worker process runs it daily in a later step; never the web server).
-- ``source_rows(today)``: the ``python -m marketplace sources`` table.
+- ``source_rows(today)``: the ``python -m marketplace sources`` table; ``last_runs()`` the latest run of
+  every dataset.
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
+import sqlalchemy as sa
+
 from marketplace.config import lead_settings
+from marketplace.db import read_scope
 from marketplace.models import utcnow
 from marketplace.services import public_records
 
@@ -112,6 +116,35 @@ def refresh_public_records(today: date | None = None, *, client: Any = None,
 
 
 @dataclass(frozen=True)
+class RunRow:
+    id: int
+    dataset_id: str
+    mode: str
+    status: str
+    started_at: datetime
+    finished_at: datetime | None
+    rows_read: int
+    added: int
+    updated: int
+    unchanged: int
+    closed: int
+    archived: int
+    rejected: int
+    newest_as_of: date | None
+    warning: str | None
+    error: str | None
+
+
+def last_runs(database_url: str | None = None) -> dict[str, RunRow]:
+    """The latest run of every dataset that ran, by dataset id."""
+    latest = (sa.select(public_records.runs_t.c.dataset_id, sa.func.max(public_records.runs_t.c.id).label("id"))
+              .group_by(public_records.runs_t.c.dataset_id).subquery())
+    with read_scope(database_url) as session:
+        rows = session.connection().execute(sa.select(public_records.runs_t).join(latest, latest.c.id == public_records.runs_t.c.id)).all()
+    return {r.dataset_id: RunRow(**{name: getattr(r, name) for name in RunRow.__dataclass_fields__}) for r in rows}
+
+
+@dataclass(frozen=True)
 class SourceRow:
     """One line of ``python -m marketplace sources``."""
 
@@ -133,7 +166,7 @@ def source_rows(today: date | None = None, database_url: str | None = None) -> l
     from marketplace.sources import opendata
 
     today = today or utcnow().date()
-    runs = public_records.last_runs(database_url)
+    runs = last_runs(database_url)
     rows = []
     for dataset_id, dataset in sorted(datasets().items()):
         run = runs.get(dataset_id)

@@ -15,13 +15,12 @@ property it reads the open signals, and:
   unlocked them (the property page reads through ``user_leads``).
 
 Owner privacy: the lead carries the two owner flags only; the owner's name and mailing address stay in
-``properties`` and are read by ``property_owner`` for a user who unlocked the lead.
+``properties``. What the UI reads (chips, the property page's panel, the owner) is ``record_views``.
 """
 
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any, Callable, Iterable
 
@@ -33,8 +32,7 @@ from marketplace.core import pricing
 from marketplace.core import valuation
 from marketplace.core.addresses import zip_city_state
 from marketplace.core.records import SIGNAL_KINDS, HpiPoint
-from marketplace.db import read_scope
-from marketplace.models import HpiPointRow, Lead, Property, PropertySignal, RecordedSale, UserLead, utcnow
+from marketplace.models import HpiPointRow, Lead, Property, PropertySignal, RecordedSale, utcnow
 
 leads_t = Lead.__table__
 props_t = Property.__table__
@@ -55,20 +53,6 @@ LEAD_COLUMNS = (
 
 # A dataset as this module needs it: its id -> (title, publisher).
 TitleLookup = Callable[[str], tuple[str, str]]
-
-
-@dataclass(frozen=True)
-class SignalChip:
-    """One open signal as a card chip and a property-page line (provenance included)."""
-
-    kind: str
-    label: str              # 'Tax delinquent', 'Sheriff sale', ...
-    dataset_id: str
-    record_key: str
-    as_of: date | None
-    retrieved_at: datetime
-    record_url: str | None
-    source_line: str        # 'Public record: <publisher>, <title>, record <key>, retrieved <date>'
 
 
 _KIND_LABELS = {
@@ -258,87 +242,3 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
             conn.execute(sa.update(leads_t).where(leads_t.c.id == lead.id).values(**changed))
             counts["updated"] += 1
     return counts
-
-
-def signal_chips(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = None, titles: TitleLookup | None = None,
-                 database_url: str | None = None) -> list[SignalChip]:
-    """The open signals of a public-record lead, strongest first, as chips with their provenance.
-
-    A record key and a link to the record name the property (a parcel number, a docket), so they are the
-    paid part: for a user who has not unlocked the lead (or nobody signed in), ``record_key`` is '',
-    ``record_url`` None and ``source_line`` stops at the dataset ('Public record: City of Chicago, Vacant
-    and Abandoned Buildings - Violations'). No chip ever carries an owner's name or mailing address.
-    ``titles`` defaults to every dataset file's."""
-    if titles is None:
-        from marketplace.services.record_imports import titles as dataset_file_titles
-
-        titles = dataset_file_titles()
-    lead_uuid = _uuid(lead_id)
-    if lead_uuid is None:
-        return []
-    order = {kind: i for i, (kind, _) in enumerate(motivation_rules.LEAD_TYPE_ORDER)}
-    user_leads_t = UserLead.__table__
-    with read_scope(database_url) as session:
-        conn = session.connection()
-        rows = conn.execute(
-            sa.select(signals_t).join(leads_t, leads_t.c.property_id == signals_t.c.property_id)
-            .where(leads_t.c.id == lead_uuid, signals_t.c.status == "open")
-        ).all()
-        unlocked = user_id is not None and conn.execute(
-            sa.select(user_leads_t.c.id).where(user_leads_t.c.lead_id == lead_uuid, user_leads_t.c.user_id == user_id)
-        ).first() is not None
-    chips = []
-    for s in sorted(rows, key=lambda s: (order.get(s.kind, len(order)), s.dataset_id, s.record_key)):
-        title, publisher = titles(s.dataset_id)
-        line = source_line(publisher, title, s.record_key, s.retrieved_at)
-        if not unlocked:
-            line = line.split(", record ")[0]
-        chips.append(SignalChip(kind=s.kind, label=signal_label(s.kind, s.sale_type), dataset_id=s.dataset_id,
-                                record_key=s.record_key if unlocked else "", as_of=s.as_of,
-                                retrieved_at=s.retrieved_at, record_url=s.record_url if unlocked else None,
-                                source_line=line))
-    return chips
-
-
-@dataclass(frozen=True)
-class OwnerDetails:
-    name: str | None
-    mailing_address: str | None
-    mailing_city: str | None
-    mailing_state: str | None
-    mailing_zip: str | None
-    absentee_owner: bool
-    out_of_state_owner: bool
-
-
-def property_owner(lead_id: str | uuid.UUID, user_id: uuid.UUID | None,
-                   database_url: str | None = None) -> OwnerDetails | None:
-    """The owner of a public-record lead's property, for a user who unlocked the lead; None otherwise
-    (not unlocked, no such lead, or not a public-record lead). The only reader of owner names."""
-    if user_id is None:
-        return None
-    lead_uuid = _uuid(lead_id)
-    if lead_uuid is None:
-        return None
-    user_leads_t = UserLead.__table__
-    with read_scope(database_url) as session:
-        row = session.connection().execute(
-            sa.select(props_t)
-            .join(leads_t, leads_t.c.property_id == props_t.c.id)
-            .join(user_leads_t, sa.and_(user_leads_t.c.lead_id == leads_t.c.id, user_leads_t.c.user_id == user_id))
-            .where(leads_t.c.id == lead_uuid)
-        ).first()
-    if row is None:
-        return None
-    return OwnerDetails(name=row.owner_name, mailing_address=row.mailing_address, mailing_city=row.mailing_city,
-                        mailing_state=row.mailing_state, mailing_zip=row.mailing_zip,
-                        absentee_owner=row.absentee_owner, out_of_state_owner=row.out_of_state_owner)
-
-
-def _uuid(value: str | uuid.UUID) -> uuid.UUID | None:
-    if isinstance(value, uuid.UUID):
-        return value
-    try:
-        return uuid.UUID(str(value))
-    except ValueError:
-        return None

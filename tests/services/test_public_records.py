@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import uuid
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 
@@ -14,9 +15,9 @@ from marketplace.core import marketplace as rules
 from marketplace.core.records import HpiPoint, MappedRecord, RejectedRow
 from marketplace.db import get_engine
 from marketplace.models import DatasetRun, Lead, Property, PropertySignal, RecordedSale
-from marketplace.services import public_records, record_leads, unlocks
+from marketplace.services import public_records, record_imports, record_leads, record_views, unlocks
 from marketplace.services.marketplace import query_page
-from tests.factories import make_user
+from tests.factories import add_lead, make_user
 
 TODAY = date(2026, 11, 25)
 RETRIEVED = datetime(2026, 11, 25, 12, 0, tzinfo=timezone.utc)
@@ -95,16 +96,16 @@ def test_a_property_in_two_datasets_is_one_lead_with_two_signals(db_url):
     assert lead.credit_cost == record_leads.pricing.credit_cost_for_confidence(lead.confidence_score)
 
     # Locked: the chips name the signals and the datasets, never the record (a parcel number names the house).
-    chips = record_leads.signal_chips(lead.id, titles=TITLES, database_url=db_url)
+    chips = record_views.signal_chips(lead.id, titles=TITLES, database_url=db_url)
     assert [(c.label, c.record_key, c.record_url) for c in chips] == [("Sheriff sale", "", None),
                                                                      ("Tax delinquent", "", None)]
     assert [c.source_line for c in chips] == ["Public record: Philadelphia Sheriff's Office, Sheriff Sales (Bid4Assets)",
                                               "Public record: City of Philadelphia, Real Estate Tax Delinquencies"]
     assert "522145900" not in repr(chips) and "1275357" not in repr(chips)
     user = make_user(db_url, credits=500)
-    assert record_leads.signal_chips(lead.id, user.id, titles=TITLES, database_url=db_url) == chips
+    assert record_views.signal_chips(lead.id, user.id, titles=TITLES, database_url=db_url) == chips
     unlocks.unlock_lead(user.id, lead.id, database_url=db_url)
-    chips = record_leads.signal_chips(lead.id, user.id, titles=TITLES, database_url=db_url)
+    chips = record_views.signal_chips(lead.id, user.id, titles=TITLES, database_url=db_url)
     assert [(c.record_key, c.record_url) for c in chips] == [
         ("1275357", "https://www.bid4assets.com/auction/index/1275357"), ("522145900", None)]
     assert chips[1].source_line == ("Public record: City of Philadelphia, Real Estate Tax Delinquencies, "
@@ -219,12 +220,12 @@ def test_owner_flags_and_privacy(db_url):
         shown = repr(lead_cards.with_action(lead_cards.card_data(card), True, 1000))
         assert OWNER not in shown and "OCEAN DR" not in shown and "MIAMI" not in shown
     target = leads["5818 WOODCREST AVENUE"].id
-    assert record_leads.property_owner(target, user.id, database_url=db_url) is None
+    assert record_views.property_owner(target, user.id, database_url=db_url) is None
     unlocks.unlock_lead(user.id, target, database_url=db_url)
-    owner = record_leads.property_owner(target, user.id, database_url=db_url)
+    owner = record_views.property_owner(target, user.id, database_url=db_url)
     assert (owner.name, owner.mailing_address, owner.mailing_state) == (OWNER, "12 OCEAN DR", "FL")
     stranger = make_user(db_url)
-    assert record_leads.property_owner(target, stranger.id, database_url=db_url) is None
+    assert record_views.property_owner(target, stranger.id, database_url=db_url) is None
 
 
 def test_zip_from_coordinates_and_rejections(db_url):
@@ -336,7 +337,7 @@ def test_last_runs_lists_the_latest_run_per_dataset(db_url):
     ingest(TAX, [tax()])
     ingest(TAX, [tax()])
     ingest(SHERIFF, [sheriff()])
-    latest = public_records.last_runs(db_url)
+    latest = record_imports.last_runs(db_url)
     assert set(latest) == {TAX.id, SHERIFF.id}
     assert (latest[TAX.id].unchanged, latest[TAX.id].status) == (1, "ok")
 
@@ -374,17 +375,15 @@ def test_a_full_run_that_could_not_read_its_rows_closes_nothing(db_url):
 
 
 def test_signal_chips_name_the_dataset_files_titles(db_url):
-    from marketplace.services import record_imports
-
     chicago = record_imports.find_dataset("chi-vacant-buildings-violations")
     record = MappedRecord(dataset_id=chicago.id, record_key="11CP015666", kind="vacant", as_of=date(2023, 3, 7),
                           address="9332 S LASALLE", zip_code="60620", state="IL")
     public_records.ingest(chicago, [record], mode="file", retrieved_at=RETRIEVED, today=TODAY)
     lead = rows(db_url, Lead)[0]
-    (chip,) = record_leads.signal_chips(lead.id, database_url=db_url)
+    (chip,) = record_views.signal_chips(lead.id, database_url=db_url)
     assert (chip.label, chip.source_line) == ("Vacant", "Public record: City of Chicago, Vacant and Abandoned "
                                                          "Buildings - Violations")
-    assert record_leads.signal_chips("not-a-uuid", database_url=db_url) == []
+    assert record_views.signal_chips("not-a-uuid", database_url=db_url) == []
 
 
 def test_overlong_text_is_cut_or_rejected_never_failing_the_run(db_url):
@@ -418,3 +417,28 @@ def test_one_run_per_dataset_at_a_time(db_url):
         conn.execute(sa.update(DatasetRun.__table__).where(DatasetRun.__table__.c.status == "running")
                      .values(started_at=utcnow() - timedelta(hours=7)))
     assert ingest(TAX, [tax()]).status == "ok"
+
+
+def test_the_public_record_panel_for_each_viewer(db_url):
+    ingest(TAX, [tax(), tax("100200300", address="1309 FRANKFORD AVE", zip_code="19125")])
+    ingest(SHERIFF, [sheriff(key="77", parcel="100200300")])
+    ingest(TAX, [tax()])  # 100200300 paid its tax: that signal closes, the sheriff sale keeps the lead
+    lead = next(r for r in rows(db_url, Lead) if r.address == "1309 FRANKFORD AVE")
+    locked = record_views.public_record_panel(lead.id, None, titles=TITLES, database_url=db_url)
+    assert (locked.unlocked, locked.signal_count, locked.parcel_id, locked.owner, locked.closed) == (
+        False, 1, None, None, [])
+    assert locked.motivation_score == lead.motivation_score and locked.motivation_reasons
+    assert (locked.absentee_owner, locked.out_of_state_owner) == (True, True)
+    assert locked.source_line == "Public record: Philadelphia Sheriff's Office, Sheriff Sales (Bid4Assets)"
+    assert set(locked.basis) == {"market_value", "arv", "rehab", "roi", "confidence"}
+    assert OWNER not in repr(locked) and "100200300" not in repr(locked) and "OCEAN" not in repr(locked)
+    user = make_user(db_url, credits=500)
+    unlocks.unlock_lead(user.id, lead.id, database_url=db_url)
+    opened = record_views.public_record_panel(lead.id, user.id, titles=TITLES, database_url=db_url)
+    assert (opened.unlocked, opened.parcel_id, opened.owner.name) == (True, "100200300", OWNER)
+    assert opened.closed == ["Tax delinquent: no longer in the dataset as of 2026-11-25"]
+    assert opened.source_line.endswith(", record 77, retrieved 2026-11-25")
+    assert record_views.public_record_panel(uuid.uuid4(), user.id, titles=TITLES, database_url=db_url) is None
+    assert record_views.public_record_panel("junk", user.id, titles=TITLES, database_url=db_url) is None
+    generated = add_lead(db_url)  # a lead not made from public records has no panel
+    assert record_views.public_record_panel(generated, user.id, titles=TITLES, database_url=db_url) is None
