@@ -2,11 +2,12 @@
 property page, and the owner, each for one viewer.
 
 Privacy, decided here once:
-- a record key, a link to the record, the parcel id and the provenance lines with record keys name the
-  house: they are shown only to a user who unlocked the lead;
+- a record key, a link to the record, the parcel id, a signal's exact date, the motivation reasons (they
+  quote amounts and dates) and the closed signals find the house in the public dataset in a minute: they
+  are shown only to a user who unlocked the lead;
 - the owner's name and mailing address (``properties``) are read only for a user who unlocked the lead;
-  the absentee and out-of-state flags, the signals' kinds and dates, the motivation score and its reasons
-  and the basis of every figure are shown to everyone.
+- everyone sees the signals' kinds (the chips), the dataset they come from, the absentee and
+  out-of-state flags, the motivation score and the basis of every figure.
 """
 
 from __future__ import annotations
@@ -56,8 +57,7 @@ class OwnerDetails:
 
 @dataclass(frozen=True)
 class PublicRecordPanel:
-    """The public-record part of a lead's page: everything but the owner for everyone, the record keys,
-    parcel id and owner only for an unlocker."""
+    """The public-record part of a lead's page (module docstring: what a locked viewer does not get)."""
 
     unlocked: bool
     motivation_score: int | None
@@ -107,7 +107,7 @@ def _chips(rows: list[Any], titles: TitleLookup, unlocked: bool) -> list[SignalC
         if not unlocked:
             line = line.split(", record ")[0]
         chips.append(SignalChip(kind=s.kind, label=signal_label(s.kind, s.sale_type), dataset_id=s.dataset_id,
-                                record_key=s.record_key if unlocked else "", as_of=s.as_of,
+                                record_key=s.record_key if unlocked else "", as_of=s.as_of if unlocked else None,
                                 retrieved_at=s.retrieved_at, record_url=s.record_url if unlocked else None,
                                 source_line=line))
     return chips
@@ -126,7 +126,7 @@ def signal_chips(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = None, tit
 
     A record key and a link to the record name the property (a parcel number, a docket), so they are the
     paid part: for a user who has not unlocked the lead (or nobody signed in), ``record_key`` is '',
-    ``record_url`` None and ``source_line`` stops at the dataset ('Public record: City of Chicago, Vacant
+    ``record_url`` and ``as_of`` None and ``source_line`` stops at the dataset ('Public record: City of Chicago, Vacant
     and Abandoned Buildings - Violations'). No chip ever carries an owner's name or mailing address.
     ``titles`` defaults to every dataset file's."""
     lead_uuid = _uuid(lead_id)
@@ -187,7 +187,8 @@ def public_record_panel(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = No
               sorted(closed_rows, key=lambda s: (s.closed_at or datetime.min, s.record_key))] if unlocked else []
     return PublicRecordPanel(
         unlocked=unlocked, motivation_score=lead.motivation_score,
-        motivation_reasons=tuple(raw.get("motivation_reasons") or ()), signal_count=lead.signal_count,
+        motivation_reasons=tuple(raw.get("motivation_reasons") or ()) if unlocked else (),
+        signal_count=lead.signal_count,
         absentee_owner=lead.absentee_owner, out_of_state_owner=lead.out_of_state_owner,
         chips=_chips(open_rows, titles, unlocked), basis=dict(raw.get("basis") or {}), source_line=line,
         parcel_id=prop.parcel_id if unlocked and prop is not None else None,

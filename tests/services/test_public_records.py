@@ -97,8 +97,8 @@ def test_a_property_in_two_datasets_is_one_lead_with_two_signals(db_url):
 
     # Locked: the chips name the signals and the datasets, never the record (a parcel number names the house).
     chips = record_views.signal_chips(lead.id, titles=TITLES, database_url=db_url)
-    assert [(c.label, c.record_key, c.record_url) for c in chips] == [("Sheriff sale", "", None),
-                                                                     ("Tax delinquent", "", None)]
+    assert [(c.label, c.record_key, c.record_url, c.as_of) for c in chips] == [("Sheriff sale", "", None, None),
+                                                                               ("Tax delinquent", "", None, None)]
     assert [c.source_line for c in chips] == ["Public record: Philadelphia Sheriff's Office, Sheriff Sales (Bid4Assets)",
                                               "Public record: City of Philadelphia, Real Estate Tax Delinquencies"]
     assert "522145900" not in repr(chips) and "1275357" not in repr(chips)
@@ -106,8 +106,9 @@ def test_a_property_in_two_datasets_is_one_lead_with_two_signals(db_url):
     assert record_views.signal_chips(lead.id, user.id, titles=TITLES, database_url=db_url) == chips
     unlocks.unlock_lead(user.id, lead.id, database_url=db_url)
     chips = record_views.signal_chips(lead.id, user.id, titles=TITLES, database_url=db_url)
-    assert [(c.record_key, c.record_url) for c in chips] == [
-        ("1275357", "https://www.bid4assets.com/auction/index/1275357"), ("522145900", None)]
+    assert [(c.record_key, c.record_url, c.as_of) for c in chips] == [
+        ("1275357", "https://www.bid4assets.com/auction/index/1275357", date(2026, 11, 1)),
+        ("522145900", None, date(2026, 7, 1))]
     assert chips[1].source_line == ("Public record: City of Philadelphia, Real Estate Tax Delinquencies, "
                                     "record 522145900, retrieved 2026-11-25")
 
@@ -427,7 +428,7 @@ def test_the_public_record_panel_for_each_viewer(db_url):
     locked = record_views.public_record_panel(lead.id, None, titles=TITLES, database_url=db_url)
     assert (locked.unlocked, locked.signal_count, locked.parcel_id, locked.owner, locked.closed) == (
         False, 1, None, None, [])
-    assert locked.motivation_score == lead.motivation_score and locked.motivation_reasons
+    assert locked.motivation_score == lead.motivation_score and locked.motivation_reasons == ()
     assert (locked.absentee_owner, locked.out_of_state_owner) == (True, True)
     assert locked.source_line == "Public record: Philadelphia Sheriff's Office, Sheriff Sales (Bid4Assets)"
     assert set(locked.basis) == {"market_value", "arv", "rehab", "roi", "confidence"}
@@ -437,6 +438,7 @@ def test_the_public_record_panel_for_each_viewer(db_url):
     opened = record_views.public_record_panel(lead.id, user.id, titles=TITLES, database_url=db_url)
     assert (opened.unlocked, opened.parcel_id, opened.owner.name) == (True, "100200300", OWNER)
     assert opened.closed == ["Tax delinquent: no longer in the dataset as of 2026-11-25"]
+    assert opened.motivation_reasons == tuple(lead.raw_data["motivation_reasons"]) != ()
     assert opened.source_line.endswith(", record 77, retrieved 2026-11-25")
     assert record_views.public_record_panel(uuid.uuid4(), user.id, titles=TITLES, database_url=db_url) is None
     assert record_views.public_record_panel("junk", user.id, titles=TITLES, database_url=db_url) is None
