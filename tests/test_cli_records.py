@@ -151,3 +151,25 @@ def test_refresh_records_fetches_only_enabled_live_datasets(db_url, monkeypatch,
     ]
     assert "rescore" in results[3]
     assert count(Lead, Lead.__table__.c.lead_type == "Vacancy") > 100
+
+
+def test_a_failing_portal_fails_its_dataset_only(db_url, monkeypatch, capsys):
+    from marketplace.sources.opendata import DatasetError
+
+    def fetch(dataset, **kw):
+        if dataset.id == "nyc-dof-rolling-sales":
+            raise DatasetError(dataset.id, "the portal returned HTTP 503")
+        return opendata.read_file(dataset, CHICAGO_FILE, today=kw.get("today"))
+
+    monkeypatch.setattr(opendata, "fetch", fetch)
+    monkeypatch.setenv("OPEN_DATA_DATASETS", "nyc-dof-rolling-sales,chi-vacant-buildings-violations")
+    assert cli.main(["refresh-records"]) == 1
+    captured = capsys.readouterr()
+    results = [json.loads(line) for line in captured.out.splitlines()]
+    assert results[0] == {"dataset_id": "nyc-dof-rolling-sales", "status": "failed",
+                          "error": "nyc-dof-rolling-sales: the portal returned HTTP 503"}
+    assert (results[1]["dataset_id"], results[1]["status"]) == ("chi-vacant-buildings-violations", "ok")
+    assert captured.err == "error: a dataset refresh failed\n"
+    runs = record_imports.last_runs()
+    assert runs["nyc-dof-rolling-sales"].status == "failed"
+    assert runs["nyc-dof-rolling-sales"].error == "DatasetError: nyc-dof-rolling-sales: the portal returned HTTP 503"

@@ -82,6 +82,12 @@ def live(dataset: Any) -> bool:
     return getattr(dataset, "protocol", "file") != "file" and bool(getattr(dataset, "endpoint", ""))
 
 
+def _lazy(make: Callable[[], Any]) -> Any:
+    """The items of ``make()``, called only when the first is asked for: a reader that fails at once
+    fails inside the ingestion, which records the failed run."""
+    yield from make()
+
+
 def refresh_public_records(today: date | None = None, *, client: Any = None,
                            database_url: str | None = None) -> list[dict]:
     """Fetch and ingest every enabled live dataset (one failure never stops the others), then
@@ -102,7 +108,8 @@ def refresh_public_records(today: date | None = None, *, client: Any = None,
         retrieved_at = utcnow()
         day = today or retrieved_at.date()
         try:
-            summary = public_records.ingest(dataset, opendata.fetch(dataset, client=client, today=day), mode="api",
+            records = _lazy(lambda dataset=dataset, day=day: opendata.fetch(dataset, client=client, today=day))
+            summary = public_records.ingest(dataset, records, mode="api",
                                             retrieved_at=retrieved_at, full=True, today=day, titles=titles,
                                             database_url=database_url)
         except Exception as exc:  # noqa: BLE001 - recorded on the run; the next dataset still runs
