@@ -5,11 +5,12 @@
 - ``property_signals``: one per (dataset_id, record_key), open until it leaves its dataset.
 - ``recorded_sales`` (comparable sales), ``hpi_points`` (FHFA index per ZIP3 and year),
   ``dataset_runs`` (one ingestion with its counts).
-- ``leads``: ``property_id`` (UNIQUE: one lead per property), ``motivation_score``, ``signal_count``,
-  ``absentee_owner``, ``out_of_state_owner``, indexed for sorting and filtering active leads.
+- ``leads``: ``property_id`` (a UNIQUE index: one lead per property), ``motivation_score``, ``signal_count``,
+  ``absentee_owner``, ``out_of_state_owner``, indexed for sorting and filtering active leads. Added by
+  plain ADD COLUMN (no table copy: SQLite could not drop ``leads`` while unlocks reference it).
 
 Revision ID: 0012
-Revises: 0009
+Revises: 0010
 Create Date: 2026-11-25
 """
 import sqlalchemy as sa
@@ -19,7 +20,7 @@ from marketplace.models import JSONType, UTCDateTime
 
 
 revision = '0012'
-down_revision = '0009'
+down_revision = '0010'
 branch_labels = None
 depends_on = None
 
@@ -143,26 +144,30 @@ def upgrade() -> None:
         sa.CheckConstraint("status IN ('running', 'ok', 'failed')", name='ck_dataset_runs_status'),
     )
     op.create_index('ix_dataset_runs_dataset_started', 'dataset_runs', ['dataset_id', 'started_at'])
-    with op.batch_alter_table('leads') as batch:
-        batch.add_column(sa.Column('property_id', BIGINT, nullable=True))
-        batch.add_column(sa.Column('motivation_score', sa.Integer(), nullable=True))
-        batch.add_column(sa.Column('signal_count', sa.Integer(), nullable=False, server_default='0'))
-        batch.add_column(sa.Column('absentee_owner', sa.Boolean(), nullable=False, server_default=sa.false()))
-        batch.add_column(sa.Column('out_of_state_owner', sa.Boolean(), nullable=False, server_default=sa.false()))
-        batch.create_foreign_key('fk_leads_property_id', 'properties', ['property_id'], ['id'], ondelete='SET NULL')
-        batch.create_unique_constraint('uq_leads_property_id', ['property_id'])
-        batch.create_check_constraint('ck_leads_motivation', 'motivation_score IS NULL OR (motivation_score BETWEEN 0 AND 100)')
-        batch.create_index('ix_leads_active_motivation', ['is_active', 'motivation_score'])
-        batch.create_index('ix_leads_active_signals', ['is_active', 'signal_count'])
+    # Plain ADD COLUMNs and indexes, never a batch copy of ``leads``: on SQLite a copy drops the table,
+    # which its unlocks (user_leads) forbid while foreign keys are on. The property reference has no
+    # ON DELETE (SQLite would not report it back): a property with a lead cannot be deleted.
+    if op.get_bind().dialect.name == 'sqlite':  # Alembic has no ADD COLUMN ... REFERENCES for SQLite
+        op.execute('ALTER TABLE leads ADD COLUMN property_id INTEGER REFERENCES properties (id)')
+    else:
+        op.add_column('leads', sa.Column('property_id', BIGINT, nullable=True))
+        op.create_foreign_key('fk_leads_property_id', 'leads', 'properties', ['property_id'], ['id'])
+    op.add_column('leads', sa.Column('motivation_score', sa.Integer(), nullable=True))
+    op.add_column('leads', sa.Column('signal_count', sa.Integer(), nullable=False, server_default='0'))
+    op.add_column('leads', sa.Column('absentee_owner', sa.Boolean(), nullable=False, server_default=sa.false()))
+    op.add_column('leads', sa.Column('out_of_state_owner', sa.Boolean(), nullable=False, server_default=sa.false()))
+    op.create_index('uq_leads_property_id', 'leads', ['property_id'], unique=True)
+    op.create_index('ix_leads_active_motivation', 'leads', ['is_active', 'motivation_score'])
+    op.create_index('ix_leads_active_signals', 'leads', ['is_active', 'signal_count'])
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('leads') as batch:
-        batch.drop_index('ix_leads_active_signals')
-        batch.drop_index('ix_leads_active_motivation')
-        batch.drop_constraint('ck_leads_motivation', type_='check')
-        batch.drop_constraint('uq_leads_property_id', type_='unique')
-        batch.drop_constraint('fk_leads_property_id', type_='foreignkey')
+    op.drop_index('ix_leads_active_signals', table_name='leads')
+    op.drop_index('ix_leads_active_motivation', table_name='leads')
+    op.drop_index('uq_leads_property_id', table_name='leads')
+    if op.get_bind().dialect.name != 'sqlite':  # SQLite's is unnamed; its table copy leaves it out
+        op.drop_constraint('fk_leads_property_id', 'leads', type_='foreignkey')
+    with op.batch_alter_table('leads') as batch:  # SQLite drops a column with a foreign key by a copy
         for column in ('out_of_state_owner', 'absentee_owner', 'signal_count', 'motivation_score', 'property_id'):
             batch.drop_column(column)
     op.drop_index('ix_dataset_runs_dataset_started', table_name='dataset_runs')

@@ -65,10 +65,11 @@ class Lead(SQLModel, table=True):
     # A lead made from public records (issue 23, migration 0012): its property (one lead per property,
     # re-activated rather than duplicated), the motivation score and open-signal count it is sorted and
     # filtered by, and the owner flags (the owner's name and mailing address stay in ``properties``).
+    # No ON DELETE: a property with a lead is never deleted (migration 0012 says why).
     property_id: Optional[int] = Field(
         default=None,
         sa_column=sa.Column(sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
-                            sa.ForeignKey("properties.id", ondelete="SET NULL"), nullable=True),
+                            sa.ForeignKey("properties.id"), nullable=True),
     )
     motivation_score: Optional[int] = Field(default=None, sa_column=sa.Column(sa.Integer(), nullable=True))
     # (Python defaults too: the PostgreSQL bulk loader, seeding.insert_leads, COPYs every column.)
@@ -97,8 +98,7 @@ class Lead(SQLModel, table=True):
                  sqlite_where=sa.text(HOUSE_DRAWING_WHERE), postgresql_where=sa.text(HOUSE_DRAWING_WHERE)),
         sa.Index("ix_leads_active_motivation", "is_active", "motivation_score"),
         sa.Index("ix_leads_active_signals", "is_active", "signal_count"),
-        sa.UniqueConstraint("property_id", name="uq_leads_property_id"),
-        sa.CheckConstraint("motivation_score IS NULL OR (motivation_score BETWEEN 0 AND 100)", name="ck_leads_motivation"),
+        sa.Index("uq_leads_property_id", "property_id", unique=True),
     )
 
 

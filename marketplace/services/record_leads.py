@@ -57,7 +57,7 @@ TitleLookup = Callable[[str], tuple[str, str]]
 
 _KIND_LABELS = {
     "tax_delinquent": "Tax delinquent", "foreclosure": "Foreclosure", "vacant": "Vacant",
-    "code_violation": "Code violation", "sale_list": "Sale list",
+    "code_violation": "Code violation", "sale_list": "Sale list", "probate": "Probate",
 }
 _SALE_LABELS = {"sheriff": "Sheriff sale", "tax": "Tax sale", "trustee": "Trustee sale"}
 
