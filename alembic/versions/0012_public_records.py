@@ -10,7 +10,7 @@
   plain ADD COLUMN (no table copy: SQLite could not drop ``leads`` while unlocks reference it).
 
 Revision ID: 0012
-Revises: 0010
+Revises: 0011
 Create Date: 2026-11-25
 """
 import sqlalchemy as sa
@@ -20,7 +20,7 @@ from marketplace.models import JSONType, UTCDateTime
 
 
 revision = '0012'
-down_revision = '0010'
+down_revision = '0011'
 branch_labels = None
 depends_on = None
 
