@@ -181,6 +181,9 @@ def lead_values(prop: Any, signals: list[Any], titles: TitleLookup, *, hpi: list
             "public_record": True,
             "property_id": prop.id,
             "source_line": source_line(proof_publisher, proof_title, proof.record_key, proof.retrieved_at),
+            # core.leads.provenance_line: what every viewer reads (no record key: it names the house).
+            "dataset_line": source_line(proof_publisher, proof_title, proof.record_key,
+                                        proof.retrieved_at).split(", record ")[0],
             "provenance": provenance,
             "motivation_reasons": list(score.reasons),
             "basis": {"market_value": market.basis, "arv": after.basis, "rehab": repair.basis, "roi": roi_basis,

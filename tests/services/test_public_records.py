@@ -11,6 +11,7 @@ import pytest
 import sqlalchemy as sa
 
 from marketplace.core import lead_cards
+from marketplace.core.leads import provenance_line
 from marketplace.core import marketplace as rules
 from marketplace.core.records import HpiPoint, MappedRecord, RejectedRow
 from marketplace.db import get_engine
@@ -92,6 +93,9 @@ def test_a_property_in_two_datasets_is_one_lead_with_two_signals(db_url):
     assert lead.raw_data["source_line"] == ("Public record: Philadelphia Sheriff's Office, Sheriff Sales (Bid4Assets), "
                                             "record 1275357, retrieved 2026-11-25")
     assert {p["dataset_id"] for p in lead.raw_data["provenance"]} == {TAX.id, SHERIFF.id}
+    # What cards and pages say of its origin, before and after the unlock (no record key).
+    assert provenance_line(lead.raw_data, lead.source) == (
+        "Public record: Philadelphia Sheriff's Office, Sheriff Sales (Bid4Assets)")
     assert lead.raw_data["motivation_reasons"]
     assert lead.credit_cost == record_leads.pricing.credit_cost_for_confidence(lead.confidence_score)
 
@@ -218,6 +222,7 @@ def test_owner_flags_and_privacy(db_url):
     page = query_page(rules.Filters(page_size=50), user.id, database_url=db_url)
     assert len(page.cards) == 3
     for card in page.cards:
+        assert card.provenance == "Public record: City of Philadelphia, Real Estate Tax Delinquencies"
         shown = repr(lead_cards.with_action(lead_cards.card_data(card), True, 1000))
         assert OWNER not in shown and "OCEAN DR" not in shown and "MIAMI" not in shown
     target = leads["5818 WOODCREST AVENUE"].id
