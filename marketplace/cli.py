@@ -139,6 +139,94 @@ def cmd_grant_subscription(args) -> None:
                       "subscription_end": status.subscription_end.isoformat() if status.subscription_end else None}))
 
 
+def _dataset_errors():
+    """The exceptions a public-record command turns into a clear 'error: ...' line."""
+    from marketplace.services.record_imports import UnknownDataset
+    from marketplace.sources.opendata import DatasetError
+
+    return UnknownDataset, DatasetError, FileNotFoundError, ValueError
+
+
+def _count(value) -> str:
+    return "-" if value is None else str(value)
+
+
+def cmd_sources(args) -> None:
+    from marketplace.services.record_imports import source_rows
+
+    header = ("dataset", "protocol", "last run", "read", "added", "updated", "closed", "archived", "rejected",
+              "newest record", "freshness")
+    rows = source_rows()
+    table = [header] + [
+        (r.dataset_id, r.protocol, r.last_run, _count(r.read), _count(r.added), _count(r.updated), _count(r.closed),
+         _count(r.archived), _count(r.rejected), r.newest, r.freshness)
+        for r in rows
+    ]
+    widths = [max(len(line[i]) for line in table) for i in range(len(header))]
+    for line in table:
+        print("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
+    for r in rows:
+        if r.warning:
+            print(f"warning: {r.dataset_id}: {r.warning}")
+
+
+def cmd_sources_check(args) -> None:
+    from marketplace.services.record_imports import find_dataset, live
+    from marketplace.sources import opendata
+
+    try:
+        dataset = find_dataset(args.dataset)
+        if not live(dataset):
+            raise CommandError(f"{dataset.id}: published only as a download: use import-records")
+        report = opendata.check(dataset)
+    except _dataset_errors() as exc:
+        raise CommandError(str(exc)) from None
+    print(f"{report.dataset_id}: {report.url}")
+    print(f"rows {report.rows}, mapped {report.mapped}, rejected {report.rejected}, newest record "
+          f"{report.newest_as_of.isoformat() if report.newest_as_of else '-'}")
+    if report.missing_columns:
+        print(f"missing columns: {', '.join(report.missing_columns)}")
+    for reject in report.sample_rejects:
+        print(f"rejected row {reject.row_number}: {reject.reason}")
+    if report.rows == 0 or report.mapped == 0 or report.missing_columns:
+        raise CommandError(f"{report.dataset_id}: the live page does not fit the mapping")
+    print("ok")
+
+
+def _print_run(summary) -> None:
+    print(f"{summary.dataset_id}: read {summary.rows_read}, added {summary.added}, updated {summary.updated}, "
+          f"unchanged {summary.unchanged}, closed {summary.closed}, archived {summary.archived}, "
+          f"rejected {summary.rejected}; leads added {summary.leads_added}, updated {summary.leads_updated}")
+    for reason in summary.rejections[:5]:
+        print(f"rejected: {reason}")
+    if summary.warning:
+        print(f"warning: {summary.warning}")
+
+
+def cmd_import_records(args) -> None:
+    from marketplace.services.record_imports import import_file
+
+    try:
+        summary = import_file(args.dataset, args.file, partial=args.partial)
+    except _dataset_errors() as exc:
+        raise CommandError(str(exc)) from None
+    _print_run(summary)
+    if summary.rows_read and summary.unmapped == summary.rows_read:
+        raise CommandError(f"no row of {args.file} could be read with the mapping of {args.dataset}")
+
+
+def cmd_refresh_records(args) -> None:
+    from marketplace.services.record_imports import refresh_public_records
+
+    results = refresh_public_records()
+    if len(results) == 1:
+        print("no live dataset enabled (set OPEN_DATA_DATASETS)")
+    for result in results:
+        print(json.dumps(result, default=str))
+    if any(r.get("status") == "failed" for r in results):
+        raise CommandError("a dataset refresh failed")
+
+
 def cmd_seed_demo(args) -> None:
     from marketplace.services import seeding
 
@@ -207,6 +295,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--leads", type=_non_negative_int, required=True, help="leads remaining")
     p.add_argument("--days", type=_positive_int, default=30, help="days until it ends (default 30)")
     p.set_defaults(func=cmd_grant_subscription)
+
+    p = sub.add_parser("sources", help="every public-record dataset with its last run and freshness")
+    p.set_defaults(func=cmd_sources)
+    actions = p.add_subparsers(dest="sources_action", metavar="ACTION", parser_class=_Parser)
+    check = actions.add_parser("check", help="fetch one live page of DATASET and validate its mapping")
+    check.add_argument("dataset", metavar="DATASET")
+    check.set_defaults(func=cmd_sources_check)
+
+    p = sub.add_parser("import-records", help="ingest a downloaded public-record file (CSV or the API's JSON)")
+    p.add_argument("dataset", metavar="DATASET")
+    p.add_argument("--file", required=True, metavar="PATH")
+    p.add_argument("--partial", action="store_true",
+                   help="the file is part of the dataset: records absent from it are not closed")
+    p.set_defaults(func=cmd_import_records)
+
+    p = sub.add_parser("refresh-records", help="fetch and ingest the live datasets named in OPEN_DATA_DATASETS")
+    p.set_defaults(func=cmd_refresh_records)
 
     p = sub.add_parser("seed-demo", help="first-run demo data when the database is empty")
     p.add_argument("--leads", type=_positive_int, default=3000)

@@ -189,6 +189,9 @@ class LeadSettings:
     batchdata_base_url: str = BATCHDATA_DEFAULT_BASE_URL
     batchdata_timeout: str = "30"
     batchdata_max_rows: int = 500
+    # OPEN_DATA_DATASETS: comma list of public-record dataset ids the records refresh fetches live
+    # (empty by default: nothing leaves the machine; ``python -m marketplace refresh-records``).
+    open_data_datasets: tuple[str, ...] = ()
 
 
 def lead_settings() -> LeadSettings:
@@ -207,6 +210,8 @@ def lead_settings() -> LeadSettings:
                             or BATCHDATA_DEFAULT_BASE_URL),
         batchdata_timeout=os.environ.get("BATCHDATA_TIMEOUT", "").strip() or "30",
         batchdata_max_rows=max(1, _int("BATCHDATA_MAX_ROWS", 500)),
+        open_data_datasets=tuple(dict.fromkeys(
+            part.strip() for part in os.environ.get("OPEN_DATA_DATASETS", "").split(",") if part.strip())),
     )
 
 

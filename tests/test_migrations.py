@@ -42,7 +42,7 @@ def test_0010_backfills_what_scrapes_delivered(db_url):
 
     from marketplace.db import session_scope
     from marketplace.migrations import alembic_config, upgrade
-    from marketplace.models import BulkScrape, HeldProperty, UserLead
+    from marketplace.models import BulkScrape, HeldProperty, Lead, UserLead
     from tests.factories import lead, make_user
 
     def migrate(step):
@@ -50,6 +50,14 @@ def test_0010_backfills_what_scrapes_delivered(db_url):
             cfg = alembic_config(db_url)
             cfg.attributes["connection"] = conn
             step(cfg)
+
+    def add_lead(s, **fields):
+        """A lead row as the 0009 schema has it (later migrations add columns the model already has)."""
+        existing = {c["name"] for c in sa.inspect(s.connection()).get_columns("leads")}
+        table = sa.Table("leads", sa.MetaData(), *[c._copy() for c in Lead.__table__.columns if c.name in existing])
+        row = lead(**fields)
+        s.execute(sa.insert(table).values({name: getattr(row, name) for name in existing}))
+        return row
 
     migrate(lambda cfg: command.downgrade(cfg, "0009"))
     try:
@@ -60,11 +68,10 @@ def test_0010_backfills_what_scrapes_delivered(db_url):
                                     output=[])
                 s.add(scrape)
                 s.flush()
-                row = lead(scrape_id=scrape.id, source_listing_id=listing, is_active=False, address="12  Oak St")
-                s.add(row)
-                s.flush()
+                row = add_lead(s, scrape_id=scrape.id, source_listing_id=listing, is_active=False,
+                               address="12  Oak St")
                 s.add(UserLead(user_id=user.id, lead_id=row.id, credit_cost=100, purchase_type="bulk_scrape"))
-            s.add(lead(external_id="market:1"))  # a marketplace lead nobody received from a scrape
+            add_lead(s, external_id="market:1")  # a marketplace lead nobody received from a scrape
     finally:
         migrate(lambda cfg: command.upgrade(cfg, "head"))
     with session_scope(db_url) as s:

@@ -121,9 +121,14 @@ def is_generated(raw_data: dict | None) -> bool:
 
 def provenance_line(raw_data: dict | None, source: str | None = None) -> str:
     """Where a lead's data comes from, in one line for the card, the property page
-    and exports: 'Demo data (generated)' for the built-in generator's leads; ''
-    when the lead says nothing about it. (``source`` is the lead's source column,
+    and exports: 'Demo data (generated)' for the built-in generator's leads; 'Public record: <publisher>,
+    <dataset>' for a lead made from public records; '' when the lead says nothing about it. (``source`` is the lead's source column,
     for lines that name a dataset.)"""
     if is_generated(raw_data):
         return DEMO_DATA_LINE
+    raw = raw_data if isinstance(raw_data, dict) else {}
+    if raw.get("public_record") is True:
+        # 'Public record: City of Chicago, Vacant and Abandoned Buildings - Violations' (services.record_leads);
+        # never the record key: it names the house, and cards show this line before the unlock.
+        return str(raw.get("dataset_line") or "")
     return ""

@@ -2,7 +2,8 @@
 
 A run pulls ``LEAD_REFRESH_COUNT`` (500) new leads from the configured source,
 clears ``is_new`` on every older lead, archives (``is_active = false``) leads
-older than ``LEAD_MAX_AGE_DAYS`` (30) and records itself in
+older than ``LEAD_MAX_AGE_DAYS`` (30) (public-record leads excepted: they are archived when their
+last open signal closes, ``services.public_records``) and records itself in
 ``lead_refresh_runs``. The Pacific date is the run's unique ``run_key``: of
 several workers (or a manual run) starting at once exactly one inserts the key
 and does the work; the others see it and skip. A failed run changes no lead,
@@ -127,7 +128,8 @@ def run_refresh(
                 conn.execute(_insert_ignoring_duplicates(conn), records)
             archived = conn.execute(
                 sa.update(leads)
-                .where(leads.c.is_active == sa.true(), leads.c.created_at < now - timedelta(days=max_age_days()))
+                .where(leads.c.is_active == sa.true(), leads.c.created_at < now - timedelta(days=max_age_days()),
+                       leads.c.property_id.is_(None))
                 .values(is_active=False)
             ).rowcount
             rebuild_facets(conn)

@@ -23,3 +23,6 @@ from marketplace.models.leads import (  # noqa: F401
     WebhookRefusal, WebhookRequest,
 )
 from marketplace.models.alerts import Notification, SavedSearch, SavedSearchCriterion  # noqa: F401
+from marketplace.models.records import (  # noqa: F401
+    DatasetRun, HpiPointRow, Property, PropertySignal, RecordedSale,
+)

@@ -62,6 +62,22 @@ class Lead(SQLModel, table=True):
         sa_column=sa.Column(sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
                             sa.ForeignKey("lead_refresh_runs.id", ondelete="SET NULL"), nullable=True, index=True),
     )
+    # A lead made from public records (issue 23, migration 0012): its property (one lead per property,
+    # re-activated rather than duplicated), the motivation score and open-signal count it is sorted and
+    # filtered by, and the owner flags (the owner's name and mailing address stay in ``properties``).
+    # No ON DELETE: a property with a lead is never deleted (migration 0012 says why).
+    property_id: Optional[int] = Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
+                            sa.ForeignKey("properties.id"), nullable=True),
+    )
+    motivation_score: Optional[int] = Field(default=None, sa_column=sa.Column(sa.Integer(), nullable=True))
+    # (Python defaults too: the PostgreSQL bulk loader, seeding.insert_leads, COPYs every column.)
+    signal_count: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, default=0, server_default="0"))
+    absentee_owner: bool = Field(default=False, sa_column=sa.Column(sa.Boolean(), nullable=False, default=False,
+                                                                    server_default=sa.false()))
+    out_of_state_owner: bool = Field(default=False, sa_column=sa.Column(sa.Boolean(), nullable=False, default=False,
+                                                                        server_default=sa.false()))
 
     __table_args__ = (
         sa.CheckConstraint("confidence_score IS NULL OR (confidence_score BETWEEN 0 AND 100)", name="ck_leads_confidence"),
@@ -80,6 +96,9 @@ class Lead(SQLModel, table=True):
         # lead by its first drawing. Partial: photographs' addresses are never looked up.
         sa.Index("ix_leads_house_drawing", "primary_image_url",
                  sqlite_where=sa.text(HOUSE_DRAWING_WHERE), postgresql_where=sa.text(HOUSE_DRAWING_WHERE)),
+        sa.Index("ix_leads_active_motivation", "is_active", "motivation_score"),
+        sa.Index("ix_leads_active_signals", "is_active", "signal_count"),
+        sa.Index("uq_leads_property_id", "property_id", unique=True),
     )
 
 

@@ -1,0 +1,182 @@
+"""Public records (issue 23): properties, their signals, recorded sales, the house price index, dataset runs.
+
+- ``properties``: one row per real property. Identified by ``(address_key, zip_code)`` (``core.addresses``)
+  and, where a dataset publishes one, by ``(state, parcel_id)``: both UNIQUE (NULL parcel ids never
+  collide). Parcel ids are matched within a state; two counties of one state using the same parcel id for
+  different houses would collide, which none of the known datasets does (Philadelphia's 9-digit OPA
+  numbers, Allegheny's 16-character pins).
+  Owner name and mailing address are personal data: they live here only, and are read only for a
+  user who unlocked the property's lead. The lead carries just the two flags.
+- ``property_signals``: what a dataset says about a property (tax delinquent, on a sale list, vacant...),
+  one row per ``(dataset_id, record_key)``, open until it disappears from its dataset.
+- ``recorded_sales``: deed sales for comparable-sales estimates (ARV).
+- ``hpi_points``: the FHFA house price index per three-digit ZIP and year.
+- ``dataset_runs``: one ingestion (file import or API fetch) with its counts.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Optional
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+from marketplace.models.base import JSONType, bigint_pk, created_column, ts_column, utcnow
+
+SIGNAL_STATUSES = ("open", "closed")
+RUN_MODES = ("file", "api")
+RUN_STATUSES = ("running", "ok", "failed")
+
+BIGINT = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+
+
+def _int() -> sa.Column:
+    return sa.Column(sa.Integer(), nullable=True)
+
+
+def _text(length: int) -> sa.Column:
+    return sa.Column(sa.String(length), nullable=True)
+
+
+def _count() -> sa.Column:
+    return sa.Column(sa.Integer(), nullable=False, server_default="0")
+
+
+class Property(SQLModel, table=True):
+    __tablename__ = "properties"
+
+    id: Optional[int] = Field(default=None, sa_column=bigint_pk())
+    address_key: str = Field(sa_column=sa.Column(sa.String(255), nullable=False))
+    address: str = Field(sa_column=sa.Column(sa.String(255), nullable=False))
+    unit: Optional[str] = Field(default=None, sa_column=_text(32))
+    city: Optional[str] = Field(default=None, sa_column=_text(100))
+    state: str = Field(sa_column=sa.Column(sa.String(2), nullable=False))
+    zip_code: str = Field(sa_column=sa.Column(sa.String(5), nullable=False))
+    parcel_id: Optional[str] = Field(default=None, sa_column=_text(64))
+    latitude: Optional[float] = Field(default=None, sa_column=sa.Column(sa.Float(), nullable=True))
+    longitude: Optional[float] = Field(default=None, sa_column=sa.Column(sa.Float(), nullable=True))
+    owner_name: Optional[str] = Field(default=None, sa_column=_text(255))
+    mailing_address: Optional[str] = Field(default=None, sa_column=_text(255))
+    mailing_city: Optional[str] = Field(default=None, sa_column=_text(100))
+    mailing_state: Optional[str] = Field(default=None, sa_column=_text(2))
+    mailing_zip: Optional[str] = Field(default=None, sa_column=_text(10))
+    absentee_owner: bool = Field(default=False, sa_column=sa.Column(sa.Boolean(), nullable=False, server_default=sa.false()))
+    out_of_state_owner: bool = Field(default=False, sa_column=sa.Column(sa.Boolean(), nullable=False, server_default=sa.false()))
+    beds: Optional[int] = Field(default=None, sa_column=_int())
+    baths: Optional[float] = Field(default=None, sa_column=sa.Column(sa.Float(), nullable=True))
+    square_footage: Optional[int] = Field(default=None, sa_column=_int())
+    year_built: Optional[int] = Field(default=None, sa_column=_int())
+    property_class: Optional[str] = Field(default=None, sa_column=_text(100))
+    assessed_value: Optional[int] = Field(default=None, sa_column=_int())
+    market_value: Optional[int] = Field(default=None, sa_column=_int())
+    value_year: Optional[int] = Field(default=None, sa_column=_int())
+    value_dataset_id: Optional[str] = Field(default=None, sa_column=_text(64))
+    last_sale_price: Optional[int] = Field(default=None, sa_column=_int())
+    last_sale_date: Optional[date] = Field(default=None, sa_column=sa.Column(sa.Date(), nullable=True))
+    # The record whose facts (owner, mailing address, size...) the property holds: a record as new or newer
+    # replaces them, an older one only fills what is missing (so re-ingesting never flips values).
+    facts_as_of: Optional[date] = Field(default=None, sa_column=sa.Column(sa.Date(), nullable=True))
+    facts_record: Optional[str] = Field(default=None, sa_column=_text(200))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+
+    __table_args__ = (
+        sa.UniqueConstraint("address_key", "zip_code", name="uq_properties_address_zip"),
+        sa.UniqueConstraint("state", "parcel_id", name="uq_properties_state_parcel"),
+        sa.Index("ix_properties_zip_code", "zip_code"),
+    )
+
+
+class PropertySignal(SQLModel, table=True):
+    __tablename__ = "property_signals"
+
+    id: Optional[int] = Field(default=None, sa_column=bigint_pk())
+    property_id: int = Field(
+        sa_column=sa.Column(BIGINT, sa.ForeignKey("properties.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    dataset_id: str = Field(sa_column=sa.Column(sa.String(64), nullable=False))
+    record_key: str = Field(sa_column=sa.Column(sa.String(128), nullable=False))
+    kind: str = Field(sa_column=sa.Column(sa.String(32), nullable=False))
+    sale_type: Optional[str] = Field(default=None, sa_column=_text(16))
+    as_of: Optional[date] = Field(default=None, sa_column=sa.Column(sa.Date(), nullable=True))
+    amount_owed: Optional[int] = Field(default=None, sa_column=_int())
+    years_owed: Optional[int] = Field(default=None, sa_column=_int())
+    delinquent_since: Optional[date] = Field(default=None, sa_column=sa.Column(sa.Date(), nullable=True))
+    sale_date: Optional[date] = Field(default=None, sa_column=sa.Column(sa.Date(), nullable=True))
+    notice_date: Optional[date] = Field(default=None, sa_column=sa.Column(sa.Date(), nullable=True))
+    opening_bid: Optional[int] = Field(default=None, sa_column=_int())
+    details: dict = Field(default_factory=dict, sa_column=sa.Column(JSONType, nullable=False))
+    record_url: Optional[str] = Field(default=None, sa_column=_text(1024))
+    status: str = Field(default="open", sa_column=sa.Column(sa.String(8), nullable=False, server_default="open"))
+    first_seen_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+    last_seen_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+    retrieved_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+    closed_at: Optional[datetime] = Field(default=None, sa_column=ts_column(nullable=True))
+    closed_reason: Optional[str] = Field(default=None, sa_column=_text(255))
+
+    __table_args__ = (
+        sa.UniqueConstraint("dataset_id", "record_key", name="uq_property_signals_dataset_record"),
+        sa.CheckConstraint("status IN ('open', 'closed')", name="ck_property_signals_status"),
+        sa.Index("ix_property_signals_dataset_status", "dataset_id", "status"),
+    )
+
+
+class RecordedSale(SQLModel, table=True):
+    __tablename__ = "recorded_sales"
+
+    id: Optional[int] = Field(default=None, sa_column=bigint_pk())
+    dataset_id: str = Field(sa_column=sa.Column(sa.String(64), nullable=False))
+    record_key: str = Field(sa_column=sa.Column(sa.String(128), nullable=False))
+    address: Optional[str] = Field(default=None, sa_column=_text(255))
+    zip_code: Optional[str] = Field(default=None, sa_column=_text(5))
+    price: int = Field(sa_column=sa.Column(sa.Integer(), nullable=False))
+    sale_date: date = Field(sa_column=sa.Column(sa.Date(), nullable=False))
+    square_footage: Optional[int] = Field(default=None, sa_column=_int())
+    property_class: Optional[str] = Field(default=None, sa_column=_text(100))
+    retrieved_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+
+    __table_args__ = (
+        sa.UniqueConstraint("dataset_id", "record_key", name="uq_recorded_sales_dataset_record"),
+        sa.Index("ix_recorded_sales_zip_date", "zip_code", "sale_date"),
+    )
+
+
+class HpiPointRow(SQLModel, table=True):
+    __tablename__ = "hpi_points"
+
+    id: Optional[int] = Field(default=None, sa_column=bigint_pk())
+    dataset_id: str = Field(sa_column=sa.Column(sa.String(64), nullable=False))
+    zip3: str = Field(sa_column=sa.Column(sa.String(3), nullable=False))
+    year: int = Field(sa_column=sa.Column(sa.Integer(), nullable=False))
+    index: float = Field(sa_column=sa.Column(sa.Float(), nullable=False))
+    annual_change: Optional[float] = Field(default=None, sa_column=sa.Column(sa.Float(), nullable=True))
+
+    __table_args__ = (sa.UniqueConstraint("dataset_id", "zip3", "year", name="uq_hpi_points_dataset_zip3_year"),)
+
+
+class DatasetRun(SQLModel, table=True):
+    __tablename__ = "dataset_runs"
+
+    id: Optional[int] = Field(default=None, sa_column=bigint_pk())
+    dataset_id: str = Field(sa_column=sa.Column(sa.String(64), nullable=False))
+    mode: str = Field(sa_column=sa.Column(sa.String(8), nullable=False))
+    started_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+    finished_at: Optional[datetime] = Field(default=None, sa_column=ts_column(nullable=True))
+    status: str = Field(default="running", sa_column=sa.Column(sa.String(8), nullable=False, server_default="running"))
+    rows_read: int = Field(default=0, sa_column=_count())
+    added: int = Field(default=0, sa_column=_count())
+    updated: int = Field(default=0, sa_column=_count())
+    unchanged: int = Field(default=0, sa_column=_count())
+    closed: int = Field(default=0, sa_column=_count())
+    archived: int = Field(default=0, sa_column=_count())
+    rejected: int = Field(default=0, sa_column=_count())
+    newest_as_of: Optional[date] = Field(default=None, sa_column=sa.Column(sa.Date(), nullable=True))
+    warning: Optional[str] = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))
+    error: Optional[str] = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))
+
+    __table_args__ = (
+        sa.CheckConstraint("mode IN ('file', 'api')", name="ck_dataset_runs_mode"),
+        sa.CheckConstraint("status IN ('running', 'ok', 'failed')", name="ck_dataset_runs_status"),
+        sa.Index("ix_dataset_runs_dataset_started", "dataset_id", "started_at"),
+    )

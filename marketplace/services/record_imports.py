@@ -1,0 +1,190 @@
+"""Operator work on public-record datasets (issue 23): import a downloaded file, refresh the live datasets,
+list every dataset with its last run. The readers are ``marketplace.sources.opendata``; the storing is
+``services.public_records.ingest``.
+
+- ``import_file(dataset_id, path, partial=False)``: a CSV export or the portal's API JSON, through the same
+  mapping as the live API. Full by default: records absent from the file close; ``partial`` never closes.
+- ``refresh_public_records(today)``: every dataset named in ``OPEN_DATA_DATASETS`` (empty by default) whose
+  protocol is a live API, fetched whole and ingested (full). Run by ``python -m marketplace
+  refresh-records`` (a worker process runs it daily in a later step; never the web server).
+- ``source_rows(today)``: the ``python -m marketplace sources`` table; ``last_runs()`` the latest run of
+  every dataset.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import date, datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+import sqlalchemy as sa
+
+from marketplace.config import lead_settings
+from marketplace.db import read_scope
+from marketplace.models import utcnow
+from marketplace.services import public_records
+
+log = logging.getLogger("marketplace.public_records")
+
+
+class UnknownDataset(LookupError):
+    """No dataset file has this id; the message lists the known ids."""
+
+
+def datasets() -> dict[str, Any]:
+    from marketplace.sources import opendata
+
+    return opendata.load_datasets()
+
+
+@lru_cache(maxsize=1)
+def _all_titles() -> tuple[tuple[str, tuple[str, str]], ...]:
+    lookup = public_records.dataset_titles(datasets().values())
+    return tuple((dataset_id, lookup(dataset_id)) for dataset_id in datasets())
+
+
+def titles() -> Callable[[str], tuple[str, str]]:
+    """Dataset id -> (title, publisher) of every dataset file (read once per process)."""
+    known = dict(_all_titles())
+    return lambda dataset_id: known.get(dataset_id, (dataset_id, ""))
+
+
+def find_dataset(dataset_id: str, known: dict[str, Any] | None = None) -> Any:
+    known = datasets() if known is None else known
+    if dataset_id not in known:
+        raise UnknownDataset(f"unknown dataset {dataset_id!r}; known datasets: {', '.join(sorted(known))}")
+    return known[dataset_id]
+
+
+def import_file(dataset_id: str, path: str | Path, *, partial: bool = False, today: date | None = None,
+                retrieved_at: datetime | None = None, database_url: str | None = None) -> public_records.RunSummary:
+    """Ingest one downloaded file (raises ``UnknownDataset``, ``FileNotFoundError``, the readers'
+    ``DatasetError``)."""
+    from marketplace.sources import opendata
+
+    known = datasets()
+    dataset = find_dataset(dataset_id, known)
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no such file: {path}")
+    retrieved_at = retrieved_at or utcnow()
+    today = today or retrieved_at.date()
+    return public_records.ingest(dataset, opendata.read_file(dataset, path, today=today), mode="file",
+                                 retrieved_at=retrieved_at, full=not partial, today=today,
+                                 titles=public_records.dataset_titles(known.values()), database_url=database_url)
+
+
+def live(dataset: Any) -> bool:
+    """Whether the dataset has a live API to fetch (not only a download)."""
+    return getattr(dataset, "protocol", "file") != "file" and bool(getattr(dataset, "endpoint", ""))
+
+
+def _lazy(make: Callable[[], Any]) -> Any:
+    """The items of ``make()``, called only when the first is asked for: a reader that fails at once
+    fails inside the ingestion, which records the failed run."""
+    yield from make()
+
+
+def refresh_public_records(today: date | None = None, *, client: Any = None,
+                           database_url: str | None = None) -> list[dict]:
+    """Fetch and ingest every enabled live dataset (one failure never stops the others), then
+    ``public_records.rescore_leads`` (held sales closed, every public-record lead recomputed for the day).
+    Returns one summary dict per dataset named in ``OPEN_DATA_DATASETS`` (status ok, failed or skipped),
+    then {"rescore": {...}}."""
+    from marketplace.sources import opendata
+
+    known = datasets()
+    titles = public_records.dataset_titles(known.values())
+    results = []
+    for dataset_id in lead_settings().open_data_datasets:
+        dataset = known.get(dataset_id)
+        if dataset is None or not live(dataset):
+            reason = "unknown dataset" if dataset is None else "published only as a download"
+            results.append({"dataset_id": dataset_id, "status": "skipped", "reason": reason})
+            continue
+        retrieved_at = utcnow()
+        day = today or retrieved_at.date()
+        try:
+            records = _lazy(lambda dataset=dataset, day=day: opendata.fetch(dataset, client=client, today=day))
+            summary = public_records.ingest(dataset, records, mode="api",
+                                            retrieved_at=retrieved_at, full=True, today=day, titles=titles,
+                                            database_url=database_url)
+        except Exception as exc:  # noqa: BLE001 - recorded on the run; the next dataset still runs
+            log.warning("records refresh of %s failed: %s", dataset_id, exc)
+            results.append({"dataset_id": dataset_id, "status": "failed", "error": str(exc)})
+            continue
+        results.append(summary.as_dict())
+    day = today or utcnow().date()
+    results.append({"rescore": public_records.rescore_leads(day, titles=titles, database_url=database_url)})
+    return results
+
+
+@dataclass(frozen=True)
+class RunRow:
+    id: int
+    dataset_id: str
+    mode: str
+    status: str
+    started_at: datetime
+    finished_at: datetime | None
+    rows_read: int
+    added: int
+    updated: int
+    unchanged: int
+    closed: int
+    archived: int
+    rejected: int
+    newest_as_of: date | None
+    warning: str | None
+    error: str | None
+
+
+def last_runs(database_url: str | None = None) -> dict[str, RunRow]:
+    """The latest run of every dataset that ran, by dataset id."""
+    latest = (sa.select(public_records.runs_t.c.dataset_id, sa.func.max(public_records.runs_t.c.id).label("id"))
+              .group_by(public_records.runs_t.c.dataset_id).subquery())
+    with read_scope(database_url) as session:
+        rows = session.connection().execute(sa.select(public_records.runs_t).join(latest, latest.c.id == public_records.runs_t.c.id)).all()
+    return {r.dataset_id: RunRow(**{name: getattr(r, name) for name in RunRow.__dataclass_fields__}) for r in rows}
+
+
+@dataclass(frozen=True)
+class SourceRow:
+    """One line of ``python -m marketplace sources``."""
+
+    dataset_id: str
+    protocol: str
+    last_run: str           # '2026-11-25 12:00 file ok' / 'never'
+    read: int | None
+    added: int | None
+    updated: int | None
+    closed: int | None
+    archived: int | None
+    rejected: int | None
+    newest: str             # the newest record's date, '-' when none
+    freshness: str          # 'fresh' / 'stale: newest record ... (max N)' / 'no run'
+    warning: str | None
+
+
+def source_rows(today: date | None = None, database_url: str | None = None) -> list[SourceRow]:
+    from marketplace.sources import opendata
+
+    today = today or utcnow().date()
+    runs = last_runs(database_url)
+    rows = []
+    for dataset_id, dataset in sorted(datasets().items()):
+        run = runs.get(dataset_id)
+        if run is None:
+            rows.append(SourceRow(dataset_id, dataset.protocol, "never", None, None, None, None, None, None, "-",
+                                  "no run", None))
+            continue
+        fresh = opendata.freshness(dataset, run.newest_as_of, today)
+        rows.append(SourceRow(
+            dataset_id, dataset.protocol, f"{run.started_at:%Y-%m-%d %H:%M} {run.mode} {run.status}",
+            run.rows_read, run.added, run.updated, run.closed, run.archived, run.rejected,
+            run.newest_as_of.isoformat() if run.newest_as_of else "-",
+            "fresh" if fresh.ok else f"stale: {fresh.message}", run.warning or run.error))
+    return rows

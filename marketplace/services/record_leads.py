@@ -1,0 +1,247 @@
+"""Leads made from public-record properties (issue 23): one marketplace lead per property with an open
+lead-making signal, kept in step with its signals.
+
+``materialise(conn, property_ids, today)`` runs inside the caller's transaction (the ingestion's). For each
+property it reads the open signals, and:
+
+- with at least one lead-making signal (``core.motivation.lead_type_for``): inserts or updates the lead
+  ``external_id = "pr:<property id>"`` (``leads.property_id`` is UNIQUE: one lead per property, an archived
+  one is re-activated, never duplicated). ``lead_type`` is the strongest signal's, ``source`` the title of
+  the dataset that proves it; the market value, ARV, rehab, ROI and confidence come from
+  ``core.valuation``, the unlock cost from ``core.pricing`` for that confidence, the motivation score from
+  ``core.motivation``. ``raw_data`` holds the provenance of every open signal and the basis sentence of
+  every figure. A lead whose values did not change is not written.
+- with none: archives the lead (``is_active = false``). Archived leads stay readable by the users who
+  unlocked them (the property page reads through ``user_leads``).
+
+Owner privacy: the lead carries the two owner flags only; the owner's name and mailing address stay in
+``properties``. What the UI reads (chips, the property page's panel, the owner) is ``record_views``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime, timedelta
+from typing import Any, Callable, Iterable
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from marketplace.core import motivation as motivation_rules
+from marketplace.core import pricing
+from marketplace.core import valuation
+from marketplace.core.addresses import zip_city_state
+from marketplace.core.records import SIGNAL_KINDS, HpiPoint
+from marketplace.models import HpiPointRow, Lead, Property, PropertySignal, RecordedSale, utcnow
+
+leads_t = Lead.__table__
+props_t = Property.__table__
+signals_t = PropertySignal.__table__
+sales_t = RecordedSale.__table__
+hpi_t = HpiPointRow.__table__
+
+EXTERNAL_PREFIX = "pr:"
+SOURCE_LENGTH = 64  # leads.source
+IMAGE_STATUS = "no_images"  # public records publish no pictures (never "pending": nothing will come)
+# The lead columns materialise writes (and compares, so an unchanged lead is not written).
+LEAD_COLUMNS = (
+    "address", "city", "state", "zip_code", "lead_type", "source", "asking_price", "zestimate", "arv",
+    "rehab_estimate", "roi", "beds", "baths", "square_footage", "confidence_score", "credit_cost",
+    "is_high_roi", "is_active", "raw_data", "latitude", "longitude", "motivation_score", "signal_count",
+    "absentee_owner", "out_of_state_owner",
+)
+
+# A dataset as this module needs it: its id -> (title, publisher).
+TitleLookup = Callable[[str], tuple[str, str]]
+
+
+_KIND_LABELS = {
+    "tax_delinquent": "Tax delinquent", "foreclosure": "Foreclosure", "vacant": "Vacant",
+    "code_violation": "Code violation", "sale_list": "Sale list", "probate": "Probate",
+}
+_SALE_LABELS = {"sheriff": "Sheriff sale", "tax": "Tax sale", "trustee": "Trustee sale"}
+
+
+def signal_label(kind: str, sale_type: str | None) -> str:
+    if kind == "sale_list" and sale_type in _SALE_LABELS:
+        return _SALE_LABELS[sale_type]
+    return _KIND_LABELS.get(kind, kind.replace("_", " ").capitalize())
+
+
+def source_line(publisher: str, title: str, record_key: str, retrieved_at: datetime) -> str:
+    """SPEC issue 23 item 7: 'Public record: City of Chicago, Vacant and Abandoned Buildings - Violations,
+    record 11CP015666, retrieved 2026-11-25'."""
+    who = f"{publisher}, {title}" if publisher and publisher != title else title
+    return f"Public record: {who}, record {record_key}, retrieved {retrieved_at.date().isoformat()}"
+
+
+def short_source(title: str) -> str:
+    """The dataset title as ``leads.source`` (64 characters; a longer title is cut with '...')."""
+    return title if len(title) <= SOURCE_LENGTH else title[:SOURCE_LENGTH - 3].rstrip() + "..."
+
+
+def _hpi_for(conn: Connection, zip_code: str) -> list[HpiPoint]:
+    rows = conn.execute(sa.select(hpi_t).where(hpi_t.c.zip3 == zip_code[:3]).order_by(hpi_t.c.year)).all()
+    # One dataset per ZIP3 (the FHFA file); several would be a mapping mistake: take the first dataset's.
+    first = rows[0].dataset_id if rows else None
+    return [HpiPoint(r.dataset_id, r.zip3, r.year, r.index, r.annual_change) for r in rows if r.dataset_id == first]
+
+
+def _sales_for(conn: Connection, zip_code: str, today: date) -> list[valuation.Sale]:
+    since = today - timedelta(days=366 * max(valuation.ARV_WINDOWS_MONTHS) // 12 + 31)
+    rows = conn.execute(
+        sa.select(sales_t.c.price, sales_t.c.sale_date, sales_t.c.square_footage, sales_t.c.zip_code,
+                  sales_t.c.address)
+        .where(sales_t.c.zip_code == zip_code, sales_t.c.sale_date > since, sales_t.c.sale_date <= today)
+    ).all()
+    return [valuation.Sale(price=r.price, sale_date=r.sale_date, square_footage=r.square_footage,
+                           zip_code=r.zip_code, address=r.address) for r in rows]
+
+
+def _facts(signal: Any) -> motivation_rules.SignalFacts:
+    return motivation_rules.SignalFacts(kind=signal.kind, as_of=signal.as_of, amount_owed=signal.amount_owed,
+                                        years_owed=signal.years_owed, sale_date=signal.sale_date,
+                                        sale_type=signal.sale_type, notice_date=signal.notice_date)
+
+
+def _proving(signals: list[Any], lead_type: str) -> Any:
+    """The signal that proves the lead type: of that kind, the most recent record."""
+    kind = next(k for k, t in motivation_rules.LEAD_TYPE_ORDER if t == lead_type)
+    of_kind = [s for s in signals if s.kind == kind]
+    return max(of_kind, key=lambda s: (s.as_of or date.min, s.record_key))
+
+
+def lead_values(prop: Any, signals: list[Any], titles: TitleLookup, *, hpi: list[HpiPoint],
+                sales: list[valuation.Sale], today: date) -> dict | None:
+    """The lead columns of a property from its open signals; None when no signal makes a lead. Pure."""
+    signals = [s for s in signals if s.kind in SIGNAL_KINDS]
+    kinds = {s.kind for s in signals}
+    lead_type = motivation_rules.lead_type_for(kinds)
+    if lead_type is None:
+        return None
+    proof = _proving(signals, lead_type)
+    title, _ = titles(proof.dataset_id)
+    last_sale = None
+    if prop.last_sale_price and prop.last_sale_date:
+        last_sale = valuation.Sale(price=prop.last_sale_price, sale_date=prop.last_sale_date,
+                                   square_footage=prop.square_footage, zip_code=prop.zip_code)
+    value_label = titles(prop.value_dataset_id)[0] if prop.value_dataset_id else "assessor"
+    market = valuation.market_value(assessor_value=prop.market_value, assessor_year=prop.value_year,
+                                    assessor_label=value_label, last_sale=last_sale, hpi=hpi, today=today)
+    after = valuation.arv(square_footage=prop.square_footage, zip_code=prop.zip_code, sales=sales, today=today)
+    repair = valuation.rehab(square_footage=prop.square_footage, kinds=kinds, year_built=prop.year_built,
+                             today=today)
+    roi, roi_basis = valuation.roi(asking_price=None, market_value=market.value, arv=after.value,
+                                   rehab=repair.value)
+    dated = [s.as_of for s in signals if s.as_of is not None]
+    confidence, confidence_reasons = valuation.confidence(
+        has_address=bool(prop.address), has_zip=bool(prop.zip_code), has_sqft=bool(prop.square_footage),
+        market_value_basis=market.basis, arv_sample_size=after.sample_size, arv_widened_steps=after.widened_steps,
+        newest_record_age_days=(today - max(dated)).days if dated else None,
+    )
+    score = motivation_rules.motivation([_facts(s) for s in signals], market_value=market.value, today=today)
+    city = prop.city or (zip_city_state(prop.zip_code) or ("", ""))[0]
+    provenance = []
+    for s in sorted(signals, key=lambda s: (s.dataset_id, s.record_key)):
+        s_title, publisher = titles(s.dataset_id)
+        provenance.append({
+            "kind": s.kind, "sale_type": s.sale_type, "dataset_id": s.dataset_id, "title": s_title,
+            "publisher": publisher, "record_key": s.record_key,
+            "as_of": s.as_of.isoformat() if s.as_of else None,
+            "retrieved_at": s.retrieved_at.isoformat(), "record_url": s.record_url,
+            "source_line": source_line(publisher, s_title, s.record_key, s.retrieved_at),
+        })
+    proof_title, proof_publisher = titles(proof.dataset_id)
+    return {
+        "address": prop.address + (f" UNIT {prop.unit}" if prop.unit else ""),
+        "city": city.upper() if city else "",
+        "state": prop.state,
+        "zip_code": prop.zip_code,
+        "lead_type": lead_type,
+        "source": short_source(title),
+        "asking_price": None,
+        "zestimate": market.value,
+        "arv": after.value,
+        "rehab_estimate": repair.value,
+        "roi": roi,
+        "beds": prop.beds,
+        "baths": prop.baths,
+        "square_footage": prop.square_footage,
+        "confidence_score": confidence,
+        "credit_cost": pricing.credit_cost_for_confidence(confidence),
+        "is_high_roi": roi is not None and roi >= pricing.HIGH_ROI_THRESHOLD,
+        "is_active": True,
+        "latitude": prop.latitude,
+        "longitude": prop.longitude,
+        "motivation_score": score.score,
+        "signal_count": len(signals),
+        "absentee_owner": bool(prop.absentee_owner),
+        "out_of_state_owner": bool(prop.out_of_state_owner),
+        "raw_data": {
+            "public_record": True,
+            "property_id": prop.id,
+            "source_line": source_line(proof_publisher, proof_title, proof.record_key, proof.retrieved_at),
+            # core.leads.provenance_line: what every viewer reads (no record key: it names the house).
+            "dataset_line": source_line(proof_publisher, proof_title, proof.record_key,
+                                        proof.retrieved_at).split(", record ")[0],
+            "provenance": provenance,
+            "motivation_reasons": list(score.reasons),
+            "basis": {"market_value": market.basis, "arv": after.basis, "rehab": repair.basis, "roi": roi_basis,
+                      "confidence": list(confidence_reasons)},
+            "arv_low": after.low, "arv_high": after.high,
+        },
+    }
+
+
+def _same(stored: Any, new: Any) -> bool:
+    if isinstance(new, float) and stored is not None:
+        return abs(float(stored) - new) < 1e-9
+    return stored == new
+
+
+def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLookup, today: date) -> dict:
+    """Insert, update or archive the leads of ``property_ids`` (inside the caller's transaction).
+    Returns counts: added, updated, archived, unchanged."""
+    counts = {"added": 0, "updated": 0, "archived": 0, "unchanged": 0}
+    ids = sorted(set(property_ids))
+    hpi_cache: dict[str, list[HpiPoint]] = {}      # by ZIP3: one read per area, not per property
+    sales_cache: dict[str, list[valuation.Sale]] = {}  # by ZIP
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        props = {p.id: p for p in conn.execute(sa.select(props_t).where(props_t.c.id.in_(chunk)))}
+        open_signals: dict[int, list[Any]] = {}
+        for s in conn.execute(sa.select(signals_t).where(signals_t.c.property_id.in_(chunk),
+                                                         signals_t.c.status == "open")):
+            open_signals.setdefault(s.property_id, []).append(s)
+        existing = {r.property_id: r for r in conn.execute(sa.select(leads_t).where(leads_t.c.property_id.in_(chunk)))}
+        for pid in chunk:
+            prop, lead = props.get(pid), existing.get(pid)
+            if prop is None:
+                continue
+            signals = open_signals.get(pid, [])
+            values = None
+            if motivation_rules.lead_type_for({s.kind for s in signals}) is not None:
+                if prop.zip_code[:3] not in hpi_cache:
+                    hpi_cache[prop.zip_code[:3]] = _hpi_for(conn, prop.zip_code)
+                if prop.zip_code not in sales_cache:
+                    sales_cache[prop.zip_code] = _sales_for(conn, prop.zip_code, today)
+                values = lead_values(prop, signals, titles, hpi=hpi_cache[prop.zip_code[:3]],
+                                     sales=sales_cache[prop.zip_code], today=today)
+            if values is None:
+                if lead is not None and lead.is_active:
+                    conn.execute(sa.update(leads_t).where(leads_t.c.id == lead.id).values(is_active=False))
+                    counts["archived"] += 1
+                continue
+            if lead is None:
+                conn.execute(sa.insert(leads_t).values(
+                    id=uuid.uuid4(), external_id=f"{EXTERNAL_PREFIX}{pid}", property_id=pid, created_at=utcnow(),
+                    is_new=True, image_urls=[], images_fetch_status=IMAGE_STATUS, **values))
+                counts["added"] += 1
+                continue
+            changed = {k: v for k, v in values.items() if not _same(getattr(lead, k), v)}
+            if not changed:
+                counts["unchanged"] += 1
+                continue
+            conn.execute(sa.update(leads_t).where(leads_t.c.id == lead.id).values(**changed))
+            counts["updated"] += 1
+    return counts

@@ -1,0 +1,198 @@
+"""What the UI reads of a public-record lead (issue 23): its signal chips, the public-record panel of the
+property page, and the owner, each for one viewer.
+
+Privacy, decided here once:
+- a record key, a link to the record, the parcel id, a signal's exact date, the motivation reasons (they
+  quote amounts and dates) and the closed signals find the house in the public dataset in a minute: they
+  are shown only to a user who unlocked the lead;
+- the owner's name and mailing address (``properties``) are read only for a user who unlocked the lead;
+- everyone sees the signals' kinds (the chips), the dataset they come from, the absentee and
+  out-of-state flags, the motivation score and the basis of every figure.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from marketplace.core import motivation as motivation_rules
+from marketplace.db import read_scope
+from marketplace.models import Lead, Property, PropertySignal, UserLead
+from marketplace.services.record_leads import TitleLookup, signal_label, source_line
+
+leads_t = Lead.__table__
+props_t = Property.__table__
+signals_t = PropertySignal.__table__
+user_leads_t = UserLead.__table__
+
+
+@dataclass(frozen=True)
+class SignalChip:
+    """One open signal as a card chip and a property-page line (provenance included)."""
+
+    kind: str
+    label: str              # 'Tax delinquent', 'Sheriff sale', ...
+    dataset_id: str
+    record_key: str
+    as_of: date | None
+    retrieved_at: datetime
+    record_url: str | None
+    source_line: str        # 'Public record: <publisher>, <title>, record <key>, retrieved <date>'
+
+
+@dataclass(frozen=True)
+class OwnerDetails:
+    name: str | None
+    mailing_address: str | None
+    mailing_city: str | None
+    mailing_state: str | None
+    mailing_zip: str | None
+    absentee_owner: bool
+    out_of_state_owner: bool
+
+
+@dataclass(frozen=True)
+class PublicRecordPanel:
+    """The public-record part of a lead's page (module docstring: what a locked viewer does not get)."""
+
+    unlocked: bool
+    motivation_score: int | None
+    motivation_reasons: tuple[str, ...]
+    signal_count: int
+    absentee_owner: bool
+    out_of_state_owner: bool
+    chips: list[SignalChip]
+    basis: dict[str, Any]               # market_value, arv, rehab, roi: sentences; confidence: reasons
+    source_line: str                    # the proving record's line (without its key when locked)
+    parcel_id: str | None = None        # unlocked only
+    year_built: int | None = None
+    property_class: str | None = None
+    owner: OwnerDetails | None = None   # unlocked only
+    closed: list[str] = field(default_factory=list)  # 'Tax delinquent: no longer in the dataset as of ...'
+
+
+def _uuid(value: str | uuid.UUID) -> uuid.UUID | None:
+    if isinstance(value, uuid.UUID):
+        return value
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        return None
+
+
+def _titles(titles: TitleLookup | None) -> TitleLookup:
+    if titles is not None:
+        return titles
+    from marketplace.services.record_imports import titles as dataset_file_titles
+
+    return dataset_file_titles()
+
+
+def _unlocked(conn, lead_id: uuid.UUID, user_id: uuid.UUID | None) -> bool:
+    return user_id is not None and conn.execute(
+        sa.select(user_leads_t.c.id).where(user_leads_t.c.lead_id == lead_id, user_leads_t.c.user_id == user_id)
+    ).first() is not None
+
+
+def _chips(rows: list[Any], titles: TitleLookup, unlocked: bool) -> list[SignalChip]:
+    order = {kind: i for i, (kind, _) in enumerate(motivation_rules.LEAD_TYPE_ORDER)}
+    chips = []
+    for s in sorted(rows, key=lambda s: (order.get(s.kind, len(order)), s.dataset_id, s.record_key)):
+        title, publisher = titles(s.dataset_id)
+        line = source_line(publisher, title, s.record_key, s.retrieved_at)
+        if not unlocked:
+            line = line.split(", record ")[0]
+        chips.append(SignalChip(kind=s.kind, label=signal_label(s.kind, s.sale_type), dataset_id=s.dataset_id,
+                                record_key=s.record_key if unlocked else "", as_of=s.as_of if unlocked else None,
+                                retrieved_at=s.retrieved_at, record_url=s.record_url if unlocked else None,
+                                source_line=line))
+    return chips
+
+
+def _signal_rows(conn, lead_id: uuid.UUID, status: str) -> list[Any]:
+    return conn.execute(
+        sa.select(signals_t).join(leads_t, leads_t.c.property_id == signals_t.c.property_id)
+        .where(leads_t.c.id == lead_id, signals_t.c.status == status)
+    ).all()
+
+
+def signal_chips(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = None, titles: TitleLookup | None = None,
+                 database_url: str | None = None) -> list[SignalChip]:
+    """The open signals of a public-record lead, strongest first, as chips with their provenance.
+
+    A record key and a link to the record name the property (a parcel number, a docket), so they are the
+    paid part: for a user who has not unlocked the lead (or nobody signed in), ``record_key`` is '',
+    ``record_url`` and ``as_of`` None and ``source_line`` stops at the dataset ('Public record: City of Chicago, Vacant
+    and Abandoned Buildings - Violations'). No chip ever carries an owner's name or mailing address.
+    ``titles`` defaults to every dataset file's."""
+    lead_uuid = _uuid(lead_id)
+    if lead_uuid is None:
+        return []
+    with read_scope(database_url) as session:
+        conn = session.connection()
+        rows = _signal_rows(conn, lead_uuid, "open")
+        unlocked = _unlocked(conn, lead_uuid, user_id)
+    return _chips(rows, _titles(titles), unlocked)
+
+
+def _owner(row: Any) -> OwnerDetails:
+    return OwnerDetails(name=row.owner_name, mailing_address=row.mailing_address, mailing_city=row.mailing_city,
+                        mailing_state=row.mailing_state, mailing_zip=row.mailing_zip,
+                        absentee_owner=row.absentee_owner, out_of_state_owner=row.out_of_state_owner)
+
+
+def property_owner(lead_id: str | uuid.UUID, user_id: uuid.UUID | None,
+                   database_url: str | None = None) -> OwnerDetails | None:
+    """The owner of a public-record lead's property, for a user who unlocked the lead; None otherwise
+    (not unlocked, no such lead, or not a public-record lead)."""
+    lead_uuid = _uuid(lead_id)
+    if user_id is None or lead_uuid is None:
+        return None
+    with read_scope(database_url) as session:
+        conn = session.connection()
+        if not _unlocked(conn, lead_uuid, user_id):
+            return None
+        row = conn.execute(sa.select(props_t).join(leads_t, leads_t.c.property_id == props_t.c.id)
+                           .where(leads_t.c.id == lead_uuid)).first()
+    return None if row is None else _owner(row)
+
+
+def public_record_panel(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = None,
+                        titles: TitleLookup | None = None, database_url: str | None = None) -> PublicRecordPanel | None:
+    """The public-record panel of a lead's page for this viewer; None for a lead not made from public
+    records (or no such lead). Archived leads answer too (their unlockers still read them)."""
+    lead_uuid = _uuid(lead_id)
+    if lead_uuid is None:
+        return None
+    titles = _titles(titles)
+    with read_scope(database_url) as session:
+        conn = session.connection()
+        lead = conn.execute(sa.select(leads_t).where(leads_t.c.id == lead_uuid,
+                                                     leads_t.c.property_id.is_not(None))).first()
+        if lead is None:
+            return None
+        prop = conn.execute(sa.select(props_t).where(props_t.c.id == lead.property_id)).first()
+        unlocked = _unlocked(conn, lead_uuid, user_id)
+        open_rows = _signal_rows(conn, lead_uuid, "open")
+        closed_rows = _signal_rows(conn, lead_uuid, "closed")
+    raw = lead.raw_data if isinstance(lead.raw_data, dict) else {}
+    line = str(raw.get("source_line") or "")
+    if not unlocked:
+        line = line.split(", record ")[0]
+    closed = [f"{signal_label(s.kind, s.sale_type)}: {s.closed_reason}" for s in
+              sorted(closed_rows, key=lambda s: (s.closed_at or datetime.min, s.record_key))] if unlocked else []
+    return PublicRecordPanel(
+        unlocked=unlocked, motivation_score=lead.motivation_score,
+        motivation_reasons=tuple(raw.get("motivation_reasons") or ()) if unlocked else (),
+        signal_count=lead.signal_count,
+        absentee_owner=lead.absentee_owner, out_of_state_owner=lead.out_of_state_owner,
+        chips=_chips(open_rows, titles, unlocked), basis=dict(raw.get("basis") or {}), source_line=line,
+        parcel_id=prop.parcel_id if unlocked and prop is not None else None,
+        year_built=prop.year_built if prop is not None else None,
+        property_class=prop.property_class if prop is not None else None,
+        owner=_owner(prop) if unlocked and prop is not None else None, closed=closed,
+    )
