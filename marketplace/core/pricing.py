@@ -1,7 +1,9 @@
 """Lead pricing and flags (SPEC section 9), defined once.
 
 - Unlock cost by confidence score: 90-100 -> 150, 80-89 -> 120, 60-79 -> 60,
-  30-59 -> 30; below 30 or missing -> the default 85.
+  30-59 -> 30 (SPEC 9). Below 30 the SPEC is silent: such a lead costs the lowest
+  tier's 30 (never more than a better lead, as public-record leads with little data
+  can score that low); a missing score -> the default 85.
 - A lead's own ``credit_cost`` wins when present (SPEC: "which applies to a
   given lead is decided by the lead's credit_cost").
 - High ROI: ``roi >= HIGH_ROI_THRESHOLD`` (20 %).
@@ -25,7 +27,7 @@ def credit_cost_for_confidence(confidence: int | None) -> int:
     for minimum, cost in COST_TIERS:
         if confidence >= minimum:
             return cost
-    return DEFAULT_CREDIT_COST
+    return COST_TIERS[-1][1]  # below the lowest tier: its price
 
 
 def cost_tiers() -> list[tuple[int, int, int]]:
@@ -51,10 +53,10 @@ def typical_cost_range(minimum_confidence: int = HIGH_CONFIDENCE) -> tuple[int, 
 
 
 def cost_rule_text() -> str:
-    """'150 credits at 90-100, 120 at 80-89, 60 at 60-79 and 30 at 30-59' (from COST_TIERS)."""
+    """'150 credits at 90-100, 120 at 80-89, 60 at 60-79 and 30 at 30-59 or below' (from COST_TIERS)."""
     parts = [f"{cost} credits at {low}-{high}" if i == 0 else f"{cost} at {low}-{high}"
              for i, (low, high, cost) in enumerate(cost_tiers())]
-    return ", ".join(parts[:-1]) + f" and {parts[-1]}"
+    return ", ".join(parts[:-1]) + f" and {parts[-1]} or below"
 
 
 def cost_faq_text() -> str:

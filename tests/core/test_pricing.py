@@ -7,7 +7,7 @@ from marketplace.core import pricing
 
 @pytest.mark.parametrize(
     ("confidence", "cost"),
-    [(None, 85), (0, 85), (29, 85), (30, 30), (59, 30), (60, 60), (79, 60), (80, 120), (89, 120),
+    [(None, 85), (0, 30), (29, 30), (30, 30), (59, 30), (60, 60), (79, 60), (80, 120), (89, 120),
      (90, 150), (100, 150)],
 )
 def test_credit_cost_by_confidence(confidence, cost):
@@ -50,7 +50,7 @@ def test_cost_tiers_and_bounds_follow_the_rule():
 def test_faq_states_the_rule_and_keeps_the_specs_typical_range():
     assert pricing.cost_faq_text() == (
         "A lead's price follows its confidence score: 150 credits at 90-100, 120 at 80-89, 60 at 60-79 and "
-        "30 at 30-59; a lead without a price of its own costs 85. Leads scored 80 or higher typically cost "
+        "30 at 30-59 or below; a lead without a price of its own costs 85. Leads scored 80 or higher typically cost "
         "85-150 credits to unlock. The exact price is shown on every lead card before you unlock it.")
 
 
