@@ -37,34 +37,34 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-
 from marketplace.config import BATCHDATA_SKIP_TRACE_DEFAULT_URL, skip_trace_settings
 from marketplace.core import owner_contact
 from marketplace.sources.base import SourceError
-from marketplace.sources.retrying import ProviderClient
+from marketplace.sources.batchdata import BatchDataClient
 from marketplace.sources.skip_trace import ContactResult
 
 PATH = "/property/skip-trace"
 PROVIDER = "BatchData"
-DEFAULT_TIMEOUT = 30.0
 
 
-class BatchDataSkipTrace(ProviderClient):
-    """``SkipTraceProvider`` over BatchData's v3 property skip trace."""
+def seconds(value: str) -> float:
+    """BATCHDATA_TIMEOUT as seconds; ``SourceError`` naming the setting when it is not a number."""
+    try:
+        return float(value)
+    except ValueError:
+        raise SourceError(f"BATCHDATA_TIMEOUT must be a number of seconds, not {value!r}.") from None
 
-    provider = PROVIDER
+
+class BatchDataSkipTrace(BatchDataClient):
+    """``SkipTraceProvider`` over BatchData's v3 property skip trace (the property-search client's key
+    handling, retries and error details)."""
+
     name = "batchdata"
 
     def __init__(self, api_key: str, base_url: str = BATCHDATA_SKIP_TRACE_DEFAULT_URL, **options: Any) -> None:
         """``options``: ``ProviderClient``'s (timeout, default 30s; max_retries, default 2; backoff, client,
         sleep)."""
-        if not api_key:
-            raise SourceError("BATCHDATA_API_KEY is not set: the BatchData skip trace needs an API key.")
-        super().__init__(**{"timeout": DEFAULT_TIMEOUT, "max_retries": 2, **options})
-        self.base_url = base_url.rstrip("/")
-        self._api_key = api_key
-        self._headers = {"Authorization": f"Bearer {api_key}", "Accept": "application/json"}
+        super().__init__(api_key, base_url, **{"max_retries": 2, **options})
 
     def __repr__(self) -> str:  # never the key
         return f"BatchDataSkipTrace({self.base_url!r})"
@@ -72,12 +72,8 @@ class BatchDataSkipTrace(ProviderClient):
     @classmethod
     def from_settings(cls) -> BatchDataSkipTrace:
         settings = skip_trace_settings()
-        try:
-            timeout = float(settings.batchdata_timeout)
-        except ValueError:
-            raise SourceError(
-                f"BATCHDATA_TIMEOUT must be a number of seconds, not {settings.batchdata_timeout!r}.") from None
-        return cls(settings.batchdata_api_key or "", settings.batchdata_url, timeout=timeout)
+        return cls(settings.batchdata_api_key or "", settings.batchdata_url,
+                   timeout=seconds(settings.batchdata_timeout))
 
     def lookup(self, address: str, city: str, state: str, zip_code: str,
                owner_name: str | None) -> ContactResult:
@@ -101,16 +97,6 @@ class BatchDataSkipTrace(ProviderClient):
         if persons is None:
             raise SourceError(f"{PROVIDER} sent an unexpected answer on {PATH}: expected result.data, a list.")
         return _result(persons, owner_name)
-
-    def _detail(self, response: httpx.Response) -> str:
-        try:
-            body = response.json()
-        except ValueError:
-            body = None
-        status = body.get("status") if isinstance(body, dict) else None
-        message = (status.get("message") or status.get("text")) if isinstance(status, dict) else None
-        message = str(message or "").replace(self._api_key, "[key]").strip()[:200]
-        return f": {message}" if message else "."
 
 
 def _persons(payload: Any) -> list[dict[str, Any]] | None:

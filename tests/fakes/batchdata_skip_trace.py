@@ -4,8 +4,9 @@
 "propertyAddress": {"street", "city", "state", "zip"}, "name"?: {...}}]}`` (the shapes in
 ``marketplace/sources/batchdata_skip_trace.py``). ``persons`` maps a lower-cased street to the persons
 BatchData would return; any other street is a miss (``meta.matched`` false). Errors carry BatchData's
-``status`` object: 401 without the right key, 400 for a body without ``requests`` or a street. ``script()``
-(from the property-search fake) queues answers first: a 429 with Retry-After, a 500...
+``status`` object: 401 without the right key, 400 for a body without ``requests`` or a street. The
+property-search fake (``tests/fakes/batchdata.py``) does the rest: ``script()`` queues answers first (a 429
+with Retry-After, a 500...), ``requests`` records every request.
 
     with FakeBatchDataSkipTrace(api_key="k", persons={"12 oak st": [OWNER]}) as fake:
         BatchDataSkipTrace("k", fake.url).lookup("12 Oak St", "Austin", "TX", "78701", None)
@@ -13,11 +14,9 @@ BatchData would return; any other street is a miss (``meta.matched`` false). Err
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from tests.fakes.batchdata import Request, Scripted, _error
-from tests.fakes.local_http import Answer, LocalFake
+from tests.fakes.batchdata import FakeBatchData, _error
 
 PATH = "/api/v3/property/skip-trace"
 OWNER = {
@@ -36,43 +35,23 @@ RELATIVE = {"propertyOwner": False, "name": {"full": "John Roe"},
             "phones": [{"number": "5125550199", "type": "Mobile", "dnc": False}], "emails": []}
 
 
-class FakeBatchDataSkipTrace(LocalFake):
+class FakeBatchDataSkipTrace(FakeBatchData):
+    """The property-search fake's plumbing (request log, ``script()``, the Bearer check) with this route."""
+
     def __init__(self, api_key: str = "test-key", persons: dict[str, list[Any]] | None = None) -> None:
-        super().__init__("fake-batchdata-skip-trace")
-        self.api_key = api_key
+        super().__init__(api_key, properties=[])
         self.persons = {"12 oak st": [OWNER, RELATIVE]} if persons is None else persons
-        self.requests: list[Request] = []
-        self._script: list[Scripted] = []
 
     @property
     def url(self) -> str:
         """The v3 API root to give the client."""
         return f"{self.root}/api/v3"
 
-    def script(self, *, status: int, body: Any = None, headers: dict[str, str] | None = None, times: int = 1) -> None:
-        with self._lock:
-            self._script.append(Scripted(status, _error(status, "scripted") if body is None else body,
-                                         dict(headers or {}), times))
-
-    def respond(self, method: str, path: str, headers: dict[str, str], raw: bytes) -> Answer:
-        status, extra, body = self._answer(method, path, headers, raw)
-        return status, extra, body if isinstance(body, bytes) else json.dumps(body).encode()
-
-    def _answer(self, method: str, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, dict, Any]:
-        try:
-            body = json.loads(raw or b"null")
-        except ValueError:
-            body = raw.decode(errors="replace")
-        with self._lock:
-            self.requests.append(Request(path, headers, body))
-            scripted = next((s for s in self._script if s.times > 0), None)
-            if scripted is not None:
-                scripted.times -= 1
-                return scripted.status, scripted.headers, scripted.body
-        if headers.get("authorization") != f"Bearer {self.api_key}":
-            return 401, {}, _error(401, "Invalid or missing API token.")
-        if (method, path) != ("POST", PATH):
-            return 404, {}, _error(404, f"No route {method} {path}")
+    def answer(self, method: str, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, dict[str, str], Any]:
+        status, extra, answer = super().answer(method, path, headers, raw)
+        if (method, path) != ("POST", PATH) or answer != _error(404, f"No route {method} {path}"):
+            return status, extra, answer  # scripted, refused key, other routes: as the base fake answers
+        body = self.requests[-1].body
         items = body.get("requests") if isinstance(body, dict) else None
         if not isinstance(items, list) or not items or len(items) > 100 or not all(
                 isinstance(i, dict) and isinstance(i.get("propertyAddress"), dict)
