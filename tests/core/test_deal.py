@@ -220,6 +220,7 @@ def test_max_offer_without_targets_or_without_a_loan():
     (dict(arv=float("nan")), "After-repair value (ARV) must be a number."),
     (dict(arv=True), "After-repair value (ARV) must be a number."),
     (dict(arv="350000"), "After-repair value (ARV) must be a number."),
+    (dict(arv=10 ** 400), "After-repair value (ARV) must be a number."),
     (dict(financing="seller"), "Financing must be cash or a hard-money loan."),
     (dict(rehab_lines=(RehabLine("Roof", -1),)), "Rehab line 'Roof' must be an amount from $0 to $100,000,000."),
     (dict(rehab_lines=(RehabLine(" ", 1),)), "Each rehab line needs a name of at most 60 characters."),
@@ -307,3 +308,13 @@ def test_a_full_analysis_is_keystroke_fast():
     for _ in range(20):
         flip(a.flip), rental(a.rental), brrrr(a.brrrr), max_offer(a.flip, a.targets, a.rental)
     assert (time.perf_counter() - start) / 20 < 0.02
+
+
+def test_too_many_rehab_lines_are_refused():
+    data = to_json(DealAnalysis(HARD_MONEY_FLIP, RENTAL))
+    data["flip"]["rehab_lines"] = [{"label": f"Line {n}", "amount": 1} for n in range(51)]
+    with pytest.raises(DealInputError) as exc:
+        analysis_from_json(data)
+    assert exc.value.message == "A rehab budget has at most 50 lines."
+    data["flip"]["rehab_lines"] = data["flip"]["rehab_lines"][:50]
+    assert analysis_from_json(data).flip.rehab == 50

@@ -165,9 +165,12 @@ def _problem(name: str, value: Any, label: str | None = None) -> str | None:
     kind = _KIND.get(name, "percent")
     if value is None and name in ("min_profit", "min_roi_pct", "min_dscr"):
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    try:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            return msg.DEAL_NUMBER.format(field=label)
+        whole = float(value).is_integer()
+    except OverflowError:  # an integer too large for a float
         return msg.DEAL_NUMBER.format(field=label)
-    whole = float(value).is_integer()
     if kind == "money" and not 0 <= value <= MAX_MONEY:
         return msg.DEAL_MONEY.format(field=label)
     if kind == "percent" and not 0 <= value <= 100:
@@ -264,6 +267,8 @@ def analysis_from_json(data: Any) -> DealAnalysis:
     if not isinstance(raw_lines, list) or not all(isinstance(x, dict) and set(x) == {"label", "amount"}
                                                   for x in raw_lines):
         raise DealInputError([msg.DEAL_SHAPE])
+    if len(raw_lines) > MAX_REHAB_LINES:  # before building anything from a long list
+        raise DealInputError([msg.DEAL_TOO_MANY_LINES])
     lines = tuple(RehabLine(x["label"], x["amount"]) for x in raw_lines)
     top = {k: v for k, v in data.items() if k not in ("flip", "rental", "targets")}
     targets = data.get("targets", {})
