@@ -14,6 +14,9 @@
    rolls back and returns the winner's row, charging nothing. A balance spent meanwhile makes the ledger
    refuse: the whole transaction rolls back (nothing stored) and the shortfall message is raised.
 
+The owner name given to the provider (shown when the provider names nobody) is the owner of record of
+a public-record lead, else a name in the lead's raw data, else none.
+
 ``owner_contact(user_id, lead_id)`` reads the stored result (None before the first search);
 ``mark_number_wrong(user_id, lead_id, number, wrong=True)`` marks one of its numbers (un)wrong.
 """
@@ -34,7 +37,7 @@ from marketplace.core import owner_contact as rules
 from marketplace.core.errors import UserError
 from marketplace.core.scrape import shortfall_message
 from marketplace.db import read_scope, session_scope
-from marketplace.models import OwnerContact
+from marketplace.models import Lead, OwnerContact, Property
 from marketplace.services import ledger
 from marketplace.services.deals import parse_ids, unlocked_lead
 from marketplace.sources.base import SourceError
@@ -78,7 +81,7 @@ def find_owner_contact(user_id: uuid.UUID | None, lead_id: object, provider: Ski
         if available < cost:
             raise SkipTraceError(msg.INSUFFICIENT_CREDITS_TITLE, shortfall_message(available, cost))
         where = (lead.address, lead.city, lead.state, lead.zip_code)
-        owner = _owner_name(lead.raw_data)
+        owner = _owner_name(session, lead)
     found = _ask(provider, where, owner)
     hit = found.found
     try:
@@ -151,13 +154,15 @@ def _stored(session: Session, user_id: uuid.UUID, lead_id: uuid.UUID) -> OwnerCo
                                                    OwnerContact.lead_id == lead_id)).first()
 
 
-def _owner_name(raw: Any) -> str | None:
-    """The owner's name from the lead's raw data when a source put one there (public-record owner names come
-    later, issue 25 / h6), else None."""
-    if not isinstance(raw, dict):
-        return None
-    for key in OWNER_NAME_KEYS:
-        value = raw.get(key)
+def _owner_name(session: Session, lead: Lead) -> str | None:
+    """The owner of record when the lead was made from public records (``properties.owner_name``), else a
+    name a source put in the lead's raw data, else None (BatchData then matches by address alone)."""
+    names: list[Any] = []
+    if lead.property_id is not None:
+        names.append(session.exec(select(Property.owner_name).where(Property.id == lead.property_id)).first())
+    raw = lead.raw_data if isinstance(lead.raw_data, dict) else {}
+    names += [raw.get(key) for key in OWNER_NAME_KEYS]
+    for value in names:
         if isinstance(value, str) and value.strip():
             return " ".join(value.split())[:200]
     return None

@@ -12,8 +12,11 @@ notes that call the same endpoint (read 2026-11-25, through the code search):
   property skip tracing ... you send up to 100 properties, by address or by APN, and get back the persons
   BatchData links to each property, with their phones, emails and addresses"; pkg.go.dev), and the pipeline
   ``odgsully/adhs-working`` (``Batchdata/src/batchdata_sync.py``, which sends ``requestId`` to match
-  answers). An optional ``name: {first, last}`` improves matching (the pipeworx BatchData connector's
-  request items "{ propertyAddress: { street, city, state, zip }, name?: { first, last } }").
+  answers). The request may carry the owner's ``name: {first, last}`` (the pipeworx BatchData connector's
+  items "{ propertyAddress: { street, city, state, zip }, name?: { first, last } }"), but it is not sent:
+  owner names of record come in either order ("SMITH JOHN"), a wrong split could only hurt the match, and
+  the endpoint matches by address (that pipeline sends the address only: "API uses ADDRESS ONLY").
+  ``owner_name`` is kept as the result's name when BatchData names nobody.
 - The answer: ``{"status": {"code", "text"}, "result": {"data": [{"input": {...}, "persons": [{
   "propertyOwner": bool, "name": {"first", "last", "full"}, "phones": [{"rank", "number", "type" ("Mobile" |
   "Land Line"), "carrier", "dnc", "tcpa", "reachable"}], "emails": [{"rank", "email", "tested"}]}],
@@ -79,9 +82,6 @@ class BatchDataSkipTrace(BatchDataClient):
                owner_name: str | None) -> ContactResult:
         item: dict[str, Any] = {"requestId": "1", "propertyAddress": {
             "street": address, "city": city, "state": state, "zip": zip_code}}
-        first, _, last = (owner_name or "").strip().partition(" ")
-        if first and last:
-            item["name"] = {"first": first, "last": last.strip()}
         response = self.send("POST", f"{self.base_url}{PATH}", PATH, json={"requests": [item]},
                              headers=self._headers)
         status = response.status_code

@@ -200,6 +200,22 @@ def test_batchdata_through_the_fake_server(owned, monkeypatch):
         monkeypatch.setenv("BATCHDATA_API_KEY", "k")
         monkeypatch.setenv("BATCHDATA_SKIP_TRACE_URL", fake.url)
         view = skip_trace.find_owner_contact(user.id, lead_id)
-        assert fake.requests[0].body["requests"][0]["name"] == {"first": "Jane", "last": "Doe"}
+        assert fake.requests[0].body["requests"][0]["propertyAddress"]["street"] == "12 Oak St"
     assert (view.provider, view.status, view.charged_now, view.owner_name) == ("batchdata", "found", 25, "Jane Doe")
     assert [p["number"] for p in view.phones] == ["(512) 555-0142", "(512) 555-0177"]
+
+
+def test_a_public_record_leads_owner_of_record_is_sent(db_url, new_user):
+    from marketplace.models import Property
+    user = new_user(credits=100)
+    with session_scope() as session:
+        prop = Property(address_key="12 oak st|78701", address="12 Oak St", city="Austin", state="TX",
+                        zip_code="78701", owner_name="SMITH  JOHN")
+        session.add(prop)
+        session.flush()
+        prop_id = prop.id
+    lead_id = add_lead(property_id=prop_id, raw_data={"owner_name": "Someone Else"})
+    unlock(user.id, lead_id)
+    provider = Provider(MISS)
+    skip_trace.find_owner_contact(user.id, lead_id, provider)
+    assert provider.calls[0][4] == "SMITH JOHN"

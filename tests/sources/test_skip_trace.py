@@ -79,14 +79,12 @@ def test_hit_maps_the_owner_phones_type_dnc_and_emails(fake, sleeps):
     [request] = fake.requests
     assert request.path == PATH and request.headers["authorization"] == "Bearer secret-key"
     assert request.body == {"requests": [{"requestId": "1", "propertyAddress": {
-        "street": "12 Oak St", "city": "Austin", "state": "TX", "zip": "78701"},
-        "name": {"first": "Jane", "last": "Doe"}}]}
+        "street": "12 Oak St", "city": "Austin", "state": "TX", "zip": "78701"}}]}  # no name: by address
 
 
 def test_miss_is_an_empty_result(fake, sleeps):
     result = client(fake, sleeps).lookup("99 Nowhere Rd", "Austin", "TX", "78701", None)
     assert not result.found and result.phones == () and result.emails == ()
-    assert "name" not in fake.requests[0].body["requests"][0]
 
 
 def test_429_then_success_waits_for_retry_after(fake, sleeps):
