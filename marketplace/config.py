@@ -278,3 +278,32 @@ def get_settings() -> Settings:
         map_tile_url=lead_map.tile_url(os.environ.get("MAP_TILE_URL")),
         map_tile_attribution=(os.environ.get("MAP_TILE_ATTRIBUTION") or lead_map.DEFAULT_TILE_ATTRIBUTION).strip(),
     )
+
+
+# --------------------------------------------------------------------------- owner contact (skip trace, issue 25)
+
+SKIP_TRACE_PROVIDERS = ("demo", "batchdata")
+BATCHDATA_SKIP_TRACE_DEFAULT_URL = "https://api.batchdata.com/api/v3"
+
+
+@dataclass(frozen=True)
+class SkipTraceSettings:
+    """Who finds a lead owner's phone and e-mail (``sources/skip_trace.py``)."""
+
+    provider: str  # SKIP_TRACE_PROVIDER: "demo" (default: built-in, labelled demo data) or "batchdata"
+    batchdata_api_key: str | None = field(default=None, repr=False)  # BATCHDATA_API_KEY (never printed)
+    batchdata_url: str = BATCHDATA_SKIP_TRACE_DEFAULT_URL  # BATCHDATA_SKIP_TRACE_URL: the v3 API root
+    batchdata_timeout: str = "30"  # BATCHDATA_TIMEOUT as given (seconds; the client validates it)
+
+
+def skip_trace_settings() -> SkipTraceSettings:
+    raw = (os.environ.get("SKIP_TRACE_PROVIDER") or "demo").strip().lower()
+    if raw not in SKIP_TRACE_PROVIDERS:
+        raise ConfigError(f"SKIP_TRACE_PROVIDER must be demo or batchdata, got {raw!r}")
+    return SkipTraceSettings(
+        provider=raw,
+        batchdata_api_key=os.environ.get("BATCHDATA_API_KEY", "").strip() or None,
+        batchdata_url=(os.environ.get("BATCHDATA_SKIP_TRACE_URL", "").strip().rstrip("/")
+                       or BATCHDATA_SKIP_TRACE_DEFAULT_URL),
+        batchdata_timeout=os.environ.get("BATCHDATA_TIMEOUT", "").strip() or "30",
+    )

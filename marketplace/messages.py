@@ -301,3 +301,53 @@ PAGE_DESCRIPTIONS = {
     routes.TEST_CHECKOUT: "LeadVault's test-mode checkout: no real payment is taken.",
 }
 PAGE_DESCRIPTION_DEFAULT = "LeadVault: off-market real estate leads with ROI analysis, for investors."
+
+# --------------------------------------------------------------------------- deal desk (issue 25)
+# The deal analyzer's input checks (core.deal.inputs); {field} is a DEAL_FIELDS label.
+
+DEAL_INPUT_TITLE = "Check the deal inputs"
+DEAL_NUMBER = "{field} must be a number."
+DEAL_MONEY = "{field} must be an amount from $0 to $100,000,000."
+DEAL_PERCENT = "{field} must be a percentage from 0 to 100."
+DEAL_RATE = "{field} must be a rate from 0% to 30%."
+DEAL_TERM = "{field} must be a whole number of years from 1 to 40."
+DEAL_MONTHS = "{field} must be a whole number of months from 0 to 60."
+DEAL_DSCR = "{field} must be a ratio from 0 to 10."
+DEAL_FINANCING = "Financing must be cash or a hard-money loan."
+DEAL_LINE_LABEL = "Each rehab line needs a name of at most 60 characters."
+DEAL_TOO_MANY_LINES = "A rehab budget has at most 50 lines."
+DEAL_SHAPE = "The saved analysis could not be read; start again from the lead's figures."
+DEAL_FIELDS = {
+    "purchase_price": "Purchase price", "arv": "After-repair value (ARV)", "rehab": "Rehab line",
+    "holding_months": "Holding months", "monthly_holding_cost": "Monthly holding cost",
+    "buy_closing_pct": "Buying closing costs", "sell_closing_pct": "Selling closing costs",
+    "loan_to_cost_pct": "Loan-to-cost", "loan_rate_pct": "Hard-money rate", "loan_points_pct": "Points",
+    "monthly_rent": "Monthly rent", "vacancy_pct": "Vacancy", "property_tax_annual": "Property tax (yearly)",
+    "insurance_annual": "Insurance (yearly)", "management_pct": "Management", "maintenance_pct": "Maintenance",
+    "capex_pct": "Capital expenditures", "down_payment_pct": "Down payment", "mortgage_rate_pct": "Mortgage rate",
+    "term_years": "Mortgage term", "refi_ltv_pct": "Refinance loan-to-value", "refi_rate_pct": "Refinance rate",
+    "refi_term_years": "Refinance term", "refi_closing_pct": "Refinance closing costs",
+    "min_profit": "Minimum profit", "min_roi_pct": "Minimum ROI", "min_dscr": "Minimum DSCR",
+}
+DSCR_NO_LOAN = "no loan"  # DSCR when the deal has no debt service
+ANNUALIZED_NO_HOLD = "N/A (no holding period)"  # annualized ROI of a 0-month hold
+NO_CASH_IN = "N/A (no cash invested)"  # a ratio over zero cash
+ALL_CASH_BACK = "Infinite (the refinance returns all the cash)"  # BRRRR cash-on-cash with no cash left in
+TARGET_LABELS = {"min_profit": "Minimum profit", "min_roi_pct": "Minimum ROI", "min_dscr": "Minimum DSCR"}
+MAX_OFFER_BINDS = "{target} sets the maximum offer."
+MAX_OFFER_NONE = "No purchase price meets {target}, not even $0."
+MAX_OFFER_NO_TARGETS = "Set at least one target (minimum profit, ROI or DSCR) to solve for a maximum offer."
+DEAL_LOCKED = ("Lead Locked", "Unlock this lead to analyze the deal.")
+
+# --------------------------------------------------------------------------- owner contact / skip trace (issue 25)
+
+SKIP_TRACE_LOCKED = ("Lead Locked", "Unlock this lead to find the owner's phone and e-mail.")
+SKIP_TRACE_FAILED = ("Owner Search Failed",
+                     "The owner search is unavailable right now; nothing was charged. Please try again later.")
+SKIP_TRACE_NOT_FOUND = ("Owner Not Found", "No phone or e-mail was found for this property's owner. "
+                                           "Nothing was charged.")
+SKIP_TRACE_NO_RESULT = ("No Owner Search Yet", "Find the owner's phone and e-mail first.")
+NUMBER_NOT_LISTED = ("Number Not Found", "That number is not among this lead's owner contacts.")
+SKIP_TRACE_DEMO_NOTE = ("Demo data: these are fictional numbers (555-01xx) and example.com addresses, "
+                        "not the owner's real contact details.")
+DNC_NOTE = "On the Do Not Call list: do not call for marketing."

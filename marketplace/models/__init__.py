@@ -26,3 +26,4 @@ from marketplace.models.alerts import Notification, SavedSearch, SavedSearchCrit
 from marketplace.models.records import (  # noqa: F401
     DatasetRun, HpiPointRow, Property, PropertySignal, RecordedSale,
 )
+from marketplace.models.deals import CONTACT_STATUSES, DealAnalysisRow, DealDefaultsRow, OwnerContact  # noqa: F401

@@ -17,6 +17,7 @@ LEDGER_REASONS = (
     "admin_grant",
     "refund",
     "forfeited",  # the balance of a deleted account (services.account_settings.delete_account)
+    "skip_trace",  # owner contact found (services.skip_trace, issue 25)
 )
 IMAGE_STATUSES = ("success", "pending", "failed", "no_images")
 PURCHASE_STATUSES = ("pending", "paid", "failed", "canceled")

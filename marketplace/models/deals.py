@@ -1,0 +1,73 @@
+"""The deal desk (issue 25): saved deal analyses, each user's analyzer defaults, owner contacts (skip trace)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Optional
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+from marketplace.models.base import JSONType, bigint_pk, created_column, utcnow
+
+CONTACT_STATUSES = ("found", "miss")
+
+
+def _user_fk() -> sa.Column:
+    return sa.Column(sa.Uuid(), sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
+
+
+def _lead_fk() -> sa.Column:
+    return sa.Column(sa.Uuid(), sa.ForeignKey("leads.id", ondelete="CASCADE"), nullable=False, index=True)
+
+
+class DealAnalysisRow(SQLModel, table=True):
+    """A user's analysis of one lead: ``core.deal.to_json(DealAnalysis)``, re-validated on every load."""
+
+    __tablename__ = "deal_analyses"
+
+    id: Optional[int] = Field(default=None, sa_column=bigint_pk())
+    user_id: uuid.UUID = Field(sa_column=_user_fk())
+    lead_id: uuid.UUID = Field(sa_column=_lead_fk())
+    inputs: dict = Field(default_factory=dict, sa_column=sa.Column(JSONType, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+
+    __table_args__ = (sa.UniqueConstraint("user_id", "lead_id", name="uq_deal_analyses_user_lead"),)
+
+
+class DealDefaultsRow(SQLModel, table=True):
+    """A user's analyzer defaults (``core.deal.DealDefaults`` as JSON); no row: the built-in defaults."""
+
+    __tablename__ = "deal_defaults"
+
+    user_id: uuid.UUID = Field(
+        sa_column=sa.Column(sa.Uuid(), sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True))
+    defaults: dict = Field(default_factory=dict, sa_column=sa.Column(JSONType, nullable=False))
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+
+
+class OwnerContact(SQLModel, table=True):
+    """The owner's phones and e-mails a skip trace found for one user and lead (one search per user and lead:
+    a repeat reads this row). ``phones``: [{number, type, dnc, wrong}]; ``emails``: [address]."""
+
+    __tablename__ = "owner_contacts"
+
+    id: Optional[int] = Field(default=None, sa_column=bigint_pk())
+    user_id: uuid.UUID = Field(sa_column=_user_fk())
+    lead_id: uuid.UUID = Field(sa_column=_lead_fk())
+    provider: str = Field(sa_column=sa.Column(sa.String(32), nullable=False))
+    demo: bool = Field(default=False, sa_column=sa.Column(sa.Boolean(), nullable=False, server_default=sa.false()))
+    status: str = Field(sa_column=sa.Column(sa.String(8), nullable=False))
+    owner_name: Optional[str] = Field(default=None, sa_column=sa.Column(sa.String(200), nullable=True))
+    phones: list = Field(default_factory=list, sa_column=sa.Column(JSONType, nullable=False))
+    emails: list = Field(default_factory=list, sa_column=sa.Column(JSONType, nullable=False))
+    credits_charged: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, server_default="0"))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+
+    __table_args__ = (
+        sa.UniqueConstraint("user_id", "lead_id", name="uq_owner_contacts_user_lead"),
+        sa.CheckConstraint("status IN ('found', 'miss')", name="ck_owner_contacts_status"),
+        sa.CheckConstraint("credits_charged >= 0", name="ck_owner_contacts_credits"),
+    )

@@ -1,0 +1,160 @@
+"""Saved deal analyses and analyzer defaults (issue 25, item 2).
+
+A lead's analysis is reachable only by a user with an unlock record of that lead (``user_leads``); anyone
+else gets ``DEAL_LOCKED`` (a ``UserError``) and nothing is read or written. An archived lead stays
+analyzable (an unlock is forever, as on the property page).
+
+- ``load_analysis``: the saved analysis (its JSON re-validated by ``core.deal.analysis_from_json``), or a
+  first one from the lead's figures and the user's defaults (``core.deal.initial_analysis``). A saved
+  analysis that no longer validates is replaced by a first one and ``reset`` says so (``DEAL_SHAPE``).
+- ``save_analysis``: validates first (``DealInputError`` changes nothing), then one transaction: the unlock
+  check and the upsert of the one row per user and lead.
+- ``load_defaults`` / ``save_defaults``: the user's ``DealDefaults`` (no row: the built-in ones).
+- ``forget_user``: inside the caller's transaction, removes the user's analyses, defaults and owner
+  contacts (for account deletion).
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from marketplace import messages as msg
+from marketplace.core.deal import (DealAnalysis, DealDefaults, DealInputError, analysis_from_json, check,
+                                   defaults_from_json, initial_analysis, to_json)
+from marketplace.core.errors import UserError
+from marketplace.db import read_scope, session_scope
+from marketplace.models import DealAnalysisRow, DealDefaultsRow, Lead, OwnerContact, UserLead, utcnow
+
+
+@dataclass(frozen=True)
+class SavedAnalysis:
+    lead_id: uuid.UUID
+    analysis: DealAnalysis
+    saved_at: datetime | None  # None: not saved yet (a first analysis from the lead's figures)
+    reset: str | None = None  # why a stored analysis was replaced by a first one (DEAL_SHAPE), else None
+
+
+def parse_ids(user_id: uuid.UUID | None, lead_id: object, refusal: tuple[str, str]) -> uuid.UUID:
+    """The lead's UUID; ``refusal`` (a UserError) for no user or a malformed id (shared by the deal desk's
+    services: a wrong id reads exactly like a locked lead)."""
+    if user_id is None:
+        raise UserError(*msg.NOT_SIGNED_IN)
+    try:
+        return lead_id if isinstance(lead_id, uuid.UUID) else uuid.UUID(str(lead_id))
+    except ValueError:
+        raise UserError(*refusal) from None
+
+
+def unlocked_lead(session: Session, user_id: uuid.UUID, lead_id: uuid.UUID, refusal: tuple[str, str]) -> Lead:
+    """Inside the caller's transaction: the lead, when ``user_id`` has an unlock record of it; else raises
+    ``UserError(*refusal)``."""
+    lead = session.exec(
+        select(Lead).join(UserLead, UserLead.lead_id == Lead.id)
+        .where(UserLead.user_id == user_id, Lead.id == lead_id)
+    ).first()
+    if lead is None:
+        raise UserError(*refusal)
+    return lead
+
+
+def load_analysis(user_id: uuid.UUID | None, lead_id: object, database_url: str | None = None) -> SavedAnalysis:
+    lead_uuid = parse_ids(user_id, lead_id, msg.DEAL_LOCKED)
+    with read_scope(database_url) as session:
+        lead = unlocked_lead(session, user_id, lead_uuid, msg.DEAL_LOCKED)
+        row = session.exec(select(DealAnalysisRow).where(
+            DealAnalysisRow.user_id == user_id, DealAnalysisRow.lead_id == lead_uuid)).first()
+        defaults = _defaults(session, user_id)
+        first = initial_analysis(asking_price=lead.asking_price, arv=lead.arv, rehab_estimate=lead.rehab_estimate,
+                                 defaults=defaults)
+    if row is None:
+        return SavedAnalysis(lead_uuid, first, None)
+    try:
+        return SavedAnalysis(lead_uuid, analysis_from_json(row.inputs), row.updated_at)
+    except DealInputError:
+        return SavedAnalysis(lead_uuid, first, None, reset=msg.DEAL_SHAPE)
+
+
+def save_analysis(user_id: uuid.UUID | None, lead_id: object, analysis: DealAnalysis | dict[str, Any],
+                  database_url: str | None = None) -> SavedAnalysis:
+    """Store ``analysis`` (a ``DealAnalysis`` or its JSON) as the user's analysis of the lead."""
+    lead_uuid = parse_ids(user_id, lead_id, msg.DEAL_LOCKED)
+    if isinstance(analysis, DealAnalysis):
+        check(analysis)
+    else:
+        analysis = analysis_from_json(analysis)
+    inputs = to_json(analysis)
+    for attempt in range(2):  # a concurrent first save of the same lead: the second attempt updates its row
+        try:
+            with session_scope(database_url) as session:
+                unlocked_lead(session, user_id, lead_uuid, msg.DEAL_LOCKED)
+                now = utcnow()
+                row = session.exec(select(DealAnalysisRow).where(
+                    DealAnalysisRow.user_id == user_id, DealAnalysisRow.lead_id == lead_uuid)).first()
+                if row is None:
+                    session.add(DealAnalysisRow(user_id=user_id, lead_id=lead_uuid, inputs=inputs, created_at=now,
+                                                updated_at=now))
+                else:
+                    row.inputs, row.updated_at = inputs, now
+                    session.add(row)
+                session.flush()
+            return SavedAnalysis(lead_uuid, analysis, now)
+        except IntegrityError:
+            if attempt:
+                raise
+    raise AssertionError("unreachable")
+
+
+def load_defaults(user_id: uuid.UUID | None, database_url: str | None = None) -> DealDefaults:
+    if user_id is None:
+        raise UserError(*msg.NOT_SIGNED_IN)
+    with read_scope(database_url) as session:
+        return _defaults(session, user_id)
+
+
+def save_defaults(user_id: uuid.UUID | None, defaults: DealDefaults | dict[str, Any],
+                  database_url: str | None = None) -> DealDefaults:
+    """Store the user's defaults (validated first: ``DealInputError`` changes nothing)."""
+    if user_id is None:
+        raise UserError(*msg.NOT_SIGNED_IN)
+    if isinstance(defaults, DealDefaults):
+        check(defaults)
+    else:
+        defaults = defaults_from_json(defaults)
+    values = to_json(defaults)
+    for attempt in range(2):
+        try:
+            with session_scope(database_url) as session:
+                row = session.get(DealDefaultsRow, user_id)
+                if row is None:
+                    row = DealDefaultsRow(user_id=user_id, defaults=values)
+                row.defaults, row.updated_at = values, utcnow()
+                session.add(row)
+                session.flush()
+            return defaults
+        except IntegrityError:
+            if attempt:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _defaults(session: Session, user_id: uuid.UUID) -> DealDefaults:
+    row = session.get(DealDefaultsRow, user_id)
+    if row is None:
+        return DealDefaults()
+    try:
+        return defaults_from_json(row.defaults)
+    except DealInputError:  # stored by an older version with other limits: the built-in ones
+        return DealDefaults()
+
+
+def forget_user(session: Session, user_id: uuid.UUID) -> None:
+    """Inside the caller's transaction: delete the user's analyses, defaults and owner contacts."""
+    for model in (DealAnalysisRow, DealDefaultsRow, OwnerContact):
+        session.execute(sa.delete(model.__table__).where(model.__table__.c.user_id == user_id))

@@ -1,0 +1,153 @@
+"""BatchData property skip trace: the lead owner's phones and e-mails (issue 25, item 3).
+
+What the request and response shapes are based on
+-------------------------------------------------
+BatchData's skip-trace reference was not reachable here; the shapes come from public client code and
+notes that call the same endpoint (read 2026-11-25, through the code search):
+
+- ``POST https://api.batchdata.com/api/v3/property/skip-trace`` with ``Authorization: Bearer <API token>``
+  and ``{"requests": [{"requestId": ..., "propertyAddress": {"street", "city", "state", "zip"}}]}``, up to
+  100 requests a call: a documented investor-tooling note on the endpoint (request format, "valid address
+  combinations", response structure), the Go SDK ``mrz1836/go-batchdata`` ("BatchData V3 API: synchronous
+  property skip tracing ... you send up to 100 properties, by address or by APN, and get back the persons
+  BatchData links to each property, with their phones, emails and addresses"; pkg.go.dev), and the pipeline
+  ``odgsully/adhs-working`` (``Batchdata/src/batchdata_sync.py``, which sends ``requestId`` to match
+  answers). The request may carry the owner's ``name: {first, last}`` (the pipeworx BatchData connector's
+  items "{ propertyAddress: { street, city, state, zip }, name?: { first, last } }"), but it is not sent:
+  owner names of record come in either order ("SMITH JOHN"), a wrong split could only hurt the match, and
+  the endpoint matches by address (that pipeline sends the address only: "API uses ADDRESS ONLY").
+  ``owner_name`` is kept as the result's name when BatchData names nobody.
+- The answer: ``{"status": {"code", "text"}, "result": {"data": [{"input": {...}, "persons": [{
+  "propertyOwner": bool, "name": {"first", "last", "full"}, "phones": [{"rank", "number", "type" ("Mobile" |
+  "Land Line"), "carrier", "dnc", "tcpa", "reachable"}], "emails": [{"rank", "email", "tested"}]}],
+  "meta": {"matched": bool, "error": bool}}], "meta": {"results": {"requestCount", "matchCount", ...}}}}``
+  (the same note; public clients of the endpoint read ``result.data[0].persons[].phones[].number/type/dnc``
+  and ``emails[].email``). The older v1 answer, ``results.persons[].phoneNumbers`` with e-mails under
+  ``address``, is read too.
+
+Mapped defensively: the persons flagged ``propertyOwner`` are used when any is (else every person); phones
+are de-duplicated by digits, formatted, capped at ``MAX_PHONES``, ``dnc`` kept only when a boolean (else
+unknown); e-mails must look like e-mail addresses; ``meta.matched`` false, no data or no persons is a miss
+(no charge). A reply that is not the expected JSON is a ``SourceError`` (no charge either).
+
+Requests and failures: timeouts and bounded retries with backoff on 429/5xx honouring ``Retry-After``
+(``retrying.ProviderClient``; BatchData bills matches it returns, and a 429/5xx returns none). 401/403 is
+"BatchData refused the API key (HTTP 401): check BATCHDATA_API_KEY."; the key never appears in a message.
+Settings: ``BATCHDATA_API_KEY``, ``BATCHDATA_SKIP_TRACE_URL`` (the v3 root), ``BATCHDATA_TIMEOUT``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marketplace.config import BATCHDATA_SKIP_TRACE_DEFAULT_URL, skip_trace_settings
+from marketplace.core import owner_contact
+from marketplace.sources.base import SourceError
+from marketplace.sources.batchdata import BatchDataClient
+from marketplace.sources.skip_trace import ContactResult
+
+PATH = "/property/skip-trace"
+PROVIDER = "BatchData"
+
+
+def seconds(value: str) -> float:
+    """BATCHDATA_TIMEOUT as seconds; ``SourceError`` naming the setting when it is not a number."""
+    try:
+        return float(value)
+    except ValueError:
+        raise SourceError(f"BATCHDATA_TIMEOUT must be a number of seconds, not {value!r}.") from None
+
+
+class BatchDataSkipTrace(BatchDataClient):
+    """``SkipTraceProvider`` over BatchData's v3 property skip trace (the property-search client's key
+    handling, retries and error details)."""
+
+    name = "batchdata"
+
+    def __init__(self, api_key: str, base_url: str = BATCHDATA_SKIP_TRACE_DEFAULT_URL, **options: Any) -> None:
+        """``options``: ``ProviderClient``'s (timeout, default 30s; max_retries, default 2; backoff, client,
+        sleep)."""
+        super().__init__(api_key, base_url, **{"max_retries": 2, **options})
+
+    def __repr__(self) -> str:  # never the key
+        return f"BatchDataSkipTrace({self.base_url!r})"
+
+    @classmethod
+    def from_settings(cls) -> BatchDataSkipTrace:
+        settings = skip_trace_settings()
+        return cls(settings.batchdata_api_key or "", settings.batchdata_url,
+                   timeout=seconds(settings.batchdata_timeout))
+
+    def lookup(self, address: str, city: str, state: str, zip_code: str,
+               owner_name: str | None) -> ContactResult:
+        item: dict[str, Any] = {"requestId": "1", "propertyAddress": {
+            "street": address, "city": city, "state": state, "zip": zip_code}}
+        response = self.send("POST", f"{self.base_url}{PATH}", PATH, json={"requests": [item]},
+                             headers=self._headers)
+        status = response.status_code
+        if status in (401, 403):
+            raise SourceError(f"{PROVIDER} refused the API key (HTTP {status}): check BATCHDATA_API_KEY.")
+        if not response.is_success:
+            raise SourceError(f"{PROVIDER} refused the skip trace (HTTP {status}){self._detail(response)}")
+        try:
+            payload = response.json()
+        except ValueError:
+            raise SourceError(f"{PROVIDER} sent malformed JSON on {PATH}.") from None
+        persons = _persons(payload)
+        if persons is None:
+            raise SourceError(f"{PROVIDER} sent an unexpected answer on {PATH}: expected result.data, a list.")
+        return _result(persons, owner_name)
+
+
+def _persons(payload: Any) -> list[dict[str, Any]] | None:
+    """The persons of the one request (v3 ``result.data[0]``, v1 ``results``); [] for a miss, None when the
+    answer has neither shape."""
+    if not isinstance(payload, dict):
+        return None
+    result = payload.get("result")
+    if isinstance(result, dict):
+        data = result.get("data")
+        if not isinstance(data, list):
+            return None
+        item = data[0] if data and isinstance(data[0], dict) else {}
+        meta = item.get("meta")
+        if isinstance(meta, dict) and meta.get("matched") is False:
+            return []
+        persons = item.get("persons")
+    elif isinstance(payload.get("results"), dict):
+        persons = payload["results"].get("persons")
+    else:
+        return None
+    return [p for p in persons if isinstance(p, dict)] if isinstance(persons, list) else []
+
+
+def _result(persons: list[dict[str, Any]], owner_name: str | None) -> ContactResult:
+    owners = [p for p in persons if p.get("propertyOwner") is True] or persons
+    phones: list[dict[str, Any]] = []
+    emails: list[str] = []
+    for person in owners:
+        raw_phones = person.get("phones", person.get("phoneNumbers"))
+        for raw in raw_phones if isinstance(raw_phones, list) else []:
+            if not isinstance(raw, dict):
+                continue
+            entry = owner_contact.phone(raw.get("number"), raw.get("type"), raw.get("dnc"))
+            if entry and len(phones) < owner_contact.MAX_PHONES and not any(
+                    owner_contact.same_number(p["number"], entry["number"]) for p in phones):
+                phones.append(entry)
+        raw_emails = person.get("emails")
+        for raw in raw_emails if isinstance(raw_emails, list) else []:
+            value = raw.get("email", raw.get("address")) if isinstance(raw, dict) else raw
+            email = owner_contact.clean_email(value)
+            if email and email not in emails and len(emails) < owner_contact.MAX_EMAILS:
+                emails.append(email)
+    return ContactResult("batchdata", False, _name(owners) or owner_name, tuple(phones), tuple(emails))
+
+
+def _name(persons: list[dict[str, Any]]) -> str | None:
+    for person in persons:
+        name = person.get("name")
+        if isinstance(name, dict):
+            full = name.get("full") or " ".join(str(name.get(k) or "") for k in ("first", "last")).strip()
+            if isinstance(full, str) and full.strip():
+                return full.strip()[:200]
+    return None

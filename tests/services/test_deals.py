@@ -1,0 +1,100 @@
+"""Saved deal analyses and defaults (SQLite and PostgreSQL): per user per lead, refused without an unlock."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+import sqlalchemy as sa
+
+from marketplace import messages as msg
+from marketplace.core.deal import DealDefaults, DealInputError, RehabLine, Targets, to_json
+from marketplace.core.errors import UserError
+from marketplace.db import get_engine, session_scope
+from marketplace.models import DealAnalysisRow, UserLead
+from marketplace.services import deals
+from tests.factories import add_lead
+
+
+def unlock(user_id, lead_id) -> None:
+    with session_scope() as session:
+        session.add(UserLead(user_id=user_id, lead_id=lead_id, credit_cost=120, purchase_type="credits"))
+
+
+@pytest.fixture
+def owned(db_url, new_user):
+    user = new_user()
+    lead_id = add_lead(asking_price=200_000, arv=350_000, rehab_estimate=30_000)
+    unlock(user.id, lead_id)
+    return user, lead_id
+
+
+def test_first_analysis_comes_from_the_lead_and_the_users_defaults(owned):
+    user, lead_id = owned
+    deals.save_defaults(user.id, {"down_payment_pct": 25, "holding_months": 4})
+    loaded = deals.load_analysis(user.id, str(lead_id))
+    assert loaded.saved_at is None and loaded.reset is None
+    a = loaded.analysis
+    assert (a.flip.purchase_price, a.flip.arv, a.flip.rehab) == (200_000, 350_000, 30_000)
+    assert a.flip.holding_months == 4 and a.rental.down_payment_pct == 25
+    assert deals.load_defaults(user.id) == DealDefaults(down_payment_pct=25, holding_months=4)
+
+
+def test_save_and_load_per_user_per_lead(owned, new_user):
+    from dataclasses import replace
+    user, lead_id = owned
+    a = deals.load_analysis(user.id, lead_id).analysis
+    edited = replace(a, flip=replace(a.flip, rehab_lines=(RehabLine("Roof", 12_000), RehabLine("Paint", 3_500.5))),
+                     targets=Targets(min_profit=40_000))
+    saved = deals.save_analysis(user.id, lead_id, edited)
+    assert deals.load_analysis(user.id, lead_id).analysis == edited
+    again = deals.save_analysis(user.id, lead_id, to_json(replace(edited, refi_ltv_pct=70)))  # JSON too
+    assert again.saved_at >= saved.saved_at
+    assert deals.load_analysis(user.id, lead_id).analysis.refi_ltv_pct == 70
+    with get_engine().connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(DealAnalysisRow.__table__)).scalar() == 1
+    # another user who unlocked the same lead has their own analysis
+    other = new_user()
+    unlock(other.id, lead_id)
+    assert deals.load_analysis(other.id, lead_id).saved_at is None
+
+
+def test_invalid_analysis_is_refused_and_changes_nothing(owned):
+    user, lead_id = owned
+    data = to_json(deals.load_analysis(user.id, lead_id).analysis)
+    data["rental"]["vacancy_pct"] = 101
+    with pytest.raises(DealInputError) as exc:
+        deals.save_analysis(user.id, lead_id, data)
+    assert exc.value.message == "Vacancy must be a percentage from 0 to 100."
+    assert deals.load_analysis(user.id, lead_id).saved_at is None
+    with pytest.raises(DealInputError):
+        deals.save_defaults(user.id, {"term_years": 0})
+    assert deals.load_defaults(user.id) == DealDefaults()
+
+
+def test_a_stored_analysis_that_no_longer_validates_starts_over(owned):
+    user, lead_id = owned
+    deals.save_analysis(user.id, lead_id, deals.load_analysis(user.id, lead_id).analysis)
+    with session_scope() as session:
+        session.execute(sa.update(DealAnalysisRow.__table__).values(inputs={"flip": "garbage"}))
+    loaded = deals.load_analysis(user.id, lead_id)
+    assert loaded.reset == msg.DEAL_SHAPE and loaded.saved_at is None
+    assert loaded.analysis.flip.purchase_price == 200_000
+
+
+def test_a_locked_lead_is_unreachable(db_url, new_user, owned):
+    _, lead_id = owned
+    stranger = new_user()
+    data = to_json(deals.load_analysis(owned[0].id, lead_id).analysis)
+    for call in (lambda: deals.load_analysis(stranger.id, lead_id),
+                 lambda: deals.save_analysis(stranger.id, lead_id, data),
+                 lambda: deals.load_analysis(stranger.id, uuid.uuid4()),
+                 lambda: deals.load_analysis(stranger.id, "not-a-uuid")):
+        with pytest.raises(UserError) as exc:
+            call()
+        assert (exc.value.title, exc.value.message) == msg.DEAL_LOCKED
+    with pytest.raises(UserError) as exc:
+        deals.load_analysis(None, lead_id)
+    assert (exc.value.title, exc.value.message) == msg.NOT_SIGNED_IN
+    with get_engine().connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(DealAnalysisRow.__table__)).scalar() == 0
