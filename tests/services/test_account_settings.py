@@ -18,6 +18,7 @@ from marketplace.models import (
     EmailOutbox,
     HeldProperty,
     LoginAttempt,
+    OwnerContact,
     Profile,
     Subscription,
     SuperAdmin,
@@ -248,6 +249,8 @@ def test_delete_account_keeps_ledger_and_purchases_and_removes_the_rest(db_url, 
         session.add(HeldProperty(user_id=user.id, key="address:1 MAIN ST|78701", lead_id=held_lead.id))
         session.add(WebhookIdempotencyKey(user_id=user.id, key="retry-1", body_sha256="0" * 64, status=200,
                                           response_body={"leads_generated": 0}))
+        session.add(OwnerContact(user_id=user.id, lead_id=held_lead.id, provider="demo", status="found",
+                                 phones=[{"number": "5125550100", "type": "mobile", "dnc": False}], emails=[]))
         pending = CreditPurchase(user_id=user.id, bundle="pro", credits=1500, amount_cents=27000, provider="test",
                                  provider_session_id=f"cs_test_{uuid.uuid4().hex}", status="pending")
         session.add(pending)
@@ -277,6 +280,7 @@ def test_delete_account_keeps_ledger_and_purchases_and_removes_the_rest(db_url, 
                             (WebhookRequest, WebhookRequest.user_id == user.id),
                             (HeldProperty, HeldProperty.user_id == user.id),
                             (WebhookIdempotencyKey, WebhookIdempotencyKey.user_id == user.id),
+                            (OwnerContact, OwnerContact.user_id == user.id),
                             (EmailOutbox, EmailOutbox.to_address == user.email),
                             (LoginAttempt, LoginAttempt.email == user.email)):
             assert session.exec(select(func.count()).select_from(model).where(cond)).one() == 0, model
