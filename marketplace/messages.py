@@ -307,6 +307,7 @@ PAGE_DESCRIPTIONS = {
                               "advice: read the Investment Disclaimer."),
     routes.AUTH: "Sign in to LeadVault, or create an account to unlock off-market real estate leads.",
     routes.AUTH_CALLBACK: "Completing your LeadVault sign-in.",
+    routes.AUTH_RESET: "Reset your LeadVault password: we e-mail you a link to choose a new one.",
     routes.DASHBOARD: "Your LeadVault dashboard: unlocked leads, bulk scrapes, credits, referrals and settings.",
     routes.PROPERTY: "Property details of a LeadVault lead: address, pictures, valuation and ROI analysis.",
     routes.PURCHASE_CREDITS: "Buy LeadVault credits: choose a credit pack and pay through a secure checkout.",
