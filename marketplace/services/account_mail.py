@@ -114,7 +114,7 @@ def send_existing_account_notice(session: Session, user: User) -> None:
         f"Someone just tried to create a {routes.APP_NAME} account with this e-mail address, "
         "which already has an account.\n\n"
         f"If it was you, sign in instead:\n\n{base}{routes.AUTH}\n\n"
-        f"If you forgot your password, write to {routes.SUPPORT_EMAIL}.\n"
+        f"If you forgot your password, choose a new one here:\n\n{base}{routes.AUTH_RESET}\n\n"
         "If it was not you, ignore this message: nothing was changed.\n",
     )
 
