@@ -48,24 +48,32 @@ def _error() -> rx.Component:
                            PasswordResetState.error_message, RESET_ERROR_ID)
 
 
+def _form(form_id: str, on_submit, fields: list[rx.Component], submit: rx.Component) -> rx.Component:
+    """Fields, the refusal right above the submit button, the submit."""
+    return rx.form(
+        rx.vstack(*fields, _error(), submit, spacing="4", width="100%"),
+        on_submit=on_submit,
+        reset_on_submit=False,
+        no_validate=True,
+        id=form_id,
+        width="100%",
+    )
+
+
+def _panel(panel_id: str, role: str, *children: rx.Component) -> rx.Component:
+    return rx.vstack(*children, _back_to_sign_in(), spacing="4", width="100%", id=panel_id, role=role)
+
+
 def request_form() -> rx.Component:
     return rx.vstack(
         _heading("key-round", "Forgot your password?",
                  "Enter the e-mail address of your account and we'll send you a link to choose a new one."),
-        rx.form(
-            rx.vstack(
-                field("Email", "reset-email", "email", type_="email", placeholder="you@example.com",
-                      auto_complete="email"),
-                _error(),
-                submit_button("reset-request-submit", PasswordResetState.busy, "Send Reset Link", "Sending..."),
-                spacing="4",
-                width="100%",
-            ),
-            on_submit=PasswordResetState.request_link,
-            reset_on_submit=False,
-            no_validate=True,
-            id="reset-request-form",
-            width="100%",
+        _form(
+            "reset-request-form",
+            PasswordResetState.request_link,
+            [field("Email", "reset-email", "email", type_="email", placeholder="you@example.com",
+                   auto_complete="email")],
+            submit_button("reset-request-submit", PasswordResetState.busy, "Send Reset Link", "Sending..."),
         ),
         _back_to_sign_in(),
         spacing="5",
@@ -75,17 +83,13 @@ def request_form() -> rx.Component:
 
 def sent_panel() -> rx.Component:
     """The same answer for every address (role status: announced when it replaces the form)."""
-    return rx.vstack(
+    return _panel(
+        "reset-sent-panel", "status",
         _heading("mail-check", RESET_SENT_TITLE, RESET_SENT, title_id="reset-sent"),
         rx.text("No e-mail after a few minutes? Look in your spam folder, or check the address and ask again.",
                 size="1", color_scheme="gray", align="center"),
         rx.button("Use another e-mail address", on_click=PasswordResetState.request_again, variant="soft",
                   id="reset-ask-again", width="100%"),
-        _back_to_sign_in(),
-        spacing="4",
-        width="100%",
-        id="reset-sent-panel",
-        role="status",
     )
 
 
@@ -93,22 +97,16 @@ def new_password_form() -> rx.Component:
     return rx.vstack(
         _heading("lock-keyhole", "Choose a new password",
                  "Setting it signs you in here and signs out every other device."),
-        rx.form(
-            rx.vstack(
+        _form(
+            "reset-password-form",
+            PasswordResetState.set_password,
+            [
                 field("New password", "reset-password", "password", type_="password",
                       placeholder="Create a password", auto_complete="new-password", hint="At least 6 characters."),
                 field("Confirm password", "reset-confirm-password", "confirm_password", type_="password",
                       placeholder="Repeat your password", auto_complete="new-password"),
-                _error(),
-                submit_button("reset-submit", PasswordResetState.busy, "Set New Password", "Saving..."),
-                spacing="4",
-                width="100%",
-            ),
-            on_submit=PasswordResetState.set_password,
-            reset_on_submit=False,
-            no_validate=True,
-            id="reset-password-form",
-            width="100%",
+            ],
+            submit_button("reset-submit", PasswordResetState.busy, "Set New Password", "Saving..."),
         ),
         spacing="5",
         width="100%",
@@ -116,17 +114,13 @@ def new_password_form() -> rx.Component:
 
 
 def invalid_panel() -> rx.Component:
-    return rx.vstack(
+    return _panel(
+        "reset-invalid-panel", "alert",
         _heading("link-2-off", RESET_LINK_INVALID[1],
                  "Reset links work once, for 30 minutes. Ask for a new one and open the newest e-mail.",
                  style=WARNING_BADGE_STYLE, title_id="reset-invalid"),
         rx.button("Request a new link", on_click=PasswordResetState.request_again, id="reset-request-new",
                   size="3", width="100%"),
-        _back_to_sign_in(),
-        spacing="4",
-        width="100%",
-        id="reset-invalid-panel",
-        role="alert",
     )
 
 

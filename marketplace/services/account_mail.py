@@ -145,4 +145,5 @@ def send_password_reset_email(session: Session, user: User, now: datetime | None
         f"Choose a new password by opening this link (valid for {minutes} minutes, once):\n\n{link}\n\n"
         "Setting a new password signs out every device signed in to your account.\n"
         "If you did not ask for this, ignore this message: your password stays as it is.\n",
+        background=True,
     )

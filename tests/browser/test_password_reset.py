@@ -65,6 +65,12 @@ def request_reset(page: Page, email: str) -> None:
     expect(page.locator("#reset-sent-text")).to_have_text(RESET_SENT)
 
 
+def submit_new_password(page: Page, password: str, confirm: str) -> None:
+    page.locator("#reset-password").fill(password)
+    page.locator("#reset-confirm-password").fill(confirm)
+    page.locator("#reset-submit").click()
+
+
 def expect_reset_error(page: Page, title: str, message: str) -> None:
     expect(page.locator("#reset-error-title")).to_have_text(title)
     expect(page.locator("#reset-error-message")).to_have_text(message)
@@ -100,19 +106,13 @@ def test_forgot_password_whole_flow(page: Page, live_server, make_user):
     expect(page.locator("#reset-title")).to_have_text("Choose a new password")
     shoot(page, "form")
     # SPEC 5's rules and texts; the link stays usable after a refused password.
-    page.locator("#reset-password").fill("abcdef")
-    page.locator("#reset-confirm-password").fill("abcdeg")
-    page.locator("#reset-submit").click()
+    submit_new_password(page, "abcdef", "abcdeg")
     expect_reset_error(page, "Password Mismatch", "Passwords do not match. Please try again.")
-    page.locator("#reset-password").fill("abc")
-    page.locator("#reset-confirm-password").fill("abc")
-    page.locator("#reset-submit").click()
+    submit_new_password(page, "abc", "abc")
     expect_reset_error(page, "Password Too Short", "Password must be at least 6 characters long.")
     shoot(page, "form-error")
 
-    page.locator("#reset-password").fill(NEW_PASSWORD)
-    page.locator("#reset-confirm-password").fill(NEW_PASSWORD)
-    page.locator("#reset-submit").click()
+    submit_new_password(page, NEW_PASSWORD, NEW_PASSWORD)
     page.wait_for_url("**/dashboard", timeout=20000)
     expect_toast(page, "Password Reset",
                  "Your new password is set and you're signed in. Every other device was signed out.")
@@ -149,9 +149,7 @@ def test_reset_link_for_an_unconfirmed_account_confirms_it(page: Page, live_serv
     page.goto("/auth/reset")
     request_reset(page, user["email"])
     page.goto(mailed_link(db, user["email"], RESET_SUBJECT, RESET_LINK_RE))
-    page.locator("#reset-password").fill(NEW_PASSWORD)
-    page.locator("#reset-confirm-password").fill(NEW_PASSWORD)
-    page.locator("#reset-submit").click()
+    submit_new_password(page, NEW_PASSWORD, NEW_PASSWORD)
     page.wait_for_url("**/dashboard", timeout=20000)
     with session_scope(db) as session:
         assert session.get(User, uuid.UUID(user["id"])).email_confirmed_at is not None

@@ -269,3 +269,25 @@ def test_reset_keeps_an_earlier_confirmation_time(new_user, db_url):
     accounts.request_password_reset(user.email, ip_address="10.12.0.1")
     accounts.reset_password(_reset_token(user.email), NEW_PASSWORD, NEW_PASSWORD)
     assert _user(user.email).email_confirmed_at == before
+
+
+def test_a_slow_mail_server_does_not_tell_a_known_address_from_an_unknown_one(new_user, db_url, monkeypatch):
+    """The reset mail is delivered on a thread of its own: the request of a registered
+    address answers without waiting for SMTP (its timing would tell the address is known)."""
+    import time
+
+    from tests.fakes.smtp import smtp_server
+
+    user = new_user(email="slowmail@example.com", confirmed=True)
+    with smtp_server(greeting_delay=2.0) as (url, received):
+        monkeypatch.setenv("SMTP_URL", url)
+        started = time.monotonic()
+        accounts.request_password_reset(user.email, ip_address="10.13.0.1")
+        assert time.monotonic() - started < 1.5
+        deadline = time.monotonic() + 20
+        while not received and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(received) == 1 and "/auth/reset?token=" in received[0]
+        while not all(m.sent_at for m in _mails(user.email)) and time.monotonic() < deadline:
+            time.sleep(0.05)  # the delivery thread records it before the test's database goes
+        assert [m.sent_at is not None for m in _mails(user.email)] == [True]
