@@ -41,6 +41,20 @@ SIGN_UP_FAILED_TITLE = "Sign Up Failed"
 SIGN_UP_SENT_TITLE = "Check your e-mail"
 CALLBACK_FAILED = ("Authentication Failed", "This link is invalid or has expired. Please sign in.")
 
+# --------------------------------------------------------------------------- password reset (/auth/reset)
+
+# The same answer whether or not an account exists for the address.
+RESET_SENT_TITLE = "Check your e-mail"
+RESET_SENT = ("If an account exists for that address, we've sent a link to reset the password. "
+              "It expires in 30 minutes.")
+RESET_REQUEST_FAILED_TITLE = "Reset Failed"
+RESET_EMAIL_INVALID = (RESET_REQUEST_FAILED_TITLE, "Enter the e-mail address you signed up with.")
+RESET_THROTTLED = "Too many reset requests. Please try again in {minutes} {unit}."
+RESET_FAILED_TITLE = "Password Not Reset"
+RESET_LINK_INVALID = ("Link Expired", "This link has expired or was already used")
+RESET_DONE = ("Password Reset", "Your new password is set and you're signed in. Every other device was signed out.")
+RESET_SUBJECT = "Reset your password"
+
 # --------------------------------------------------------------------------- account e-mails
 
 CONFIRM_SUBJECT = "Confirm your e-mail address"
@@ -293,6 +307,7 @@ PAGE_DESCRIPTIONS = {
                               "advice: read the Investment Disclaimer."),
     routes.AUTH: "Sign in to LeadVault, or create an account to unlock off-market real estate leads.",
     routes.AUTH_CALLBACK: "Completing your LeadVault sign-in.",
+    routes.AUTH_RESET: "Reset your LeadVault password: we e-mail you a link to choose a new one.",
     routes.DASHBOARD: "Your LeadVault dashboard: unlocked leads, bulk scrapes, credits, referrals and settings.",
     routes.PROPERTY: "Property details of a LeadVault lead: address, pictures, valuation and ROI analysis.",
     routes.PURCHASE_CREDITS: "Buy LeadVault credits: choose a credit pack and pay through a secure checkout.",

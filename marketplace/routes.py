@@ -15,12 +15,17 @@ LEGAL_TERMS = "/legal/terms"
 LEGAL_DISCLAIMER = "/legal/disclaimer"
 AUTH = "/auth"
 AUTH_CALLBACK = "/auth/callback"
+AUTH_RESET = "/auth/reset"  # "Forgot password?": the request form, or with ?token= the new password
 DASHBOARD = "/dashboard"
 PROPERTY = "/property/[lead_id]"
 PURCHASE_CREDITS = "/purchase-credits"
 CREDITS_PURCHASED = "/credits-purchased"
 EXPLORER = "/explorerdev"
 REFERRAL_CAPTURE = "/[referral_segment]"
+
+
+def password_reset_url(token: str = "") -> str:
+    return f"{AUTH_RESET}?token={token}" if token else AUTH_RESET
 
 
 def property_url(lead_id: str) -> str:

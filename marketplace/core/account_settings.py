@@ -10,13 +10,10 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from marketplace.core.accounts import ValidationError
-from marketplace.core.limits import NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH
+from marketplace.core.accounts import ValidationError, validate_password_pair
+from marketplace.core.limits import NAME_MAX_LENGTH
 from marketplace.messages import (
     CURRENT_PASSWORD_REQUIRED,
-    PASSWORD_MISMATCH,
-    PASSWORD_TOO_LONG,
-    PASSWORD_TOO_SHORT,
     PASSWORD_UNCHANGED,
 )
 
@@ -82,12 +79,7 @@ def validate_new_password(current: object, new: object, confirm: object) -> str:
     confirm = confirm if isinstance(confirm, str) else ""
     if not current:
         raise ValidationError(*CURRENT_PASSWORD_REQUIRED)
-    if new != confirm:
-        raise ValidationError(*PASSWORD_MISMATCH)
-    if len(new) < PASSWORD_MIN_LENGTH:
-        raise ValidationError(*PASSWORD_TOO_SHORT)
-    if len(new) > PASSWORD_MAX_LENGTH:
-        raise ValidationError(*PASSWORD_TOO_LONG)
+    validate_password_pair(new, confirm)
     if new == current:
         raise ValidationError(*PASSWORD_UNCHANGED)
     return new

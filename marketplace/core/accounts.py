@@ -86,6 +86,17 @@ def check_lengths(first_name: str | None, last_name: str | None, email: str | No
         raise ValidationError(*PASSWORD_TOO_LONG)
 
 
+def validate_password_pair(password: object, confirm: object) -> str:
+    """A new password and its repetition, checked in the sign-up's order (SPEC 5
+    texts): mismatch, then too short, then too long. Returns the password."""
+    password = password if isinstance(password, str) else ""
+    confirm = confirm if isinstance(confirm, str) else ""
+    if password != confirm:
+        raise ValidationError(*PASSWORD_MISMATCH)
+    check_password(password)
+    return password
+
+
 def check_password(password: str | None) -> None:
     """6 to 128 characters (``ValidationError`` with the SPEC's or a clear message)."""
     if len(password or "") > PASSWORD_MAX_LENGTH:

@@ -10,6 +10,7 @@ from marketplace.pages import not_found  # noqa: F401
 from marketplace.pages import referral  # noqa: F401
 from marketplace.pages import auth  # noqa: F401
 from marketplace.pages import callback  # noqa: F401
+from marketplace.pages import password_reset  # noqa: F401
 from marketplace.pages import dashboard  # noqa: F401
 from marketplace.pages import explorer  # noqa: F401
 from marketplace.pages import marketplace  # noqa: F401

@@ -6,12 +6,12 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.components import ui
+from marketplace.components.auth_form import field, refusal_callout, submit_button
 from marketplace.components.layout import page
 from marketplace.messages import REFERRAL_NOT_APPLIED_TITLE, SIGN_UP_SENT_TITLE
-from marketplace.states.account import SIGN_IN_TAB, SIGN_UP_TAB, AuthPageState
+from marketplace.states.account import AUTH_ERROR_ID, SIGN_IN_TAB, SIGN_UP_TAB, AuthPageState
 from marketplace.states.auth import AuthState
 
-LABEL_STYLE = {"font_size": "var(--font-size-2)", "font_weight": "500", "color": "var(--gray-12)"}
 ICON_BADGE_STYLE = {
     "width": "44px", "height": "44px", "border_radius": "12px",
     "background": "var(--accent-3)", "color": "var(--accent-11)",
@@ -34,65 +34,22 @@ SELLING_POINTS = [
 ]
 
 
-def field(label: str, input_id: str, name: str, *, type_: str = "text", placeholder: str = "",
-          auto_complete: str = "", hint: str = "") -> rx.Component:
-    return rx.vstack(
-        rx.el.label(label, html_for=input_id, style=LABEL_STYLE),
-        rx.input(
-            id=input_id,
-            name=name,
-            type=type_,
-            placeholder=placeholder,
-            auto_complete=auto_complete,
-            size="3",
-            width="100%",
-        ),
-        rx.cond(hint != "", rx.text(hint, size="1", color_scheme="gray")),
-        spacing="1",
-        width="100%",
-    )
-
-
 def error_callout(tab: str) -> rx.Component:
     """The most recent refusal for this form, readable after the toast fades."""
-    return rx.cond(
+    return refusal_callout(
         (AuthPageState.error_tab == tab) & (AuthPageState.error_title != ""),
-        rx.callout.root(
-            rx.callout.icon(rx.icon("circle-alert")),
-            rx.vstack(
-                rx.text(AuthPageState.error_title, id="auth-error-title", weight="bold", size="2"),
-                rx.text(AuthPageState.error_message, id="auth-error-message", size="2"),
-                spacing="0",
-            ),
-            id="auth-error",
-            role="alert",
-            color_scheme="red",
-            variant="surface",
-            width="100%",
-        ),
-    )
-
-
-def submit_button(button_id: str, busy, idle_label: str, busy_label: str) -> rx.Component:
-    return rx.button(
-        rx.cond(busy, rx.spinner(size="2"), rx.fragment()),
-        rx.cond(busy, busy_label, idle_label),
-        id=button_id,
-        type="submit",
-        disabled=busy,
-        size="3",
-        width="100%",
+        AuthPageState.error_title, AuthPageState.error_message, AUTH_ERROR_ID,
     )
 
 
 def _auth_form(form_id: str, on_submit, fields: list[rx.Component], submit: rx.Component, tab: str,
                switch_prompt: str, switch_label: str, switch_tab: str) -> rx.Component:
-    """A sign-in or sign-up form: fields, submit, inline error, link to the other tab."""
+    """A sign-in or sign-up form: fields, the inline error right above the submit, link to the other tab."""
     return rx.form(
         rx.vstack(
             *fields,
-            submit,
             error_callout(tab),
+            submit,
             rx.text(
                 switch_prompt,
                 rx.link(switch_label, href="#", on_click=AuthPageState.set_tab(switch_tab).prevent_default,
@@ -120,8 +77,14 @@ def sign_in_form() -> rx.Component:
         [
             field("Email", "signin-email", "email", type_="email", placeholder="you@example.com",
                   auto_complete="email"),
-            field("Password", "signin-password", "password", type_="password", placeholder="Your password",
-                  auto_complete="current-password"),
+            rx.vstack(
+                field("Password", "signin-password", "password", type_="password", placeholder="Your password",
+                      auto_complete="current-password"),
+                rx.flex(rx.link("Forgot password?", href=routes.AUTH_RESET, id="signin-forgot", size="2",
+                                weight="medium"), justify="end", width="100%"),
+                spacing="2",
+                width="100%",
+            ),
         ],
         rx.vstack(
             submit_button("signin-submit", AuthPageState.signin_busy, "Sign In", "Signing in..."),

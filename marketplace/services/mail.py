@@ -30,10 +30,15 @@ from marketplace.models import EmailOutbox, utcnow
 log = logging.getLogger("marketplace.mail")
 
 
-def send_mail(session: Session, to: str, subject: str, body: str, headers: dict | None = None) -> EmailOutbox:
+def send_mail(
+    session: Session, to: str, subject: str, body: str, headers: dict | None = None, *, background: bool = False
+) -> EmailOutbox:
     """Record the message in the outbox; with SMTP it is delivered after the
     transaction commits, so a slow mail server never holds database locks and a
-    rolled-back transaction sends nothing."""
+    rolled-back transaction sends nothing. ``background``: delivered on a thread
+    of its own, so the caller's answer does not wait for (and its timing does not
+    tell of) the SMTP session: a password reset answers as fast for a registered
+    address as for an unknown one, which is sent nothing."""
     settings = get_settings()
     row = EmailOutbox(to_address=to, subject=subject, body=body, headers=headers or None)
     session.add(row)
@@ -46,7 +51,11 @@ def send_mail(session: Session, to: str, subject: str, body: str, headers: dict 
             print(f"[mail] to={to} subject={subject!r}\n{body}", flush=True)
         return row
     outbox_id = row.id
-    event.listen(session, "after_commit", lambda _s: deliver(outbox_id), once=True)
+    if background:
+        event.listen(session, "after_commit", lambda _s: threading.Thread(
+            target=_deliver_all, args=([outbox_id],), name="lv-mail").start(), once=True)
+    else:
+        event.listen(session, "after_commit", lambda _s: deliver(outbox_id), once=True)
     return row
 
 

@@ -17,6 +17,12 @@ check the password and is not recorded.
 
 Sign-up: at most ``SIGNUP_MAX_PER_HOUR`` (10) per IP in any hour.
 
+Password reset requests ("Forgot password?"): at most ``RESET_MAX_PER_ADDRESS``
+(3) per typed e-mail address and ``RESET_MAX_PER_IP`` (10) per IP in any hour,
+counted whether or not an account exists for the address (so the refusal tells
+nothing about it): a mailbox cannot be flooded with reset mails, and one
+network cannot probe or spam many addresses.
+
 Functions that take a ``session`` work inside the caller's transaction (``marketplace.db``).
 """
 
@@ -33,7 +39,11 @@ from marketplace.models import LoginAttempt, utcnow
 IP_ALLOWANCE_FACTOR = 4
 SIGN_IN = "sign_in"
 SIGN_UP = "sign_up"
+RESET_REQUEST = "reset_request"
 SIGNUP_WINDOW = timedelta(hours=1)
+RESET_WINDOW = timedelta(hours=1)
+RESET_MAX_PER_ADDRESS = 3
+RESET_MAX_PER_IP = 10
 EMAIL_COLUMN_WIDTH = 320
 
 
@@ -86,36 +96,55 @@ def throttle_wait(session: Session, email: str, ip_address: str, now: datetime |
 
 
 def record_sign_in(session: Session, email: str, ip_address: str, succeeded: bool, now: datetime | None = None) -> None:
-    session.add(LoginAttempt(
-        email=(email or "")[:EMAIL_COLUMN_WIDTH], ip_address=(ip_address or "")[:64], succeeded=succeeded,
-        kind=SIGN_IN, created_at=now or utcnow(),
-    ))
-    session.flush()
+    _record(session, email, ip_address, succeeded, SIGN_IN, now)
+
+
+def _window_wait(session: Session, condition, limit: int, window: timedelta, now: datetime) -> int:
+    """Seconds until fewer than ``limit`` attempts matching ``condition`` lie inside ``window`` (0 = go)."""
+    recent = session.exec(
+        select(LoginAttempt.created_at)
+        .where(condition, LoginAttempt.created_at > now - window)
+        .order_by(LoginAttempt.created_at.desc())
+        .limit(limit)
+    ).all()
+    if len(recent) < limit:
+        return 0
+    # The oldest of the last ``limit`` attempts must leave the window first.
+    free_at = _aware(recent[-1]) + window
+    return max(1, int((free_at - now).total_seconds() + 0.999))
 
 
 def signup_wait(session: Session, ip_address: str, now: datetime | None = None) -> int:
     """Seconds until this IP may sign up again (0 = go)."""
     if not ip_address:
         return 0
+    condition = sa.and_(LoginAttempt.kind == SIGN_UP, LoginAttempt.ip_address == ip_address)
+    return _window_wait(session, condition, get_settings().signup_max_per_hour, SIGNUP_WINDOW, now or utcnow())
+
+
+def reset_request_wait(session: Session, email: str, ip_address: str, now: datetime | None = None) -> int:
+    """Seconds until another password reset may be requested for ``email`` from this IP (0 = go)."""
     now = now or utcnow()
-    limit = get_settings().signup_max_per_hour
-    recent = session.exec(
-        select(LoginAttempt.created_at)
-        .where(LoginAttempt.kind == SIGN_UP, LoginAttempt.ip_address == ip_address,
-               LoginAttempt.created_at > now - SIGNUP_WINDOW)
-        .order_by(LoginAttempt.created_at.desc())
-        .limit(limit)
-    ).all()
-    if len(recent) < limit:
-        return 0
-    # The oldest of the last ``limit`` sign-ups must leave the window first.
-    free_at = _aware(recent[-1]) + SIGNUP_WINDOW
-    return max(1, int((free_at - now).total_seconds() + 0.999))
+    is_reset = LoginAttempt.kind == RESET_REQUEST
+    waits = [_window_wait(session, sa.and_(is_reset, LoginAttempt.email == email[:EMAIL_COLUMN_WIDTH]),
+                          RESET_MAX_PER_ADDRESS, RESET_WINDOW, now)]
+    if ip_address:
+        waits.append(_window_wait(session, sa.and_(is_reset, LoginAttempt.ip_address == ip_address),
+                                  RESET_MAX_PER_IP, RESET_WINDOW, now))
+    return max(waits)
+
+
+def record_reset_request(session: Session, email: str, ip_address: str, now: datetime | None = None) -> None:
+    _record(session, email, ip_address, True, RESET_REQUEST, now)
+
+
+def _record(session: Session, email: str, ip_address: str, succeeded: bool, kind: str, now: datetime | None) -> None:
+    session.add(LoginAttempt(
+        email=(email or "")[:EMAIL_COLUMN_WIDTH], ip_address=(ip_address or "")[:64], succeeded=succeeded,
+        kind=kind, created_at=now or utcnow(),
+    ))
+    session.flush()
 
 
 def record_sign_up(session: Session, email: str, ip_address: str, now: datetime | None = None) -> None:
-    session.add(LoginAttempt(
-        email=(email or "")[:EMAIL_COLUMN_WIDTH], ip_address=(ip_address or "")[:64], succeeded=True,
-        kind=SIGN_UP, created_at=now or utcnow(),
-    ))
-    session.flush()
+    _record(session, email, ip_address, True, SIGN_UP, now)

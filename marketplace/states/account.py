@@ -1,9 +1,10 @@
 """/auth (sign in, sign up) and /auth/callback (e-mail confirmation link).
 
 Every refusal ('Sign In Failed' / 'Sign Up Failed' and the server's message,
-SPEC 8) is shown once, in the callout under the form it came from (role
-alert): it stays readable and is never repeated by a toast. Sign-up's outcome
-is the "Check your e-mail" panel, likewise without a toast.
+SPEC 8) is shown once, in the callout above the submit button of the form it
+came from (role alert), scrolled into view: it stays readable and is never
+repeated by a toast. Sign-up's outcome is the "Check your e-mail" panel,
+likewise without a toast.
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ from marketplace import routes
 from marketplace.messages import CALLBACK_FAILED
 from marketplace.offloop import run_blocking
 from marketplace.services import accounts, auth_sessions, referrals
-from marketplace.states.auth import AuthState, error_toast
+from marketplace.states.auth import AuthState, error_toast, reveal
 
 log = logging.getLogger("marketplace.account")
 
 SIGN_IN_TAB = "signin"
 SIGN_UP_TAB = "signup"
+AUTH_ERROR_ID = "auth-error"  # the refusal callout of either form
 WELCOME_PAUSE_SECONDS = 1.2
 
 
@@ -51,10 +53,12 @@ class AuthPageState(AuthState):
         self.error_title = ""
         self.error_message = ""
 
-    def _fail(self, tab: str, exc: Exception, what: str) -> None:
-        """The refusal, shown in the callout under ``tab``'s form (and nowhere else)."""
+    def _fail(self, tab: str, exc: Exception, what: str):
+        """The refusal, shown in the callout above ``tab``'s submit button (and nowhere else),
+        scrolled into view: the event to yield."""
         self.error_tab = tab
         self.error_title, self.error_message = self._error_text(exc, what=what)
+        return reveal(AUTH_ERROR_ID)
 
     @rx.event
     async def load(self):
@@ -101,7 +105,7 @@ class AuthPageState(AuthState):
                     device_id=self._device_id(),
                 )
             except Exception as exc:  # noqa: BLE001 - AuthError's text, else the generic error
-                self._fail(SIGN_IN_TAB, exc, "sign-in")
+                yield self._fail(SIGN_IN_TAB, exc, "sign-in")
                 return
             await self._start_session(user_id, pair)
             yield rx.redirect(routes.DASHBOARD)
@@ -133,7 +137,7 @@ class AuthPageState(AuthState):
                     device_id=self._device_id(),
                 )
             except Exception as exc:  # noqa: BLE001 - AuthError's text, else the generic error
-                self._fail(SIGN_UP_TAB, exc, "sign-up")
+                yield self._fail(SIGN_UP_TAB, exc, "sign-up")
                 return
             self.signup_sent_to = result.email  # the "Check your e-mail" panel replaces the form
             if result.referral_refused:

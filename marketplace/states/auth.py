@@ -55,6 +55,20 @@ def success_toast(title: str, message: str | None = None) -> list:
     return [rx.toast.dismiss(ERROR_TOAST_ID), rx.toast.success(title, **props)]
 
 
+# Scrolls an element into view once it is rendered (the state change that adds it
+# reaches the page with this script; React renders it a frame or two later).
+REVEAL_SCRIPT = (
+    "(() => { let tries = 0; const go = () => { const el = document.getElementById(%r);"
+    " if (el) { el.scrollIntoView({block: 'nearest'}); } else if (tries++ < 30) { requestAnimationFrame(go); } };"
+    " requestAnimationFrame(go); })()"
+)
+
+
+def reveal(element_id: str):
+    """Bring the element ``element_id`` (a form's refusal callout) into the window."""
+    return rx.call_script(REVEAL_SCRIPT % element_id)
+
+
 class AuthState(rx.State):
     """Session tokens and the signed-in user's header data."""
 

@@ -118,19 +118,28 @@ def use_own_ip(page: Page) -> str:
 
 
 CONFIRM_LINK_RE = re.compile(r"(https?://\S+/auth/callback\?token=\S+)")
+RESET_LINK_RE = re.compile(r"(https?://\S+/auth/reset\?token=\S+)")
 
 
-def confirmation_link(database_url: str, email: str) -> str:
-    """The link in the newest confirmation e-mail to ``email`` (waits for it)."""
+def mailed_link(database_url: str, email: str, subject: str, pattern: re.Pattern, after_id: int = 0) -> str:
+    """The link matching ``pattern`` in the newest e-mail ``subject`` to ``email`` with an
+    outbox id above ``after_id`` (waits for it)."""
     from marketplace.models import EmailOutbox
-    from marketplace.messages import CONFIRM_SUBJECT
 
     def newest():
         with session_scope(database_url) as session:
             return session.exec(
-                select(EmailOutbox).where(EmailOutbox.to_address == email, EmailOutbox.subject == CONFIRM_SUBJECT)
+                select(EmailOutbox).where(EmailOutbox.to_address == email, EmailOutbox.subject == subject,
+                                          EmailOutbox.id > after_id)
                 .order_by(EmailOutbox.id.desc())
             ).first()
 
-    mail = wait_until(newest, message=f"no confirmation e-mail to {email}")
-    return CONFIRM_LINK_RE.search(mail.body).group(1)
+    mail = wait_until(newest, message=f"no e-mail {subject!r} to {email}")
+    return pattern.search(mail.body).group(1)
+
+
+def confirmation_link(database_url: str, email: str) -> str:
+    """The link in the newest confirmation e-mail to ``email`` (waits for it)."""
+    from marketplace.messages import CONFIRM_SUBJECT
+
+    return mailed_link(database_url, email, CONFIRM_SUBJECT, CONFIRM_LINK_RE)

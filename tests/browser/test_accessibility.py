@@ -220,6 +220,8 @@ PAGES: list[tuple[str, str, Callable[[Page, World], None]]] = [
     ("auth-sign-in", "visitor", tab("/auth", "Sign In", "#signin-email")),
     ("auth-sign-up", "visitor", tab("/auth", "Sign Up", "#signup-email")),
     ("auth-callback-invalid-link", "visitor", visit("/auth/callback?token=not-a-real-token", "#callback-heading")),
+    ("auth-reset-request", "visitor", visit("/auth/reset", "#reset-email")),
+    ("auth-reset-invalid-link", "visitor", visit("/auth/reset?token=not-a-real-token", "#reset-invalid-panel")),
     ("property-signed-out", "visitor", visit("/property/{w.unlocked_id}", "#property-login")),
     ("not-found", "visitor", visit("/no-such-page", "h1")),
     ("not-found-nested", "visitor", visit("/no/such/page", "h1")),

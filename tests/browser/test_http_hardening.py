@@ -207,7 +207,7 @@ def test_sitemap_lists_public_pages_only(client, live_server):
               "/legal/disclaimer"}
     assert public <= paths
     assert paths <= public | {"/bulkscraper"}  # the bulk scraper joins once it is a page
-    for private in ("/dashboard", "/explorerdev", "/auth", "/auth/callback", "/credits-purchased",
+    for private in ("/dashboard", "/explorerdev", "/auth", "/auth/callback", "/auth/reset", "/credits-purchased",
                     "/purchase-credits", "/404"):
         assert private not in paths
     assert not any("[" in p or p.startswith(("/property", "/test-checkout")) for p in paths)

@@ -19,7 +19,8 @@ from marketplace.core import http_policy
 YEAR = "public, max-age=31536000, immutable"
 PUBLIC_PAGES = ["/", "/marketplace", "/bulkscraper", "/pricing", "/about", "/contact", "/legal", "/legal/privacy",
                 "/legal/terms", "/legal/disclaimer", "/auth"]
-PRIVATE_PAGES = ["/dashboard", "/explorerdev", "/purchase-credits", "/credits-purchased", "/auth/callback"]
+PRIVATE_PAGES = ["/dashboard", "/explorerdev", "/purchase-credits", "/credits-purchased", "/auth/callback",
+                 "/auth/reset"]
 
 
 @pytest.fixture

@@ -129,3 +129,20 @@ def test_device_ids():
     assert rules.clean_device_id(made) == made and made != rules.new_device_id()
     for bad in ("", "short", "x" * 65, "<script>alert(1)</script>", None, 42):
         assert rules.clean_device_id(bad) == ""
+
+
+@pytest.mark.parametrize("password,confirm,expected", [
+    ("abcdef", "abcdeg", ("Password Mismatch", "Passwords do not match. Please try again.")),
+    ("abc", "abd", ("Password Mismatch", "Passwords do not match. Please try again.")),  # mismatch first
+    ("abc", "abc", ("Password Too Short", "Password must be at least 6 characters long.")),
+    (None, 42, ("Password Too Short", "Password must be at least 6 characters long.")),
+    ("p" * 129, "p" * 129, ("Password Too Long", "Password must be at most 128 characters long.")),
+])
+def test_validate_password_pair_refuses_in_the_sign_up_order(password, confirm, expected):
+    with pytest.raises(rules.ValidationError) as exc:
+        rules.validate_password_pair(password, confirm)
+    assert (exc.value.title, exc.value.message) == expected
+
+
+def test_validate_password_pair_returns_the_password():
+    assert rules.validate_password_pair("secret1", "secret1") == "secret1"

@@ -332,45 +332,10 @@ def test_development_log_shows_the_link(db_url, monkeypatch, capsys):
 
 def test_smtp_mail_is_sent_after_commit_and_not_on_rollback(db_url, monkeypatch):
     """A tiny SMTP server on loopback receives the confirmation e-mail."""
-    import socketserver
-    import threading
+    from tests.fakes.smtp import smtp_server
 
-    received: list[str] = []
-
-    class Handler(socketserver.StreamRequestHandler):
-        def handle(self):
-            self.wfile.write(b"220 test ESMTP\r\n")
-            data = False
-            lines: list[str] = []
-            while True:
-                line = self.rfile.readline().decode()
-                if not line:
-                    return
-                if data:
-                    if line == ".\r\n":
-                        data = False
-                        received.append("".join(lines))
-                        self.wfile.write(b"250 OK\r\n")
-                    else:
-                        lines.append(line)
-                    continue
-                cmd = line[:4].upper()
-                if cmd in ("EHLO", "HELO"):
-                    self.wfile.write(b"250 test\r\n")
-                elif cmd == "DATA":
-                    data = True
-                    self.wfile.write(b"354 go\r\n")
-                elif cmd == "QUIT":
-                    self.wfile.write(b"221 bye\r\n")
-                    return
-                else:
-                    self.wfile.write(b"250 OK\r\n")
-
-    server = socketserver.TCPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    # The test server offers no STARTTLS, so the message goes in plain text.
-    monkeypatch.setenv("SMTP_URL", f"smtp://127.0.0.1:{server.server_address[1]}")
-    try:
+    with smtp_server() as (url, received):
+        monkeypatch.setenv("SMTP_URL", url)
         with pytest.raises(RuntimeError):
             with session_scope() as s:
                 accounts.sign_up(s, first_name="Ann", last_name="Lee", email="ann@example.com",
@@ -381,6 +346,3 @@ def test_smtp_mail_is_sent_after_commit_and_not_on_rollback(db_url, monkeypatch)
         assert len(received) == 1 and "/auth/callback?token=" in received[0]
         with session_scope() as s:
             assert s.exec(select(EmailOutbox)).one().sent_at is not None
-    finally:
-        server.shutdown()
-        server.server_close()

@@ -212,38 +212,11 @@ def test_alerts_off_or_no_new_leads_notify_nobody(db_url, new_user):
 
 def test_digest_goes_out_over_smtp_with_the_unsubscribe_headers(db_url, new_user, monkeypatch):
     """A tiny SMTP server on loopback receives the digest after the commit."""
-    import socketserver
+    from tests.fakes.smtp import smtp_server
 
-    received: list[str] = []
-
-    class Handler(socketserver.StreamRequestHandler):
-        def handle(self):
-            self.wfile.write(b"220 test ESMTP\r\n")
-            data, lines = False, []
-            while line := self.rfile.readline().decode():
-                if data:
-                    if line == ".\r\n":
-                        data = False
-                        received.append("".join(lines))
-                        self.wfile.write(b"250 OK\r\n")
-                    else:
-                        lines.append(line)
-                    continue
-                command = line[:4].upper()
-                if command == "DATA":
-                    data = True
-                    self.wfile.write(b"354 go\r\n")
-                elif command == "QUIT":
-                    self.wfile.write(b"221 bye\r\n")
-                    return
-                else:
-                    self.wfile.write(b"250 OK\r\n")
-
-    server = socketserver.TCPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    monkeypatch.setenv("SMTP_URL", f"smtp://127.0.0.1:{server.server_address[1]}")
-    monkeypatch.setenv("SITE_URL", "https://leadvault.test")
-    try:
+    with smtp_server() as (smtp_url, received):
+        monkeypatch.setenv("SMTP_URL", smtp_url)
+        monkeypatch.setenv("SITE_URL", "https://leadvault.test")
         user = new_user(confirmed=True, email="ann@example.com")
         view = searches.create_saved_search(user.id, "Austin probate", "type=Probate")
         run = _run()
@@ -265,9 +238,6 @@ def test_digest_goes_out_over_smtp_with_the_unsubscribe_headers(db_url, new_user
             time.sleep(0.05)
         [mail] = _table(EmailOutbox)
         assert mail.sent_at is not None and mail.error is None
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def test_deleting_the_account_removes_searches_and_notifications(db_url, new_user):
