@@ -12,8 +12,8 @@ every layer (core, services, states, api) can import it.
 
 from __future__ import annotations
 
-from marketplace.core.limits import (EMAIL_MAX_LENGTH, MAX_SAVED_SEARCHES, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH,
-                                     SAVED_SEARCH_NAME_MAX_LENGTH)
+from marketplace.core.limits import (CITY_MAX_LENGTH, EMAIL_MAX_LENGTH, MAX_PLACES, MAX_PRICE, MAX_SAVED_SEARCHES,
+                                     NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, SAVED_SEARCH_NAME_MAX_LENGTH)
 from marketplace import routes
 from marketplace.routes import SUPPORT_EMAIL
 
@@ -247,6 +247,16 @@ NOTIFICATION_NOT_FOUND = ("Notification Not Found", "This notification no longer
 # The readable summary of a search's filters (core.saved_searches.summary).
 SUMMARY_ALL_LEADS = "All leads"
 SUMMARY_SORTED_BY = "sorted by {sort}"
+SUMMARY_PRICE = "Asking price {range}"
+
+# Location and price filters on /marketplace (issue 24 #8): shown under their inputs.
+PRICE_FILTER_NOTE = "Leads without an asking price are hidden while a price range is set."
+PRICE_INVALID = f"Enter a whole-dollar price from $0 to ${MAX_PRICE:,}."
+PRICE_MIN_ABOVE_MAX = "The minimum price is above the maximum price. Nothing was applied."
+CITY_INVALID = f"Enter a city name of at most {CITY_MAX_LENGTH} characters."
+ZIP_INVALID = "Enter a five-digit ZIP code."
+STATE_INVALID = "Choose one of the 50 states."
+PLACES_LIMIT = f"You can filter by at most {MAX_PLACES} cities and {MAX_PLACES} ZIP codes."
 # One notification (and e-mail subject) per refresh: the count is of distinct new leads.
 ALERT_TITLE_ONE = "1 new lead matches your saved searches"
 ALERT_TITLE_MANY = "{count} new leads match your saved searches"

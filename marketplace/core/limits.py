@@ -6,3 +6,8 @@ NAME_MAX_LENGTH = 100  # profiles.first_name / last_name are String(100)
 EMAIL_MAX_LENGTH = 254  # the longest address SMTP can carry (RFC 5321 path limit)
 SAVED_SEARCH_NAME_MAX_LENGTH = 60  # saved_searches.name is String(60)
 MAX_SAVED_SEARCHES = 25  # saved searches per user
+
+# Location and price filters (issue 24 #8).
+CITY_MAX_LENGTH = 100  # leads.city is VARCHAR(100)
+MAX_PLACES = 10  # cities, and ZIP codes, one filter may name (states: all 50)
+MAX_PRICE = 1_000_000_000  # whole dollars; leads.asking_price is a 32-bit integer

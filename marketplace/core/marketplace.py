@@ -4,12 +4,15 @@ pagination, the refresh countdown and money formatting. Pure functions only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from urllib.parse import parse_qs, quote_plus, urlencode, urlparse
 from zoneinfo import ZoneInfo
 
+from marketplace.core import filter_values as values
 from marketplace.core.leads import LEAD_TYPES, LISTING_URL_KEYS, is_generated
+from marketplace.core.limits import MAX_PLACES
 
 PACIFIC = ZoneInfo("America/Los_Angeles")
 REFRESH_HOUR = 8
@@ -100,26 +103,87 @@ def size_band(sqft: int | None) -> str | None:
 
 
 @dataclass(frozen=True)
+class Group:
+    """A set-wise filter group: a Filters field, its URL key (repeatable), the cleaner of one value
+    (None: dropped), at most ``limit`` values, and whether a URL value may list several with commas.
+
+    Adding a dimension is a field of Filters, a row of GROUPS, its SQL condition
+    (``services.marketplace``) and its facet (``core.saved_searches.lead_facets``)."""
+
+    field: str
+    key: str
+    clean: Callable[[object], str | None]
+    limit: int = 50
+    commas: bool = True
+
+
+def _one_of(options) -> Callable[[object], str | None]:
+    allowed = frozenset(options)
+    return lambda value: value if isinstance(value, str) and value in allowed else None
+
+
+GROUPS = (
+    Group("lead_types", "type", _one_of(LEAD_TYPE_OPTIONS)),
+    Group("roi_ranges", "roi", _one_of(v for v, _ in ROI_BANDS)),
+    Group("sizes", "size", _one_of(v for v, _ in SIZE_BANDS)),
+    Group("tags", "tag", _one_of(v for v, _ in TAGS)),
+    Group("states", "state", values.clean_state),
+    Group("cities", "city", values.clean_city, MAX_PLACES, commas=False),
+    Group("zips", "zip", values.clean_zip, MAX_PLACES),
+)
+GROUP_BY_FIELD = {group.field: group for group in GROUPS}
+PRICE_KEYS = ("min_price", "max_price")  # the asking-price range: whole dollars, both ends included
+
+
+def _same(a: str, b: str) -> bool:
+    return a.lower() == b.lower()  # a city in any case is the same city
+
+
+@dataclass(frozen=True)
 class Filters:
-    """Marketplace filter state. Within a group options OR; across groups AND."""
+    """Marketplace filter state. Within a group options OR; across groups AND; the asking-price
+    range (either end optional) is one more group, which a lead without a price never matches."""
 
     lead_types: tuple[str, ...] = ()
     roi_ranges: tuple[str, ...] = ()
     sizes: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
+    states: tuple[str, ...] = ()
+    cities: tuple[str, ...] = ()
+    zips: tuple[str, ...] = ()
+    min_price: int | None = None
+    max_price: int | None = None
     sort: str = DEFAULT_SORT
     page: int = 1
     page_size: int = DEFAULT_PAGE_SIZE
 
     @property
+    def has_price(self) -> bool:
+        return self.min_price is not None or self.max_price is not None
+
+    @property
     def active_count(self) -> int:
-        return len(self.lead_types) + len(self.roi_ranges) + len(self.sizes) + len(self.tags)
+        return sum(len(getattr(self, group.field)) for group in GROUPS) + (1 if self.has_price else 0)
 
     def toggled(self, group: str, value: str) -> Filters:
-        """Add or remove one option; any filter change goes back to page 1."""
+        """Add or remove one option; any filter change goes back to page 1. A value the group
+        does not accept, or one past its limit, changes nothing but the page."""
+        spec = GROUP_BY_FIELD[group]
         current = getattr(self, group)
-        values = tuple(v for v in current if v != value) if value in current else current + (value,)
-        return replace(self, **{group: values}, page=1)
+        if any(_same(v, value) for v in current):
+            return replace(self, **{group: tuple(v for v in current if not _same(v, value))}, page=1)
+        cleaned = spec.clean(value)
+        if cleaned is None or len(current) >= spec.limit:
+            return replace(self, page=1)
+        return replace(self, **{group: current + (cleaned,)}, page=1)
+
+    def with_value(self, group: str, value: str) -> Filters:
+        """``value`` added to the group (kept if already there, in any case)."""
+        current = getattr(self, group)
+        return replace(self, page=1) if any(_same(v, value) for v in current) else self.toggled(group, value)
+
+    def with_price(self, min_price: int | None, max_price: int | None) -> Filters:
+        return replace(self, min_price=min_price, max_price=max_price, page=1)
 
     def cleared(self) -> Filters:
         return Filters(sort=self.sort, page_size=self.page_size)
@@ -127,9 +191,9 @@ class Filters:
     def to_query(self) -> str:
         """The URL query string (only non-default values), for bookmarking and sharing."""
         params: list[tuple[str, str]] = []
-        for key, values in (("type", self.lead_types), ("roi", self.roi_ranges), ("size", self.sizes),
-                            ("tag", self.tags)):
-            params.extend((key, v) for v in values)
+        for group in GROUPS:
+            params.extend((group.key, v) for v in getattr(self, group.field))
+        params.extend((key, str(getattr(self, key))) for key in PRICE_KEYS if getattr(self, key) is not None)
         if self.sort != DEFAULT_SORT:
             params.append(("sort", self.sort))
         if self.page_size != DEFAULT_PAGE_SIZE:
@@ -140,25 +204,29 @@ class Filters:
 
     @classmethod
     def from_query(cls, query: str | dict) -> Filters:
-        """Parse a query string; unknown or malformed values are dropped, never trusted."""
+        """Parse a query string; unknown or malformed values are dropped, never trusted. A price
+        range whose minimum is above its maximum is dropped whole."""
         params = parse_qs(query) if isinstance(query, str) else {k: v if isinstance(v, list) else [v]
                                                                     for k, v in query.items()}
 
-        def pick(key: str, allowed) -> tuple[str, ...]:
+        def pick(group: Group) -> tuple[str, ...]:
             seen: list[str] = []
-            for raw in params.get(key, []):
-                for value in str(raw).split(","):
-                    if value in allowed and value not in seen:
-                        seen.append(value)
+            for raw in params.get(group.key, []):
+                for value in (str(raw).split(",") if group.commas else [str(raw)]):
+                    cleaned = group.clean(value)
+                    if cleaned is not None and not any(_same(v, cleaned) for v in seen) and len(seen) < group.limit:
+                        seen.append(cleaned)
             return tuple(seen)
 
+        low, high = (values.parse_price(str((params.get(key) or [""])[0])) for key in PRICE_KEYS)
+        if low is not None and high is not None and low > high:
+            low = high = None
         sort = (params.get("sort") or [DEFAULT_SORT])[0]
         page_size = _int((params.get("per_page") or [""])[0], DEFAULT_PAGE_SIZE)
         return cls(
-            lead_types=pick("type", LEAD_TYPE_OPTIONS),
-            roi_ranges=pick("roi", {v for v, _ in ROI_BANDS}),
-            sizes=pick("size", {v for v, _ in SIZE_BANDS}),
-            tags=pick("tag", {v for v, _ in TAGS}),
+            **{group.field: pick(group) for group in GROUPS},
+            min_price=low,
+            max_price=high,
             sort=sort if sort in {v for v, _ in SORTS} else DEFAULT_SORT,
             page=max(1, _int((params.get("page") or [""])[0], 1)),
             page_size=page_size if page_size in PAGE_SIZES else DEFAULT_PAGE_SIZE,

@@ -23,14 +23,20 @@ from functools import cached_property
 from marketplace import messages, routes
 from marketplace.core import marketplace as rules
 from marketplace.core.errors import UserError
+from marketplace.core.filter_values import city_key, price_range_label
 from marketplace.core.limits import MAX_SAVED_SEARCHES, SAVED_SEARCH_NAME_MAX_LENGTH
 from marketplace.core.pricing import unlock_cost
 
 NAME_MAX_LENGTH = SAVED_SEARCH_NAME_MAX_LENGTH
 DIGEST_MAX_MATCHES = 20  # lead lines in one digest e-mail
 NOTIFICATION_LEAD_IDS = 20  # lead ids kept with a notification
-GROUPS = ("type", "roi", "size", "tag")
-_GROUP_FIELDS = {"type": "lead_types", "roi": "roi_ranges", "size": "sizes", "tag": "tags"}
+# Criteria groups: the marketplace's set-wise groups by URL key (type, roi, size, tag, state, city, zip);
+# the asking-price range is the group PRICE, kept as the search's min_price/max_price columns.
+GROUPS = tuple(group.key for group in rules.GROUPS)
+_GROUP_FIELDS = {group.key: group.field for group in rules.GROUPS}
+PRICE = "price"
+# Groups whose facet a lead offers only when some search asks for its value (services.alerts).
+PLACE_GROUPS = ("state", "city", "zip")
 # Tags that are facts of the lead (the "unlocked" tag depends on the user: a new lead matches it never).
 TAG_LEAD_TYPES = {"vacant": "Vacancy", "auction_soon": "Auction"}
 
@@ -69,14 +75,20 @@ def normalize_query(query: str | dict) -> str:
     return stored_filters(query).to_query()
 
 
+def criterion_value(group: str, value: str) -> str:
+    """A criterion as stored and matched: a city in lower case (cities match whatever their case)."""
+    return city_key(value) if group == "city" else value
+
+
 def criteria(filters: rules.Filters) -> list[tuple[str, str]]:
-    """The (group, value) rows of a search's options."""
-    return [(group, value) for group in GROUPS for value in getattr(filters, _GROUP_FIELDS[group])]
+    """The (group, value) rows of a search's set-wise options (the price range is not one of them)."""
+    return [(group, criterion_value(group, value)) for group in GROUPS
+            for value in getattr(filters, _GROUP_FIELDS[group])]
 
 
 def criteria_groups(filters: rules.Filters) -> int:
-    """How many groups the search constrains; 0 matches every lead."""
-    return sum(1 for group in GROUPS if getattr(filters, _GROUP_FIELDS[group]))
+    """How many groups the search constrains, the price range included; 0 matches every lead."""
+    return sum(1 for group in GROUPS if getattr(filters, _GROUP_FIELDS[group])) + (1 if filters.has_price else 0)
 
 
 def lead_facets(lead_type: str, roi: float | None, square_footage: int | None, is_new: bool,
@@ -94,10 +106,26 @@ def lead_facets(lead_type: str, roi: float | None, square_footage: int | None, i
     return frozenset(values)
 
 
-def matches(filters: rules.Filters, facets: frozenset[tuple[str, str]]) -> bool:
+def place_facets(state: str, city: str, zip_code: str) -> frozenset[tuple[str, str]]:
+    """The location pairs a lead offers: its state, its city (lower case) and its five-digit ZIP."""
+    return frozenset({("state", state), ("city", city_key(city)), ("zip", (zip_code or "")[:5])})
+
+
+def price_matches(filters: rules.Filters, asking_price: int | None) -> bool:
+    """The price group: no range matches every lead; a range never matches a lead without a price."""
+    if not filters.has_price:
+        return True
+    if asking_price is None:
+        return False
+    return ((filters.min_price is None or asking_price >= filters.min_price)
+            and (filters.max_price is None or asking_price <= filters.max_price))
+
+
+def matches(filters: rules.Filters, facets: frozenset[tuple[str, str]], asking_price: int | None = None) -> bool:
     """The reference rule the SQL matching implements: every constrained group has a hit."""
     wanted = criteria(filters)
-    return all(any((g, v) in facets for g, v in wanted if g == group) for group in {g for g, _ in wanted})
+    return price_matches(filters, asking_price) and all(
+        any((g, v) in facets for g, v in wanted if g == group) for group in {g for g, _ in wanted})
 
 
 # --------------------------------------------------------------------------- readable summary
@@ -121,12 +149,28 @@ def summary(filters: rules.Filters) -> str:
         parts.append(text[0].upper() + text[1:])
     if filters.tags:
         parts.append(" or ".join(_label(rules.TAGS, v) for v in filters.tags))
+    parts.extend(place_summary(filters))
+    if filters.has_price:
+        label = price_range_label(filters.min_price, filters.max_price)
+        parts.append(messages.SUMMARY_PRICE.format(range=label[0].lower() + label[1:]))
     if not parts:
         parts.append(messages.SUMMARY_ALL_LEADS)
         if filters.sort == rules.DEFAULT_SORT:
             return parts[0]
     parts.append(messages.SUMMARY_SORTED_BY.format(sort=_label(rules.SORTS, filters.sort)))
     return " · ".join(parts)
+
+
+def place_summary(filters: rules.Filters) -> list[str]:
+    """'TX or OK', 'Austin or Dallas', 'ZIP 78701 or 78702': the location parts of the summary."""
+    parts = []
+    if filters.states:
+        parts.append(" or ".join(filters.states))
+    if filters.cities:
+        parts.append(" or ".join(filters.cities))
+    if filters.zips:
+        parts.append("ZIP " + " or ".join(filters.zips))
+    return parts
 
 
 def query_summary(query: str) -> str:
