@@ -28,9 +28,15 @@ class SavedSearch(SQLModel, table=True):
     )
     name: str = Field(sa_column=sa.Column(sa.String(60), nullable=False))
     name_key: str = Field(sa_column=sa.Column(sa.String(60), nullable=False))  # lower(name): one per user
-    query: str = Field(default="", sa_column=sa.Column(sa.String(1000), nullable=False, server_default=""))
-    # Filter groups the query constrains (0: every new lead matches); see saved_search_criteria.
+    # Text (migration 0017): ten cities of 100 characters, percent-encoded, do not fit a short column.
+    query: str = Field(default="", sa_column=sa.Column(sa.Text(), nullable=False, server_default=""))
+    # Filter groups the query constrains, the price range included (0: every new lead matches);
+    # see saved_search_criteria.
     criteria_groups: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, server_default="0"))
+    # The asking-price range of the query (whole dollars, both ends included), for the alert
+    # matching's range join; NULL: that end is open (both NULL: no price filter).
+    min_price: Optional[int] = Field(default=None, sa_column=sa.Column(sa.Integer(), nullable=True))
+    max_price: Optional[int] = Field(default=None, sa_column=sa.Column(sa.Integer(), nullable=True))
     alerts_enabled: bool = Field(default=True, sa_column=sa.Column(sa.Boolean(), nullable=False, server_default=sa.true()))
     email_enabled: bool = Field(default=True, sa_column=sa.Column(sa.Boolean(), nullable=False, server_default=sa.true()))
     created_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
@@ -43,14 +49,15 @@ class SavedSearch(SQLModel, table=True):
 
 
 class SavedSearchCriterion(SQLModel, table=True):
-    """One option of a saved search's filter, (group, value): type/roi/size/tag. Alerts
+    """One option of a saved search's filter, (group, value): type/roi/size/tag/state/city/zip
+    (a city in lower case). Alerts
     match new leads against these rows set-wise (services.alerts)."""
 
     __tablename__ = "saved_search_criteria"
 
     saved_search_id: int = Field(sa_column=_bigint_fk("saved_searches.id", "CASCADE", primary_key=True))
     grp: str = Field(sa_column=sa.Column(sa.String(8), primary_key=True))
-    value: str = Field(sa_column=sa.Column(sa.String(32), primary_key=True))
+    value: str = Field(sa_column=sa.Column(sa.String(100), primary_key=True))  # a city: up to 100
 
     __table_args__ = (sa.Index("ix_saved_search_criteria_value", "grp", "value"),)
 

@@ -4,14 +4,23 @@ is matched against the leads that refresh inserted (``leads.refresh_run_id``).
 Matching is set-wise, in a fixed number of queries whatever the number of
 searches or leads:
 
-1. the refresh's new leads are read once (at most a few hundred rows) and
-   grouped into cells, the distinct combinations of (type, ROI band, size band,
-   new, high ROI); each cell offers its (group, value) facets
-   (``core.saved_searches.lead_facets``: the marketplace filters' own rules);
-2. one query joins ``saved_search_criteria`` with those facet rows (a VALUES
-   list), grouped per (search, cell) and kept where every group the search
-   constrains is matched; a search without filters matches every cell;
-3. one query reads the searches with alerts on, of users not deleted.
+1. the refresh's new leads are read once (at most a few hundred rows);
+2. one query reads what the searches ask of places and prices: the state, city
+   and ZIP criteria among the new leads' own values, and the distinct ends of
+   the searches' price ranges;
+3. the leads are grouped into cells, the distinct combinations of (type, ROI
+   band, size band, new, high ROI, the places some search asks for, the price
+   segment between two range ends); each cell offers its (group, value) facets
+   (``core.saved_searches.lead_facets`` / ``place_facets``: the marketplace
+   filters' own rules) and, when priced, a price (every price of a segment is
+   inside the same ranges). A place nobody asks for, or a price without ranges,
+   splits no cell;
+4. one query joins ``saved_search_criteria`` with those facet rows (a VALUES
+   list) and the searches' price ranges with the cells' prices (a range join),
+   grouped per (search, cell) and kept where every group the search constrains
+   is matched (a lead without an asking price never matches a price range); a
+   search without filters matches every cell, and it also reads the searches
+   with alerts on, of users not deleted.
 
 Then one write transaction: one notification per user (``INSERT ... ON CONFLICT
 DO NOTHING`` on UNIQUE(user_id, refresh_run_id), returning only the rows this
@@ -31,6 +40,7 @@ no more of these e-mails).
 from __future__ import annotations
 
 import logging
+from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
 from itertools import chain
@@ -55,7 +65,7 @@ users_t = User.__table__
 notifications_t = Notification.__table__
 LEAD_COLUMNS = (leads_t.c.id, leads_t.c.address, leads_t.c.city, leads_t.c.state, leads_t.c.zip_code,
                 leads_t.c.lead_type, leads_t.c.roi, leads_t.c.square_footage, leads_t.c.is_new,
-                leads_t.c.is_high_roi, leads_t.c.credit_cost)
+                leads_t.c.is_high_roi, leads_t.c.credit_cost, leads_t.c.asking_price)
 
 
 class _QueryCounter:
@@ -78,16 +88,50 @@ def _new_leads(conn, refresh_run_id: int) -> list:
     return sorted(rows, key=lambda r: (r.roi is None, -(r.roi or 0), str(r.id)))
 
 
-def _cells(leads: list) -> tuple[dict[int, list[int]], list[tuple[int, str, str]]]:
-    """{cell: indexes of its leads in ``leads`` (ascending: best first)} and the (cell, group,
-    value) facet rows of the cells. Every lead is in exactly one cell."""
-    keys: dict[frozenset, int] = {}
+@dataclass(frozen=True)
+class _Asked:
+    """What the alerting searches ask of places and prices, for the new leads' cells."""
+
+    places: frozenset[tuple[str, str]]  # (group, value) of place criteria among the new leads' values
+    breaks: tuple[int, ...]  # sorted: every range starts at one (min) and ends before one (max + 1)
+
+    def segment(self, price: int | None) -> int | None:
+        return None if price is None else bisect_right(self.breaks, price)
+
+
+def _asked(conn, leads: list) -> _Asked:
+    """One query: the place criteria naming one of the new leads' places (any search: a criterion of a
+    search with alerts off only splits a cell more) and the ends of the alerting searches' price ranges."""
+    offered = set().union(*(rules.place_facets(lead.state, lead.city, lead.zip_code) for lead in leads))
+    places = (sa.select(criteria_t.c.grp, criteria_t.c.value)
+              .where(criteria_t.c.grp.in_(rules.PLACE_GROUPS), criteria_t.c.value.in_(sorted({v for _, v in offered})))
+              .distinct())
+    priced = searches_t.c.alerts_enabled == sa.true()
+    ends = [sa.select(sa.literal(grp).label("grp"), sa.cast(column + shift, sa.String).label("value"))
+            .where(priced, column.is_not(None)).distinct()
+            for grp, column, shift in (("min", searches_t.c.min_price, 0), ("max", searches_t.c.max_price, 1))]
+    rows = conn.execute(sa.union_all(places, *ends)).all()
+    return _Asked(places=frozenset((g, v) for g, v in rows if (g, v) in offered),
+                  breaks=tuple(sorted({int(v) for g, v in rows if g in ("min", "max")})))
+
+
+def _cells(leads: list, asked: _Asked) -> tuple[dict[int, list[int]], list[tuple[int, str, str]],
+                                                 list[tuple[int, int]]]:
+    """{cell: indexes of its leads in ``leads`` (ascending: best first)}, the (cell, group, value)
+    facet rows of the cells and the (cell, price) rows of the priced cells. Every lead is in
+    exactly one cell; all leads of a cell match exactly the same searches."""
+    keys: dict[tuple, int] = {}
+    prices: dict[int, int] = {}
     members: dict[int, list[int]] = defaultdict(list)
     for index, lead in enumerate(leads):
         facets = rules.lead_facets(lead.lead_type, lead.roi, lead.square_footage, lead.is_new, lead.is_high_roi)
-        members[keys.setdefault(facets, len(keys) + 1)].append(index)
-    facet_rows = [(cell, group, value) for facets, cell in keys.items() for group, value in sorted(facets)]
-    return members, facet_rows
+        facets |= rules.place_facets(lead.state, lead.city, lead.zip_code) & asked.places
+        cell = keys.setdefault((facets, asked.segment(lead.asking_price)), len(keys) + 1)
+        members[cell].append(index)
+        if lead.asking_price is not None:
+            prices.setdefault(cell, lead.asking_price)
+    facet_rows = [(cell, group, value) for (facets, _), cell in keys.items() for group, value in sorted(facets)]
+    return members, facet_rows, sorted(prices.items())
 
 
 @dataclass(frozen=True)
@@ -119,13 +163,15 @@ def _alerting():
             sa.and_(searches_t.c.alerts_enabled == sa.true(), users_t.c.deleted_at.is_(None)))
 
 
-def _matches(conn, facet_rows: list[tuple[int, str, str]]) -> list:
+def _matches(conn, facet_rows: list[tuple[int, str, str]], price_rows: list[tuple[int, int]]) -> list:
     """Every search with alerts on that matches at least one cell, with its owner, and its cells
     as text ('3,7,12'; '*' for a search without filters, which matches them all): one query.
 
     The criteria of alerting searches are joined with the cells' facets on (group, value); per
     (search, cell) the groups hit are counted (one MAX per group: hash-aggregatable, no DISTINCT)
-    and kept when they are all the search constrains; then one row per search."""
+    and kept when they are all the search constrains; then one row per search. The price group
+    is hit where the cell's price is inside the search's range (a range join over the searches
+    with a range and the priced cells only)."""
     facets = sa.values(sa.column("cell", sa.Integer), sa.column("grp", sa.String), sa.column("value", sa.String),
                        name="facets").data(facet_rows).cte("facets")
     joined, alerting = _alerting()
@@ -139,13 +185,27 @@ def _matches(conn, facet_rows: list[tuple[int, str, str]]) -> list:
         # the search and its user up again for each of the ~300,000 (criterion, cell) rows.
         .prefix_with("MATERIALIZED")
     )
-    groups_hit = sum(sa.func.max(sa.case((alerting_criteria.c.grp == group, 1), else_=0)) for group in rules.GROUPS)
-    per_cell = (
-        sa.select(alerting_criteria.c.sid, facets.c.cell)
+    hits = sa.select(alerting_criteria.c.sid, facets.c.cell, alerting_criteria.c.grp, alerting_criteria.c.groups) \
         .select_from(alerting_criteria.join(facets, sa.and_(facets.c.grp == alerting_criteria.c.grp,
                                                             facets.c.value == alerting_criteria.c.value)))
-        .group_by(alerting_criteria.c.sid, facets.c.cell, alerting_criteria.c.groups)
-        .having(groups_hit == alerting_criteria.c.groups)
+    if price_rows:
+        cell_prices = sa.values(sa.column("cell", sa.Integer), sa.column("price", sa.Integer),
+                                name="cell_prices").data(price_rows).cte("cell_prices")
+        ranged = (sa.select(searches_t.c.id.label("sid"), searches_t.c.min_price, searches_t.c.max_price,
+                            searches_t.c.criteria_groups.label("groups"))
+                  .select_from(joined)
+                  .where(alerting, sa.or_(searches_t.c.min_price.is_not(None), searches_t.c.max_price.is_not(None)))
+                  .cte("ranged"))
+        inside = sa.and_(sa.or_(ranged.c.min_price.is_(None), cell_prices.c.price >= ranged.c.min_price),
+                         sa.or_(ranged.c.max_price.is_(None), cell_prices.c.price <= ranged.c.max_price))
+        hits = sa.union_all(hits, sa.select(ranged.c.sid, cell_prices.c.cell, sa.literal(rules.PRICE),
+                                            ranged.c.groups).select_from(ranged.join(cell_prices, inside)))
+    hits = hits.subquery("hits")
+    groups_hit = sum(sa.func.max(sa.case((hits.c.grp == group, 1), else_=0)) for group in rules.GROUPS + (rules.PRICE,))
+    per_cell = (
+        sa.select(hits.c.sid, hits.c.cell)
+        .group_by(hits.c.sid, hits.c.cell, hits.c.groups)
+        .having(groups_hit == hits.c.groups)
         .subquery("per_cell")
     )
     per_search = (
@@ -216,8 +276,8 @@ def match_refresh(refresh_run_id: int, database_url: str | None = None) -> dict:
         if not leads:
             summary["queries"] = counter.count
             return summary
-        members, facet_rows = _cells(leads)
-        found = _matches(conn, facet_rows)
+        members, facet_rows, price_rows = _cells(leads, _asked(conn, leads))
+        found = _matches(conn, facet_rows, price_rows)
     all_cells = tuple(sorted(members))
     by_user: dict = defaultdict(list)
     for row in found:

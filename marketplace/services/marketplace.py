@@ -17,6 +17,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from marketplace.core import marketplace as rules
+from marketplace.core.filter_values import CITY_SUGGESTIONS, city_key
 from marketplace.core.images import allowed_images
 from marketplace.core.leads import provenance_line
 from marketplace.core.pricing import display_confidence, unlock_cost
@@ -101,63 +102,107 @@ def _roi_condition(band: str):
     return _bounds_sql(leads_t.c.roi, rules.ROI_BAND_BOUNDS[band])
 
 
+def _tag_condition(tag: str, user_id: uuid.UUID | None):
+    if tag == "new":
+        return leads_t.c.is_new == sa.true()
+    if tag == "high_roi":
+        return leads_t.c.is_high_roi == sa.true()
+    if tag in TAG_LEAD_TYPES:
+        return leads_t.c.lead_type == TAG_LEAD_TYPES[tag]
+    # "unlocked": signed out, nobody has unlocked anything, so the tag matches no lead.
+    return (leads_t.c.id.in_(sa.select(user_leads_t.c.lead_id).where(user_leads_t.c.user_id == user_id))
+            if user_id is not None else sa.false())
+
+
+def _facet_tag(tag: str):
+    if tag == "new":
+        return facets_t.c.is_new == sa.true()
+    if tag == "high_roi":
+        return facets_t.c.is_high_roi == sa.true()
+    return facets_t.c.lead_type == TAG_LEAD_TYPES[tag]
+
+
+# One condition per set-wise group (core.marketplace.GROUPS), over ``leads``: options OR.
+LEAD_GROUP_CONDITIONS = {
+    "lead_types": lambda values, _user: leads_t.c.lead_type.in_(values),
+    "roi_ranges": lambda values, _user: sa.or_(*[_roi_condition(b) for b in values]),
+    "sizes": lambda values, _user: sa.or_(*[_bounds_sql(leads_t.c.square_footage, rules.SIZE_BAND_BOUNDS[b])
+                                            for b in values]),
+    "tags": lambda values, user: sa.or_(*[_tag_condition(t, user) for t in values]),
+    "states": lambda values, _user: leads_t.c.state.in_(values),
+    # Any case: lower(city) of the active leads has its own index on PostgreSQL (migration 0017).
+    "cities": lambda values, _user: sa.func.lower(leads_t.c.city).in_(sorted({city_key(v) for v in values})),
+    "zips": lambda values, _user: leads_t.c.zip_code.in_(values),
+}
+# The groups ``lead_facets`` has a column for; a filter on any other group (or the price
+# range, or the user's own "unlocked" tag) is counted over ``leads`` through their indexes.
+FACET_GROUP_CONDITIONS = {
+    "lead_types": lambda values: facets_t.c.lead_type.in_(values),
+    "roi_ranges": lambda values: facets_t.c.roi_band.in_(values),
+    "sizes": lambda values: facets_t.c.size_band.in_(values),
+    "tags": lambda values: sa.or_(*[_facet_tag(tag) for tag in values if tag != "unlocked"]),
+}
+
+
+def _price_conditions(filters: rules.Filters) -> list:
+    """The asking-price range, both ends included; a lead without a price (NULL) never matches."""
+    conditions = []
+    if filters.min_price is not None:
+        conditions.append(leads_t.c.asking_price >= filters.min_price)
+    if filters.max_price is not None:
+        conditions.append(leads_t.c.asking_price <= filters.max_price)
+    return conditions
+
+
 def _lead_conditions(filters: rules.Filters, user_id: uuid.UUID | None) -> list:
     conditions = [leads_t.c.is_active == sa.true()]
-    if filters.lead_types:
-        conditions.append(leads_t.c.lead_type.in_(filters.lead_types))
-    if filters.roi_ranges:
-        conditions.append(sa.or_(*[_roi_condition(b) for b in filters.roi_ranges]))
-    if filters.sizes:
-        conditions.append(sa.or_(*[_bounds_sql(leads_t.c.square_footage, rules.SIZE_BAND_BOUNDS[b])
-                                   for b in filters.sizes]))
-    if filters.tags:
-        tag_conditions = []
-        for tag in filters.tags:
-            if tag == "new":
-                tag_conditions.append(leads_t.c.is_new == sa.true())
-            elif tag == "high_roi":
-                tag_conditions.append(leads_t.c.is_high_roi == sa.true())
-            elif tag in TAG_LEAD_TYPES:
-                tag_conditions.append(leads_t.c.lead_type == TAG_LEAD_TYPES[tag])
-            elif tag == "unlocked":
-                # Signed out, nobody has unlocked anything: the tag matches no lead.
-                tag_conditions.append(
-                    leads_t.c.id.in_(sa.select(user_leads_t.c.lead_id).where(user_leads_t.c.user_id == user_id))
-                    if user_id is not None else sa.false()
-                )
-        conditions.append(sa.or_(*tag_conditions))
-    return conditions
+    for group in rules.GROUPS:
+        values = getattr(filters, group.field)
+        if values:
+            conditions.append(LEAD_GROUP_CONDITIONS[group.field](values, user_id))
+    return conditions + _price_conditions(filters)
+
+
+def counted_from_facets(filters: rules.Filters) -> bool:
+    """Whether ``lead_facets`` can count this filter (no price, place or "unlocked" filter)."""
+    return not filters.has_price and "unlocked" not in filters.tags and not any(
+        getattr(filters, group.field) for group in rules.GROUPS if group.field not in FACET_GROUP_CONDITIONS)
 
 
 def _facet_conditions(filters: rules.Filters) -> list:
-    conditions = []
-    if filters.lead_types:
-        conditions.append(facets_t.c.lead_type.in_(filters.lead_types))
-    if filters.roi_ranges:
-        conditions.append(facets_t.c.roi_band.in_(filters.roi_ranges))
-    if filters.sizes:
-        conditions.append(facets_t.c.size_band.in_(filters.sizes))
-    if filters.tags:
-        tag_conditions = []
-        for tag in filters.tags:
-            if tag == "new":
-                tag_conditions.append(facets_t.c.is_new == sa.true())
-            elif tag == "high_roi":
-                tag_conditions.append(facets_t.c.is_high_roi == sa.true())
-            elif tag in TAG_LEAD_TYPES:
-                tag_conditions.append(facets_t.c.lead_type == TAG_LEAD_TYPES[tag])
-        conditions.append(sa.or_(*tag_conditions))
-    return conditions
+    """Conditions over ``lead_facets`` for the groups it has (see ``counted_from_facets``)."""
+    return [condition(getattr(filters, field)) for field, condition in FACET_GROUP_CONDITIONS.items()
+            if getattr(filters, field)]
 
 
 def count_leads(conn: Connection, filters: rules.Filters, user_id: uuid.UUID | None) -> int:
-    if "unlocked" in filters.tags:
+    if not counted_from_facets(filters):
         return conn.execute(
             sa.select(sa.func.count()).select_from(leads_t).where(*_lead_conditions(filters, user_id))
         ).scalar_one()
     return conn.execute(
         sa.select(sa.func.coalesce(sa.func.sum(facets_t.c.lead_count), 0)).where(*_facet_conditions(filters))
     ).scalar_one()
+
+
+def city_suggestions(states: tuple[str, ...] | list[str], database_url: str | None = None) -> list[str]:
+    """The cities of the active leads in ``states`` (codes already checked), the ``CITY_SUGGESTIONS``
+    with the most leads, alphabetically: one query over the (state, city) index. None for no state."""
+    if not states:
+        return []
+    statement = (
+        sa.select(leads_t.c.city)
+        .where(leads_t.c.is_active == sa.true(), leads_t.c.state.in_(list(states)))
+        .group_by(leads_t.c.city)
+        .order_by(sa.func.count().desc(), leads_t.c.city)
+        .limit(CITY_SUGGESTIONS)
+    )
+    with get_engine(database_url).connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        cities = conn.execute(statement).scalars().all()
+    unique: dict[str, str] = {}
+    for city in cities:
+        unique.setdefault(city_key(city), city)
+    return sorted(unique.values(), key=str.lower)
 
 
 def unlocked_ids(conn: Connection, user_id: uuid.UUID | None, lead_ids: list) -> set[str]:

@@ -23,7 +23,14 @@ from marketplace.core import saved_searches as rules
 from marketplace.core.errors import UserError
 from marketplace.db import read_scope, session_scope
 from marketplace.models import LeadRefreshRun, SavedSearch, SavedSearchCriterion, User, utcnow
-from marketplace.services.marketplace import _facet_conditions, _lead_conditions, facets_t, leads_t, user_leads_t
+from marketplace.services.marketplace import (
+    _facet_conditions,
+    _lead_conditions,
+    counted_from_facets,
+    facets_t,
+    leads_t,
+    user_leads_t,
+)
 
 searches_t = SavedSearch.__table__
 runs_t = LeadRefreshRun.__table__
@@ -55,19 +62,25 @@ def _search_id(search_id: object) -> int:
 
 
 def _matches_now(conn, user_id: uuid.UUID, rows: list, filters: dict) -> dict[int, int]:
-    """Active leads matching each search now: one query over ``lead_facets`` for all of them, and
-    one over the user's own unlocks when a search has the 'unlocked' tag, counted as
-    |other tags| + |unlocked| - |both| (never a scan of every lead)."""
-    facet_filters = {}
+    """Active leads matching each search now: one query over ``lead_facets`` for all of them; one
+    over the user's own unlocks when a search has the 'unlocked' tag, counted as
+    |other tags| + |unlocked| - |both|; and one over the leads matching any of the searches with
+    a place or price filter, through their indexes (never a scan of every lead)."""
+    facet_filters, by_leads = {}, []
     for row in rows:
         f = filters[row.id]
-        others = tuple(t for t in f.tags if t != "unlocked")
-        facet_filters[row.id] = f if others == f.tags else (replace(f, tags=others) if others else None)
+        without_unlocked = replace(f, tags=tuple(t for t in f.tags if t != "unlocked"))
+        if not counted_from_facets(without_unlocked):
+            by_leads.append(row.id)
+            facet_filters[row.id] = None
+            continue
+        others = without_unlocked.tags
+        facet_filters[row.id] = f if others == f.tags else (without_unlocked if others else None)
     sums = [sa.func.coalesce(sa.func.sum(sa.case((sa.and_(sa.true(), *_facet_conditions(ff)), facets_t.c.lead_count),
                                                  else_=0)), 0) if ff is not None else sa.literal(0)
             for ff in facet_filters.values()]
     counts = {sid: int(n) for sid, n in zip(facet_filters, conn.execute(sa.select(*sums)).one())}
-    unlocked = [row.id for row in rows if "unlocked" in filters[row.id].tags]
+    unlocked = [row.id for row in rows if "unlocked" in filters[row.id].tags and row.id not in by_leads]
     if unlocked:
         columns = []
         for sid in unlocked:
@@ -80,6 +93,13 @@ def _matches_now(conn, user_id: uuid.UUID, rows: list, filters: dict) -> dict[in
             user_leads_t.c.user_id == user_id)).one()
         for n, sid in enumerate(unlocked):
             counts[sid] += int(values[2 * n] or 0) - int(values[2 * n + 1] or 0)
+    if by_leads:
+        matching = [sa.and_(*_lead_conditions(filters[sid], user_id)[1:]) for sid in by_leads]
+        values = conn.execute(
+            sa.select(*[sa.func.coalesce(sa.func.sum(sa.case((m, 1), else_=0)), 0) for m in matching])
+            .where(leads_t.c.is_active == sa.true(), sa.or_(*matching))
+        ).one()
+        counts.update({sid: int(n) for sid, n in zip(by_leads, values)})
     return counts
 
 
@@ -161,6 +181,7 @@ def create_saved_search(user_id: uuid.UUID, name: str, query: str) -> SavedSearc
             search_id = conn.execute(
                 sa.insert(searches_t).values(user_id=user_id, name=name, name_key=rules.name_key(name),
                                              query=filters.to_query(), criteria_groups=rules.criteria_groups(filters),
+                                             min_price=filters.min_price, max_price=filters.max_price,
                                              alerts_enabled=True, email_enabled=True, created_at=utcnow())
                 .returning(searches_t.c.id)
             ).scalar_one()

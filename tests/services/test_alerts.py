@@ -256,3 +256,70 @@ def test_deleting_the_account_removes_searches_and_notifications(db_url, new_use
     assert [n.user_id for n in _table(Notification)] == [keeper.id]
     with get_engine().connect() as conn:
         assert conn.execute(sa.select(sa.func.count()).select_from(SavedSearchCriterion)).scalar_one() == 0
+
+
+def test_sql_matching_agrees_with_the_rule_for_places_and_prices(db_url, new_user):
+    """Issue 24 #8: state, city (any case) and ZIP criteria and price ranges in the set-wise matcher;
+    a lead without an asking price never matches a range."""
+    rng = random.Random(24)
+    users = [new_user() for _ in range(5)]
+    places = [("TX", "Austin", "78701"), ("TX", "AUSTIN", "78702"), ("TX", "Dallas", "75201"),
+              ("OK", "Austin", "74001"), ("CA", "Fresno", "93650")]
+    prices = [None, 0, 50000, 99999, 100000, 150000, 200000, 200001, 350000]
+    made = []
+    for n in range(50):
+        params = []
+        if rng.random() < 0.5:
+            params += [("state", s) for s in rng.sample(["TX", "OK", "CA", "NY"], rng.randint(1, 2))]
+        if rng.random() < 0.4:
+            params += [("city", c) for c in rng.sample(["austin", "Dallas", "FRESNO", "Boise"], rng.randint(1, 2))]
+        if rng.random() < 0.3:
+            params += [("zip", z) for z in rng.sample(["78701", "75201", "93650"], 1)]
+        if rng.random() < 0.5:
+            low, high = sorted(rng.sample([0, 50000, 100000, 150000, 200000, 300000], 2))
+            params += [("min_price", low)] if rng.random() < 0.7 else []
+            params += [("max_price", high)] if rng.random() < 0.7 else []
+        if rng.random() < 0.3:
+            params += [("type", rng.choice(LEAD_TYPE_OPTIONS))]
+        query = "&".join(f"{k}={v}" for k, v in params)
+        made.append((users[n % 5].id, searches.create_saved_search(users[n % 5].id, f"Search {n}", query)))
+    run = _run()
+    leads = {}
+    for _ in range(40):
+        state, city, zip_code = rng.choice(places)
+        fields = dict(lead_type=rng.choice(LEAD_TYPE_OPTIONS), roi=rng.choice([None, 5.0, 25.0, 40.0]),
+                      square_footage=rng.choice([None, 900, 1500]), is_new=True, is_high_roi=False,
+                      state=state, city=city, zip_code=zip_code, asking_price=rng.choice(prices))
+        facets = rules.lead_facets(fields["lead_type"], fields["roi"], fields["square_footage"], True, False)
+        leads[str(add_lead(refresh_run_id=run, **fields))] = (facets | rules.place_facets(state, city, zip_code),
+                                                              fields["asking_price"])
+    summary = alerts.match_refresh(run)
+    assert summary["queries"] <= 8
+    notes = {n.user_id: n for n in _table(Notification)}
+    expected: dict = {}
+    for owner, view in made:
+        filters = Filters.from_query(view.query)
+        hits = {lid for lid, (facets, price) in leads.items() if rules.matches(filters, facets, price)}
+        if hits:
+            expected.setdefault(owner, {})[view.id] = hits
+    assert sum(len(per) for per in expected.values()) >= 15  # the random searches do match something
+    assert set(notes) == set(expected)
+    for owner, matched in expected.items():
+        assert {s["id"]: s["count"] for s in notes[owner].matches["searches"]} == {
+            sid: len(hits) for sid, hits in matched.items()}
+        assert notes[owner].lead_count == len(set().union(*matched.values()))
+
+
+def test_a_saved_state_and_price_search_alerts_on_a_matching_new_lead_only(db_url, new_user):
+    user = new_user(confirmed=True)
+    view = searches.create_saved_search(user.id, "Texas under 200k", "state=TX&max_price=200000")
+    run = _run()
+    match = add_lead(state="TX", city="Austin", asking_price=180000, refresh_run_id=run)
+    add_lead(state="TX", city="Austin", asking_price=None, refresh_run_id=run)  # no price: hidden
+    add_lead(state="TX", city="Austin", asking_price=250000, refresh_run_id=run)
+    add_lead(state="CA", city="Fresno", asking_price=150000, refresh_run_id=run)
+    alerts.match_refresh(run)
+    [note] = _table(Notification)
+    assert note.matches["searches"] == [{"id": view.id, "name": "Texas under 200k",
+                                         "query": "state=TX&max_price=200000", "count": 1}]
+    assert note.matches["lead_ids"] == [str(match)]

@@ -74,3 +74,19 @@ def test_marker_card_is_the_grid_card(db_url):
     assert svc.map_card(str(gone), user.id) is None
     assert svc.map_card(str(uuid.uuid4())) is None
     assert svc.map_card("not-a-uuid") is None
+
+
+def test_points_follow_the_location_and_price_filters(db_url):
+    austin = add_lead(state="TX", city="Austin", zip_code="78704", asking_price=150000)
+    no_price = add_lead(state="TX", city="austin", zip_code="78704", asking_price=None)
+    add_lead(state="TX", city="Austin", zip_code="78701", asking_price=400000)
+    dallas = add_lead(state="TX", city="Dallas", zip_code="75201", asking_price=120000)
+    add_lead(state="CA", city="Fresno", zip_code="93650", asking_price=100000)
+    rebuild_facets_now()
+    texas_under = rules.Filters(states=("TX",), max_price=200000)
+    assert set(_placed(svc.map_points(texas_under))) == {str(austin), str(dallas)}
+    assert set(_placed(svc.map_points(texas_under))) == {str(austin), str(dallas)}  # no asking price: not shown
+    assert set(_placed(svc.map_points(rules.Filters(cities=("AUSTIN",), zips=("78704",))))) == {
+        str(austin), str(no_price)}
+    capped = svc.map_points(texas_under, limit=1)
+    assert capped.capped and capped.matched == 2

@@ -41,6 +41,16 @@ def _reference(rows, filters, unlocked=frozenset()):
             return False
         if filters.sizes and rules.size_band(r["square_footage"]) not in filters.sizes:
             return False
+        if filters.states and r["state"] not in filters.states:
+            return False
+        if filters.cities and r["city"].lower() not in {c.lower() for c in filters.cities}:
+            return False
+        if filters.zips and r["zip_code"] not in filters.zips:
+            return False
+        price = r["asking_price"]
+        if filters.has_price and (price is None or (filters.min_price is not None and price < filters.min_price)
+                                  or (filters.max_price is not None and price > filters.max_price)):
+            return False
         if filters.tags:
             hits = {"new": r["is_new"], "high_roi": r["is_high_roi"], "vacant": r["lead_type"] == "Vacancy",
                     "auction_soon": r["lead_type"] == "Auction", "unlocked": str(r["id"]) in unlocked}
@@ -59,6 +69,16 @@ FILTER_CASES = [
     rules.Filters(tags=("new", "vacant")),
     rules.Filters(lead_types=("Vacancy",), tags=("high_roi",), sizes=("medium",)),
     rules.Filters(roi_ranges=("0-10", "10-20"), tags=("auction_soon",)),
+    # Location and price (issue 24 #8): counted over leads, not lead_facets.
+    rules.Filters(states=("TX",)),
+    rules.Filters(states=("FL", "AZ"), lead_types=("Probate", "Auction", "Pre-Foreclosure")),
+    rules.Filters(cities=("MIAMI", "phoenix")),
+    rules.Filters(states=("FL",), cities=("Phoenix",)),  # Phoenix is not in Florida: nothing
+    rules.Filters(zips=("33613", "83716", "19143")),
+    rules.Filters(min_price=200000, max_price=400000),
+    rules.Filters(min_price=0),  # every lead with an asking price
+    rules.Filters(max_price=250000, states=("TX", "FL"), tags=("new",)),
+    rules.Filters(min_price=333600, max_price=333600),  # both ends included
 ]
 
 
@@ -86,6 +106,35 @@ def test_sorts_walk_every_page_in_order(leads, sort):
         present = [v for v in values if v is not None]
         assert values[: len(present)] == present  # missing values come last
         assert present == sorted(present, reverse=sort.endswith("desc"))
+
+
+def test_a_price_range_hides_leads_without_a_price(leads):
+    without = [r for r in leads if r.get("is_active", True) and r["asking_price"] is None]
+    assert without
+    shown = {c.id for n in (1, 2, 3, 4) for c in svc.query_page(rules.Filters(min_price=0, page_size=100, page=n)).cards}
+    assert not shown & {str(r["id"]) for r in without}
+    assert svc.query_page(rules.Filters(min_price=0)).total == len([r for r in leads if r.get("is_active", True)]) - len(
+        without)
+
+
+def test_place_and_price_filters_page_in_sort_order(leads):
+    filters = rules.Filters(states=("FL", "TX", "AZ"), min_price=150000, sort="price_asc", page_size=20)
+    expected = sorted(_reference(leads, filters), key=lambda r: (r["asking_price"], str(r["id"])))
+    seen = []
+    for number in range(1, svc.query_page(filters).pages + 1):
+        seen.extend(svc.query_page(rules.Filters(**{**filters.__dict__, "page": number})).cards)
+    assert [c.asking_price for c in seen] == [r["asking_price"] for r in expected]
+    assert {c.id for c in seen} == {str(r["id"]) for r in expected}
+    assert all(c.state in ("FL", "TX", "AZ") and c.asking_price >= 150000 for c in seen)
+
+
+def test_city_suggestions_are_the_cities_of_the_chosen_states(leads):
+    active = [r for r in leads if r.get("is_active", True)]
+    assert svc.city_suggestions(["TX"]) == sorted({r["city"] for r in active if r["state"] == "TX"}, key=str.lower)
+    both = svc.city_suggestions(["TX", "FL"])
+    assert set(both) == {r["city"] for r in active if r["state"] in ("TX", "FL")}
+    assert svc.city_suggestions([]) == [] and svc.city_suggestions(["WY", "VT"]) == sorted(
+        {r["city"] for r in active if r["state"] in ("WY", "VT")})
 
 
 def test_locked_addresses_are_masked_and_unlocked_shown(leads, new_user):

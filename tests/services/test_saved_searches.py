@@ -178,3 +178,58 @@ def test_unlocked_tag_counts_the_users_unlocks(db_url, new_user):
         for query in queries:
             assert count_leads(conn, Filters.from_query(query), user.id) == queries[query]
     assert svc.list_saved_searches(user.id)[-1].summary == "Unlocked · sorted by Highest ROI"
+
+
+def test_place_and_price_searches_store_their_range_and_count_over_the_leads(db_url, new_user):
+    """Issue 24 #8: a search with a state, city, ZIP or price range keeps the range in its row and
+    its places as criteria (a city in lower case), and counts like the marketplace does."""
+    from marketplace.services import unlocks
+
+    user = new_user(credits=5000)
+    austin = add_lead(state="TX", city="Austin", zip_code="78701", asking_price=150000, lead_type="Probate")
+    add_lead(state="TX", city="AUSTIN", zip_code="78702", asking_price=90000, lead_type="Auction")
+    add_lead(state="TX", city="Dallas", zip_code="75201", asking_price=200000, lead_type="Probate")
+    add_lead(state="TX", city="Austin", zip_code="78701", asking_price=None, lead_type="Probate")  # N/A price
+    add_lead(state="OK", city="Austin", zip_code="74001", asking_price=120000, lead_type="Probate")
+    add_lead(state="TX", city="Austin", zip_code="78701", asking_price=160000, is_active=False)
+    rebuild_facets_now()
+    unlocks.unlock_lead(user.id, austin)
+    queries = {
+        "state=TX": 4, "state=TX&city=austin": 3, "city=Austin": 4, "zip=78701&zip=75201": 3,
+        "min_price=100000&max_price=200000": 3, "state=TX&min_price=100000": 2, "max_price=100000": 1,
+        "type=Probate&state=TX&city=Austin&min_price=0": 1, "state=TX&tag=unlocked": 1,
+        "state=OK&tag=unlocked": 0, "type=Probate": 4,
+    }
+    for n, query in enumerate(queries):
+        svc.create_saved_search(user.id, f"S{n}", query)
+    listed = {v.query: v for v in svc.list_saved_searches(user.id)}
+    assert {q: v.matches_now for q, v in listed.items()} == {
+        Filters.from_query(q).to_query(): n for q, n in queries.items()}
+    with get_engine().connect() as conn:
+        for query, expected in queries.items():
+            assert count_leads(conn, Filters.from_query(query), user.id) == expected
+    assert listed["type=Probate&state=TX&city=Austin&min_price=0"].summary == (
+        "Probate · TX · Austin · Asking price from $0 · sorted by Highest ROI")
+    searches, criteria = _table_rows()
+    by_query = {s.query: s for s in searches}
+    ranged = by_query["min_price=100000&max_price=200000"]
+    assert (ranged.min_price, ranged.max_price, ranged.criteria_groups) == (100000, 200000, 1)
+    mixed = by_query["state=TX&city=austin"]
+    assert (mixed.min_price, mixed.max_price, mixed.criteria_groups) == (None, None, 2)
+    assert sorted((c.grp, c.value) for c in criteria if c.saved_search_id == mixed.id) == [
+        ("city", "austin"), ("state", "TX")]
+    # New since opened: the leads a refresh adds, with the same conditions.
+    run = _run()
+    add_lead(state="TX", city="austin", asking_price=110000, refresh_run_id=run)
+    add_lead(state="CA", city="Fresno", asking_price=110000, refresh_run_id=run)
+    new = {v.query: v.new_since_opened for v in svc.list_saved_searches(user.id)}
+    assert (new["state=TX&city=austin"], new["min_price=100000&max_price=200000"], new["state=TX&min_price=100000"],
+            new["max_price=100000"]) == (1, 2, 1, 0)
+
+
+def test_ten_long_cities_fit_a_saved_search(db_url, new_user):
+    user = new_user()
+    cities = [f"Ciudad {n} " + "ñ" * 90 for n in range(10)]
+    query = "&".join(f"city={c}" for c in cities) + "&" + "&".join(f"state={s}" for s in ("TX", "CA", "NY"))
+    view = svc.create_saved_search(user.id, "Long", query)
+    assert len(view.query) > 1000 and Filters.from_query(view.query).cities == tuple(cities)
