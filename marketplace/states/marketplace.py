@@ -11,6 +11,9 @@ page, the sign-in or the credit balance changes (display values:
 ``core.lead_cards``). The page has one View Images dialog: ``gallery`` holds
 the pictures of the card it was opened for (``open_gallery``), nothing otherwise.
 
+The location and price filters, the chips and the city suggestions are the
+``MarketplaceLocationVars`` mixin (``states/marketplace_location.py``).
+
 The filter state lives in the URL query string (``Filters.to_query``): the
 page reads it on load and rewrites the address bar (``history.replaceState``)
 after every change, so any view can be bookmarked and shared. The Grid | Map
@@ -52,13 +55,14 @@ from marketplace.offloop import run_blocking
 from marketplace.services.marketplace import query_page
 from marketplace.services.unlocks import UnlockError, unlock_lead
 from marketplace.states.auth import AuthState, error_toast, success_toast
+from marketplace.states.marketplace_location import MarketplaceLocationVars
 from marketplace.states.marketplace_map import MarketplaceMapVars
 from marketplace.states.signed_in import signed_in
 from marketplace.states.unlock_confirm import UnlockConfirmVars
 
 log = logging.getLogger("marketplace.marketplace")
 
-GROUPS = ("lead_types", "roi_ranges", "sizes", "tags")
+# The checkbox groups (toggle_filter); places and prices: states/marketplace_location.py.
 GROUP_OPTIONS = {
     "lead_types": set(rules.LEAD_TYPE_OPTIONS),
     "roi_ranges": {value for value, _ in rules.ROI_BANDS},
@@ -84,7 +88,7 @@ def page_url(filters: rules.Filters, view: str = lead_map.DEFAULT_VIEW) -> str:
     return f"{routes.MARKETPLACE}?{query}" if query else routes.MARKETPLACE
 
 
-class MarketplaceState(MarketplaceMapVars, UnlockConfirmVars, AuthState):
+class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfirmVars, AuthState):
     # ----------------------------------------------------------------- filters
     lead_types: list[str] = []
     roi_ranges: list[str] = []
@@ -130,7 +134,7 @@ class MarketplaceState(MarketplaceMapVars, UnlockConfirmVars, AuthState):
 
     @rx.var
     def active_filter_count(self) -> int:
-        return len(self.lead_types) + len(self.roi_ranges) + len(self.sizes) + len(self.tags)
+        return self._filters().active_count
 
     @rx.var
     def result_count_label(self) -> str:
@@ -167,6 +171,7 @@ class MarketplaceState(MarketplaceMapVars, UnlockConfirmVars, AuthState):
             roi_ranges=tuple(self.roi_ranges),
             sizes=tuple(self.sizes),
             tags=tuple(self.tags),
+            **self._place_fields(),  # states, cities, ZIP codes and the price range (marketplace_location)
             sort=self.sort,
             page=self.page,
             page_size=self.page_size,
@@ -177,6 +182,7 @@ class MarketplaceState(MarketplaceMapVars, UnlockConfirmVars, AuthState):
         self.roi_ranges = list(filters.roi_ranges)
         self.sizes = list(filters.sizes)
         self.tags = list(filters.tags)
+        self._set_place_fields(filters)
         self.sort = filters.sort
         self.page = filters.page
         self.page_size = filters.page_size
@@ -273,6 +279,9 @@ class MarketplaceState(MarketplaceMapVars, UnlockConfirmVars, AuthState):
         self.gallery_id = ""
         self._clear_map()
         self._take_confirmation()  # a reload does not bring back a confirmation left open
+        self._clear_messages()
+        self.city_text = self.zip_text = ""
+        await self._load_city_options()
         self._tick_countdown()
         if self.loaded:
             # Back on the page in the same session: no stale grid while loading.
@@ -341,8 +350,7 @@ class MarketplaceState(MarketplaceMapVars, UnlockConfirmVars, AuthState):
 
     @rx.event
     async def clear_filters(self):
-        self._set_filters(self._filters().cleared())
-        return await self._refresh()
+        return await self._apply(self._filters().cleared())
 
     @rx.event
     async def retry(self):

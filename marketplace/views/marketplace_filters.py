@@ -1,6 +1,6 @@
-"""Marketplace filter bar: lead type, ROI, size and tag filters in popovers, sort,
-results per page, the result count and Clear All Filters; on phones a Filters
-button opening a bottom sheet (SPEC 2, 5). Element ids: see pages/marketplace.py."""
+"""Marketplace filter bar: lead type, ROI, size, tag, location and price filters in popovers, sort,
+results per page, the result count and Clear All Filters, then the chips of the active
+filters; on phones a Filters button opening a bottom sheet (SPEC 2, 5). Element ids: see pages/marketplace.py."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import reflex as rx
 from marketplace.components import ui
 from marketplace.core import marketplace as rules
 from marketplace.states.marketplace import MarketplaceState as S
+from marketplace.views.marketplace_location import filter_chips, location_popover, price_popover, sheet_fieldsets
 from marketplace.views.marketplace_save_search import save_search_control
 
 GROUP_IDS = {"lead_types": "type", "roi_ranges": "roi", "sizes": "size", "tags": "tag"}
@@ -178,6 +179,7 @@ def mobile_sheet() -> rx.Component:
                                 padding="0",
                                 margin="0",
                             ) for group, label, _short, _icon, options in FILTER_GROUPS],
+                            *sheet_fieldsets(),  # Location and Asking price (views/marketplace_location.py)
                             rx.el.fieldset(
                                 rx.el.legend(rx.text("Sort by", size="2", weight="bold"), margin_bottom="0.6rem"),
                                 rx.radio_group.root(
@@ -260,6 +262,8 @@ def filter_bar() -> rx.Component:
             rx.flex(
                 rx.flex(
                     *[filter_popover(*spec) for spec in FILTER_GROUPS],
+                    location_popover(),
+                    price_popover(),
                     clear_button("clear-filters"),
                     spacing="2",
                     wrap="wrap",
@@ -283,8 +287,9 @@ def filter_bar() -> rx.Component:
                 align="center",
                 wrap="wrap",
                 width="100%",
+                padding_y="0.75rem",
             ),
-            padding_y="0.75rem",
+            filter_chips(),
         ),
         class_name="lv-mkt-bar",
         id="filter-bar",

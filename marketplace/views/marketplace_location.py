@@ -1,0 +1,218 @@
+"""Marketplace location and asking-price filters (issue 24 #8): the State select, City
+(with suggestions from the inventory of the chosen states) and ZIP inputs, Min/Max price,
+in popovers of the filter bar and in fieldsets of the phone sheet; and the chips of every
+active filter with their remove buttons.
+
+Element ids (``prefix`` is ``filter`` in the bar's popovers, ``sheet-filter`` in the sheet):
+``{prefix}-state``, ``{prefix}-city``, ``{prefix}-city-add``, ``{prefix}-zip``,
+``{prefix}-zip-add``, ``{prefix}-location-error``, ``{prefix}-min-price``,
+``{prefix}-max-price``, ``{prefix}-price-apply``, ``{prefix}-price-note``,
+``{prefix}-price-error``; ``filter-group-location``, ``filter-group-price``;
+``filter-chips`` with ``chip-{group}-{value}`` and its ``...-remove`` button.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketplace import messages
+from marketplace.core.filter_values import CITY_MAX_LENGTH, STATE_OPTIONS
+from marketplace.states.marketplace import MarketplaceState as S
+
+LABEL_STYLE = {"font_size": "var(--font-size-2)", "font_weight": "500"}
+SELECT_STYLE = {
+    "height": "var(--space-6)", "padding": "0 0.5rem", "border_radius": "var(--radius-2)",
+    "border": "1px solid var(--gray-a7)", "background": "var(--color-surface)", "color": "var(--gray-12)",
+    "font_size": "var(--font-size-2)", "width": "100%",
+}
+
+
+def _label(text: str, html_for: str) -> rx.Component:
+    return rx.el.label(text, html_for=html_for, style=LABEL_STYLE)
+
+
+def _error(message, element_id: str) -> rx.Component:
+    return rx.cond(message != "", rx.text(message, size="1", color_scheme="red", id=element_id, role="alert"))
+
+
+def _add_form(prefix: str, name: str, label: str, value, on_change, on_submit, placeholder: str,
+              **input_props) -> rx.Component:
+    """A labelled input with its Add button (Enter adds too)."""
+    input_id = f"{prefix}-{name}"
+    return rx.form(
+        rx.vstack(
+            _label(label, input_id),
+            rx.hstack(
+                rx.input(id=input_id, name=name, value=value, on_change=on_change, placeholder=placeholder,
+                         auto_complete="off", size="2", width="100%", **input_props),
+                rx.button("Add", type="submit", variant="soft", size="2", id=f"{input_id}-add", cursor="pointer",
+                          aria_label=f"Add {label.lower()}"),
+                spacing="2",
+                width="100%",
+            ),
+            spacing="1",
+            width="100%",
+        ),
+        on_submit=on_submit,
+        reset_on_submit=False,
+        width="100%",
+    )
+
+
+def location_controls(prefix: str) -> rx.Component:
+    state_id = f"{prefix}-state"
+    options_id = f"{prefix}-city-options"
+    return rx.vstack(
+        rx.vstack(
+            _label("State", state_id),
+            rx.el.select(
+                rx.el.option("Add a state...", value=""),
+                *[rx.el.option(label, value=code) for code, label in STATE_OPTIONS],
+                value="",
+                on_change=S.add_state,
+                id=state_id,
+                name="state",
+                style=SELECT_STYLE,
+            ),
+            spacing="1",
+            width="100%",
+        ),
+        _add_form(prefix, "city", "City", S.city_text, S.set_city_text, S.add_city,
+                  rx.cond(S.states.length() > 0, "Start typing a city", "Any city"),
+                  max_length=CITY_MAX_LENGTH, list=options_id),
+        rx.el.datalist(rx.foreach(S.city_options, lambda city: rx.el.option(value=city)), id=options_id),
+        _add_form(prefix, "zip", "ZIP code", S.zip_text, S.set_zip_text, S.add_zip, "5 digits",
+                  max_length=5, input_mode="numeric", pattern="[0-9]{5}"),
+        _error(S.location_error, f"{prefix}-location-error"),
+        spacing="3",
+        width="100%",
+    )
+
+
+def price_controls(prefix: str) -> rx.Component:
+    low, high = f"{prefix}-min-price", f"{prefix}-max-price"
+    return rx.form(
+        rx.vstack(
+            rx.hstack(
+                rx.vstack(
+                    _label("Min price", low),
+                    rx.input(id=low, name="min_price", value=S.price_min_text, on_change=S.set_price_min_text,
+                             placeholder="$0", input_mode="numeric", auto_complete="off", size="2", width="100%"),
+                    spacing="1",
+                    flex="1",
+                ),
+                rx.vstack(
+                    _label("Max price", high),
+                    rx.input(id=high, name="max_price", value=S.price_max_text, on_change=S.set_price_max_text,
+                             placeholder="No max", input_mode="numeric", auto_complete="off", size="2",
+                             width="100%"),
+                    spacing="1",
+                    flex="1",
+                ),
+                spacing="2",
+                width="100%",
+            ),
+            rx.text(messages.PRICE_FILTER_NOTE, size="1", color_scheme="gray", id=f"{prefix}-price-note"),
+            _error(S.price_error, f"{prefix}-price-error"),
+            rx.button("Apply price", type="submit", size="2", id=f"{prefix}-price-apply", cursor="pointer",
+                      align_self="end"),
+            spacing="2",
+            width="100%",
+        ),
+        on_submit=S.apply_price,
+        reset_on_submit=False,
+        width="100%",
+    )
+
+
+def _popover(group_id: str, label: str, icon: str, count, content: rx.Component) -> rx.Component:
+    return rx.popover.root(
+        rx.popover.trigger(
+            rx.button(
+                rx.icon(icon, size=14, aria_hidden="true"),
+                label,
+                rx.cond(count > 0, rx.badge(count, variant="solid", radius="full", size="1")),
+                rx.icon("chevron_down", size=14, aria_hidden="true"),
+                variant=rx.cond(count > 0, "soft", "surface"),
+                color_scheme=rx.cond(count > 0, "indigo", "gray"),
+                size="2",
+                id=f"filter-group-{group_id}",
+                aria_label=f"{label} filters",
+                cursor="pointer",
+            ),
+        ),
+        rx.popover.content(
+            rx.vstack(
+                rx.text(label, size="1", weight="bold", color_scheme="gray", class_name="lv-eyebrow",
+                        text_transform="uppercase"),
+                content,
+                spacing="3",
+            ),
+            align="start",
+            width="300px",
+            aria_label=f"{label} filters",
+        ),
+    )
+
+
+def location_popover() -> rx.Component:
+    count = S.states.length() + S.cities.length() + S.zips.length()
+    return _popover("location", "Location", "map_pin", count, location_controls("filter"))
+
+
+def price_popover() -> rx.Component:
+    return _popover("price", "Price", "dollar_sign", rx.cond(S.has_price, 1, 0), price_controls("filter"))
+
+
+def sheet_fieldsets() -> list[rx.Component]:
+    """The phone sheet's Location and Asking price sections."""
+    return [
+        rx.el.fieldset(
+            rx.el.legend(rx.text(legend, size="2", weight="bold"), margin_bottom="0.6rem"),
+            controls("sheet-filter"),
+            border="none",
+            padding="0",
+            margin="0",
+        )
+        for legend, controls in (("Location", location_controls), ("Asking price", price_controls))
+    ]
+
+
+def _chip(chip: dict) -> rx.Component:
+    return rx.badge(
+        rx.text(chip["label"], as_="span"),
+        rx.el.button(
+            rx.icon("x", size=12, aria_hidden="true"),
+            on_click=S.remove_filter(chip["group"], chip["value"]),
+            aria_label="Remove filter " + chip["label"],
+            id=chip["id"] + "-remove",
+            class_name="lv-chip-remove",
+            style={"display": "inline-flex", "align_items": "center", "background": "none", "border": "none",
+                   "padding": "2px", "margin_left": "2px", "cursor": "pointer", "color": "inherit",
+                   "border_radius": "9999px"},
+        ),
+        variant="soft",
+        color_scheme="indigo",
+        radius="full",
+        size="2",
+        id=chip["id"],
+        data_chip=chip["label"],
+    )
+
+
+def filter_chips() -> rx.Component:
+    """The active filters as chips under the bar; nothing without filters."""
+    return rx.cond(
+        S.filter_chips.length() > 0,
+        rx.flex(
+            rx.text("Filters:", size="1", color_scheme="gray", weight="medium", class_name="lv-sr-only"),
+            rx.foreach(S.filter_chips, _chip),
+            spacing="2",
+            wrap="wrap",
+            align="center",
+            id="filter-chips",
+            aria_label="Active filters",
+            role="group",
+            padding_bottom="0.75rem",
+        ),
+    )
