@@ -3,6 +3,7 @@
 
     .venv/bin/python -m benchmarks.alert_matching                     # a fresh database, dropped after
     .venv/bin/python -m benchmarks.alert_matching --keep lv_bench     # seed once, re-measure later
+    .venv/bin/python -m benchmarks.alert_matching --places            # searches with places and prices too
 
 The leads come from ``seed-leads`` (as ``benchmarks.explorer_leads``; ``--keep``
 reuses a database holding exactly ``--rows`` leads). The users (90% with a
@@ -40,8 +41,33 @@ from marketplace.services import alerts, saved_searches
 from marketplace.services.seeding import insert_leads
 from marketplace.sources.base import SearchCriteria
 from marketplace.sources.builtin import BuiltinSource
+from marketplace.sources.markets import DEFAULT_MARKETS
 
 BENCH_DOMAIN = "alerts-bench.example.com"
+
+
+PLACES = False  # --places: some searches also name states, cities, ZIP codes and price ranges
+
+
+def random_places(rng: random.Random) -> dict:
+    """Location and price filters (issue 24 #8): a state for a quarter of the searches, a city or a ZIP
+    code for some, an asking-price range for a third (round amounts, as people type them)."""
+    if not PLACES:
+        return {}
+    fields: dict = {}
+    if rng.random() < 0.25:
+        fields["states"] = tuple(rng.sample(sorted({s for _, s in DEFAULT_MARKETS}), rng.choice((1, 1, 2))))
+    if rng.random() < 0.1:
+        fields["cities"] = (rng.choice(DEFAULT_MARKETS)[0],)
+    if rng.random() < 0.05:
+        fields["zips"] = (f"{rng.randint(10000, 99999)}",)
+    if rng.random() < 0.33:
+        low = rng.choice((None, 50_000, 100_000, 150_000, 200_000, 250_000))
+        high = rng.choice((None, 200_000, 300_000, 400_000, 500_000, 750_000))
+        if low is not None and high is not None and low > high:
+            low, high = high, low
+        fields.update(min_price=low, max_price=high)
+    return fields
 
 
 def random_filters(rng: random.Random) -> Filters:
@@ -54,7 +80,7 @@ def random_filters(rng: random.Random) -> Filters:
     tags = (tuple(rng.sample(("new", "high_roi", "vacant", "auction_soon", "unlocked"), rng.choice((1, 2))))
             if rng.random() < 0.3 else ())
     return Filters(lead_types=types, roi_ranges=rois, sizes=sizes, tags=tags,
-                   sort=rng.choice(("roi_desc", "newest", "price_asc")))
+                   sort=rng.choice(("roi_desc", "newest", "price_asc")), **random_places(rng))
 
 
 def seed_searches(url: str, users: int, searches: int) -> None:
@@ -77,6 +103,7 @@ def seed_searches(url: str, users: int, searches: int) -> None:
         search_rows.append({"id": n + 1, "user_id": user_rows[n % users]["id"], "name": f"Search {n // users + 1}",
                             "name_key": f"search {n // users + 1}", "query": filters.to_query(),
                             "criteria_groups": rules.criteria_groups(filters), "alerts_enabled": rng.random() < 0.9,
+                            "min_price": filters.min_price, "max_price": filters.max_price,
                             "email_enabled": rng.random() < 0.8, "created_at": now})
         criteria_rows += [{"saved_search_id": n + 1, "grp": g, "value": v} for g, v in rules.criteria(filters)]
     with engine.begin() as conn:
@@ -116,7 +143,8 @@ def heavy_user(url: str, rng: random.Random) -> uuid.UUID:
             filters = Filters(tags=("unlocked",)) if n == 0 else random_filters(rng)
             conn.execute(sa.insert(SavedSearch.__table__).values(
                 user_id=user_id, name=f"Heavy {n}", name_key=f"heavy {n}", query=filters.to_query(),
-                criteria_groups=rules.criteria_groups(filters), created_at=created, last_opened_at=created))
+                criteria_groups=rules.criteria_groups(filters), min_price=filters.min_price,
+                max_price=filters.max_price, created_at=created, last_opened_at=created))
     return user_id
 
 
@@ -157,7 +185,11 @@ def main() -> None:
     parser.add_argument("--searches", type=int, default=10_000)
     parser.add_argument("--new", type=int, default=500, help="leads the refresh adds")
     parser.add_argument("--keep", metavar="NAME", help="use and keep the database NAME (seeded once, reused)")
+    parser.add_argument("--places", action="store_true",
+                        help="searches also filter by state, city, ZIP code and asking price (issue 24 #8)")
     args = parser.parse_args()
+    global PLACES
+    PLACES = args.places
     with (kept_database(args.keep) if args.keep else postgres_database()) as url:
         os.environ["DATABASE_URL"] = url
         seed(url, args.rows, reuse=bool(args.keep))

@@ -32,6 +32,11 @@ CASES = [
     ("size 1-2k sqft + tag new, price asc", Filters(sizes=("medium",), tags=("new",), sort="price_asc")),
     ("Vacancy, ROI 10-30, 100 per page", Filters(lead_types=("Vacancy",), roi_ranges=("10-20", "20-30"),
                                                  page_size=100, sort="zestimate_desc")),
+    # Location and price (issue 24 #8): counted over leads through their indexes.
+    ("TX, $100k-$300k, price asc", Filters(states=("TX",), min_price=100_000, max_price=300_000, sort="price_asc")),
+    ("city Austin (any case), newest", Filters(cities=("austin",), sort="newest")),
+    ("ZIP 78701 or 33101", Filters(zips=("78701", "33101"))),
+    ("up to $150k, ROI > 30", Filters(max_price=150_000, roi_ranges=("gt30",))),
 ]
 
 
@@ -41,8 +46,11 @@ def _sql(stmt) -> str:
 
 def _raw_statements(filters: Filters) -> tuple[str, str]:
     page_stmt = svc._page_statement(filters, filters.page, None, sa.false().label("unlocked"))
-    count_stmt = sa.select(sa.func.coalesce(sa.func.sum(svc.facets_t.c.lead_count), 0)).where(
-        *svc._facet_conditions(filters))
+    if svc.counted_from_facets(filters):
+        count_stmt = sa.select(sa.func.coalesce(sa.func.sum(svc.facets_t.c.lead_count), 0)).where(
+            *svc._facet_conditions(filters))
+    else:
+        count_stmt = sa.select(sa.func.count()).select_from(svc.leads_t).where(*svc._lead_conditions(filters, None))
     return _sql(count_stmt), _sql(page_stmt)
 
 

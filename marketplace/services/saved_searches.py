@@ -6,7 +6,9 @@ The counts of a list cost two queries whatever the number of searches: one
 over ``lead_facets`` (matches now) and one over the leads refreshes added since
 the oldest 'last opened' (new since opened), each a column of conditional sums,
 one per search; a third over the user's own unlocks when a search has the
-user-dependent 'unlocked' tag.
+user-dependent 'unlocked' tag; a fourth over the leads matching a search with a
+state, city, ZIP or price filter (``lead_facets`` has no such columns), through
+the leads' indexes.
 """
 
 from __future__ import annotations

@@ -149,23 +149,22 @@ class MarketplaceLocationVars(rx.State, mixin=True):
         filters = self._add("states", _text(value), messages.STATE_INVALID)
         return None if filters is None else await self._apply(filters)
 
-    @rx.event
-    async def add_city(self, form_data: dict | None = None):
-        raw = _text((form_data or {}).get("city")) if isinstance(form_data, dict) else ""
-        filters = self._add("cities", raw or self.city_text, messages.CITY_INVALID)
+    async def _add_typed(self, group: str, key: str, form_data: dict | None, invalid: str):
+        """A City or ZIP form's Add (or Enter): the typed value, added; the input empties."""
+        raw = _text(form_data.get(key)) if isinstance(form_data, dict) else ""
+        filters = self._add(group, raw or getattr(self, f"{key}_text"), invalid)
         if filters is None:
             return None
-        self.city_text = ""
+        setattr(self, f"{key}_text", "")
         return await self._apply(filters)
 
     @rx.event
+    async def add_city(self, form_data: dict | None = None):
+        return await self._add_typed("cities", "city", form_data, messages.CITY_INVALID)
+
+    @rx.event
     async def add_zip(self, form_data: dict | None = None):
-        raw = _text((form_data or {}).get("zip")) if isinstance(form_data, dict) else ""
-        filters = self._add("zips", raw or self.zip_text, messages.ZIP_INVALID)
-        if filters is None:
-            return None
-        self.zip_text = ""
-        return await self._apply(filters)
+        return await self._add_typed("zips", "zip", form_data, messages.ZIP_INVALID)
 
     @rx.event
     async def apply_price(self, form_data: dict | None = None):

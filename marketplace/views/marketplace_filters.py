@@ -9,7 +9,13 @@ import reflex as rx
 from marketplace.components import ui
 from marketplace.core import marketplace as rules
 from marketplace.states.marketplace import MarketplaceState as S
-from marketplace.views.marketplace_location import filter_chips, location_popover, price_popover, sheet_fieldsets
+from marketplace.views.marketplace_location import (
+    bar_popover,
+    filter_chips,
+    location_popover,
+    price_popover,
+    sheet_fieldsets,
+)
 from marketplace.views.marketplace_save_search import save_search_control
 
 GROUP_IDS = {"lead_types": "type", "roi_ranges": "roi", "sizes": "size", "tags": "tag"}
@@ -51,34 +57,8 @@ def filter_options(group: str, options, prefix: str, columns: str = "1") -> rx.C
 
 
 def filter_popover(group: str, label: str, short: str, icon: str, options) -> rx.Component:
-    count = getattr(S, group).length()
-    return rx.popover.root(
-        rx.popover.trigger(
-            rx.button(
-                rx.icon(icon, size=14, aria_hidden="true"),
-                short,
-                rx.cond(count > 0, rx.badge(count, variant="solid", radius="full", size="1")),
-                rx.icon("chevron_down", size=14, aria_hidden="true"),
-                variant=rx.cond(count > 0, "soft", "surface"),
-                color_scheme=rx.cond(count > 0, "indigo", "gray"),
-                size="2",
-                id=f"filter-group-{GROUP_IDS[group]}",
-                aria_label=f"{label} filters",
-                cursor="pointer",
-            ),
-        ),
-        rx.popover.content(
-            rx.vstack(
-                rx.text(label, size="1", weight="bold", color_scheme="gray", class_name="lv-eyebrow",
-                        text_transform="uppercase"),
-                filter_options(group, options, "filter"),
-                spacing="3",
-            ),
-            align="start",
-            min_width="220px",
-            aria_label=f"{label} filters",
-        ),
-    )
+    return bar_popover(GROUP_IDS[group], label, short, icon, getattr(S, group).length(),
+                       filter_options(group, options, "filter"))
 
 
 def sort_select() -> rx.Component:

@@ -82,7 +82,7 @@ def location_controls(prefix: str) -> rx.Component:
                   max_length=CITY_MAX_LENGTH, list=options_id),
         rx.el.datalist(rx.foreach(S.city_options, lambda city: rx.el.option(value=city)), id=options_id),
         _add_form(prefix, "zip", "ZIP code", S.zip_text, S.set_zip_text, S.add_zip, "5 digits",
-                  max_length=5, input_mode="numeric", pattern="[0-9]{5}"),
+                  max_length=5, input_mode="numeric"),
         _error(S.location_error, f"{prefix}-location-error"),
         spacing="3",
         width="100%",
@@ -125,12 +125,14 @@ def price_controls(prefix: str) -> rx.Component:
     )
 
 
-def _popover(group_id: str, label: str, icon: str, count, content: rx.Component) -> rx.Component:
+def bar_popover(group_id: str, label: str, short: str, icon: str, count, content: rx.Component,
+                width: str = "auto") -> rx.Component:
+    """A filter group of the bar: its button (with the count of chosen values) and its popover."""
     return rx.popover.root(
         rx.popover.trigger(
             rx.button(
                 rx.icon(icon, size=14, aria_hidden="true"),
-                label,
+                short,
                 rx.cond(count > 0, rx.badge(count, variant="solid", radius="full", size="1")),
                 rx.icon("chevron_down", size=14, aria_hidden="true"),
                 variant=rx.cond(count > 0, "soft", "surface"),
@@ -149,7 +151,8 @@ def _popover(group_id: str, label: str, icon: str, count, content: rx.Component)
                 spacing="3",
             ),
             align="start",
-            width="300px",
+            min_width="220px",
+            width=width,
             aria_label=f"{label} filters",
         ),
     )
@@ -157,11 +160,12 @@ def _popover(group_id: str, label: str, icon: str, count, content: rx.Component)
 
 def location_popover() -> rx.Component:
     count = S.states.length() + S.cities.length() + S.zips.length()
-    return _popover("location", "Location", "map_pin", count, location_controls("filter"))
+    return bar_popover("location", "Location", "Location", "map_pin", count, location_controls("filter"), "300px")
 
 
 def price_popover() -> rx.Component:
-    return _popover("price", "Price", "dollar_sign", rx.cond(S.has_price, 1, 0), price_controls("filter"))
+    return bar_popover("price", "Asking price", "Price", "dollar_sign", rx.cond(S.has_price, 1, 0),
+                       price_controls("filter"), "300px")
 
 
 def sheet_fieldsets() -> list[rx.Component]:

@@ -14,7 +14,6 @@ import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from marketplace.core import marketplace as rules
 from marketplace.db import get_engine, session_scope
 from marketplace.models import Lead, LeadRefreshRun, UserLead
 from marketplace.services import alerts, notifications, saved_searches
@@ -22,16 +21,9 @@ from marketplace.services.marketplace import rebuild_facets_now
 from tests.browser import leads
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.helpers import expect_toast, start_session
+from tests.browser.test_marketplace import _set_active
 
 NOTE = "Leads without an asking price are hidden while a price range is set."
-
-
-def _set_active(url: str, ids: list, active: bool) -> None:
-    table = Lead.__table__
-    with get_engine(url).begin() as conn:
-        for start in range(0, len(ids), 500):
-            conn.execute(sa.update(table).where(table.c.id.in_(ids[start:start + 500])).values(is_active=active))
-    rebuild_facets_now(url)
 
 
 @pytest.fixture(scope="module")
@@ -213,6 +205,9 @@ def test_location_and_price_in_the_phone_sheet(page: Page, places):
     sheet.get_by_role("group", name="Location").scroll_into_view_if_needed()
     sheet.locator("#sheet-filter-state").select_option("TX")
     expect_grid(page, "state=TX", [places[n] for n in ("austin", "austin_na", "dallas", "houston")])
+    expect(sheet.locator("#sheet-filter-city-options option")).to_have_count(3)
+    sheet.locator("#sheet-filter-state").scroll_into_view_if_needed()
+    shot(page, "sheet-location-375")
     sheet.get_by_label("Max price").fill("160000")
     sheet.locator("#sheet-filter-price-apply").click()
     expect_grid(page, "state=TX&max_price=160000", [places["austin"], places["houston"]])
