@@ -103,6 +103,7 @@ def seed_searches(url: str, users: int, searches: int) -> None:
         search_rows.append({"id": n + 1, "user_id": user_rows[n % users]["id"], "name": f"Search {n // users + 1}",
                             "name_key": f"search {n // users + 1}", "query": filters.to_query(),
                             "criteria_groups": rules.criteria_groups(filters), "alerts_enabled": rng.random() < 0.9,
+                            "place_groups": rules.place_groups(filters),
                             "min_price": filters.min_price, "max_price": filters.max_price,
                             "email_enabled": rng.random() < 0.8, "created_at": now})
         criteria_rows += [{"saved_search_id": n + 1, "grp": g, "value": v} for g, v in rules.criteria(filters)]
@@ -143,7 +144,8 @@ def heavy_user(url: str, rng: random.Random) -> uuid.UUID:
             filters = Filters(tags=("unlocked",)) if n == 0 else random_filters(rng)
             conn.execute(sa.insert(SavedSearch.__table__).values(
                 user_id=user_id, name=f"Heavy {n}", name_key=f"heavy {n}", query=filters.to_query(),
-                criteria_groups=rules.criteria_groups(filters), min_price=filters.min_price,
+                criteria_groups=rules.criteria_groups(filters), place_groups=rules.place_groups(filters),
+                min_price=filters.min_price,
                 max_price=filters.max_price, created_at=created, last_opened_at=created))
     return user_id
 

@@ -1,7 +1,8 @@
 """location and asking-price filters (issue 24 item 8)
 
 - ``saved_searches.min_price`` / ``max_price``: a saved search's asking-price range, which the
-  alert matching joins as a range; ``saved_searches.query`` becomes TEXT (ten cities of up to
+  alert matching joins as a range; ``place_groups``: how many of its ``criteria_groups`` are
+  places or the price (the matching checks those against place cells, the rest against kind cells); ``saved_searches.query`` becomes TEXT (ten cities of up to
   100 characters, percent-encoded, outgrow VARCHAR(1000)).
 - ``saved_search_criteria.value`` VARCHAR(100): a city criterion is a city name.
 - ``ixs_leads_active_city_lower`` (PostgreSQL): ``lower(city)`` of the active leads, for the
@@ -28,6 +29,7 @@ def upgrade() -> None:
     with op.batch_alter_table('saved_searches') as batch:
         batch.alter_column('query', existing_type=sa.String(length=1000), type_=sa.Text(),
                            existing_nullable=False, existing_server_default='')
+        batch.add_column(sa.Column('place_groups', sa.Integer(), nullable=False, server_default='0'))
         batch.add_column(sa.Column('min_price', sa.Integer(), nullable=True))
         batch.add_column(sa.Column('max_price', sa.Integer(), nullable=True))
     with op.batch_alter_table('saved_search_criteria') as batch:
@@ -46,5 +48,6 @@ def downgrade() -> None:
     with op.batch_alter_table('saved_searches') as batch:
         batch.drop_column('max_price')
         batch.drop_column('min_price')
+        batch.drop_column('place_groups')
         batch.alter_column('query', existing_type=sa.Text(), type_=sa.String(length=1000),
                            existing_nullable=False, existing_server_default='')

@@ -91,6 +91,12 @@ def criteria_groups(filters: rules.Filters) -> int:
     return sum(1 for group in GROUPS if getattr(filters, _GROUP_FIELDS[group])) + (1 if filters.has_price else 0)
 
 
+def place_groups(filters: rules.Filters) -> int:
+    """How many of those groups are places (state, city, ZIP) or the price range: the alert
+    matching checks them against the leads' place cells, the others against their kind cells."""
+    return sum(1 for group in PLACE_GROUPS if getattr(filters, _GROUP_FIELDS[group])) + (1 if filters.has_price else 0)
+
+
 def lead_facets(lead_type: str, roi: float | None, square_footage: int | None, is_new: bool,
                 is_high_roi: bool) -> frozenset[tuple[str, str]]:
     """The (group, value) pairs a lead offers to the criteria (a lead of unknown size offers no size)."""

@@ -33,6 +33,8 @@ class SavedSearch(SQLModel, table=True):
     # Filter groups the query constrains, the price range included (0: every new lead matches);
     # see saved_search_criteria.
     criteria_groups: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, server_default="0"))
+    # Of those, the place groups (state, city, ZIP) and the price range (services.alerts).
+    place_groups: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, server_default="0"))
     # The asking-price range of the query (whole dollars, both ends included), for the alert
     # matching's range join; NULL: that end is open (both NULL: no price filter).
     min_price: Optional[int] = Field(default=None, sa_column=sa.Column(sa.Integer(), nullable=True))

@@ -8,17 +8,20 @@ searches or leads:
 2. one query reads what the searches ask of places and prices: the state, city
    and ZIP criteria among the new leads' own values, and the distinct ends of
    the searches' price ranges;
-3. the leads are grouped into cells, the distinct combinations of (type, ROI
-   band, size band, new, high ROI, the places some search asks for, the price
-   segment between two range ends); each cell offers its (group, value) facets
-   (``core.saved_searches.lead_facets`` / ``place_facets``: the marketplace
-   filters' own rules) and, when priced, a price (every price of a segment is
-   inside the same ranges). A place nobody asks for, or a price without ranges,
-   splits no cell;
+3. the leads are grouped into cells: a *kind* cell per distinct (type, ROI band,
+   size band, new, high ROI), a *place* cell per distinct (the places some
+   search asks for, the price segment between two range ends); a place nobody
+   asks for, or a price without ranges, splits no cell, and every price of a
+   segment is inside the same ranges. Each cell offers its (group, value)
+   facets (``core.saved_searches.lead_facets`` / ``place_facets``: the
+   marketplace filters' own rules) and a priced place cell a price. Kinds and
+   places are matched apart (a type criterion meets a few dozen kind cells, not
+   every lead) and combined in Python: a search matches the leads of a kind
+   cell it matches that are also in a place cell it matches;
 4. one query joins ``saved_search_criteria`` with those facet rows (a VALUES
    list) and the searches' price ranges with the cells' prices (a range join),
    grouped per (search, cell) and kept where every group the search constrains
-   is matched (a lead without an asking price never matches a price range); a
+   there is matched (a lead without an asking price never matches a price range); a
    search without filters matches every cell, and it also reads the searches
    with alerts on, of users not deleted.
 
@@ -115,23 +118,52 @@ def _asked(conn, leads: list) -> _Asked:
                   breaks=tuple(sorted({int(v) for g, v in rows if g in ("min", "max")})))
 
 
-def _cells(leads: list, asked: _Asked) -> tuple[dict[int, list[int]], list[tuple[int, str, str]],
-                                                 list[tuple[int, int]]]:
-    """{cell: indexes of its leads in ``leads`` (ascending: best first)}, the (cell, group, value)
-    facet rows of the cells and the (cell, price) rows of the priced cells. Every lead is in
-    exactly one cell; all leads of a cell match exactly the same searches."""
-    keys: dict[tuple, int] = {}
-    prices: dict[int, int] = {}
+@dataclass
+class _Cells:
+    """The new leads in cells. A lead is in one *kind* cell (type, ROI band, size band, new, high
+    ROI: a few dozen) and one *place* cell (the places some search asks for and the price segment);
+    the pair is its *full* cell, whose leads match exactly the same searches. Kind and place
+    cells share one numbering: kind cells 1..kinds, place cells after them."""
+
+    members: dict[int, list[int]]  # full cell -> indexes of its leads in ``leads`` (ascending: best first)
+    full: dict[int, list[tuple[int, int]]]  # kind cell -> its (full cell, place cell) pairs
+    kinds: int
+    facet_rows: list[tuple[int, str, str]]  # (kind or place cell, group, value)
+    price_rows: list[tuple[int, int]]  # (priced place cell, a price of its segment)
+
+    def matched(self, kind_cells, place_cells) -> tuple[int, ...]:
+        """The full cells of these kind and place cells (None: every one)."""
+        kinds = self.full if kind_cells is None else kind_cells
+        return tuple(sorted(cell for kind in kinds for cell, place in self.full.get(kind, ())
+                            if place_cells is None or place in place_cells))
+
+
+def _cells(leads: list, asked: _Asked) -> _Cells:
+    kind_keys: dict[frozenset, int] = {}
+    place_keys: dict[tuple, int] = {}
+    full_keys: dict[tuple[int, int], int] = {}
     members: dict[int, list[int]] = defaultdict(list)
+    places = []
     for index, lead in enumerate(leads):
-        facets = rules.lead_facets(lead.lead_type, lead.roi, lead.square_footage, lead.is_new, lead.is_high_roi)
-        facets |= rules.place_facets(lead.state, lead.city, lead.zip_code) & asked.places
-        cell = keys.setdefault((facets, asked.segment(lead.asking_price)), len(keys) + 1)
-        members[cell].append(index)
-        if lead.asking_price is not None:
-            prices.setdefault(cell, lead.asking_price)
-    facet_rows = [(cell, group, value) for (facets, _), cell in keys.items() for group, value in sorted(facets)]
-    return members, facet_rows, sorted(prices.items())
+        kind = kind_keys.setdefault(
+            rules.lead_facets(lead.lead_type, lead.roi, lead.square_footage, lead.is_new, lead.is_high_roi),
+            len(kind_keys) + 1)
+        places.append((rules.place_facets(lead.state, lead.city, lead.zip_code) & asked.places,
+                       asked.segment(lead.asking_price), lead.asking_price, kind))
+    kinds = len(kind_keys)
+    prices: dict[int, int] = {}
+    for index, (facets, segment, price, kind) in enumerate(places):
+        place = place_keys.setdefault((facets, segment), kinds + len(place_keys) + 1)
+        if price is not None:
+            prices.setdefault(place, price)
+        members[full_keys.setdefault((kind, place), len(full_keys) + 1)].append(index)
+    full: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for (kind, place), cell in full_keys.items():
+        full[kind].append((cell, place))
+    facet_rows = [(cell, group, value) for facets, cell in kind_keys.items() for group, value in sorted(facets)]
+    facet_rows += [(cell, group, value) for (facets, _), cell in place_keys.items() for group, value in sorted(facets)]
+    return _Cells(members=members, full=dict(full), kinds=kinds, facet_rows=facet_rows,
+                  price_rows=sorted(prices.items()))
 
 
 @dataclass(frozen=True)
@@ -164,12 +196,13 @@ def _alerting():
 
 
 def _matches(conn, facet_rows: list[tuple[int, str, str]], price_rows: list[tuple[int, int]]) -> list:
-    """Every search with alerts on that matches at least one cell, with its owner, and its cells
-    as text ('3,7,12'; '*' for a search without filters, which matches them all): one query.
+    """Every search with alerts on that matches at least one kind or place cell, with its owner, and
+    those cells as text ('3,7,12'; '' for a search without filters, which matches them all): one query.
 
     The criteria of alerting searches are joined with the cells' facets on (group, value); per
     (search, cell) the groups hit are counted (one MAX per group: hash-aggregatable, no DISTINCT)
-    and kept when they are all the search constrains; then one row per search. The price group
+    and kept when they are all the search constrains there (the kind groups on a kind cell, the
+    place groups on a place cell); then one row per search. The price group
     is hit where the cell's price is inside the search's range (a range join over the searches
     with a range and the priced cells only)."""
     facets = sa.values(sa.column("cell", sa.Integer), sa.column("grp", sa.String), sa.column("value", sa.String),
@@ -177,7 +210,9 @@ def _matches(conn, facet_rows: list[tuple[int, str, str]], price_rows: list[tupl
     joined, alerting = _alerting()
     alerting_criteria = (
         sa.select(criteria_t.c.saved_search_id.label("sid"), criteria_t.c.grp, criteria_t.c.value,
-                  searches_t.c.criteria_groups.label("groups"))
+                  # A hit on a place cell counts towards the place groups, on a kind cell the others.
+                  sa.case((criteria_t.c.grp.in_(rules.PLACE_GROUPS), searches_t.c.place_groups),
+                          else_=searches_t.c.criteria_groups - searches_t.c.place_groups).label("groups"))
         .select_from(criteria_t.join(joined, searches_t.c.id == criteria_t.c.saved_search_id))
         .where(alerting, searches_t.c.criteria_groups > 0)
         .cte("alerting_criteria")
@@ -192,7 +227,7 @@ def _matches(conn, facet_rows: list[tuple[int, str, str]], price_rows: list[tupl
         cell_prices = sa.values(sa.column("cell", sa.Integer), sa.column("price", sa.Integer),
                                 name="cell_prices").data(price_rows).cte("cell_prices")
         ranged = (sa.select(searches_t.c.id.label("sid"), searches_t.c.min_price, searches_t.c.max_price,
-                            searches_t.c.criteria_groups.label("groups"))
+                            searches_t.c.place_groups.label("groups"))
                   .select_from(joined)
                   .where(alerting, sa.or_(searches_t.c.min_price.is_not(None), searches_t.c.max_price.is_not(None)))
                   .cte("ranged"))
@@ -214,10 +249,10 @@ def _matches(conn, facet_rows: list[tuple[int, str, str]], price_rows: list[tupl
         .subquery("per_search")
     )
     columns = (searches_t.c.id, searches_t.c.user_id, searches_t.c.name, searches_t.c.query,
-               searches_t.c.email_enabled, users_t.c.email, users_t.c.email_confirmed_at.is_not(None).label("confirmed"))
+               searches_t.c.email_enabled, searches_t.c.criteria_groups, searches_t.c.place_groups, users_t.c.email, users_t.c.email_confirmed_at.is_not(None).label("confirmed"))
     constrained = sa.select(*columns, per_search.c.cells).select_from(
         per_search.join(joined, searches_t.c.id == per_search.c.sid))
-    unconstrained = sa.select(*columns, sa.literal("*").label("cells")).select_from(joined).where(
+    unconstrained = sa.select(*columns, sa.literal("").label("cells")).select_from(joined).where(
         alerting, searches_t.c.criteria_groups == 0)
     return conn.execute(sa.union_all(constrained, unconstrained)).all()
 
@@ -276,14 +311,20 @@ def match_refresh(refresh_run_id: int, database_url: str | None = None) -> dict:
         if not leads:
             summary["queries"] = counter.count
             return summary
-        members, facet_rows, price_rows = _cells(leads, _asked(conn, leads))
-        found = _matches(conn, facet_rows, price_rows)
-    all_cells = tuple(sorted(members))
+        grouped = _cells(leads, _asked(conn, leads))
+        found = _matches(conn, grouped.facet_rows, grouped.price_rows)
+    members = grouped.members
     by_user: dict = defaultdict(list)
+    matched_searches = 0
     for row in found:
-        cells = all_cells if row.cells == "*" else tuple(sorted({int(c) for c in row.cells.split(",")}))
-        by_user[row.user_id].append(_Match(row, cells, sum(len(members[c]) for c in cells)))
-    summary.update(searches_matched=len(found), users_matched=len(by_user))
+        hit = {int(c) for c in row.cells.split(",")} if row.cells else set()
+        kinds = {c for c in hit if c <= grouped.kinds} if row.criteria_groups > row.place_groups else None
+        places = {c for c in hit if c > grouped.kinds} if row.place_groups else None
+        cells = grouped.matched(kinds, places)
+        if cells:  # kind cells and place cells that no lead has together match nothing
+            matched_searches += 1
+            by_user[row.user_id].append(_Match(row, cells, sum(len(members[c]) for c in cells)))
+    summary.update(searches_matched=matched_searches, users_matched=len(by_user))
     if not by_user:
         summary["queries"] = counter.count
         return summary

@@ -183,6 +183,7 @@ def create_saved_search(user_id: uuid.UUID, name: str, query: str) -> SavedSearc
             search_id = conn.execute(
                 sa.insert(searches_t).values(user_id=user_id, name=name, name_key=rules.name_key(name),
                                              query=filters.to_query(), criteria_groups=rules.criteria_groups(filters),
+                                             place_groups=rules.place_groups(filters),
                                              min_price=filters.min_price, max_price=filters.max_price,
                                              alerts_enabled=True, email_enabled=True, created_at=utcnow())
                 .returning(searches_t.c.id)

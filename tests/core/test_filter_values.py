@@ -92,6 +92,8 @@ def test_saved_search_criteria_summary_and_matching_with_places_and_prices():
     assert rules.criteria(f) == [("state", "TX"), ("city", "austin"), ("city", "round rock")]
     assert rules.criteria_groups(f) == 3  # state, city, price
     assert rules.criteria_groups(m.Filters(max_price=5)) == 1
+    assert rules.place_groups(f) == 3 and rules.place_groups(m.Filters(lead_types=("Probate",), zips=("78701",))) == 1
+    assert rules.place_groups(m.Filters(lead_types=("Probate",), tags=("new",))) == 0
     assert rules.summary(f) == "TX · Austin or round rock · Asking price $100,000 - $250,000 · sorted by Highest ROI"
     assert rules.query_summary("zip=78701&zip=78702&min_price=5000") == (
         "ZIP 78701 or 78702 · Asking price from $5,000 · sorted by Highest ROI")

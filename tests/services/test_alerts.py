@@ -267,7 +267,7 @@ def test_sql_matching_agrees_with_the_rule_for_places_and_prices(db_url, new_use
               ("OK", "Austin", "74001"), ("CA", "Fresno", "93650")]
     prices = [None, 0, 50000, 99999, 100000, 150000, 200000, 200001, 350000]
     made = []
-    for n in range(50):
+    for n in range(80):
         params = []
         if rng.random() < 0.5:
             params += [("state", s) for s in rng.sample(["TX", "OK", "CA", "NY"], rng.randint(1, 2))]
@@ -281,11 +281,13 @@ def test_sql_matching_agrees_with_the_rule_for_places_and_prices(db_url, new_use
             params += [("max_price", high)] if rng.random() < 0.7 else []
         if rng.random() < 0.3:
             params += [("type", rng.choice(LEAD_TYPE_OPTIONS))]
+        if rng.random() < 0.3:
+            params += [("roi", rng.choice(["gt30", "20-30", "0-10", "unknown"]))]
         query = "&".join(f"{k}={v}" for k, v in params)
         made.append((users[n % 5].id, searches.create_saved_search(users[n % 5].id, f"Search {n}", query)))
     run = _run()
     leads = {}
-    for _ in range(40):
+    for _ in range(60):
         state, city, zip_code = rng.choice(places)
         fields = dict(lead_type=rng.choice(LEAD_TYPE_OPTIONS), roi=rng.choice([None, 5.0, 25.0, 40.0]),
                       square_footage=rng.choice([None, 900, 1500]), is_new=True, is_high_roi=False,
