@@ -177,6 +177,7 @@ def sheet_fieldsets() -> list[rx.Component]:
             border="none",
             padding="0",
             margin="0",
+            width="100%",  # the sheet's column aligns its items to the start: no shrinking to the content
         )
         for legend, controls in (("Location", location_controls), ("Asking price", price_controls))
     ]
