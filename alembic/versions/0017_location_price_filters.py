@@ -12,7 +12,7 @@
   An expression index the models do not declare (``ixs_*``).
 
 Revision ID: 0017
-Revises: 0011
+Revises: 0020
 Create Date: 2026-11-25
 """
 import sqlalchemy as sa
@@ -20,7 +20,7 @@ from alembic import op
 
 
 revision = '0017'
-down_revision = '0011'  # re-chained onto main's head at the rebase (assigned: 0009)
+down_revision = '0020'  # re-chained onto main's head at the rebase (assigned: 0009)
 branch_labels = None
 depends_on = None
 
