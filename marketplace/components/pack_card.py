@@ -39,10 +39,11 @@ def purchase_href(pack: CreditPack) -> str:
     return f"{routes.PURCHASE_CREDITS}?pack={pack.id}"
 
 
-def breakdown_line(pack: CreditPack, element_id: str, size: str = "2") -> rx.Component:
-    """'1,250 + 250 bonus (20%)' with a gift icon; nothing for a pack without a bonus."""
+def breakdown_line(pack: CreditPack, element_id: str, size: str = "2", say_none: bool = False) -> rx.Component:
+    """'1,250 + 250 bonus (20%)' with a gift icon; for a pack without a bonus nothing, or
+    with ``say_none`` 'No bonus credits' (the pricing cards keep their rows aligned)."""
     if not bonus_credits(pack):
-        return rx.fragment()
+        return rx.text("No bonus credits", size=size, color_scheme="gray") if say_none else rx.fragment()
     return rx.hstack(
         rx.icon("gift", size=14, color="var(--grass-11)", aria_hidden="true", flex_shrink="0"),
         rx.text(breakdown_text(pack), size=size, color="var(--grass-11)", weight="medium", id=element_id),
@@ -115,7 +116,7 @@ def pack_card(pack: CreditPack) -> rx.Component:
                     align="center",
                     wrap="wrap",
                 ),
-                breakdown_line(pack, f"pack-breakdown-{pack.id}"),
+                breakdown_line(pack, f"pack-breakdown-{pack.id}", say_none=True),
                 spacing="3",
                 padding_y="0.25rem",
             ),

@@ -39,7 +39,7 @@ def _status_line() -> rx.Component:
                     rx.text(
                         "Code ", rx.code(PricingState.applied_code, id="referral-applied-code", variant="ghost",
                                          weight="bold"),
-                        " will be applied at checkout. ",
+                        rx.cond(AuthState.first_purchase_done, " is saved. ", " will be applied at checkout. "),
                         rx.link("Remove", href="#", on_click=PricingState.remove_referral.prevent_default,
                                 id="referral-remove", color_scheme="gray", underline="always"),
                         size="1", color_scheme="gray",
