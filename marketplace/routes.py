@@ -78,7 +78,6 @@ def explorer_csv_url(view_params: str, token: str) -> str:
 # Saved searches and alerts (issue 15): the dashboard tab, a search opened on the
 # marketplace, and the one-click unsubscribe link of the alert e-mails (GET and POST).
 SAVED_SEARCHES_TAB = "saved"
-PURCHASES_TAB = "purchases"
 API_ALERTS_UNSUBSCRIBE = "/api/alerts/unsubscribe"
 
 

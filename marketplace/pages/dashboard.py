@@ -9,9 +9,7 @@ from marketplace.components import cards, styles, ui
 from marketplace.components.layout import page
 from marketplace.states.auth import AuthState
 from marketplace.states.dashboard import DashboardState
-from marketplace.states.purchase_history import PurchaseHistoryState
 from marketplace.states.saved_searches import SavedSearchesState
-from marketplace.views.dashboard_purchases import purchases_tab
 from marketplace.views.dashboard_referrals import referrals_tab
 from marketplace.views.dashboard_saved_searches import saved_searches_tab
 from marketplace.views.dashboard_scrapes import scrapes_tab
@@ -46,7 +44,6 @@ def dashboard_tabs() -> rx.Component:
             tab_trigger("Bulk Scrapes", "scrapes", "layers", short="Scrapes"),
             tab_trigger("Referrals", "referrals", "gift"),
             tab_trigger("Saved Searches", routes.SAVED_SEARCHES_TAB, "bookmark", short="Saved"),
-            tab_trigger("Purchases", routes.PURCHASES_TAB, "receipt"),
             tab_trigger("Settings", "settings", "settings"),
             size="2",
             # One row at every width: a list wider than the screen scrolls sideways.
@@ -57,7 +54,6 @@ def dashboard_tabs() -> rx.Component:
         rx.tabs.content(rx.box(scrapes_tab(), padding_top="1rem"), value="scrapes"),
         rx.tabs.content(rx.box(referrals_tab(), padding_top="1rem"), value="referrals"),
         rx.tabs.content(rx.box(saved_searches_tab(), padding_top="1rem"), value=routes.SAVED_SEARCHES_TAB),
-        rx.tabs.content(rx.box(purchases_tab(), padding_top="1rem"), value=routes.PURCHASES_TAB),
         # The settings cards' headings are h3: the tab's own (screen-reader) h2 keeps the order.
         rx.tabs.content(rx.box(rx.heading("Settings", as_="h2", class_name="lv-sr-only"), settings_tab(),
                                padding_top="1rem"), value="settings"),
@@ -179,8 +175,7 @@ def dashboard_skeleton() -> rx.Component:
     )
 
 
-@page(route=routes.DASHBOARD, title="Dashboard", on_load=[DashboardState.load, SavedSearchesState.on_page_load,
-                                                             PurchaseHistoryState.on_page_load])
+@page(route=routes.DASHBOARD, title="Dashboard", on_load=[DashboardState.load, SavedSearchesState.on_page_load])
 def dashboard() -> rx.Component:
     ready = AuthState.is_authenticated & (DashboardState.loaded_for == AuthState.user_id)
     return cards.app_page(rx.cond(ready, dashboard_content(), dashboard_skeleton()))

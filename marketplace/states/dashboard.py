@@ -19,7 +19,7 @@ from marketplace.states.signed_in import signed_in
 
 log = logging.getLogger("marketplace.dashboard")
 
-TABS = ("unlocked", "scrapes", "referrals", routes.SAVED_SEARCHES_TAB, routes.PURCHASES_TAB, "settings")
+TABS = ("unlocked", "scrapes", "referrals", routes.SAVED_SEARCHES_TAB, "settings")
 DEFAULT_TAB = "unlocked"
 CODE_MAX_LENGTH = 15
 
@@ -114,7 +114,7 @@ class DashboardState(AuthState):
         self.tab = self._url_tab()
 
     def _url_tab(self) -> str:
-        """Every tab has an address (?tab=saved, ?tab=purchases, ...); none or an unknown one is the first."""
+        """Every tab has an address (?tab=saved, ?tab=settings, ...); none or an unknown one is the first."""
         wanted = self.router.url.query_parameters.get("tab", "")
         return wanted if isinstance(wanted, str) and wanted in TABS else DEFAULT_TAB
 

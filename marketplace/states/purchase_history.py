@@ -1,6 +1,6 @@
-"""Dashboard tab Purchases: the signed-in user's credit purchases with a receipt
-each (issue 24 item 9). Rows are display strings computed on the server; dates
-in the browser's zone (``core.times``). The receipt opens in a dialog and
+"""The Purchases card of the dashboard's Settings tab: the signed-in user's credit
+purchases with a receipt each (issue 24 item 9); it loads when the card mounts.
+Rows are display strings computed on the server; dates in the browser's zone (``core.times``). The receipt opens in a dialog and
 downloads as plain text; both are re-read from the server for this user."""
 
 from __future__ import annotations
@@ -64,15 +64,6 @@ class PurchaseHistoryState(AuthState):
         self.receipt = {}
         self.receipt_open = False
 
-    @rx.event
-    async def on_page_load(self):
-        """/dashboard load: nothing of a previous user stays; the rows load when the tab shows."""
-        self._forget()
-        from marketplace.states.dashboard import DashboardState  # the page's state, not imported at module load
-
-        dashboard = await self.get_state(DashboardState)
-        return PurchaseHistoryState.load if dashboard.tab == routes.PURCHASES_TAB else None
-
     def _failed(self):
         self.load_failed = True
         return None
@@ -80,7 +71,7 @@ class PurchaseHistoryState(AuthState):
     @rx.event
     @signed_in((PURCHASES_LOAD_FAILED, ""), signed_out=routes.AUTH, after_error=_failed)
     async def load(self, user_id: uuid.UUID):
-        self.load_failed = False
+        self._forget()  # nothing of a previous user or visit stays
         rows = await run_blocking(purchase_history.list_purchases, user_id)
         zone = self._zone()
         self.purchases = [purchase_row(row, zone) for row in rows]

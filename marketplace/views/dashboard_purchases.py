@@ -1,10 +1,12 @@
-"""Dashboard tab Purchases: every credit purchase with its receipt (issue 24 item 9).
+"""Settings card Purchases: every credit purchase with its receipt (issue 24 item 9).
+It sits in the Settings tab (the tab row already fills a 375 px screen); the rows
+load when the card mounts, i.e. when the tab is shown.
 
 Columns: Date, Pack, Price, Credits (with the pack bonus), Referral bonus,
 Status, Receipt. Below 640px the table scrolls sideways, and a hint says so.
 
 Element ids: ``dashboard-purchases-table``, ``purchases-scroll-hint``,
-``purchase-row-<id>``, ``receipt-open-<id>``, ``dashboard-purchases-empty``,
+``settings-purchases`` (the card), ``purchase-row-<id>``, ``receipt-open-<id>``, ``dashboard-purchases-empty``,
 ``dashboard-purchases-error``, ``receipt-dialog``, ``receipt-*``,
 ``receipt-download``.
 """
@@ -120,8 +122,9 @@ def purchases_table() -> rx.Component:
     )
 
 
-def purchases_tab() -> rx.Component:
-    return rx.fragment(
+def purchases_card() -> rx.Component:
+    return cards.section_card(
+        "receipt", "Purchases", "Credit packs you bought, with a receipt for each.",
         rx.cond(
             S.load_failed,
             rx.callout.root(
@@ -132,19 +135,21 @@ def purchases_tab() -> rx.Component:
             ),
             rx.cond(
                 ~S.loaded,
-                rx.skeleton(rx.box(height="10rem", width="100%"), loading=True),
+                rx.skeleton(rx.box(height="6rem", width="100%"), loading=True),
                 rx.cond(
                     S.purchases.length() > 0,
                     purchases_table(),
-                    cards.empty_state(
-                        "receipt", "No purchases yet.",
-                        "Credit packs you buy show here with a receipt for each.",
+                    rx.vstack(
+                        rx.text("No purchases yet.", size="2", weight="medium"),
                         ui.button_link("Buy Credits", routes.PURCHASE_CREDITS, icon="wallet", icon_first=True,
-                                       icon_size=16, id="dashboard-purchases-buy", size="3", variant="soft"),
-                        "dashboard-purchases-empty",
+                                       icon_size=16, id="dashboard-purchases-buy", size="2", variant="soft"),
+                        spacing="2",
+                        id="dashboard-purchases-empty",
                     ),
                 ),
             ),
         ),
         receipt_dialog(),
+        card_id="settings-purchases",
+        on_mount=S.load,
     )

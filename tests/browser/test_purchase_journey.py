@@ -6,7 +6,7 @@
 - A purchase paid in a second tab updates the first tab's balance without a
   reload; neither the purchase page nor /pricing promises the referral bonus after.
 - Every dashboard tab has an address (?tab=...), and Back/Forward move between tabs.
-- The Purchases tab lists the purchase with a receipt (dialog and text download).
+- Settings lists the purchase with a receipt (dialog and text download).
 
 Screenshots of every screen touched, at 1280 and 375 px: test-artifacts/issue24-purchase/.
 """
@@ -28,7 +28,7 @@ PRO_BREAKDOWN = "1,250 + 250 bonus (20%)"
 ENTERPRISE_BREAKDOWN = "3,571 + 1,429 bonus (40%)"
 PROMISE = "Referred buyers get 50% bonus credits on their first purchase."
 PROMISE_USED = "The 50% referral bonus applies to a first purchase; this account has already made one."
-TABS = ("unlocked", "scrapes", "referrals", "saved", "purchases", "settings")
+TABS = ("unlocked", "scrapes", "referrals", "saved", "settings")
 
 
 def shoot(page: Page, name: str) -> None:
@@ -108,15 +108,16 @@ def test_pro_purchase_breakdown_second_tab_balance_and_history(page: Page, live_
     page.goto("/pricing")
     expect(page.locator("#referral-promise")).to_have_text(PROMISE_USED)
 
-    # Purchases tab: the purchase, its split, and a receipt.
-    checkout.goto("/dashboard?tab=purchases")
-    expect(checkout.locator("#dashboard-tab-purchases")).to_have_attribute("data-state", "active")
+    # Settings, Purchases: the purchase, its split, and a receipt.
+    checkout.goto("/dashboard?tab=settings")
+    expect(checkout.locator("#dashboard-tab-settings")).to_have_attribute("data-state", "active")
     table = checkout.locator("#dashboard-purchases-table")
     expect(table.locator("tbody tr")).to_have_count(1)
     row = table.locator("tbody tr").first
     for cell, text in zip(row.locator("td").all()[1:7], ("Pro", "$270.00", "1,500", "+250 (20%)", "+750", "Paid")):
         expect(cell).to_have_text(text)
     expect(row.locator("td").first).to_have_text(re.compile(r"^\w{3} \d{1,2}, \d{4} \d{1,2}:\d{2} [AP]M \w+"))
+    checkout.locator("#settings-purchases").scroll_into_view_if_needed()
     shoot(checkout, "dashboard-purchases")
     row.get_by_role("button", name=re.compile("View receipt")).click()
     dialog = checkout.locator("#receipt-dialog")
@@ -141,7 +142,7 @@ def test_every_dashboard_tab_has_an_address_and_back_works(page: Page, live_serv
     for tab in TABS:
         page.goto(f"/dashboard?tab={tab}")
         expect(page.locator(f"#dashboard-tab-{tab}")).to_have_attribute("data-state", "active")
-    page.goto("/dashboard?tab=purchases")
+    page.goto("/dashboard?tab=settings")
     expect(page.locator("#dashboard-purchases-empty")).to_be_visible()
     shoot(page, "dashboard-purchases-empty")
     page.goto("/dashboard?tab=nonsense")
