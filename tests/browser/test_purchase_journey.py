@@ -20,6 +20,7 @@ from playwright.sync_api import Page, expect
 
 from marketplace.db import session_scope
 from marketplace.models import Profile
+from marketplace.services import ledger
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.helpers import start_session
 
@@ -165,3 +166,21 @@ def test_every_dashboard_tab_has_an_address_and_back_works(page: Page, live_serv
     page.go_forward()
     page.wait_for_url("**/dashboard?tab=scrapes")
     expect(page.locator("#dashboard-tab-scrapes")).to_have_attribute("data-state", "active")
+
+
+def test_a_tab_coming_back_into_view_shows_credits_added_elsewhere(page: Page, live_server, make_user):
+    """No checkout watched here: credits booked elsewhere (another device, the Stripe
+    webhook) show when the window regains focus, without a reload."""
+    db = live_server.database_url
+    user = make_user(credits=40)
+    start_session(page, db, user["id"])
+    page.goto("/marketplace")
+    expect(page.locator("#available-credits")).to_have_text("40")
+    expect(page.locator("#lv-checkout-watch")).to_have_count(0)  # nothing polls without a pending checkout
+    with session_scope(db) as session:
+        ledger.apply_credits(session, uuid.UUID(user["id"]), 500, "purchase", f"elsewhere-{uuid.uuid4().hex[:8]}")
+    page.evaluate("window.__lvNotReloaded = true")
+    page.wait_for_timeout(3100)  # the page's own throttle: one check per 3 s
+    page.evaluate("window.dispatchEvent(new Event('focus'))")
+    expect(page.locator("#available-credits")).to_have_text("540")
+    assert page.evaluate("window.__lvNotReloaded") is True
