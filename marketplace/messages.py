@@ -167,6 +167,7 @@ REFERRAL_NOT_APPLIED_TITLE = "Referral code not applied"
 DASHBOARD_LOAD_FAILED = "Failed to load dashboard data."
 PURCHASES_LOAD_FAILED = "Failed to load your purchases."
 RECEIPT_NOT_FOUND = ("Receipt not found", "That purchase is not in your account.")
+RECEIPT_FAILED = ("Error", "Failed to load the receipt. Please try again.")
 
 # --------------------------------------------------------------------------- bulk scraper and webhook API (SPEC 5, 8)
 

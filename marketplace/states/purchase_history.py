@@ -13,7 +13,7 @@ from marketplace import routes
 from marketplace.core import receipts
 from marketplace.core.errors import UserError
 from marketplace.core.times import format_datetime
-from marketplace.messages import PURCHASES_LOAD_FAILED, RECEIPT_NOT_FOUND
+from marketplace.messages import PURCHASES_LOAD_FAILED, RECEIPT_FAILED, RECEIPT_NOT_FOUND
 from marketplace.offloop import run_blocking
 from marketplace.services import purchase_history
 from marketplace.states.auth import AuthState
@@ -85,7 +85,7 @@ class PurchaseHistoryState(AuthState):
         return row
 
     @rx.event
-    @signed_in(RECEIPT_NOT_FOUND, signed_out=routes.AUTH)
+    @signed_in(RECEIPT_FAILED, signed_out=routes.AUTH)
     async def open_receipt(self, user_id: uuid.UUID, purchase_id: str):
         row = await self._own(user_id, purchase_id)
         self.receipt = purchase_row(row, self._zone())
@@ -97,7 +97,7 @@ class PurchaseHistoryState(AuthState):
             self.receipt_open = is_open
 
     @rx.event
-    @signed_in(RECEIPT_NOT_FOUND, signed_out=routes.AUTH)
+    @signed_in(RECEIPT_FAILED, signed_out=routes.AUTH)
     async def download_receipt(self, user_id: uuid.UUID, purchase_id: str):
         """The receipt as a text file, written from this user's own row."""
         row = await self._own(user_id, purchase_id)
