@@ -6,7 +6,7 @@
   throttled on the server and in the page).
 - While a checkout this tab opened is pending (``AuthState.checkout_pending``),
   a ticker sends the same event every ``CHECKOUT_POLL_MS``; the server ends the
-  watch when the checkout is paid, canceled or after 30 minutes.
+  watch when the checkout is paid, canceled or after 15 minutes (at most 180 checks).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import reflex as rx
 from marketplace.states.auth import AuthState
 
 BUTTON_ID = "lv-balance-refresh"
-CHECKOUT_POLL_MS = 4000
+CHECKOUT_POLL_MS = 5000
 # Installed once per page load; a click at most every 3 s.
 LISTENER_SCRIPT = (
     "if(!window.__lvBalanceRefresh){window.__lvBalanceRefresh=true;let last=0;"

@@ -16,7 +16,7 @@ from sqlmodel import select
 
 from marketplace.core import packs
 from marketplace.db import read_scope
-from marketplace.models import CreditPurchase
+from marketplace.models import CreditPurchase, TestCheckout
 from marketplace.services import ledger, referrals
 
 HISTORY_LIMIT = 100
@@ -48,7 +48,9 @@ class PurchaseRow:
 class BuyerStatus:
     balance: int
     has_paid: bool  # a first purchase was made: the referral first-purchase bonus is used up
-    checkout_status: str  # the asked checkout's purchase status; '' when unknown or not this user's
+    # The asked checkout's purchase status ('canceled' too for a TEST MODE checkout canceled
+    # on its page, whose purchase row stays pending); '' when unknown or not this user's.
+    checkout_status: str
 
 
 def _row(purchase: CreditPurchase) -> PurchaseRow:
@@ -96,4 +98,7 @@ def buyer_status(user_id: uuid.UUID, checkout_id: str = "") -> BuyerStatus:
                                .where(CreditPurchase.provider_session_id == checkout_id)).first()
             if row is not None and row[0] == user_id:
                 status = row[1]
+                test = session.get(TestCheckout, checkout_id) if status == "pending" else None
+                if test is not None and test.status == "expired":
+                    status = "canceled"
         return BuyerStatus(ledger.balance(session, user_id), referrals.has_paid_before(session, user_id), status)

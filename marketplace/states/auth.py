@@ -38,7 +38,7 @@ TIME_ZONE_SCRIPT = (
 TIME_ZONE_PROBE = "Intl.DateTimeFormat().resolvedOptions().timeZone"
 
 # A checkout this tab opened is watched (``refresh_balance``) for at most this long.
-CHECKOUT_WATCH_SECONDS = 30 * 60
+CHECKOUT_WATCH_SECONDS = 15 * 60
 BALANCE_CHECK_MIN_SECONDS = 2.0  # focus, visibility and the ticker together: one read per 2 s at most
 
 # --------------------------------------------------------------------------- toasts

@@ -87,6 +87,7 @@ def test_pro_purchase_breakdown_second_tab_balance_and_history(page: Page, live_
     expect(checkout.locator("#test-checkout-referral")).to_have_text("+750")
     shoot(checkout, "checkout")
     expect(page.locator("#checkout-opened")).to_be_visible()
+    expect(page.locator("#lv-checkout-watch")).to_have_count(1)  # this tab watches the checkout it opened
 
     # Paid there: the result shows the same breakdown and the referral bonus apart.
     checkout.locator("#test-checkout-pay").click()
@@ -105,9 +106,11 @@ def test_pro_purchase_breakdown_second_tab_balance_and_history(page: Page, live_
     expect(page.locator("#purchase-referral")).to_have_count(0)
     expect(page.locator("#summary-total-credits")).to_have_text("1,500 credits")
     expect(page.locator("#checkout-opened")).to_have_count(0)
+    expect(page.locator("#lv-checkout-watch")).to_have_count(0)  # paid: the watch has stopped
     assert page.evaluate("window.__lvNotReloaded") is True
     page.goto("/pricing")
     expect(page.locator("#referral-promise")).to_have_text(PROMISE_USED)
+    shoot(page, "pricing-after-purchase")
 
     # Settings, Purchases: the purchase, its split, and a receipt.
     checkout.goto("/dashboard?tab=settings")

@@ -61,6 +61,9 @@ def test_buyer_status_follows_a_checkout_to_paid(new_user, monkeypatch):
     payments.finish_test_checkout(checkout.id, buyer.id, pay=True)
     assert purchase_history.buyer_status(buyer.id, checkout.id) == purchase_history.BuyerStatus(540, True, "paid")
     assert purchase_history.buyer_status(buyer.id, "cs_unknown").checkout_status == ""
+    canceled = purchases.start_purchase(buyer.id, "pro")
+    payments.finish_test_checkout(canceled.id, buyer.id, pay=False)
+    assert purchase_history.buyer_status(buyer.id, canceled.id).checkout_status == "canceled"
 
 
 def test_receipt_text_says_what_was_bought():
