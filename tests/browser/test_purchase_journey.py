@@ -32,13 +32,17 @@ PROMISE_USED = "The 50% referral bonus applies to a first purchase; this account
 TABS = ("unlocked", "scrapes", "referrals", "saved", "settings")
 
 
-def shoot(page: Page, name: str) -> None:
-    """Full-page screenshots at 1280 and 375 px wide; the viewport is put back."""
+def shoot(page: Page, name: str, element: str | None = None) -> None:
+    """Screenshots at 1280 and 375 px wide (the full page, or ``element`` only); the viewport is put back."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     for width in (1280, 375):
         page.set_viewport_size({"width": width, "height": 900})
         page.wait_for_timeout(300)
-        page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
+        path = str(SHOTS / f"{name}-{width}.png")
+        if element:
+            page.locator(element).screenshot(path=path)
+        else:
+            page.screenshot(path=path, full_page=True)
     page.set_viewport_size({"width": 1280, "height": 900})
 
 
@@ -65,6 +69,7 @@ def test_pro_purchase_breakdown_second_tab_balance_and_history(page: Page, live_
     expect(page.locator("#pack-card-pro")).to_contain_text("20% bonus credits")
     expect(page.locator("#referral-promise")).to_have_text(PROMISE)
     shoot(page, "pricing")
+    shoot(page, "pricing-packs", "#packs")
 
     # The purchase page: the same breakdown, the referral bonus on its own line.
     page.goto("/purchase-credits?pack=pro")
@@ -110,7 +115,7 @@ def test_pro_purchase_breakdown_second_tab_balance_and_history(page: Page, live_
     assert page.evaluate("window.__lvNotReloaded") is True
     page.goto("/pricing")
     expect(page.locator("#referral-promise")).to_have_text(PROMISE_USED)
-    shoot(page, "pricing-after-purchase")
+    shoot(page, "pricing-after-purchase", "#referral-box")
 
     # Settings, Purchases: the purchase, its split, and a receipt.
     checkout.goto("/dashboard?tab=settings")
@@ -121,8 +126,7 @@ def test_pro_purchase_breakdown_second_tab_balance_and_history(page: Page, live_
     for cell, text in zip(row.locator("td").all()[1:7], ("Pro", "$270.00", "1,500", "+250 (20%)", "+750", "Paid")):
         expect(cell).to_have_text(text)
     expect(row.locator("td").first).to_have_text(re.compile(r"^\w{3} \d{1,2}, \d{4} \d{1,2}:\d{2} [AP]M \w+"))
-    checkout.locator("#settings-purchases").scroll_into_view_if_needed()
-    shoot(checkout, "dashboard-purchases")
+    shoot(checkout, "dashboard-purchases", "#settings-purchases")
     row.get_by_role("button", name=re.compile("View receipt")).click()
     dialog = checkout.locator("#receipt-dialog")
     expect(dialog).to_be_visible()
