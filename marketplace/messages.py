@@ -149,6 +149,10 @@ VALIDATING = "Validating code..."
 INVALID_CODE = "Invalid referral code. Please check and try again."
 BLANK_CODE = "Please enter a referral code."
 OWN_CODE_HINT = "That is your own referral code. Share it with other investors to earn credits."
+CHECKOUT_PAID = ("Purchase complete", "Your balance is now {balance:,} credits.")
+CODE_VALID_AFTER_FIRST = ("This code is valid, but the referral bonus is for a first purchase, and this account "
+                          "has already made one.")
+REFERRAL_BONUS_USED = "The 50% referral bonus applies to a first purchase; this account has already made one."
 CODE_APPLIED = "Code applied! You'll get 50% bonus credits on your first purchase."
 CODE_FORMAT = ("Invalid Code", "Referral code must be 1-15 alphanumeric characters only.")
 CODE_TAKEN = ("Code Unavailable", "This referral code is already taken. Please choose another.")
@@ -161,6 +165,9 @@ REFERRAL_NOT_APPLIED_TITLE = "Referral code not applied"
 # --------------------------------------------------------------------------- dashboard (SPEC 8)
 
 DASHBOARD_LOAD_FAILED = "Failed to load dashboard data."
+PURCHASES_LOAD_FAILED = "Failed to load your purchases."
+RECEIPT_NOT_FOUND = ("Receipt not found", "That purchase is not in your account.")
+RECEIPT_FAILED = ("Error", "Failed to load the receipt. Please try again.")
 
 # --------------------------------------------------------------------------- bulk scraper and webhook API (SPEC 5, 8)
 

@@ -33,6 +33,7 @@ from reflex_components_core.el.elements.inline import A as InlineA
 from marketplace import routes
 from marketplace import messages
 from marketplace.core import http_policy
+from marketplace.components.balance_refresh import balance_refresh
 from marketplace.components import ui
 from marketplace.components.footer import LEGAL_NOTE, brand, footer
 from marketplace.components.notification_bell import notification_bell
@@ -343,6 +344,7 @@ def shell(content: rx.Component) -> rx.Component:
         rx.el.main(content, id=MAIN_ID, class_name="lv-main", tab_index=-1),
         footer(),
         session_keep_alive(),
+        balance_refresh(),
         class_name="lv-shell",
     )
 

@@ -7,7 +7,8 @@
   (a Radix radio card inside ``rx.radio_cards.root``).
 
 Element ids: ``pack-card-<id>``, ``pack-price-<id>``, ``pack-per-credit-<id>``,
-``pack-credits-<id>``, ``pack-cta-<id>``, ``pack-option-<id>``.
+``pack-credits-<id>``, ``pack-cta-<id>``, ``pack-option-<id>``, ``pack-breakdown-<id>`` and
+``pack-option-breakdown-<id>`` (the pack bonus, ``core.packs.breakdown_text``, on packs with one).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.components import ui
-from marketplace.core.packs import CreditPack
+from marketplace.core.packs import CreditPack, bonus_credits, breakdown_text
 
 POPULAR_LABEL = "Most Popular"
 PACK_ICONS = {"starter": "rocket", "pro": "trending_up", "enterprise": "building_2"}
@@ -36,6 +37,19 @@ def credits_text(pack: CreditPack) -> str:
 
 def purchase_href(pack: CreditPack) -> str:
     return f"{routes.PURCHASE_CREDITS}?pack={pack.id}"
+
+
+def breakdown_line(pack: CreditPack, element_id: str, size: str = "2", say_none: bool = False) -> rx.Component:
+    """'1,250 + 250 bonus (20%)' with a gift icon; for a pack without a bonus nothing, or
+    with ``say_none`` 'No bonus credits' (the pricing cards keep their rows aligned)."""
+    if not bonus_credits(pack):
+        return rx.text("No bonus credits", size=size, color_scheme="gray") if say_none else rx.fragment()
+    return rx.hstack(
+        rx.icon("gift", size=14, color="var(--grass-11)", aria_hidden="true", flex_shrink="0"),
+        rx.text(breakdown_text(pack), size=size, color="var(--grass-11)", weight="medium", id=element_id),
+        spacing="1",
+        align="center",
+    )
 
 
 def popular_badge(size: str = "2", **props) -> rx.Component:
@@ -102,6 +116,7 @@ def pack_card(pack: CreditPack) -> rx.Component:
                     align="center",
                     wrap="wrap",
                 ),
+                breakdown_line(pack, f"pack-breakdown-{pack.id}", say_none=True),
                 spacing="3",
                 padding_y="0.25rem",
             ),
@@ -148,6 +163,7 @@ def pack_option(pack: CreditPack) -> rx.Component:
                     column_gap="0.75rem",
                     row_gap="0",
                 ),
+                breakdown_line(pack, f"pack-option-breakdown-{pack.id}", size="1"),
                 spacing="1",
                 align="start",
                 min_width="0",

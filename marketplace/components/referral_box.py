@@ -15,6 +15,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketplace import messages
+from marketplace.states.auth import AuthState
 from marketplace.states.pricing import PricingState
 
 INPUT_ID = "referral-input"
@@ -32,12 +33,13 @@ def _status_line() -> rx.Component:
                     background="var(--grass-9)", color="white",
                 ),
                 rx.vstack(
-                    rx.text(messages.CODE_APPLIED, size="2", weight="medium", color="var(--grass-11)",
-                            id="referral-valid-message"),
+                    rx.text(rx.cond(AuthState.first_purchase_done, messages.CODE_VALID_AFTER_FIRST,
+                                    messages.CODE_APPLIED),
+                            size="2", weight="medium", color="var(--grass-11)", id="referral-valid-message"),
                     rx.text(
                         "Code ", rx.code(PricingState.applied_code, id="referral-applied-code", variant="ghost",
                                          weight="bold"),
-                        " will be applied at checkout. ",
+                        rx.cond(AuthState.first_purchase_done, " is saved. ", " will be applied at checkout. "),
                         rx.link("Remove", href="#", on_click=PricingState.remove_referral.prevent_default,
                                 id="referral-remove", color_scheme="gray", underline="always"),
                         size="1", color_scheme="gray",
@@ -101,8 +103,9 @@ def referral_box() -> rx.Component:
                 ),
                 rx.vstack(
                     rx.heading("Have a referral code?", as_="h2", size="4", weight="bold"),
-                    rx.text("Referred buyers get 50% bonus credits on their first purchase.", size="2",
-                            color_scheme="gray"),
+                    rx.text(rx.cond(AuthState.first_purchase_done, messages.REFERRAL_BONUS_USED,
+                                    "Referred buyers get 50% bonus credits on their first purchase."),
+                            size="2", color_scheme="gray", id="referral-promise"),
                     spacing="1",
                 ),
                 spacing="3",

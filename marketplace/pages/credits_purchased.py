@@ -10,7 +10,8 @@ signed_out (log in first: a session is verified for its owner only). The tab's
 title follows the state (``messages.PURCHASE_RESULT_TITLES``).
 
 Element ids: ``purchase-verifying``, ``purchase-success``,
-``purchase-credits-added``, ``purchase-new-balance``, ``purchase-failed``,
+``purchase-credits-added``, ``purchase-pack-credits``, ``purchase-breakdown`` (the pack
+bonus), ``purchase-bonus`` (the referral bonus), ``purchase-new-balance``, ``purchase-failed``,
 ``purchase-error``, ``purchase-signed-out``, ``test-mode-banner``.
 """
 
@@ -50,6 +51,16 @@ def _badge_icon(icon: str, color: str) -> rx.Component:
     )
 
 
+def _line(label: str, value, value_id: str) -> rx.Component:
+    return rx.hstack(
+        rx.text(label, size="2", color_scheme="gray"),
+        rx.text(value, size="2", weight="medium", id=value_id, text_align="right"),
+        justify="between",
+        width="100%",
+        spacing="3",
+    )
+
+
 def verifying() -> rx.Component:
     return _panel(
         rx.spinner(size="3"),
@@ -68,12 +79,6 @@ def success() -> rx.Component:
             rx.el.strong(S.credits_added, id="purchase-credits-added"), " credits have been added to your account",
             size="4", id="purchase-success-message",
         ),
-        rx.cond(
-            S.bonus_credits != "",
-            rx.badge(rx.icon("gift", size=14, aria_hidden="true"),
-                     f"Includes {S.bonus_credits} referral bonus credits",
-                     color_scheme="grass", variant="soft", radius="full", size="2", id="purchase-bonus"),
-        ),
         rx.box(
             rx.hstack(
                 rx.text("Pack", size="2", color_scheme="gray"),
@@ -81,6 +86,9 @@ def success() -> rx.Component:
                 justify="between",
                 width="100%",
             ),
+            _line("Pack credits", S.pack_credits, "purchase-pack-credits"),
+            rx.cond(S.pack_breakdown != "", _line("Includes", S.pack_breakdown, "purchase-breakdown")),
+            rx.cond(S.bonus_credits != "", _line("Referral bonus", f"+{S.bonus_credits}", "purchase-bonus")),
             rx.hstack(
                 rx.text("New balance", size="2", color_scheme="gray"),
                 rx.text(f"{S.new_balance} credits", size="2", weight="bold", id="purchase-new-balance"),

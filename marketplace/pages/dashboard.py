@@ -58,7 +58,8 @@ def dashboard_tabs() -> rx.Component:
         rx.tabs.content(rx.box(rx.heading("Settings", as_="h2", class_name="lv-sr-only"), settings_tab(),
                                padding_top="1rem"), value="settings"),
         value=DashboardState.tab,
-        on_change=[DashboardState.set_tab, SavedSearchesState.on_tab],  # a tab loads its rows when shown
+        # A tab is an address (?tab=...): set_tab navigates, and the page load shows the tab and loads its rows.
+        on_change=DashboardState.set_tab,
         width="100%",
     )
 
@@ -133,7 +134,7 @@ def dashboard_data() -> rx.Component:
         cards.stat_grid(
             cards.stat_card("Leads Unlocked", DashboardState.leads_unlocked, "lock-open", "indigo", "stat-leads-unlocked",
                       "All time"),
-            cards.stat_card("Credits Remaining", DashboardState.credits_remaining, "coins", "amber", "stat-credits",
+            cards.stat_card("Credits Remaining", DashboardState.credits_stat, "coins", "amber", "stat-credits",
                       "Available to spend"),
             cards.stat_card("Avg ROI", DashboardState.avg_roi, "trending-up", "grass", "stat-avg-roi",
                       "Across unlocked leads"),

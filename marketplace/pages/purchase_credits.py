@@ -120,7 +120,7 @@ def _summary_row(label, value, value_id: str, **value_props) -> rx.Component:
 
 def referral_note() -> rx.Component:
     return rx.cond(
-        S.bonus_eligible,
+        S.bonus_shown,
         rx.hstack(
             rx.icon("gift", size=16, aria_hidden="true", flex_shrink="0", margin_top="2px"),
             rx.text("Referral bonus: 50% extra credits on your first purchase.", size="2"),
@@ -153,7 +153,7 @@ def auth_required() -> rx.Component:
 
 def checkout_opened() -> rx.Component:
     return rx.cond(
-        S.checkout_url != "",
+        (S.checkout_url != "") & S.checkout_pending,
         rx.callout.root(
             rx.callout.icon(rx.icon("external_link", size=18)),
             rx.vstack(
@@ -192,6 +192,8 @@ def order_summary() -> rx.Component:
             rx.vstack(
                 _summary_row("Pack", S.pack_name, "summary-pack"),
                 _summary_row("Credits", S.pack_credits, "summary-credits"),
+                rx.cond(S.pack_breakdown != "", _summary_row("Includes", S.pack_breakdown, "summary-breakdown",
+                                                             color="var(--grass-11)")),
                 rx.cond(S.pack_bonus != "", _summary_row("Referral bonus", f"+{S.pack_bonus}", "summary-bonus",
                                                           color="var(--grass-11)")),
                 _summary_row("Price per credit", S.pack_per_credit, "summary-per-credit"),

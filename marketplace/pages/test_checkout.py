@@ -11,7 +11,8 @@ not in test mode, gets a not-found message.
 Element ids: ``test-mode-banner``, ``test-checkout-pay``,
 ``test-checkout-cancel``, ``test-checkout-not-found``,
 ``test-checkout-login``, ``test-checkout-amount``, ``test-checkout-pack``,
-``test-checkout-credits``.
+``test-checkout-credits``, ``test-checkout-breakdown`` (the pack bonus),
+``test-checkout-referral`` (the first-purchase referral bonus this payment gets).
 """
 
 from __future__ import annotations
@@ -62,6 +63,8 @@ def summary_panel() -> rx.Component:
         rx.vstack(
             _row("Pack", S.pack_name, "test-checkout-pack"),
             _row("Credits", S.pack_credits, "test-checkout-credits"),
+            rx.cond(S.pack_breakdown != "", _row("Includes", S.pack_breakdown, "test-checkout-breakdown")),
+            rx.cond(S.referral_bonus != "", _row("Referral bonus", f"+{S.referral_bonus}", "test-checkout-referral")),
             _row("Price per credit", S.per_credit, "test-checkout-per-credit"),
             spacing="2",
             width="100%",

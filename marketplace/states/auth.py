@@ -10,6 +10,7 @@ see ``services.auth_sessions``); a client-side redirect is never the protection.
 from __future__ import annotations
 
 import logging
+import time
 import uuid
 
 import reflex as rx
@@ -20,9 +21,9 @@ from marketplace.core.accounts import clean_device_id, new_device_id
 from marketplace.core.errors import UserError
 from marketplace.core.net import client_ip
 from marketplace.core.times import clean_zone_name
-from marketplace.messages import ACCESS_DENIED, SESSION_ENDED, UNEXPECTED_ERROR
+from marketplace.messages import ACCESS_DENIED, CHECKOUT_PAID, SESSION_ENDED, UNEXPECTED_ERROR
 from marketplace.offloop import run_blocking
-from marketplace.services import accounts, auth_sessions
+from marketplace.services import accounts, auth_sessions, purchase_history
 from marketplace.services.auth_sessions import TokenPair
 
 log = logging.getLogger("marketplace.auth")
@@ -35,6 +36,10 @@ TIME_ZONE_SCRIPT = (
     "Intl.DateTimeFormat().resolvedOptions().timeZone||'')}catch(e){}"
 )
 TIME_ZONE_PROBE = "Intl.DateTimeFormat().resolvedOptions().timeZone"
+
+# A checkout this tab opened is watched (``refresh_balance``) for at most this long.
+CHECKOUT_WATCH_SECONDS = 15 * 60
+BALANCE_CHECK_MIN_SECONDS = 2.0  # focus, visibility and the ticker together: one read per 2 s at most
 
 # --------------------------------------------------------------------------- toasts
 # Errors replace each other instead of piling up: every error toast carries the
@@ -97,6 +102,15 @@ class AuthState(rx.State):
     subscription_type: str = "none"
     leads_remaining: int = 0
     subscription_end: str = ""
+    # The account made a paid purchase: the referral first-purchase bonus is used up
+    # (set by the pages that promise it, and by ``refresh_balance``).
+    first_purchase_done: bool = False
+    # A checkout this tab opened in another tab (``PurchaseState.purchase``): while it
+    # is pending, the shell's ticker calls ``refresh_balance`` (components.balance_refresh).
+    checkout_pending: bool = False
+    _pending_checkout: str = ""
+    _pending_since: float = 0.0
+    _balance_checked: float = 0.0
 
     @rx.var
     def is_authenticated(self) -> bool:
@@ -169,7 +183,27 @@ class AuthState(rx.State):
         self.credits = 0
         self.email_confirmed = True
         self.is_super_admin = False
+        self.first_purchase_done = False
+        self._forget_checkout()
         self._reset_subscription()
+
+    def _forget_checkout(self) -> None:
+        self.checkout_pending = False
+        self._pending_checkout = ""
+        self._pending_since = 0.0
+
+    def _watch_checkout(self, checkout_id: str) -> None:
+        """A checkout this tab opened: watch it until it is paid or given up (bounded)."""
+        self.checkout_pending = True
+        self._pending_checkout = checkout_id
+        self._pending_since = time.monotonic()
+
+    async def _load_buyer(self, user_id: uuid.UUID) -> str:
+        """Balance, the first-purchase fact and the watched checkout's status, in one read."""
+        status = await run_blocking(purchase_history.buyer_status, user_id, self._pending_checkout)
+        self.credits = status.balance
+        self.first_purchase_done = status.has_paid
+        return status.checkout_status
 
     def _reset_subscription(self) -> None:
         self.subscribed = False
@@ -262,6 +296,31 @@ class AuthState(rx.State):
             if user_id is not None:
                 await self._load_user(user_id)
         return self._session_ended_toast()
+
+    @rx.event
+    async def refresh_balance(self):
+        """The tab came back into view, or a checkout it opened is pending: the balance
+        and the first-purchase fact from the server, so a purchase paid in another tab
+        shows here without a reload. Throttled; the watch ends when the checkout is no
+        longer pending or after ``CHECKOUT_WATCH_SECONDS``."""
+        now = time.monotonic()
+        if not self.user_id or now - self._balance_checked < BALANCE_CHECK_MIN_SECONDS:
+            return None
+        self._balance_checked = now
+        user_id = await self._current_user_id()
+        if user_id is None:
+            return self._session_ended_toast()
+        try:
+            checkout_status = await self._load_buyer(user_id)
+        except Exception:  # noqa: BLE001 - a background check: the next one retries
+            log.exception("balance check for %s failed", user_id)
+            return None
+        watched_too_long = now - self._pending_since > CHECKOUT_WATCH_SECONDS
+        if self.checkout_pending and (checkout_status != "pending" or watched_too_long):
+            self._forget_checkout()
+            if checkout_status == "paid":
+                return success_toast(CHECKOUT_PAID[0], CHECKOUT_PAID[1].format(balance=self.credits))
+        return None
 
     @rx.event
     async def sign_out(self):

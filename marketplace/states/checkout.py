@@ -27,7 +27,7 @@ from marketplace.messages import (
     VERIFY_ISSUE,
 )
 from marketplace.offloop import run_blocking
-from marketplace.services import payments, purchases
+from marketplace.services import payments, purchases, referrals
 from marketplace.states.auth import AuthState, error_toast
 
 log = logging.getLogger("marketplace.checkout")
@@ -56,6 +56,8 @@ class TestCheckoutState(AuthState):
     pack_credits: str = ""
     amount: str = ""
     per_credit: str = ""
+    pack_breakdown: str = ""  # '1,250 + 250 bonus (20%)'; '' without a pack bonus
+    referral_bonus: str = ""  # '750' when this purchase will get the first-purchase bonus
     busy: bool = False
 
     def _session_id(self) -> str:
@@ -81,6 +83,14 @@ class TestCheckoutState(AuthState):
         self.pack_credits = f"{pack.credits:,}"
         self.amount = _money(row.amount_cents)
         self.per_credit = f"${pack.price_per_credit:.2f}"
+        self.pack_breakdown = packs.breakdown_text(pack) if packs.bonus_credits(pack) else ""
+        self.referral_bonus = ""
+        if row.status == "open":
+            try:
+                if await run_blocking(referrals.first_purchase_bonus_eligible, user_id):
+                    self.referral_bonus = f"{packs.referral_bonus(pack, first_purchase=True, referred=True):,}"
+            except Exception:  # noqa: BLE001 - the bonus line is informational; paying decides it
+                log.exception("referral check on the test checkout failed")
         self.checkout_status = row.status
         self.status = "ready"
 
@@ -146,6 +156,8 @@ class CreditsPurchasedState(AuthState):
     bonus_credits: str = ""
     new_balance: str = ""
     pack_name: str = ""
+    pack_credits: str = ""
+    pack_breakdown: str = ""
     error_message: str = ""
     test_mode: bool = False
 
@@ -168,6 +180,8 @@ class CreditsPurchasedState(AuthState):
         self.bonus_credits = ""
         self.new_balance = ""
         self.pack_name = ""
+        self.pack_credits = ""
+        self.pack_breakdown = ""
         yield
         self.test_mode = await run_blocking(payments.test_mode)
         session_id = (self.router.url.query_parameters.get("session_id") or "").strip()
@@ -189,5 +203,8 @@ class CreditsPurchasedState(AuthState):
         self.bonus_credits = f"{result.bonus_credits:,}" if result.bonus_credits else ""
         self.new_balance = f"{result.balance:,}"
         self.pack_name = pack.name if pack else ""
+        self.pack_credits = f"{result.credits_added - result.bonus_credits:,}"
+        self.pack_breakdown = packs.breakdown_text(pack) if pack and packs.bonus_credits(pack) else ""
         self.credits = result.balance
+        self.first_purchase_done = True
         self.status = "success"

@@ -20,6 +20,7 @@ from marketplace.states.signed_in import signed_in
 log = logging.getLogger("marketplace.dashboard")
 
 TABS = ("unlocked", "scrapes", "referrals", routes.SAVED_SEARCHES_TAB, "settings")
+DEFAULT_TAB = "unlocked"
 CODE_MAX_LENGTH = 15
 
 
@@ -59,11 +60,12 @@ class DashboardState(AuthState):
     # the signed-in user, so nothing from a previous session can show.
     loaded_for: str = ""
     load_failed: bool = False
-    tab: str = "unlocked"
+    tab: str = DEFAULT_TAB
+    # The tab set_tab just moved to: the navigation it starts only shows that tab (no reload).
+    _tab_switch: str = ""
 
     # Display strings ("1,500"), computed on the server.
     leads_unlocked: str = "0"
-    credits_remaining: str = "0"
     avg_roi: str = "N/A"
     this_month: str = "0"
 
@@ -89,7 +91,6 @@ class DashboardState(AuthState):
     def _clear_data(self) -> None:
         """Forget every number and row (a failed load must not show stale or foreign data)."""
         self.leads_unlocked = "0"
-        self.credits_remaining = "0"
         self.avg_roi = "N/A"
         self.this_month = "0"
         self.unlocked = []
@@ -110,14 +111,23 @@ class DashboardState(AuthState):
         self.load_failed = False
         self.loading_more = False
         self._clear_data()
+        self.tab = self._url_tab()
+
+    def _url_tab(self) -> str:
+        """Every tab has an address (?tab=saved, ?tab=settings, ...); none or an unknown one is the first."""
         wanted = self.router.url.query_parameters.get("tab", "")
-        if wanted in TABS:  # ?tab=saved: a link straight to a tab (the alert e-mail's, the bell's)
-            self.tab = wanted
+        return wanted if isinstance(wanted, str) and wanted in TABS else DEFAULT_TAB
 
     @rx.event
     @signed_in((DASHBOARD_LOAD_FAILED, ""), signed_out=_to_sign_in)
     async def load(self, user_id: uuid.UUID):
-        """on_load: server-side session check, then every number in one go."""
+        """on_load: server-side session check, then every number in one go. A tab
+        switch (``set_tab``'s own navigation) only shows the tab; Back and Forward
+        between tabs load afresh (each is a page load of its address)."""
+        switched, self._tab_switch = self._tab_switch, ""
+        if switched and switched == self._url_tab() and self.loaded_for == str(user_id) and not self.load_failed:
+            self.tab = switched
+            return None
         self._start_over()
         # Until both reads succeed: a failure shows the SPEC's load failure over empty data.
         self.load_failed, self.loaded_for = True, str(user_id)
@@ -126,7 +136,6 @@ class DashboardState(AuthState):
         referral = await run_blocking(referrals.stats, user_id)
         self.load_failed = False
         self.leads_unlocked = f"{stats.leads_unlocked:,}"
-        self.credits_remaining = f"{stats.credits_remaining:,}"
         self.credits = stats.credits_remaining  # the header badge follows the same balance
         self.avg_roi = format_roi(stats.avg_roi)
         self.this_month = f"{stats.this_month:,}"
@@ -239,8 +248,12 @@ class DashboardState(AuthState):
 
     @rx.event
     def set_tab(self, tab: str):
-        if isinstance(tab, str) and tab in TABS:
+        """Show ``tab`` and put it in the address (a history entry: Back returns to the previous tab)."""
+        if isinstance(tab, str) and tab in TABS and tab != self.tab:
             self.tab = tab
+            self._tab_switch = tab
+            return rx.redirect(routes.dashboard_tab_url(tab))
+        return None
 
     @rx.var
     def referral_link(self) -> str:
@@ -250,6 +263,11 @@ class DashboardState(AuthState):
     def referral_base(self) -> str:
         """The share link up to its code ('https://host/')."""
         return f"{self.site_base}/" if self.my_referral_code else ""
+
+    @rx.var
+    def credits_stat(self) -> str:
+        """Credits Remaining: the header's balance, which follows a purchase paid in another tab."""
+        return f"{self.credits:,}"
 
     @rx.var
     def credits_label(self) -> str:

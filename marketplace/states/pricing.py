@@ -57,12 +57,17 @@ class PricingState(AuthState):
         self.own_code = False
         self.applied_code = ""
         self.test_mode = await run_blocking(payments.test_mode)
+        user_id = await self._current_user_id()
+        if user_id is not None:
+            try:
+                await self._load_buyer(user_id)  # no first-purchase promise once a purchase was made
+            except Exception:  # noqa: BLE001 - visitors' page too (not a signed_in handler): keep the last known
+                log.exception("buyer status on /pricing failed")
         code = (self.referral_code or "").strip()
         if not code:
             self.referral_input = ""
             self.referral_status = ""
             return
-        user_id = await self._current_user_id()
         self.referral_input = code
         await self._settle(code, user_id)
 

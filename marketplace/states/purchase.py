@@ -82,6 +82,17 @@ class PurchaseState(AuthState):
         )
         if code and not self.referral_valid:
             self.referral_code = ""  # re-validated on load, cleared when invalid (SPEC 4)
+        if user_id is not None:
+            try:
+                await self._load_buyer(user_id)
+            except Exception:  # noqa: BLE001 - the header's balance from the session check stays
+                log.exception("balance read on /purchase-credits failed")
+
+    @rx.var
+    def bonus_shown(self) -> bool:
+        """The referral first-purchase bonus is promised: due on load and not used up since
+        (a purchase paid in another tab sets ``first_purchase_done``)."""
+        return self.bonus_eligible and not self.first_purchase_done
 
     @rx.var
     def balance_label(self) -> str:
@@ -106,7 +117,7 @@ class PurchaseState(AuthState):
     @rx.var
     def pack_bonus(self) -> str:
         pack = packs.get_pack(self.selected_pack)
-        if pack is None or not self.bonus_eligible:
+        if pack is None or not self.bonus_shown:
             return ""
         return f"{packs.referral_bonus(pack, first_purchase=True, referred=True):,}"
 
@@ -115,8 +126,14 @@ class PurchaseState(AuthState):
         pack = packs.get_pack(self.selected_pack)
         if pack is None:
             return ""
-        bonus = packs.referral_bonus(pack, first_purchase=True, referred=True) if self.bonus_eligible else 0
+        bonus = packs.referral_bonus(pack, first_purchase=True, referred=True) if self.bonus_shown else 0
         return f"{pack.credits + bonus:,}"
+
+    @rx.var
+    def pack_breakdown(self) -> str:
+        """'1,250 + 250 bonus (20%)' ('' for a pack without a bonus): ``core.packs``."""
+        pack = packs.get_pack(self.selected_pack)
+        return packs.breakdown_text(pack) if pack and packs.bonus_credits(pack) else ""
 
     @rx.var
     def pack_price(self) -> str:
@@ -144,4 +161,5 @@ class PurchaseState(AuthState):
         )
         self.busy = False
         self.checkout_url = checkout.url
+        self._watch_checkout(checkout.id)  # this tab follows the balance while it is paid elsewhere
         yield rx.redirect(checkout.url, is_external=True)

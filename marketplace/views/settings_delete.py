@@ -7,6 +7,7 @@ import reflex as rx
 from marketplace.components import cards
 from marketplace.states.auth import AuthState
 from marketplace.states.settings import SettingsState as S
+from marketplace.views.dashboard_purchases import purchases_card
 from marketplace.views.settings_account import (
     LABEL_STYLE,
     email_card,
@@ -141,6 +142,8 @@ def settings_tab() -> rx.Component:
             rx.grid(
                 rx.vstack(profile_card(), email_card(), webhook_card(), spacing="4", width="100%"),
                 rx.vstack(password_card(), sessions_card(), unlock_confirm_card(), spacing="4", width="100%"),
+                rx.box(purchases_card(), grid_column=rx.breakpoints(initial="auto", lg="1 / -1"), width="100%",
+                       min_width="0"),
                 rx.box(delete_card(), grid_column=rx.breakpoints(initial="auto", lg="1 / -1"), width="100%"),
                 columns=rx.breakpoints(initial="1", lg="2"),
                 spacing="4",

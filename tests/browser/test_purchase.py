@@ -138,7 +138,7 @@ def test_referral_sign_up_and_two_starter_purchases(page: Page, live_server, mak
     expect(checkout.locator("#purchase-credits-added")).to_have_text("750")
     expect(checkout.locator("#purchase-success-message")).to_have_text(
         "750 credits have been added to your account")
-    expect(checkout.locator("#purchase-bonus")).to_have_text("Includes 250 referral bonus credits")
+    expect(checkout.locator("#purchase-bonus")).to_have_text("+250")
     expect(checkout.locator("#purchase-new-balance")).to_have_text("750 credits")
     expect(checkout.locator("#purchase-to-marketplace")).to_have_attribute("href", "/marketplace")
     expect(checkout.locator("#purchase-to-dashboard")).to_have_attribute("href", "/dashboard")

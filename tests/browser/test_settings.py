@@ -19,7 +19,7 @@ SESSION_ENDED = ("Signed Out", "Your session has ended: you were signed out, or 
                                  "Please sign in again.")
 INVALID_CREDENTIALS = "Invalid login credentials. Signed up recently? Confirm your e-mail first with the link we sent you."
 
-DASHBOARD = re.compile(r"/dashboard/?$")
+DASHBOARD = re.compile(r"/dashboard/?(\?tab=\w+)?$")  # a tab is in the address (issue 24)
 AUTH = re.compile(r"/auth/?(\?.*)?$")
 HOME = re.compile(r"^[^?#]*://[^/]+/?$")
 
