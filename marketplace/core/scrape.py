@@ -73,7 +73,8 @@ def balance_after_label(balance: int, cost: int) -> str:
     """Balance after scrape: '4,085 credits', or 'Short by 1,200 credits' when the scrape
     costs more than the balance (never a made-up 0)."""
     if balance < cost:
-        return f"Short by {cost - balance:,} credits"
+        short = cost - balance
+        return f"Short by {short:,} credit{'' if short == 1 else 's'}"
     return f"{balance - cost:,} credits"
 
 

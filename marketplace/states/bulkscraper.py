@@ -185,6 +185,11 @@ class BulkScraperState(ProgressVars, AuthState):
         return [match.note for match in found if match.note], ""
 
     @rx.var
+    def form_problems(self) -> str:
+        """Why Start is disabled when the balance is not the reason."""
+        return " ".join(self._problems())
+
+    @rx.var
     def range_problems(self) -> dict[str, str]:
         """Each range's own problem ('' when none), shown under it: {'price': 'Price: the minimum ...'}."""
         found = {text.split(":")[0].lower(): text for text in self._request().problems()}

@@ -156,16 +156,20 @@ def config_form() -> rx.Component:
                 spacing="4",
                 width="100%",
             ),
-            labelled(
-                "Cities",
-                rx.input(value=S.cities, on_change=lambda v: S.set_field("cities", v), on_blur=S.clamp_fields,
-                         id="scraper-cities", placeholder="Austin, TX, Dallas, Phoenix", size="3", width="100%",
-                         aria_label="Cities", disabled=S.scraping),
-                "Comma-separated; add the state to pin a city (Austin, TX). A city without a state, when no "
-                "state is selected, means the largest city of that name. Leave empty for every city.",
-                html_for="scraper-cities",
+            rx.vstack(
+                labelled(
+                    "Cities",
+                    rx.input(value=S.cities, on_change=lambda v: S.set_field("cities", v), on_blur=S.clamp_fields,
+                             id="scraper-cities", placeholder="Austin, TX, Dallas, Phoenix", size="3", width="100%",
+                             aria_label="Cities", disabled=S.scraping),
+                    "Comma-separated; add the state to pin a city (Austin, TX). A city without a state, when no "
+                    "state is selected, means the largest city of that name. Leave empty for every city.",
+                    html_for="scraper-cities",
+                ),
+                city_notes(),
+                spacing="1",
+                width="100%",
             ),
-            city_notes(),
             states_picker(),
             labelled("Lead Types",
                      rx.grid(*[option_checkbox("lead_types", t, S.lead_types.contains(t), f"scraper-type-{_slug(t)}")
@@ -234,6 +238,9 @@ def cost_panel() -> rx.Component:
                 width="100%",
                 id="scraper-start",
             ),
+            rx.cond(~S.short_of_credits & (S.form_problems != ""),
+                    rx.text("Check the form: ", S.form_problems, size="1", color_scheme="red",
+                            id="scraper-start-why")),
             rx.cond(
                 S.scraping,
                 rx.vstack(

@@ -161,6 +161,7 @@ def test_balance_after_an_unaffordable_scrape_says_the_shortfall_not_zero():
     assert scrape.balance_after_label(10_000, 5_915) == "4,085 credits"
     assert scrape.balance_after_label(5_915, 5_915) == "0 credits"
     assert scrape.balance_after_label(1_880, 4_500) == "Short by 2,620 credits"
+    assert scrape.balance_after_label(4_499, 4_500) == "Short by 1 credit"
 
 
 def test_need_and_delivered_messages_use_thousands_separators():
