@@ -148,6 +148,15 @@ class CityMatch:
         return f"{name} → {city}, {state} (largest of {self.namesakes:,} cities named {city})"
 
 
+@lru_cache(maxsize=1)
+def keys_by_name() -> dict[str, tuple[tuple[str, str], ...]]:
+    """CITY NAME -> its (CITY, ST) index keys: one look-up per typed city, never a scan."""
+    by_name: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for key in geo_index()[0]:
+        by_name[key[0]].append(key)
+    return {name: tuple(keys) for name, keys in by_name.items()}
+
+
 def _size(key: tuple[str, str]) -> tuple[int, int, str]:
     """Sort key, largest first: the Census override, then the number of STANDARD ZIP codes
     (a documented proxy for population: the ``zipcodes`` package has none), then the state code."""
@@ -168,7 +177,7 @@ def resolve_city(text: str, states: tuple[str, ...] = ()) -> CityMatch:
         picked, namesakes = False, 0
     else:
         name = text
-        everywhere = [k for k in by_city if k[0] == name.upper()]
+        everywhere = list(keys_by_name().get(name.upper(), ()))
         namesakes = len(everywhere)
         keys = [k for k in everywhere if k[1] in wanted] if wanted else sorted(everywhere, key=_size)[:1]
         picked = not wanted and bool(keys)

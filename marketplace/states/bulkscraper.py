@@ -32,7 +32,7 @@ from marketplace.core.times import format_datetime
 from marketplace.offloop import run_blocking
 from marketplace.services import downloads, scrapes
 from marketplace.sources.base import SCRAPER_LEAD_TYPES, SOURCES, US_STATES, CriteriaError
-from marketplace.sources.markets import geo_index, resolve_cities
+from marketplace.sources.markets import keys_by_name, resolve_cities
 from marketplace.states.auth import AuthState, error_toast, success_toast
 from marketplace.states.progress import ProgressVars, run_with_progress
 from marketplace.states.signed_in import signed_in
@@ -261,7 +261,7 @@ class BulkScraperState(ProgressVars, AuthState):
         user_id = await self._current_user_id()
         if user_id is not None:
             await self._load_user(user_id)
-            await run_blocking(geo_index)  # the city index, loaded once per process off the loop
+            await run_blocking(keys_by_name)  # the city index, loaded once per process off the loop
             if not self.scrape_id or self._results_for != str(user_id):
                 self._clear_results()  # nothing of another user's stays
                 last = await run_blocking(scrapes.last_scrape, user_id)
