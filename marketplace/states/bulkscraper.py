@@ -8,7 +8,11 @@ progress to the page; other users' events are never delayed by it.
 
 The full results stay in the backend var ``_results``; the public ``rows``
 hold one page of the filtered, sorted results (filters apply to the loaded
-results, SPEC 5). Every handler re-checks the session on the server.
+results, SPEC 5). After a reload the page shows the user's last scrape from
+this page again (``services.scrapes.last_scrape``). Cities typed without a
+state are resolved as the scrape will resolve them (``sources.markets``), and
+the form says which city it picked before the user confirms. Every handler
+re-checks the session on the server.
 """
 
 from __future__ import annotations
@@ -217,8 +221,8 @@ class BulkScraperState(ProgressVars, AuthState):
     def results_label(self) -> str:
         if not self.result_count:
             return ""
-        shown = f"{self.filtered_count:,} of {self.result_count:,} leads" if self.filtered_count != self.result_count \
-            else f"{self.result_count:,} leads"
+        shown = f"{self.filtered_count:,} of {rules.leads_text(self.result_count)}" \
+            if self.filtered_count != self.result_count else rules.leads_text(self.result_count)
         return f"{shown} · page {self.page} of {self.pages}"
 
     # ------------------------------------------------------------------ form events (no I/O)
