@@ -75,6 +75,21 @@ def stat_grid(*cards: rx.Component, **props) -> rx.Component:
     return rx.grid(*cards, columns=styles.STAT_COLUMNS, spacing=styles.STAT_GAP, width="100%", **props)
 
 
+def row_list(*children: rx.Component, **props) -> rx.Component:
+    """A bordered list of rows (phone cards in place of a table, devices): each row draws its
+    own bottom border; the last one's is dropped."""
+    return rx.box(
+        *children,
+        width="100%",
+        border="1px solid var(--gray-a5)",
+        border_radius="var(--radius-4)",
+        background="var(--color-panel-solid)",
+        overflow="hidden",
+        style={"& > *:last-child": {"border_bottom": "none"}},
+        **props,
+    )
+
+
 def empty_state(icon: str, title: str, body: str, action: rx.Component | None, state_id: str,
                 title_as: str | None = None, padding_y: str = "3rem") -> rx.Component:
     """A dashed panel: icon, title (a heading with ``title_as``), a sentence and an optional action."""

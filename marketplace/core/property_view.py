@@ -12,7 +12,7 @@ from marketplace.core.images import allowed_images, split_pictures
 from marketplace.core.leads import provenance_line
 from marketplace.core.marketplace import external_links, percent, usd
 from marketplace.core.pricing import display_confidence, potential_profit
-from marketplace.core.times import UTC_NAME, format_datetime
+from marketplace.core.times import UTC_NAME, format_date, format_datetime
 from marketplace.messages import (
     GALLERY_COUNT, GALLERY_TITLE, ILLUSTRATION_NOTE, IMAGE_STATUS_TEXT, PICTURE_ALT, PICTURE_NOUN, PICTURES_LATER,
     VIEW_ALL_PICTURES, VIEW_PICTURE,
@@ -73,6 +73,19 @@ def format_unlocked_at(value, zone_name: str = UTC_NAME) -> str:
     return format_datetime(value, zone_name, joiner=" at ")
 
 
+def archived_from_marketplace(is_active: bool, bought_in_scrape: bool) -> bool:
+    """A marketplace lead taken off the marketplace. A lead bought in a bulk scrape is stored
+    inactive because it was never listed: it is never 'archived'."""
+    return not is_active and not bought_in_scrape
+
+
+def scrape_note(bought_in_scrape: bool, unlocked_at, zone_name: str = UTC_NAME) -> str:
+    """'Bought in a bulk scrape on Nov 25, 2026: never listed on the marketplace.' ('' otherwise)."""
+    if not bought_in_scrape:
+        return ""
+    return f"Bought in a bulk scrape on {format_date(unlocked_at, zone_name)}: never listed on the marketplace."
+
+
 def confidence_color(score: int) -> str:
     if score >= 80:
         return "grass"
@@ -99,6 +112,7 @@ class PropertyView:
 def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name: str = UTC_NAME) -> PropertyView:
     """The display values of an unlocked lead (pure; raises on unreadable data); the
     unlock time in ``zone_name`` (the browser's)."""
+    scraped = getattr(lead, "scrape_id", None) is not None
     # Photos are the property's images; a generated lead's drawing is shown alone,
     # labelled, and never counted among them.
     photos, drawing = split_pictures(allowed_images([lead.primary_image_url, *list(lead.image_urls or [])], own_host))
@@ -133,6 +147,7 @@ def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name
         "confidence_text": f"{confidence}/100",
         "confidence_color": confidence_color(confidence),
         "unlocked_at": format_unlocked_at(unlock.unlocked_at, zone_name),
+        "scrape_note": scrape_note(scraped, unlock.unlocked_at, zone_name),
         "credits_paid": f"{unlock.credit_cost:,} credit{'' if unlock.credit_cost == 1 else 's'}",
         "purchase_type": (unlock.purchase_type or "credits").replace("_", " ").capitalize(),
         "listing_url": links.listing,
@@ -150,7 +165,7 @@ def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name
         roi_high=lead.roi is not None and lead.roi > ROI_EMPHASIS_ABOVE,
         profit_kind="unknown" if amount is None else ("loss" if amount < 0 else "profit"),
         confidence=confidence,
-        archived=not lead.is_active,
+        archived=archived_from_marketplace(lead.is_active, scraped),
         illustrations=illustrations,
         record=record,
     )

@@ -59,6 +59,33 @@ def full_price(lead_count: int) -> int:
     return max(0, lead_count) * CREDITS_PER_LEAD
 
 
+def leads_text(count: int) -> str:
+    """'1 lead', '91 leads', '1,000 leads'."""
+    return f"{count:,} lead{'' if count == 1 else 's'}"
+
+
+def base_price_label(lead_count: int) -> str:
+    """The cost panel's Base price: '1 lead x 100 = 100 credits', '91 leads x 100 = 9,100 credits'."""
+    return f"{leads_text(lead_count)} x {CREDITS_PER_LEAD} = {full_price(lead_count):,} credits"
+
+
+def balance_after_label(balance: int, cost: int) -> str:
+    """Balance after scrape: '4,085 credits', or 'Short by 1,200 credits' when the scrape
+    costs more than the balance (never a made-up 0)."""
+    if balance < cost:
+        short = cost - balance
+        return f"Short by {short:,} credit{'' if short == 1 else 's'}"
+    return f"{balance - cost:,} credits"
+
+
+def delivered_shortfall(lead_count: int, delivered: int) -> str:
+    """'' when every lead asked for was delivered; otherwise what the user is told."""
+    if delivered >= lead_count:
+        return ""
+    return (f"Only {delivered:,} of {lead_count:,} leads matched your criteria; "
+            f"you were charged for {delivered:,}.")
+
+
 def need_credits_message(cost: int, balance: int) -> str:
     return f"You need {cost:,} credits to run this scrape. You have {balance:,} credits."
 

@@ -98,7 +98,8 @@ class WebhookBody(BaseModel):
     leadCount: int = Field(..., ge=rules.MIN_LEADS, le=rules.MAX_LEADS,
                            description="How many leads.", examples=[25])
     location: str = Field(..., max_length=LOCATION_MAX_LENGTH,
-                          description="A city (`Austin`), a state code (`TX`) or 'city, state' (`Austin, TX`).",
+                          description="A city (`Austin`: the largest city of that name, Austin, TX), a state code "
+                                      "(`TX`) or 'city, state' (`Austin, TX`), which pins it.",
                           examples=["Austin, TX"])
     minPrice: float | None = Field(None, ge=0, le=MAX_PRICE, description="Lowest asking price (USD).",
                                    examples=[100000])

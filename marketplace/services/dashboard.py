@@ -35,6 +35,7 @@ class UnlockedLeadRow:
     credit_cost: int
     unlocked_at: datetime
     is_active: bool = True
+    bought_in_scrape: bool = False  # delivered by a bulk scrape: stored inactive, never listed
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,7 @@ def unlocked_leads(
             credit_cost=unlock.credit_cost,
             unlocked_at=unlock.unlocked_at,
             is_active=lead.is_active,
+            bought_in_scrape=lead.scrape_id is not None,
         )
         for unlock, lead in rows
     ]

@@ -37,7 +37,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import sqlalchemy as sa
@@ -54,6 +54,7 @@ from marketplace.models import BulkScrape, HeldProperty, Lead, Profile, UserLead
 from marketplace.services import ledger
 from marketplace.services.marketplace import rebuild_facets
 from marketplace.sources.base import CriteriaError, LeadSource, SourceError
+from marketplace.sources.markets import pin_cities
 
 log = logging.getLogger("marketplace.scrapes")
 
@@ -98,10 +99,7 @@ class ScrapeResult:
     @property
     def shortfall(self) -> str:
         """'' when every lead asked for was delivered; otherwise what the user is told."""
-        if self.leads_generated >= self.lead_count:
-            return ""
-        return (f"Only {self.leads_generated:,} of {self.lead_count:,} leads matched your criteria; "
-                f"you were charged for {self.leads_generated:,}.")
+        return rules.delivered_shortfall(self.lead_count, self.leads_generated)
 
 
 def _held(session, user_id: uuid.UUID, candidates: list[dict]) -> tuple[set[str], set[tuple[str, str]]]:
@@ -210,8 +208,6 @@ def generate(user_id: uuid.UUID, request: rules.ScrapeRequest, source: LeadSourc
 
 
 def _with_count(criteria, count: int):
-    from dataclasses import replace
-
     return replace(criteria, count=count)
 
 
@@ -260,10 +256,23 @@ def run_scrape(user_id: uuid.UUID, request: rules.ScrapeRequest, *, origin: str 
     problems = request.problems()
     if problems:
         raise ScrapeError(SCRAPE_FAILED_TITLE, " ".join(problems))
+    request = pin_request(request)
     if charge:
         check_balance(user_id, request.lead_count)
     leads = _generate_or_fail(user_id, request, source, progress)
     return store(user_id, request, leads, origin=origin, charge=charge, within=within)
+
+
+def pin_request(request: rules.ScrapeRequest) -> rules.ScrapeRequest:
+    """The request with every city as the 'City, ST' places it means (``sources.markets.resolve_city``:
+    a city without a state and no state selected is the largest of that name), so the form's
+    preview, the webhook API and every source agree. ``ScrapeError`` for a city that does not exist."""
+    if not request.cities:
+        return request
+    try:
+        return replace(request, cities=pin_cities(request.cities, request.states))
+    except CriteriaError as exc:
+        raise ScrapeError(SCRAPE_FAILED_TITLE, str(exc)) from exc
 
 
 def _generate_or_fail(user_id: uuid.UUID, request, source: LeadSource | None, progress: Progress | None,
@@ -428,6 +437,10 @@ class StoredScrape:
     credits_used: int
     output: list[dict]
 
+    @property
+    def shortfall(self) -> str:
+        return rules.delivered_shortfall(self.lead_count, self.leads_generated)
+
 
 def stored_scrape(user_id: uuid.UUID, scrape_id: str) -> StoredScrape | None:
     """One of the user's scrapes with its output (None for anyone else's or a bad id)."""
@@ -438,6 +451,22 @@ def stored_scrape(user_id: uuid.UUID, scrape_id: str) -> StoredScrape | None:
     with read_scope() as session:
         row = session.get(BulkScrape, sid)
         if row is None or row.user_id != user_id:
+            return None
+        return StoredScrape(row.id, row.created_at, row.lead_count, row.leads_generated, row.credits_used,
+                            list(row.output or []))
+
+
+def last_scrape(user_id: uuid.UUID, origin: str = "ui") -> StoredScrape | None:
+    """The user's newest scrape run from ``origin`` (the /bulkscraper page by default) with its
+    output: the page shows its results again after a reload. None when there is none."""
+    with read_scope() as session:
+        row = session.exec(
+            select(BulkScrape)
+            .where(BulkScrape.user_id == user_id, BulkScrape.origin == origin)
+            .order_by(BulkScrape.created_at.desc(), BulkScrape.id.desc())
+            .limit(1)
+        ).first()
+        if row is None:
             return None
         return StoredScrape(row.id, row.created_at, row.lead_count, row.leads_generated, row.credits_used,
                             list(row.output or []))

@@ -6,6 +6,7 @@ HTTP source."""
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from functools import lru_cache
 
 import math
@@ -106,22 +107,100 @@ def largest_house(city_key: str, state: str) -> tuple[int, int]:
     return LARGEST_HOUSE
 
 
-def parse_city(text: str, states: tuple[str, ...]) -> list[tuple[str, str]]:
+# Where several states have a city of one name and the number of its STANDARD ZIP codes (the
+# proxy for size below) picks the wrong one, the state of the most populous, from the U.S. Census
+# Bureau's 2020 Census (total population of incorporated places; the figures are in the comments).
+LARGEST_BY_POPULATION = {
+    "SPRINGFIELD": "MO",   # MO 169,176; MA 155,929; IL 114,394
+    "CHARLESTON": "SC",    # SC 150,227; WV 48,864
+    "PASADENA": "TX",      # TX 151,950; CA 138,699
+    "GLENDALE": "AZ",      # AZ 248,325; CA 196,543
+    "PEORIA": "AZ",        # AZ 190,985; IL 113,150
+    "WILMINGTON": "NC",    # NC 115,451; DE 70,898
+    "GREENVILLE": "NC",    # NC 87,521; SC 70,720
+    "BURLINGTON": "NC",    # NC 57,303; VT 44,743
+}
+
+
+@dataclass(frozen=True)
+class CityMatch:
+    """What one typed city means: the (City, ST) places a scrape searches.
+
+    ``namesakes`` is how many states have a city of that name; ``picked`` is
+    True when the name came without a state and none was selected, so the
+    largest was taken (``note`` says which)."""
+
+    typed: str
+    places: tuple[tuple[str, str], ...]
+    namesakes: int = 0
+    picked: bool = False
+
+    @property
+    def pinned(self) -> tuple[str, ...]:
+        return tuple(f"{city}, {state}" for city, state in self.places)
+
+    @property
+    def note(self) -> str:
+        """'Austin → Austin, TX (largest of 8 cities named Austin)'; '' when nothing was picked."""
+        if not self.picked:
+            return ""
+        name, (city, state) = self.typed, self.places[0]
+        return f"{name} → {city}, {state} (largest of {self.namesakes:,} cities named {city})"
+
+
+@lru_cache(maxsize=1)
+def keys_by_name() -> dict[str, tuple[tuple[str, str], ...]]:
+    """CITY NAME -> its (CITY, ST) index keys: one look-up per typed city, never a scan."""
+    by_name: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for key in geo_index()[0]:
+        by_name[key[0]].append(key)
+    return {name: tuple(keys) for name, keys in by_name.items()}
+
+
+def _size(key: tuple[str, str]) -> tuple[int, int, str]:
+    """Sort key, largest first: the Census override, then the number of STANDARD ZIP codes
+    (a documented proxy for population: the ``zipcodes`` package has none), then the state code."""
     by_city, _ = geo_index()
-    text = text.strip()
+    override = LARGEST_BY_POPULATION.get(key[0]) == key[1]
+    return (-int(override), -len(by_city[key]), key[1])
+
+
+def resolve_city(text: str, states: tuple[str, ...] = ()) -> CityMatch:
+    """'Austin, TX' pins; 'Austin' with states selected matches only within them; 'Austin' with
+    none is the largest city of that name. ``CriteriaError`` for a city that does not exist."""
+    by_city, _ = geo_index()
+    text = " ".join(str(text).split())
+    wanted = {s.upper() for s in states}
     if "," in text:
         name, state = (part.strip() for part in text.rsplit(",", 1))
-        keys = [(name.upper(), state.upper())]
+        keys = [(name.upper(), state.upper())] if (name.upper(), state.upper()) in by_city else []
+        picked, namesakes = False, 0
     else:
         name = text
-        keys = [k for k in by_city if k[0] == name.upper()]
-        if states:
-            keys = [k for k in keys if k[1] in {s.upper() for s in states}]
-    found = [k for k in keys if k in by_city]
-    if not found:
-        where = f" in {', '.join(states)}" if states and "," not in text else ""
+        everywhere = list(keys_by_name().get(name.upper(), ()))
+        namesakes = len(everywhere)
+        keys = [k for k in everywhere if k[1] in wanted] if wanted else sorted(everywhere, key=_size)[:1]
+        picked = not wanted and bool(keys)
+    if not keys:
+        where = f" in {', '.join(sorted(wanted))}" if wanted and "," not in text else ""
         raise CriteriaError(f"No such city{where}: {text}.")
-    return found
+    places = tuple((by_city[k][0]["city"], k[1]) for k in sorted(keys, key=lambda k: k[1]))
+    return CityMatch(typed=name, places=places, namesakes=namesakes, picked=picked)
+
+
+def resolve_cities(cities: tuple[str, ...], states: tuple[str, ...] = ()) -> list[CityMatch]:
+    """``resolve_city`` for each typed city (the scrape form, the webhook API and the sources)."""
+    return [resolve_city(text, states) for text in cities]
+
+
+def pin_cities(cities: tuple[str, ...], states: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """Every typed city as the 'City, ST' places it means, once each. Raises ``CriteriaError``."""
+    return tuple(dict.fromkeys(p for match in resolve_cities(cities, states) for p in match.pinned))
+
+
+def parse_city(text: str, states: tuple[str, ...]) -> list[tuple[str, str]]:
+    """The (CITY, ST) index keys ``text`` means (``resolve_city``'s rule)."""
+    return [(city.upper(), state) for city, state in resolve_city(text, states).places]
 
 
 def matches(lead: LeadRecord, criteria: SearchCriteria) -> bool:

@@ -8,7 +8,11 @@ progress to the page; other users' events are never delayed by it.
 
 The full results stay in the backend var ``_results``; the public ``rows``
 hold one page of the filtered, sorted results (filters apply to the loaded
-results, SPEC 5). Every handler re-checks the session on the server.
+results, SPEC 5). After a reload the page shows the user's last scrape from
+this page again (``services.scrapes.last_scrape``). Cities typed without a
+state are resolved as the scrape will resolve them (``sources.markets``), and
+the form says which city it picked before the user confirms. Every handler
+re-checks the session on the server.
 """
 
 from __future__ import annotations
@@ -28,8 +32,11 @@ from marketplace.messages import (
     SCRAPE_FAILED_TITLE,
     SCRAPE_LOGIN_REQUIRED,
 )
+from marketplace.core.times import format_datetime
+from marketplace.offloop import run_blocking
 from marketplace.services import downloads, scrapes
-from marketplace.sources.base import SCRAPER_LEAD_TYPES, SOURCES, US_STATES
+from marketplace.sources.base import SCRAPER_LEAD_TYPES, SOURCES, US_STATES, CriteriaError
+from marketplace.sources.markets import keys_by_name, resolve_cities
 from marketplace.states.auth import AuthState, error_toast, success_toast
 from marketplace.states.progress import ProgressVars, run_with_progress
 from marketplace.states.signed_in import signed_in
@@ -87,7 +94,9 @@ class BulkScraperState(ProgressVars, AuthState):
 
     # ------------------------------------------------------------------ results
     _results: list[dict] = []
+    _results_for: str = ""  # the user the loaded results belong to
     scrape_id: str = ""
+    results_when: str = ""  # 'Nov 25, 2026': when the shown scrape ran
     result_count: int = 0
     result_credits: int = 0
     roi_filter: list[str] = []
@@ -129,8 +138,11 @@ class BulkScraperState(ProgressVars, AuthState):
 
     @rx.var
     def full_price_label(self) -> str:
-        count = rules.parse_lead_count(self.lead_count)
-        return f"{count:,} leads x {rules.CREDITS_PER_LEAD} = {rules.full_price(count):,} credits"
+        return rules.base_price_label(rules.parse_lead_count(self.lead_count))
+
+    @rx.var
+    def leads_label(self) -> str:
+        return rules.leads_text(rules.parse_lead_count(self.lead_count))
 
     @rx.var
     def discount_label(self) -> str:
@@ -149,7 +161,7 @@ class BulkScraperState(ProgressVars, AuthState):
 
     @rx.var
     def balance_after_label(self) -> str:
-        return f"{max(0, self.credits - self.expected_cost):,} credits"
+        return rules.balance_after_label(self.credits, self.expected_cost)
 
     @rx.var
     def short_of_credits(self) -> bool:
@@ -160,16 +172,42 @@ class BulkScraperState(ProgressVars, AuthState):
         return rules.need_credits_message(self.expected_cost, self.credits)
 
     @rx.var
-    def shortfall_message(self) -> str:
-        return rules.shortfall_message(self.credits, self.expected_cost)
-
-    @rx.var
     def start_disabled(self) -> bool:
-        return self.scraping or self.credits < self.expected_cost
+        return self.scraping or self.credits < self.expected_cost or bool(self._problems())
+
+    def _problems(self) -> list[str]:
+        """What makes the form's scrape impossible: a minimum above its maximum, an unknown city."""
+        unknown_city = self._city_check()[1]
+        return self._request().problems() + ([unknown_city] if unknown_city else [])
+
+    def _city_check(self) -> tuple[list[str], str]:
+        """(the notes of cities picked as the largest of their name, the unknown-city problem)."""
+        try:
+            found = resolve_cities(rules.parse_cities(self.cities), rules.pick(self.states, US_STATES))
+        except CriteriaError as exc:
+            return [], str(exc)
+        return [match.note for match in found if match.note], ""
 
     @rx.var
     def form_problems(self) -> str:
-        return " ".join(self._request().problems())
+        """Why Start is disabled when the balance is not the reason."""
+        return " ".join(self._problems())
+
+    @rx.var
+    def range_problems(self) -> dict[str, str]:
+        """Each range's own problem ('' when none), shown under it: {'price': 'Price: the minimum ...'}."""
+        found = {text.split(":")[0].lower(): text for text in self._request().problems()}
+        return {slug: found.get(slug, "") for slug in ("price", "size", "roi")}
+
+    @rx.var
+    def city_notes(self) -> list[str]:
+        """'Austin → Austin, TX (largest of 8 cities named Austin)' for each city typed without a
+        state while no state is selected: shown under Cities and in the confirmation."""
+        return self._city_check()[0]
+
+    @rx.var
+    def city_problem(self) -> str:
+        return self._city_check()[1]
 
     @rx.var
     def confidence_value(self) -> int:
@@ -183,8 +221,8 @@ class BulkScraperState(ProgressVars, AuthState):
     def results_label(self) -> str:
         if not self.result_count:
             return ""
-        shown = f"{self.filtered_count:,} of {self.result_count:,} leads" if self.filtered_count != self.result_count \
-            else f"{self.result_count:,} leads"
+        shown = f"{self.filtered_count:,} of {rules.leads_text(self.result_count)}" \
+            if self.filtered_count != self.result_count else rules.leads_text(self.result_count)
         return f"{shown} · page {self.page} of {self.pages}"
 
     # ------------------------------------------------------------------ form events (no I/O)
@@ -227,6 +265,15 @@ class BulkScraperState(ProgressVars, AuthState):
         user_id = await self._current_user_id()
         if user_id is not None:
             await self._load_user(user_id)
+            await run_blocking(keys_by_name)  # the city index, loaded once per process off the loop
+            if not self.scrape_id or self._results_for != str(user_id):
+                self._clear_results()  # nothing of another user's stays
+                last = await run_blocking(scrapes.last_scrape, user_id)
+                if last is not None:  # after a reload: the last scrape's results again
+                    self.shortfall = last.shortfall
+                    self._show_results(str(last.id), last.output, last.credits_used, last.created_at)
+        else:
+            self._clear_results()
         self.loaded = True
 
     # ------------------------------------------------------------------ confirm + run
@@ -234,7 +281,7 @@ class BulkScraperState(ProgressVars, AuthState):
     @signed_in((SCRAPE_FAILED_TITLE, SCRAPE_FAILED), signed_out=SCRAPE_LOGIN_REQUIRED)
     async def open_confirm(self, user_id: uuid.UUID):
         await self._load_user(user_id)
-        problems = self._request().problems()
+        problems = self._problems()
         if problems:
             return error_toast(CHECK_CRITERIA_TITLE, " ".join(problems))
         if self.credits < self.expected_cost:
@@ -280,13 +327,19 @@ class BulkScraperState(ProgressVars, AuthState):
             self.scraping = False
             self.credits = result.balance
             self.shortfall = result.shortfall
-            self._show_results(str(result.scrape_id), result.leads, result.credits_used)
+            self._show_results(str(result.scrape_id), result.leads, result.credits_used, result.created_at)
         return success_toast(SCRAPE_DONE_TITLE, rules.completed_message(result.leads_generated, result.credits_used))
 
     # ------------------------------------------------------------------ results
-    def _show_results(self, scrape_id: str, leads: list[dict], credits_used: int) -> None:
+    def _clear_results(self) -> None:
+        self._show_results("", [], 0, None)
+        self._results_for = self.shortfall = ""
+
+    def _show_results(self, scrape_id: str, leads: list[dict], credits_used: int, created_at) -> None:
         self._results = leads
+        self._results_for = self.user_id
         self.scrape_id = scrape_id
+        self.results_when = format_datetime(created_at, self._zone(), joiner=" at ")
         self.result_count = len(leads)
         self.result_credits = credits_used
         self.roi_filter, self.size_filter, self.tag_filter = [], [], []

@@ -9,6 +9,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.config import get_settings
+from marketplace.core.property_view import archived_from_marketplace
 from marketplace.core.times import format_date
 from marketplace.messages import CODE_UPDATE_FAILED, CODE_UPDATED, CODE_UPDATED_TEXT, DASHBOARD_LOAD_FAILED
 from marketplace.offloop import run_blocking
@@ -40,7 +41,7 @@ def unlocked_row(row: dashboard.UnlockedLeadRow, zone_name: str) -> dict[str, st
         "has_roi": "yes" if row.roi is not None else "",
         "credit_cost": f"{row.credit_cost:,}",
         "unlocked_at": format_date(row.unlocked_at, zone_name),
-        "archived": "" if row.is_active else "yes",
+        "archived": "yes" if archived_from_marketplace(row.is_active, row.bought_in_scrape) else "",
     }
 
 
@@ -145,8 +146,8 @@ class DashboardState(AuthState):
             {
                 "id": str(row.id),
                 "created_at": format_date(row.created_at, self._zone()),
-                "lead_count": str(row.lead_count),
-                "leads_generated": str(row.leads_generated),
+                "lead_count": f"{row.lead_count:,}",
+                "leads_generated": f"{row.leads_generated:,}",
                 "credits_used": f"{row.credits_used:,}",
                 "status": row.status.capitalize(),
             }

@@ -1,4 +1,6 @@
-"""Dashboard tab Bulk Scrapes: the user's stored scrapes with a CSV export each."""
+"""Dashboard tab Bulk Scrapes: the user's stored scrapes with a CSV export each:
+a table from ``sm``, one card per scrape on phones (every column, the export
+included, without sideways scrolling)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,14 @@ from marketplace import routes
 from marketplace.components import cards, ui
 from marketplace.states.dashboard import DashboardState
 
+COLUMNS = ("Date", "Requested", "Generated", "Credits used", "Status", "Export")
+
+
+def export_button(row: dict, button_id) -> rx.Component:
+    return rx.button(rx.icon("download", size=14), "CSV", size="1", variant="soft",
+                     on_click=DashboardState.export_scrape(row["id"]), id=button_id,
+                     aria_label="Download this scrape as CSV")
+
 
 def scrape_row(row: dict) -> rx.Component:
     return rx.table.row(
@@ -16,12 +26,34 @@ def scrape_row(row: dict) -> rx.Component:
         rx.table.cell(row["leads_generated"]),
         rx.table.cell(row["credits_used"]),
         rx.table.cell(rx.badge(row["status"], variant="soft")),
-        rx.table.cell(
-            rx.button(rx.icon("download", size=14), "CSV", size="1", variant="soft",
-                      on_click=DashboardState.export_scrape(row["id"]), id="scrape-csv-" + row["id"],
-                      aria_label="Download this scrape as CSV"),
-        ),
+        rx.table.cell(export_button(row, "scrape-csv-" + row["id"])),
         align="center",
+    )
+
+
+def scrape_item(row: dict) -> rx.Component:
+    """One scrape as a card (phones): its numbers, status and export in view."""
+    return rx.hstack(
+        rx.vstack(
+            rx.hstack(
+                rx.text(row["created_at"], weight="bold", size="3", high_contrast=True),
+                rx.badge(row["status"], variant="soft"),
+                spacing="2",
+                align="center",
+                wrap="wrap",
+            ),
+            rx.text(row["leads_generated"], " of ", row["lead_count"], " leads generated · ",
+                    row["credits_used"], " credits", size="2", color_scheme="gray"),
+            spacing="1",
+            min_width="0",
+        ),
+        rx.spacer(),
+        export_button(row, "scrape-csv-card-" + row["id"]),
+        align="center",
+        width="100%",
+        padding="0.9rem 1rem",
+        border_bottom="1px solid var(--gray-a4)",
+        class_name="dashboard-scrape-item",
     )
 
 
@@ -29,20 +61,22 @@ def scrapes_tab() -> rx.Component:
     return rx.cond(
         DashboardState.scrapes.length() > 0,
         rx.box(
-            rx.table.root(
-                rx.table.header(
-                    rx.table.row(
-                        *[rx.table.column_header_cell(h) for h in ("Date", "Requested", "Generated", "Credits used", "Status", "Export")]
-                    )
+            rx.box(
+                rx.table.root(
+                    rx.table.header(rx.table.row(*[rx.table.column_header_cell(h) for h in COLUMNS])),
+                    rx.table.body(rx.foreach(DashboardState.scrapes, scrape_row)),
+                    variant="surface",
+                    size="2",
+                    width="100%",
                 ),
-                rx.table.body(rx.foreach(DashboardState.scrapes, scrape_row)),
-                variant="surface",
-                size="2",
+                overflow_x="auto",
                 width="100%",
-                min_width="36rem",
+                id="dashboard-scrapes-table",
+                class_name="lv-hide-below-sm",
             ),
-            overflow_x="auto",
-            id="dashboard-scrapes-table",
+            cards.row_list(rx.foreach(DashboardState.scrapes, scrape_item), id="dashboard-scrapes-list",
+                           class_name="lv-hide-from-sm"),
+            width="100%",
         ),
         cards.empty_state(
             "layers",

@@ -323,6 +323,17 @@ def property_content() -> rx.Component:
                 width="100%",
             ),
         ),
+        rx.cond(
+            D["scrape_note"] != "",
+            rx.callout.root(
+                rx.callout.icon(rx.icon("layers_3")),
+                rx.callout.text(D["scrape_note"]),
+                color_scheme="gray",
+                variant="surface",
+                width="100%",
+                id="property-scrape-note",
+            ),
+        ),
         gallery(),
         rx.grid(
             rx.vstack(financial_card(), details_card(), spacing="5", width="100%", min_width="0"),

@@ -7,6 +7,8 @@ Element ids: ``scraper-lead-count``, ``scraper-cities``, ``scraper-states``
 ``-max``, ``scraper-roi-min`` / ``-max``, ``scraper-confidence``,
 ``scraper-cost`` (expected cost), ``scraper-discount``, ``scraper-credits``,
 ``scraper-start``, ``scraper-need``, ``scraper-progress``, ``confirm-dialog``,
+``scraper-city-notes`` (``.scraper-city-note`` each, ``scraper-city-problem``),
+``scraper-<range>-problem``,
 ``confirm-cancel``, ``confirm-scrape``, ``tier-table``.
 """
 
@@ -50,18 +52,39 @@ def number_input(field: str, input_id: str, label: str, **props) -> rx.Component
     )
 
 
+def problem_text(text, text_id: str) -> rx.Component:
+    """A field's problem, in red under it (the Start button is disabled meanwhile)."""
+    return rx.cond(text != "", rx.text(text, size="1", color_scheme="red", id=text_id, role="alert"))
+
+
 def range_inputs(label: str, low: str, high: str, slug: str, hint: str) -> rx.Component:
-    return labelled(
-        label,
-        rx.hstack(
-            number_input(low, f"scraper-{slug}-min", f"{label} minimum", placeholder="Min"),
-            rx.text("to", size="2", color_scheme="gray", flex_shrink="0"),
-            number_input(high, f"scraper-{slug}-max", f"{label} maximum", placeholder="Max"),
-            align="center",
-            spacing="2",
-            width="100%",
+    return rx.vstack(
+        labelled(
+            label,
+            rx.hstack(
+                number_input(low, f"scraper-{slug}-min", f"{label} minimum", placeholder="Min"),
+                rx.text("to", size="2", color_scheme="gray", flex_shrink="0"),
+                number_input(high, f"scraper-{slug}-max", f"{label} maximum", placeholder="Max"),
+                align="center",
+                spacing="2",
+                width="100%",
+            ),
+            hint,
         ),
-        hint,
+        problem_text(S.range_problems[slug], f"scraper-{slug}-problem"),
+        spacing="1",
+        width="100%",
+    )
+
+
+def city_notes() -> rx.Component:
+    """Which city each name without a state means, before the user confirms."""
+    return rx.vstack(
+        rx.foreach(S.city_notes, lambda note: rx.text(note, size="1", weight="medium", class_name="scraper-city-note")),
+        problem_text(S.city_problem, "scraper-city-problem"),
+        spacing="1",
+        width="100%",
+        id="scraper-city-notes",
     )
 
 
@@ -133,13 +156,19 @@ def config_form() -> rx.Component:
                 spacing="4",
                 width="100%",
             ),
-            labelled(
-                "Cities",
-                rx.input(value=S.cities, on_change=lambda v: S.set_field("cities", v), on_blur=S.clamp_fields,
-                         id="scraper-cities", placeholder="Austin, TX, Dallas, Phoenix", size="3", width="100%",
-                         aria_label="Cities", disabled=S.scraping),
-                "Comma-separated. Leave empty for every city.",
-                html_for="scraper-cities",
+            rx.vstack(
+                labelled(
+                    "Cities",
+                    rx.input(value=S.cities, on_change=lambda v: S.set_field("cities", v), on_blur=S.clamp_fields,
+                             id="scraper-cities", placeholder="Austin, TX, Dallas, Phoenix", size="3", width="100%",
+                             aria_label="Cities", disabled=S.scraping),
+                    "Comma-separated; add the state to pin a city (Austin, TX). A city without a state, when no "
+                    "state is selected, means the largest city of that name. Leave empty for every city.",
+                    html_for="scraper-cities",
+                ),
+                city_notes(),
+                spacing="1",
+                width="100%",
             ),
             states_picker(),
             labelled("Lead Types",
@@ -160,9 +189,6 @@ def config_form() -> rx.Component:
                 spacing="4",
                 width="100%",
             ),
-            rx.cond(S.form_problems != "",
-                    rx.callout(S.form_problems, icon="triangle_alert", color_scheme="red", size="1",
-                               id="scraper-problems", width="100%")),
             spacing="5",
             width="100%",
         ),
@@ -191,14 +217,17 @@ def cost_panel() -> rx.Component:
             cost_line("Volume discount", S.discount_label, "scraper-discount"),
             rx.separator(size="4"),
             cost_line("Expected cost", S.cost_label, "scraper-cost", strong=True),
-            cost_line("Balance after scrape", S.balance_after_label, "scraper-after"),
+            rx.hstack(
+                rx.text("Balance after scrape", size="2", color_scheme="gray"),
+                rx.text(S.balance_after_label, size="2", weight="medium", id="scraper-after",
+                        color_scheme=rx.cond(S.short_of_credits, "red", "gray"), high_contrast=~S.short_of_credits),
+                justify="between",
+                width="100%",
+            ),
             rx.cond(
                 S.short_of_credits,
-                rx.callout(
-                    rx.vstack(rx.text(S.need_message, id="scraper-need"),
-                              rx.text(S.shortfall_message, size="1"), spacing="1"),
-                    icon="circle_alert", color_scheme="red", size="1", width="100%",
-                ),
+                rx.callout(S.need_message, icon="circle_alert", color_scheme="red", size="1", width="100%",
+                           id="scraper-need"),
             ),
             rx.button(
                 rx.cond(S.scraping, rx.spinner(size="2"), rx.icon("zap", size=18)),
@@ -209,6 +238,9 @@ def cost_panel() -> rx.Component:
                 width="100%",
                 id="scraper-start",
             ),
+            rx.cond(~S.short_of_credits & (S.form_problems != ""),
+                    rx.text("Check the form: ", S.form_problems, size="1", color_scheme="red",
+                            id="scraper-start-why")),
             rx.cond(
                 S.scraping,
                 rx.vstack(
@@ -266,8 +298,9 @@ def confirm_dialog() -> rx.Component:
             rx.alert_dialog.title("Confirm Bulk Scrape"),
             rx.alert_dialog.description(
                 rx.vstack(
-                    rx.text("You are about to scrape ", rx.text.strong(S.parsed_count), " leads for ",
+                    rx.text("You are about to scrape ", rx.text.strong(S.leads_label), " for ",
                             rx.text.strong(S.cost_label), "."),
+                    rx.foreach(S.city_notes, lambda note: rx.text(note, size="2", class_name="confirm-city-note")),
                     rx.text("Volume discount: ", S.discount_label, ". Balance after: ", S.balance_after_label, "."),
                     rx.text("You are charged only for leads delivered.", size="2", color_scheme="gray"),
                     spacing="2",

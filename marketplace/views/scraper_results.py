@@ -3,7 +3,7 @@ sort, one page of rows, pagination and Download CSV (SPEC 2, 5, 9).
 
 Element ids: ``scrape-results``, ``results-summary``, ``results-table``,
 ``result-filter-<group>-<value>``, ``results-sort``, ``results-prev``,
-``results-next``, ``download-csv``, ``results-shortfall``.
+``results-next``, ``download-csv``, ``results-shortfall``, ``results-when``.
 """
 
 from __future__ import annotations
@@ -93,6 +93,8 @@ def results_section() -> rx.Component:
                     rx.vstack(
                         rx.heading("Scrape results", size="5", as_="h2"),
                         rx.text(S.results_label, size="2", color_scheme="gray", id="results-summary"),
+                        rx.text("Your last scrape, run ", S.results_when, size="1", color_scheme="gray",
+                                id="results-when"),
                         spacing="1",
                     ),
                     rx.button(rx.icon("download", size=16), "Download CSV", on_click=S.download_csv,

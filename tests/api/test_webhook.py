@@ -295,3 +295,13 @@ def test_nul_characters_never_fail_an_accepted_scrape(client, keyed):
     assert (res.status_code, res.json()) == (
         400, {"error": "location must be a city, a state code, or 'city, state' (e.g. 'Austin, TX')."})
     assert _balance(user.id) == 10_000 - 300
+
+
+def test_a_location_without_a_state_is_the_largest_city_of_that_name(client, keyed):
+    """Issue 24 item 6: the API resolves 'Dallas' as the scrape form does (Dallas, TX), never WV or GA."""
+    user, key = keyed()
+    res = _post(client, user.id, key, {"leadCount": 12, "location": "Dallas"})
+    assert res.status_code == 200, res.text
+    assert {(lead["city"], lead["state"]) for lead in res.json()["output"]} == {("Dallas", "TX")}
+    with session_scope() as s:
+        assert s.get(BulkScrape, uuid.UUID(res.json()["bulk_scrape_id"])).params["cities"] == ["Dallas, TX"]

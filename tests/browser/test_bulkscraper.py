@@ -110,6 +110,7 @@ def test_start_is_disabled_without_enough_credits(page: Page, live_server, make_
     expect(page.locator("#scraper-cost")).to_have_text("4,500 credits")
     expect(page.locator("#scraper-need")).to_have_text(
         "You need 4,500 credits to run this scrape. You have 4,499 credits.")
+    expect(page.locator("#scraper-after")).to_have_text("Short by 1 credit")
     expect(page.locator("#scraper-start")).to_be_disabled()
     page.locator("#scraper-lead-count").fill("44")
     expect(page.locator("#scraper-cost")).to_have_text("3,960 credits")
@@ -177,3 +178,155 @@ def test_webhook_key_and_request_log(page: Page, live_server, make_user):
     url = f"{live_server.url}/functions/v1/webhook-bulk-scrape/{user['id']}"
     assert httpx.post(url, json={"leadCount": 1, "location": "Dallas, TX"}, headers={"x-webhook-auth": key},
                       timeout=60).status_code == 401
+
+
+# --------------------------------------------------------------------------- issue 24 (items 4, 6, 14, 15, 16)
+
+
+def _run_scrape(page: Page, count: int, cities: str) -> None:
+    """Fill count and cities, Start, Confirm, and wait for the results."""
+    page.locator("#scraper-lead-count").fill(str(count))
+    page.locator("#scraper-cities").fill(cities)
+    page.locator("#scraper-cities").blur()
+    page.locator("#scraper-start").click()
+    page.locator("#confirm-scrape").click()
+    expect(page.locator("#scrape-results")).to_be_visible(timeout=120_000)
+
+
+def test_cities_without_a_state_are_the_largest_and_said_before_confirming(page: Page, live_server, make_user):
+    """Item 6: 'Austin, Dallas' is Austin, TX and Dallas, TX (not NV, CO, WV, GA...), and the form says so."""
+    user = make_user(credits=10_000)
+    start_session(page, live_server.database_url, user["id"])
+    page.goto("/bulkscraper")
+    page.locator("#scraper-cities").fill("Austin, Dallas")
+    notes = page.locator(".scraper-city-note")
+    expect(notes).to_have_text(["Austin → Austin, TX (largest of 8 cities named Austin)",
+                                "Dallas → Dallas, TX (largest of 8 cities named Dallas)"])
+
+    # A state pins the city: no note. With a state selected, a city matches only within it.
+    page.locator("#scraper-cities").fill("Austin, TX, Dallas")
+    expect(notes).to_have_text(["Dallas → Dallas, TX (largest of 8 cities named Dallas)"])
+    page.locator("#scraper-states").click()
+    page.locator("#scraper-state-NV").click()
+    page.keyboard.press("Escape")
+    expect(page.locator("#scraper-city-problem")).to_have_text("No such city in NV: Dallas.")
+    expect(notes).to_have_count(0)
+    expect(page.locator("#scraper-start")).to_be_disabled()
+    page.locator("#scraper-states").click()
+    page.locator("#scraper-state-NV").click()
+    page.keyboard.press("Escape")
+    expect(page.locator("#scraper-city-problem")).to_have_count(0)
+
+    page.locator("#scraper-lead-count").fill("6")
+    page.locator("#scraper-cities").fill("Austin, Dallas")
+    page.locator("#scraper-cities").blur()
+    page.locator("#scraper-start").click()
+    dialog = page.locator("#confirm-dialog")
+    expect(dialog.locator(".confirm-city-note")).to_have_text([
+        "Austin → Austin, TX (largest of 8 cities named Austin)",
+        "Dallas → Dallas, TX (largest of 8 cities named Dallas)"])
+    page.locator("#confirm-scrape").click()
+    expect(page.locator("#scrape-results")).to_be_visible(timeout=120_000)
+    places = page.locator("#results-table tbody tr th").all_inner_texts()
+    assert len(places) == 6
+    assert all(", TX 7" in place for place in places), places
+    with session_scope(live_server.database_url) as s:
+        scrape = s.exec(select(BulkScrape).where(BulkScrape.user_id == uuid.UUID(user["id"]))).one()
+        assert scrape.params["cities"] == ["Austin, TX", "Dallas, TX"]
+        assert {(row["city"], row["state"]) for row in scrape.output} <= {("Austin", "TX"), ("Dallas", "TX")}
+
+
+def test_the_form_refuses_min_above_max_and_says_1_lead(page: Page, live_server, make_user):
+    """Items 14 and 16: a minimum above its maximum is shown under the field and Start is disabled;
+    '1 lead x 100', not '1 leads x 100'."""
+    user = make_user(credits=10_000)
+    start_session(page, live_server.database_url, user["id"])
+    page.goto("/bulkscraper")
+    page.locator("#scraper-price-min").fill("500000")
+    page.locator("#scraper-price-max").fill("100000")
+    page.locator("#scraper-price-max").blur()
+    expect(page.locator("#scraper-price-problem")).to_have_text(
+        "Price: the minimum (500,000) is above the maximum (100,000).")
+    expect(page.locator("#scraper-start")).to_be_disabled()
+    expect(page.locator("#scraper-start-why")).to_have_text(
+        "Check the form: Price: the minimum (500,000) is above the maximum (100,000).")
+    page.locator("#scraper-price-max").fill("600000")
+    expect(page.locator("#scraper-price-problem")).to_have_count(0)
+    expect(page.locator("#scraper-start")).to_be_enabled()
+
+    page.locator("#scraper-lead-count").fill("1")
+    expect(page.locator("#scraper-base")).to_have_text("1 lead x 100 = 100 credits")
+    page.locator("#scraper-start").click()
+    expect(page.locator("#confirm-dialog")).to_contain_text("You are about to scrape 1 lead for 100 credits.")
+
+
+def test_after_a_scrape_one_shortfall_line_and_the_results_survive_a_reload(page: Page, live_server, make_user):
+    """Item 14: after 'Scrape Completed!' the shortfall is stated once, the balance after an
+    unaffordable scrape is 'Short by ...' (not 0), and a reload shows the last scrape's results."""
+    user = make_user(credits=5_000)
+    start_session(page, live_server.database_url, user["id"])
+    page.goto("/bulkscraper")
+    expect(page.locator("#scrape-results")).to_have_count(0)  # no scrape yet
+    _run_scrape(page, 40, "Phoenix, AZ")
+    expect_toast(page, "Scrape Completed!", "Successfully scraped 40 leads. 3,800 credits deducted.")
+    expect(page.locator("#scraper-credits")).to_have_text("1,200 credits")
+    # The next scrape of 40 costs 3,800: one red line, said once.
+    need = "You need 3,800 credits to run this scrape. You have 1,200 credits."
+    expect(page.locator("#scraper-need")).to_have_text(need)
+    expect(page.get_by_text("You have 1,200 credits but need 3,800.")).to_have_count(0)
+    expect(page.get_by_text(need)).to_have_count(1)
+    expect(page.locator("#scraper-after")).to_have_text("Short by 2,600 credits")
+    expect(page.locator("#results-summary")).to_have_text("40 leads · page 1 of 2")
+
+    page.reload()
+    expect(page.locator("#scrape-results")).to_be_visible()
+    expect(page.locator("#results-summary")).to_have_text("40 leads · page 1 of 2")
+    expect(page.locator("#results-when")).to_contain_text("Your last scrape, run ")
+    expect(page.locator("#results-table tbody tr")).to_have_count(25)
+    expect(page.locator("#results-table tbody")).to_contain_text("Phoenix, AZ")
+    page.locator("#results-next").click()
+    expect(page.locator("#results-table tbody tr")).to_have_count(15)
+    with page.expect_download() as info:
+        page.locator("#download-csv").click()
+    rows = list(csv.reader(io.StringIO(open(info.value.path(), encoding="utf-8-sig").read())))
+    assert len(rows) == 41 and {r[1] for r in rows[1:]} == {"Phoenix"}
+
+
+def test_scrape_leads_are_never_archived_and_the_phone_dashboard_shows_every_column(page: Page, live_server,
+                                                                                      make_user):
+    """Items 4 and 15: a lead bought minutes ago in a scrape says where it came from (never
+    'Archived'); on a 375 px phone the Bulk Scrapes tab shows status and export without scrolling."""
+    user = make_user(credits=1_000)
+    start_session(page, live_server.database_url, user["id"])
+    page.goto("/bulkscraper")
+    _run_scrape(page, 2, "Miami, FL")
+    with session_scope(live_server.database_url) as s:
+        scrape = s.exec(select(BulkScrape).where(BulkScrape.user_id == uuid.UUID(user["id"]))).one()
+    lead = scrape.output[0]
+
+    page.goto(f"/property/{lead['id']}")
+    expect(page.locator("#property-address")).to_have_text(lead["address"])
+    expect(page.locator("#property-scrape-note")).to_contain_text(
+        re.compile(r"Bought in a bulk scrape on \w{3} \d{1,2}, \d{4}: never listed on the marketplace\."))
+    expect(page.locator("#property-archived")).to_have_count(0)
+    expect(page.get_by_text("This lead has been archived")).to_have_count(0)
+
+    page.goto("/dashboard")
+    expect(page.locator("#dashboard-unlocked-table")).to_contain_text(lead["address"])
+    expect(page.locator("#dashboard-unlocked-table")).not_to_contain_text("Archived")
+
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.get_by_role("tab", name="Bulk Scrapes").click()
+    expect(page.locator("#dashboard-scrapes-table")).to_be_hidden()
+    item = page.locator(".dashboard-scrape-item")
+    expect(item).to_have_count(1)
+    expect(item).to_contain_text("Completed")
+    expect(item).to_contain_text("2 of 2 leads generated · 200 credits")
+    button = page.locator(f"#scrape-csv-card-{scrape.id}")
+    expect(button).to_be_in_viewport()
+    box = button.bounding_box()
+    assert box["x"] + box["width"] <= 375
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    with page.expect_download() as info:
+        button.click()
+    assert re.fullmatch(r"bulk-scrape-2-leads-\d{8}-\d{6}\.csv", info.value.suggested_filename)

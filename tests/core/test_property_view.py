@@ -120,6 +120,17 @@ def test_archived_leads_are_flagged():
     assert property_view(lead(is_active=False), UNLOCK).archived is True
 
 
+def test_a_lead_bought_in_a_scrape_was_never_listed_so_never_archived():
+    """Issue 24 item 4: a scrape's leads are stored inactive; the page says where they came from."""
+    scraped = property_view(lead(is_active=False, scrape_id=uuid.uuid4()), UNLOCK, zone_name="America/Chicago")
+    assert scraped.archived is False
+    assert scraped.details["scrape_note"] == \
+        "Bought in a bulk scrape on Jan 8, 2026: never listed on the marketplace."  # the browser's day
+    listed = property_view(lead(is_active=False), UNLOCK)
+    assert listed.archived is True and listed.details["scrape_note"] == ""
+    assert property_view(lead(), UNLOCK).details["scrape_note"] == ""
+
+
 @pytest.mark.parametrize(("path", "lead_id"), [("/property/abc", "abc"), ("/property/abc/", "abc"),
                                                ("/property", ""), ("/other/abc", ""), ("/property/a/b", "")])
 def test_lead_id_from_path(path, lead_id):

@@ -146,3 +146,28 @@ def test_result_filters_and_sorts():
     assert ids(scrape.filter_results(rows, sort="price_asc")) == ["d", "b", "a", "c"]
     assert ids(scrape.filter_results(rows, sort="newest")) == ["b", "c", "a", "d"]
     assert ids(scrape.filter_results(rows, sort="zestimate_desc")) == ["b", "a", "d", "c"]
+
+
+# --------------------------------------------------------------------------- issue 24 items 14 and 16
+
+def test_base_price_says_lead_for_one():
+    assert scrape.base_price_label(1) == "1 lead x 100 = 100 credits"
+    assert scrape.base_price_label(91) == "91 leads x 100 = 9,100 credits"
+    assert scrape.base_price_label(1000) == "1,000 leads x 100 = 100,000 credits"
+    assert (scrape.leads_text(1), scrape.leads_text(2)) == ("1 lead", "2 leads")
+
+
+def test_balance_after_an_unaffordable_scrape_says_the_shortfall_not_zero():
+    assert scrape.balance_after_label(10_000, 5_915) == "4,085 credits"
+    assert scrape.balance_after_label(5_915, 5_915) == "0 credits"
+    assert scrape.balance_after_label(1_880, 4_500) == "Short by 2,620 credits"
+    assert scrape.balance_after_label(4_499, 4_500) == "Short by 1 credit"
+
+
+def test_need_and_delivered_messages_use_thousands_separators():
+    assert scrape.need_credits_message(4_500, 1_880) == \
+        "You need 4,500 credits to run this scrape. You have 1,880 credits."
+    assert scrape.need_credits_message(500, 20) == "You need 500 credits to run this scrape. You have 20 credits."
+    assert scrape.delivered_shortfall(1_000, 1_000) == ""
+    assert scrape.delivered_shortfall(1_000, 640) == \
+        "Only 640 of 1,000 leads matched your criteria; you were charged for 640."

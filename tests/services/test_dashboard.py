@@ -68,3 +68,24 @@ def test_unlocked_leads_pages_newest_first_and_flags_archived(new_user):
     assert [r.credit_cost for r in first] == [1, 2, 3, 4]
     assert [r.credit_cost for r in rest] == [5, 7, 6]
     assert [r.is_active for r in first] == [True, True, True, False]
+
+
+def test_a_lead_bought_in_a_bulk_scrape_is_not_shown_as_archived(new_user):
+    """Issue 24 item 4: scrape leads are stored inactive but were never listed: no Archived badge."""
+    from marketplace.core import scrape as rules
+    from marketplace.services import scrapes
+    from marketplace.sources.builtin import BuiltinSource
+    from marketplace.states.dashboard import unlocked_row
+
+    user = new_user(credits=1_000)
+    scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=1, cities=("Austin, TX",)), source=BuiltinSource(seed=9))
+    with session_scope() as s:
+        archived = _lead(12.0, is_active=False)
+        s.add(archived)
+        s.flush()
+        s.add(UserLead(user_id=user.id, lead_id=archived.id, credit_cost=150, unlocked_at=utcnow() - timedelta(days=1)))
+    with session_scope() as s:
+        scraped_row, archived_row = dashboard.unlocked_leads(s, user.id)
+    assert (scraped_row.is_active, scraped_row.bought_in_scrape) == (False, True)
+    assert unlocked_row(scraped_row, "UTC")["archived"] == ""
+    assert (archived_row.bought_in_scrape, unlocked_row(archived_row, "UTC")["archived"]) == (False, "yes")

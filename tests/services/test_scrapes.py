@@ -265,3 +265,44 @@ def test_the_database_refuses_a_second_delivery_that_slips_past_the_check(new_us
         scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=3), source=SameListings(leads))
     assert "delivered to you meanwhile" in err.value.message
     assert _counts(user.id) == before
+
+
+def test_a_city_without_a_state_is_the_largest_of_that_name(new_user):
+    """Issue 24 item 6: 'Austin, Dallas' with no state is Austin, TX and Dallas, TX, as stored."""
+    user = new_user(credits=10_000)
+    request = rules.ScrapeRequest(lead_count=40, cities=("Austin", "Dallas"))
+    result = scrapes.run_scrape(user.id, request, source=BuiltinSource(seed=2))
+    assert {(row["city"], row["state"]) for row in result.leads} == {("Austin", "TX"), ("Dallas", "TX")}
+    with session_scope() as s:
+        assert s.get(BulkScrape, result.scrape_id).params["cities"] == ["Austin, TX", "Dallas, TX"]
+    # With states selected, a city matches only within them.
+    within = scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=5, cities=("Austin",), states=("NV",)),
+                                source=BuiltinSource(seed=2))
+    assert {(row["city"], row["state"]) for row in within.leads} == {("Austin", "NV")}
+
+
+def test_an_unknown_city_is_refused_before_anything_is_charged(new_user):
+    user = new_user(credits=10_000)
+    before = _counts(user.id)
+    with pytest.raises(scrapes.ScrapeError) as err:
+        scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=5, cities=("Austin",), states=("CA",)))
+    assert err.value.message == "No such city in CA: Austin."
+    assert _counts(user.id) == before
+
+
+def test_last_scrape_is_the_newest_from_the_page(new_user):
+    """Issue 24 item 14: the page shows the last scrape's results again after a reload."""
+    user, other = new_user(credits=10_000), new_user(credits=10_000)
+    assert scrapes.last_scrape(user.id) is None
+    first = scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=3, cities=("Austin, TX",)),
+                               source=BuiltinSource(seed=4))
+    second = scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=2, cities=("Dallas, TX",)),
+                                source=BuiltinSource(seed=4))
+    scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=1, cities=("Miami, FL",)),
+                       source=BuiltinSource(seed=4), origin="webhook")
+    scrapes.run_scrape(other.id, rules.ScrapeRequest(lead_count=1), source=BuiltinSource(seed=4))
+    last = scrapes.last_scrape(user.id)
+    assert first.scrape_id != second.scrape_id
+    assert (last.id, last.lead_count, last.leads_generated, last.credits_used) == (second.scrape_id, 2, 2, 200)
+    assert [row["id"] for row in last.output] == [row["id"] for row in second.leads]
+    assert {row["city"] for row in last.output} == {"Dallas"} and last.shortfall == ""
