@@ -11,7 +11,7 @@ A password reset link is the same signed token with kind ``reset`` and a
 30-minute expiry (``RESET_TTL``). Nothing about it is stored: its fingerprint of
 the current password hash makes it single use (setting the password changes the
 hash, so every outstanding reset link dies with it, as it does after a password
-change in Settings); ``services.accounts.reset_password`` swaps the hash with a
+change in Settings); ``services.password_reset.reset_password`` swaps the hash with a
 conditional UPDATE, so two tabs submitting one link at once cannot both succeed.
 
 Links point at ``Settings.public_url``: ``SITE_URL``, or without it (development

@@ -19,7 +19,7 @@ import reflex as rx
 from marketplace import routes
 from marketplace.messages import RESET_DONE
 from marketplace.offloop import run_blocking
-from marketplace.services import accounts, auth_sessions
+from marketplace.services import auth_sessions, password_reset
 from marketplace.states.auth import AuthState, reveal, success_toast
 
 log = logging.getLogger("marketplace.password_reset")
@@ -64,7 +64,7 @@ class PasswordResetState(AuthState):
         self.view = CHECKING
         yield
         try:
-            usable = await run_blocking(accounts.password_reset_link_ok, self._token)
+            usable = await run_blocking(password_reset.password_reset_link_ok, self._token)
         except Exception:  # noqa: BLE001 - a visitor's event: logged, and the page offers a new link
             log.exception("checking a password reset link failed")
             usable = False
@@ -85,7 +85,7 @@ class PasswordResetState(AuthState):
         self._clear_error()
         yield
         try:
-            await run_blocking(accounts.request_password_reset, _text(form, "email"), ip_address=self._client_ip())
+            await run_blocking(password_reset.request_password_reset, _text(form, "email"), ip_address=self._client_ip())
         except Exception as exc:  # noqa: BLE001 - a visitor's event: shown in the form's callout
             yield self._fail(exc, "password reset request")
             return
@@ -102,10 +102,10 @@ class PasswordResetState(AuthState):
         yield
         try:
             user_id, pair = await run_blocking(
-                accounts.reset_password, self._token, _text(form, "password"), _text(form, "confirm_password"),
+                password_reset.reset_password, self._token, _text(form, "password"), _text(form, "confirm_password"),
                 user_agent=self._user_agent(), ip_address=self._client_ip(), device_id=self._device_id(),
             )
-        except accounts.ResetLinkInvalid:
+        except password_reset.ResetLinkInvalid:
             self.view = INVALID
             return
         except Exception as exc:  # noqa: BLE001 - a visitor's event: shown in the form's callout

@@ -11,8 +11,9 @@ from sqlmodel import func, select
 
 from marketplace.db import session_scope
 from marketplace.models import AuthSession, EmailOutbox, LoginAttempt, User, utcnow
-from marketplace.services import accounts, auth_sessions, throttle
-from marketplace.services.accounts import AuthError, ResetLinkInvalid
+from marketplace.services import accounts, auth_sessions, password_reset, throttle
+from marketplace.services.accounts import AuthError
+from marketplace.services.password_reset import ResetLinkInvalid
 
 RESET_SUBJECT = "Reset your password"
 NEW_PASSWORD = "brand-new-pw"
@@ -54,8 +55,8 @@ def _reset_rows() -> int:
 
 def test_request_answers_the_same_for_a_known_and_an_unknown_address(new_user, db_url):
     user = new_user(email="known@example.com", confirmed=True)
-    assert accounts.request_password_reset("Known@Example.com ", ip_address="10.1.0.1") is None
-    assert accounts.request_password_reset("nobody@example.com", ip_address="10.1.0.2") is None
+    assert password_reset.request_password_reset("Known@Example.com ", ip_address="10.1.0.1") is None
+    assert password_reset.request_password_reset("nobody@example.com", ip_address="10.1.0.2") is None
 
     mails = _mails(user.email)
     assert [m.subject for m in mails] == [RESET_SUBJECT]
@@ -68,16 +69,16 @@ def test_request_answers_the_same_for_a_known_and_an_unknown_address(new_user, d
 def test_request_link_is_built_from_site_url_not_the_request(new_user, db_url, monkeypatch):
     monkeypatch.setenv("SITE_URL", "https://leads.example.org")
     user = new_user(email="site@example.com", confirmed=True)
-    accounts.request_password_reset(user.email, ip_address="10.1.0.3")
+    password_reset.request_password_reset(user.email, ip_address="10.1.0.3")
     assert "\n\nhttps://leads.example.org/auth/reset?token=" in _mails(user.email)[-1].body
 
 
 def test_malformed_address_is_refused_and_records_nothing(db_url):
     with pytest.raises(AuthError) as exc:
-        accounts.request_password_reset("not-an-address", ip_address="10.1.0.4")
+        password_reset.request_password_reset("not-an-address", ip_address="10.1.0.4")
     assert (exc.value.title, exc.value.message) == ("Reset Failed", "Enter the e-mail address you signed up with.")
     with pytest.raises(AuthError):
-        accounts.request_password_reset(None, ip_address="10.1.0.4")
+        password_reset.request_password_reset(None, ip_address="10.1.0.4")
     assert _reset_rows() == 0
 
 
@@ -87,31 +88,31 @@ def test_request_is_throttled_per_address(new_user, db_url, known):
     if known:
         new_user(email=email, confirmed=True)
     for i in range(throttle.RESET_MAX_PER_ADDRESS):
-        accounts.request_password_reset(email, ip_address=f"10.2.0.{i + 1}")  # other networks too
+        password_reset.request_password_reset(email, ip_address=f"10.2.0.{i + 1}")  # other networks too
     with pytest.raises(AuthError) as exc:
-        accounts.request_password_reset(email, ip_address="10.2.1.1")
+        password_reset.request_password_reset(email, ip_address="10.2.1.1")
     assert exc.value.title == "Reset Failed"
     assert exc.value.message == "Too many reset requests. Please try again in 60 minutes."
     assert len(_mails(email)) == (throttle.RESET_MAX_PER_ADDRESS if known else 0)
     assert _reset_rows() == throttle.RESET_MAX_PER_ADDRESS  # a refused request is not recorded
     # An hour later the address may ask again.
     later = utcnow() + throttle.RESET_WINDOW + timedelta(seconds=1)
-    accounts.request_password_reset(email, ip_address="10.2.1.1", now=later)
+    password_reset.request_password_reset(email, ip_address="10.2.1.1", now=later)
 
 
 def test_request_is_throttled_per_ip(db_url):
     for i in range(throttle.RESET_MAX_PER_IP):
-        accounts.request_password_reset(f"probe{i}@example.com", ip_address="10.3.0.1")
+        password_reset.request_password_reset(f"probe{i}@example.com", ip_address="10.3.0.1")
     with pytest.raises(AuthError) as exc:
-        accounts.request_password_reset("probe-last@example.com", ip_address="10.3.0.1")
+        password_reset.request_password_reset("probe-last@example.com", ip_address="10.3.0.1")
     assert exc.value.message.startswith("Too many reset requests.")
-    accounts.request_password_reset("probe-last@example.com", ip_address="10.3.0.2")  # another network
+    password_reset.request_password_reset("probe-last@example.com", ip_address="10.3.0.2")  # another network
 
 
 def test_reset_requests_do_not_count_as_failed_sign_ins(new_user, db_url):
     user = new_user(email="mixed@example.com", confirmed=True)
     for _ in range(throttle.RESET_MAX_PER_ADDRESS):
-        accounts.request_password_reset(user.email, ip_address="10.4.0.1")
+        password_reset.request_password_reset(user.email, ip_address="10.4.0.1")
     with session_scope() as s:
         assert throttle.throttle_wait(s, user.email, "10.4.0.1") == 0
 
@@ -122,7 +123,7 @@ def test_a_deleted_account_is_sent_nothing(new_user, db_url):
         row = s.get(User, user.id)
         row.deleted_at = utcnow()
         s.add(row)
-    accounts.request_password_reset(user.email, ip_address="10.5.0.1")
+    password_reset.request_password_reset(user.email, ip_address="10.5.0.1")
     assert _mails(user.email) == []
 
 
@@ -132,11 +133,11 @@ def test_a_deleted_account_is_sent_nothing(new_user, db_url):
 def test_reset_sets_the_password_signs_out_every_session_and_signs_this_browser_in(new_user, db_url):
     user = new_user(email="reset@example.com", password="old-secret", confirmed=True)
     others = [_open_session(user.id), _open_session(user.id)]
-    accounts.request_password_reset(user.email, ip_address="10.6.0.1")
+    password_reset.request_password_reset(user.email, ip_address="10.6.0.1")
     token = _reset_token(user.email)
-    assert accounts.password_reset_link_ok(token)
+    assert password_reset.password_reset_link_ok(token)
 
-    user_id, pair = accounts.reset_password(token, NEW_PASSWORD, NEW_PASSWORD, user_agent="pytest",
+    user_id, pair = password_reset.reset_password(token, NEW_PASSWORD, NEW_PASSWORD, user_agent="pytest",
                                             ip_address="10.6.0.1")
     assert user_id == user.id
     with session_scope() as s:
@@ -151,9 +152,9 @@ def test_reset_sets_the_password_signs_out_every_session_and_signs_this_browser_
     with pytest.raises(AuthError):
         accounts.sign_in_user(user.email, "old-secret", ip_address="10.6.0.3")
     # Single use.
-    assert not accounts.password_reset_link_ok(token)
+    assert not password_reset.password_reset_link_ok(token)
     with pytest.raises(ResetLinkInvalid) as exc:
-        accounts.reset_password(token, "third-password", "third-password")
+        password_reset.reset_password(token, "third-password", "third-password")
     assert (exc.value.title, exc.value.message) == ("Link Expired", "This link has expired or was already used")
     assert accounts.sign_in_user(user.email, NEW_PASSWORD, ip_address="10.6.0.4")[0] == user.id
 
@@ -167,35 +168,35 @@ def test_reset_sets_the_password_signs_out_every_session_and_signs_this_browser_
 def test_refused_password_changes_nothing_and_keeps_the_link(new_user, db_url, password, confirm, title, message):
     user = new_user(email="rules@example.com", password="old-secret", confirmed=True)
     kept = _open_session(user.id)
-    accounts.request_password_reset(user.email, ip_address="10.7.0.1")
+    password_reset.request_password_reset(user.email, ip_address="10.7.0.1")
     token = _reset_token(user.email)
     with pytest.raises(AuthError) as exc:
-        accounts.reset_password(token, password, confirm)
+        password_reset.reset_password(token, password, confirm)
     assert (exc.value.title, exc.value.message) == (title, message)
     assert _user(user.email).password_hash == user.password_hash
     with session_scope() as s:
         assert auth_sessions.validate_access_token(s, kept.access_token) == user.id
-    assert accounts.password_reset_link_ok(token)
+    assert password_reset.password_reset_link_ok(token)
 
 
 def test_link_expires_after_30_minutes(new_user, db_url):
     user = new_user(email="late@example.com", password="old-secret", confirmed=True)
-    accounts.request_password_reset(user.email, ip_address="10.8.0.1", now=utcnow() - timedelta(minutes=31))
+    password_reset.request_password_reset(user.email, ip_address="10.8.0.1", now=utcnow() - timedelta(minutes=31))
     token = _reset_token(user.email)
-    assert not accounts.password_reset_link_ok(token)
+    assert not password_reset.password_reset_link_ok(token)
     with pytest.raises(ResetLinkInvalid):
-        accounts.reset_password(token, NEW_PASSWORD, NEW_PASSWORD)
+        password_reset.reset_password(token, NEW_PASSWORD, NEW_PASSWORD)
     assert _user(user.email).password_hash == user.password_hash
     # Still valid 29 minutes in.
-    accounts.request_password_reset(user.email, ip_address="10.8.0.1", now=utcnow() - timedelta(minutes=29))
-    assert accounts.password_reset_link_ok(_reset_token(user.email))
+    password_reset.request_password_reset(user.email, ip_address="10.8.0.1", now=utcnow() - timedelta(minutes=29))
+    assert password_reset.password_reset_link_ok(_reset_token(user.email))
 
 
 @pytest.mark.parametrize("token", ["", "garbage", "a.b", None, 42, "x" * 600])
 def test_forged_or_malformed_links_are_refused(new_user, db_url, token):
-    assert not accounts.password_reset_link_ok(token)
+    assert not password_reset.password_reset_link_ok(token)
     with pytest.raises(ResetLinkInvalid):
-        accounts.reset_password(token, NEW_PASSWORD, NEW_PASSWORD)
+        password_reset.reset_password(token, NEW_PASSWORD, NEW_PASSWORD)
 
 
 def test_a_confirmation_link_is_not_a_reset_link(new_user, db_url):
@@ -204,40 +205,40 @@ def test_a_confirmation_link_is_not_a_reset_link(new_user, db_url):
     user = new_user(email="kinds@example.com", confirmed=True)
     token = account_mail.make_confirmation_token(user.id, user.password_hash)
     with pytest.raises(ResetLinkInvalid):
-        accounts.reset_password(token, NEW_PASSWORD, NEW_PASSWORD)
+        password_reset.reset_password(token, NEW_PASSWORD, NEW_PASSWORD)
 
 
 def test_a_password_change_meanwhile_voids_the_link(new_user, db_url):
     user = new_user(email="changed@example.com", password="old-secret", confirmed=True)
-    accounts.request_password_reset(user.email, ip_address="10.9.0.1")
+    password_reset.request_password_reset(user.email, ip_address="10.9.0.1")
     token = _reset_token(user.email)
     from marketplace.services import account_settings
 
     account_settings.change_password(user.id, "old-secret", "other-secret", "other-secret")
     with pytest.raises(ResetLinkInvalid):
-        accounts.reset_password(token, NEW_PASSWORD, NEW_PASSWORD)
+        password_reset.reset_password(token, NEW_PASSWORD, NEW_PASSWORD)
 
 
 def test_two_tabs_submitting_one_link_at_once_set_one_password(new_user, db_url, monkeypatch):
     """Both submissions pass the link check and hash their password before either writes:
     the conditional UPDATE lets exactly one through."""
     user = new_user(email="race@example.com", password="old-secret", confirmed=True)
-    accounts.request_password_reset(user.email, ip_address="10.10.0.1")
+    password_reset.request_password_reset(user.email, ip_address="10.10.0.1")
     token = _reset_token(user.email)
     barrier = threading.Barrier(2, timeout=30)
-    real_hash = accounts.hash_password
+    real_hash = password_reset.hash_password
 
     def hash_then_wait(password):
         hashed = real_hash(password)
         barrier.wait()  # both tabs have read the old hash and checked the link
         return hashed
 
-    monkeypatch.setattr(accounts, "hash_password", hash_then_wait)
+    monkeypatch.setattr(password_reset, "hash_password", hash_then_wait)
     outcomes: dict[str, object] = {}
 
     def tab(password):
         try:
-            outcomes[password] = accounts.reset_password(token, password, password)
+            outcomes[password] = password_reset.reset_password(token, password, password)
         except ResetLinkInvalid as exc:
             outcomes[password] = exc
 
@@ -257,8 +258,8 @@ def test_reset_confirms_an_unconfirmed_address(new_user, db_url):
     user = new_user(email="unconfirmed@example.com", password="old-secret", confirmed=False)
     with pytest.raises(AuthError):  # unconfirmed: sign-in refused
         accounts.sign_in_user(user.email, "old-secret", ip_address="10.11.0.1")
-    accounts.request_password_reset(user.email, ip_address="10.11.0.1")
-    accounts.reset_password(_reset_token(user.email), NEW_PASSWORD, NEW_PASSWORD)
+    password_reset.request_password_reset(user.email, ip_address="10.11.0.1")
+    password_reset.reset_password(_reset_token(user.email), NEW_PASSWORD, NEW_PASSWORD)
     assert _user(user.email).email_confirmed_at is not None
     assert accounts.sign_in_user(user.email, NEW_PASSWORD, ip_address="10.11.0.2")[0] == user.id
 
@@ -266,8 +267,8 @@ def test_reset_confirms_an_unconfirmed_address(new_user, db_url):
 def test_reset_keeps_an_earlier_confirmation_time(new_user, db_url):
     user = new_user(email="confirmed@example.com", password="old-secret", confirmed=True)
     before = _user(user.email).email_confirmed_at
-    accounts.request_password_reset(user.email, ip_address="10.12.0.1")
-    accounts.reset_password(_reset_token(user.email), NEW_PASSWORD, NEW_PASSWORD)
+    password_reset.request_password_reset(user.email, ip_address="10.12.0.1")
+    password_reset.reset_password(_reset_token(user.email), NEW_PASSWORD, NEW_PASSWORD)
     assert _user(user.email).email_confirmed_at == before
 
 
@@ -282,7 +283,7 @@ def test_a_slow_mail_server_does_not_tell_a_known_address_from_an_unknown_one(ne
     with smtp_server(greeting_delay=2.0) as (url, received):
         monkeypatch.setenv("SMTP_URL", url)
         started = time.monotonic()
-        accounts.request_password_reset(user.email, ip_address="10.13.0.1")
+        password_reset.request_password_reset(user.email, ip_address="10.13.0.1")
         assert time.monotonic() - started < 1.5
         deadline = time.monotonic() + 20
         while not received and time.monotonic() < deadline:
