@@ -43,6 +43,7 @@ from marketplace.messages import (
 )
 from marketplace.services import ledger, referrals, throttle
 from marketplace.services.account_mail import (
+    password_fingerprint,
     read_confirmation_token,
     send_confirmation_email,
     send_existing_account_notice,
