@@ -32,13 +32,13 @@ from sqlalchemy import event
 from benchmarks._db import postgres_database
 from benchmarks.explorer_leads import kept_database, seed
 from marketplace.core import saved_searches as rules
+from marketplace.core.criteria import SearchCriteria
 from marketplace.core.marketplace import LEAD_TYPE_OPTIONS, Filters
 from marketplace.db import get_engine
 from marketplace.models import (EmailOutbox, Lead, LeadRefreshRun, Notification, SavedSearch, SavedSearchCriterion,
                                 User, utcnow)
 from marketplace.services import alerts, saved_searches
 from marketplace.services.seeding import insert_leads
-from marketplace.sources.base import SearchCriteria
 from marketplace.sources.builtin import BuiltinSource
 
 BENCH_DOMAIN = "alerts-bench.example.com"

@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from marketplace.core.criteria import Range, SearchCriteria
 from marketplace.core.errors import UserError
 from marketplace.core.scrape import _number, pick
 from marketplace.messages import DEV_SCRAPE_INVALID_TITLE
-from marketplace.sources.base import Range, SearchCriteria
 
 # --------------------------------------------------------------------------- SPEC 9's constants
 

@@ -19,6 +19,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.core import scrape as rules
+from marketplace.core.leads import SCRAPER_LEAD_TYPES, SOURCES, US_STATES
 from marketplace.core.marketplace import ROI_BANDS, SIZE_BANDS, parse_whole_number, percent, usd
 from marketplace.messages import (
     CHECK_CRITERIA_TITLE,
@@ -29,7 +30,6 @@ from marketplace.messages import (
     SCRAPE_LOGIN_REQUIRED,
 )
 from marketplace.services import downloads, scrapes
-from marketplace.sources.base import SCRAPER_LEAD_TYPES, SOURCES, US_STATES
 from marketplace.states.auth import AuthState, error_toast, success_toast
 from marketplace.states.progress import ProgressVars, run_with_progress
 from marketplace.states.signed_in import signed_in

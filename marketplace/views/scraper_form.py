@@ -17,7 +17,7 @@ import reflex as rx
 from marketplace import routes
 from marketplace.components import cards
 from marketplace.core import scrape as rules
-from marketplace.sources.base import SCRAPER_LEAD_TYPES, SOURCES, US_STATES
+from marketplace.core.leads import SCRAPER_LEAD_TYPES, SOURCES, US_STATES
 from marketplace.states.bulkscraper import BulkScraperState as S
 
 
