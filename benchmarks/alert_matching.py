@@ -31,6 +31,7 @@ from sqlalchemy import event
 
 from benchmarks._db import postgres_database
 from benchmarks.explorer_leads import kept_database, seed
+from marketplace.config import reload_settings
 from marketplace.core import saved_searches as rules
 from marketplace.core.criteria import SearchCriteria
 from marketplace.core.marketplace import LEAD_TYPE_OPTIONS, Filters
@@ -160,6 +161,7 @@ def main() -> None:
     args = parser.parse_args()
     with (kept_database(args.keep) if args.keep else postgres_database()) as url:
         os.environ["DATABASE_URL"] = url
+        reload_settings()
         seed(url, args.rows, reuse=bool(args.keep))
         seed_searches(url, args.users, args.searches)
         run_id = new_refresh(url, args.new)

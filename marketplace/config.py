@@ -2,8 +2,10 @@
 
 Every setting has an embedded default so that a fresh checkout runs with no
 configuration at all (SQLite file, built-in test checkout, built-in lead
-source). ``get_settings()`` re-reads the environment on every call, which keeps
-tests free to change variables between cases.
+source). ``get_settings()`` reads the environment (and the generated secret key
+file) once per process and keeps the result; ``reload_settings()`` reads it
+again, for tests that change variables between cases. ``lead_settings()`` is
+read only when a source or the refresh job starts, so it reads on every call.
 
 ``APP_ENV=production`` turns on ``check_production``: the app refuses to start
 without real payments (Stripe), a fixed ``SECRET_KEY`` and a ``SITE_URL``.
@@ -15,6 +17,7 @@ import os
 import secrets
 import sys
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from marketplace.core import lead_map
@@ -247,7 +250,9 @@ def exit_unless_ready() -> None:
         raise SystemExit(1) from None
 
 
+@cache
 def get_settings() -> Settings:
+    """The settings, read from the environment on the first call and kept (see the module docstring)."""
     port = _int("PORT", 3000)
     stripe_secret_key = os.environ.get("STRIPE_SECRET_KEY", "").strip() or None
     site_url = (os.environ.get("SITE_URL") or "").strip().rstrip("/") or None
@@ -307,3 +312,9 @@ def skip_trace_settings() -> SkipTraceSettings:
                        or BATCHDATA_SKIP_TRACE_DEFAULT_URL),
         batchdata_timeout=os.environ.get("BATCHDATA_TIMEOUT", "").strip() or "30",
     )
+
+
+def reload_settings() -> Settings:
+    """Read the environment again (tests that change a variable call this after it)."""
+    get_settings.cache_clear()
+    return get_settings()

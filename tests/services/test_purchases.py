@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from sqlmodel import func, select
 
 from marketplace.api.app import create_api
+from marketplace.config import reload_settings
 from marketplace.db import session_scope
 from marketplace.models import CreditLedger, CreditPurchase, Profile, Subscription, TestCheckout
 from marketplace.services import ledger, payments, purchases, referrals, stripe_events
@@ -25,6 +26,7 @@ def _payments_from_a_clean_environment(monkeypatch):
     for name in ("PAYMENTS", "APP_ENV", "SITE_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_BASE"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("PORT", "3000")
+    reload_settings()
 
 
 def _balance(user_id):
@@ -64,6 +66,7 @@ def fake_stripe(monkeypatch, db_url):
         monkeypatch.setenv("STRIPE_SECRET_KEY", "sk_test_fake")
         monkeypatch.setenv("STRIPE_API_BASE", fake.url)
         monkeypatch.setenv("STRIPE_WEBHOOK_SECRET", WEBHOOK_SECRET)
+        reload_settings()
         yield fake
 
 
@@ -166,9 +169,11 @@ def test_test_checkouts_cannot_be_paid_once_payments_are_stripe(monkeypatch, new
     user = new_user()
     checkout = purchases.start_purchase(user.id, "enterprise")
     monkeypatch.setenv("STRIPE_SECRET_KEY", "sk_test_fake")
+    reload_settings()
     assert payments.test_checkout_details(checkout.id, user.id) is None
     assert payments.finish_test_checkout(checkout.id, user.id, pay=True) is None
     monkeypatch.setenv("STRIPE_API_BASE", "http://127.0.0.1:9")  # nothing listens: Stripe knows no such session
+    reload_settings()
     with pytest.raises(purchases.PurchaseError):
         purchases.verify_purchase(user.id, checkout.id)
     assert _balance(user.id) == 0
@@ -197,6 +202,7 @@ def test_return_addresses_use_the_browsers_origin_when_site_url_is_unset(new_use
 def test_return_address_choice(monkeypatch, new_user, site_url, origin, expected):
     if site_url:
         monkeypatch.setenv("SITE_URL", site_url)
+        reload_settings()
     user = new_user()
     checkout = purchases.start_purchase(user.id, "starter", origin=origin)
     with session_scope() as s:
