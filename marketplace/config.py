@@ -1,7 +1,7 @@
 """Runtime settings, read from environment variables.
 
 Every setting has an embedded default so that a fresh checkout runs with no
-configuration at all (SQLite file, built-in test checkout, built-in lead
+configuration at all (SQLite file, the demo checkout, built-in lead
 source). ``get_settings()`` reads the environment (and the generated secret key
 file) once per process and keeps the result; ``reload_settings()`` reads it
 again, for tests that change variables between cases. ``lead_settings()`` is
@@ -141,7 +141,7 @@ class Settings:
         return self.app_env == "production"
 
     @property
-    def test_payments(self) -> bool:
+    def demo_payments(self) -> bool:
         return self.payments == "test"
 
     @property
@@ -224,7 +224,7 @@ def check_production(settings: Settings) -> None:
     if not settings.is_production:
         return
     missing = []
-    if settings.test_payments:
+    if settings.demo_payments:
         # The TEST MODE checkout lets any signed-in user pay their own checkout: free credits.
         missing += ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"]
     elif not settings.stripe_webhook_secret:
@@ -234,7 +234,7 @@ def check_production(settings: Settings) -> None:
     if not settings.site_url:
         missing.append("SITE_URL")
     if missing:
-        payments = " (PAYMENTS=test is the free TEST MODE checkout)" if settings.test_payments else ""
+        payments = " (PAYMENTS=test is the free TEST MODE checkout)" if settings.demo_payments else ""
         raise ConfigError(
             f"APP_ENV=production refuses to start: set {', '.join(missing)}{payments}"
         )

@@ -142,6 +142,8 @@ PAY_FAILED_TITLE = "Payment failed"
 PAY_FAILED = "The test payment could not be completed and nothing was added. Please try again."
 CANCEL_FAILED = (ERROR_TITLE, "The checkout could not be canceled. Please try again.")
 CANCELED_NOTE = "Checkout canceled — no charge was made."
+# The demo checkout (PAYMENTS=test): every purchase screen carries this strip.
+DEMO_MODE_BANNER = "TEST MODE — no real payment is made"
 
 # --------------------------------------------------------------------------- referrals (SPEC 4, 5, 8)
 
@@ -313,7 +315,7 @@ PAGE_DESCRIPTIONS = {
     routes.PURCHASE_CREDITS: "Buy LeadVault credits: choose a credit pack and pay through a secure checkout.",
     routes.CREDITS_PURCHASED: "The result of your LeadVault credit purchase.",
     routes.EXPLORER: "The LeadVault developer explorer, for operators.",
-    routes.TEST_CHECKOUT: "LeadVault's test-mode checkout: no real payment is taken.",
+    routes.DEMO_CHECKOUT: "LeadVault's demo checkout (TEST MODE): no real payment is taken.",
 }
 PAGE_DESCRIPTION_DEFAULT = "LeadVault: off-market real estate leads with ROI analysis, for investors."
 

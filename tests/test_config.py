@@ -34,7 +34,7 @@ def test_defaults_need_no_configuration(clean_env, tmp_path):
     assert settings.redis_url is None and settings.smtp_url is None
     assert settings.site_url is None  # unset: links use the address the browser is on
     assert settings.public_url == "http://localhost:3000"
-    assert (settings.app_env, settings.payments, settings.test_payments) == ("development", "test", True)
+    assert (settings.app_env, settings.payments, settings.demo_payments) == ("development", "test", True)
     check_production(settings)  # development: no production checks
     # the generated secret key is kept and reused
     assert len(settings.secret_key) > 40
