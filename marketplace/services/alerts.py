@@ -136,7 +136,7 @@ def _matches(conn, facet_rows: list[tuple[int, str, str]]) -> list:
         .where(alerting, searches_t.c.criteria_groups > 0)
         .cte("alerting_criteria")
         # Computed once: the planner cannot estimate the VALUES join and would otherwise look
-        # the search and its user up again for each of the ~300,000 (criterion, cell) rows.
+        # the search and its user up again for each (criterion, cell) row.
         .prefix_with("MATERIALIZED")
     )
     groups_hit = sum(sa.func.max(sa.case((alerting_criteria.c.grp == group, 1), else_=0)) for group in rules.GROUPS)
