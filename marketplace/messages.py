@@ -29,6 +29,8 @@ PASSWORD_MISMATCH = ("Password Mismatch", "Passwords do not match. Please try ag
 PASSWORD_TOO_SHORT = ("Password Too Short", "Password must be at least 6 characters long.")
 INVALID_CREDENTIALS = "Invalid login credentials. Signed up recently? Confirm your e-mail first with the link we sent you."
 ALREADY_REGISTERED = "User already registered"
+MISSING_INFORMATION_TITLE = "Missing Information"
+REQUIRED_FIELDS = "{fields} {verb} required."  # 'First name and Email are required.'
 # Field ceilings (no SPEC text: clear messages in the same style).
 FIRST_NAME_TOO_LONG = ("Name Too Long", f"First name must be at most {NAME_MAX_LENGTH} characters long.")
 LAST_NAME_TOO_LONG = ("Name Too Long", f"Last name must be at most {NAME_MAX_LENGTH} characters long.")
@@ -142,6 +144,9 @@ PAY_FAILED_TITLE = "Payment failed"
 PAY_FAILED = "The test payment could not be completed and nothing was added. Please try again."
 CANCEL_FAILED = (ERROR_TITLE, "The checkout could not be canceled. Please try again.")
 CANCELED_NOTE = "Checkout canceled — no charge was made."
+STRIPE_START_FAILED = "Stripe could not start the checkout: {reason}"
+STRIPE_UNREACHABLE = "Stripe could not be reached: {reason}"
+NO_SUCH_CHECKOUT = "No such checkout session."
 # The demo checkout (PAYMENTS=test): every purchase screen carries this strip.
 DEMO_MODE_BANNER = "TEST MODE — no real payment is made"
 
@@ -186,6 +191,14 @@ KEY_FAILED = "Failed to generate webhook auth key"
 KEY_DONE = "New webhook auth key generated"
 LOGS_FAILED = "Failed to fetch webhook logs"
 COPIED = "Copied"
+# What a search for leads cannot ask for (core.criteria): the scrape form and the webhook API show it.
+CRITERIA_RANGE_REVERSED = "{name}: the minimum ({low:g}) is above the maximum ({high:g})."
+CRITERIA_COUNT = "Lead count must be between 1 and {max_count}."
+CRITERIA_UNKNOWN_STATE = "Unknown state code: {codes}."
+CRITERIA_UNKNOWN_TYPE = "Unknown lead type: {types}."
+# Download links (the scrape CSV, the explorer export).
+DOWNLOAD_LINK_INVALID = "This download link is invalid or has expired."
+SCRAPE_NOT_FOUND = "Scrape not found"
 
 # --------------------------------------------------------------------------- developer explorer (SPEC 6, 8)
 

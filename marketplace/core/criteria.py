@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from marketplace.core.leads import SCRAPER_LEAD_TYPES, US_STATES
+from marketplace.messages import CRITERIA_COUNT, CRITERIA_RANGE_REVERSED, CRITERIA_UNKNOWN_STATE, CRITERIA_UNKNOWN_TYPE
 
 
 class CriteriaError(ValueError):
@@ -29,7 +30,7 @@ class Range:
 
     def check(self, name: str) -> None:
         if self.min is not None and self.max is not None and self.min > self.max:
-            raise CriteriaError(f"{name}: the minimum ({self.min:g}) is above the maximum ({self.max:g}).")
+            raise CriteriaError(CRITERIA_RANGE_REVERSED.format(name=name, low=self.min, high=self.max))
 
 
 @dataclass(frozen=True)
@@ -47,13 +48,13 @@ class SearchCriteria:
 
     def validate(self, max_count: int = 1000) -> None:
         if not 1 <= self.count <= max_count:
-            raise CriteriaError(f"Lead count must be between 1 and {max_count}.")
+            raise CriteriaError(CRITERIA_COUNT.format(max_count=max_count))
         for name, rng in (("Price", self.price), ("Square footage", self.sqft), ("ROI", self.roi),
                           ("Confidence", self.confidence), ("Beds", self.beds)):
             rng.check(name)
         unknown_states = [s for s in self.states if s.upper() not in US_STATES]
         if unknown_states:
-            raise CriteriaError(f"Unknown state code: {', '.join(unknown_states)}.")
+            raise CriteriaError(CRITERIA_UNKNOWN_STATE.format(codes=", ".join(unknown_states)))
         unknown_types = [t for t in self.lead_types if t not in SCRAPER_LEAD_TYPES]
         if unknown_types:
-            raise CriteriaError(f"Unknown lead type: {', '.join(unknown_types)}.")
+            raise CriteriaError(CRITERIA_UNKNOWN_TYPE.format(types=", ".join(unknown_types)))

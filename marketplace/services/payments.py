@@ -29,6 +29,7 @@ from marketplace import routes
 from marketplace.config import get_settings
 from marketplace.core.packs import CreditPack
 from marketplace.db import read_scope
+from marketplace.messages import NO_SUCH_CHECKOUT, STRIPE_START_FAILED, STRIPE_UNREACHABLE
 from marketplace.models import DemoCheckout
 
 SESSION_PLACEHOLDER = "{CHECKOUT_SESSION_ID}"
@@ -97,7 +98,7 @@ class StripeProvider:
                 "cancel_url": cancel_url,
             })
         except stripe.StripeError as exc:
-            raise PaymentError(f"Stripe could not start the checkout: {exc.user_message or exc}") from exc
+            raise PaymentError(STRIPE_START_FAILED.format(reason=exc.user_message or exc)) from exc
         return CheckoutSession(id=session.id, url=session.url)
 
     def record_checkout(self, session, checkout, *, user_id, pack, success_url, cancel_url) -> None:
@@ -107,7 +108,7 @@ class StripeProvider:
         try:
             session = self.client.v1.checkout.sessions.retrieve(session_id)
         except stripe.StripeError as exc:
-            raise PaymentError(f"Stripe could not be reached: {exc.user_message or exc}") from exc
+            raise PaymentError(STRIPE_UNREACHABLE.format(reason=exc.user_message or exc)) from exc
         metadata = session.metadata.to_dict() if session.metadata else {}
         return CheckoutStatus(
             id=session.id,
@@ -139,7 +140,7 @@ class DemoCheckoutProvider:
         with read_scope() as session:
             row = session.get(DemoCheckout, session_id)
             if row is None:
-                raise PaymentError("No such checkout session.")
+                raise PaymentError(NO_SUCH_CHECKOUT)
             return CheckoutStatus(id=row.id, paid=row.status == "complete", user_id=str(row.user_id),
                                   bundle=row.bundle, amount_cents=row.amount_cents)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketplace.components import cards, styles, ui
+from marketplace.messages import COPIED
 from marketplace.states.auth import success_toast
 from marketplace.states.dashboard import DashboardState
 
@@ -179,7 +180,7 @@ def referral_share_card() -> rx.Component:
                     rx.button(
                         rx.icon("copy", size=15),
                         "Copy",
-                        on_click=[rx.set_clipboard(DashboardState.referral_link), *success_toast("Copied")],
+                        on_click=[rx.set_clipboard(DashboardState.referral_link), *success_toast(COPIED)],
                         size="3",
                         id="referral-copy",
                         aria_label="Copy referral link",
