@@ -67,6 +67,8 @@ EXISTING_SUBJECT = "Someone tried to sign up with your e-mail address"
 CURRENT_PASSWORD_REQUIRED = ("Current Password Required", "Enter your current password to set a new one.")
 WRONG_CURRENT_PASSWORD = ("Password Not Changed", "Your current password is incorrect. Nothing was changed.")
 PASSWORD_UNCHANGED = ("Password Not Changed", "The new password is the same as your current one.")
+PASSWORD_CHANGE_THROTTLED = ("Password Not Changed",
+                             "Too many failed attempts. Please wait {wait} seconds and try again.")
 DELETE_MISMATCH = ("Account Not Deleted", "Type your e-mail address exactly as shown to confirm.")
 NOT_SIGNED_IN = ("Session Expired", "Please sign in again.")
 # A tab whose session ended elsewhere (Sign out on another device, a password change, expiry).
@@ -212,6 +214,17 @@ SCHEDULER_OFF = "Scheduler off"  # the explorer's next-run line when LEAD_REFRES
 LEADS_REFRESHED = ("Leads Refreshed", "{added} leads added, {archived} archived.")
 IMAGES_CHECKED = ("Images Checked", "{checked} leads checked: {success} with images, {no_images} without, {failed} failed.")
 DEV_SCRAPE_INVALID_TITLE = "Check the scrape parameters"
+DEV_SCRAPE_ADDED = "Added {count:,} lead{plural} to the marketplace."
+DEV_SCRAPE_MISSING = "The scrape parameters are missing."
+DEV_FIELD_REQUIRED = "{label} is required."
+DEV_FIELD_NOT_NUMBER = "{label} must be a number."
+DEV_FIELD_NOT_WHOLE = "{label} must be a whole number."
+DEV_FIELD_STEP = "{label} must be a multiple of {step}."
+DEV_FIELD_AT_LEAST = "{label} must be at least {low}."
+DEV_FIELD_BETWEEN = "{label} must be between {low} and {high}."
+DEV_RANGE_REVERSED = "Minimum {noun} ({low}) is above maximum {noun} ({high})."
+DEV_NO_STATE = "Select at least one state."
+DEV_NO_LEAD_TYPE = "Select at least one lead type."
 DEV_SCRAPE_DONE_TITLE = "Scrape Completed!"
 
 # --------------------------------------------------------------------------- lead pictures (SPEC 4)
