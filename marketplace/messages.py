@@ -91,6 +91,8 @@ ACCOUNT_DELETED = ("Account Deleted", "Your account was deleted and you have bee
 # --------------------------------------------------------------------------- marketplace and unlocks (SPEC 5, 8)
 
 LEADS_LOAD_FAILED = (ERROR_TITLE, "Failed to load property leads. Please try again.")
+LEADS_LOADING = "Loading fresh leads..."
+UNLOCKING = "Unlocking..."  # the card's button while its unlock runs (SPEC 4)
 UNLOCK_AUTH_REQUIRED = ("Authentication Required", "Please log in to unlock leads.")
 UNLOCK_FAILED = (ERROR_TITLE, "Failed to unlock lead.")
 UNLOCK_SUCCESS_TITLE = "Lead Unlocked!"

@@ -29,6 +29,7 @@ from marketplace.components.layout import page
 from marketplace.components.lead_card import EAGER_CARDS, lead_card
 from marketplace.components.unlock_confirm import unlock_confirm_dialog
 from marketplace.core.pricing import low_credit_cost_text
+from marketplace.messages import LEADS_LOADING
 from marketplace.states.marketplace import MarketplaceState as S
 from marketplace.views.marketplace_filters import filter_bar
 from marketplace.views.marketplace_gallery import images_dialog
@@ -182,7 +183,7 @@ def loading_block() -> rx.Component:
         class_name="lv-card",
     )
     return rx.vstack(
-        rx.hstack(rx.spinner(size="3"), rx.text("Loading fresh leads...", size="3", weight="medium"),
+        rx.hstack(rx.spinner(size="3"), rx.text(LEADS_LOADING, size="3", weight="medium"),
                   spacing="3", align="center", id="marketplace-loading", role="status"),
         rx.grid(*[skeleton_card for _ in range(3)], columns=GRID_COLUMNS, spacing="5", width="100%",
                 aria_hidden="true"),
