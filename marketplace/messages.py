@@ -42,6 +42,8 @@ SIGN_UP_FAILED_TITLE = "Sign Up Failed"
 # must not tell. The link in the e-mail signs in and goes on to /dashboard.
 SIGN_UP_SENT_TITLE = "Check your e-mail"
 CALLBACK_FAILED = ("Authentication Failed", "This link is invalid or has expired. Please sign in.")
+CALLBACK_WORKING = "Completing sign in"
+CALLBACK_WELCOME = "Welcome!"
 
 # --------------------------------------------------------------------------- password reset (/auth/reset)
 
@@ -93,6 +95,10 @@ ACCOUNT_DELETED = ("Account Deleted", "Your account was deleted and you have bee
 LEADS_LOAD_FAILED = (ERROR_TITLE, "Failed to load property leads. Please try again.")
 LEADS_LOADING = "Loading fresh leads..."
 UNLOCKING = "Unlocking..."  # the card's button while its unlock runs (SPEC 4)
+# The refresh countdown (SPEC 2).
+COUNTDOWN = "Next refresh in: {hours}h {minutes}m"
+COUNTDOWN_PENDING = "Next refresh in: …"  # before the first tick
+NO_MATCHING_LEADS = ("No leads match your filters", "Try removing a filter or widening the ROI and size ranges.")
 UNLOCK_AUTH_REQUIRED = ("Authentication Required", "Please log in to unlock leads.")
 UNLOCK_FAILED = (ERROR_TITLE, "Failed to unlock lead.")
 UNLOCK_SUCCESS_TITLE = "Lead Unlocked!"
@@ -157,6 +163,7 @@ DEMO_MODE_BANNER = "TEST MODE — no real payment is made"
 # --------------------------------------------------------------------------- referrals (SPEC 4, 5, 8)
 
 VALIDATING = "Validating code..."
+CODE_UPDATING = "Updating..."  # the referral code dialog while it saves (SPEC 4)
 INVALID_CODE = "Invalid referral code. Please check and try again."
 BLANK_CODE = "Please enter a referral code."
 OWN_CODE_HINT = "That is your own referral code. Share it with other investors to earn credits."
@@ -179,6 +186,7 @@ SCRAPE_LOGIN_REQUIRED = ("Authentication Required", "Please log in to use the bu
 SCRAPE_FAILED_TITLE = "Scrape Failed"
 SCRAPE_FAILED = "Failed to complete scrape."
 SCRAPE_DONE_TITLE = "Scrape Completed!"
+SCRAPING = "Scraping..."  # the start button while a scrape runs (SPEC 4)
 CHECK_CRITERIA_TITLE = "Check your criteria"
 CREDIT_SHORTFALL = "You have {balance:,} credits but need {cost:,}."  # SPEC 8 (core.scrape.shortfall_message)
 # A failing lead source: the detail goes to the server log, never to the user or an API caller.

@@ -18,6 +18,7 @@ from marketplace import routes
 from marketplace.components import cards
 from marketplace.core import scrape as rules
 from marketplace.core.leads import SCRAPER_LEAD_TYPES, SOURCES, US_STATES
+from marketplace.messages import SCRAPING
 from marketplace.states.bulkscraper import BulkScraperState as S
 
 
@@ -202,7 +203,7 @@ def cost_panel() -> rx.Component:
             ),
             rx.button(
                 rx.cond(S.scraping, rx.spinner(size="2"), rx.icon("zap", size=18)),
-                rx.cond(S.scraping, "Scraping...", "Start Bulk Scrape"),
+                rx.cond(S.scraping, SCRAPING, "Start Bulk Scrape"),
                 on_click=S.open_confirm,
                 disabled=S.start_disabled,
                 size="3",
