@@ -4,8 +4,9 @@ Every setting has an embedded default so that a fresh checkout runs with no
 configuration at all (SQLite file, the demo checkout, built-in lead
 source). ``get_settings()`` reads the environment (and the generated secret key
 file) once per process and keeps the result; ``reload_settings()`` reads it
-again, for tests that change variables between cases. ``lead_settings()`` is
-read only when a source or the refresh job starts, so it reads on every call.
+again, for tests that change variables between cases. ``lead_settings()`` and
+``skip_trace_settings()`` are read only when a source or a job starts, so they
+read on every call.
 
 ``APP_ENV=production`` turns on ``check_production``: the app refuses to start
 without real payments (Stripe), a fixed ``SECRET_KEY`` and a ``SITE_URL``.
