@@ -32,14 +32,15 @@ from sqlalchemy import event
 
 from benchmarks._db import postgres_database
 from benchmarks.explorer_leads import kept_database, seed
+from marketplace.config import reload_settings
 from marketplace.core import saved_searches as rules
+from marketplace.core.criteria import SearchCriteria
 from marketplace.core.marketplace import LEAD_TYPE_OPTIONS, Filters
 from marketplace.db import get_engine
 from marketplace.models import (EmailOutbox, Lead, LeadRefreshRun, Notification, SavedSearch, SavedSearchCriterion,
                                 User, utcnow)
 from marketplace.services import alerts, saved_searches
 from marketplace.services.seeding import insert_leads
-from marketplace.sources.base import SearchCriteria
 from marketplace.sources.builtin import BuiltinSource
 from marketplace.sources.markets import DEFAULT_MARKETS
 
@@ -194,6 +195,7 @@ def main() -> None:
     PLACES = args.places
     with (kept_database(args.keep) if args.keep else postgres_database()) as url:
         os.environ["DATABASE_URL"] = url
+        reload_settings()
         seed(url, args.rows, reuse=bool(args.keep))
         seed_searches(url, args.users, args.searches)
         run_id = new_refresh(url, args.new)

@@ -50,7 +50,7 @@ from playwright.sync_api import sync_playwright
 from benchmarks._db import sqlite_database
 from benchmarks._live_app import CHROMIUM, CHROMIUM_ARGS, live_app, sync_app
 from benchmarks.browser_marketplace import CLICK_TO_GRID, FILTER_TYPES, p95, wait_idle
-from marketplace.config import PROJECT_ROOT
+from marketplace.config import PROJECT_ROOT, reload_settings
 from marketplace.core import marketplace as rules
 from marketplace.db import session_scope
 from marketplace.services import accounts, auth_sessions, webhooks
@@ -213,6 +213,7 @@ def main() -> None:
         callers = []
         for scraper in scrapers:
             os.environ["DATABASE_URL"] = url
+            reload_settings()
             callers.append((str(scraper.id), webhooks.regenerate_key(scraper.id)))
         app_dir = export_rev(args.rev, Path(args.app_dir)) if args.rev else sync_app(Path(args.app_dir))
         label = args.rev or "working tree"

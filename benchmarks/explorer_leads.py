@@ -30,7 +30,7 @@ import sqlalchemy as sa
 
 from benchmarks._db import PG_ADMIN_URL, postgres_database
 from marketplace import migrations
-from marketplace.config import normalize_database_url
+from marketplace.config import normalize_database_url, reload_settings
 from marketplace.db import dispose_engines, get_engine
 from marketplace.core import explorer as rules
 from marketplace.services import explorer_leads
@@ -98,6 +98,7 @@ def main() -> None:
     args = parser.parse_args()
     with (kept_database(args.keep) if args.keep else postgres_database()) as url:
         os.environ["DATABASE_URL"] = url
+        reload_settings()
         seed(url, args.rows, reuse=bool(args.keep))
 
         newest = rules.LeadView.of()

@@ -35,6 +35,7 @@ import time
 from pathlib import Path
 
 from benchmarks._live_app import CHROMIUM, CHROMIUM_ARGS, live_app, sync_app
+from marketplace.config import reload_settings
 
 CLUSTER = "#marketplace-map .lv-map-cluster"
 PROBE = """
@@ -246,6 +247,7 @@ def main() -> None:
     database = sqlite_database if args.db == "sqlite" else postgres_database
     with database() as url, tempfile.TemporaryDirectory(prefix="lv-bench-data-") as data_dir:
         os.environ["DATABASE_URL"] = url
+        reload_settings()
         started = time.perf_counter()
         seed_leads(args.leads, seed=7, progress=False, database_url=url)
         print(f"seeded {args.leads:,} leads on {args.db} in {time.perf_counter() - started:.1f}s", flush=True)

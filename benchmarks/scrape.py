@@ -34,6 +34,7 @@ import httpx
 
 from benchmarks._db import postgres_database, sqlite_database
 from benchmarks._live_app import free_port
+from marketplace.config import reload_settings
 from marketplace.core import scrape as rules
 from marketplace.db import session_scope
 from marketplace.services import accounts, scrapes, webhooks
@@ -47,6 +48,7 @@ def pct(samples: list[float], q: float) -> float:
 
 def bench_service(url: str, runs: int) -> list[tuple]:
     os.environ["DATABASE_URL"] = url
+    reload_settings()
     with session_scope() as s:
         user = accounts.create_user(s, f"bench-{uuid.uuid4().hex[:8]}@example.com", "secret123", "Bench", "User",
                                     credits=100_000_000, confirmed=True)
@@ -89,6 +91,7 @@ async def load(base: str, path: str, make_request, total: int, concurrency: int)
 
 def bench_api(url: str, requests: int, concurrency: int) -> list[tuple]:
     os.environ["DATABASE_URL"] = url
+    reload_settings()
     with session_scope() as s:
         user = accounts.create_user(s, f"api-{uuid.uuid4().hex[:8]}@example.com", "secret123", "Api", "User",
                                     credits=100_000_000, confirmed=True)

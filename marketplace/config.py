@@ -1,9 +1,12 @@
 """Runtime settings, read from environment variables.
 
 Every setting has an embedded default so that a fresh checkout runs with no
-configuration at all (SQLite file, built-in test checkout, built-in lead
-source). ``get_settings()`` re-reads the environment on every call, which keeps
-tests free to change variables between cases.
+configuration at all (SQLite file, the demo checkout, built-in lead
+source). ``get_settings()`` reads the environment (and the generated secret key
+file) once per process and keeps the result; ``reload_settings()`` reads it
+again, for tests that change variables between cases. ``lead_settings()`` and
+``skip_trace_settings()`` are read only when a source or a job starts, so they
+read on every call.
 
 ``APP_ENV=production`` turns on ``check_production``: the app refuses to start
 without real payments (Stripe), a fixed ``SECRET_KEY`` and a ``SITE_URL``.
@@ -15,6 +18,7 @@ import os
 import secrets
 import sys
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from marketplace.core import lead_map
@@ -138,7 +142,7 @@ class Settings:
         return self.app_env == "production"
 
     @property
-    def test_payments(self) -> bool:
+    def demo_payments(self) -> bool:
         return self.payments == "test"
 
     @property
@@ -221,7 +225,7 @@ def check_production(settings: Settings) -> None:
     if not settings.is_production:
         return
     missing = []
-    if settings.test_payments:
+    if settings.demo_payments:
         # The TEST MODE checkout lets any signed-in user pay their own checkout: free credits.
         missing += ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"]
     elif not settings.stripe_webhook_secret:
@@ -231,7 +235,7 @@ def check_production(settings: Settings) -> None:
     if not settings.site_url:
         missing.append("SITE_URL")
     if missing:
-        payments = " (PAYMENTS=test is the free TEST MODE checkout)" if settings.test_payments else ""
+        payments = " (PAYMENTS=test is the free TEST MODE checkout)" if settings.demo_payments else ""
         raise ConfigError(
             f"APP_ENV=production refuses to start: set {', '.join(missing)}{payments}"
         )
@@ -247,7 +251,9 @@ def exit_unless_ready() -> None:
         raise SystemExit(1) from None
 
 
+@cache
 def get_settings() -> Settings:
+    """The settings, read from the environment on the first call and kept (see the module docstring)."""
     port = _int("PORT", 3000)
     stripe_secret_key = os.environ.get("STRIPE_SECRET_KEY", "").strip() or None
     site_url = (os.environ.get("SITE_URL") or "").strip().rstrip("/") or None
@@ -307,3 +313,9 @@ def skip_trace_settings() -> SkipTraceSettings:
                        or BATCHDATA_SKIP_TRACE_DEFAULT_URL),
         batchdata_timeout=os.environ.get("BATCHDATA_TIMEOUT", "").strip() or "30",
     )
+
+
+def reload_settings() -> Settings:
+    """Read the environment again (tests that change a variable call this after it)."""
+    get_settings.cache_clear()
+    return get_settings()

@@ -29,6 +29,8 @@ PASSWORD_MISMATCH = ("Password Mismatch", "Passwords do not match. Please try ag
 PASSWORD_TOO_SHORT = ("Password Too Short", "Password must be at least 6 characters long.")
 INVALID_CREDENTIALS = "Invalid login credentials. Signed up recently? Confirm your e-mail first with the link we sent you."
 ALREADY_REGISTERED = "User already registered"
+MISSING_INFORMATION_TITLE = "Missing Information"
+REQUIRED_FIELDS = "{fields} {verb} required."  # 'First name and Email are required.'
 # Field ceilings (no SPEC text: clear messages in the same style).
 FIRST_NAME_TOO_LONG = ("Name Too Long", f"First name must be at most {NAME_MAX_LENGTH} characters long.")
 LAST_NAME_TOO_LONG = ("Name Too Long", f"Last name must be at most {NAME_MAX_LENGTH} characters long.")
@@ -40,6 +42,8 @@ SIGN_UP_FAILED_TITLE = "Sign Up Failed"
 # must not tell. The link in the e-mail signs in and goes on to /dashboard.
 SIGN_UP_SENT_TITLE = "Check your e-mail"
 CALLBACK_FAILED = ("Authentication Failed", "This link is invalid or has expired. Please sign in.")
+CALLBACK_WORKING = "Completing sign in"
+CALLBACK_WELCOME = "Welcome!"
 
 # --------------------------------------------------------------------------- password reset (/auth/reset)
 
@@ -65,6 +69,8 @@ EXISTING_SUBJECT = "Someone tried to sign up with your e-mail address"
 CURRENT_PASSWORD_REQUIRED = ("Current Password Required", "Enter your current password to set a new one.")
 WRONG_CURRENT_PASSWORD = ("Password Not Changed", "Your current password is incorrect. Nothing was changed.")
 PASSWORD_UNCHANGED = ("Password Not Changed", "The new password is the same as your current one.")
+PASSWORD_CHANGE_THROTTLED = ("Password Not Changed",
+                             "Too many failed attempts. Please wait {wait} seconds and try again.")
 DELETE_MISMATCH = ("Account Not Deleted", "Type your e-mail address exactly as shown to confirm.")
 NOT_SIGNED_IN = ("Session Expired", "Please sign in again.")
 # A tab whose session ended elsewhere (Sign out on another device, a password change, expiry).
@@ -87,6 +93,12 @@ ACCOUNT_DELETED = ("Account Deleted", "Your account was deleted and you have bee
 # --------------------------------------------------------------------------- marketplace and unlocks (SPEC 5, 8)
 
 LEADS_LOAD_FAILED = (ERROR_TITLE, "Failed to load property leads. Please try again.")
+LEADS_LOADING = "Loading fresh leads..."
+UNLOCKING = "Unlocking..."  # the card's button while its unlock runs (SPEC 4)
+# The refresh countdown (SPEC 2).
+COUNTDOWN = "Next refresh in: {hours}h {minutes}m"
+COUNTDOWN_PENDING = "Next refresh in: …"  # before the first tick
+NO_MATCHING_LEADS = ("No leads match your filters", "Try removing a filter or widening the ROI and size ranges.")
 UNLOCK_AUTH_REQUIRED = ("Authentication Required", "Please log in to unlock leads.")
 UNLOCK_FAILED = (ERROR_TITLE, "Failed to unlock lead.")
 UNLOCK_SUCCESS_TITLE = "Lead Unlocked!"
@@ -142,10 +154,16 @@ PAY_FAILED_TITLE = "Payment failed"
 PAY_FAILED = "The test payment could not be completed and nothing was added. Please try again."
 CANCEL_FAILED = (ERROR_TITLE, "The checkout could not be canceled. Please try again.")
 CANCELED_NOTE = "Checkout canceled — no charge was made."
+STRIPE_START_FAILED = "Stripe could not start the checkout: {reason}"
+STRIPE_UNREACHABLE = "Stripe could not be reached: {reason}"
+NO_SUCH_CHECKOUT = "No such checkout session."
+# The demo checkout (PAYMENTS=test): every purchase screen carries this strip.
+DEMO_MODE_BANNER = "TEST MODE — no real payment is made"
 
 # --------------------------------------------------------------------------- referrals (SPEC 4, 5, 8)
 
 VALIDATING = "Validating code..."
+CODE_UPDATING = "Updating..."  # the referral code dialog while it saves (SPEC 4)
 INVALID_CODE = "Invalid referral code. Please check and try again."
 BLANK_CODE = "Please enter a referral code."
 OWN_CODE_HINT = "That is your own referral code. Share it with other investors to earn credits."
@@ -175,6 +193,7 @@ SCRAPE_LOGIN_REQUIRED = ("Authentication Required", "Please log in to use the bu
 SCRAPE_FAILED_TITLE = "Scrape Failed"
 SCRAPE_FAILED = "Failed to complete scrape."
 SCRAPE_DONE_TITLE = "Scrape Completed!"
+SCRAPING = "Scraping..."  # the start button while a scrape runs (SPEC 4)
 CHECK_CRITERIA_TITLE = "Check your criteria"
 CREDIT_SHORTFALL = "You have {balance:,} credits but need {cost:,}."  # SPEC 8 (core.scrape.shortfall_message)
 # A failing lead source: the detail goes to the server log, never to the user or an API caller.
@@ -191,6 +210,14 @@ KEY_FAILED = "Failed to generate webhook auth key"
 KEY_DONE = "New webhook auth key generated"
 LOGS_FAILED = "Failed to fetch webhook logs"
 COPIED = "Copied"
+# What a search for leads cannot ask for (core.criteria): the scrape form and the webhook API show it.
+CRITERIA_RANGE_REVERSED = "{name}: the minimum ({low:g}) is above the maximum ({high:g})."
+CRITERIA_COUNT = "Lead count must be between 1 and {max_count}."
+CRITERIA_UNKNOWN_STATE = "Unknown state code: {codes}."
+CRITERIA_UNKNOWN_TYPE = "Unknown lead type: {types}."
+# Download links (the scrape CSV, the explorer export).
+DOWNLOAD_LINK_INVALID = "This download link is invalid or has expired."
+SCRAPE_NOT_FOUND = "Scrape not found"
 
 # --------------------------------------------------------------------------- developer explorer (SPEC 6, 8)
 
@@ -204,6 +231,17 @@ SCHEDULER_OFF = "Scheduler off"  # the explorer's next-run line when LEAD_REFRES
 LEADS_REFRESHED = ("Leads Refreshed", "{added} leads added, {archived} archived.")
 IMAGES_CHECKED = ("Images Checked", "{checked} leads checked: {success} with images, {no_images} without, {failed} failed.")
 DEV_SCRAPE_INVALID_TITLE = "Check the scrape parameters"
+DEV_SCRAPE_ADDED = "Added {count:,} lead{plural} to the marketplace."
+DEV_SCRAPE_MISSING = "The scrape parameters are missing."
+DEV_FIELD_REQUIRED = "{label} is required."
+DEV_FIELD_NOT_NUMBER = "{label} must be a number."
+DEV_FIELD_NOT_WHOLE = "{label} must be a whole number."
+DEV_FIELD_STEP = "{label} must be a multiple of {step}."
+DEV_FIELD_AT_LEAST = "{label} must be at least {low}."
+DEV_FIELD_BETWEEN = "{label} must be between {low} and {high}."
+DEV_RANGE_REVERSED = "Minimum {noun} ({low}) is above maximum {noun} ({high})."
+DEV_NO_STATE = "Select at least one state."
+DEV_NO_LEAD_TYPE = "Select at least one lead type."
 DEV_SCRAPE_DONE_TITLE = "Scrape Completed!"
 
 # --------------------------------------------------------------------------- lead pictures (SPEC 4)
@@ -330,7 +368,7 @@ PAGE_DESCRIPTIONS = {
     routes.PURCHASE_CREDITS: "Buy LeadVault credits: choose a credit pack and pay through a secure checkout.",
     routes.CREDITS_PURCHASED: "The result of your LeadVault credit purchase.",
     routes.EXPLORER: "The LeadVault developer explorer, for operators.",
-    routes.TEST_CHECKOUT: "LeadVault's test-mode checkout: no real payment is taken.",
+    routes.DEMO_CHECKOUT: "LeadVault's demo checkout (TEST MODE): no real payment is taken.",
 }
 PAGE_DESCRIPTION_DEFAULT = "LeadVault: off-market real estate leads with ROI analysis, for investors."
 

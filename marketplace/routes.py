@@ -48,12 +48,12 @@ def bulk_scraper_webhook_url() -> str:
     return f"{BULK_SCRAPER}?section={WEBHOOK_SECTION}"
 
 
-# The built-in (TEST MODE) checkout page; services.payments links to /test-checkout/{id}.
-TEST_CHECKOUT = "/test-checkout/[checkout_id]"
+# The demo checkout page (PAYMENTS=test, marked TEST MODE); services.payments links to /demo-checkout/{id}.
+DEMO_CHECKOUT = "/demo-checkout/[checkout_id]"
 
 
-def test_checkout_url(checkout_id: str) -> str:
-    return f"/test-checkout/{checkout_id}"
+def demo_checkout_url(checkout_id: str) -> str:
+    return f"/demo-checkout/{checkout_id}"
 
 
 # Paths the API answers (FastAPI routers in marketplace/api/) and their URL builders.

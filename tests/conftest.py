@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from sqlmodel import SQLModel
 
 from marketplace import migrations
-from marketplace.config import normalize_database_url
+from marketplace.config import normalize_database_url, reload_settings
 from marketplace.db import dispose_engines, get_engine
 
 _SCHEMAS: dict[str, str] = {}
@@ -80,14 +80,18 @@ def db_url(request, _tmp_root, monkeypatch):
     url = _prepare(request.param, _tmp_root)
     _truncate(url)
     monkeypatch.setenv("DATABASE_URL", url)
+    reload_settings()
     yield url
 
 
 @pytest.fixture(autouse=True)
 def _isolated_data_dir(tmp_path_factory, monkeypatch):
-    """Keep the secret key and SQLite defaults out of the developer's data/."""
+    """Keep the secret key and SQLite defaults out of the developer's data/; every
+    test starts from settings read afresh (``get_settings()`` keeps what it read:
+    a test that changes a variable calls ``reload_settings()`` after it)."""
     monkeypatch.setenv("MARKETPLACE_DATA_DIR", str(tmp_path_factory.getbasetemp() / "data"))
     monkeypatch.setenv("SECRET_KEY", "test-secret-key")
+    reload_settings()
 
 
 def pytest_sessionfinish(session, exitstatus):

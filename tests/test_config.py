@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from marketplace.config import PROJECT_ROOT, ConfigError, check_production, get_settings, normalize_database_url
+from marketplace.config import (PROJECT_ROOT, ConfigError, check_production, get_settings, normalize_database_url,
+                                reload_settings)
 
 CONFIG_VARS = ("DATABASE_URL", "REDIS_URL", "SMTP_URL", "PORT", "SITE_URL", "SECRET_KEY", "APP_ENV", "PAYMENTS",
                "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_BASE")
@@ -28,29 +29,37 @@ def clean_env(monkeypatch, tmp_path):
 
 
 def test_defaults_need_no_configuration(clean_env, tmp_path):
-    settings = get_settings()
+    settings = reload_settings()
     assert settings.database_url == f"sqlite:///{tmp_path / 'marketplace.db'}"
     assert settings.redis_url is None and settings.smtp_url is None
     assert settings.site_url is None  # unset: links use the address the browser is on
     assert settings.public_url == "http://localhost:3000"
-    assert (settings.app_env, settings.payments, settings.test_payments) == ("development", "test", True)
+    assert (settings.app_env, settings.payments, settings.demo_payments) == ("development", "test", True)
     check_production(settings)  # development: no production checks
     # the generated secret key is kept and reused
     assert len(settings.secret_key) > 40
-    assert get_settings().secret_key == settings.secret_key
+    assert reload_settings().secret_key == settings.secret_key
+
+
+def test_settings_are_read_once_until_reloaded(clean_env):
+    assert reload_settings().port == 3000
+    clean_env.setenv("PORT", "4100")
+    assert get_settings().port == 3000  # every database scope asks: the environment is not read again
+    assert reload_settings().port == 4100
+    assert get_settings().port == 4100
 
 
 # --------------------------------------------------------------------------- PAYMENTS
 
 
 def test_payment_mode_follows_the_stripe_key_unless_set(clean_env):
-    assert get_settings().payments == "test"
+    assert reload_settings().payments == "test"
     clean_env.setenv("STRIPE_SECRET_KEY", "sk_test_x")
-    assert get_settings().payments == "stripe"
+    assert reload_settings().payments == "stripe"
     clean_env.setenv("PAYMENTS", "test")  # an explicit choice wins over the key
-    assert get_settings().payments == "test"
+    assert reload_settings().payments == "test"
     clean_env.setenv("PAYMENTS", " Stripe ")
-    settings = get_settings()
+    settings = reload_settings()
     assert (settings.payments, settings.stripe_secret_key) == ("stripe", "sk_test_x")
 
 
@@ -63,7 +72,7 @@ def test_bad_payment_settings_are_config_errors(clean_env, env, message):
     for name, value in env.items():
         clean_env.setenv(name, value)
     with pytest.raises(ConfigError) as err:
-        get_settings()
+        reload_settings()
     assert str(err.value) == message
 
 
@@ -92,7 +101,7 @@ def test_production_refuses_test_payments_and_missing_settings(clean_env, unset,
         if name not in unset:
             clean_env.setenv(name, value)
     with pytest.raises(ConfigError) as err:
-        check_production(get_settings())
+        check_production(reload_settings())
     assert str(err.value) == message
     assert "\n" not in str(err.value)
 
@@ -100,7 +109,7 @@ def test_production_refuses_test_payments_and_missing_settings(clean_env, unset,
 def test_production_with_everything_set_starts(clean_env):
     for name, value in PRODUCTION.items():
         clean_env.setenv(name, value)
-    settings = get_settings()
+    settings = reload_settings()
     check_production(settings)
     assert (settings.is_production, settings.payments, settings.site_url) == (
         True, "stripe", "https://leads.example.com")

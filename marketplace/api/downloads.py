@@ -18,6 +18,7 @@ from marketplace import routes
 from marketplace.config import get_settings
 from marketplace.core import scrape as rules
 from marketplace.core.webhook_docs import webhook_markdown
+from marketplace.messages import DOWNLOAD_LINK_INVALID, SCRAPE_NOT_FOUND
 from marketplace.offloop import run_blocking
 from marketplace.services import downloads, scrapes
 
@@ -28,10 +29,10 @@ router = APIRouter()
 async def scrape_csv(scrape_id: str, token: str = "", kind: str = "results") -> Response:
     user_id = await run_blocking(downloads.link_holder, token, downloads.SCRAPE_CSV, scrape_id)
     if user_id is None:
-        return JSONResponse({"error": "This download link is invalid or has expired."}, status_code=403)
+        return JSONResponse({"error": DOWNLOAD_LINK_INVALID}, status_code=403)
     stored = await run_blocking(scrapes.stored_scrape, user_id, scrape_id)
     if stored is None:
-        return JSONResponse({"error": "Scrape not found"}, status_code=404)
+        return JSONResponse({"error": SCRAPE_NOT_FOUND}, status_code=404)
     text = await run_blocking(rules.csv_text, stored.output)
     name = (rules.stored_scrape_filename(stored.lead_count, stored.created_at) if kind == "stored"
             else rules.results_filename(stored.created_at))

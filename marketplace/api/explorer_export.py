@@ -23,6 +23,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from marketplace import routes
 from marketplace.core import explorer as rules
+from marketplace.messages import DOWNLOAD_LINK_INVALID, SUPER_ADMIN_REQUIRED
 from marketplace.offloop import run_blocking
 from marketplace.services import admin, downloads, explorer_leads
 
@@ -31,7 +32,6 @@ router = APIRouter()
 
 PURPOSE = "explorer-leads-csv"
 BATCH = 1000
-INVALID_LINK = {"error": "This download link is invalid or has expired."}
 
 
 def export_token(user_id, view: rules.LeadView) -> str:
@@ -68,9 +68,9 @@ async def explorer_leads_csv(q: str = "", status: str = rules.DEFAULT_STATUS, so
     view = rules.LeadView.of(q, status, sort)
     user_id = await run_blocking(downloads.link_holder, token, PURPOSE, view.params())
     if user_id is None:
-        return JSONResponse(INVALID_LINK, status_code=403)
+        return JSONResponse({"error": DOWNLOAD_LINK_INVALID}, status_code=403)
     if not await run_blocking(admin.is_super_admin, user_id):
-        return JSONResponse({"error": "Access denied: Super admin privileges required"}, status_code=403)
+        return JSONResponse({"error": SUPER_ADMIN_REQUIRED}, status_code=403)
     name = rules.export_filename(datetime.now(timezone.utc).date())
     return StreamingResponse(
         _stream(explorer_leads.iter_csv(view, BATCH)),

@@ -37,6 +37,7 @@ from reflex_components_core.react_router.dom import ReactRouterLink
 
 from marketplace.core.images import CARD_PICTURE_SIZES
 from marketplace.core.lead_cards import CardView
+from marketplace.messages import UNLOCKING
 from marketplace.states.marketplace import MarketplaceState
 
 # The picture's intrinsic size (5:3): the browser reserves the box before it loads.
@@ -186,7 +187,7 @@ def card_action(card, busy) -> rx.Component:
         card.action_href != "",
         ReactRouterLink.create(card.action_label, to=card.action_href, **common),
         rx.el.button(
-            rx.cond(busy, "Unlocking...", card.action_label),
+            rx.cond(busy, UNLOCKING, card.action_label),
             type="button",
             on_click=MarketplaceState.unlock(card.id),
             disabled=busy | (kind == "sample"),

@@ -3,8 +3,8 @@ leaflet.markercluster, wrapped as a Reflex component.
 
 The React side is ``assets/lead_map.jsx`` (with ``assets/lead_map.css`` and
 Leaflet's own CSS): it takes the compact point payload of
-``core.lead_map`` and makes the markers and clusters itself, so 10,000 leads
-are 10,000 Leaflet markers clustered in chunks, not 10,000 component trees.
+``core.lead_map`` and makes the markers and clusters itself, so every lead is
+a plain Leaflet marker, clustered in chunks, not a component tree of its own.
 It is a client-only component loaded on demand (``NoSSRComponent``: a dynamic
 import), so pages and views without a map do not download Leaflet.
 

@@ -19,9 +19,11 @@ from marketplace.messages import (
     EMAIL_TOO_LONG,
     FIRST_NAME_TOO_LONG,
     LAST_NAME_TOO_LONG,
+    MISSING_INFORMATION_TITLE,
     PASSWORD_MISMATCH,
     PASSWORD_TOO_LONG,
     PASSWORD_TOO_SHORT,
+    REQUIRED_FIELDS,
     SIGN_UP_FAILED_TITLE,
 )
 from marketplace.routes import RESERVED_SEGMENTS
@@ -61,7 +63,8 @@ def validate_sign_up(first_name: str, last_name: str, email: str, password: str,
     missing = [label for label, value in (("First name", first_name), ("Last name", last_name), ("Email", email))
                if not (value or "").strip()]
     if missing:
-        raise ValidationError("Missing Information", f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} required.")
+        verb = "is" if len(missing) == 1 else "are"
+        raise ValidationError(MISSING_INFORMATION_TITLE, REQUIRED_FIELDS.format(fields=", ".join(missing), verb=verb))
     check_lengths(first_name, last_name, email, password)
     try:
         normalized = normalize_email(email)

@@ -13,10 +13,23 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from marketplace.core.criteria import Range, SearchCriteria
 from marketplace.core.errors import UserError
 from marketplace.core.scrape import _number, pick
-from marketplace.messages import DEV_SCRAPE_INVALID_TITLE
-from marketplace.sources.base import Range, SearchCriteria
+from marketplace.messages import (
+    DEV_FIELD_AT_LEAST,
+    DEV_FIELD_BETWEEN,
+    DEV_FIELD_NOT_NUMBER,
+    DEV_FIELD_NOT_WHOLE,
+    DEV_FIELD_REQUIRED,
+    DEV_FIELD_STEP,
+    DEV_NO_LEAD_TYPE,
+    DEV_NO_STATE,
+    DEV_RANGE_REVERSED,
+    DEV_SCRAPE_ADDED,
+    DEV_SCRAPE_INVALID_TITLE,
+    DEV_SCRAPE_MISSING,
+)
 
 # --------------------------------------------------------------------------- SPEC 9's constants
 
@@ -62,7 +75,7 @@ _PAIRS = (("minPrice", "maxPrice", "price"), ("minSqft", "maxSqft", "sqft"), ("m
 
 
 def added_message(count: int) -> str:
-    return f"Added {count:,} lead{'' if count == 1 else 's'} to the marketplace."
+    return DEV_SCRAPE_ADDED.format(count=count, plural="" if count == 1 else "s")
 
 
 def default_form() -> dict[str, str]:
@@ -134,19 +147,19 @@ def _invalid(problems: list[str]) -> DevScrapeInvalid:
 def _field(name: str, raw: Any) -> tuple[float | None, str | None]:
     label, low, high, whole, decimals = _FIELDS[name]
     if isinstance(raw, str) and not raw.strip():
-        return None, f"{label} is required."
+        return None, DEV_FIELD_REQUIRED.format(label=label)
     value = _number(raw)
     if value is None:
-        return None, f"{label} must be a number."
+        return None, DEV_FIELD_NOT_NUMBER.format(label=label)
     if whole and not value.is_integer():
-        return None, f"{label} must be a whole number."
+        return None, DEV_FIELD_NOT_WHOLE.format(label=label)
     if not whole and round(value, decimals) != value:
         step = "0.1" if decimals == 1 else "0.01"
-        return None, f"{label} must be a multiple of {step}."
+        return None, DEV_FIELD_STEP.format(label=label, step=step)
     if value < low or (high is not None and value > high):
         if high is None:
-            return None, f"{label} must be at least {_show(low)}."
-        return None, f"{label} must be between {_show(low)} and {_show(high)}."
+            return None, DEV_FIELD_AT_LEAST.format(label=label, low=_show(low))
+        return None, DEV_FIELD_BETWEEN.format(label=label, low=_show(low), high=_show(high))
     return value, None
 
 
@@ -154,7 +167,7 @@ def parse(form: Mapping[str, Any], states: Any, lead_types: Any) -> DevScrapeReq
     """The request for ``form`` (number fields as typed) and the chosen states and
     lead types, or ``DevScrapeInvalid`` with every problem."""
     if not isinstance(form, Mapping):
-        raise _invalid(["The scrape parameters are missing."])
+        raise _invalid([DEV_SCRAPE_MISSING])
     values: dict[str, float] = {}
     problems: list[str] = []
     for name in NUMBER_FIELDS:
@@ -165,14 +178,14 @@ def parse(form: Mapping[str, Any], states: Any, lead_types: Any) -> DevScrapeReq
             values[name] = value
     for low_name, high_name, noun in _PAIRS:
         if low_name in values and high_name in values and values[low_name] > values[high_name]:
-            problems.append(f"Minimum {noun} ({_show(values[low_name])}) is above maximum {noun} "
-                            f"({_show(values[high_name])}).")
+            problems.append(DEV_RANGE_REVERSED.format(noun=noun, low=_show(values[low_name]),
+                                                      high=_show(values[high_name])))
     chosen_states = pick(states, DEV_STATES)
     chosen_types = pick(lead_types, DEV_LEAD_TYPES)
     if not chosen_states:
-        problems.append("Select at least one state.")
+        problems.append(DEV_NO_STATE)
     if not chosen_types:
-        problems.append("Select at least one lead type.")
+        problems.append(DEV_NO_LEAD_TYPE)
     if problems:
         raise _invalid(problems)
 

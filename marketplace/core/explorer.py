@@ -22,9 +22,9 @@ from typing import Any
 from urllib.parse import urlencode
 
 from marketplace.core import pricing
+from marketplace.core.leads import US_STATES
 from marketplace.core.marketplace import percent, usd
 from marketplace.core.scrape import neutralize
-from marketplace.sources.base import US_STATES
 
 PAGE_SIZES = (25, 50, 100)
 DEFAULT_PAGE_SIZE = 25

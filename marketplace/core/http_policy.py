@@ -280,7 +280,7 @@ def _prefix(route: str) -> str:
 NOT_CRAWLED = (
     routes.DASHBOARD, routes.EXPLORER, routes.PURCHASE_CREDITS, routes.CREDITS_PURCHASED, routes.AUTH_CALLBACK,
     routes.AUTH_RESET,
-    _prefix(routes.PROPERTY), _prefix(routes.TEST_CHECKOUT), API_PREFIX, WEBHOOK_API_PREFIX,
+    _prefix(routes.PROPERTY), _prefix(routes.DEMO_CHECKOUT), API_PREFIX, WEBHOOK_API_PREFIX,
 )
 
 

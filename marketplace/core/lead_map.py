@@ -40,8 +40,6 @@ DEFAULT_VIEW = "grid"
 VIEW_PARAM = "view"
 # The most leads one map shows (the first ones in the current sort); narrower filters show the rest.
 MAX_POINTS = 25_000
-# Where the map looks with no leads: the contiguous United States.
-US_CENTRE = (39.5, -98.35)
 
 
 def _zip5(zip_code: str | None) -> str:

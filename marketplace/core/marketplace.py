@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 from marketplace.core import filter_values as values
 from marketplace.core.leads import LEAD_TYPES, LISTING_URL_KEYS, is_generated
 from marketplace.core.limits import MAX_PLACES
+from marketplace.messages import COUNTDOWN
 
 PACIFIC = ZoneInfo("America/Los_Angeles")
 REFRESH_HOUR = 8
@@ -307,7 +308,7 @@ def refresh_countdown(now: datetime) -> str:
     """'Next refresh in: Xh Ym' (SPEC 2)."""
     seconds = int((next_refresh(now) - now).total_seconds())
     hours, minutes = divmod(max(0, seconds) // 60, 60)
-    return f"Next refresh in: {hours}h {minutes}m"
+    return COUNTDOWN.format(hours=hours, minutes=minutes)
 
 
 def usd(value: int | float | None) -> str:

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from marketplace.core.criteria import Range, SearchCriteria
+from marketplace.core.leads import US_STATES
 from marketplace.messages import CREDIT_SHORTFALL
-from marketplace.sources.base import US_STATES, Range, SearchCriteria
 
 # --------------------------------------------------------------------------- cost
 

@@ -19,8 +19,8 @@ from pydantic_core import PydanticCustomError
 
 from marketplace.core import scrape as rules
 from marketplace.core.http_policy import DEFAULT_BODY_LIMIT
+from marketplace.core.leads import SCRAPER_LEAD_TYPES, US_STATES
 from marketplace.messages import MISSING_PARAMETERS
-from marketplace.sources.base import SCRAPER_LEAD_TYPES, US_STATES
 
 # --------------------------------------------------------------------------- limits (README: "Bulk scraper and webhook API")
 

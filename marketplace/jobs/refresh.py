@@ -28,11 +28,12 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from marketplace.config import lead_settings
+from marketplace.core.criteria import SearchCriteria
 from marketplace.core.marketplace import PACIFIC
 from marketplace.db import get_engine
 from marketplace.models import Lead, LeadRefreshRun, utcnow
 from marketplace.services.marketplace import rebuild_facets
-from marketplace.sources.base import SearchCriteria, SourceError
+from marketplace.sources.base import SourceError
 
 log = logging.getLogger("marketplace.refresh")
 

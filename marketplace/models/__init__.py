@@ -19,7 +19,7 @@ from marketplace.models.accounts import (  # noqa: F401
 )
 from marketplace.models.credits import CreditLedger, CreditPurchase  # noqa: F401
 from marketplace.models.leads import (  # noqa: F401
-    BulkScrape, HeldProperty, Lead, LeadFacet, LeadRefreshRun, TestCheckout, UserLead, WebhookIdempotencyKey,
+    BulkScrape, DemoCheckout, HeldProperty, Lead, LeadFacet, LeadRefreshRun, UserLead, WebhookIdempotencyKey,
     WebhookRefusal, WebhookRequest,
 )
 from marketplace.models.alerts import Notification, SavedSearch, SavedSearchCriterion  # noqa: F401

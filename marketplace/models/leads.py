@@ -1,5 +1,5 @@
 """Leads: the marketplace leads, unlock records, bulk scrapes and the properties they delivered, the webhook
-log, refusal counts and idempotency keys, refresh runs, facets, test checkouts."""
+log, refusal counts and idempotency keys, refresh runs, facets, demo checkouts."""
 
 from __future__ import annotations
 
@@ -259,15 +259,14 @@ class LeadFacet(SQLModel, table=True):
     lead_count: int = Field(sa_column=sa.Column(sa.Integer(), nullable=False))
 
 
-class TestCheckout(SQLModel, table=True):
-    """A checkout session of the built-in test payment provider (TEST MODE).
+class DemoCheckout(SQLModel, table=True):
+    """A checkout session of the demo checkout (``PAYMENTS=test``, TEST MODE).
 
     Plays the part of Stripe's Checkout Session: the provider's own record of
     whether the buyer paid, separate from our ``credit_purchases`` row.
     """
 
-    __tablename__ = "test_checkouts"
-    __test__ = False  # not a pytest test class, whatever its name
+    __tablename__ = "test_checkouts"  # the table keeps its first name (no migration for a rename)
 
     id: str = Field(sa_column=sa.Column(sa.String(64), primary_key=True))
     user_id: uuid.UUID = Field(

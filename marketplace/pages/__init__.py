@@ -18,5 +18,5 @@ from marketplace.pages import property  # noqa: F401
 from marketplace.pages import pricing  # noqa: F401
 from marketplace.pages import purchase_credits  # noqa: F401
 from marketplace.pages import credits_purchased  # noqa: F401
-from marketplace.pages import test_checkout  # noqa: F401
+from marketplace.pages import demo_checkout  # noqa: F401
 from marketplace.pages import bulkscraper  # noqa: F401

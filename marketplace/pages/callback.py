@@ -6,6 +6,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.components.layout import page
+from marketplace.messages import CALLBACK_WELCOME, CALLBACK_WORKING
 from marketplace.states.account import CallbackState
 
 BADGE_STYLE = {"width": "56px", "height": "56px", "border_radius": "16px"}
@@ -18,7 +19,7 @@ BACKGROUND_STYLE = {
 def working() -> rx.Component:
     return rx.vstack(
         rx.center(rx.spinner(size="3"), style={**BADGE_STYLE, "background": "var(--accent-3)"}),
-        rx.heading("Completing sign in", size="6", align="center", id="callback-heading"),
+        rx.heading(CALLBACK_WORKING, size="6", align="center", id="callback-heading"),
         rx.text("Hang tight while we verify your link.", size="2", color_scheme="gray", align="center"),
         align="center",
         spacing="3",
@@ -31,7 +32,7 @@ def welcome() -> rx.Component:
             rx.icon("circle-check-big", size=28),
             style={**BADGE_STYLE, "background": "var(--grass-3)", "color": "var(--grass-11)"},
         ),
-        rx.heading("Welcome!", size="6", align="center", id="callback-heading"),
+        rx.heading(CALLBACK_WELCOME, size="6", align="center", id="callback-heading"),
         rx.text("You're signed in. Taking you to your dashboard...", size="2", color_scheme="gray", align="center"),
         rx.link("Go to dashboard now", href=routes.DASHBOARD, size="2", weight="medium"),
         align="center",
@@ -39,7 +40,7 @@ def welcome() -> rx.Component:
     )
 
 
-@page(route=routes.AUTH_CALLBACK, title="Completing sign in", on_load=[CallbackState.load])
+@page(route=routes.AUTH_CALLBACK, title=CALLBACK_WORKING, on_load=[CallbackState.load])
 def callback() -> rx.Component:
     return rx.center(
         rx.card(

@@ -12,7 +12,7 @@ title follows the state (``messages.PURCHASE_RESULT_TITLES``).
 Element ids: ``purchase-verifying``, ``purchase-success``,
 ``purchase-credits-added``, ``purchase-pack-credits``, ``purchase-breakdown`` (the pack
 bonus), ``purchase-bonus`` (the referral bonus), ``purchase-new-balance``, ``purchase-failed``,
-``purchase-error``, ``purchase-signed-out``, ``test-mode-banner``.
+``purchase-error``, ``purchase-signed-out``, ``demo-mode-banner``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import reflex as rx
 from marketplace import routes
 from marketplace.components import ui
 from marketplace.components.layout import page
-from marketplace.components.test_mode import test_mode_banner
+from marketplace.components.demo_mode import demo_mode_banner
 from marketplace import messages
 from marketplace.states.checkout import CreditsPurchasedState as S
 
@@ -155,7 +155,7 @@ def signed_out() -> rx.Component:
 
 @page(route=routes.CREDITS_PURCHASED, title=S.page_title, on_load=[S.load])
 def credits_purchased() -> rx.Component:
-    return rx.fragment(test_mode_banner(S.test_mode), result_section())
+    return rx.fragment(demo_mode_banner(S.demo_mode), result_section())
 
 
 def result_section() -> rx.Component:

@@ -29,6 +29,7 @@ from marketplace.components.layout import page
 from marketplace.components.lead_card import EAGER_CARDS, lead_card
 from marketplace.components.unlock_confirm import unlock_confirm_dialog
 from marketplace.core.pricing import low_credit_cost_text
+from marketplace.messages import COUNTDOWN_PENDING, LEADS_LOADING, NO_MATCHING_LEADS
 from marketplace.states.marketplace import MarketplaceState as S
 from marketplace.views.marketplace_filters import filter_bar
 from marketplace.views.marketplace_gallery import images_dialog
@@ -49,7 +50,7 @@ def countdown_pill() -> rx.Component:
     return rx.badge(
         rx.icon("clock", size=14, aria_hidden="true"),
         rx.cond(S.countdown != "", rx.text(S.countdown, as_="span", id="refresh-countdown"),
-                rx.text("Next refresh in: …", as_="span")),
+                rx.text(COUNTDOWN_PENDING, as_="span")),
         size="2",
         variant="soft",
         radius="full",
@@ -182,7 +183,7 @@ def loading_block() -> rx.Component:
         class_name="lv-card",
     )
     return rx.vstack(
-        rx.hstack(rx.spinner(size="3"), rx.text("Loading fresh leads...", size="3", weight="medium"),
+        rx.hstack(rx.spinner(size="3"), rx.text(LEADS_LOADING, size="3", weight="medium"),
                   spacing="3", align="center", id="marketplace-loading", role="status"),
         rx.grid(*[skeleton_card for _ in range(3)], columns=GRID_COLUMNS, spacing="5", width="100%",
                 aria_hidden="true"),
@@ -194,8 +195,7 @@ def loading_block() -> rx.Component:
 def empty_results() -> rx.Component:
     return cards.empty_state(
         "search_x",
-        "No leads match your filters",
-        "Try removing a filter or widening the ROI and size ranges.",
+        *NO_MATCHING_LEADS,
         rx.button(rx.icon("x", size=16, aria_hidden="true"), "Clear All Filters", on_click=S.clear_filters,
                   size="3", id="empty-clear-filters", cursor="pointer"),
         "empty-results",

@@ -15,7 +15,7 @@ from marketplace.components import ui
 from marketplace.components.layout import page
 from marketplace.components.pack_card import pack_card
 from marketplace.components.referral_box import referral_box
-from marketplace.components.test_mode import test_mode_banner
+from marketplace.components.demo_mode import demo_mode_banner
 from marketplace.core.packs import PACKS
 from marketplace.core.pricing import cost_faq_text
 from marketplace.states.pricing import PricingState
@@ -103,7 +103,7 @@ def packs_section() -> rx.Component:
     return ui.section(
         rx.vstack(
             referral_box(),
-            test_mode_banner(PricingState.test_mode, inline=True),
+            demo_mode_banner(PricingState.demo_mode, inline=True),
             rx.grid(
                 *[pack_card(pack) for pack in PACKS],
                 columns={"initial": "1", "md": "3"},

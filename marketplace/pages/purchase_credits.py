@@ -7,7 +7,7 @@ the session again on the server). ``?pack=<id>`` preselects a pack and
 
 Element ids: ``purchase-button``, ``purchase-auth-required``, ``purchase-login``,
 ``purchase-canceled``, ``purchase-summary``, ``summary-*``, ``checkout-opened``,
-``checkout-link``, ``purchase-referral``, ``test-mode-banner`` (while
+``checkout-link``, ``purchase-referral``, ``demo-mode-banner`` (while
 ``PAYMENTS=test``) and the ``pack-option-<id>`` radio cards.
 """
 
@@ -19,7 +19,7 @@ from marketplace import routes
 from marketplace.components import ui
 from marketplace.components.layout import page
 from marketplace.components.pack_card import pack_option
-from marketplace.components.test_mode import test_mode_banner
+from marketplace.components.demo_mode import demo_mode_banner
 from marketplace.core.packs import PACKS
 from marketplace import messages
 from marketplace.states.purchase import PurchaseState as S
@@ -239,7 +239,7 @@ def order_summary() -> rx.Component:
 @page(route=routes.PURCHASE_CREDITS, title="Purchase Credits", on_load=[S.load])
 def purchase_credits() -> rx.Component:
     return rx.fragment(
-        test_mode_banner(S.test_mode),
+        demo_mode_banner(S.demo_mode),
         page_header(),
         ui.section(
             rx.vstack(

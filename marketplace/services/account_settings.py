@@ -55,6 +55,7 @@ from marketplace.messages import (
     CONFIRM_SUBJECT,
     DELETE_MISMATCH,
     NOT_SIGNED_IN,
+    PASSWORD_CHANGE_THROTTLED,
     PASSWORD_CHANGED_MEANWHILE,
     WRONG_CURRENT_PASSWORD,
 )
@@ -210,7 +211,7 @@ def change_password(
         wait = throttle.throttle_wait(session, email, ip_address, utcnow())
     if wait:
         raise SettingsError(
-            "Password Not Changed", f"Too many failed attempts. Please wait {wait} seconds and try again.",
+            PASSWORD_CHANGE_THROTTLED[0], PASSWORD_CHANGE_THROTTLED[1].format(wait=wait),
             retry_after=wait,
         )
     ok = len(current) <= PASSWORD_MAX_LENGTH and verify_password(stored, current)

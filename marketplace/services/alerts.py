@@ -217,7 +217,7 @@ def _matches(conn, facet_rows: list[tuple[int, str, str]], price_rows: list[tupl
         .where(alerting, searches_t.c.criteria_groups > 0)
         .cte("alerting_criteria")
         # Computed once: the planner cannot estimate the VALUES join and would otherwise look
-        # the search and its user up again for each of the ~300,000 (criterion, cell) rows.
+        # the search and its user up again for each (criterion, cell) row.
         .prefix_with("MATERIALIZED")
     )
     hits = sa.select(alerting_criteria.c.sid, facets.c.cell, alerting_criteria.c.grp, alerting_criteria.c.groups) \

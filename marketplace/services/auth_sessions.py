@@ -183,12 +183,6 @@ def rotate(session: Session, refresh_token: str | None, now: datetime | None = N
     return Rotation(row.user_id, pair, pair.access_expires_at)
 
 
-def refresh_session(session: Session, refresh_token: str | None, now: datetime | None = None) -> TokenPair | None:
-    """The new pair of a rotation; None when nothing was rotated."""
-    result = rotate(session, refresh_token, now)
-    return result.pair if result is not None else None
-
-
 def _holding(access_token: str | None, refresh_token: str | None) -> list:
     """Conditions matching the session that holds either token (current or just replaced)."""
     conditions = []

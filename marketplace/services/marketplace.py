@@ -205,16 +205,6 @@ def city_suggestions(states: tuple[str, ...] | list[str], database_url: str | No
     return sorted(unique.values(), key=str.lower)
 
 
-def unlocked_ids(conn: Connection, user_id: uuid.UUID | None, lead_ids: list) -> set[str]:
-    if user_id is None or not lead_ids:
-        return set()
-    rows = conn.execute(
-        sa.select(user_leads_t.c.lead_id).where(user_leads_t.c.user_id == user_id,
-                                                user_leads_t.c.lead_id.in_(lead_ids))
-    ).scalars()
-    return {str(r) for r in rows}
-
-
 def _pictures(row: Any) -> list[str]:
     """A lead's pictures as its card shows them (the primary first; known hosts only)."""
     return allowed_images(([row.primary_image_url] if row.primary_image_url else []) + list(row.image_urls or []))

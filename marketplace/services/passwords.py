@@ -1,7 +1,7 @@
 """Password hashing: Argon2id with the library's defaults (RFC 9106 low-memory
 profile), shared by sign-up, sign-in and the Settings tab's password change.
 
-Argon2 is deliberately expensive (~0.2 s of CPU). At most one hash per core but
+Argon2 is deliberately expensive (a noticeable slice of CPU per hash). At most one hash per core but
 one runs at a time (``_ARGON2_SLOTS``), so a burst of sign-ins queues here
 instead of taking every core from the event loop and the other users' requests.
 Callers run it outside any database transaction. No database here.

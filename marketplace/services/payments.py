@@ -4,12 +4,12 @@
   is set): a Checkout Session in payment mode with the pack's price, the user
   and the pack in metadata. Stripe's ``checkout.session.completed`` webhook
   credits the purchase (``services.stripe_events``).
-- ``TestCheckoutProvider`` (``PAYMENTS=test``, the default without a key): a
-  checkout page on the site itself, clearly marked TEST MODE, where the buyer
-  confirms or cancels. Pay plays the webhook's part: ``finish_test_checkout``
-  credits the purchase on the server in the same request, so credits never
-  depend on the browser reaching /credits-purchased. ``APP_ENV=production``
-  refuses to start in this mode (``config.check_production``).
+- ``DemoCheckoutProvider`` (``PAYMENTS=test``, the default without a key): the
+  demo checkout, a page on the site itself, clearly marked TEST MODE, where the
+  buyer confirms or cancels (``services.demo_checkout``). Pay plays the
+  webhook's part: it credits the purchase on the server in the same request,
+  so credits never depend on the browser reaching /credits-purchased.
+  ``APP_ENV=production`` refuses to start in this mode (``config.check_production``).
 
 Both return ``CheckoutSession`` on create and ``CheckoutStatus`` on retrieve;
 the crediting code (``services.purchases``) never knows which one it talks to.
@@ -28,8 +28,9 @@ from sqlmodel import Session
 from marketplace import routes
 from marketplace.config import get_settings
 from marketplace.core.packs import CreditPack
-from marketplace.db import read_scope, session_scope
-from marketplace.models import TestCheckout
+from marketplace.db import read_scope
+from marketplace.messages import NO_SUCH_CHECKOUT, STRIPE_START_FAILED, STRIPE_UNREACHABLE
+from marketplace.models import DemoCheckout
 
 SESSION_PLACEHOLDER = "{CHECKOUT_SESSION_ID}"
 
@@ -97,7 +98,7 @@ class StripeProvider:
                 "cancel_url": cancel_url,
             })
         except stripe.StripeError as exc:
-            raise PaymentError(f"Stripe could not start the checkout: {exc.user_message or exc}") from exc
+            raise PaymentError(STRIPE_START_FAILED.format(reason=exc.user_message or exc)) from exc
         return CheckoutSession(id=session.id, url=session.url)
 
     def record_checkout(self, session, checkout, *, user_id, pack, success_url, cancel_url) -> None:
@@ -107,7 +108,7 @@ class StripeProvider:
         try:
             session = self.client.v1.checkout.sessions.retrieve(session_id)
         except stripe.StripeError as exc:
-            raise PaymentError(f"Stripe could not be reached: {exc.user_message or exc}") from exc
+            raise PaymentError(STRIPE_UNREACHABLE.format(reason=exc.user_message or exc)) from exc
         metadata = session.metadata.to_dict() if session.metadata else {}
         return CheckoutStatus(
             id=session.id,
@@ -118,19 +119,18 @@ class StripeProvider:
         )
 
 
-class TestCheckoutProvider:
-    """The built-in checkout: sessions live in ``test_checkouts``."""
+class DemoCheckoutProvider:
+    """The demo checkout: sessions live in ``test_checkouts`` (``DemoCheckout``)."""
 
-    __test__ = False
-    name = "test"
+    name = "test"  # PAYMENTS=test; the provider stored on its purchases
 
     def create_checkout(self, *, user_id, pack, success_url, cancel_url) -> CheckoutSession:
-        session_id = "test_cs_" + secrets.token_urlsafe(24)
-        return CheckoutSession(id=session_id, url=routes.test_checkout_url(session_id))
+        session_id = "demo_cs_" + secrets.token_urlsafe(24)
+        return CheckoutSession(id=session_id, url=routes.demo_checkout_url(session_id))
 
     def record_checkout(self, session, checkout, *, user_id, pack, success_url, cancel_url) -> None:
         """The checkout page's row, written with the purchase it belongs to."""
-        session.add(TestCheckout(
+        session.add(DemoCheckout(
             id=checkout.id, user_id=user_id, bundle=pack.id, amount_cents=pack.amount_cents,
             success_url=success_url.replace(SESSION_PLACEHOLDER, checkout.id),
             cancel_url=cancel_url,
@@ -138,70 +138,20 @@ class TestCheckoutProvider:
 
     def retrieve(self, session_id: str) -> CheckoutStatus:
         with read_scope() as session:
-            row = session.get(TestCheckout, session_id)
+            row = session.get(DemoCheckout, session_id)
             if row is None:
-                raise PaymentError("No such checkout session.")
+                raise PaymentError(NO_SUCH_CHECKOUT)
             return CheckoutStatus(id=row.id, paid=row.status == "complete", user_id=str(row.user_id),
                                   bundle=row.bundle, amount_cents=row.amount_cents)
 
 
-def test_mode() -> bool:
-    """True when the built-in TEST MODE checkout is the payment provider."""
-    return get_settings().test_payments
-
-
-def stripe_enabled() -> bool:
-    return not test_mode()
+def demo_mode() -> bool:
+    """True when the demo checkout (TEST MODE, no real payment) is the payment provider."""
+    return get_settings().demo_payments
 
 
 def get_provider() -> PaymentProvider:
     settings = get_settings()
     if settings.payments == "stripe":
         return StripeProvider(settings.stripe_secret_key, settings.stripe_api_base)
-    return TestCheckoutProvider()
-
-
-# --------------------------------------------------------------------------- the test checkout page
-
-
-def test_checkout_details(session_id: str, user_id: uuid.UUID) -> TestCheckout | None:
-    """The open or finished test checkout of this user (None for anyone else's, and
-    for every one when payments are not in test mode)."""
-    if not session_id or not test_mode():
-        return None
-    with read_scope() as session:
-        row = session.get(TestCheckout, session_id)
-        if row is None or row.user_id != user_id:
-            return None
-        session.expunge(row)
-        return row
-
-
-def finish_test_checkout(session_id: str, user_id: uuid.UUID, pay: bool) -> str | None:
-    """Pay or cancel a test checkout; returns where to send the buyer (None: not
-    this user's checkout, or payments are not in test mode).
-
-    Pay credits the purchase here, in the same transaction that marks the
-    checkout complete, as Stripe's ``checkout.session.completed`` webhook does:
-    the result page only shows what happened. Paying again (the Continue
-    button, a second click, a retry) books nothing more: ``purchases.fulfil``
-    claims the purchase with one conditional UPDATE.
-    """
-    from marketplace.services import purchases  # purchases imports this module
-
-    if not session_id or not test_mode():
-        return None
-    with session_scope() as session:
-        # FOR UPDATE (PostgreSQL): a Pay racing a Cancel sees the other's outcome.
-        # SQLite's BEGIN IMMEDIATE already serialises the two.
-        row = session.get(TestCheckout, session_id, with_for_update=True)
-        if row is None or row.user_id != user_id:
-            return None
-        if row.status == "open":
-            row.status = "complete" if pay else "expired"
-            session.add(row)
-            session.flush()
-        if row.status != "complete":
-            return row.cancel_url
-        purchases.fulfil_test_checkout(session, row)
-        return row.success_url
+    return DemoCheckoutProvider()

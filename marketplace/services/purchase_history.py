@@ -16,7 +16,7 @@ from sqlmodel import select
 
 from marketplace.core import packs
 from marketplace.db import read_scope
-from marketplace.models import CreditPurchase, TestCheckout
+from marketplace.models import CreditPurchase, DemoCheckout
 from marketplace.services import ledger, referrals
 
 HISTORY_LIMIT = 100
@@ -98,7 +98,7 @@ def buyer_status(user_id: uuid.UUID, checkout_id: str = "") -> BuyerStatus:
                                .where(CreditPurchase.provider_session_id == checkout_id)).first()
             if row is not None and row[0] == user_id:
                 status = row[1]
-                test = session.get(TestCheckout, checkout_id) if status == "pending" else None
+                test = session.get(DemoCheckout, checkout_id) if status == "pending" else None
                 if test is not None and test.status == "expired":
                     status = "canceled"
         return BuyerStatus(ledger.balance(session, user_id), referrals.has_paid_before(session, user_id), status)

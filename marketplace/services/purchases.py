@@ -2,14 +2,15 @@
 
 Crediting (``fulfil``) flips the purchase from ``pending`` to ``paid`` with one
 conditional UPDATE; only the caller whose UPDATE matched books credits, so a
-verify racing the Stripe webhook, a test-mode Pay clicked twice, or any of them
+verify racing the Stripe webhook, a demo checkout's Pay clicked twice, or any of them
 arriving twice, credits once. The ledger's unique (user, reason, reference) key
 is a second guard. Credits and prices come from ``core.packs``, never from the
 client or the provider.
 
 Who credits: in Stripe mode the ``checkout.session.completed`` webhook (and a
-verify from the result page, whichever comes first); in test mode the Pay
-button itself (``payments.finish_test_checkout`` -> ``fulfil_test_checkout``).
+verify from the result page, whichever comes first); with the demo checkout
+(``PAYMENTS=test``) its Pay button itself (``demo_checkout.finish`` ->
+``fulfil_demo_checkout``).
 
 Return addresses: ``SITE_URL`` when configured, otherwise the origin of the
 browser that started the checkout (``Settings.base_url``), so a buyer who opened
@@ -35,7 +36,7 @@ from marketplace.core.errors import UserError
 from marketplace.db import read_scope, session_scope
 from marketplace.messages import ERROR_TITLE, MISSING_SESSION, UNKNOWN_PACK, VERIFY_FAILED
 from marketplace.messages import PURCHASE_AUTH_REQUIRED as AUTH_REQUIRED
-from marketplace.models import CreditPurchase, Profile, TestCheckout, utcnow
+from marketplace.models import CreditPurchase, DemoCheckout, Profile, utcnow
 from marketplace.services import ledger, referrals
 from marketplace.services.payments import SESSION_PLACEHOLDER, CheckoutSession, PaymentError, get_provider
 
@@ -105,7 +106,7 @@ def _find(session: Session, session_id: str) -> CreditPurchase | None:
 
 def verify_purchase(user_id: uuid.UUID | None, session_id: str | None) -> VerifyResult:
     """SPEC ``verify-credit-purchase``: the result of this user's checkout. A purchase
-    already credited (test-mode Pay, the Stripe webhook, an earlier verify) is only
+    already credited (the demo checkout's Pay, the Stripe webhook, an earlier verify) is only
     read back; a paid Stripe checkout the webhook has not reached yet is credited."""
     if user_id is None:
         raise PurchaseError(*AUTH_REQUIRED)
@@ -139,8 +140,8 @@ def fulfil(purchase_id: uuid.UUID) -> VerifyResult:
         return fulfil_in(session, purchase_id)
 
 
-def fulfil_test_checkout(session: Session, checkout: TestCheckout) -> VerifyResult:
-    """Credit a paid TEST MODE checkout inside the caller's transaction (the one that
+def fulfil_demo_checkout(session: Session, checkout: DemoCheckout) -> VerifyResult:
+    """Credit a paid demo checkout (TEST MODE) inside the caller's transaction (the one that
     marked it complete). Its purchase row is created from the checkout when missing
     (as the Stripe webhook does for a paid session it has no row for)."""
     if checkout.status != "complete":

@@ -45,6 +45,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from marketplace.core import scrape as rules
+from marketplace.core.criteria import CriteriaError
 from marketplace.core.errors import UserError
 from marketplace.core.pricing import credit_cost_for_confidence, display_confidence
 from marketplace.db import read_scope, session_scope
@@ -53,7 +54,7 @@ from marketplace.messages import (ALL_HELD_MEANWHILE, INSUFFICIENT_CREDITS_TITLE
 from marketplace.models import BulkScrape, HeldProperty, Lead, Profile, UserLead, utcnow
 from marketplace.services import ledger
 from marketplace.services.marketplace import rebuild_facets
-from marketplace.sources.base import CriteriaError, LeadSource, SourceError
+from marketplace.sources.base import LeadSource, SourceError
 from marketplace.sources.markets import pin_cities
 
 log = logging.getLogger("marketplace.scrapes")

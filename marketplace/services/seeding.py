@@ -15,11 +15,11 @@ from multiprocessing import get_context
 import sqlalchemy as sa
 from sqlmodel import func, select
 
+from marketplace.core.criteria import SearchCriteria
 from marketplace.db import get_engine, session_scope
 from marketplace.models import Lead, User, utcnow
 from marketplace.services import accounts
 from marketplace.services.marketplace import rebuild_facets_now
-from marketplace.sources.base import SearchCriteria
 from marketplace.sources.builtin import BuiltinSource
 
 BATCH = 5000

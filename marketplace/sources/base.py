@@ -1,73 +1,20 @@
 """The lead-source interface every producer of leads implements.
 
 The refresh job, the bulk scraper, the webhook API and the developer explorer
-all ask a ``LeadSource`` for leads with ``SearchCriteria`` and get back
-typed ``LeadRecord`` dicts (``core.leads``) ready for the ``leads`` table.
+all ask a ``LeadSource`` for leads with a ``core.criteria.SearchCriteria`` and
+get back typed ``LeadRecord`` dicts (``core.leads``) ready for the ``leads`` table.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Protocol
 
-from marketplace.core.leads import (  # noqa: F401  (the lead vocabulary, re-exported for sources)
-    LEAD_TYPES,
-    SCRAPER_LEAD_TYPES,
-    SOURCE_FOR_TYPE,
-    SOURCES,
-    US_STATES,
-    LeadRecord,
-)
-
-
-class CriteriaError(ValueError):
-    """The criteria cannot be met (unknown city, empty range...): the message says why."""
+from marketplace.core.criteria import SearchCriteria
+from marketplace.core.leads import LeadRecord
 
 
 class SourceError(RuntimeError):
     """The source failed (network, provider error, bad data)."""
-
-
-@dataclass(frozen=True)
-class Range:
-    min: float | None = None
-    max: float | None = None
-
-    def contains(self, value: float | None) -> bool:
-        if value is None:
-            return self.min is None and self.max is None
-        return (self.min is None or value >= self.min) and (self.max is None or value <= self.max)
-
-    def check(self, name: str) -> None:
-        if self.min is not None and self.max is not None and self.min > self.max:
-            raise CriteriaError(f"{name}: the minimum ({self.min:g}) is above the maximum ({self.max:g}).")
-
-
-@dataclass(frozen=True)
-class SearchCriteria:
-    count: int = 50
-    cities: tuple[str, ...] = ()  # "Austin" or "Austin, TX"
-    states: tuple[str, ...] = ()
-    lead_types: tuple[str, ...] = ()
-    sources: tuple[str, ...] = ()
-    price: Range = field(default_factory=Range)
-    sqft: Range = field(default_factory=Range)
-    roi: Range = field(default_factory=Range)
-    confidence: Range = field(default_factory=Range)
-    beds: Range = field(default_factory=Range)
-
-    def validate(self, max_count: int = 1000) -> None:
-        if not 1 <= self.count <= max_count:
-            raise CriteriaError(f"Lead count must be between 1 and {max_count}.")
-        for name, rng in (("Price", self.price), ("Square footage", self.sqft), ("ROI", self.roi),
-                          ("Confidence", self.confidence), ("Beds", self.beds)):
-            rng.check(name)
-        unknown_states = [s for s in self.states if s.upper() not in US_STATES]
-        if unknown_states:
-            raise CriteriaError(f"Unknown state code: {', '.join(unknown_states)}.")
-        unknown_types = [t for t in self.lead_types if t not in SCRAPER_LEAD_TYPES]
-        if unknown_types:
-            raise CriteriaError(f"Unknown lead type: {', '.join(unknown_types)}.")
 
 
 class LeadSource(Protocol):
@@ -78,7 +25,4 @@ class LeadSource(Protocol):
         ...
 
 
-__all__ = [
-    "LEAD_TYPES", "SCRAPER_LEAD_TYPES", "SOURCES", "SOURCE_FOR_TYPE", "US_STATES", "LeadRecord",
-    "CriteriaError", "SourceError", "Range", "SearchCriteria", "LeadSource",
-]
+__all__ = ["SourceError", "LeadSource"]

@@ -65,8 +65,9 @@ from typing import Any
 import httpx
 
 from marketplace.config import BATCHDATA_DEFAULT_BASE_URL, lead_settings
+from marketplace.core.criteria import CriteriaError
 from marketplace.core.records import MappedRecord, RejectedRow
-from marketplace.sources.base import CriteriaError, SourceError
+from marketplace.sources.base import SourceError
 from marketplace.sources.batchdata_mapping import PROVIDER, QUICK_LISTS, QuickList, map_property, quick_list
 from marketplace.sources.retrying import ProviderClient
 

@@ -39,16 +39,9 @@ import uuid
 from datetime import datetime, timedelta, timezone
 
 from marketplace.core import pricing
+from marketplace.core.criteria import CriteriaError, SearchCriteria
 from marketplace.core.images import illustration_url
-from marketplace.core.leads import GENERATED_KEY, lead_record
-from marketplace.sources.base import (
-    LEAD_TYPES,
-    SOURCE_FOR_TYPE,
-    US_STATES,
-    CriteriaError,
-    LeadRecord,
-    SearchCriteria,
-)
+from marketplace.core.leads import GENERATED_KEY, LEAD_TYPES, SOURCE_FOR_TYPE, US_STATES, LeadRecord, lead_record
 from marketplace.sources.markets import (
     DEFAULT_MARKETS,
     TYPE_PROFILE,

@@ -58,7 +58,9 @@ from datetime import datetime
 from typing import Any, Self
 
 from marketplace.config import lead_settings
-from marketplace.sources.base import LeadRecord, Range, SearchCriteria, SourceError
+from marketplace.core.criteria import Range, SearchCriteria
+from marketplace.core.leads import LeadRecord
+from marketplace.sources.base import SourceError
 from marketplace.sources.markets import matches
 from marketplace.sources.rentcast_client import DEFAULT_BASE_URL, PROVIDER, RentCastClient
 from marketplace.sources.rentcast_mapping import full_address, lead_type_for, listing_to_lead, markets_for, query_for

@@ -13,7 +13,8 @@ import math
 
 import zipcodes
 
-from marketplace.sources.base import US_STATES, CriteriaError, LeadRecord, SearchCriteria
+from marketplace.core.criteria import CriteriaError, SearchCriteria
+from marketplace.core.leads import US_STATES, LeadRecord
 
 # Default markets when the criteria name no city: big, liquid investor markets.
 DEFAULT_MARKETS = [

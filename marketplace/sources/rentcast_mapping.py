@@ -44,9 +44,9 @@ from datetime import datetime, timezone
 from typing import Any
 
 from marketplace.core import pricing
+from marketplace.core.criteria import SearchCriteria
 from marketplace.core.images import allowed_images
-from marketplace.core.leads import lead_record
-from marketplace.sources.base import LeadRecord, SearchCriteria
+from marketplace.core.leads import LeadRecord, lead_record
 from marketplace.sources.markets import DEFAULT_MARKETS, TYPE_PROFILE, geo_index, parse_city
 from marketplace.sources.rentcast_client import PROVIDER
 

@@ -23,7 +23,10 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.core import scrape as rules
+from marketplace.core.criteria import CriteriaError
+from marketplace.core.leads import SCRAPER_LEAD_TYPES, SOURCES, US_STATES
 from marketplace.core.marketplace import ROI_BANDS, SIZE_BANDS, parse_whole_number, percent, usd
+from marketplace.core.pricing import display_confidence
 from marketplace.messages import (
     CHECK_CRITERIA_TITLE,
     INSUFFICIENT_CREDITS_TITLE,
@@ -35,7 +38,6 @@ from marketplace.messages import (
 from marketplace.core.times import format_datetime
 from marketplace.offloop import run_blocking
 from marketplace.services import downloads, scrapes
-from marketplace.sources.base import SCRAPER_LEAD_TYPES, SOURCES, US_STATES, CriteriaError
 from marketplace.sources.markets import keys_by_name, resolve_cities
 from marketplace.states.auth import AuthState, error_toast, success_toast
 from marketplace.states.progress import ProgressVars, run_with_progress
@@ -64,7 +66,7 @@ def result_row(lead: dict) -> dict[str, str]:
         "beds_baths": f"{lead.get('beds') if lead.get('beds') is not None else 'N/A'} bd / "
                       f"{lead.get('baths') if lead.get('baths') is not None else 'N/A'} ba",
         "sqft": "N/A" if lead.get("square_footage") is None else f"{lead['square_footage']:,}",
-        "confidence": str(lead.get("confidence_score") if lead.get("confidence_score") is not None else 85),
+        "confidence": str(display_confidence(lead.get("confidence_score"))),
         "href": routes.property_url(str(lead.get("id", ""))),
     }
 

@@ -1,8 +1,8 @@
-"""The built-in TEST MODE checkout (/test-checkout/{id}) and the purchase result
+"""The demo checkout (/demo-checkout/{id}, marked TEST MODE) and the purchase result
 page (/credits-purchased?session_id=...) (SPEC 2, 4, 7, 8).
 
-In test mode, Pay credits the account on the server in the same request
-(``payments.finish_test_checkout``), as Stripe's ``checkout.session.completed``
+With the demo checkout, Pay credits the account on the server in the same request
+(``demo_checkout.finish``), as Stripe's ``checkout.session.completed``
 webhook does in Stripe mode; the result page only reads back what happened, so
 credits never depend on the browser reaching it. Every handler is ``async``,
 re-checks the session (``await self._current_user_id()``) and runs service
@@ -27,7 +27,7 @@ from marketplace.messages import (
     VERIFY_ISSUE,
 )
 from marketplace.offloop import run_blocking
-from marketplace.services import payments, purchases, referrals
+from marketplace.services import demo_checkout, payments, purchases, referrals
 from marketplace.states.auth import AuthState, error_toast
 
 log = logging.getLogger("marketplace.checkout")
@@ -37,16 +37,16 @@ def _money(cents: int) -> str:
 
 
 def checkout_id_from_path(path: str) -> str:
-    """The id segment of '/test-checkout/{id}' ('' for anything else)."""
+    """The id segment of '/demo-checkout/{id}' ('' for anything else)."""
     parts = [part for part in (path or "").split("/") if part]
-    return parts[1] if len(parts) == 2 and parts[0] == "test-checkout" else ""
+    return parts[1] if len(parts) == 2 and parts[0] == "demo-checkout" else ""
 
 
-# --------------------------------------------------------------------------- /test-checkout/{id}
+# --------------------------------------------------------------------------- /demo-checkout/{id}
 
 
-class TestCheckoutState(AuthState):
-    """The built-in TEST MODE checkout page: only the session's owner sees it."""
+class DemoCheckoutState(AuthState):
+    """The demo checkout page (TEST MODE): only the session's owner sees it."""
 
     # "loading", "ready", "signed_out", "not_found"
     status: str = "loading"
@@ -73,7 +73,7 @@ class TestCheckoutState(AuthState):
         if user_id is None:
             self.status = "signed_out"
             return
-        row = await run_blocking(payments.test_checkout_details, session_id, user_id) if session_id else None
+        row = await run_blocking(demo_checkout.details, session_id, user_id) if session_id else None
         pack = packs.get_pack(row.bundle) if row is not None else None
         if row is None or pack is None:
             self.status = "not_found"
@@ -101,7 +101,7 @@ class TestCheckoutState(AuthState):
         if user_id is None or not session_id:
             self.status = "signed_out" if user_id is None else "not_found"
             return None
-        target = await run_blocking(payments.finish_test_checkout, session_id, user_id, pay=pay)
+        target = await run_blocking(demo_checkout.finish, session_id, user_id, pay=pay)
         if target is None:
             self.status = "not_found"
         return target
@@ -116,7 +116,7 @@ class TestCheckoutState(AuthState):
             target = await self._finish(pay=True)
         except Exception:  # noqa: BLE001 - the transaction rolled back: the checkout stays open
             # Any failure, a refused one included, reads as the payment failing.
-            log.exception("test checkout payment failed")
+            log.exception("demo checkout payment failed")
             self.busy = False
             yield error_toast(PAY_FAILED_TITLE, PAY_FAILED)
             return
@@ -135,7 +135,7 @@ class TestCheckoutState(AuthState):
             target = await self._finish(pay=False)
         except Exception:  # noqa: BLE001 - as in pay: any failure reads as the cancel failing (not signed_in's
             # toast, which would show a refusal's own text)
-            log.exception("test checkout cancel failed")
+            log.exception("demo checkout cancel failed")
             self.busy = False
             yield error_toast(*CANCEL_FAILED)
             return
@@ -159,7 +159,7 @@ class CreditsPurchasedState(AuthState):
     pack_credits: str = ""
     pack_breakdown: str = ""
     error_message: str = ""
-    test_mode: bool = False
+    demo_mode: bool = False
 
     @rx.var
     def page_title(self) -> str:
@@ -183,7 +183,7 @@ class CreditsPurchasedState(AuthState):
         self.pack_credits = ""
         self.pack_breakdown = ""
         yield
-        self.test_mode = await run_blocking(payments.test_mode)
+        self.demo_mode = await run_blocking(payments.demo_mode)
         session_id = (self.router.url.query_parameters.get("session_id") or "").strip()
         if not session_id:
             yield self._fail(MISSING_SESSION)

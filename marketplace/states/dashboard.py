@@ -10,6 +10,7 @@ import reflex as rx
 from marketplace import routes
 from marketplace.config import get_settings
 from marketplace.core.property_view import archived_from_marketplace
+from marketplace.core.marketplace import percent
 from marketplace.core.times import format_date
 from marketplace.messages import CODE_UPDATE_FAILED, CODE_UPDATED, CODE_UPDATED_TEXT, DASHBOARD_LOAD_FAILED
 from marketplace.offloop import run_blocking
@@ -25,10 +26,6 @@ DEFAULT_TAB = "unlocked"
 CODE_MAX_LENGTH = 15
 
 
-def format_roi(value: float | None) -> str:
-    return "N/A" if value is None else f"{value:.1f}%"
-
-
 def unlocked_row(row: dashboard.UnlockedLeadRow, zone_name: str) -> dict[str, str]:
     """One Unlocked Leads row as display strings (its date in the browser's zone)."""
     return {
@@ -37,7 +34,7 @@ def unlocked_row(row: dashboard.UnlockedLeadRow, zone_name: str) -> dict[str, st
         "address": row.address,
         "place": f"{row.city}, {row.state} {row.zip_code}".strip(),
         "lead_type": row.lead_type,
-        "roi": format_roi(row.roi),
+        "roi": percent(row.roi),
         "has_roi": "yes" if row.roi is not None else "",
         "credit_cost": f"{row.credit_cost:,}",
         "unlocked_at": format_date(row.unlocked_at, zone_name),
@@ -138,7 +135,7 @@ class DashboardState(AuthState):
         self.load_failed = False
         self.leads_unlocked = f"{stats.leads_unlocked:,}"
         self.credits = stats.credits_remaining  # the header badge follows the same balance
-        self.avg_roi = format_roi(stats.avg_roi)
+        self.avg_roi = percent(stats.avg_roi)
         self.this_month = f"{stats.this_month:,}"
         self.unlocked = [unlocked_row(row, self._zone()) for row in unlocked]
         self.unlocked_total = stats.leads_unlocked

@@ -46,12 +46,10 @@ def next_run_label(now: datetime, enabled: bool, zone_name: str = PACIFIC.key) -
     return format_weekday_time(target, zone_name), f"in {hours}h {minutes}m"
 
 
-def _section_reloads() -> list:
-    """The events that re-read the explorer's sections (imported here: they are substates)."""
-    from marketplace.states.explorer_leads import ExplorerLeadsState
-    from marketplace.states.explorer_webhook import ExplorerWebhookState
-
-    return [ExplorerLeadsState.reload_leads, ExplorerWebhookState.refresh_logs]
+# The event that reads each section of the page again ("leads", "webhook"), put
+# here by the section's own substate module when it loads: this base state never
+# imports its subclasses.
+SECTION_RELOADS: dict[str, rx.EventHandler] = {}
 
 
 class ExplorerState(AuthState):
@@ -133,7 +131,7 @@ class ExplorerState(AuthState):
         problem = await self._load_overview()
         if problem is not None:
             return problem
-        return _section_reloads()
+        return list(SECTION_RELOADS.values())
 
     @rx.event(background=True)
     async def run_lead_refresh(self):
@@ -154,7 +152,7 @@ class ExplorerState(AuthState):
         if result["status"] == "failed":
             return error_toast(REFRESH_FAILED[0], result.get("error") or REFRESH_FAILED[1])
         added = LEADS_REFRESHED[1].format(added=f"{result['leads_added']:,}", archived=f"{result['leads_archived']:,}")
-        return [rx.toast.success(LEADS_REFRESHED[0], description=added), *_section_reloads()[:1]]
+        return [rx.toast.success(LEADS_REFRESHED[0], description=added), SECTION_RELOADS["leads"]]
 
     @rx.event(background=True)
     async def fetch_images(self):

@@ -19,7 +19,7 @@ from marketplace.messages import EXPLORER_LOAD_FAILED, NO_DATA
 from marketplace.offloop import run_blocking
 from marketplace.services import explorer_leads
 from marketplace.states.auth import error_toast
-from marketplace.states.explorer import ExplorerState
+from marketplace.states.explorer import SECTION_RELOADS, ExplorerState
 from marketplace.states.signed_in import signed_in
 
 
@@ -143,3 +143,6 @@ class ExplorerLeadsState(ExplorerState):
         if not await run_blocking(explorer_leads.has_leads, view):
             return error_toast(NO_DATA[0], NO_DATA[1])
         return rx.download(url=export_url(admin_id, view))
+
+
+SECTION_RELOADS["leads"] = ExplorerLeadsState.reload_leads

@@ -19,7 +19,7 @@ from marketplace.offloop import run_blocking
 from marketplace.services import webhooks
 from marketplace.states.auth import success_toast
 from marketplace.states.browser import browser_origin
-from marketplace.states.explorer import ExplorerState
+from marketplace.states.explorer import SECTION_RELOADS, ExplorerState
 from marketplace.states.signed_in import signed_in
 from marketplace.states.webhook import WebhookKeyVars, log_row
 
@@ -78,3 +78,6 @@ class ExplorerWebhookState(WebhookKeyVars, ExplorerState):
         if isinstance(text, str) and text:
             return [rx.set_clipboard(text), rx.toast.success(COPIED)]
         return None
+
+
+SECTION_RELOADS["webhook"] = ExplorerWebhookState.refresh_logs

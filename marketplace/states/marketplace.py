@@ -83,11 +83,6 @@ def unlock_message(result) -> str:
     return UNLOCK_SUCCESS.format(credits=result.credits_deducted, balance=result.remaining_credits)
 
 
-def page_url(filters: rules.Filters, view: str = lead_map.DEFAULT_VIEW) -> str:
-    query = lead_map.with_view(filters.to_query(), view)
-    return f"{routes.MARKETPLACE}?{query}" if query else routes.MARKETPLACE
-
-
 class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfirmVars, AuthState):
     # ----------------------------------------------------------------- filters
     lead_types: list[str] = []
@@ -227,7 +222,7 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
 
         After the new grid is painted: a same-document URL change costs the
         browser a few milliseconds that the user would otherwise wait for."""
-        url = page_url(self._filters(), self.view)
+        url = routes.marketplace_url(lead_map.with_view(self._filters().to_query(), self.view))
         script = ("requestAnimationFrame(() => setTimeout(() => window.history.replaceState("
                   f"window.history.state, '', {json.dumps(url)}), 0));")
         # Fetch (and so decode) the next page's first pictures once the user stays on this page and

@@ -40,7 +40,7 @@ class PricingState(AuthState):
     referral_status: str = ""
     own_code: bool = False
     applied_code: str = ""
-    test_mode: bool = False
+    demo_mode: bool = False
 
     @rx.var
     def referral_busy(self) -> bool:
@@ -56,7 +56,7 @@ class PricingState(AuthState):
         applied (or clear it)."""
         self.own_code = False
         self.applied_code = ""
-        self.test_mode = await run_blocking(payments.test_mode)
+        self.demo_mode = await run_blocking(payments.demo_mode)
         user_id = await self._current_user_id()
         if user_id is not None:
             try:

@@ -1,5 +1,5 @@
 """/purchase-credits: pack selection and the purchase button (SPEC 2, 4, 5, 7,
-8, 9). The /pricing referral box is ``states.pricing``; the test checkout and
+8, 9). The /pricing referral box is ``states.pricing``; the demo checkout and
 /credits-purchased are ``states.checkout``.
 
 Every handler re-validates the session on the server (``await
@@ -40,7 +40,7 @@ DEFAULT_PACK = next((pack.id for pack in packs.PACKS if pack.popular), packs.PAC
 
 def _purchase_context(code: str, user_id: uuid.UUID | None) -> tuple[bool, bool, bool]:
     """(test mode, stored code valid, first-purchase bonus due) for /purchase-credits."""
-    test_mode = payments.test_mode()
+    demo_mode = payments.demo_mode()
     valid = eligible = False
     try:
         if code:
@@ -49,7 +49,7 @@ def _purchase_context(code: str, user_id: uuid.UUID | None) -> tuple[bool, bool,
             eligible = referrals.first_purchase_bonus_eligible(user_id, valid)
     except Exception:  # noqa: BLE001 - the summary's bonus line is informational only
         log.exception("referral check on /purchase-credits failed")
-    return test_mode, valid, eligible
+    return demo_mode, valid, eligible
 
 
 # --------------------------------------------------------------------------- /purchase-credits
@@ -62,7 +62,7 @@ class PurchaseState(AuthState):
     busy: bool = False
     canceled: bool = False
     checkout_url: str = ""
-    test_mode: bool = False
+    demo_mode: bool = False
     referral_valid: bool = False
     bonus_eligible: bool = False
 
@@ -77,7 +77,7 @@ class PurchaseState(AuthState):
         self.checkout_url = ""
         user_id = await self._current_user_id()
         code = (self.referral_code or "").strip()
-        self.test_mode, self.referral_valid, self.bonus_eligible = await run_blocking(
+        self.demo_mode, self.referral_valid, self.bonus_eligible = await run_blocking(
             _purchase_context, code, user_id
         )
         if code and not self.referral_valid:

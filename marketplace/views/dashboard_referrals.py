@@ -6,6 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketplace.components import cards, styles, ui
+from marketplace.messages import CODE_UPDATING, COPIED
 from marketplace.states.auth import success_toast
 from marketplace.states.dashboard import DashboardState
 
@@ -96,7 +97,7 @@ def edit_code_dialog() -> rx.Component:
                         ),
                         rx.button(
                             rx.cond(DashboardState.code_saving, rx.spinner(size="2"), rx.icon("check", size=16)),
-                            rx.cond(DashboardState.code_saving, "Updating...", "Save"),
+                            rx.cond(DashboardState.code_saving, CODE_UPDATING, "Save"),
                             type="submit",
                             size="3",
                             disabled=DashboardState.code_save_disabled,
@@ -179,7 +180,7 @@ def referral_share_card() -> rx.Component:
                     rx.button(
                         rx.icon("copy", size=15),
                         "Copy",
-                        on_click=[rx.set_clipboard(DashboardState.referral_link), *success_toast("Copied")],
+                        on_click=[rx.set_clipboard(DashboardState.referral_link), *success_toast(COPIED)],
                         size="3",
                         id="referral-copy",
                         aria_label="Copy referral link",

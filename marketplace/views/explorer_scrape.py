@@ -13,6 +13,7 @@ import reflex as rx
 
 from marketplace.components import cards
 from marketplace.core import dev_scrape
+from marketplace.messages import SCRAPING
 from marketplace.states.explorer_scrape import ExplorerScrapeState as S
 
 
@@ -146,7 +147,7 @@ def _form() -> rx.Component:
                           color_scheme="gray", on_click=S.reset_form, disabled=S.scraping, id="dev-scrape-reset"),
                 rx.button(
                     rx.cond(S.scraping, rx.spinner(size="2"), rx.icon("radar", size=16)),
-                    rx.cond(S.scraping, "Scraping...", "Run Scrape"),
+                    rx.cond(S.scraping, SCRAPING, "Run Scrape"),
                     type="submit",
                     disabled=S.scraping,
                     id="dev-scrape-run",

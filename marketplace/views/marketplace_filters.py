@@ -8,6 +8,7 @@ import reflex as rx
 
 from marketplace.components import ui
 from marketplace.core import marketplace as rules
+from marketplace.messages import LEADS_LOADING
 from marketplace.states.marketplace import MarketplaceState as S
 from marketplace.views.marketplace_location import (
     bar_popover,
@@ -93,7 +94,7 @@ def result_count() -> rx.Component:
         rx.text(S.result_count_label, size="2", weight="bold", id="result-count", white_space="nowrap"),
         rx.cond(
             S.loading & S.loaded,
-            rx.hstack(rx.spinner(size="1"), rx.text("Loading fresh leads...", size="1", color_scheme="gray"),
+            rx.hstack(rx.spinner(size="1"), rx.text(LEADS_LOADING, size="1", color_scheme="gray"),
                       spacing="1", align="center", class_name="lv-mkt-busy"),
         ),
         spacing="2",

@@ -19,7 +19,8 @@ import reflex as rx
 from marketplace import routes
 from marketplace.components import cards
 from marketplace.core import scrape as rules
-from marketplace.sources.base import SCRAPER_LEAD_TYPES, SOURCES, US_STATES
+from marketplace.core.leads import SCRAPER_LEAD_TYPES, SOURCES, US_STATES
+from marketplace.messages import SCRAPING
 from marketplace.states.bulkscraper import BulkScraperState as S
 
 
@@ -231,7 +232,7 @@ def cost_panel() -> rx.Component:
             ),
             rx.button(
                 rx.cond(S.scraping, rx.spinner(size="2"), rx.icon("zap", size=18)),
-                rx.cond(S.scraping, "Scraping...", "Start Bulk Scrape"),
+                rx.cond(S.scraping, SCRAPING, "Start Bulk Scrape"),
                 on_click=S.open_confirm,
                 disabled=S.start_disabled,
                 size="3",

@@ -41,7 +41,7 @@ def test_robots_txt_keeps_crawlers_out_of_private_pages_and_names_the_sitemap():
     lines = text.splitlines()
     assert lines[:2] == ["User-agent: *", "Allow: /"]
     for path in ("/dashboard", "/explorerdev", "/api/", "/property/", "/credits-purchased", "/purchase-credits",
-                 "/test-checkout/", "/auth/callback", "/auth/reset", "/functions/v1/"):
+                 "/demo-checkout/", "/auth/callback", "/auth/reset", "/functions/v1/"):
         assert f"Disallow: {path}" in lines
     assert not any(line in lines for line in ("Disallow: /auth", "Disallow: /marketplace", "Disallow: /pricing"))
     assert lines[-1] == "Sitemap: https://leadvault.app/sitemap.xml"
@@ -53,7 +53,7 @@ def test_robots_txt_keeps_crawlers_out_of_private_pages_and_names_the_sitemap():
     (routes.LEGAL_TERMS, True), (routes.ABOUT, True), (routes.CONTACT, True), (routes.BULK_SCRAPER, True),
     (routes.DASHBOARD, False), (routes.EXPLORER, False), (routes.PROPERTY, False), (routes.AUTH_CALLBACK, False),
     (routes.AUTH_RESET, False),
-    (routes.PURCHASE_CREDITS, False), (routes.CREDITS_PURCHASED, False), (routes.TEST_CHECKOUT, False),
+    (routes.PURCHASE_CREDITS, False), (routes.CREDITS_PURCHASED, False), (routes.DEMO_CHECKOUT, False),
     (routes.REFERRAL_CAPTURE, False), ("404", False),
 ])
 def test_which_pages_search_engines_may_index(route, indexed):

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from marketplace.api.security import HttpHardening, is_unknown_page
-from marketplace.config import get_settings
+from marketplace.config import reload_settings
 from marketplace.core import http_policy as hp
 
 # --------------------------------------------------------------------------- rules
@@ -109,7 +109,7 @@ def settings(monkeypatch, tmp_path):
     monkeypatch.setenv("MARKETPLACE_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("SECRET_KEY", "unit")
     monkeypatch.setenv("SITE_URL", "https://leadvault.app")
-    return get_settings()
+    return reload_settings()
 
 
 class App:

@@ -29,7 +29,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from marketplace.config import PROJECT_ROOT
+from marketplace.config import PROJECT_ROOT, reload_settings
 from marketplace.migrations import upgrade
 
 # Assertions wait as long as actions do: a 2-core CI machine running the whole
@@ -115,6 +115,7 @@ def _serve(tmp: Path, database_url: str, extra_env: dict, prod_shape: bool):
     env.pop("REDIS_URL", None)
     env.update(extra_env)
     os.environ["DATABASE_URL"] = database_url  # make_user writes here
+    reload_settings()
     upgrade(database_url)
     ARTIFACTS.mkdir(exist_ok=True)
     log_path = ARTIFACTS / ("live-server-prod-shape.log" if prod_shape else "live-server.log")

@@ -11,12 +11,12 @@ from itertools import count
 from playwright.sync_api import Page
 from sqlmodel import select
 
+from marketplace.core.criteria import SearchCriteria
 from marketplace.db import session_scope
 from marketplace.models import UserLead
 from marketplace.services import auth_sessions
 from marketplace.services.seeding import insert_leads
 from marketplace.services.unlocks import unlock_lead
-from marketplace.sources.base import SearchCriteria
 from marketplace.sources.builtin import BuiltinSource
 
 _seeds = count(1000)

@@ -55,7 +55,7 @@ class World:
     to_unlock_id: str  # the member unlocks this one in the browser (30 credits)
     gallery_id: str  # has pictures: its View Images dialog is opened
     costly_id: str  # 150 credits: unlocking it asks for confirmation first
-    checkout_id: str  # the member's open test checkout
+    checkout_id: str  # the member's open demo checkout
 
 
 @pytest.fixture(scope="module")
@@ -199,7 +199,7 @@ def opened(path: str, trigger: str, ready: str) -> Callable[[Page, World], None]
 
 
 def credits_purchased_error(page: Page, world: World) -> None:
-    page.goto("/credits-purchased?session_id=test_cs_doesnotexist")
+    page.goto("/credits-purchased?session_id=demo_cs_doesnotexist")
     expect(page.locator("#purchase-error")).to_have_text("Failed to verify purchase")
     expect_toast(page, "Failed to verify purchase")
     page.locator("[data-sonner-toast]").first.hover()
@@ -245,7 +245,7 @@ PAGES: list[tuple[str, str, Callable[[Page, World], None]]] = [
     ("property-unlocked", "member", visit("/property/{w.unlocked_id}", "#property-image-primary")),
     ("purchase-credits", "member", visit("/purchase-credits", "#purchase-balance")),
     ("credits-purchased-error", "member", credits_purchased_error),
-    ("test-checkout", "member", visit("/test-checkout/{w.checkout_id}", "#test-checkout-pay")),
+    ("demo-checkout", "member", visit("/demo-checkout/{w.checkout_id}", "#demo-checkout-pay")),
     ("explorerdev-super-admin", "admin", visit("/explorerdev", "#explorer-heading")),
     ("phone-home-menu-open", "phone", opened("/", "#header-menu-button", "[role=dialog]")),
     ("phone-marketplace-filter-sheet", "phone", opened("/marketplace", "#mobile-filters-button", "#filter-sheet")),

@@ -16,10 +16,10 @@ from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
 from marketplace.core import dev_scrape
+from marketplace.core.criteria import SearchCriteria
 from marketplace.db import session_scope
 from marketplace.models import BulkScrape, CreditLedger, Lead, LeadRefreshRun, Profile, WebhookRequest
 from marketplace.services import seeding, webhook_keys
-from marketplace.sources.base import SearchCriteria
 from marketplace.sources.builtin import BuiltinSource
 from tests.browser.helpers import ever_seen, expect_toast, start_session, watch_for
 from tests.browser.ws_events import EventChannel, own_handlers, parameters, state_tree, var_defaults

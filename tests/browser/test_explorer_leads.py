@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 from sqlmodel import select
 
 from marketplace.api import explorer_export
+from marketplace.config import reload_settings
 from marketplace.core import explorer as rules
 from marketplace.db import session_scope
 from marketplace.models import Lead, utcnow
@@ -121,6 +122,7 @@ def test_super_admin_pages_searches_sorts_and_exports(page: Page, live_server, m
 
 def test_export_link_needs_a_super_admins_token(page: Page, live_server, make_user, monkeypatch):
     monkeypatch.setenv("SECRET_KEY", "browser-test-secret")  # sign as the live server does
+    reload_settings()
     city = f"Qb{uuid.uuid4().hex[:8]}"
     _add_leads(live_server.database_url, city, count=3, archived=0)
     admin, plain = make_user(admin=True), make_user()

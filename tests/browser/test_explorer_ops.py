@@ -5,10 +5,10 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
+from marketplace.core.criteria import SearchCriteria
 from marketplace.db import session_scope
 from marketplace.models import Lead, LeadRefreshRun
 from marketplace.services import seeding
-from marketplace.sources.base import SearchCriteria
 from marketplace.sources.builtin import BuiltinSource
 from tests.browser.helpers import sign_in
 

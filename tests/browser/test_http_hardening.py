@@ -210,7 +210,7 @@ def test_sitemap_lists_public_pages_only(client, live_server):
     for private in ("/dashboard", "/explorerdev", "/auth", "/auth/callback", "/auth/reset", "/credits-purchased",
                     "/purchase-credits", "/404"):
         assert private not in paths
-    assert not any("[" in p or p.startswith(("/property", "/test-checkout")) for p in paths)
+    assert not any("[" in p or p.startswith(("/property", "/demo-checkout")) for p in paths)
 
 
 # --------------------------------------------------------------------------- the pages under the CSP

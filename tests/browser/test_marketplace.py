@@ -24,6 +24,7 @@ from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
 from marketplace.core import marketplace as rules
+from marketplace.core.criteria import SearchCriteria
 from marketplace.core.images import card_picture
 from marketplace.core.leads import is_generated
 from marketplace.core.pricing import is_high_roi
@@ -33,7 +34,6 @@ from marketplace.models import CreditLedger, Lead, Profile, Subscription, UserLe
 from marketplace.services import auth_sessions, seeding, subscriptions
 from marketplace.services.marketplace import rebuild_facets_now
 from marketplace.services.unlocks import unlock_lead
-from marketplace.sources.base import SearchCriteria
 from marketplace.sources.builtin import BuiltinSource
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.helpers import expect_toast, record_labels, recorded_labels, start_session

@@ -23,12 +23,12 @@ from playwright.sync_api import Page, expect
 from sqlmodel import select
 
 from marketplace.core import lead_map
+from marketplace.core.criteria import SearchCriteria
 from marketplace.core.marketplace import mask_address
 from marketplace.db import get_engine, session_scope
 from marketplace.models import Lead, UserLead
 from marketplace.services import seeding
 from marketplace.services.marketplace import rebuild_facets_now
-from marketplace.sources.base import SearchCriteria
 from marketplace.sources.builtin import BuiltinSource
 from tests.browser.helpers import expect_toast, start_session
 

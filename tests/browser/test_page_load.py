@@ -108,7 +108,7 @@ def test_robots_txt(client, live_server):
     lines = response.text.splitlines()
     assert lines[:2] == ["User-agent: *", "Allow: /"]
     for path in ("/dashboard", "/explorerdev", "/api/", "/property/", "/credits-purchased", "/purchase-credits",
-                 "/test-checkout/"):
+                 "/demo-checkout/"):
         assert f"Disallow: {path}" in lines
     assert f"Sitemap: {live_server.url}/sitemap.xml" in lines
     assert client.get("/sitemap.xml").status_code == 200

@@ -3,7 +3,7 @@
 /credits-purchased, checked against the live app's database.
 
 The live server runs without ``STRIPE_SECRET_KEY``, so every checkout is the
-built-in test checkout at /test-checkout/{id}.
+demo checkout at /demo-checkout/{id}.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from playwright.sync_api import BrowserContext, Page, expect
 from sqlmodel import func, select
 
 from marketplace.db import get_engine, session_scope
-from marketplace.models import CreditLedger, CreditPurchase, Profile, TestCheckout, User
-from marketplace.services import ledger, payments, purchases
+from marketplace.models import CreditLedger, CreditPurchase, DemoCheckout, Profile, User
+from marketplace.services import demo_checkout, ledger, purchases
 from tests.browser.helpers import confirmation_link, expect_toast, record_labels, recorded_labels, start_session
 
 INVALID_CODE = "Invalid referral code. Please check and try again."
@@ -79,28 +79,28 @@ def sign_up(page: Page, first: str, email: str, db: str) -> None:
 
 
 def open_checkout(page: Page, context: BrowserContext) -> Page:
-    """Click the purchase button; the test checkout opens in a new tab."""
+    """Click the purchase button; the demo checkout opens in a new tab."""
     with context.expect_page() as new_page:
         page.locator("#purchase-button").click()
     checkout = new_page.value
-    checkout.wait_for_url(re.compile(r"/test-checkout/test_cs_[\w-]+$"))
-    expect(checkout.locator("#test-mode-banner")).to_have_text("TEST MODE — no real payment is made")
+    checkout.wait_for_url(re.compile(r"/demo-checkout/demo_cs_[\w-]+$"))
+    expect(checkout.locator("#demo-mode-banner")).to_have_text("TEST MODE — no real payment is made")
     expect(page.locator("#checkout-opened")).to_be_visible()  # the buying tab says where the checkout went
     return checkout
 
 
 def buy_starter(page: Page, context: BrowserContext, live_server) -> Page:
-    """Starter through the test checkout; returns the tab showing /credits-purchased."""
+    """Starter through the demo checkout; returns the tab showing /credits-purchased."""
     page.goto("/purchase-credits?pack=starter")
     expect(page.locator("#pack-option-starter")).to_have_attribute("data-state", "checked")
     expect(page.locator("#purchase-button")).to_be_enabled()
     checkout = open_checkout(page, context)
-    expect(checkout.locator("#test-checkout-pack")).to_have_text("Starter")
-    expect(checkout.locator("#test-checkout-credits")).to_have_text("500")
-    expect(checkout.locator("#test-checkout-amount")).to_have_text("$100.00")
-    expect(checkout.locator("#test-checkout-pay")).to_have_text("Pay $100.00")
-    checkout.locator("#test-checkout-pay").click()
-    checkout.wait_for_url(re.compile(r"/credits-purchased\?session_id=test_cs_[\w-]+$"))
+    expect(checkout.locator("#demo-checkout-pack")).to_have_text("Starter")
+    expect(checkout.locator("#demo-checkout-credits")).to_have_text("500")
+    expect(checkout.locator("#demo-checkout-amount")).to_have_text("$100.00")
+    expect(checkout.locator("#demo-checkout-pay")).to_have_text("Pay $100.00")
+    checkout.locator("#demo-checkout-pay").click()
+    checkout.wait_for_url(re.compile(r"/credits-purchased\?session_id=demo_cs_[\w-]+$"))
     expect(checkout.locator("#purchase-success")).to_be_visible()
     expect(checkout).to_have_title("Purchase Complete | LeadVault")
     return checkout
@@ -211,9 +211,9 @@ def test_pack_query_preselects_and_cancel_returns_without_credits(page: Page, li
     expect(page.locator("#purchase-canceled")).to_have_count(0)
 
     checkout = open_checkout(page, page.context)
-    expect(checkout.locator("#test-checkout-pay")).to_have_text("Pay $750.00")
-    expect(checkout.locator("#test-checkout-credits")).to_have_text("5,000")
-    checkout.locator("#test-checkout-cancel").click()
+    expect(checkout.locator("#demo-checkout-pay")).to_have_text("Pay $750.00")
+    expect(checkout.locator("#demo-checkout-credits")).to_have_text("5,000")
+    checkout.locator("#demo-checkout-cancel").click()
     checkout.wait_for_url(re.compile(r"/purchase-credits/?\?canceled=1&pack=enterprise$"))
     expect(checkout.locator("#purchase-canceled")).to_have_text(CANCELED_NOTE)
     expect(checkout.locator("#pack-option-enterprise")).to_have_attribute("data-state", "checked")
@@ -221,16 +221,16 @@ def test_pack_query_preselects_and_cancel_returns_without_credits(page: Page, li
     with session_scope(db) as session:
         purchase = session.exec(select(CreditPurchase).where(CreditPurchase.user_id == uuid.UUID(user["id"]))).one()
         assert purchase.status == "pending"
-        assert session.get(TestCheckout, purchase.provider_session_id).status == "expired"
+        assert session.get(DemoCheckout, purchase.provider_session_id).status == "expired"
         session_id = purchase.provider_session_id
 
     # The canceled session cannot be verified afterwards, and cannot be paid any more.
     checkout.goto(f"/credits-purchased?session_id={session_id}")
     expect(checkout.locator("#purchase-error")).to_have_text("Failed to verify purchase")
     expect(checkout).to_have_title("Purchase Not Verified | LeadVault")
-    checkout.goto(f"/test-checkout/{session_id}")
-    expect(checkout.locator("#test-checkout-finished")).to_have_text("This checkout was canceled.")
-    expect(checkout.locator("#test-checkout-pay")).to_have_count(0)
+    checkout.goto(f"/demo-checkout/{session_id}")
+    expect(checkout.locator("#demo-checkout-finished")).to_have_text("This checkout was canceled.")
+    expect(checkout.locator("#demo-checkout-pay")).to_have_count(0)
     assert balance_of(db, user["id"]) == 0
 
 
@@ -240,7 +240,7 @@ def test_canceled_starter_checkout_comes_back_with_starter_selected(page: Page, 
     page.goto("/purchase-credits?pack=starter")
     expect(page.locator("#pack-option-starter")).to_have_attribute("data-state", "checked")
     checkout = open_checkout(page, page.context)
-    checkout.locator("#test-checkout-cancel").click()
+    checkout.locator("#demo-checkout-cancel").click()
     checkout.wait_for_url(re.compile(r"/purchase-credits/?\?canceled=1&pack=starter$"))
     expect(checkout.locator("#purchase-canceled")).to_have_text(CANCELED_NOTE)
     expect(checkout.locator("#pack-option-starter")).to_have_attribute("data-state", "checked")
@@ -299,18 +299,18 @@ def test_credits_purchased_with_bogus_or_foreign_session(page: Page, live_server
     checkout = purchases.start_purchase(uuid.UUID(owner["id"]), "starter")
     start_session(page, db, other["id"])
 
-    page.goto("/credits-purchased?session_id=test_cs_doesnotexist")
+    page.goto("/credits-purchased?session_id=demo_cs_doesnotexist")
     expect(page.locator("#purchase-error")).to_have_text("Failed to verify purchase")
     expect(page).to_have_title("Purchase Not Verified | LeadVault")
     expect(page.locator("#purchase-failed-note")).to_have_text(PAID_SHORTLY)
     expect_toast(page, "Failed to verify purchase", VERIFY_ISSUE)
 
     # Someone else's checkout: not shown, cannot be paid or verified by this user.
-    page.goto(f"/test-checkout/{checkout.id}")
-    expect(page.locator("#test-checkout-not-found")).to_contain_text("Checkout not found")
-    expect(page.locator("#test-checkout-pay")).to_have_count(0)
-    expect(page.locator("#test-checkout-amount")).to_have_count(0)
-    payments.finish_test_checkout(checkout.id, uuid.UUID(owner["id"]), pay=True)
+    page.goto(f"/demo-checkout/{checkout.id}")
+    expect(page.locator("#demo-checkout-not-found")).to_contain_text("Checkout not found")
+    expect(page.locator("#demo-checkout-pay")).to_have_count(0)
+    expect(page.locator("#demo-checkout-amount")).to_have_count(0)
+    demo_checkout.finish(checkout.id, uuid.UUID(owner["id"]), pay=True)
     page.goto(f"/credits-purchased?session_id={checkout.id}")
     expect(page.locator("#purchase-error")).to_have_text("Failed to verify purchase")
     expect(page.locator("#purchase-failed-note")).to_have_text(PAID_SHORTLY)
@@ -325,9 +325,9 @@ def test_credits_purchased_signed_out_asks_to_log_in(page: Page, live_server, ma
     expect(page.locator("#purchase-signed-out")).to_contain_text("Please log in")
     expect(page).to_have_title("Log In to Verify Purchase | LeadVault")
     expect(page.locator("#purchase-signed-out-login")).to_have_attribute("href", "/auth")
-    page.goto(f"/test-checkout/{checkout.id}")
-    expect(page.locator("#test-checkout-signed-out")).to_be_visible()
-    expect(page.locator("#test-checkout-pay")).to_have_count(0)
+    page.goto(f"/demo-checkout/{checkout.id}")
+    expect(page.locator("#demo-checkout-signed-out")).to_be_visible()
+    expect(page.locator("#demo-checkout-pay")).to_have_count(0)
     assert balance_of(live_server.database_url, owner["id"]) == 0
 
 

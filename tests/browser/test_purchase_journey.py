@@ -86,17 +86,17 @@ def test_pro_purchase_breakdown_second_tab_balance_and_history(page: Page, live_
     with page.context.expect_page() as opened:
         page.locator("#purchase-button").click()
     checkout = opened.value
-    checkout.wait_for_url(re.compile(r"/test-checkout/test_cs_[\w-]+$"))
-    expect(checkout.locator("#test-checkout-credits")).to_have_text("1,500")
-    expect(checkout.locator("#test-checkout-breakdown")).to_have_text(PRO_BREAKDOWN)
-    expect(checkout.locator("#test-checkout-referral")).to_have_text("+750")
+    checkout.wait_for_url(re.compile(r"/demo-checkout/demo_cs_[\w-]+$"))
+    expect(checkout.locator("#demo-checkout-credits")).to_have_text("1,500")
+    expect(checkout.locator("#demo-checkout-breakdown")).to_have_text(PRO_BREAKDOWN)
+    expect(checkout.locator("#demo-checkout-referral")).to_have_text("+750")
     shoot(checkout, "checkout")
     expect(page.locator("#checkout-opened")).to_be_visible()
     expect(page.locator("#lv-checkout-watch")).to_have_count(1)  # this tab watches the checkout it opened
 
     # Paid there: the result shows the same breakdown and the referral bonus apart.
-    checkout.locator("#test-checkout-pay").click()
-    checkout.wait_for_url(re.compile(r"/credits-purchased\?session_id=test_cs_[\w-]+$"))
+    checkout.locator("#demo-checkout-pay").click()
+    checkout.wait_for_url(re.compile(r"/credits-purchased\?session_id=demo_cs_[\w-]+$"))
     expect(checkout.locator("#purchase-credits-added")).to_have_text("2,250")
     expect(checkout.locator("#purchase-pack-credits")).to_have_text("1,500")
     expect(checkout.locator("#purchase-breakdown")).to_have_text(PRO_BREAKDOWN)

@@ -28,7 +28,7 @@ from sqlmodel import select
 from marketplace.config import PROJECT_ROOT
 from marketplace.db import session_scope
 from marketplace.migrations import upgrade
-from marketplace.models import CreditLedger, CreditPurchase, TestCheckout, User
+from marketplace.models import CreditLedger, CreditPurchase, DemoCheckout, User
 from marketplace.services import accounts, ledger
 from tests.browser.conftest import ARTIFACTS, SERVER_START_TIMEOUT, _free_port
 from tests.browser.helpers import start_session
@@ -67,8 +67,8 @@ def open_checkout(page: Page, context: BrowserContext, pack: str = "starter") ->
     with context.expect_page() as new_page:
         page.locator("#purchase-button").click()
     checkout = new_page.value
-    checkout.wait_for_url(re.compile(r"/test-checkout/test_cs_[\w-]+$"))
-    expect(checkout.locator("#test-checkout-pay")).to_be_enabled()
+    checkout.wait_for_url(re.compile(r"/demo-checkout/demo_cs_[\w-]+$"))
+    expect(checkout.locator("#demo-checkout-pay")).to_be_enabled()
     return checkout
 
 
@@ -108,11 +108,11 @@ def test_pay_credits_even_when_the_result_page_never_loads(page: Page, live_serv
     dropped = block_the_result_page(page.context)
 
     checkout = open_checkout(page, page.context, "pro")
-    expect(checkout.locator("#test-mode-banner")).to_have_text(BANNER)
+    expect(checkout.locator("#demo-mode-banner")).to_have_text(BANNER)
     assert balance_of(db, user["id"]) == 0
-    checkout.locator("#test-checkout-pay").click()
+    checkout.locator("#demo-checkout-pay").click()
     # The buyer is sent on to the result page, which never gets to do anything ...
-    checkout.wait_for_url(re.compile(rf"/{RESULT_PATH}\?session_id=test_cs_[\w-]+$"))
+    checkout.wait_for_url(re.compile(rf"/{RESULT_PATH}\?session_id=demo_cs_[\w-]+$"))
     deadline = time.monotonic() + 15
     while not dropped and time.monotonic() < deadline:
         checkout.wait_for_timeout(100)  # lets Playwright run the websocket relay
@@ -138,15 +138,15 @@ def test_paying_again_from_the_checkout_page_books_nothing_more(page: Page, live
     start_session(page, db, user["id"])
     checkout = open_checkout(page, page.context)
     checkout_url = checkout.url
-    checkout.locator("#test-checkout-pay").click()
-    checkout.wait_for_url(re.compile(rf"/{RESULT_PATH}\?session_id=test_cs_[\w-]+$"))
+    checkout.locator("#demo-checkout-pay").click()
+    checkout.wait_for_url(re.compile(rf"/{RESULT_PATH}\?session_id=demo_cs_[\w-]+$"))
     expect(checkout.locator("#purchase-credits-added")).to_have_text("500")
     expect(checkout.locator("#purchase-new-balance")).to_have_text("500 credits")
 
     checkout.goto(checkout_url)
-    expect(checkout.locator("#test-checkout-finished")).to_have_text("This checkout has already been paid.")
-    checkout.locator("#test-checkout-continue").click()
-    checkout.wait_for_url(re.compile(rf"/{RESULT_PATH}\?session_id=test_cs_[\w-]+$"))
+    expect(checkout.locator("#demo-checkout-finished")).to_have_text("This checkout has already been paid.")
+    checkout.locator("#demo-checkout-continue").click()
+    checkout.wait_for_url(re.compile(rf"/{RESULT_PATH}\?session_id=demo_cs_[\w-]+$"))
     expect(checkout.locator("#purchase-credits-added")).to_have_text("500")
     expect(checkout.locator("#purchase-new-balance")).to_have_text("500 credits")
     assert balance_of(db, user["id"]) == 500
@@ -161,7 +161,7 @@ def test_test_mode_banner_on_every_purchase_screen(page: Page, live_server, make
     start_session(page, live_server.database_url, user["id"])
 
     page.goto("/pricing")
-    banner = page.locator("#test-mode-banner")
+    banner = page.locator("#demo-mode-banner")
     expect(banner).to_have_text(BANNER)
     # In the pack cards' area: above the cards, below the referral box.
     cards = page.locator("#pricing-packs").bounding_box()
@@ -170,17 +170,17 @@ def test_test_mode_banner_on_every_purchase_screen(page: Page, live_server, make
     assert box["y"] + box["height"] <= strip["y"] and strip["y"] + strip["height"] <= cards["y"]
 
     page.goto("/purchase-credits")
-    expect(page.locator("#test-mode-banner")).to_have_text(BANNER)
+    expect(page.locator("#demo-mode-banner")).to_have_text(BANNER)
     expect(page.locator("#purchase-button")).to_be_visible()
 
     checkout = open_checkout(page, page.context)
-    expect(checkout.locator("#test-mode-banner")).to_have_text(BANNER)
-    checkout.locator("#test-checkout-pay").click()
-    checkout.wait_for_url(re.compile(rf"/{RESULT_PATH}\?session_id=test_cs_[\w-]+$"))
+    expect(checkout.locator("#demo-mode-banner")).to_have_text(BANNER)
+    checkout.locator("#demo-checkout-pay").click()
+    checkout.wait_for_url(re.compile(rf"/{RESULT_PATH}\?session_id=demo_cs_[\w-]+$"))
     expect(checkout.locator("#purchase-success")).to_be_visible()
-    expect(checkout.locator("#test-mode-banner")).to_have_text(BANNER)
+    expect(checkout.locator("#demo-mode-banner")).to_have_text(BANNER)
     for screen in (page, checkout):
-        expect(screen.locator("#test-mode-banner")).to_have_count(1)
+        expect(screen.locator("#demo-mode-banner")).to_have_count(1)
 
 
 # --------------------------------------------------------------------------- return addresses without SITE_URL
@@ -266,12 +266,12 @@ def test_buyer_comes_back_to_the_address_they_started_on(browser, server_without
         page = context.new_page()
         start_session(page, db, user_id)
         checkout = open_checkout(page, context)
-        assert checkout.url.startswith(f"{origin}/test-checkout/")
+        assert checkout.url.startswith(f"{origin}/demo-checkout/")
         with session_scope(db) as session:
-            row = session.exec(select(TestCheckout).where(TestCheckout.user_id == uuid.UUID(user_id))).one()
+            row = session.exec(select(DemoCheckout).where(DemoCheckout.user_id == uuid.UUID(user_id))).one()
             assert row.success_url == f"{origin}/{RESULT_PATH}?session_id={row.id}"
             assert row.cancel_url == f"{origin}/purchase-credits?canceled=1&pack=starter"
-        checkout.locator("#test-checkout-pay").click()
+        checkout.locator("#demo-checkout-pay").click()
         checkout.wait_for_url(f"{origin}/{RESULT_PATH}?session_id={row.id}")
         expect(checkout.locator("#purchase-success")).to_be_visible()
         expect(checkout.locator("#purchase-credits-added")).to_have_text("500")

@@ -11,7 +11,7 @@ from sqlmodel import func, select
 
 from marketplace.db import session_scope
 from marketplace.models import CreditLedger, Profile
-from marketplace.services import payments, purchases
+from marketplace.services import demo_checkout, purchases
 from tests.browser.helpers import expect_toast, start_session
 
 INVALID_CODE = ("Invalid Code", "Referral code must be 1-15 alphanumeric characters only.")
@@ -53,11 +53,11 @@ def refer(db: str, user_id: str, referrer_id: str) -> None:
 
 
 def buy(user_id: str, bundle: str, pay: bool = True) -> None:
-    """A purchase through the real flow: checkout, the test checkout page's confirm, verification."""
+    """A purchase through the real flow: checkout, the demo checkout page's confirm, verification."""
     uid = uuid.UUID(user_id)
     checkout = purchases.start_purchase(uid, bundle)
     if pay:
-        payments.finish_test_checkout(checkout.id, uid, pay=True)
+        demo_checkout.finish(checkout.id, uid, pay=True)
         purchases.verify_purchase(uid, checkout.id)
 
 

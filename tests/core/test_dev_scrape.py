@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from marketplace.core import dev_scrape as d
-from marketplace.sources.base import Range
+from marketplace.core.criteria import Range
 
 
 def _parse(**changes):

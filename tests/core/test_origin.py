@@ -2,7 +2,7 @@
 
 import pytest
 
-from marketplace.config import get_settings
+from marketplace.config import reload_settings
 from marketplace.core.origin import origin_from_headers, valid_origin
 
 
@@ -39,9 +39,9 @@ def test_origin_header_first_then_host():
 def test_base_url_prefers_site_url_then_the_browser(monkeypatch):
     monkeypatch.delenv("SITE_URL", raising=False)
     monkeypatch.setenv("PORT", "3000")
-    settings = get_settings()
+    settings = reload_settings()
     assert settings.base_url("http://127.0.0.1:3000") == "http://127.0.0.1:3000"
     assert settings.base_url("http://evil.example/phish") == "http://localhost:3000"
     assert settings.base_url(None) == "http://localhost:3000"
     monkeypatch.setenv("SITE_URL", "https://leads.example.com/")
-    assert get_settings().base_url("http://127.0.0.1:3000") == "https://leads.example.com"
+    assert reload_settings().base_url("http://127.0.0.1:3000") == "https://leads.example.com"

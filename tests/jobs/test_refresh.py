@@ -7,11 +7,12 @@ import pytest
 from apscheduler.triggers.cron import CronTrigger
 from sqlmodel import func, select
 
+from marketplace.core.criteria import SearchCriteria
 from marketplace.db import session_scope
 from marketplace.jobs import refresh, scheduler
 from marketplace.models import Lead, LeadRefreshRun, UserLead
 from marketplace.services import seeding
-from marketplace.sources.base import SearchCriteria, SourceError
+from marketplace.sources.base import SourceError
 from marketplace.sources.builtin import BuiltinSource
 
 # 2026-11-21 08:00 PST is 16:00 UTC.

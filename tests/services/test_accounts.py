@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from sqlmodel import func, select
 
+from marketplace.config import reload_settings
 from marketplace.db import session_scope
 from marketplace.models import AuthSession, EmailOutbox, LoginAttempt, Profile, Subscription, User, utcnow
 from marketplace.services import account_mail, account_settings, accounts, auth_sessions, ledger
@@ -190,6 +191,7 @@ def test_create_user_refuses_overlong_fields(db_url, args, message):
 
 def test_sign_up_is_throttled_per_ip(db_url, monkeypatch):
     monkeypatch.setenv("SIGNUP_MAX_PER_HOUR", "3")
+    reload_settings()
     for i in range(3):
         _sign_up(email=f"p{i}@example.com", ip_address="198.51.100.7")
     # a taken address counts the same as a new one
@@ -286,11 +288,13 @@ def test_mailed_links_point_at_site_url_else_the_local_address(db_url, monkeypat
     the request. Without SITE_URL it is the address `make run` prints, with it SITE_URL."""
     monkeypatch.delenv("SITE_URL", raising=False)
     monkeypatch.setenv("PORT", "3000")
+    reload_settings()
     _sign_up()
     [link] = _mails()
     assert link.body.count("http://") == 1 and "\n\nhttp://localhost:3000/auth/callback?token=" in link.body
     assert _confirm(link) is not None
     monkeypatch.setenv("SITE_URL", "https://leads.example.com/")
+    reload_settings()
     _sign_up()  # the address is registered now: its owner gets the notice
     notice = _mails()[-1]
     assert notice.subject == "Someone tried to sign up with your e-mail address"
@@ -314,6 +318,7 @@ def test_nothing_from_a_request_reaches_a_mailed_link(mailer):
 def test_production_log_holds_no_link(db_url, monkeypatch, caplog, capsys):
     monkeypatch.delenv("SMTP_URL", raising=False)
     monkeypatch.setenv("APP_ENV", "production")
+    reload_settings()
     with caplog.at_level(logging.DEBUG):
         _sign_up()
         _sign_up()  # the notice or a second link
@@ -326,6 +331,7 @@ def test_production_log_holds_no_link(db_url, monkeypatch, caplog, capsys):
 def test_development_log_shows_the_link(db_url, monkeypatch, capsys):
     monkeypatch.delenv("SMTP_URL", raising=False)
     monkeypatch.delenv("APP_ENV", raising=False)
+    reload_settings()
     _sign_up()
     assert "/auth/callback?token=" in capsys.readouterr().out
 
@@ -336,6 +342,7 @@ def test_smtp_mail_is_sent_after_commit_and_not_on_rollback(db_url, monkeypatch)
 
     with smtp_server() as (url, received):
         monkeypatch.setenv("SMTP_URL", url)
+        reload_settings()
         with pytest.raises(RuntimeError):
             with session_scope() as s:
                 accounts.sign_up(s, first_name="Ann", last_name="Lee", email="ann@example.com",

@@ -10,6 +10,7 @@ from datetime import date, timedelta
 
 import sqlalchemy as sa
 
+from marketplace.config import reload_settings
 from marketplace.core import saved_searches as rules
 from marketplace.core.marketplace import LEAD_TYPE_OPTIONS, ROI_BANDS, SIZE_BANDS, TAGS, Filters
 from marketplace.db import get_engine, session_scope
@@ -39,6 +40,7 @@ def _token(url: str) -> str:
 
 def test_new_leads_notify_matching_users_once(db_url, new_user, monkeypatch):
     monkeypatch.setenv("SITE_URL", "https://leadvault.test")
+    reload_settings()
     alice = new_user(confirmed=True, email="alice@example.com")
     bob = new_user(confirmed=True, email="bob@example.com")
     carol = new_user(confirmed=False, email="carol@example.com")
@@ -217,6 +219,7 @@ def test_digest_goes_out_over_smtp_with_the_unsubscribe_headers(db_url, new_user
     with smtp_server() as (smtp_url, received):
         monkeypatch.setenv("SMTP_URL", smtp_url)
         monkeypatch.setenv("SITE_URL", "https://leadvault.test")
+        reload_settings()
         user = new_user(confirmed=True, email="ann@example.com")
         view = searches.create_saved_search(user.id, "Austin probate", "type=Probate")
         run = _run()

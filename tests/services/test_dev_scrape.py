@@ -11,6 +11,7 @@ import pytest
 from sqlmodel import func, select
 
 from marketplace.core import dev_scrape
+from marketplace.core.criteria import SearchCriteria
 from marketplace.core.marketplace import Filters
 from marketplace.core.pricing import credit_cost_for_confidence
 from marketplace.db import session_scope
@@ -18,7 +19,7 @@ from marketplace.models import BulkScrape, CreditLedger, Lead, LeadFacet
 from marketplace.services import ledger, scrapes
 from marketplace.services.marketplace import query_page
 from marketplace.services.seeding import insert_leads
-from marketplace.sources.base import SearchCriteria, SourceError
+from marketplace.sources.base import SourceError
 from marketplace.sources.builtin import BuiltinSource
 
 

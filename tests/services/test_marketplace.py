@@ -4,11 +4,10 @@ import pytest
 import sqlalchemy as sa
 
 from marketplace.core import marketplace as rules
+from marketplace.core.criteria import SearchCriteria
 from marketplace.db import get_engine, session_scope
 from marketplace.models import Lead, UserLead
-from marketplace.services import marketplace as svc
-from marketplace.services import seeding
-from marketplace.sources.base import SearchCriteria
+from marketplace.services import marketplace as svc, seeding
 from marketplace.sources.builtin import BuiltinSource
 
 

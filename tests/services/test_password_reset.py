@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from sqlmodel import func, select
 
+from marketplace.config import reload_settings
 from marketplace.db import session_scope
 from marketplace.models import AuthSession, EmailOutbox, LoginAttempt, User, utcnow
 from marketplace.services import accounts, auth_sessions, password_reset, throttle
@@ -68,6 +69,7 @@ def test_request_answers_the_same_for_a_known_and_an_unknown_address(new_user, d
 
 def test_request_link_is_built_from_site_url_not_the_request(new_user, db_url, monkeypatch):
     monkeypatch.setenv("SITE_URL", "https://leads.example.org")
+    reload_settings()
     user = new_user(email="site@example.com", confirmed=True)
     password_reset.request_password_reset(user.email, ip_address="10.1.0.3")
     assert "\n\nhttps://leads.example.org/auth/reset?token=" in _mails(user.email)[-1].body
@@ -282,6 +284,7 @@ def test_a_slow_mail_server_does_not_tell_a_known_address_from_an_unknown_one(ne
     user = new_user(email="slowmail@example.com", confirmed=True)
     with smtp_server(greeting_delay=2.0) as (url, received):
         monkeypatch.setenv("SMTP_URL", url)
+        reload_settings()
         started = time.monotonic()
         password_reset.request_password_reset(user.email, ip_address="10.13.0.1")
         assert time.monotonic() - started < 1.5

@@ -7,7 +7,7 @@ from sqlmodel import update
 from marketplace.core import receipts
 from marketplace.db import session_scope
 from marketplace.models import CreditPurchase, Profile
-from marketplace.services import payments, purchase_history, purchases
+from marketplace.services import demo_checkout, purchase_history, purchases
 from tests.factories import make_purchase
 
 
@@ -26,7 +26,7 @@ def test_history_lists_own_purchases_newest_first_with_the_bonus_split(new_user,
     monkeypatch.delenv("STRIPE_SECRET_KEY", raising=False)
     referrer, buyer, other = new_user(), new_user(), new_user()
     first = purchases.start_purchase(buyer.id, "pro", _code(referrer.id))
-    payments.finish_test_checkout(first.id, buyer.id, pay=True)
+    demo_checkout.finish(first.id, buyer.id, pay=True)
     second = purchases.start_purchase(buyer.id, "enterprise")  # left pending
     failed = make_purchase(buyer.id, bundle="starter", status="failed")
     make_purchase(other.id, bundle="pro", credits=1500, amount_cents=27_000, status="paid")
@@ -58,11 +58,11 @@ def test_buyer_status_follows_a_checkout_to_paid(new_user, monkeypatch):
     checkout = purchases.start_purchase(buyer.id, "starter")
     assert purchase_history.buyer_status(buyer.id, checkout.id) == purchase_history.BuyerStatus(40, False, "pending")
     assert purchase_history.buyer_status(other.id, checkout.id).checkout_status == ""  # not theirs
-    payments.finish_test_checkout(checkout.id, buyer.id, pay=True)
+    demo_checkout.finish(checkout.id, buyer.id, pay=True)
     assert purchase_history.buyer_status(buyer.id, checkout.id) == purchase_history.BuyerStatus(540, True, "paid")
     assert purchase_history.buyer_status(buyer.id, "cs_unknown").checkout_status == ""
     canceled = purchases.start_purchase(buyer.id, "pro")
-    payments.finish_test_checkout(canceled.id, buyer.id, pay=False)
+    demo_checkout.finish(canceled.id, buyer.id, pay=False)
     assert purchase_history.buyer_status(buyer.id, canceled.id).checkout_status == "canceled"
 
 

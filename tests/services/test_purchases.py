@@ -1,4 +1,4 @@
-"""Buying credits: test checkout and Stripe (a local fake), referral rewards,
+"""Buying credits: the demo checkout and Stripe (a local fake), referral rewards,
 idempotent crediting, signed webhooks, outages, return addresses."""
 
 import json
@@ -12,9 +12,10 @@ from fastapi.testclient import TestClient
 from sqlmodel import func, select
 
 from marketplace.api.app import create_api
+from marketplace.config import reload_settings
 from marketplace.db import session_scope
-from marketplace.models import CreditLedger, CreditPurchase, Profile, Subscription, TestCheckout
-from marketplace.services import ledger, payments, purchases, referrals, stripe_events
+from marketplace.models import CreditLedger, CreditPurchase, DemoCheckout, Profile, Subscription
+from marketplace.services import demo_checkout, ledger, purchases, referrals, stripe_events
 from tests.fakes.stripe_server import FakeStripe
 
 WEBHOOK_SECRET = "whsec_test_secret"
@@ -25,6 +26,7 @@ def _payments_from_a_clean_environment(monkeypatch):
     for name in ("PAYMENTS", "APP_ENV", "SITE_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_BASE"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("PORT", "3000")
+    reload_settings()
 
 
 def _balance(user_id):
@@ -39,10 +41,10 @@ def _code(user_id):
         return s.get(Profile, user_id).referral_code
 
 
-def _buy_with_test_checkout(user_id, bundle="starter", referral_code=None):
+def _buy_with_demo_checkout(user_id, bundle="starter", referral_code=None):
     checkout = purchases.start_purchase(user_id, bundle, referral_code)
-    assert checkout.url == f"/test-checkout/{checkout.id}"
-    return_url = payments.finish_test_checkout(checkout.id, user_id, pay=True)
+    assert checkout.url == f"/demo-checkout/{checkout.id}"
+    return_url = demo_checkout.finish(checkout.id, user_id, pay=True)
     assert return_url.endswith(f"/credits-purchased?session_id={checkout.id}")
     return checkout.id, purchases.verify_purchase(user_id, checkout.id)
 
@@ -64,6 +66,7 @@ def fake_stripe(monkeypatch, db_url):
         monkeypatch.setenv("STRIPE_SECRET_KEY", "sk_test_fake")
         monkeypatch.setenv("STRIPE_API_BASE", fake.url)
         monkeypatch.setenv("STRIPE_WEBHOOK_SECRET", WEBHOOK_SECRET)
+        reload_settings()
         yield fake
 
 
@@ -75,12 +78,12 @@ def _deliver(event_type, obj, secret=WEBHOOK_SECRET, timestamp=None):
                                          headers={"stripe-signature": header, "content-type": "application/json"})
 
 
-# --------------------------------------------------------------------------- the built-in test checkout
+# --------------------------------------------------------------------------- the demo checkout
 
 
-def test_test_checkout_credits_once(new_user):
+def test_demo_checkout_credits_once(new_user):
     user = new_user()
-    session_id, result = _buy_with_test_checkout(user.id)
+    session_id, result = _buy_with_demo_checkout(user.id)
     assert (result.credits_added, result.bonus_credits, result.balance) == (500, 0, 500)
     again = purchases.verify_purchase(user.id, session_id)
     assert again.credits_added == 500
@@ -90,23 +93,23 @@ def test_test_checkout_credits_once(new_user):
         assert (row.status, row.provider, row.amount_cents, row.credits) == ("paid", "test", 10000, 500)
 
 
-def test_test_mode_pay_credits_at_once_without_any_verify(new_user):
+def test_demo_checkout_pay_credits_at_once_without_any_verify(new_user):
     """Pay plays Stripe's webhook: the credits are there before any result page loads."""
     referrer, user = new_user(), new_user(credits=30)
     checkout = purchases.start_purchase(user.id, "pro", _code(referrer.id))
     assert _balance(user.id) == 30 and _purchase_row(checkout.id).status == "pending"
-    payments.finish_test_checkout(checkout.id, user.id, pay=True)
+    demo_checkout.finish(checkout.id, user.id, pay=True)
     assert _balance(user.id) == 30 + 1500 + 750
     assert _ledger(user.id) == [("admin_grant", 30, 30), ("purchase", 1500, 1530), ("referral_bonus", 750, 2280)]
     assert _ledger(referrer.id) == [("referral_reward", 540, 540)]
     row = _purchase_row(checkout.id)
     assert (row.status, row.credits, row.bonus_credits, row.completed_at is not None) == ("paid", 1500, 750, True)
     # Paying again (a second click, the Continue button, a retry) books nothing more.
-    again = payments.finish_test_checkout(checkout.id, user.id, pay=True)
+    again = demo_checkout.finish(checkout.id, user.id, pay=True)
     assert again.endswith(f"/credits-purchased?session_id={checkout.id}")
     assert _balance(user.id) == 2280 and len(_ledger(user.id)) == 3 and _balance(referrer.id) == 540
     # Cancel after paying changes nothing; the result page only reads the outcome back.
-    assert payments.finish_test_checkout(checkout.id, user.id, pay=False) == again
+    assert demo_checkout.finish(checkout.id, user.id, pay=False) == again
     result = purchases.verify_purchase(user.id, checkout.id)
     assert (result.credits_added, result.bonus_credits, result.balance, result.bundle) == (2250, 750, 2280, "pro")
     assert _balance(user.id) == 2280 and len(_ledger(user.id)) == 3
@@ -121,7 +124,7 @@ def test_parallel_pays_credit_once(new_user):
     def pay():
         barrier.wait()
         try:
-            targets.append(payments.finish_test_checkout(checkout.id, user.id, pay=True))
+            targets.append(demo_checkout.finish(checkout.id, user.id, pay=True))
         except Exception as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
 
@@ -138,12 +141,12 @@ def test_parallel_pays_credit_once(new_user):
 def test_pay_of_someone_elses_or_a_canceled_checkout_credits_nothing(new_user):
     owner, other = new_user(), new_user()
     checkout = purchases.start_purchase(owner.id, "starter")
-    assert payments.finish_test_checkout(checkout.id, other.id, pay=True) is None
-    assert payments.finish_test_checkout("test_cs_nope", owner.id, pay=True) is None
+    assert demo_checkout.finish(checkout.id, other.id, pay=True) is None
+    assert demo_checkout.finish("demo_cs_nope", owner.id, pay=True) is None
     assert _purchase_row(checkout.id).status == "pending"
     canceled = "/purchase-credits?canceled=1&pack=starter"  # back with the pack that was being bought
-    assert payments.finish_test_checkout(checkout.id, owner.id, pay=False).endswith(canceled)
-    assert payments.finish_test_checkout(checkout.id, owner.id, pay=True).endswith(canceled)
+    assert demo_checkout.finish(checkout.id, owner.id, pay=False).endswith(canceled)
+    assert demo_checkout.finish(checkout.id, owner.id, pay=True).endswith(canceled)
     assert _balance(owner.id) == 0 and _balance(other.id) == 0
     assert _purchase_row(checkout.id).status == "pending"
 
@@ -154,21 +157,23 @@ def test_pay_creates_a_missing_purchase_row_from_the_checkout(new_user):
     checkout = purchases.start_purchase(user.id, "starter")
     with session_scope() as s:
         s.delete(s.exec(select(CreditPurchase)).one())
-    payments.finish_test_checkout(checkout.id, user.id, pay=True)
-    payments.finish_test_checkout(checkout.id, user.id, pay=True)
+    demo_checkout.finish(checkout.id, user.id, pay=True)
+    demo_checkout.finish(checkout.id, user.id, pay=True)
     assert _ledger(user.id) == [("purchase", 500, 500)]
     row = _purchase_row(checkout.id)
     assert (row.status, row.provider, row.amount_cents, row.user_id) == ("paid", "test", 10000, user.id)
 
 
-def test_test_checkouts_cannot_be_paid_once_payments_are_stripe(monkeypatch, new_user):
-    """A test checkout left from a demo is dead when the site takes real payments."""
+def test_demo_checkouts_cannot_be_paid_once_payments_are_stripe(monkeypatch, new_user):
+    """A demo checkout left over is dead when the site takes real payments."""
     user = new_user()
     checkout = purchases.start_purchase(user.id, "enterprise")
     monkeypatch.setenv("STRIPE_SECRET_KEY", "sk_test_fake")
-    assert payments.test_checkout_details(checkout.id, user.id) is None
-    assert payments.finish_test_checkout(checkout.id, user.id, pay=True) is None
+    reload_settings()
+    assert demo_checkout.details(checkout.id, user.id) is None
+    assert demo_checkout.finish(checkout.id, user.id, pay=True) is None
     monkeypatch.setenv("STRIPE_API_BASE", "http://127.0.0.1:9")  # nothing listens: Stripe knows no such session
+    reload_settings()
     with pytest.raises(purchases.PurchaseError):
         purchases.verify_purchase(user.id, checkout.id)
     assert _balance(user.id) == 0
@@ -181,10 +186,10 @@ def test_return_addresses_use_the_browsers_origin_when_site_url_is_unset(new_use
     user = new_user()
     checkout = purchases.start_purchase(user.id, "starter", origin="http://127.0.0.1:3000")
     with session_scope() as s:
-        row = s.get(TestCheckout, checkout.id)
+        row = s.get(DemoCheckout, checkout.id)
         assert row.success_url == f"http://127.0.0.1:3000/credits-purchased?session_id={checkout.id}"
         assert row.cancel_url == "http://127.0.0.1:3000/purchase-credits?canceled=1&pack=starter"
-    assert payments.finish_test_checkout(checkout.id, user.id, pay=True) == row.success_url
+    assert demo_checkout.finish(checkout.id, user.id, pay=True) == row.success_url
 
 
 @pytest.mark.parametrize(("site_url", "origin", "expected"), [
@@ -197,10 +202,11 @@ def test_return_addresses_use_the_browsers_origin_when_site_url_is_unset(new_use
 def test_return_address_choice(monkeypatch, new_user, site_url, origin, expected):
     if site_url:
         monkeypatch.setenv("SITE_URL", site_url)
+        reload_settings()
     user = new_user()
     checkout = purchases.start_purchase(user.id, "starter", origin=origin)
     with session_scope() as s:
-        row = s.get(TestCheckout, checkout.id)
+        row = s.get(DemoCheckout, checkout.id)
         assert (row.success_url, row.cancel_url) == (
             f"{expected}/credits-purchased?session_id={checkout.id}",
             f"{expected}/purchase-credits?canceled=1&pack=starter")
@@ -220,7 +226,7 @@ def test_unpaid_or_cancelled_checkout_credits_nothing(new_user):
     with pytest.raises(purchases.PurchaseError) as err:
         purchases.verify_purchase(user.id, checkout.id)
     assert err.value.message == "Failed to verify purchase"
-    assert payments.finish_test_checkout(checkout.id, user.id, pay=False).endswith(
+    assert demo_checkout.finish(checkout.id, user.id, pay=False).endswith(
         "/purchase-credits?canceled=1&pack=pro")
     with pytest.raises(purchases.PurchaseError):
         purchases.verify_purchase(user.id, checkout.id)
@@ -230,12 +236,12 @@ def test_unpaid_or_cancelled_checkout_credits_nothing(new_user):
 @pytest.mark.parametrize(
     ("user_kind", "session_id", "message"),
     [("none", "x", "Please log in to purchase credits"), ("self", "", "Missing session ID"),
-     ("self", "test_cs_unknown", "Failed to verify purchase"), ("other", None, "Failed to verify purchase")],
+     ("self", "demo_cs_unknown", "Failed to verify purchase"), ("other", None, "Failed to verify purchase")],
 )
 def test_verify_refusals(new_user, user_kind, session_id, message):
     owner = new_user()
     checkout = purchases.start_purchase(owner.id, "starter")
-    payments.finish_test_checkout(checkout.id, owner.id, pay=True)
+    demo_checkout.finish(checkout.id, owner.id, pay=True)
     caller = {"none": None, "self": owner.id, "other": new_user().id}[user_kind]
     with pytest.raises(purchases.PurchaseError) as err:
         purchases.verify_purchase(caller, checkout.id if session_id is None else session_id)
@@ -263,10 +269,10 @@ def test_unknown_pack_and_signed_out_start(new_user):
 def test_referred_first_purchase_bonus_and_referrer_reward_on_every_purchase(new_user):
     referrer = new_user()
     buyer = new_user()
-    _, first = _buy_with_test_checkout(buyer.id, "starter", referral_code=_code(referrer.id).lower())
+    _, first = _buy_with_demo_checkout(buyer.id, "starter", referral_code=_code(referrer.id).lower())
     assert (first.credits_added, first.bonus_credits) == (750, 250)
     assert _balance(buyer.id) == 750 and _balance(referrer.id) == 200
-    _, second = _buy_with_test_checkout(buyer.id, "pro")
+    _, second = _buy_with_demo_checkout(buyer.id, "pro")
     assert (second.credits_added, second.bonus_credits) == (1500, 0)
     assert _balance(buyer.id) == 2250 and _balance(referrer.id) == 200 + 540
     stats = referrals.stats(referrer.id)
@@ -278,7 +284,7 @@ def test_referral_binds_once_and_never_to_oneself(new_user):
     assert not referrals.bind_referrer(a.id, _code(a.id))
     assert referrals.bind_referrer(a.id, _code(b.id))
     assert not referrals.bind_referrer(a.id, _code(c.id))  # cannot be changed
-    _buy_with_test_checkout(c.id)
+    _buy_with_demo_checkout(c.id)
     assert not referrals.bind_referrer(c.id, _code(b.id))  # too late after a purchase
     with session_scope() as s:
         assert s.get(Profile, a.id).referred_by == b.id and s.get(Profile, c.id).referred_by is None

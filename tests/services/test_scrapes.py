@@ -10,12 +10,13 @@ import pytest
 from sqlmodel import func, select
 
 from marketplace.core import scrape as rules
+from marketplace.core.criteria import SearchCriteria
 from marketplace.core.marketplace import Filters
 from marketplace.db import session_scope
 from marketplace.models import BulkScrape, CreditLedger, Lead, UserLead
 from marketplace.services import ledger, scrapes
 from marketplace.services.marketplace import query_page
-from marketplace.sources.base import SearchCriteria, SourceError
+from marketplace.sources.base import SourceError
 from marketplace.sources.builtin import BuiltinSource
 
 AUSTIN = rules.ScrapeRequest(lead_count=91, cities=("Austin, TX",))

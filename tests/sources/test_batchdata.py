@@ -9,9 +9,10 @@ from typing import Any
 import httpx
 import pytest
 
+from marketplace.core.criteria import CriteriaError
 from marketplace.core.motivation import SignalFacts, lead_type_for, motivation
 from marketplace.core.records import SIGNAL_KINDS, MappedRecord, RejectedRow
-from marketplace.sources.base import CriteriaError, SourceError
+from marketplace.sources.base import SourceError
 from marketplace.sources.batchdata import BatchDataClient, fetch_batchdata
 from marketplace.sources.batchdata_mapping import QUICK_LISTS
 from tests.fakes.batchdata import SEARCH, FakeBatchData, fixture_properties

@@ -5,9 +5,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from marketplace.core import pricing
+from marketplace.core.criteria import CriteriaError, Range, SearchCriteria
 from marketplace.core.images import is_illustration
-from marketplace.core.leads import LISTING_URL_KEYS, provenance_line
-from marketplace.sources.base import LEAD_TYPES, SOURCE_FOR_TYPE, CriteriaError, Range, SearchCriteria
+from marketplace.core.leads import LEAD_TYPES, LISTING_URL_KEYS, SOURCE_FOR_TYPE, provenance_line
 from marketplace.sources.builtin import BuiltinSource, matches
 
 

@@ -10,11 +10,11 @@ from datetime import date
 import pytest
 import zipcodes
 
+from marketplace.core.criteria import Range, SearchCriteria
 from marketplace.core.images import house_facts, is_illustration
 from marketplace.core.leads import LISTING_URL_KEYS, provenance_line
 from marketplace.core.marketplace import external_links
 from marketplace.services.seeding import BATCH, _generate_batch
-from marketplace.sources.base import Range, SearchCriteria
 from marketplace.sources.builtin import BuiltinSource
 from marketplace.sources.markets import NON_RESIDENTIAL_ZIPS, largest_house, residential_zips
 

@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 
 from marketplace.core import pricing
-from marketplace.sources.base import SOURCE_FOR_TYPE, CriteriaError, Range, SearchCriteria, SourceError
-from marketplace.sources.markets import DEFAULT_MARKETS, matches
+from marketplace.core.criteria import CriteriaError, Range, SearchCriteria
+from marketplace.core.leads import SOURCE_FOR_TYPE
+from marketplace.sources.base import SourceError
 from marketplace.sources.http import HttpLeadSource, lead_type_for
+from marketplace.sources.markets import DEFAULT_MARKETS, matches
 from tests.fakes.rentcast import LISTINGS, VALUE, FakeRentCast
 
 KEY = "test-key"

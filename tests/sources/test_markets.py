@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from marketplace.sources.base import CriteriaError, SearchCriteria
+from marketplace.core.criteria import CriteriaError, SearchCriteria
 from marketplace.sources.builtin import BuiltinSource
 from marketplace.sources.markets import LARGEST_BY_POPULATION, geo_index, parse_city, pin_cities, resolve_city
 

@@ -12,7 +12,7 @@ import uuid
 
 import pytest
 
-from marketplace.services import payments, purchases
+from marketplace.services import demo_checkout, purchases
 from marketplace.states import auth
 from marketplace.states.auth import AuthState
 
@@ -51,7 +51,7 @@ def test_a_paid_checkout_updates_the_tab_and_ends_the_watch(new_user, clock):
     assert asyncio.run(tab.refresh()) is None
     assert (tab.credits, tab.first_purchase_done, tab.checkout_pending) == (40, False, True)
 
-    payments.finish_test_checkout(checkout.id, buyer.id, pay=True)
+    demo_checkout.finish(checkout.id, buyer.id, pay=True)
     clock[0] += 1  # too soon after the last check: nothing is read
     assert asyncio.run(tab.refresh()) is None and tab.resolved == 1 and tab.credits == 40
     clock[0] += auth.BALANCE_CHECK_MIN_SECONDS
@@ -65,7 +65,7 @@ def test_the_watch_ends_on_cancel_and_after_its_time(new_user, clock):
     tab = Tab(buyer.id)
     canceled = purchases.start_purchase(buyer.id, "starter")
     tab._watch_checkout(canceled.id)
-    payments.finish_test_checkout(canceled.id, buyer.id, pay=False)
+    demo_checkout.finish(canceled.id, buyer.id, pay=False)
     asyncio.run(tab.refresh())
     assert not tab.checkout_pending and tab._pending_checkout == ""
 

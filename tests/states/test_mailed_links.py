@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from reflex.istate.data import RouterData
 from sqlmodel import select
 
+from marketplace.config import reload_settings
 from marketplace.db import read_scope
 from marketplace.messages import CONFIRM_SUBJECT, EXISTING_SUBJECT
 from marketplace.models import EmailOutbox
@@ -46,6 +47,7 @@ def _mail(email: str, subject: str) -> str:
 def test_a_sign_up_with_a_forged_host_mails_the_local_address(db_url, monkeypatch):
     monkeypatch.delenv("SITE_URL", raising=False)
     monkeypatch.setenv("PORT", "3000")
+    reload_settings()
     _sign_up_from(EVIL, "victim@example.com")
     body = _mail("victim@example.com", CONFIRM_SUBJECT)
     assert "\n\nhttp://localhost:3000/auth/callback?token=" in body
@@ -54,6 +56,7 @@ def test_a_sign_up_with_a_forged_host_mails_the_local_address(db_url, monkeypatc
 
 def test_with_site_url_the_notice_to_a_registered_address_links_there(db_url, monkeypatch, new_user):
     monkeypatch.setenv("SITE_URL", "https://leads.example.com")
+    reload_settings()
     new_user(email="owner@example.com", confirmed=True)
     _sign_up_from(EVIL, "owner@example.com")
     body = _mail("owner@example.com", EXISTING_SUBJECT)

@@ -24,10 +24,10 @@ import redis
 import sqlalchemy as sa
 
 from marketplace.config import normalize_database_url
+from marketplace.core.criteria import SearchCriteria
 from marketplace.db import dispose_engines
 from marketplace.migrations import upgrade
 from marketplace.services.seeding import insert_leads
-from marketplace.sources.base import SearchCriteria
 from marketplace.sources.builtin import BuiltinSource
 
 WORKERS = 2

@@ -1,18 +1,18 @@
-"""/test-checkout/{id}: the built-in checkout (``PAYMENTS=test``).
+"""/demo-checkout/{id}: the demo checkout (``PAYMENTS=test``).
 
-Plays Stripe Checkout's part in test mode: clearly marked TEST MODE, it shows
+Plays Stripe Checkout's part with ``PAYMENTS=test``: clearly marked TEST MODE, it shows
 the pack, credits and amount and lets the buyer pay or cancel. Pay credits the
 account on the server at once (as Stripe's webhook would); either way the
 buyer is then sent to the URL Stripe would use (/credits-purchased?session_id=...
 or /purchase-credits?canceled=1), in the same tab. Only the checkout's owner
 sees it (checked on the server); anyone else, and everyone when payments are
-not in test mode, gets a not-found message.
+not in demo mode, gets a not-found message.
 
-Element ids: ``test-mode-banner``, ``test-checkout-pay``,
-``test-checkout-cancel``, ``test-checkout-not-found``,
-``test-checkout-login``, ``test-checkout-amount``, ``test-checkout-pack``,
-``test-checkout-credits``, ``test-checkout-breakdown`` (the pack bonus),
-``test-checkout-referral`` (the first-purchase referral bonus this payment gets).
+Element ids: ``demo-mode-banner``, ``demo-checkout-pay``,
+``demo-checkout-cancel``, ``demo-checkout-not-found``,
+``demo-checkout-login``, ``demo-checkout-amount``, ``demo-checkout-pack``,
+``demo-checkout-credits``, ``demo-checkout-breakdown`` (the pack bonus),
+``demo-checkout-referral`` (the first-purchase referral bonus this payment gets).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from marketplace import routes
 from marketplace.components import ui
 from marketplace.components.footer import brand
 from marketplace.components.layout import page
-from marketplace.components.test_mode import test_mode_banner
-from marketplace.states.checkout import TestCheckoutState as S
+from marketplace.components.demo_mode import demo_mode_banner
+from marketplace.states.checkout import DemoCheckoutState as S
 
 def top_bar() -> rx.Component:
     return rx.box(
@@ -33,7 +33,7 @@ def top_bar() -> rx.Component:
                 brand(),
                 rx.badge("Checkout", variant="soft", color_scheme="gray", radius="full", size="2"),
                 rx.spacer(),
-                rx.hstack(rx.icon("lock", size=14, aria_hidden="true"), rx.text("Secure test checkout", size="2"),
+                rx.hstack(rx.icon("lock", size=14, aria_hidden="true"), rx.text("Demo checkout", size="2"),
                           spacing="1", align="center", color="var(--gray-11)",
                           display=rx.breakpoints(initial="none", xs="flex")),
                 align="center",
@@ -58,14 +58,14 @@ def _row(label: str, value, value_id: str) -> rx.Component:
 def summary_panel() -> rx.Component:
     return rx.vstack(
         rx.text("LeadVault credits", size="2", color_scheme="gray", weight="medium"),
-        rx.text(S.amount, size="9", weight="bold", id="test-checkout-amount", letter_spacing="-0.03em",
+        rx.text(S.amount, size="9", weight="bold", id="demo-checkout-amount", letter_spacing="-0.03em",
                 line_height="1"),
         rx.vstack(
-            _row("Pack", S.pack_name, "test-checkout-pack"),
-            _row("Credits", S.pack_credits, "test-checkout-credits"),
-            rx.cond(S.pack_breakdown != "", _row("Includes", S.pack_breakdown, "test-checkout-breakdown")),
-            rx.cond(S.referral_bonus != "", _row("Referral bonus", f"+{S.referral_bonus}", "test-checkout-referral")),
-            _row("Price per credit", S.per_credit, "test-checkout-per-credit"),
+            _row("Pack", S.pack_name, "demo-checkout-pack"),
+            _row("Credits", S.pack_credits, "demo-checkout-credits"),
+            rx.cond(S.pack_breakdown != "", _row("Includes", S.pack_breakdown, "demo-checkout-breakdown")),
+            rx.cond(S.referral_bonus != "", _row("Referral bonus", f"+{S.referral_bonus}", "demo-checkout-referral")),
+            _row("Price per credit", S.per_credit, "demo-checkout-per-credit"),
             spacing="2",
             width="100%",
             padding_top="0.5rem",
@@ -82,7 +82,7 @@ def pay_panel() -> rx.Component:
         rx.callout.root(
             rx.callout.icon(rx.icon("info", size=18)),
             rx.callout.text(
-                "This is the built-in test checkout. No card is needed and nothing is charged: "
+                "This is a demo checkout. No card is needed and nothing is charged: "
                 "Pay adds the credits to your account at once, as a real payment would; "
                 "Cancel returns you without buying."
             ),
@@ -96,7 +96,7 @@ def pay_panel() -> rx.Component:
                 rx.button(
                     rx.cond(S.busy, rx.spinner(size="2"), rx.icon("lock", size=16, aria_hidden="true")),
                     f"Pay {S.amount}",
-                    id="test-checkout-pay",
+                    id="demo-checkout-pay",
                     on_click=S.pay,
                     disabled=S.busy,
                     size="4",
@@ -104,7 +104,7 @@ def pay_panel() -> rx.Component:
                 ),
                 rx.button(
                     "Cancel",
-                    id="test-checkout-cancel",
+                    id="demo-checkout-cancel",
                     on_click=S.cancel,
                     disabled=S.busy,
                     variant="soft",
@@ -119,9 +119,9 @@ def pay_panel() -> rx.Component:
                 rx.text(
                     rx.cond(S.checkout_status == "complete", "This checkout has already been paid.",
                             "This checkout was canceled."),
-                    size="3", weight="medium", id="test-checkout-finished",
+                    size="3", weight="medium", id="demo-checkout-finished",
                 ),
-                rx.button("Continue", id="test-checkout-continue", on_click=S.pay, disabled=S.busy, size="3",
+                rx.button("Continue", id="demo-checkout-continue", on_click=S.pay, disabled=S.busy, size="3",
                           width="100%"),
                 spacing="3",
                 width="100%",
@@ -144,7 +144,7 @@ def checkout_card() -> rx.Component:
         class_name="lv-card",
         width="100%",
         max_width="880px",
-        id="test-checkout",
+        id="demo-checkout",
     )
 
 
@@ -175,24 +175,24 @@ def body() -> rx.Component:
             "search_x", "Checkout not found",
             "This checkout session does not exist or belongs to another account.",
             ui.button_link("Back to Purchase Credits", routes.PURCHASE_CREDITS, size="3"),
-            "test-checkout-not-found",
+            "demo-checkout-not-found",
         )),
         ("signed_out", message_card(
             "lock_keyhole", "Please log in",
             "Log in to the account that started this checkout to continue.",
-            ui.button_link("Login", routes.AUTH, icon="log_in", size="3", id="test-checkout-login"),
-            "test-checkout-signed-out",
+            ui.button_link("Login", routes.AUTH, icon="log_in", size="3", id="demo-checkout-login"),
+            "demo-checkout-signed-out",
         )),
         rx.vstack(rx.spinner(size="3"), rx.text("Loading checkout...", size="2", color_scheme="gray"),
-                  align="center", spacing="3", role="status", id="test-checkout-loading"),
+                  align="center", spacing="3", role="status", id="demo-checkout-loading"),
     )
 
 
-@page(route=routes.TEST_CHECKOUT, title="Test Checkout", on_load=[S.load], shell_wrapped=False)
-def test_checkout() -> rx.Component:
+@page(route=routes.DEMO_CHECKOUT, title="Demo Checkout", on_load=[S.load], shell_wrapped=False)
+def demo_checkout() -> rx.Component:
     # Landmarks of its own (no site shell here): the bars are the banner, the card the main content.
     return rx.box(
-        rx.el.header(test_mode_banner(), top_bar()),
+        rx.el.header(demo_mode_banner(), top_bar()),
         rx.el.main(
             rx.center(
                 body(),

@@ -1,22 +1,22 @@
 """The TEST MODE banner: shown on every purchase screen while ``PAYMENTS=test``
-(the built-in checkout, no real payment). One component for every page, so the
+(the demo checkout, no real payment). One component for every page, so the
 warning reads the same everywhere.
 
-Element id: ``test-mode-banner`` (one per page).
+Element id: ``demo-mode-banner`` (one per page).
 """
 
 from __future__ import annotations
 
 import reflex as rx
 
-TEST_MODE_BANNER = "TEST MODE — no real payment is made"
+from marketplace.messages import DEMO_MODE_BANNER
 
 
 def _strip(banner_id: str, inline: bool) -> rx.Component:
     return rx.box(
         rx.hstack(
             rx.icon("flask_conical", size=18, aria_hidden="true", flex_shrink="0"),
-            rx.text(TEST_MODE_BANNER, size=rx.breakpoints(initial="2", sm="3"), weight="bold",
+            rx.text(DEMO_MODE_BANNER, size=rx.breakpoints(initial="2", sm="3"), weight="bold",
                     letter_spacing="0.02em"),
             spacing="2",
             align="center",
@@ -33,7 +33,7 @@ def _strip(banner_id: str, inline: bool) -> rx.Component:
     )
 
 
-def test_mode_banner(visible: rx.Var | bool = True, banner_id: str = "test-mode-banner",
+def demo_mode_banner(visible: rx.Var | bool = True, banner_id: str = "demo-mode-banner",
                      inline: bool = False) -> rx.Component:
     """The amber TEST MODE strip, full width (``inline``: rounded, inside a section);
     ``visible`` is a state var (the mode is read on the server at page load) or a constant."""
@@ -42,5 +42,3 @@ def test_mode_banner(visible: rx.Var | bool = True, banner_id: str = "test-mode-
         return strip if visible else rx.fragment()
     return rx.cond(visible, strip)
 
-
-test_mode_banner.__test__ = False  # not a pytest test, whatever its name
