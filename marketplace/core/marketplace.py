@@ -54,6 +54,7 @@ SORTS = (
     ("price_asc", "Lowest Price"),
     ("zestimate_desc", "Highest Market Value"),
     ("sqft_asc", "Smallest Size"),
+    ("motivation_desc", "Motivation (high to low)"),  # issue 23: public-record leads' motivation score
 )
 DEFAULT_SORT = "roi_desc"
 LEAD_TYPE_OPTIONS = LEAD_TYPES
