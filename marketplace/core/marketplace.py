@@ -47,7 +47,13 @@ TAGS = (
     ("vacant", "Vacant"),
     ("auction_soon", "Auction Soon"),
     ("unlocked", "Unlocked"),
+    # Public-record leads (issue 23): signals and owner flags, which every viewer may filter on.
+    ("two_signals", "2+ signals"),
+    ("absentee", "Absentee owner"),
+    ("out_of_state", "Out-of-state owner"),
 )
+# Tags ``lead_facets`` has no column for: counted over ``leads`` (services.marketplace).
+LEAD_ONLY_TAGS = frozenset({"unlocked", "two_signals", "absentee", "out_of_state"})
 SORTS = (
     ("roi_desc", "Highest ROI"),
     ("newest", "Newest"),

@@ -118,6 +118,12 @@ def _tag_condition(tag: str, user_id: uuid.UUID | None):
         return leads_t.c.is_high_roi == sa.true()
     if tag in TAG_LEAD_TYPES:
         return leads_t.c.lead_type == TAG_LEAD_TYPES[tag]
+    if tag == "two_signals":
+        return leads_t.c.signal_count >= 2
+    if tag == "absentee":
+        return leads_t.c.absentee_owner == sa.true()
+    if tag == "out_of_state":
+        return leads_t.c.out_of_state_owner == sa.true()
     # "unlocked": signed out, nobody has unlocked anything, so the tag matches no lead.
     return (leads_t.c.id.in_(sa.select(user_leads_t.c.lead_id).where(user_leads_t.c.user_id == user_id))
             if user_id is not None else sa.false())
@@ -149,7 +155,7 @@ FACET_GROUP_CONDITIONS = {
     "lead_types": lambda values: facets_t.c.lead_type.in_(values),
     "roi_ranges": lambda values: facets_t.c.roi_band.in_(values),
     "sizes": lambda values: facets_t.c.size_band.in_(values),
-    "tags": lambda values: sa.or_(*[_facet_tag(tag) for tag in values if tag != "unlocked"]),
+    "tags": lambda values: sa.or_(*[_facet_tag(tag) for tag in values if tag not in rules.LEAD_ONLY_TAGS]),
 }
 
 
@@ -173,8 +179,8 @@ def _lead_conditions(filters: rules.Filters, user_id: uuid.UUID | None) -> list:
 
 
 def counted_from_facets(filters: rules.Filters) -> bool:
-    """Whether ``lead_facets`` can count this filter (no price, place or "unlocked" filter)."""
-    return not filters.has_price and "unlocked" not in filters.tags and not any(
+    """Whether ``lead_facets`` can count this filter (no price, place, "unlocked" or public-record tag)."""
+    return not filters.has_price and not rules.LEAD_ONLY_TAGS.intersection(filters.tags) and not any(
         getattr(filters, group.field) for group in rules.GROUPS if group.field not in FACET_GROUP_CONDITIONS)
 
 

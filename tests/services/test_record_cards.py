@@ -98,3 +98,14 @@ def test_the_property_page_section_after_the_unlock(db_url):
     assert section.confidence_reasons == basis["confidence"]
     assert {"label": "Parcel ID", "value": "522145900"} in section.facts
     assert section.source_line.endswith(", record 1275357, retrieved 2026-11-25")
+
+
+def test_the_public_record_tags_filter_and_count_over_the_leads(db_url):
+    _import(3)
+    add_lead(db_url)
+    page = lambda *tags: query_page(rules.Filters(tags=tags), None, database_url=db_url)  # noqa: E731
+    two = page("two_signals")
+    assert (two.total, [c.address for c in two.cards]) == (1, [rules.mask_address("5818 WOODCREST AVENUE")])
+    assert page("absentee").total == page("out_of_state").total == 3  # every sample owner lives in Miami, FL
+    assert rules.Filters.from_query("tag=two_signals&tag=absentee&sort=motivation_desc") == rules.Filters(
+        tags=("two_signals", "absentee"), sort="motivation_desc")
