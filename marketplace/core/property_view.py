@@ -166,7 +166,8 @@ def record_section(panel: Any, zone_name: str = UTC_NAME) -> RecordSection:
         "arv_basis": str(basis.get("arv") or "N/A: no basis on record"),
         "rehab_basis": str(basis.get("rehab") or "N/A: no basis on record"),
         "roi_basis": str(basis.get("roi") or "N/A: no basis on record"),
-        "roi_label": "ROI vs market value",
+        # Computed against the market value (no asking price on public records); N/A needs no such label.
+        "roi_label": "Est. ROI" if str(basis.get("roi") or "N/A").startswith("N/A") else "ROI vs market value",
     }
     return RecordSection(
         shown=True, source_line=panel.source_line, signals=signals, closed=list(panel.closed),

@@ -53,6 +53,10 @@ def _signed_out(state) -> None:
     """No session (``signed_in``'s answer): the page's 'Please log in' panel, nothing else."""
     state._clear("signed_out")
 
+RECORD_VARS = ("shown", "signals", "closed", "owner", "flags", "motivation", "reasons", "confidence_reasons",
+               "facts")  # RecordSection's fields, each in PropertyState's 'pr_' var
+
+
 class PropertyState(AuthState):
     status: str = "loading"
     # The user the shown data belongs to: content renders only when it is the
@@ -84,15 +88,8 @@ class PropertyState(AuthState):
     hints: dict[str, str] = dict(DEFAULT_HINTS)
 
     def _set_record(self, section: RecordSection) -> None:
-        self.pr_shown = section.shown
-        self.pr_signals = section.signals
-        self.pr_closed = section.closed
-        self.pr_owner = section.owner
-        self.pr_flags = section.flags
-        self.pr_motivation = section.motivation
-        self.pr_reasons = section.reasons
-        self.pr_confidence_reasons = section.confidence_reasons
-        self.pr_facts = section.facts
+        for name in RECORD_VARS:
+            setattr(self, f"pr_{name}", getattr(section, name))
         self.hints = section.hints
 
     def _clear(self, status: str) -> None:

@@ -115,8 +115,11 @@ def property_header() -> rx.Component:
                     # Where the data comes from: 'Demo data (generated)' (core.leads.provenance_line).
                     rx.cond(
                         D["provenance"] != "",
-                        rx.badge(rx.icon("flask_conical", size=12), D["provenance"], color_scheme="amber",
-                                 variant="soft", radius="full", size="2", id="property-provenance"),
+                        rx.badge(rx.icon("flask_conical", size=12, flex_shrink="0"), D["provenance"],
+                                 color_scheme="amber", variant="soft", radius="full", size="2",
+                                 id="property-provenance",
+                                 # A public record's line is long: it wraps on a phone.
+                                 style={"white_space": "normal", "height": "auto", "max_width": "100%"}),
                     ),
                     spacing="2",
                     wrap="wrap",

@@ -12,6 +12,7 @@ from marketplace.core.property_view import record_section
 from marketplace.db import get_engine
 from marketplace.models import Lead
 from marketplace.services import record_views, unlocks
+from marketplace.services.map import map_card
 from marketplace.services.marketplace import query_page
 from tests.factories import add_lead, make_user
 from tests.services.test_public_records import OWNER, SHERIFF, TAX, TITLES, ingest, rows, sheriff, tax
@@ -72,6 +73,7 @@ def test_a_public_record_card_shows_chips_flags_score_and_its_roi_basis(db_url):
     assert view.motivation == f"Motivation {lead.motivation_score}/100"
     assert view.asking == "N/A"
     assert view.provenance == "Public record: Philadelphia Sheriff's Office, Sheriff Sales (Bid4Assets)"
+    assert map_card(card.id, database_url=db_url) == card  # a marker's card is the grid's, chips included
 
 
 def test_the_property_page_section_after_the_unlock(db_url):
