@@ -85,6 +85,7 @@ _SORT_KEYS = {
     "price_asc": lambda r: (*_asc(r["asking_price"]), _hex(r)),
     "zestimate_desc": lambda r: (*_desc(r["zestimate"]), _hex(r)),
     "sqft_asc": lambda r: (*_asc(r["square_footage"]), _hex(r)),
+    "motivation_desc": lambda r: (*_desc(r.get("motivation_score")), _hex(r)),
 }
 
 
@@ -102,6 +103,9 @@ def _matches(row: dict, f: rules.Filters) -> bool:
             "vacant": row["lead_type"] == "Vacancy",
             "auction_soon": row["lead_type"] == "Auction",
             "unlocked": False,  # signed out in these comparisons
+            "two_signals": (row.get("signal_count") or 0) >= 2,
+            "absentee": bool(row.get("absentee_owner")),
+            "out_of_state": bool(row.get("out_of_state_owner")),
         }
         if not any(tag_hits[t] for t in f.tags):
             return False
