@@ -25,6 +25,7 @@ from marketplace.models import Lead, Property, PropertySignal
 from marketplace.services import record_imports
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.helpers import start_session
+from tests.browser.test_marketplace import close_popovers, toggle
 from tests.browser.test_marketplace_map import _set_active, collect_frames, own_coordinate_texts
 
 SAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "public_records"
@@ -83,7 +84,11 @@ def test_a_locked_record_lead_shows_signals_and_flags_then_the_unlock_shows_owne
     start_session(page, url, user["id"])
     frames = collect_frames(page)
 
-    page.goto("/marketplace?tag=out_of_state&sort=motivation_desc")
+    page.goto("/marketplace?sort=motivation_desc")
+    expect(page.locator("#sort-select")).to_have_text("Motivation (high to low)")
+    toggle(page, "tags", "out_of_state")  # the filter bar's Tags popover
+    expect(page).to_have_url(re.compile(r"/marketplace\?tag=out_of_state&sort=motivation_desc$"))
+    close_popovers(page)
     card = page.locator(f"#lead-card-{target_id}")
     expect(card).to_be_visible()
     chips = page.locator(f"#lead-chips-{target_id} li")
