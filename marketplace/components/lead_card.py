@@ -37,7 +37,7 @@ from reflex.vars.base import Var
 from reflex_components_core.react_router.dom import ReactRouterLink
 
 from marketplace.core.images import CARD_PICTURE_SIZES
-from marketplace.core.lead_cards import CardView
+from marketplace.core.lead_cards import CHIP_SEPARATOR, CardView
 from marketplace.states.marketplace import MarketplaceState
 
 # The picture's intrinsic size (5:3): the browser reserves the box before it loads.
@@ -176,11 +176,13 @@ def _record_chips(card) -> rx.Component:
     """A public-record lead's chips: its open signals, the owner flags, its motivation score (none on
     other leads: the row is not rendered)."""
     return rx.cond(
-        (card.signals.length() > 0) | (card.owner_flags.length() > 0) | (card.motivation != ""),
+        (card.signals != "") | (card.owner_flags != "") | (card.motivation != ""),
         rx.el.ul(
-            rx.foreach(card.signals, lambda label: rx.el.li(label, class_name="lv-lc-chip")),
-            rx.foreach(card.owner_flags, lambda label: rx.el.li(label, class_name="lv-lc-chip",
-                                                                 data_kind="owner")),
+            rx.cond(card.signals != "", rx.foreach(card.signals.split(CHIP_SEPARATOR),
+                                                   lambda label: rx.el.li(label, class_name="lv-lc-chip"))),
+            rx.cond(card.owner_flags != "", rx.foreach(
+                card.owner_flags.split(CHIP_SEPARATOR),
+                lambda label: rx.el.li(label, class_name="lv-lc-chip", data_kind="owner"))),
             rx.cond(card.motivation != "", rx.el.li(card.motivation, **_id("lead-motivation", card),
                                                     class_name="lv-lc-chip", data_kind="score")),
             **_id("lead-chips", card),

@@ -23,6 +23,7 @@ from marketplace.core.unlock_quote import quote_unlock
 from marketplace.messages import CARD_LOGIN, ILLUSTRATION_NOTE, IMAGE_STATUS_TEXT, PICTURE_NOUN, VIEW_ILLUSTRATION
 
 MAX_CARD_IMAGES = 4  # SPEC 2: the primary picture plus up to 3 more
+CHIP_SEPARATOR = "|"  # between a card's chip labels (no label has one)
 
 
 @dataclasses.dataclass
@@ -56,9 +57,10 @@ class CardView:
     picture_note: str = ""  # 'Illustration, not a photo of this property' over an illustration
     provenance: str = ""  # 'Demo data (generated)' (core.leads.provenance_line)
     # Public-record leads (issue 23), shown locked or not: one chip per open signal kind, the owner
-    # flags as chips, 'Motivation 72/100'; without an asking price the ROI is against the market value.
-    signals: list[str] = dataclasses.field(default_factory=list)
-    owner_flags: list[str] = dataclasses.field(default_factory=list)
+    # flags as chips ('Tax delinquent|Vacant': strings, so the memoised card compares them by value),
+    # 'Motivation 72/100'; without an asking price the ROI is against the market value.
+    signals: str = ""
+    owner_flags: str = ""
     motivation: str = ""
     roi_label: str = "Est. ROI"
     image_alt: str = ""
@@ -145,8 +147,9 @@ def card_data(lead: Any, is_sample: bool = False) -> dict:
         "image_count": photos,
         "picture_note": ILLUSTRATION_NOTE if drawn else "",
         "provenance": data.get("provenance") or "",
-        "signals": list(data.get("signals") or ()),
-        "owner_flags": owner_flags(bool(data.get("absentee_owner")), bool(data.get("out_of_state_owner"))),
+        "signals": CHIP_SEPARATOR.join(data.get("signals") or ()),
+        "owner_flags": CHIP_SEPARATOR.join(owner_flags(bool(data.get("absentee_owner")),
+                                                       bool(data.get("out_of_state_owner")))),
         "motivation": motivation_text(data.get("motivation_score")),
         "roi_label": roi_label(data["asking_price"], roi),
         "image_alt": (ILLUSTRATION_NOTE if drawn else f"Photo of {data['address']}") if images else "",

@@ -93,9 +93,9 @@ def test_a_public_record_card_shows_signal_and_owner_chips_and_its_roi_against_t
                           out_of_state_owner=False, motivation_score=72,
                           provenance="Public record: City of Chicago, Vacant and Abandoned Buildings - Violations"))
     assert (card["signals"], card["owner_flags"], card["motivation"]) == (
-        ["Tax delinquent", "Vacant"], ["Absentee owner"], "Motivation 72/100")
+        "Tax delinquent|Vacant", "Absentee owner", "Motivation 72/100")
     assert (card["asking"], card["roi"], card["roi_label"]) == ("N/A", "31.5%", "ROI vs market value")
     listing = card_data(lead())
     assert (listing["signals"], listing["owner_flags"], listing["motivation"], listing["roi_label"]) == (
-        [], [], "", "Est. ROI")
+        "", "", "", "Est. ROI")
     assert card_data(lead(asking_price=None, roi=None))["roi_label"] == "Est. ROI"  # N/A needs no basis

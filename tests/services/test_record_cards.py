@@ -67,8 +67,8 @@ def test_a_public_record_card_shows_chips_flags_score_and_its_roi_basis(db_url):
     _import(1)
     (card,) = query_page(rules.Filters(), None, database_url=db_url).cards
     view = lead_cards.with_action(lead_cards.card_data(card), signed_in=False, credits=0)
-    assert view.signals == ["Sheriff sale", "Tax delinquent"]
-    assert view.owner_flags == ["Absentee owner", "Out-of-state owner"]
+    assert view.signals == "Sheriff sale|Tax delinquent"
+    assert view.owner_flags == "Absentee owner|Out-of-state owner"
     lead = rows(db_url, Lead)[0]
     assert view.motivation == f"Motivation {lead.motivation_score}/100"
     assert view.asking == "N/A"
