@@ -17,7 +17,8 @@ busy conditions.
 Element ids (used by the tests and benchmarks): ``lead-card-{id}``,
 ``lead-address-{id}``, ``lead-city-{id}``, ``lead-type-{id}``,
 ``lead-facts-{id}``, ``lead-roi-{id}``, ``lead-asking-{id}``,
-``lead-market-{id}``, ``lead-arv-{id}``, ``lead-rehab-{id}``,
+``lead-market-{id}``, ``lead-arv-{id}``, ``lead-rehab-{id}``, ``lead-chips-{id}`` (a public record's
+signal, owner-flag and motivation chips), ``lead-motivation-{id}``,
 ``lead-confidence-{id}``, ``lead-provenance-{id}`` ('Demo data (generated)'),
 ``lead-picture-note-{id}`` (over an illustration), ``lead-action-{id}`` (``data-action``: login | view |
 insufficient | unlock | subscription | sample), ``lead-image-{id}`` (``data-fallback`` once
@@ -36,7 +37,7 @@ from reflex.vars.base import Var
 from reflex_components_core.react_router.dom import ReactRouterLink
 
 from marketplace.core.images import CARD_PICTURE_SIZES
-from marketplace.core.lead_cards import CardView
+from marketplace.core.lead_cards import CHIP_SEPARATOR, CardView
 from marketplace.messages import UNLOCKING
 from marketplace.states.marketplace import MarketplaceState
 
@@ -149,7 +150,7 @@ def _financials(card) -> rx.Component:
              ("Market Value", card.market, "market"), ("Rehab", card.rehab, "rehab")]
     return rx.el.div(
         rx.el.p(
-            rx.el.span("Est. ROI"),
+            rx.el.span(card.roi_label),
             rx.el.span(card.roi, **_id("lead-roi", card), data_tone=card.roi_tone),
             class_name="lv-lc-roi",
         ),
@@ -169,6 +170,26 @@ def _confidence(card) -> rx.Component:
         rx.el.progress(value=card.confidence, max=100, aria_label=card.confidence_label,
                        data_tone=rx.cond(card.confidence >= 80, "high", rx.cond(card.confidence >= 60, "mid", "low"))),
         class_name="lv-lc-conf",
+    )
+
+
+def _record_chips(card) -> rx.Component:
+    """A public-record lead's chips: its open signals, the owner flags, its motivation score (none on
+    other leads: the row is not rendered)."""
+    return rx.cond(
+        (card.signals != "") | (card.owner_flags != "") | (card.motivation != ""),
+        rx.el.ul(
+            rx.cond(card.signals != "", rx.foreach(card.signals.split(CHIP_SEPARATOR),
+                                                   lambda label: rx.el.li(label, class_name="lv-lc-chip"))),
+            rx.cond(card.owner_flags != "", rx.foreach(
+                card.owner_flags.split(CHIP_SEPARATOR),
+                lambda label: rx.el.li(label, class_name="lv-lc-chip", data_kind="owner"))),
+            rx.cond(card.motivation != "", rx.el.li(card.motivation, **_id("lead-motivation", card),
+                                                    class_name="lv-lc-chip", data_kind="score")),
+            **_id("lead-chips", card),
+            class_name="lv-lc-chips",
+            aria_label="Public-record signals",
+        ),
     )
 
 
@@ -204,6 +225,7 @@ def _card(busy, eager, **fields) -> rx.Component:
         _media(card, eager),
         _heading(card),
         _facts(card),
+        _record_chips(card),
         _financials(card),
         _confidence(card),
         _provenance(card),

@@ -23,6 +23,7 @@ from marketplace.core.unlock_quote import quote_unlock
 from marketplace.messages import CARD_LOGIN, ILLUSTRATION_NOTE, IMAGE_STATUS_TEXT, PICTURE_NOUN, VIEW_ILLUSTRATION
 
 MAX_CARD_IMAGES = 4  # SPEC 2: the primary picture plus up to 3 more
+CHIP_SEPARATOR = "|"  # between a card's chip labels (no label has one)
 
 
 @dataclasses.dataclass
@@ -55,6 +56,13 @@ class CardView:
     image_count: int = 0  # photos only: an illustration is not an image of the property
     picture_note: str = ""  # 'Illustration, not a photo of this property' over an illustration
     provenance: str = ""  # 'Demo data (generated)' (core.leads.provenance_line)
+    # Public-record leads (issue 23), shown locked or not: one chip per open signal kind, the owner
+    # flags as chips ('Tax delinquent|Vacant': strings, so the memoised card compares them by value),
+    # 'Motivation 72/100'; without an asking price the ROI is against the market value.
+    signals: str = ""
+    owner_flags: str = ""
+    motivation: str = ""
+    roi_label: str = "Est. ROI"
     image_alt: str = ""
     # Under the placeholder: why there is no picture (or, once a picture fails, that it failed).
     image_status: str = ""
@@ -63,6 +71,21 @@ class CardView:
     action_kind: str = "login"  # login | view | insufficient | unlock | subscription | sample
     action_label: str = ""
     action_href: str = ""
+
+
+def owner_flags(absentee: bool, out_of_state: bool) -> list[str]:
+    """The owner flags' chips (issue 23): shown before the unlock, the owner's name and address never."""
+    return [label for flag, label in ((absentee, "Absentee owner"), (out_of_state, "Out-of-state owner")) if flag]
+
+
+def motivation_text(score: int | None) -> str:
+    """'Motivation 72/100'; '' for a lead without a score (demo and listing leads)."""
+    return "" if score is None else f"Motivation {int(score)}/100"
+
+
+def roi_label(asking_price: int | None, roi: float | None) -> str:
+    """A public record has no asking price: its ROI is computed against the market value and says so."""
+    return "ROI vs market value" if asking_price is None and roi is not None else "Est. ROI"
 
 
 def count_text(value: int | float | None, unit: str) -> str:
@@ -124,6 +147,11 @@ def card_data(lead: Any, is_sample: bool = False) -> dict:
         "image_count": photos,
         "picture_note": ILLUSTRATION_NOTE if drawn else "",
         "provenance": data.get("provenance") or "",
+        "signals": CHIP_SEPARATOR.join(data.get("signals") or ()),
+        "owner_flags": CHIP_SEPARATOR.join(owner_flags(bool(data.get("absentee_owner")),
+                                                       bool(data.get("out_of_state_owner")))),
+        "motivation": motivation_text(data.get("motivation_score")),
+        "roi_label": roi_label(data["asking_price"], roi),
         "image_alt": (ILLUSTRATION_NOTE if drawn else f"Photo of {data['address']}") if images else "",
         "image_status": IMAGE_STATUS_TEXT["failed"] if images else IMAGE_STATUS_TEXT.get(
             status, IMAGE_STATUS_TEXT["no_images"]),

@@ -48,13 +48,20 @@ TAGS = (
     ("vacant", "Vacant"),
     ("auction_soon", "Auction Soon"),
     ("unlocked", "Unlocked"),
+    # Public-record leads (issue 23): signals and owner flags, which every viewer may filter on.
+    ("two_signals", "2+ signals"),
+    ("absentee", "Absentee owner"),
+    ("out_of_state", "Out-of-state owner"),
 )
+# Tags ``lead_facets`` has no column for: counted over ``leads`` (services.marketplace).
+LEAD_ONLY_TAGS = frozenset({"unlocked", "two_signals", "absentee", "out_of_state"})
 SORTS = (
     ("roi_desc", "Highest ROI"),
     ("newest", "Newest"),
     ("price_asc", "Lowest Price"),
     ("zestimate_desc", "Highest Market Value"),
     ("sqft_asc", "Smallest Size"),
+    ("motivation_desc", "Motivation (high to low)"),  # issue 23: public-record leads' motivation score
 )
 DEFAULT_SORT = "roi_desc"
 LEAD_TYPE_OPTIONS = LEAD_TYPES

@@ -109,6 +109,77 @@ class PropertyView:
     record: list[dict[str, str]] = field(default_factory=list)
 
 
+# Under each money tile of a lead without a stated basis (demo and listing leads).
+DEFAULT_HINTS = {"asking_basis": "What the seller asks", "market_value_basis": "Estimate as it stands",
+                 "arv_basis": "After-repair value", "rehab_basis": "Estimated repair cost",
+                 "roi_basis": "", "roi_label": "Est. ROI"}
+NO_ASKING_BASIS = "Public records carry no asking price"
+
+
+@dataclass
+class RecordSection:
+    """The property page's 'Public record' section (issue 23) as display values: empty for other leads."""
+
+    shown: bool = False
+    source_line: str = ""  # 'Public record: City of Chicago, ..., record 11CP015666, retrieved 2026-11-25'
+    signals: list[dict[str, str]] = field(default_factory=list)  # label, source, record, as_of, retrieved, url
+    closed: list[str] = field(default_factory=list)
+    owner: dict[str, str] = field(default_factory=dict)          # name, mailing ('N/A' when missing)
+    flags: list[str] = field(default_factory=list)               # 'Absentee owner', 'Out-of-state owner'
+    motivation: str = ""                                         # '72/100'
+    reasons: list[str] = field(default_factory=list)
+    confidence_reasons: list[str] = field(default_factory=list)
+    facts: list[dict[str, str]] = field(default_factory=list)    # parcel id, year built, class
+    hints: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_HINTS))
+
+
+def _mailing(owner: Any) -> str:
+    place = " ".join(part for part in (owner.mailing_state, owner.mailing_zip) if part)
+    parts = [part for part in (owner.mailing_address, owner.mailing_city, place) if part]
+    return ", ".join(parts) if parts else "N/A"
+
+
+def record_section(panel: Any, zone_name: str = UTC_NAME) -> RecordSection:
+    """``services.record_views.PublicRecordPanel`` (None for a lead not from public records) as the page
+    shows it: every signal with its dataset, record key, dates and link; the closed ones with their reason;
+    the owner and the flags; the motivation score with its reasons; the basis of every figure."""
+    if panel is None:
+        return RecordSection()
+    basis = panel.basis or {}
+    signals = [{
+        "label": chip.label,
+        "source": chip.source_line.split(", record ")[0],
+        "record": chip.record_key or "N/A",
+        "as_of": format_date(chip.as_of, zone_name) or "N/A",
+        "retrieved": format_datetime(chip.retrieved_at, zone_name),
+        "url": chip.record_url or "",
+    } for chip in panel.chips]
+    owner = panel.owner
+    flags = [label for flag, label in ((panel.absentee_owner, "Absentee owner"),
+                                       (panel.out_of_state_owner, "Out-of-state owner")) if flag]
+    facts = [{"label": label, "value": str(value)} for label, value in (
+        ("Parcel ID", panel.parcel_id), ("Year built", panel.year_built), ("Property class", panel.property_class))
+        if value not in (None, "")]
+    hints = {
+        "asking_basis": NO_ASKING_BASIS,
+        "market_value_basis": str(basis.get("market_value") or "N/A: no basis on record"),
+        "arv_basis": str(basis.get("arv") or "N/A: no basis on record"),
+        "rehab_basis": str(basis.get("rehab") or "N/A: no basis on record"),
+        "roi_basis": str(basis.get("roi") or "N/A: no basis on record"),
+        # Computed against the market value (no asking price on public records); N/A needs no such label.
+        "roi_label": "Est. ROI" if str(basis.get("roi") or "N/A").startswith("N/A") else "ROI vs market value",
+    }
+    return RecordSection(
+        shown=True, source_line=panel.source_line, signals=signals, closed=list(panel.closed),
+        owner={"name": (owner.name if owner else None) or "N/A",
+               "mailing": _mailing(owner) if owner else "N/A"},
+        flags=flags,
+        motivation="N/A" if panel.motivation_score is None else f"{panel.motivation_score}/100",
+        reasons=list(panel.motivation_reasons), confidence_reasons=[str(r) for r in basis.get("confidence") or ()],
+        facts=facts, hints=hints,
+    )
+
+
 def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name: str = UTC_NAME) -> PropertyView:
     """The display values of an unlocked lead (pure; raises on unreadable data); the
     unlock time in ``zone_name`` (the browser's)."""

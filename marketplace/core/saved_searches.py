@@ -98,8 +98,10 @@ def place_groups(filters: rules.Filters) -> int:
 
 
 def lead_facets(lead_type: str, roi: float | None, square_footage: int | None, is_new: bool,
-                is_high_roi: bool) -> frozenset[tuple[str, str]]:
-    """The (group, value) pairs a lead offers to the criteria (a lead of unknown size offers no size)."""
+                is_high_roi: bool, signal_count: int = 0, absentee_owner: bool = False,
+                out_of_state_owner: bool = False) -> frozenset[tuple[str, str]]:
+    """The (group, value) pairs a lead offers to the criteria (a lead of unknown size offers no size;
+    a public-record lead its '2+ signals', 'Absentee owner' and 'Out-of-state owner' tags)."""
     values = {("type", lead_type), ("roi", rules.roi_band(roi))}
     size = rules.size_band(square_footage)
     if size:
@@ -109,6 +111,9 @@ def lead_facets(lead_type: str, roi: float | None, square_footage: int | None, i
     if is_high_roi:
         values.add(("tag", "high_roi"))
     values.update(("tag", tag) for tag, kind in TAG_LEAD_TYPES.items() if kind == lead_type)
+    values.update(("tag", tag) for tag, flag in (("two_signals", (signal_count or 0) >= 2),
+                                                 ("absentee", absentee_owner),
+                                                 ("out_of_state", out_of_state_owner)) if flag)
     return frozenset(values)
 
 

@@ -18,6 +18,7 @@ import sqlalchemy as sa
 from marketplace.core import lead_map
 from marketplace.core import marketplace as rules
 from marketplace.db import get_engine
+from marketplace.services import record_views
 from marketplace.services.marketplace import (
     CARD_COLUMNS,
     SORT_ORDER,
@@ -81,4 +82,5 @@ def map_card(lead_id: str, user_id: uuid.UUID | None = None, database_url: str |
     statement = sa.select(*CARD_COLUMNS, unlocked).where(leads_t.c.id == key, leads_t.c.is_active == sa.true())
     with get_engine(database_url).connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
         row = conn.execute(statement).first()
-    return None if row is None else _card(row, bool(row.unlocked))
+        chips = record_views.chip_labels(conn, [row.property_id]) if row is not None else {}
+    return None if row is None else _card(row, bool(row.unlocked), tuple(chips.get(row.property_id, ())))

@@ -23,6 +23,7 @@ from marketplace.core.leads import provenance_line
 from marketplace.core.pricing import display_confidence, unlock_cost
 from marketplace.db import get_engine
 from marketplace.models import Lead, LeadFacet, UserLead
+from marketplace.services import record_views
 
 leads_t = Lead.__table__
 facets_t = LeadFacet.__table__
@@ -34,7 +35,8 @@ CARD_COLUMNS = (
     leads_t.c.beds, leads_t.c.baths, leads_t.c.square_footage, leads_t.c.confidence_score,
     leads_t.c.credit_cost, leads_t.c.is_new, leads_t.c.is_high_roi, leads_t.c.image_urls,
     leads_t.c.primary_image_url, leads_t.c.images_fetch_status, leads_t.c.created_at, leads_t.c.raw_data,
-    leads_t.c.source,
+    leads_t.c.source, leads_t.c.property_id, leads_t.c.motivation_score, leads_t.c.signal_count,
+    leads_t.c.absentee_owner, leads_t.c.out_of_state_owner,
 )
 SORT_ORDER = {
     "roi_desc": (leads_t.c.roi.desc().nulls_last(), leads_t.c.id),
@@ -42,6 +44,7 @@ SORT_ORDER = {
     "price_asc": (leads_t.c.asking_price.asc().nulls_last(), leads_t.c.id),
     "zestimate_desc": (leads_t.c.zestimate.desc().nulls_last(), leads_t.c.id),
     "sqft_asc": (leads_t.c.square_footage.asc().nulls_last(), leads_t.c.id),
+    "motivation_desc": (leads_t.c.motivation_score.desc().nulls_last(), leads_t.c.id),
 }
 TAG_LEAD_TYPES = {"vacant": "Vacancy", "auction_soon": "Auction"}
 
@@ -72,6 +75,12 @@ class LeadCard:
     images: list[str]
     image_status: str = "no_images"  # leads.images_fetch_status: why a lead has no pictures
     provenance: str = ""  # core.leads.provenance_line: 'Demo data (generated)'
+    # Public-record leads (issue 23): open signals' labels (record_views.chip_labels), the owner flags
+    # and the motivation score; every viewer sees these (no owner name or address).
+    signals: tuple[str, ...] = ()
+    absentee_owner: bool = False
+    out_of_state_owner: bool = False
+    motivation_score: int | None = None
 
 
 @dataclass(frozen=True)
@@ -109,6 +118,12 @@ def _tag_condition(tag: str, user_id: uuid.UUID | None):
         return leads_t.c.is_high_roi == sa.true()
     if tag in TAG_LEAD_TYPES:
         return leads_t.c.lead_type == TAG_LEAD_TYPES[tag]
+    if tag == "two_signals":
+        return leads_t.c.signal_count >= 2
+    if tag == "absentee":
+        return leads_t.c.absentee_owner == sa.true()
+    if tag == "out_of_state":
+        return leads_t.c.out_of_state_owner == sa.true()
     # "unlocked": signed out, nobody has unlocked anything, so the tag matches no lead.
     return (leads_t.c.id.in_(sa.select(user_leads_t.c.lead_id).where(user_leads_t.c.user_id == user_id))
             if user_id is not None else sa.false())
@@ -140,7 +155,7 @@ FACET_GROUP_CONDITIONS = {
     "lead_types": lambda values: facets_t.c.lead_type.in_(values),
     "roi_ranges": lambda values: facets_t.c.roi_band.in_(values),
     "sizes": lambda values: facets_t.c.size_band.in_(values),
-    "tags": lambda values: sa.or_(*[_facet_tag(tag) for tag in values if tag != "unlocked"]),
+    "tags": lambda values: sa.or_(*[_facet_tag(tag) for tag in values if tag not in rules.LEAD_ONLY_TAGS]),
 }
 
 
@@ -164,8 +179,8 @@ def _lead_conditions(filters: rules.Filters, user_id: uuid.UUID | None) -> list:
 
 
 def counted_from_facets(filters: rules.Filters) -> bool:
-    """Whether ``lead_facets`` can count this filter (no price, place or "unlocked" filter)."""
-    return not filters.has_price and "unlocked" not in filters.tags and not any(
+    """Whether ``lead_facets`` can count this filter (no price, place, "unlocked" or public-record tag)."""
+    return not filters.has_price and not rules.LEAD_ONLY_TAGS.intersection(filters.tags) and not any(
         getattr(filters, group.field) for group in rules.GROUPS if group.field not in FACET_GROUP_CONDITIONS)
 
 
@@ -210,7 +225,7 @@ def _pictures(row: Any) -> list[str]:
     return allowed_images(([row.primary_image_url] if row.primary_image_url else []) + list(row.image_urls or []))
 
 
-def _card(row: Any, unlocked: bool) -> LeadCard:
+def _card(row: Any, unlocked: bool, signals: tuple[str, ...] = ()) -> LeadCard:
     images = _pictures(row)
     return LeadCard(
         id=str(row.id),
@@ -235,6 +250,10 @@ def _card(row: Any, unlocked: bool) -> LeadCard:
         images=images[:4],
         image_status=row.images_fetch_status or "no_images",
         provenance=provenance_line(row.raw_data, row.source),
+        signals=signals,
+        absentee_owner=bool(row.absentee_owner),
+        out_of_state_owner=bool(row.out_of_state_owner),
+        motivation_score=row.motivation_score if row.property_id is not None else None,
     )
 
 
@@ -294,7 +313,9 @@ def query_page(filters: rules.Filters, user_id: uuid.UUID | None = None,
         page = min(filters.page, pages)
         rows = conn.execute(_page_statement(filters, page, user_id, unlocked_column)).all()
         upcoming = conn.execute(_next_pictures_statement(filters, page + 1, user_id)).all() if page < pages else []
-    cards = [_card(r, bool(r.unlocked)) for r in rows]
+        # The page's signal chips: one query for the whole page, none for a page without public records.
+        chips = record_views.chip_labels(conn, [r.property_id for r in rows if r.property_id is not None])
+    cards = [_card(r, bool(r.unlocked), tuple(chips.get(r.property_id, ()))) for r in rows]
     next_pictures = [pictures[0] for r in upcoming if (pictures := _pictures(r))]
     return MarketplacePage(cards=cards, total=total, page=page, pages=pages,
                            filters=rules.Filters(**{**filters.__dict__, "page": page}), next_pictures=next_pictures)

@@ -196,3 +196,24 @@ def public_record_panel(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = No
         property_class=prop.property_class if prop is not None else None,
         owner=_owner(prop) if unlocked and prop is not None else None, closed=closed,
     )
+
+
+def chip_labels(conn, property_ids: list[int]) -> dict[int, list[str]]:
+    """The card chips of many properties in ONE query (a page of the marketplace): per property, the
+    labels of its open signals, one per kind ('Tax delinquent', 'Vacant', 'Sheriff sale'), strongest
+    first. Kinds only: no record key, date or owner (what every viewer may see)."""
+    ids = sorted({i for i in property_ids if i is not None})
+    if not ids:
+        return {}
+    order = {kind: i for i, (kind, _) in enumerate(motivation_rules.LEAD_TYPE_ORDER)}
+    rows = conn.execute(
+        sa.select(signals_t.c.property_id, signals_t.c.kind, signals_t.c.sale_type).distinct()
+        .where(signals_t.c.property_id.in_(ids), signals_t.c.status == "open")
+    ).all()
+    labels: dict[int, list[str]] = {}
+    for row in sorted(rows, key=lambda r: (order.get(r.kind, len(order)), r.kind, r.sale_type or "")):
+        label = signal_label(row.kind, row.sale_type)
+        shown = labels.setdefault(row.property_id, [])
+        if label not in shown:
+            shown.append(label)
+    return labels

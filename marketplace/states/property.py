@@ -33,10 +33,10 @@ import reflex as rx
 
 from marketplace.config import get_settings
 from marketplace.core.lead_map import single_point
-from marketplace.core.property_view import GALLERY_SIZE, property_view
+from marketplace.core.property_view import DEFAULT_HINTS, GALLERY_SIZE, RecordSection, property_view, record_section
 from marketplace import messages
 from marketplace.offloop import run_blocking
-from marketplace.services import unlocks
+from marketplace.services import record_views, unlocks
 from marketplace.states.auth import AuthState
 from marketplace.states.browser import browser_origin
 from marketplace.states.signed_in import signed_in
@@ -52,6 +52,10 @@ def lead_id_from_path(path: str) -> str:
 def _signed_out(state) -> None:
     """No session (``signed_in``'s answer): the page's 'Please log in' panel, nothing else."""
     state._clear("signed_out")
+
+RECORD_VARS = ("shown", "signals", "closed", "owner", "flags", "motivation", "reasons", "confidence_reasons",
+               "facts")  # RecordSection's fields, each in PropertyState's 'pr_' var
+
 
 class PropertyState(AuthState):
     status: str = "loading"
@@ -70,6 +74,23 @@ class PropertyState(AuthState):
     record: list[dict[str, str]] = []
     # The small map: this unlocked lead at its own coordinates (core.lead_map.single_point).
     map_point: dict[str, list] = {"ids": [], "coords": [], "open": []}
+    # The 'Public record' section (issue 23; core.property_view.record_section): set only for a
+    # public-record lead this user unlocked; ``hints`` is the basis line under each value of any lead.
+    pr_shown: bool = False
+    pr_signals: list[dict[str, str]] = []
+    pr_closed: list[str] = []
+    pr_owner: dict[str, str] = {}
+    pr_flags: list[str] = []
+    pr_motivation: str = ""
+    pr_reasons: list[str] = []
+    pr_confidence_reasons: list[str] = []
+    pr_facts: list[dict[str, str]] = []
+    hints: dict[str, str] = dict(DEFAULT_HINTS)
+
+    def _set_record(self, section: RecordSection) -> None:
+        for name in RECORD_VARS:
+            setattr(self, f"pr_{name}", getattr(section, name))
+        self.hints = section.hints
 
     def _clear(self, status: str) -> None:
         self.status = status
@@ -84,6 +105,7 @@ class PropertyState(AuthState):
         self.archived = False
         self.record = []
         self.map_point = {"ids": [], "coords": [], "open": []}
+        self._set_record(RecordSection())
 
     @rx.event
     @signed_in((messages.PROPERTY_LOAD_FAILED, ""), signed_out=_signed_out)
@@ -110,6 +132,12 @@ class PropertyState(AuthState):
         self.archived = view.archived
         self.record = view.record
         self.map_point = point
+        if lead.property_id is not None:
+            panel = await run_blocking(record_views.public_record_panel, lead.id, user_id)
+            section = record_section(panel, self._zone())
+            self._set_record(section)
+            if section.source_line:  # the unlocked lead's line names its record and the retrieval day
+                self.details = {**self.details, "provenance": section.source_line}
         self.loaded_for = str(user_id)
         self.status = "shown"
 

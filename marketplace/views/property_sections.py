@@ -11,9 +11,11 @@ from marketplace.components import cards, styles, ui
 from marketplace.states.property import PropertyState
 from marketplace.views.property_gallery import gallery
 from marketplace.views.property_map import location_card
+from marketplace.views.property_record import confidence_basis, record_card, roi_basis
 
 NO_LAST_BORDER = {"& > .lv-info-row:last-child": {"border_bottom": "none"}}
 D = PropertyState.details
+H = PropertyState.hints
 
 
 def info_row(label: str, value: rx.Component | rx.Var | str, value_id: str | None = None) -> rx.Component:
@@ -47,12 +49,12 @@ def fact_pill(icon: str, label: str, value: rx.Var, value_id: str) -> rx.Compone
     )
 
 
-def money_tile(label: str, value: rx.Var, value_id: str, hint: str) -> rx.Component:
+def money_tile(label: str, value: rx.Var, value_id: str, hint) -> rx.Component:
     return rx.vstack(
         rx.text(label, size="2", color_scheme="gray", weight="medium"),
         rx.text(value, size=rx.breakpoints(initial="5", sm="6"), weight="bold", id=value_id,
                 style=styles.NUMBER_STYLE),
-        rx.text(hint, size="1", color_scheme="gray"),
+        rx.text(hint, size="1", color_scheme="gray", id=f"{value_id}-basis"),
         spacing="1",
         padding="0.9rem 1rem",
         border_radius="var(--radius-4)",
@@ -113,8 +115,11 @@ def property_header() -> rx.Component:
                     # Where the data comes from: 'Demo data (generated)' (core.leads.provenance_line).
                     rx.cond(
                         D["provenance"] != "",
-                        rx.badge(rx.icon("flask_conical", size=12), D["provenance"], color_scheme="amber",
-                                 variant="soft", radius="full", size="2", id="property-provenance"),
+                        rx.badge(rx.icon("flask_conical", size=12, flex_shrink="0"), D["provenance"],
+                                 color_scheme="amber", variant="soft", radius="full", size="2",
+                                 id="property-provenance",
+                                 # A public record's line is long: it wraps on a phone.
+                                 style={"white_space": "normal", "height": "auto", "max_width": "100%"}),
                     ),
                     spacing="2",
                     wrap="wrap",
@@ -131,7 +136,7 @@ def property_header() -> rx.Component:
                 min_width="0",
             ),
             rx.flex(
-                rx.text("Est. ROI", size="2", color_scheme="gray", weight="medium"),
+                rx.text(H["roi_label"], size="2", color_scheme="gray", weight="medium"),
                 rx.badge(
                     D["roi"],
                     id="property-roi",
@@ -237,15 +242,16 @@ def financial_card() -> rx.Component:
         "Financial Analysis",
         None,
         rx.grid(
-            money_tile("Asking Price", D["asking"], "property-asking", "What the seller asks"),
-            money_tile("Market Value", D["market_value"], "property-market-value", "Estimate as it stands"),
-            money_tile("ARV", D["arv"], "property-arv", "After-repair value"),
-            money_tile("Rehab Estimate", D["rehab"], "property-rehab", "Estimated repair cost"),
+            money_tile("Asking Price", D["asking"], "property-asking", H["asking_basis"]),
+            money_tile("Market Value", D["market_value"], "property-market-value", H["market_value_basis"]),
+            money_tile("ARV", D["arv"], "property-arv", H["arv_basis"]),
+            money_tile("Rehab Estimate", D["rehab"], "property-rehab", H["rehab_basis"]),
             columns="2",
             spacing=rx.breakpoints(initial="2", sm="3"),
             width="100%",
         ),
         profit_panel(),
+        roi_basis(),
         heading_as="h2",
         tile_size="36px",
         card_id="property-financials",
@@ -272,6 +278,7 @@ def lead_info_card() -> rx.Component:
                             color_scheme=rx.match(D["confidence_color"], ("grass", "grass"), ("amber", "amber"),
                                                   "tomato"),
                             aria_label="Confidence score", id="property-confidence-bar"),
+                confidence_basis(),
                 spacing="2",
                 width="100%",
                 padding_y="0.6rem",
@@ -336,7 +343,7 @@ def property_content() -> rx.Component:
         ),
         gallery(),
         rx.grid(
-            rx.vstack(financial_card(), details_card(), spacing="5", width="100%", min_width="0"),
+            rx.vstack(financial_card(), record_card(), details_card(), spacing="5", width="100%", min_width="0"),
             rx.vstack(lead_info_card(), links_card(), location_card(), spacing="5", width="100%", min_width="0"),
             columns=rx.breakpoints(initial="1", md="3fr 2fr"),
             spacing="5",

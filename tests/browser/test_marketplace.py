@@ -85,6 +85,7 @@ _SORT_KEYS = {
     "price_asc": lambda r: (*_asc(r["asking_price"]), _hex(r)),
     "zestimate_desc": lambda r: (*_desc(r["zestimate"]), _hex(r)),
     "sqft_asc": lambda r: (*_asc(r["square_footage"]), _hex(r)),
+    "motivation_desc": lambda r: (*_desc(r.get("motivation_score")), _hex(r)),
 }
 
 
@@ -102,6 +103,9 @@ def _matches(row: dict, f: rules.Filters) -> bool:
             "vacant": row["lead_type"] == "Vacancy",
             "auction_soon": row["lead_type"] == "Auction",
             "unlocked": False,  # signed out in these comparisons
+            "two_signals": (row.get("signal_count") or 0) >= 2,
+            "absentee": bool(row.get("absentee_owner")),
+            "out_of_state": bool(row.get("out_of_state_owner")),
         }
         if not any(tag_hits[t] for t in f.tags):
             return False
@@ -511,7 +515,9 @@ def test_pagination_and_page_size(page: Page, catalog: Catalog):
 FILTER_CASES = [
     ("lead_types", value) for value in rules.LEAD_TYPE_OPTIONS
 ] + [("roi_ranges", v) for v, _ in rules.ROI_BANDS] + [("sizes", v) for v, _ in rules.SIZE_BANDS] + [
-    ("tags", v) for v, _ in rules.TAGS if v != "unlocked"
+    # The user's own unlocked leads, and the public-record tags (this catalog has no public-record lead:
+    # test_record_leads.py filters those).
+    ("tags", v) for v, _ in rules.TAGS if v not in rules.LEAD_ONLY_TAGS
 ]
 
 

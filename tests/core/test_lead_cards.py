@@ -86,3 +86,16 @@ def test_the_cards_button_is_the_unlock_quotes():
     assert with_action(card, signed_in=True, credits=0, subscribed=False, subscription_leads=1).action_kind == "insufficient"
     unlocked = with_action({**card, "unlocked": True}, signed_in=True, credits=0)
     assert (unlocked.action_label, unlocked.action_href) == ("View Details", f"/property/{card['id']}")
+
+
+def test_a_public_record_card_shows_signal_and_owner_chips_and_its_roi_against_the_market_value():
+    card = card_data(lead(asking_price=None, roi=31.5, signals=("Tax delinquent", "Vacant"), absentee_owner=True,
+                          out_of_state_owner=False, motivation_score=72,
+                          provenance="Public record: City of Chicago, Vacant and Abandoned Buildings - Violations"))
+    assert (card["signals"], card["owner_flags"], card["motivation"]) == (
+        "Tax delinquent|Vacant", "Absentee owner", "Motivation 72/100")
+    assert (card["asking"], card["roi"], card["roi_label"]) == ("N/A", "31.5%", "ROI vs market value")
+    listing = card_data(lead())
+    assert (listing["signals"], listing["owner_flags"], listing["motivation"], listing["roi_label"]) == (
+        "", "", "", "Est. ROI")
+    assert card_data(lead(asking_price=None, roi=None))["roi_label"] == "Est. ROI"  # N/A needs no basis

@@ -152,3 +152,37 @@ def test_pictures_are_illustrations_for_built_in_drawings_and_photos_otherwise(u
     d = view.details
     assert view.illustrations is illustrations
     assert (d["gallery_title"], d["gallery_count"], d["view_all"], d["view_one"], d["pictures_later"]) == texts
+
+
+def test_the_public_record_section_names_every_value_s_basis():
+    from datetime import date
+    from types import SimpleNamespace
+
+    from marketplace.core.property_view import record_section
+
+    chip = SimpleNamespace(label="Vacant", record_key="11CP015666", as_of=date(2023, 9, 18),
+                           retrieved_at=datetime(2026, 11, 25, 12, 0, tzinfo=timezone.utc),
+                           record_url="https://data.cityofchicago.org/resource/kc9i-wq85.json?docket_number=11CP015666",
+                           source_line="Public record: City of Chicago, Vacant and Abandoned Buildings - Violations, "
+                                       "record 11CP015666, retrieved 2026-11-25")
+    owner = SimpleNamespace(name=None, mailing_address=None, mailing_city=None, mailing_state=None, mailing_zip=None)
+    panel = SimpleNamespace(
+        chips=[chip], closed=["Tax delinquent: no longer in the dataset as of 2026-11-25"], owner=owner,
+        absentee_owner=False, out_of_state_owner=True, motivation_score=72, motivation_reasons=("Vacant since 2023",),
+        parcel_id="20-17-123-004", year_built=None, property_class="", source_line=chip.source_line,
+        basis={"market_value": "Assessor 2025 value, indexed to Nov 2026", "arv": "ARV: 7 sales in 60609",
+               "rehab": "Rehab: 1,200 sqft at $45/sqft", "roi": "ROI against the market value: no asking price",
+               "confidence": ["No living area (-25)"]})
+    section = record_section(panel)
+    assert section.signals == [{"label": "Vacant", "record": "11CP015666", "as_of": "Sep 18, 2023",
+                                "retrieved": "Nov 25, 2026 12:00 PM UTC", "url": chip.record_url,
+                                "source": "Public record: City of Chicago, Vacant and Abandoned Buildings - Violations"}]
+    assert (section.owner, section.flags, section.motivation) == (
+        {"name": "N/A", "mailing": "N/A"}, ["Out-of-state owner"], "72/100")
+    assert section.facts == [{"label": "Parcel ID", "value": "20-17-123-004"}]
+    assert section.hints["market_value_basis"] == "Assessor 2025 value, indexed to Nov 2026"
+    assert section.hints["roi_label"] == "ROI vs market value"
+    assert section.confidence_reasons == ["No living area (-25)"] and section.closed == panel.closed
+    no_roi = record_section(SimpleNamespace(**{**panel.__dict__, "basis": {"roi": "N/A: no ARV"}}))
+    assert (no_roi.hints["roi_label"], no_roi.hints["arv_basis"]) == ("Est. ROI", "N/A: no basis on record")
+    assert record_section(None).shown is False

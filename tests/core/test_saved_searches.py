@@ -114,3 +114,12 @@ def test_unsubscribe_token_is_signed_and_checked():
         assert rules.read_unsubscribe_token("secret", junk) is None
     with pytest.raises(ValueError):
         rules.unsubscribe_token("secret", USER, [])
+
+
+def test_public_record_tags_are_facets_of_the_leads_that_have_them():
+    facets = rules.lead_facets("Tax Delinquent", None, None, False, False, 2, True, False)
+    assert rules.matches(Filters(tags=("two_signals",)), facets)
+    assert rules.matches(Filters(tags=("absentee",)), facets)
+    assert not rules.matches(Filters(tags=("out_of_state",)), facets)
+    assert not rules.matches(Filters(tags=("two_signals",)), rules.lead_facets("Vacancy", None, None, False, False, 1))
+    assert rules.summary(Filters(tags=("two_signals", "out_of_state"))).startswith("2+ signals or Out-of-state owner")

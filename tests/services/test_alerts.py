@@ -177,9 +177,11 @@ def test_sql_matching_agrees_with_the_filter_rule(db_url, new_user):
         fields = dict(lead_type=rng.choice(LEAD_TYPE_OPTIONS), roi=rng.choice([None, -3.0, 0.0, 5.0, 10.0, 19.9, 20.0,
                                                                               30.0, 30.1, 55.0]),
                       square_footage=rng.choice([None, 800, 1000, 1001, 2000, 2500]), is_new=rng.random() < 0.8,
-                      is_high_roi=rng.random() < 0.3)
+                      is_high_roi=rng.random() < 0.3, signal_count=rng.choice([0, 1, 2, 3]),
+                      absentee_owner=rng.random() < 0.3, out_of_state_owner=rng.random() < 0.2)
         leads[str(add_lead(refresh_run_id=run, **fields))] = rules.lead_facets(
-            fields["lead_type"], fields["roi"], fields["square_footage"], fields["is_new"], fields["is_high_roi"])
+            fields["lead_type"], fields["roi"], fields["square_footage"], fields["is_new"], fields["is_high_roi"],
+            fields["signal_count"], fields["absentee_owner"], fields["out_of_state_owner"])
     alerts.match_refresh(run)
     expected_per_user = {}
     for view in made:

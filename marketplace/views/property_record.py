@@ -1,0 +1,102 @@
+"""The property page's 'Public record' card (issue 23) and the basis lines under its values.
+
+Shown only for a lead made from public records (``PropertyState.pr_shown``), which the page loads only
+for a user who unlocked it: every open signal with its dataset, record key, as-of date, retrieval time and
+a link to the record on the public portal; the closed signals with their reason; the owner of record,
+the mailing address and the absentee / out-of-state flags; the motivation score with its reasons; the
+parcel facts. Element ids: ``property-public-record``, ``record-signal`` rows (``record-link`` links),
+``record-closed``, ``record-owner``, ``record-mailing``, ``record-flags``, ``record-motivation``,
+``record-reasons``, ``record-facts``, ``property-roi-basis``, ``property-confidence-basis``.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketplace.components import cards
+from marketplace.states.property import PropertyState as S
+
+
+def _chip(label, color: str) -> rx.Component:
+    return rx.badge(label, color_scheme=color, variant="soft", radius="full", size="2")
+
+
+def _row(label: str, value, value_id: str) -> rx.Component:
+    return rx.hstack(
+        rx.text(label, size="2", color_scheme="gray", flex_shrink="0"),
+        rx.spacer(),
+        rx.text(value, size="2", weight="medium", align="right", id=value_id),
+        width="100%",
+        spacing="3",
+    )
+
+
+def _signal(signal) -> rx.Component:
+    return rx.vstack(
+        rx.hstack(_chip(signal["label"], "tomato"), rx.text(signal["source"], size="1", color_scheme="gray"),
+                  spacing="2", align="center", wrap="wrap"),
+        rx.text("Record ", rx.el.strong(signal["record"]), " · as of ", signal["as_of"], " · retrieved ",
+                signal["retrieved"], size="1", as_="p"),
+        rx.cond(
+            signal["url"] != "",
+            rx.link("View the public record", rx.icon("arrow_up_right", size=12, aria_hidden="true"),
+                    rx.el.span(" (opens in a new tab)", class_name="lv-sr-only"),
+                    href=signal["url"], is_external=True, size="1", class_name="record-link",
+                    style={"display": "inline-flex", "align_items": "center", "gap": "4px"}),
+            rx.text("The portal has no page for this record", size="1", color_scheme="gray"),
+        ),
+        spacing="1",
+        width="100%",
+        padding_y="0.5rem",
+        border_bottom="1px solid var(--gray-a4)",
+        class_name="record-signal",
+    )
+
+
+def _bullets(items, list_id: str) -> rx.Component:
+    return rx.el.ul(rx.foreach(items, lambda item: rx.el.li(rx.text(item, size="1"))), id=list_id,
+                    style={"margin": "0", "padding_left": "1.1rem"})
+
+
+def record_card() -> rx.Component:
+    return rx.cond(S.pr_shown, cards.section_card(
+        "landmark",
+        "Public record",
+        None,
+        rx.vstack(rx.foreach(S.pr_signals, _signal), spacing="0", width="100%", id="record-signals"),
+        rx.cond(S.pr_closed.length() > 0, rx.vstack(
+            rx.text("Closed signals", size="2", weight="medium"),
+            _bullets(S.pr_closed, "record-closed"), spacing="1", width="100%")),
+        rx.vstack(
+            _row("Owner of record", S.pr_owner["name"], "record-owner"),
+            _row("Mailing address", S.pr_owner["mailing"], "record-mailing"),
+            rx.hstack(rx.foreach(S.pr_flags, lambda flag: _chip(flag, "blue")), spacing="2", wrap="wrap",
+                      id="record-flags"),
+            rx.foreach(S.pr_facts, lambda fact: _row(fact["label"], fact["value"], "record-fact")),
+            spacing="2",
+            width="100%",
+            id="record-facts",
+        ),
+        rx.vstack(
+            _row("Motivation score", S.pr_motivation, "record-motivation"),
+            _bullets(S.pr_reasons, "record-reasons"),
+            spacing="1",
+            width="100%",
+        ),
+        heading_as="h2",
+        tile_size="36px",
+        card_id="property-public-record",
+    ))
+
+
+def roi_basis() -> rx.Component:
+    """What the ROI is computed against (a public record has no asking price), when the lead says."""
+    return rx.cond(S.hints["roi_basis"] != "",
+                   rx.text(S.hints["roi_label"], ": ", S.hints["roi_basis"], size="1", color_scheme="gray",
+                           id="property-roi-basis"))
+
+
+def confidence_basis() -> rx.Component:
+    """The deductions that make the confidence score (public-record leads)."""
+    return rx.cond(S.pr_confidence_reasons.length() > 0, _bullets(S.pr_confidence_reasons,
+                                                                  "property-confidence-basis"))
