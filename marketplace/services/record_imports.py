@@ -7,6 +7,8 @@ list every dataset with its last run. The readers are ``marketplace.sources.open
 - ``refresh_public_records(today)``: every dataset named in ``OPEN_DATA_DATASETS`` (empty by default) whose
   protocol is a live API, fetched whole and ingested (full). Run by ``python -m marketplace
   refresh-records`` (a worker process runs it daily in a later step; never the web server).
+  With ``BATCHDATA_API_KEY``, ``BATCHDATA_LISTS`` and ``BATCHDATA_LOCATION`` set, each BatchData quick list
+  is then ingested as its own dataset run (``batchdata-<list>``).
 - ``source_rows(today)``: the ``python -m marketplace sources`` table; ``last_runs()`` the latest run of
   every dataset.
 """
@@ -117,8 +119,52 @@ def refresh_public_records(today: date | None = None, *, client: Any = None,
             results.append({"dataset_id": dataset_id, "status": "failed", "error": str(exc)})
             continue
         results.append(summary.as_dict())
+    results.extend(_refresh_batchdata(today, database_url))
     day = today or utcnow().date()
     results.append({"rescore": public_records.rescore_leads(day, titles=titles, database_url=database_url)})
+    return results
+
+
+def batchdata_datasets() -> list[Any]:
+    """The BatchData quick lists named in ``BATCHDATA_LISTS``, each as a dataset (id ``batchdata-<list>``);
+    raises ``CriteriaError`` on an unknown list."""
+    from types import SimpleNamespace
+
+    from marketplace.sources.batchdata import _quick_lists
+    from marketplace.sources.batchdata_mapping import PROVIDER
+
+    return [SimpleNamespace(id=q.dataset_id, title=f"{PROVIDER} {q.label} list", publisher=PROVIDER, protocol="api",
+                            quick_list=q.name, max_age_days=None, constants={})
+            for q in _quick_lists(lead_settings().batchdata_lists)]
+
+
+def _refresh_batchdata(today: date | None, database_url: str | None) -> list[dict]:
+    """Each configured BatchData quick list fetched and ingested as its own dataset run (full: a property
+    that left the list closes its signal). Nothing when BatchData is not configured."""
+    settings = lead_settings()
+    if not settings.batchdata_configured:
+        return []
+    from marketplace.sources.batchdata import fetch_batchdata
+
+    try:
+        lists = batchdata_datasets()
+    except Exception as exc:  # noqa: BLE001 - a bad BATCHDATA_LISTS is reported, the open data still ran
+        return [{"dataset_id": "batchdata", "status": "failed", "error": str(exc)}]
+    titles_all = public_records.dataset_titles([*datasets().values(), *lists])
+    results = []
+    for dataset in lists:
+        retrieved_at = utcnow()
+        day = today or retrieved_at.date()
+        try:
+            records = _lazy(lambda dataset=dataset, day=day: fetch_batchdata(
+                [dataset.quick_list], location=settings.batchdata_location, today=day))
+            summary = public_records.ingest(dataset, records, mode="api", retrieved_at=retrieved_at, full=True,
+                                            today=day, titles=titles_all, database_url=database_url)
+        except Exception as exc:  # noqa: BLE001 - recorded on the run; the next list still runs
+            log.warning("records refresh of %s failed: %s", dataset.id, exc)
+            results.append({"dataset_id": dataset.id, "status": "failed", "error": str(exc)})
+            continue
+        results.append(summary.as_dict())
     return results
 
 
