@@ -121,7 +121,7 @@ def empty_records(url: str) -> None:
             conn.exec_driver_sql(f"DELETE FROM {table}")
 
 
-def run(url: str, total: int, share: float) -> None:
+def run(url: str, total: int, share: float, once: bool = False) -> None:
     built = build(total)
     print(f"built {sum(map(len, built.values())):,} records from {len(built)} samples: "
           + ", ".join(f"{k} {len(v):,}" for k, v in built.items()), flush=True)
@@ -130,7 +130,8 @@ def run(url: str, total: int, share: float) -> None:
     for dataset_id, records in built.items():
         again[dataset_id], k = changed(records, share)
         n += k
-    rows.append(ingest_all(url, again, f"re-ingest, {n:,} changed"))
+    if not once:
+        rows.append(ingest_all(url, again, f"re-ingest, {n:,} changed"))
     head = ("pass", "records", "seconds", "rows/s", "writes", "unchanged", "rejected", "leads +/~", "peak RSS MB",
             "load avg")
     print("| " + " | ".join(head) + " |")
@@ -143,11 +144,13 @@ def run(url: str, total: int, share: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database-url", default=os.environ.get("TEST_DATABASE_URL"),
-                        help="a PostgreSQL database (default TEST_DATABASE_URL; none: a throwaway database)")
+                        help="a PostgreSQL database (default TEST_DATABASE_URL; none: a throwaway database; SQLite for benchmarks.event_loop)")
     parser.add_argument("--empty-first", action="store_true",
                         help="delete the database's public-record rows (and their leads) first")
     parser.add_argument("--records", type=int, default=100_000)
     parser.add_argument("--changed", type=float, default=0.01, help="share changed on the re-ingest")
+    parser.add_argument("--once", action="store_true", help="the first ingest only (benchmarks.event_loop's "
+                                                            "worker process)")
     args = parser.parse_args()
     if args.database_url:
         from marketplace.config import normalize_database_url
@@ -161,12 +164,12 @@ def main() -> None:
             parser.error(f"the database holds {present:,} properties: pass --empty-first to delete them")
         if args.empty_first:
             empty_records(url)
-        run(url, args.records, args.changed)
+        run(url, args.records, args.changed, args.once)
         return
     from benchmarks._db import postgres_database
 
     with postgres_database() as url:
-        run(url, args.records, args.changed)
+        run(url, args.records, args.changed, args.once)
 
 
 if __name__ == "__main__":
