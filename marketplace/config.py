@@ -197,6 +197,9 @@ class LeadSettings:
     # BATCHDATA_API_KEY are needed; empty by default.
     batchdata_lists: tuple[str, ...] = ()
     batchdata_location: str = ""
+    # OPEN_DATA_DIR: the folder of dataset files (default marketplace/datasets; a copy with a changed
+    # endpoint points a dataset at a mirror, or at the tests' fake portal)
+    open_data_dir: str | None = None
 
     @property
     def batchdata_configured(self) -> bool:
@@ -230,6 +233,7 @@ def lead_settings() -> LeadSettings:
         batchdata_lists=tuple(dict.fromkeys(
             part.strip() for part in os.environ.get("BATCHDATA_LISTS", "").split(",") if part.strip())),
         batchdata_location=" ".join(os.environ.get("BATCHDATA_LOCATION", "").split()),
+        open_data_dir=os.environ.get("OPEN_DATA_DIR", "").strip() or None,
     )
 
 

@@ -36,9 +36,10 @@ def records_run_key(now: datetime, trigger: str = "schedule", force: bool = Fals
 
 
 def run_records_refresh(trigger: str = "schedule", *, force: bool = False, now: datetime | None = None,
-                        today: date | None = None, client=None, database_url: str | None = None) -> dict:
+                        today: date | None = None, client=None, only=None, database_url: str | None = None) -> dict:
     """Today's records refresh, once. Returns {"status": completed|failed|skipped, "run_key", "run_id",
-    "leads_added", "results": [...]} (``results``: ``refresh_public_records``'s summaries)."""
+    "leads_added", "results": [...]} (``results``: ``refresh_public_records``'s summaries; ``only``: these
+    dataset ids alone, for the explorer's "Run now")."""
     from marketplace.services.record_imports import refresh_public_records
 
     now = now or utcnow()
@@ -50,7 +51,7 @@ def run_records_refresh(trigger: str = "schedule", *, force: bool = False, now: 
         return {"status": "skipped", "run_key": run_key, "reason": "already ran today"}
     runs, leads = LeadRefreshRun.__table__, Lead.__table__
     try:
-        results = refresh_public_records(today, client=client, database_url=database_url)
+        results = refresh_public_records(today, client=client, only=only, database_url=database_url)
     except Exception as exc:  # noqa: BLE001 - recorded on the run row; the worker retries
         log.exception("records refresh %s failed", run_key)
         with engine.begin() as conn:

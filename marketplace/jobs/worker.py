@@ -9,6 +9,8 @@ configured to pull (``OPEN_DATA_DATASETS``, or BatchData's key, ``BATCHDATA_LIST
   8:00 America/Los_Angeles; the run's unique ``records:<date>`` row makes two workers never both pull.
   On start-up it catches up when today's 8:00 has passed without a completed records run; a failed run is
   retried every ``LEAD_REFRESH_RETRY_MINUTES`` (15), at most 4 times a day.
+- Every ``record_jobs.POLL_SECONDS`` (2) it runs the explorer's queued "Run now" jobs
+  (``services.record_jobs``).
 - SIGTERM / SIGINT: the scheduler stops taking jobs, a pull under way finishes its dataset run (ingestion
   commits batch by batch; a worker killed harder leaves a run "running" that the next one takes over after
   ``public_records.RUN_STALE_AFTER``), then the process exits 0.
@@ -24,6 +26,7 @@ from datetime import timedelta
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.date import DateTrigger
+from apscheduler.triggers.interval import IntervalTrigger
 
 from marketplace.config import lead_settings
 from marketplace.core.marketplace import PACIFIC, REFRESH_HOUR
@@ -71,7 +74,25 @@ class RecordsWorker:
             self.retries = 0
         return result
 
+    def poll_jobs(self) -> None:
+        """The explorer's "Run now" jobs (``services.record_jobs``), one after another until none waits."""
+        from marketplace.services import record_jobs
+
+        while not self.stopping.is_set():
+            try:
+                outcome = record_jobs.run_next(self.database_url)
+            except Exception:  # noqa: BLE001 - the database is away: the next poll tries again
+                log.exception("polling record jobs failed")
+                return
+            if outcome is None:
+                return
+            log.info("record job: %s", outcome)
+
     def start(self) -> None:
+        from marketplace.services.record_jobs import POLL_SECONDS
+
+        self.scheduler.add_job(self.poll_jobs, IntervalTrigger(seconds=POLL_SECONDS), id="record-jobs",
+                               max_instances=1, coalesce=True)
         self.scheduler.add_job(self.run_once, CronTrigger(hour=REFRESH_HOUR, minute=0, timezone=PACIFIC),
                                id="daily-records-refresh", misfire_grace_time=3600, coalesce=True, max_instances=1)
         self.scheduler.start()

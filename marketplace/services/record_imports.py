@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import sqlalchemy as sa
 
@@ -39,7 +39,7 @@ class UnknownDataset(LookupError):
 def datasets() -> dict[str, Any]:
     from marketplace.sources import opendata
 
-    return opendata.load_datasets()
+    return opendata.load_datasets(lead_settings().open_data_dir)
 
 
 @lru_cache(maxsize=1)
@@ -90,18 +90,21 @@ def _lazy(make: Callable[[], Any]) -> Any:
     yield from make()
 
 
-def refresh_public_records(today: date | None = None, *, client: Any = None,
+def refresh_public_records(today: date | None = None, *, client: Any = None, only: Iterable[str] | None = None,
                            database_url: str | None = None) -> list[dict]:
     """Fetch and ingest every enabled live dataset (one failure never stops the others), then
     ``public_records.rescore_leads`` (held sales closed, every public-record lead recomputed for the day).
     Returns one summary dict per dataset named in ``OPEN_DATA_DATASETS`` (status ok, failed or skipped),
-    then {"rescore": {...}}."""
+    then {"rescore": {...}}. ``only``: these configured dataset ids alone (the explorer's "Run now")."""
     from marketplace.sources import opendata
 
     known = datasets()
     titles = public_records.dataset_titles(known.values())
     results = []
+    wanted = set(only) if only is not None else None
     for dataset_id in lead_settings().open_data_datasets:
+        if wanted is not None and dataset_id not in wanted:
+            continue
         dataset = known.get(dataset_id)
         if dataset is None or not live(dataset):
             reason = "unknown dataset" if dataset is None else "published only as a download"
@@ -119,7 +122,7 @@ def refresh_public_records(today: date | None = None, *, client: Any = None,
             results.append({"dataset_id": dataset_id, "status": "failed", "error": str(exc)})
             continue
         results.append(summary.as_dict())
-    results.extend(_refresh_batchdata(today, database_url))
+    results.extend(_refresh_batchdata(today, database_url, wanted))
     day = today or utcnow().date()
     results.append({"rescore": public_records.rescore_leads(day, titles=titles, database_url=database_url)})
     return results
@@ -138,7 +141,7 @@ def batchdata_datasets() -> list[Any]:
             for q in _quick_lists(lead_settings().batchdata_lists)]
 
 
-def _refresh_batchdata(today: date | None, database_url: str | None) -> list[dict]:
+def _refresh_batchdata(today: date | None, database_url: str | None, wanted: set[str] | None = None) -> list[dict]:
     """Each configured BatchData quick list fetched and ingested as its own dataset run (full: a property
     that left the list closes its signal). Nothing when BatchData is not configured."""
     settings = lead_settings()
@@ -153,6 +156,8 @@ def _refresh_batchdata(today: date | None, database_url: str | None) -> list[dic
     titles_all = public_records.dataset_titles([*datasets().values(), *lists])
     results = []
     for dataset in lists:
+        if wanted is not None and dataset.id not in wanted:
+            continue
         retrieved_at = utcnow()
         day = today or retrieved_at.date()
         try:
