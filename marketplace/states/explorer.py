@@ -49,9 +49,10 @@ def next_run_label(now: datetime, enabled: bool, zone_name: str = PACIFIC.key) -
 def _section_reloads() -> list:
     """The events that re-read the explorer's sections (imported here: they are substates)."""
     from marketplace.states.explorer_leads import ExplorerLeadsState
+    from marketplace.states.explorer_sources import ExplorerSourcesState
     from marketplace.states.explorer_webhook import ExplorerWebhookState
 
-    return [ExplorerLeadsState.reload_leads, ExplorerWebhookState.refresh_logs]
+    return [ExplorerLeadsState.reload_leads, ExplorerWebhookState.refresh_logs, ExplorerSourcesState.load_sources]
 
 
 class ExplorerState(AuthState):
