@@ -10,7 +10,7 @@ configured to pull (``OPEN_DATA_DATASETS``, or BatchData's key, ``BATCHDATA_LIST
   On start-up it catches up when today's 8:00 has passed without a completed records run; a failed run is
   retried every ``LEAD_REFRESH_RETRY_MINUTES`` (15), at most 4 times a day.
 - Every ``record_jobs.POLL_SECONDS`` (2) it runs the explorer's queued "Run now" jobs
-  (``services.record_jobs``).
+  (``services.record_jobs``), one pull at a time: while the daily pull runs, the jobs stay queued.
 - SIGTERM / SIGINT: the scheduler stops taking jobs, a pull under way finishes its dataset run (ingestion
   commits batch by batch; a worker killed harder leaves a run "running" that the next one takes over after
   ``public_records.RUN_STALE_AFTER``), then the process exits 0.
@@ -59,12 +59,14 @@ class RecordsWorker:
         self.database_url = database_url
         self.scheduler = BackgroundScheduler(timezone=PACIFIC)
         self.stopping = threading.Event()
+        self.pull_lock = threading.Lock()  # one pull at a time: the daily run and a "Run now" never race
         self.retries = 0
 
     def run_once(self, trigger: str = "schedule") -> dict:
         if self.stopping.is_set():
             return {"status": "skipped", "reason": "stopping"}
-        result = run_records_refresh(trigger, database_url=self.database_url)
+        with self.pull_lock:
+            result = run_records_refresh(trigger, database_url=self.database_url)
         log.info("records refresh: %s", {k: v for k, v in result.items() if k != "results"})
         if result["status"] == "failed" and self.retries < MAX_RETRIES and not self.stopping.is_set():
             self.retries += 1
@@ -79,11 +81,15 @@ class RecordsWorker:
         from marketplace.services import record_jobs
 
         while not self.stopping.is_set():
+            if not self.pull_lock.acquire(blocking=False):
+                return  # the daily pull is under way: the jobs stay queued until it ends
             try:
                 outcome = record_jobs.run_next(self.database_url)
             except Exception:  # noqa: BLE001 - the database is away: the next poll tries again
                 log.exception("polling record jobs failed")
                 return
+            finally:
+                self.pull_lock.release()
             if outcome is None:
                 return
             log.info("record job: %s", outcome)
