@@ -21,8 +21,7 @@ from datetime import date, datetime
 
 import sqlalchemy as sa
 
-from marketplace.db import get_engine
-from marketplace.jobs.refresh import _claim, notify_saved_searches, pacific_run_date
+from marketplace.jobs.refresh import claim_run, notify_saved_searches, pacific_run_date, skipped
 from marketplace.models import Lead, LeadRefreshRun, utcnow
 
 log = logging.getLogger("marketplace.records_refresh")
@@ -44,11 +43,9 @@ def run_records_refresh(trigger: str = "schedule", *, force: bool = False, now: 
 
     now = now or utcnow()
     run_key = records_run_key(now, trigger, force)
-    engine = get_engine(database_url)
-    with engine.begin() as conn:
-        run_id = _claim(conn, run_key, now, trigger)
+    engine, run_id = claim_run(run_key, now, trigger, database_url)
     if run_id is None:
-        return {"status": "skipped", "run_key": run_key, "reason": "already ran today"}
+        return skipped(run_key)
     runs, leads = LeadRefreshRun.__table__, Lead.__table__
     try:
         results = refresh_public_records(today, client=client, only=only, database_url=database_url)
