@@ -29,7 +29,7 @@ from marketplace.core import times
 from marketplace.core.errors import UserError
 from marketplace.db import read_scope, session_scope
 from marketplace.models import RecordJob, utcnow
-from marketplace.services import record_imports
+from marketplace.services import public_records, record_imports
 
 log = logging.getLogger("marketplace.record_jobs")
 
@@ -73,7 +73,8 @@ class JobRow:
 
 def enqueue(dataset_id: str, user_id: uuid.UUID | None) -> JobRow:
     """Queue a run of ``dataset_id`` (raises ``UserError`` when it cannot run now); a dataset already queued
-    or running is not queued twice (its job is returned)."""
+    or running is not queued twice (its job is returned), unless its run started longer than
+    ``public_records.RUN_STALE_AFTER`` ago (its worker died)."""
     known = _datasets()
     dataset = known.get(dataset_id) if isinstance(dataset_id, str) else None
     if dataset is None:
@@ -83,8 +84,10 @@ def enqueue(dataset_id: str, user_id: uuid.UUID | None) -> JobRow:
         raise UserError(RUN_NOW_TITLE, f"{dataset.title}: {hint}.")
     with session_scope() as session:
         conn = session.connection()
+        alive = utcnow() - public_records.RUN_STALE_AFTER  # a job "running" longer than this died with its worker
         pending = conn.execute(sa.select(jobs_t).where(
-            jobs_t.c.dataset_id == dataset_id, jobs_t.c.status.in_(("queued", "running")))
+            jobs_t.c.dataset_id == dataset_id,
+            sa.or_(jobs_t.c.status == "queued", sa.and_(jobs_t.c.status == "running", jobs_t.c.started_at > alive)))
             .order_by(jobs_t.c.id.desc())).first()
         if pending is None:
             job_id = conn.execute(sa.insert(jobs_t).values(

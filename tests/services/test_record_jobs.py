@@ -9,7 +9,7 @@ import signal
 import subprocess
 import sys
 import time
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 import sqlalchemy as sa
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from marketplace.config import PROJECT_ROOT
 from marketplace.core.errors import UserError
 from marketplace.db import get_engine
-from marketplace.models import Lead, RecordJob
+from marketplace.models import Lead, RecordJob, utcnow
 from marketplace.services import record_imports, record_jobs
 from marketplace.sources import opendata
 from tests.fakes.portal import FakePortal, api_rows
@@ -47,6 +47,12 @@ def test_run_now_is_refused_with_the_datasets_hint(db_url, monkeypatch):
     assert record_jobs.enqueue(CHICAGO, None).id == first.id  # never queued twice
     with get_engine().connect() as conn:
         assert conn.execute(sa.select(sa.func.count()).select_from(RecordJob.__table__)).scalar_one() == 1
+    assert record_jobs.claim_next().id == first.id
+    assert record_jobs.claim_next() is None  # taken once
+    assert record_jobs.enqueue(CHICAGO, None).id == first.id  # running
+    with get_engine().begin() as conn:  # its worker died seven hours ago
+        conn.execute(sa.update(RecordJob.__table__).values(started_at=utcnow() - timedelta(hours=7)))
+    assert record_jobs.enqueue(CHICAGO, None).id != first.id
 
 
 def test_the_panel_lists_every_dataset_with_its_run_and_stale_warning(db_url, monkeypatch):
