@@ -40,8 +40,12 @@ migrate: install ## apply database migrations
 seed: migrate ## demo accounts and leads when the database is empty
 	python -m marketplace seed-demo
 
+# The records worker (python -m marketplace worker) runs beside the server only when OPEN_DATA_DATASETS or
+# BatchData lists are configured: --if-configured makes it exit at once otherwise (offline, key-free).
 run: seed ## set up, migrate, seed and serve the app at http://localhost:$(PORT)
 	@echo "Starting LeadVault at http://localhost:$(PORT) (first start builds the frontend: a minute or two)"
+	@python -m marketplace worker --if-configured & WORKER=$$!; \
+	trap 'kill -TERM $$WORKER 2>/dev/null; wait $$WORKER' EXIT; \
 	PORT=$(PORT) reflex run --env prod --frontend-port $(PORT) --backend-port $(PORT)
 
 # Development: the same setup, then Reflex's dev mode (hot reload on every saved

@@ -22,6 +22,11 @@ Scenarios:
 * ``3 scrapes x 1,000``: three users each start a 1,000-lead bulk scrape through
   the webhook API at the same moment; the bystanders are measured until all
   three have answered (skipped on revisions without the API).
+* ``worker ingests N``: the records worker's work, a public-record ingestion of
+  ``--ingest-records`` (20,000) records built from the real samples'
+  shapes (``benchmarks.records_ingest --once``), runs in a process of its own
+  against the same database, as ``python -m marketplace worker`` does; the
+  bystanders are measured until it ends (at most ``--ingest-seconds``, 120).
 
 Prints median and p95 (nearest rank) in milliseconds. Nothing is asserted:
 targets are read off the table (p95 < 100 ms under sign-ins; unaffected by
@@ -37,6 +42,7 @@ import json
 import os
 import sqlite3
 import subprocess
+import sys
 import tarfile
 import tempfile
 import threading
@@ -175,6 +181,22 @@ def scrape_burst(base_url: str, callers: list[tuple[str, str]], visitor: Visitor
     return samples
 
 
+def worker_ingest(url: str, records: int, seconds: float, visitor: Visitor) -> list[float]:
+    """The records worker's pull in its own process (never the web server's); the visitor meanwhile."""
+    proc = subprocess.Popen([sys.executable, "-m", "benchmarks.records_ingest", "--database-url", url,
+                             "--records", str(records), "--once"], cwd=PROJECT_ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    samples = []
+    deadline = time.monotonic() + seconds
+    while proc.poll() is None and time.monotonic() < deadline:
+        samples.append(visitor.click())
+    if proc.poll() is None:
+        proc.terminate()
+    out = proc.communicate(timeout=60)[0]
+    print(out.strip().splitlines()[-1] if out.strip() else "worker ingest: no output", flush=True)
+    return samples
+
+
 def hold_write_lock(db_path: str, seconds: float, ready: threading.Event) -> None:
     conn = sqlite3.connect(db_path, isolation_level=None, timeout=30)
     conn.execute("BEGIN IMMEDIATE")
@@ -197,6 +219,9 @@ def main() -> None:
     parser.add_argument("--leads", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=5, help="sign-in bursts")
     parser.add_argument("--app-dir", default="/tmp/lv-bench-eventloop")
+    parser.add_argument("--ingest-records", type=int, default=20_000, help="the worker scenario's records")
+    parser.add_argument("--ingest-seconds", type=float, default=120.0)
+    parser.add_argument("--only-worker", action="store_true", help="idle and the worker scenario only")
     args = parser.parse_args()
 
     with sqlite_database() as url, tempfile.TemporaryDirectory(prefix="lv-bench-data-") as data_dir:
@@ -236,29 +261,35 @@ def main() -> None:
                 idle = visitor.clicks_for(4.0)
             results += [("idle", "visitor filter click -> grid", idle), ("idle", "GET /api/health", health.samples)]
 
-            clicks: list[float] = []
             with HealthPoller(base_url) as health:
-                for _ in range(args.rounds):
-                    clicks += sign_in_burst(browser, base_url, emails, visitor)
-            results += [(f"{SIGN_INS} sign-ins", "visitor filter click -> grid", clicks),
-                        (f"{SIGN_INS} sign-ins", "GET /api/health", health.samples)]
+                ingesting = worker_ingest(url, args.ingest_records, args.ingest_seconds, visitor)
+            results += [(f"worker ingests {args.ingest_records // 1000}k", "visitor filter click -> grid", ingesting),
+                        (f"worker ingests {args.ingest_records // 1000}k", "GET /api/health", health.samples)]
 
-            db_path = url.split(":///", 1)[1]
-            ready = threading.Event()
-            locker = threading.Thread(target=hold_write_lock, args=(db_path, 5.0, ready))
-            locker.start()
-            ready.wait()
-            with HealthPoller(base_url) as health:
-                locked = visitor.clicks_for(4.5)
-            locker.join()
-            results += [("write lock 5 s", "visitor filter click -> grid", locked),
-                        ("write lock 5 s", "GET /api/health", health.samples)]
+            if not args.only_worker:
+                clicks: list[float] = []
+                with HealthPoller(base_url) as health:
+                    for _ in range(args.rounds):
+                        clicks += sign_in_burst(browser, base_url, emails, visitor)
+                results += [(f"{SIGN_INS} sign-ins", "visitor filter click -> grid", clicks),
+                            (f"{SIGN_INS} sign-ins", "GET /api/health", health.samples)]
 
-            with HealthPoller(base_url) as health:
-                scraping = scrape_burst(base_url, callers, visitor)
-            if scraping is not None:
-                results += [("3 scrapes x 1,000", "visitor filter click -> grid", scraping),
-                            ("3 scrapes x 1,000", "GET /api/health", health.samples)]
+                db_path = url.split(":///", 1)[1]
+                ready = threading.Event()
+                locker = threading.Thread(target=hold_write_lock, args=(db_path, 5.0, ready))
+                locker.start()
+                ready.wait()
+                with HealthPoller(base_url) as health:
+                    locked = visitor.clicks_for(4.5)
+                locker.join()
+                results += [("write lock 5 s", "visitor filter click -> grid", locked),
+                            ("write lock 5 s", "GET /api/health", health.samples)]
+
+                with HealthPoller(base_url) as health:
+                    scraping = scrape_burst(base_url, callers, visitor)
+                if scraping is not None:
+                    results += [("3 scrapes x 1,000", "visitor filter click -> grid", scraping),
+                                ("3 scrapes x 1,000", "GET /api/health", health.samples)]
             with contextlib.suppress(Exception):
                 browser.close()
 

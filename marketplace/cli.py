@@ -216,15 +216,32 @@ def cmd_import_records(args) -> None:
 
 
 def cmd_refresh_records(args) -> None:
-    from marketplace.services.record_imports import refresh_public_records
+    from marketplace.config import lead_settings
+    from marketplace.jobs.records import run_records_refresh
 
-    results = refresh_public_records()
-    if len(results) == 1:
-        print("no live dataset enabled (set OPEN_DATA_DATASETS)")
-    for result in results:
+    if not lead_settings().records_configured:
+        print("no live dataset enabled (set OPEN_DATA_DATASETS, or BATCHDATA_API_KEY, BATCHDATA_LISTS and "
+              "BATCHDATA_LOCATION)")
+    run = run_records_refresh("manual", force=True)
+    for result in run.get("results", []):
         print(json.dumps(result, default=str))
-    if any(r.get("status") == "failed" for r in results):
+    print(json.dumps({k: v for k, v in run.items() if k != "results"}, default=str))
+    if run["status"] == "failed" or any(r.get("status") == "failed" for r in run.get("results", [])):
         raise CommandError("a dataset refresh failed")
+
+
+def cmd_worker(args) -> None:
+    import logging
+
+    from marketplace.config import lead_settings
+    from marketplace.jobs.worker import RecordsWorker
+
+    if not lead_settings().records_configured:
+        print("records worker: nothing to pull (OPEN_DATA_DATASETS and BatchData lists are not set)")
+        if args.if_configured:
+            return
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    RecordsWorker().serve()
 
 
 def cmd_seed_demo(args) -> None:
@@ -312,6 +329,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("refresh-records", help="fetch and ingest the live datasets named in OPEN_DATA_DATASETS")
     p.set_defaults(func=cmd_refresh_records)
+
+    p = sub.add_parser("worker", help="the records worker: the daily 8:00 Pacific public-record refresh, "
+                                      "in a process of its own (stops on SIGTERM)")
+    p.add_argument("--if-configured", action="store_true",
+                   help="exit at once when no dataset or BatchData list is configured (make run)")
+    p.set_defaults(func=cmd_worker)
 
     p = sub.add_parser("seed-demo", help="first-run demo data when the database is empty")
     p.add_argument("--leads", type=_positive_int, default=3000)

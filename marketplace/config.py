@@ -196,6 +196,24 @@ class LeadSettings:
     # OPEN_DATA_DATASETS: comma list of public-record dataset ids the records refresh fetches live
     # (empty by default: nothing leaves the machine; ``python -m marketplace refresh-records``).
     open_data_datasets: tuple[str, ...] = ()
+    # BATCHDATA_LISTS: comma list of BatchData quick lists the records refresh ingests (each its own dataset
+    # "batchdata-<list>"), in BATCHDATA_LOCATION (BatchData's query: "Phoenix, AZ" or a ZIP code). Both and
+    # BATCHDATA_API_KEY are needed; empty by default.
+    batchdata_lists: tuple[str, ...] = ()
+    batchdata_location: str = ""
+    # OPEN_DATA_DIR: the folder of dataset files (default marketplace/datasets; a copy with a changed
+    # endpoint points a dataset at a mirror, or at the tests' fake portal)
+    open_data_dir: str | None = None
+
+    @property
+    def batchdata_configured(self) -> bool:
+        return bool(self.batchdata_api_key and self.batchdata_lists and self.batchdata_location)
+
+    @property
+    def records_configured(self) -> bool:
+        """Whether the records refresh has anything to pull (then the worker runs and scrapes draw from
+        the public-record inventory)."""
+        return bool(self.open_data_datasets) or self.batchdata_configured
 
 
 def lead_settings() -> LeadSettings:
@@ -216,6 +234,10 @@ def lead_settings() -> LeadSettings:
         batchdata_max_rows=max(1, _int("BATCHDATA_MAX_ROWS", 500)),
         open_data_datasets=tuple(dict.fromkeys(
             part.strip() for part in os.environ.get("OPEN_DATA_DATASETS", "").split(",") if part.strip())),
+        batchdata_lists=tuple(dict.fromkeys(
+            part.strip() for part in os.environ.get("BATCHDATA_LISTS", "").split(",") if part.strip())),
+        batchdata_location=" ".join(os.environ.get("BATCHDATA_LOCATION", "").split()),
+        open_data_dir=os.environ.get("OPEN_DATA_DIR", "").strip() or None,
     )
 
 

@@ -421,3 +421,8 @@ NUMBER_NOT_LISTED = ("Number Not Found", "That number is not among this lead's o
 SKIP_TRACE_DEMO_NOTE = ("Demo data: these are fictional numbers (555-01xx) and example.com addresses, "
                         "not the owner's real contact details.")
 DNC_NOTE = "On the Do Not Call list: do not call for marketing."
+
+# The explorer's Sources panel (issue 23, item 7)
+SOURCES_FAILED = "Failed to read the public-record sources"
+RUN_QUEUED_TITLE = "Run queued"
+RUN_QUEUED = "The records worker runs it within seconds: press Reload to follow it."

@@ -129,7 +129,8 @@ def test_sources_check(db_url, monkeypatch, capsys):
 def test_refresh_records_fetches_only_enabled_live_datasets(db_url, monkeypatch, capsys):
     monkeypatch.delenv("OPEN_DATA_DATASETS", raising=False)
     assert cli.main(["refresh-records"]) == 0
-    assert "no live dataset enabled (set OPEN_DATA_DATASETS)" in capsys.readouterr().out
+    assert ("no live dataset enabled (set OPEN_DATA_DATASETS, or BATCHDATA_API_KEY, BATCHDATA_LISTS and "
+            "BATCHDATA_LOCATION)") in capsys.readouterr().out
     assert count(DatasetRun) == 0
 
     fetched = []
@@ -150,7 +151,12 @@ def test_refresh_records_fetches_only_enabled_live_datasets(db_url, monkeypatch,
         {"dataset_id": "nope", "status": "skipped", "reason": "unknown dataset"},
     ]
     assert "rescore" in results[3]
-    assert count(Lead, Lead.__table__.c.lead_type == "Vacancy") > 100
+    vacancies = count(Lead, Lead.__table__.c.lead_type == "Vacancy")
+    assert vacancies > 100
+    # The pull is a refresh run of its own: its new leads carry its id, so saved-search alerts match them.
+    assert results[4]["status"] == "completed" and results[4]["run_key"].startswith("records:")
+    assert results[4]["leads_added"] == vacancies
+    assert count(Lead, Lead.__table__.c.refresh_run_id == results[4]["run_id"]) == vacancies
 
 
 def test_a_failing_portal_fails_its_dataset_only(db_url, monkeypatch, capsys):

@@ -71,6 +71,17 @@ def _claim(conn, run_key: str, now: datetime, trigger: str) -> int | None:
     ).scalar_one_or_none()
 
 
+def claim_run(run_key: str, now: datetime, trigger: str, database_url: str | None = None):
+    """(engine, the run row's id), the id None when another worker or run has the key."""
+    engine = get_engine(database_url)
+    with engine.begin() as conn:
+        return engine, _claim(conn, run_key, now, trigger)
+
+
+def skipped(run_key: str) -> dict:
+    return {"status": "skipped", "run_key": run_key, "reason": "already ran today"}
+
+
 def _unseen(conn, records: list[dict]) -> list[dict]:
     """Drop records whose source id is already stored (a provider repeats listings)."""
     leads = Lead.__table__
@@ -109,11 +120,9 @@ def run_refresh(
 
     now = now or utcnow()
     run_key = pacific_run_date(now) if not force else f"{pacific_run_date(now)}:{trigger}:{uuid.uuid4().hex[:8]}"
-    engine = get_engine(database_url)
-    with engine.begin() as conn:
-        run_id = _claim(conn, run_key, now, trigger)
+    engine, run_id = claim_run(run_key, now, trigger, database_url)
     if run_id is None:
-        return {"status": "skipped", "run_key": run_key, "reason": "already ran today"}
+        return skipped(run_key)
 
     runs, leads = LeadRefreshRun.__table__, Lead.__table__
     try:

@@ -24,6 +24,6 @@ from marketplace.models.leads import (  # noqa: F401
 )
 from marketplace.models.alerts import Notification, SavedSearch, SavedSearchCriterion  # noqa: F401
 from marketplace.models.records import (  # noqa: F401
-    DatasetRun, HpiPointRow, Property, PropertySignal, RecordedSale,
+    DatasetRun, HpiPointRow, Property, PropertySignal, RecordJob, RecordedSale,
 )
 from marketplace.models.deals import CONTACT_STATUSES, DealAnalysisRow, DealDefaultsRow, OwnerContact  # noqa: F401

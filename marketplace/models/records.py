@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import date, datetime
 from typing import Optional
 
@@ -179,4 +180,31 @@ class DatasetRun(SQLModel, table=True):
         sa.CheckConstraint("mode IN ('file', 'api')", name="ck_dataset_runs_mode"),
         sa.CheckConstraint("status IN ('running', 'ok', 'failed')", name="ck_dataset_runs_status"),
         sa.Index("ix_dataset_runs_dataset_started", "dataset_id", "started_at"),
+    )
+
+
+JOB_STATUSES = ("queued", "running", "ok", "failed")
+
+
+class RecordJob(SQLModel, table=True):
+    """A "Run now" of one dataset asked for in the explorer: queued by the web process, run by the records
+    worker (``jobs/worker.py`` polls), never in the web server's processes."""
+
+    __tablename__ = "record_jobs"
+
+    id: Optional[int] = Field(default=None, sa_column=bigint_pk())
+    dataset_id: str = Field(sa_column=sa.Column(sa.String(64), nullable=False))
+    requested_by: Optional[uuid.UUID] = Field(default=None, sa_column=sa.Column(
+        sa.Uuid(), sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True))
+    requested_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+    status: str = Field(default="queued", sa_column=sa.Column(sa.String(8), nullable=False, server_default="queued"))
+    started_at: Optional[datetime] = Field(default=None, sa_column=ts_column(nullable=True))
+    finished_at: Optional[datetime] = Field(default=None, sa_column=ts_column(nullable=True))
+    run_id: Optional[int] = Field(default=None, sa_column=sa.Column(BIGINT, nullable=True))
+    error: Optional[str] = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))
+
+    __table_args__ = (
+        sa.CheckConstraint("status IN ('queued', 'running', 'ok', 'failed')", name="ck_record_jobs_status"),
+        sa.Index("ix_record_jobs_status_requested", "status", "requested_at"),
+        sa.Index("ix_record_jobs_dataset_requested", "dataset_id", "requested_at"),
     )

@@ -10,6 +10,7 @@ from marketplace.components.layout import page
 from marketplace.states.auth import AuthState
 from marketplace.states.explorer import ExplorerState
 from marketplace.views.explorer_scrape import manual_scrape
+from marketplace.views.explorer_sources import explorer_sources
 from marketplace.views.explorer_webhook import explorer_webhook
 from marketplace.views.explorer_leads import explorer_leads
 
@@ -62,6 +63,7 @@ def explorer_content() -> rx.Component:
         ),
         explorer_leads(),
         lead_operations(),
+        explorer_sources(),
         manual_scrape(),
         explorer_webhook(),
         spacing="5",

@@ -7,6 +7,8 @@ list every dataset with its last run. The readers are ``marketplace.sources.open
 - ``refresh_public_records(today)``: every dataset named in ``OPEN_DATA_DATASETS`` (empty by default) whose
   protocol is a live API, fetched whole and ingested (full). Run by ``python -m marketplace
   refresh-records`` (a worker process runs it daily in a later step; never the web server).
+  With ``BATCHDATA_API_KEY``, ``BATCHDATA_LISTS`` and ``BATCHDATA_LOCATION`` set, each BatchData quick list
+  is then ingested as its own dataset run (``batchdata-<list>``).
 - ``source_rows(today)``: the ``python -m marketplace sources`` table; ``last_runs()`` the latest run of
   every dataset.
 """
@@ -18,7 +20,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import sqlalchemy as sa
 
@@ -37,7 +39,7 @@ class UnknownDataset(LookupError):
 def datasets() -> dict[str, Any]:
     from marketplace.sources import opendata
 
-    return opendata.load_datasets()
+    return opendata.load_datasets(lead_settings().open_data_dir)
 
 
 @lru_cache(maxsize=1)
@@ -88,18 +90,21 @@ def _lazy(make: Callable[[], Any]) -> Any:
     yield from make()
 
 
-def refresh_public_records(today: date | None = None, *, client: Any = None,
+def refresh_public_records(today: date | None = None, *, client: Any = None, only: Iterable[str] | None = None,
                            database_url: str | None = None) -> list[dict]:
     """Fetch and ingest every enabled live dataset (one failure never stops the others), then
     ``public_records.rescore_leads`` (held sales closed, every public-record lead recomputed for the day).
     Returns one summary dict per dataset named in ``OPEN_DATA_DATASETS`` (status ok, failed or skipped),
-    then {"rescore": {...}}."""
+    then {"rescore": {...}}. ``only``: these configured dataset ids alone (the explorer's "Run now")."""
     from marketplace.sources import opendata
 
     known = datasets()
     titles = public_records.dataset_titles(known.values())
     results = []
+    wanted = set(only) if only is not None else None
     for dataset_id in lead_settings().open_data_datasets:
+        if wanted is not None and dataset_id not in wanted:
+            continue
         dataset = known.get(dataset_id)
         if dataset is None or not live(dataset):
             reason = "unknown dataset" if dataset is None else "published only as a download"
@@ -117,8 +122,54 @@ def refresh_public_records(today: date | None = None, *, client: Any = None,
             results.append({"dataset_id": dataset_id, "status": "failed", "error": str(exc)})
             continue
         results.append(summary.as_dict())
+    results.extend(_refresh_batchdata(today, database_url, wanted))
     day = today or utcnow().date()
     results.append({"rescore": public_records.rescore_leads(day, titles=titles, database_url=database_url)})
+    return results
+
+
+def batchdata_datasets() -> list[Any]:
+    """The BatchData quick lists named in ``BATCHDATA_LISTS``, each as a dataset (id ``batchdata-<list>``);
+    raises ``CriteriaError`` on an unknown list."""
+    from types import SimpleNamespace
+
+    from marketplace.sources.batchdata import _quick_lists
+    from marketplace.sources.batchdata_mapping import PROVIDER
+
+    return [SimpleNamespace(id=q.dataset_id, title=f"{PROVIDER} {q.label} list", publisher=PROVIDER, protocol="api",
+                            quick_list=q.name, max_age_days=None, constants={})
+            for q in _quick_lists(lead_settings().batchdata_lists)]
+
+
+def _refresh_batchdata(today: date | None, database_url: str | None, wanted: set[str] | None = None) -> list[dict]:
+    """Each configured BatchData quick list fetched and ingested as its own dataset run (full: a property
+    that left the list closes its signal). Nothing when BatchData is not configured."""
+    settings = lead_settings()
+    if not settings.batchdata_configured:
+        return []
+    from marketplace.sources.batchdata import fetch_batchdata
+
+    try:
+        lists = batchdata_datasets()
+    except Exception as exc:  # noqa: BLE001 - a bad BATCHDATA_LISTS is reported, the open data still ran
+        return [{"dataset_id": "batchdata", "status": "failed", "error": str(exc)}]
+    titles_all = public_records.dataset_titles([*datasets().values(), *lists])
+    results = []
+    for dataset in lists:
+        if wanted is not None and dataset.id not in wanted:
+            continue
+        retrieved_at = utcnow()
+        day = today or retrieved_at.date()
+        try:
+            records = _lazy(lambda dataset=dataset, day=day: fetch_batchdata(
+                [dataset.quick_list], location=settings.batchdata_location, today=day))
+            summary = public_records.ingest(dataset, records, mode="api", retrieved_at=retrieved_at, full=True,
+                                            today=day, titles=titles_all, database_url=database_url)
+        except Exception as exc:  # noqa: BLE001 - recorded on the run; the next list still runs
+            log.warning("records refresh of %s failed: %s", dataset.id, exc)
+            results.append({"dataset_id": dataset.id, "status": "failed", "error": str(exc)})
+            continue
+        results.append(summary.as_dict())
     return results
 
 

@@ -12,6 +12,10 @@ handed out by a scrape (a scrape is never a cheap way to unlock one). When
 fewer leads than asked can be found, the user pays only for what was
 delivered (the discount tier of the delivered count) and is told so.
 
+When public records are configured (``services.record_inventory``), a scrape draws from the ingested
+public-record leads instead of the generator, and buying one records the user's unlock of that lead (no
+copy): its property page then shows what an unlock shows.
+
 The developer explorer's manual scrape (``run_inventory_scrape``) goes through
 the same generation and source, but adds the leads to the marketplace
 inventory instead: active, flagged New, never a copy of any lead already in
@@ -280,9 +284,9 @@ def _generate_or_fail(user_id: uuid.UUID, request, source: LeadSource | None, pr
                       held: Held | None = None, nothing: str = "nothing was charged") -> list[dict]:
     """``generate`` with the configured source; ``ScrapeError`` when the source fails or nothing matched."""
     if source is None:
-        from marketplace.sources import get_source
+        from marketplace.services.record_inventory import scrape_source
 
-        source = get_source()
+        source = scrape_source()  # the public-record inventory when configured, else the generator
     try:
         leads = generate(user_id, request, source, progress, held)
     except CriteriaError as exc:
@@ -380,18 +384,23 @@ def store(user_id: uuid.UUID, request: rules.ScrapeRequest, leads: list[dict], *
             per_lead = cost // delivered  # exact: cost = delivered x (100 - discount)
             lead_rows, unlock_rows, held_rows, output = [], [], {}, []
             for lead in leads:
-                lead_id = uuid.uuid4()
                 listing = lead.get("external_id")
-                lead_rows.append({
-                    **{k: v for k, v in lead.items() if k in Lead.__table__.columns and k not in ("id", "external_id")},
-                    "id": lead_id,
-                    "external_id": None,
-                    "source_listing_id": listing,
-                    "scrape_id": scrape_id,
-                    "is_active": False,
-                    "is_new": False,
-                    "created_at": now,
-                })
+                if lead.get("property_id"):  # a public-record lead: the purchase is an unlock of it, no copy
+                    lead_id = lead["id"]
+                else:
+                    lead_id = uuid.uuid4()
+                    columns = {k: v for k, v in lead.items()
+                               if k in Lead.__table__.columns and k not in ("id", "external_id")}
+                    lead_rows.append({
+                        **columns,
+                        "id": lead_id,
+                        "external_id": None,
+                        "source_listing_id": listing,
+                        "scrape_id": scrape_id,
+                        "is_active": False,
+                        "is_new": False,
+                        "created_at": now,
+                    })
                 unlock_rows.append({"user_id": user_id, "lead_id": lead_id, "unlocked_at": now,
                                     "credit_cost": per_lead, "purchase_type": "bulk_scrape"})
                 for key in rules.holding_keys(lead.get("address"), lead.get("zip_code"), listing):
@@ -403,7 +412,8 @@ def store(user_id: uuid.UUID, request: rules.ScrapeRequest, leads: list[dict], *
                 params=request.as_dict(), output=output,
             ))
             session.flush()
-            session.execute(sa.insert(Lead.__table__), lead_rows)
+            if lead_rows:
+                session.execute(sa.insert(Lead.__table__), lead_rows)
             session.execute(sa.insert(UserLead.__table__), unlock_rows)
             if held_rows:
                 session.execute(sa.insert(HeldProperty.__table__), list(held_rows.values()))

@@ -1,0 +1,71 @@
+"""The Sources panel on /explorerdev (issue 23, item 7): every public-record dataset with its last run,
+counts, newest record, freshness warning and "Run now" (``services.record_jobs``). Super admins only: every
+handler re-checks the role on the server. "Run now" only queues: the records worker process runs it.
+
+Only one page of rows (``PAGE_SIZE``) is held in the state.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import reflex as rx
+
+from marketplace.core.errors import UserError
+from marketplace.messages import RUN_QUEUED, RUN_QUEUED_TITLE, SOURCES_FAILED
+from marketplace.offloop import run_blocking
+from marketplace.services import record_jobs
+from marketplace.states.auth import error_toast, success_toast
+from marketplace.states.explorer import SECTION_RELOADS, ExplorerState
+from marketplace.states.signed_in import signed_in
+
+PAGE_SIZE = 20
+
+
+def _row(row: dict) -> dict[str, str]:
+    """Every value as text (the table binds strings); ``can_run`` is 'yes' or ''."""
+    return {k: ("yes" if v is True else "" if v is False else str(v)) for k, v in row.items()}
+
+
+class ExplorerSourcesState(ExplorerState):
+    source_rows: list[dict[str, str]] = []
+    sources_loaded: bool = False
+    sources_page: int = 0
+    sources_total: int = 0
+
+    @rx.var
+    def sources_pages(self) -> int:
+        return max(1, -(-self.sources_total // PAGE_SIZE))
+
+    async def _read_sources(self) -> None:
+        rows = await run_blocking(record_jobs.panel_rows, self._zone())
+        self.sources_total = len(rows)
+        self.sources_page = min(self.sources_page, max(0, (len(rows) - 1) // PAGE_SIZE))
+        start = self.sources_page * PAGE_SIZE
+        self.source_rows = [_row(r) for r in rows[start:start + PAGE_SIZE]]
+        self.sources_loaded = True
+
+    @rx.event
+    @signed_in((SOURCES_FAILED, ""), super_admin=True)
+    async def load_sources(self, admin_id: uuid.UUID):
+        await self._read_sources()
+
+    @rx.event
+    @signed_in((SOURCES_FAILED, ""), super_admin=True)
+    async def sources_page_by(self, admin_id: uuid.UUID, step: int):
+        if isinstance(step, int) and step in (-1, 1):
+            self.sources_page = max(0, min(self.sources_pages - 1, self.sources_page + step))
+            await self._read_sources()
+
+    @rx.event
+    @signed_in((SOURCES_FAILED, ""), super_admin=True)
+    async def run_now(self, admin_id: uuid.UUID, dataset_id: str):
+        try:
+            await run_blocking(record_jobs.enqueue, dataset_id, admin_id)
+        except UserError as exc:
+            return error_toast(exc.title, exc.message)
+        await self._read_sources()
+        return success_toast(RUN_QUEUED_TITLE, RUN_QUEUED)
+
+
+SECTION_RELOADS["sources"] = ExplorerSourcesState.load_sources

@@ -1,0 +1,100 @@
+"""The Sources panel on /explorerdev (issue 23, item 7): one row per public-record dataset (title,
+publisher, protocol, status note, last run in the viewer's zone, counts, newest record, freshness warning,
+the latest "Run now" job and the button). Element ids: ``explorer-sources``, ``source-<dataset id>``,
+``run-now-<dataset id>``, ``explorer-sources-reload``."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketplace.components import cards
+from marketplace.states.explorer_sources import ExplorerSourcesState as S
+
+COUNTS = (("Read", "read"), ("Added", "added"), ("Updated", "updated"), ("Closed", "closed"),
+          ("Archived", "archived"), ("Rejected", "rejected"))
+
+
+def _job_badge(row: rx.Var) -> rx.Component:
+    color = rx.match(row["job"], ("ok", "grass"), ("failed", "red"), ("running", "blue"), "amber")
+    return rx.cond(row["job"] != "", rx.badge(row["job"], color_scheme=color, title=row["job_error"],
+                                              class_name="source-job"))
+
+
+def _source_row(row: rx.Var) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(rx.vstack(
+            rx.text(row["title"], size="2", weight="medium"),
+            rx.hstack(rx.text(row["publisher"], size="1", color_scheme="gray"),
+                      rx.badge(row["protocol"], variant="soft", color_scheme="gray", size="1"),
+                      spacing="2", wrap="wrap"),
+            rx.cond(row["note"] != "", rx.text(row["note"], size="1", color_scheme="gray")),
+            spacing="1")),
+        rx.table.cell(rx.vstack(rx.text(row["last_run"], size="2"),
+                                rx.cond(row["error"] != "", rx.text(row["error"], size="1", color_scheme="red")),
+                                spacing="1")),
+        *[rx.table.cell(rx.text(row[key], size="2"), justify="end") for _, key in COUNTS],
+        rx.table.cell(rx.vstack(
+            rx.text(row["newest"], size="2"),
+            rx.cond(row["warning"] != "", rx.badge(rx.icon("triangle-alert", size=12), row["warning"],
+                                                   color_scheme="amber", class_name="source-stale",
+                                                   white_space="normal")),
+            spacing="1")),
+        rx.table.cell(rx.vstack(
+            rx.hstack(
+                rx.button(rx.icon("play", size=14), "Run now", size="1", disabled=row["can_run"] == "",
+                          title=rx.cond(row["can_run"] == "", row["hint"], "Queue a run for the records worker"),
+                          on_click=S.run_now(row["id"]), id="run-now-" + row["id"].to(str)),
+                _job_badge(row), spacing="2", align="center"),
+            rx.cond(row["hint"] != "", rx.text(row["hint"], size="1", color_scheme="gray")),
+            spacing="1")),
+        id="source-" + row["id"].to(str),
+    )
+
+
+def explorer_sources() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.flex(
+                cards.card_header(
+                    "database", "Sources",
+                    "Public-record datasets: the last run of each, its counts and how fresh its newest record "
+                    "is. The records worker pulls the enabled ones daily at 8:00 AM Pacific; Run now queues "
+                    "a pull for it (never in the web server).",
+                    "bronze", heading_as="h2", tile_size="36px",
+                ),
+                rx.button(rx.icon("rotate-cw", size=14), "Reload", variant="soft", size="1",
+                          on_click=S.load_sources, id="explorer-sources-reload", flex_shrink="0"),
+                justify="between", align="start", spacing="3", width="100%",
+            ),
+            rx.cond(
+                S.sources_loaded,
+                rx.box(
+                    rx.table.root(
+                        rx.table.header(rx.table.row(
+                            rx.table.column_header_cell("Dataset"),
+                            rx.table.column_header_cell("Last run"),
+                            *[rx.table.column_header_cell(label, justify="end") for label, _ in COUNTS],
+                            rx.table.column_header_cell("Newest record"),
+                            rx.table.column_header_cell("Run"),
+                        )),
+                        rx.table.body(rx.foreach(S.source_rows, _source_row)),
+                        size="1", width="100%", id="explorer-sources-table",
+                    ),
+                    overflow_x="auto", width="100%",
+                ),
+                rx.spinner(size="2"),
+            ),
+            rx.cond(S.sources_pages > 1, rx.hstack(
+                rx.button("Previous", size="1", variant="soft", on_click=S.sources_page_by(-1),
+                          disabled=S.sources_page == 0),
+                rx.text("Page ", S.sources_page + 1, " of ", S.sources_pages, size="2"),
+                rx.button("Next", size="1", variant="soft", on_click=S.sources_page_by(1),
+                          disabled=S.sources_page + 1 >= S.sources_pages),
+                spacing="2", align="center")),
+            spacing="4",
+            width="100%",
+        ),
+        on_mount=S.load_sources,
+        width="100%",
+        id="explorer-sources",
+    )
