@@ -242,6 +242,36 @@ def test_map_card_stays_under_the_header_and_filter_bar(page: Page, catalog):
     assert covered == [], f"the map paints over the header or filter bar at {covered[:5]}"
 
 
+@pytest.mark.parametrize("width,height", [(1280, 800), (375, 740)])
+def test_map_card_fits_with_its_action_below_the_filter_bar(page: Page, catalog, live_server, make_user,
+                                                           width, height):
+    """Issue 24 #13: the opened card's top is below the sticky filter bar and its action
+    (Login, Unlock) is on screen, on a laptop and on a phone, signed out and in."""
+    page.set_viewport_size({"width": width, "height": height})
+    lone_id = next(i for i, r in catalog.items() if r["city"] == "Fairbanks")
+    for label in ("Login", re.compile(r"^Unlock for \d+ credits$")):
+        page.goto("/marketplace?view=map")
+        map_ready(page, CATALOG_SIZE - UNKNOWN_ZIP)
+        page.locator(f"#marketplace-map .lv-map-pin[data-lead='{lead_map.lead_token(lone_id)}']").click()
+        action = page.locator(f"#lead-action-{lone_id}")
+        expect(action).to_have_text(label)
+        page.wait_for_timeout(400)  # the panel is brought on screen once rendered
+        box = page.evaluate("""(id) => {
+            const r = (el) => el.getBoundingClientRect();
+            const a = r(document.getElementById('lead-action-' + id)), p = r(document.getElementById('map-card-panel'));
+            return {action: [a.top, a.bottom], panel_top: p.top, bar: r(document.getElementById('filter-bar')).bottom,
+                    height: window.innerHeight};
+        }""", lone_id)
+        assert box["bar"] <= box["action"][0] and box["action"][1] <= box["height"], box
+        if width > 640:  # over the map: the whole panel is below the bar
+            assert box["panel_top"] >= box["bar"], box
+        hit = page.evaluate("""(id) => { const a = document.getElementById('lead-action-' + id).getBoundingClientRect();
+            return document.elementFromPoint(a.left + a.width / 2, a.top + a.height / 2)?.closest('#lead-action-' + id) !== null; }""",
+                            lone_id)
+        assert hit, "the action is covered"
+        start_session(page, live_server.database_url, make_user(credits=500)["id"])
+
+
 def test_marker_card_unlocks_and_the_marker_moves(page: Page, catalog, live_server, make_user):
     url = live_server.database_url
     user = make_user(credits=500)
