@@ -339,7 +339,7 @@ def test_email_confirmation_link_signs_in(page: Page, live_server):
     page.goto(link)
     page.get_by_text("Welcome!", exact=True).wait_for(state="visible")
     page.wait_for_url("**/dashboard")
-    expect(page.locator("#dashboard-greeting")).to_have_text("Welcome back, Casey!")
+    expect(page.locator("#dashboard-greeting")).to_have_text("Welcome, Casey!")
     expect(page.locator("#header-email")).to_have_text(email)
     expect(page.locator("#dashboard-confirm-email")).to_have_count(0)
     with session_scope(live_server.database_url) as session:
@@ -375,7 +375,7 @@ def test_callback_without_token(page: Page, make_user):
     page.goto("/auth/callback")
     page.get_by_text("Welcome!", exact=True).wait_for(state="visible")
     page.wait_for_url("**/dashboard")
-    expect(page.locator("#dashboard-greeting")).to_have_text("Welcome back, Wes!")
+    expect(page.locator("#dashboard-greeting")).to_have_text("Welcome, Wes!")
 
 
 def test_confirmation_link_replaces_the_current_session(page: Page, live_server, make_user):
@@ -388,13 +388,13 @@ def test_confirmation_link_replaces_the_current_session(page: Page, live_server,
 
     other = make_user(first_name="Blair")
     sign_in(page, other["email"], other["password"])
-    expect(page.locator("#dashboard-greeting")).to_have_text("Welcome back, Blair!")
+    expect(page.locator("#dashboard-greeting")).to_have_text("Welcome, Blair!")
     other_token = local_storage(page, "lv_access_token")
 
     page.goto(link)
     page.get_by_text("Welcome!", exact=True).wait_for(state="visible")
     page.wait_for_url("**/dashboard")
-    expect(page.locator("#dashboard-greeting")).to_have_text("Welcome back, Alex!")
+    expect(page.locator("#dashboard-greeting")).to_have_text("Welcome, Alex!")
     expect(page.locator("#header-email")).to_have_text(email)
     with session_scope(live_server.database_url) as session:
         old = session.exec(select(AuthSession).where(AuthSession.access_token_hash == hash_token(other_token))).one()
