@@ -121,14 +121,9 @@ def _cycles() -> list[list[str]]:
     return groups
 
 
-# Landed on main with issue 25 while issue 22's layer work was under way: skip_trace's factory imports the
-# BatchData client, which imports skip_trace's ContactResult. Listed so it is seen; to be untangled, then removed.
-KNOWN_CYCLES = [["marketplace.sources.batchdata_skip_trace", "marketplace.sources.skip_trace"]]
-
-
 def test_no_import_cycles():
     # e.g. services.payments <-> services.purchases, or a base state importing its own substates
-    assert [group for group in _cycles() if group not in KNOWN_CYCLES] == []
+    assert _cycles() == []
 
 
 def test_the_checker_sees_imports_inside_functions():

@@ -88,13 +88,23 @@ def roi_label(asking_price: int | None, roi: float | None) -> str:
     return "ROI vs market value" if asking_price is None and roi is not None else "Est. ROI"
 
 
-def count_text(value: int | float | None, unit: str) -> str:
-    """'1,450 sqft', '2.5 ba'; 'N/A bd' when missing (SPEC 5)."""
+def number_text(value: int | float | None) -> str:
+    """'1,450', '3' (never '3.0'), '2.5'; 'N/A' when missing: every count a lead shows (beds, baths, sqft)."""
     if value is None:
-        return f"N/A {unit}"
-    if isinstance(value, float):
-        value = int(value) if value.is_integer() else value
-    return f"{value:,} {unit}" if isinstance(value, int) else f"{value:g} {unit}"
+        return "N/A"
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:,.1f}"
+    return f"{int(value):,}"
+
+
+def count_text(value: int | float | None, unit: str) -> str:
+    """'1,450 sqft', '2.5 ba', '3 ba' (never '3.0 ba'); 'N/A bd' when missing (SPEC 5)."""
+    return f"{number_text(value)} {unit}"
+
+
+def beds_baths_text(beds: int | float | None, baths: int | float | None) -> str:
+    """'3 bd / 2.5 ba' (bulk results): the card's own counts."""
+    return f"{count_text(beds, 'bd')} / {count_text(baths, 'ba')}"
 
 
 def card_pictures(images: list[str]) -> tuple[list[str], bool]:
@@ -188,6 +198,7 @@ def with_action(card: dict, signed_in: bool, credits: int, subscribed: bool = Fa
 class GalleryPicture:
     src: str = ""
     alt: str = ""
+    index: int = 0  # its place among the card's pictures (a thumbnail's click shows it large)
 
 
 @dataclasses.dataclass
@@ -201,8 +212,11 @@ class GalleryView:
     more: list[GalleryPicture] = dataclasses.field(default_factory=list)
 
 
-def gallery_view(card: dict | None) -> GalleryView:
-    """The dialog's content for ``card`` (a ``card_data`` dict); empty without pictures."""
+def gallery_view(card: dict | None, large: int = 0) -> GalleryView:
+    """The dialog's content for ``card`` (a ``card_data`` dict); empty without pictures.
+
+    ``large`` is the picture shown large (a clicked thumbnail; the first one by
+    default); the others are the thumbnails, in their order."""
     if not card or not card["images"]:
         return GalleryView()
     images = card["images"]
@@ -212,8 +226,9 @@ def gallery_view(card: dict | None) -> GalleryView:
                            primary=drawing)
     picture, pictures = PICTURE_NOUN[False]
     noun = picture if len(images) == 1 else pictures
-    shown = [GalleryPicture(src, f"{picture.capitalize()} {n} of {card['address']}")
+    shown = [GalleryPicture(src, f"{picture.capitalize()} {n} of {card['address']}", n - 1)
              for n, src in enumerate(images, start=1)]
+    large = large if 0 <= large < len(shown) else 0
     return GalleryView(id=card["id"], title=card["address"],
                        description=f"{card['city_line']} · {len(images)} {noun}",
-                       primary=shown[0], more=shown[1:])
+                       primary=shown[large], more=shown[:large] + shown[large + 1:])

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 SKIP_TRACE_CREDITS = 25
@@ -64,3 +65,16 @@ def mark_wrong(phones: list[dict[str, Any]], number: object, wrong: bool = True)
     if not any(same_number(p.get("number"), number) for p in phones):
         return None
     return [{**p, "wrong": wrong} if same_number(p.get("number"), number) else dict(p) for p in phones]
+
+
+@dataclass(frozen=True)
+class ContactResult:
+    provider: str  # "demo" | "batchdata"
+    demo: bool  # True: fictional data, the page says so
+    owner_name: str | None
+    phones: tuple[dict[str, Any], ...] = ()
+    emails: tuple[str, ...] = ()
+
+    @property
+    def found(self) -> bool:
+        return is_hit(self.phones, self.emails)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from marketplace.core.images import allowed_images, split_pictures
+from marketplace.core.lead_cards import number_text
 from marketplace.core.leads import provenance_line
 from marketplace.core.marketplace import external_links, percent, usd
 from marketplace.core.pricing import display_confidence, potential_profit
@@ -29,17 +30,6 @@ RECORD_FIELDS = (
     ("parcel_id", "Parcel ID"),
     ("filing_date", "Filing date"),
 )
-
-
-def _number(value: int | float | None, unit: str = "") -> str:
-    """'1,850' / '2.5' / 'N/A'; whole floats lose their '.0'."""
-    if value is None:
-        return "N/A"
-    if isinstance(value, float) and not value.is_integer():
-        text = f"{value:,.1f}"
-    else:
-        text = f"{int(value):,}"
-    return f"{text}{unit}"
 
 
 def picture_texts(illustrations: bool, count: int, address: str) -> dict[str, str]:
@@ -205,9 +195,9 @@ def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name
         "lead_type": lead.lead_type,
         "source": lead.source,
         "provenance": provenance_line(raw, lead.source),
-        "beds": _number(lead.beds),
-        "baths": _number(lead.baths),
-        "sqft": _number(lead.square_footage),
+        "beds": number_text(lead.beds),
+        "baths": number_text(lead.baths),
+        "sqft": number_text(lead.square_footage),
         "asking": usd(lead.asking_price),
         "market_value": usd(lead.zestimate),
         "arv": usd(lead.arv),

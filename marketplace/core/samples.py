@@ -51,7 +51,8 @@ SAMPLE_LEADS: tuple[dict, ...] = (
 
 # The home page hero's illustrative card (pages/home.py): scored, priced and its ROI
 # computed by the same rules as any lead (SPEC 9: 92/100 -> 150 credits).
-HERO_SAMPLE = {"asking": 285_000, "arv": 410_000, "rehab": 45_000, "confidence": 92}
+HERO_SAMPLE = {"address": "1234 Maple Ridge Dr", "city_line": "Austin, TX 78704", "beds": 3, "baths": 2.0,
+               "sqft": 1_850, "asking": 285_000, "arv": 410_000, "rehab": 45_000, "confidence": 92}
 HERO_SAMPLE_COST = pricing.credit_cost_for_confidence(HERO_SAMPLE["confidence"])
 HERO_SAMPLE_ROI = pricing.compute_roi(HERO_SAMPLE["arv"], HERO_SAMPLE["asking"], HERO_SAMPLE["rehab"])
 

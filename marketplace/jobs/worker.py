@@ -30,7 +30,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from marketplace.config import lead_settings
 from marketplace.core.marketplace import PACIFIC, REFRESH_HOUR
-from marketplace.jobs.records import records_run_key, run_records_refresh
+from marketplace.jobs.records import records_run_key, run_next_job, run_records_refresh
 from marketplace.models import utcnow
 
 log = logging.getLogger("marketplace.worker")
@@ -78,13 +78,11 @@ class RecordsWorker:
 
     def poll_jobs(self) -> None:
         """The explorer's "Run now" jobs (``services.record_jobs``), one after another until none waits."""
-        from marketplace.services import record_jobs
-
         while not self.stopping.is_set():
             if not self.pull_lock.acquire(blocking=False):
                 return  # the daily pull is under way: the jobs stay queued until it ends
             try:
-                outcome = record_jobs.run_next(self.database_url)
+                outcome = run_next_job(self.database_url)
             except Exception:  # noqa: BLE001 - the database is away: the next poll tries again
                 log.exception("polling record jobs failed")
                 return

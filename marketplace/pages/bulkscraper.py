@@ -77,10 +77,16 @@ def bulkscraper() -> rx.Component:
     return ui.section(
         rx.vstack(
             page_header(),
-            rx.cond(
-                S.auth_loading,
-                rx.center(rx.spinner(size="3"), padding="3rem", width="100%"),
-                rx.cond(S.is_authenticated, signed_in_view(), auth_required()),
+            # At least most of a screen tall in every state (resolving the session, visitor,
+            # signed in): the footer starts below the fold, so nothing it shows moves (CLS).
+            rx.box(
+                rx.cond(
+                    S.auth_loading,
+                    rx.center(rx.spinner(size="3"), padding="3rem", width="100%"),
+                    rx.cond(S.is_authenticated, signed_in_view(), auth_required()),
+                ),
+                min_height="70vh",
+                width="100%",
             ),
             spacing="6",
             width="100%",

@@ -37,6 +37,7 @@ def welcome() -> rx.Component:
         rx.link("Go to dashboard now", href=routes.DASHBOARD, size="2", weight="medium"),
         align="center",
         spacing="3",
+        id="callback-welcome",
     )
 
 

@@ -70,7 +70,8 @@ def dashboard_tabs() -> rx.Component:
 def dashboard_header() -> rx.Component:
     return rx.flex(
         rx.vstack(
-            rx.heading("Welcome back, ", AuthState.display_name, "!", size=rx.breakpoints(initial="6", sm="7"),
+            rx.heading(DashboardState.greeting, ", ", AuthState.display_name, "!",
+                       size=rx.breakpoints(initial="6", sm="7"),
                        id="dashboard-greeting", class_name="lv-break"),
             rx.text("Here's what's happening with your leads and credits.", size="3", color_scheme="gray"),
             spacing="1",

@@ -10,7 +10,8 @@ import reflex as rx
 from marketplace import routes
 from marketplace.components import ui
 from marketplace.components.layout import page
-from marketplace.core.marketplace import percent, usd
+from marketplace.core.lead_cards import count_text
+from marketplace.core.marketplace import mask_address, percent, usd
 from marketplace.core.samples import HERO_SAMPLE, HERO_SAMPLE_COST, HERO_SAMPLE_ROI
 from marketplace.messages import DEMO_DATA_LINE, ILLUSTRATION_NOTE
 
@@ -104,8 +105,9 @@ def sample_lead_card() -> rx.Component:
             ),
             rx.hstack(
                 rx.vstack(
-                    rx.text("•••• Maple Ridge Dr", size="4", weight="bold"),
-                    rx.text("Austin, TX 78704", size="2", color_scheme="gray"),
+                    # Masked as a locked marketplace card is (core.marketplace.mask_address).
+                    rx.text(mask_address(HERO_SAMPLE["address"]), size="4", weight="bold", id="hero-sample-address"),
+                    rx.text(HERO_SAMPLE["city_line"], size="2", color_scheme="gray"),
                     spacing="0",
                 ),
                 rx.badge("Probate", variant="soft", radius="full"),
@@ -116,7 +118,9 @@ def sample_lead_card() -> rx.Component:
             rx.hstack(
                 *[rx.hstack(rx.icon(icon, size=14, aria_hidden="true"), rx.text(text, size="2"), spacing="1",
                             align="center", color="var(--gray-11)")
-                  for icon, text in (("bed_double", "3 bd"), ("bath", "2 ba"), ("ruler", "1,850 sqft"))],
+                  for icon, text in (("bed_double", count_text(HERO_SAMPLE["beds"], "bd")),
+                                     ("bath", count_text(HERO_SAMPLE["baths"], "ba")),
+                                     ("ruler", count_text(HERO_SAMPLE["sqft"], "sqft")))],
                 spacing="4",
             ),
             rx.grid(

@@ -4,7 +4,8 @@ The tab is chosen from the URL hash (``#privacy``, ``#terms``,
 ``#disclaimer``; default privacy) and picking a tab rewrites the hash with
 ``history.replaceState``. Both happen in the browser, without a server round
 trip: the selected tab is React state (a local ``ClientStateVar``) that is
-initialised from ``window.location.hash`` on mount. The three sub-routes
+initialised from ``window.location.hash`` on mount and follows it on
+hashchange/popstate (Back after picking a tab). The three sub-routes
 (linked from the footer) render the same tabs with their own tab preselected
 when the address carries no hash.
 """
@@ -162,6 +163,17 @@ def _hash_tab_expr(default_tab: str) -> rx.Var:
     )
 
 
+def _follow_hash(setter: str, default_tab: str) -> rx.Var:
+    """On mount: the tab named by the hash, and again on every hashchange/popstate
+    (Back/Forward between ``#terms`` and ``#privacy`` switches the tab, SPEC 2)."""
+    return rx.Var(
+        _js_expr=(
+            f"(() => {{ const sync = () => {setter}({_hash_tab_expr(default_tab)}); sync(); "
+            "window.addEventListener('hashchange', sync); window.addEventListener('popstate', sync); })"
+        ),
+    ).to(rx.vars.FunctionVar, rx.EventChain)
+
+
 def _write_hash_script(value: str) -> rx.event.EventSpec:
     """Replace the URL hash with ``#value`` without a navigation or history entry."""
     return rx.call_script(f"window.history.replaceState(window.history.state, '', '#{value}')")
@@ -216,7 +228,7 @@ def legal_tabs(default_tab: str, route_key: str) -> rx.Component:
         ],
         value=selected.value,
         on_change=selected.set,
-        on_mount=selected.set_value(_hash_tab_expr(default_tab)),
+        on_mount=_follow_hash(selected._setter_name, default_tab),
         width="100%",
     )
 

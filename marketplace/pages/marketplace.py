@@ -64,7 +64,7 @@ def _header_panel(tile: rx.Component, text: rx.Component, action: rx.Component, 
     return rx.card(
         rx.hstack(tile, text, rx.spacer(), action, spacing="3", align="center", width="100%"),
         size="2",
-        class_name="lv-card",
+        class_name="lv-card lv-mkt-panel",
         width=ui.responsive("100%", md="auto"),
         min_width=ui.responsive("0", md="360px"),
         **props,
@@ -97,6 +97,9 @@ def credits_panel() -> rx.Component:
                 ),
                 ui.button_link("Login", routes.AUTH, icon="log_in", size="2", id="marketplace-login"),
             ),
+            # While the session resolves: the panel's place (stacked on narrow screens), so the
+            # page below does not move when it arrives (CLS).
+            rx.box(class_name="lv-mkt-panel-slot", aria_hidden="true"),
         ),
     )
 
@@ -180,11 +183,13 @@ def loading_block() -> rx.Component:
             spacing="3",
         ),
         size="2",
-        class_name="lv-card",
+        class_name="lv-card lv-lc-skeleton",  # a lead card's height (assets/lead_card.css)
     )
+    # The line is as tall as the Grid | Map switch and the skeletons as tall as the cards that
+    # replace them: the first page of cards moves nothing (CLS).
     return rx.vstack(
         rx.hstack(rx.spinner(size="3"), rx.text(LEADS_LOADING, size="3", weight="medium"),
-                  spacing="3", align="center", id="marketplace-loading", role="status"),
+                  spacing="3", align="center", id="marketplace-loading", role="status", min_height="32px"),
         rx.grid(*[skeleton_card for _ in range(3)], columns=GRID_COLUMNS, spacing="5", width="100%",
                 aria_hidden="true"),
         spacing="5",

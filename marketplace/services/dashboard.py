@@ -10,7 +10,7 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlmodel import Session, func, select
 
-from marketplace.models import BulkScrape, Lead, Profile, User, UserLead, utcnow
+from marketplace.models import AuthSession, BulkScrape, Lead, Profile, User, UserLead, utcnow
 
 RECENT_LIMIT = 50
 
@@ -61,6 +61,7 @@ class AccountDetails:
     email: str
     email_confirmed: bool
     member_since: datetime
+    returning: bool = True  # signed in before the current session ("Welcome back"; a first sign-in: "Welcome")
 
 
 @dataclass(frozen=True)
@@ -173,6 +174,10 @@ def account_details(session: Session, user_id: uuid.UUID) -> AccountDetails:
         email=user.email,
         email_confirmed=user.email_confirmed_at is not None,
         member_since=user.created_at,
+        # Sessions are revoked, never deleted: a second one means this is not the first sign-in.
+        returning=session.exec(
+            select(func.count()).select_from(AuthSession).where(AuthSession.user_id == user_id)
+        ).one() > 1,
     )
 
 

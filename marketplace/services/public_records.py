@@ -40,6 +40,7 @@ from marketplace.core.records import FACT_KINDS, RECORD_KINDS, HpiPoint, MappedR
 from marketplace.db import session_scope
 from marketplace.models import DatasetRun, HpiPointRow, Property, PropertySignal, RecordedSale, utcnow
 from marketplace.services import record_leads
+from marketplace.services.record_leads import dataset_titles
 from marketplace.services.marketplace import rebuild_facets
 
 log = logging.getLogger("marketplace.public_records")
@@ -93,12 +94,6 @@ class RunSummary:
 
     def as_dict(self) -> dict:
         return {k: (v.isoformat() if isinstance(v, date) else v) for k, v in self.__dict__.items()}
-
-
-def dataset_titles(datasets: Iterable[Any]) -> record_leads.TitleLookup:
-    """A lookup dataset id -> (title, publisher) for ``record_leads`` (unknown ids read as their id)."""
-    known = {d.id: (getattr(d, "title", None) or d.id, getattr(d, "publisher", None) or "") for d in datasets}
-    return lambda dataset_id: known.get(dataset_id, (dataset_id, ""))
 
 
 def stale_warning(newest_as_of: date | None, max_age_days: int | None, today: date) -> str | None:

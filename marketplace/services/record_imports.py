@@ -18,7 +18,6 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import date, datetime
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -27,7 +26,7 @@ import sqlalchemy as sa
 from marketplace.config import lead_settings
 from marketplace.db import read_scope
 from marketplace.models import utcnow
-from marketplace.services import public_records
+from marketplace.services import public_records, record_leads
 
 log = logging.getLogger("marketplace.public_records")
 
@@ -36,22 +35,8 @@ class UnknownDataset(LookupError):
     """No dataset file has this id; the message lists the known ids."""
 
 
-def datasets() -> dict[str, Any]:
-    from marketplace.sources import opendata
-
-    return opendata.load_datasets(lead_settings().open_data_dir)
-
-
-@lru_cache(maxsize=1)
-def _all_titles() -> tuple[tuple[str, tuple[str, str]], ...]:
-    lookup = public_records.dataset_titles(datasets().values())
-    return tuple((dataset_id, lookup(dataset_id)) for dataset_id in datasets())
-
-
-def titles() -> Callable[[str], tuple[str, str]]:
-    """Dataset id -> (title, publisher) of every dataset file (read once per process)."""
-    known = dict(_all_titles())
-    return lambda dataset_id: known.get(dataset_id, (dataset_id, ""))
+datasets = record_leads.dataset_files
+titles = record_leads.titles
 
 
 def find_dataset(dataset_id: str, known: dict[str, Any] | None = None) -> Any:
@@ -76,7 +61,7 @@ def import_file(dataset_id: str, path: str | Path, *, partial: bool = False, tod
     today = today or retrieved_at.date()
     return public_records.ingest(dataset, opendata.read_file(dataset, path, today=today), mode="file",
                                  retrieved_at=retrieved_at, full=not partial, today=today,
-                                 titles=public_records.dataset_titles(known.values()), database_url=database_url)
+                                 titles=record_leads.dataset_titles(known.values()), database_url=database_url)
 
 
 def live(dataset: Any) -> bool:
@@ -99,7 +84,7 @@ def refresh_public_records(today: date | None = None, *, client: Any = None, onl
     from marketplace.sources import opendata
 
     known = datasets()
-    titles = public_records.dataset_titles(known.values())
+    titles = record_leads.dataset_titles(known.values())
     results = []
     wanted = set(only) if only is not None else None
     for dataset_id in lead_settings().open_data_datasets:
@@ -153,7 +138,7 @@ def _refresh_batchdata(today: date | None, database_url: str | None, wanted: set
         lists = batchdata_datasets()
     except Exception as exc:  # noqa: BLE001 - a bad BATCHDATA_LISTS is reported, the open data still ran
         return [{"dataset_id": "batchdata", "status": "failed", "error": str(exc)}]
-    titles_all = public_records.dataset_titles([*datasets().values(), *lists])
+    titles_all = record_leads.dataset_titles([*datasets().values(), *lists])
     results = []
     for dataset in lists:
         if wanted is not None and dataset.id not in wanted:

@@ -3,7 +3,7 @@
 "Run now" never pulls in the web process: ``enqueue`` writes a ``record_jobs`` row (status queued); the
 records worker (``jobs/worker.py``) polls every ``POLL_SECONDS``, ``claim_next`` takes the oldest queued job
 (an UPDATE guarded by ``status = 'queued'``, so two workers never take the same job), runs that dataset
-through ``jobs.records.run_records_refresh(only=[id])`` (a refresh run of its own, so saved-search alerts
+through ``jobs.records.run_next_job`` (``run_records_refresh(only=[id])``) (a refresh run of its own, so saved-search alerts
 fire for its new leads) and records ok or failed. The panel shows queued / running / ok / failed.
 
 A dataset can be run now when it has a live API and is enabled (``OPEN_DATA_DATASETS``, or a configured
@@ -116,29 +116,12 @@ def claim_next(database_url: str | None = None) -> JobRow | None:
         return _job(conn.execute(sa.select(jobs_t).where(jobs_t.c.id == row.id)).one())
 
 
-def run_next(database_url: str | None = None) -> dict | None:
-    """Claim and run one queued job (the worker's poll). Returns its outcome, or None when none waited."""
-    from marketplace.jobs.records import run_records_refresh
-
-    job = claim_next(database_url)
-    if job is None:
-        return None
-    status, error, run_id = "failed", None, None
-    try:
-        result = run_records_refresh("manual", force=True, only=[job.dataset_id], database_url=database_url)
-        mine = next((r for r in result.get("results", []) if r.get("dataset_id") == job.dataset_id), None)
-        if mine is None:
-            error = result.get("error") or "the dataset is no longer enabled"
-        else:
-            status = "ok" if mine.get("status") == "ok" else "failed"
-            run_id, error = mine.get("run_id"), mine.get("error") or mine.get("reason")
-    except Exception as exc:  # noqa: BLE001 - recorded on the job; the worker goes on
-        log.exception("record job %s failed", job.id)
-        error = f"{type(exc).__name__}: {exc}"
+def finish(job_id: int, status: str, run_id: int | None, error: str | None,
+           database_url: str | None = None) -> None:
+    """Record a job's outcome (the worker's ``jobs.records.run_next_job``)."""
     with session_scope(database_url) as session:
-        session.connection().execute(sa.update(jobs_t).where(jobs_t.c.id == job.id).values(
+        session.connection().execute(sa.update(jobs_t).where(jobs_t.c.id == job_id).values(
             status=status, finished_at=utcnow(), run_id=run_id, error=(error or None) and error[:2000]))
-    return {"job_id": job.id, "dataset_id": job.dataset_id, "status": status, "error": error}
 
 
 def latest_jobs(database_url: str | None = None) -> dict[str, JobRow]:

@@ -21,6 +21,7 @@ Owner privacy: the lead carries the two owner flags only; the owner's name and m
 from __future__ import annotations
 
 import uuid
+from functools import lru_cache
 from datetime import date, datetime, timedelta
 from typing import Any, Callable, Iterable
 
@@ -245,3 +246,29 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
             conn.execute(sa.update(leads_t).where(leads_t.c.id == lead.id).values(**changed))
             counts["updated"] += 1
     return counts
+
+
+def dataset_titles(datasets: Iterable[Any]) -> TitleLookup:
+    """A lookup dataset id -> (title, publisher) for ``record_leads`` (unknown ids read as their id)."""
+    known = {d.id: (getattr(d, "title", None) or d.id, getattr(d, "publisher", None) or "") for d in datasets}
+    return lambda dataset_id: known.get(dataset_id, (dataset_id, ""))
+
+
+def dataset_files() -> dict[str, Any]:
+    """Every dataset file (``OPEN_DATA_DIR``, else the shipped ``marketplace/datasets``), by id."""
+    from marketplace.config import lead_settings
+    from marketplace.sources import opendata
+
+    return opendata.load_datasets(lead_settings().open_data_dir)
+
+
+@lru_cache(maxsize=1)
+def _all_titles() -> tuple[tuple[str, tuple[str, str]], ...]:
+    lookup = dataset_titles(dataset_files().values())
+    return tuple((dataset_id, lookup(dataset_id)) for dataset_id in dataset_files())
+
+
+def titles() -> TitleLookup:
+    """Dataset id -> (title, publisher) of every dataset file (read once per process)."""
+    known = dict(_all_titles())
+    return lambda dataset_id: known.get(dataset_id, (dataset_id, ""))

@@ -23,6 +23,7 @@ from marketplace.core import motivation as motivation_rules
 from marketplace.db import read_scope
 from marketplace.models import Lead, Property, PropertySignal, UserLead
 from marketplace.services.record_leads import TitleLookup, signal_label, source_line
+from marketplace.services.record_leads import titles as dataset_file_titles
 
 leads_t = Lead.__table__
 props_t = Property.__table__
@@ -87,8 +88,6 @@ def _uuid(value: str | uuid.UUID) -> uuid.UUID | None:
 def _titles(titles: TitleLookup | None) -> TitleLookup:
     if titles is not None:
         return titles
-    from marketplace.services.record_imports import titles as dataset_file_titles
-
     return dataset_file_titles()
 
 

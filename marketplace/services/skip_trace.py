@@ -41,7 +41,8 @@ from marketplace.models import Lead, OwnerContact, Property
 from marketplace.services import ledger
 from marketplace.services.deals import parse_ids, unlocked_lead
 from marketplace.sources.base import SourceError
-from marketplace.sources.skip_trace import ContactResult, SkipTraceProvider, provider_from_settings
+from marketplace.core.owner_contact import ContactResult
+from marketplace.sources.skip_trace import SkipTraceProvider, provider_from_settings
 
 log = logging.getLogger("marketplace.skip_trace")
 OWNER_NAME_KEYS = ("owner_name", "ownerName", "owner", "owner_full_name")

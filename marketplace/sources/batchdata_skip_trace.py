@@ -44,7 +44,7 @@ from marketplace.config import BATCHDATA_SKIP_TRACE_DEFAULT_URL, skip_trace_sett
 from marketplace.core import owner_contact
 from marketplace.sources.base import SourceError
 from marketplace.sources.batchdata import BatchDataClient
-from marketplace.sources.skip_trace import ContactResult
+from marketplace.core.owner_contact import ContactResult
 
 PATH = "/property/skip-trace"
 PROVIDER = "BatchData"

@@ -16,24 +16,11 @@ outside any transaction.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from marketplace.config import skip_trace_settings
 from marketplace.core import owner_contact
-
-
-@dataclass(frozen=True)
-class ContactResult:
-    provider: str  # "demo" | "batchdata"
-    demo: bool  # True: fictional data, the page says so
-    owner_name: str | None
-    phones: tuple[dict[str, Any], ...] = ()
-    emails: tuple[str, ...] = ()
-
-    @property
-    def found(self) -> bool:
-        return owner_contact.is_hit(self.phones, self.emails)
+from marketplace.core.owner_contact import ContactResult
 
 
 class SkipTraceProvider(Protocol):

@@ -25,6 +25,7 @@ from marketplace import routes
 from marketplace.core import scrape as rules
 from marketplace.core.criteria import CriteriaError
 from marketplace.core.leads import SCRAPER_LEAD_TYPES, SOURCES, US_STATES
+from marketplace.core.lead_cards import beds_baths_text
 from marketplace.core.marketplace import ROI_BANDS, SIZE_BANDS, parse_whole_number, percent, usd
 from marketplace.core.pricing import display_confidence
 from marketplace.messages import (
@@ -63,8 +64,7 @@ def result_row(lead: dict) -> dict[str, str]:
         "arv": usd(lead.get("arv")),
         "rehab": usd(lead.get("rehab_estimate")),
         "roi": percent(lead.get("roi")),
-        "beds_baths": f"{lead.get('beds') if lead.get('beds') is not None else 'N/A'} bd / "
-                      f"{lead.get('baths') if lead.get('baths') is not None else 'N/A'} ba",
+        "beds_baths": beds_baths_text(lead.get("beds"), lead.get("baths")),
         "sqft": "N/A" if lead.get("square_footage") is None else f"{lead['square_footage']:,}",
         "confidence": str(display_confidence(lead.get("confidence_score"))),
         "href": routes.property_url(str(lead.get("id", ""))),

@@ -83,6 +83,7 @@ class DashboardState(AuthState):
 
     last_name: str = ""
     member_since: str = ""
+    greeting: str = "Welcome back"  # "Welcome" on the first sign-in
     # Where share links point: SITE_URL, else the address this browser is on.
     site_base: str = ""
 
@@ -155,6 +156,7 @@ class DashboardState(AuthState):
         self.last_name = account.last_name
         self.member_since = format_date(account.member_since, self._zone())
         self.email_confirmed = account.email_confirmed
+        self.greeting = "Welcome back" if account.returning else "Welcome"
         self.site_base = get_settings().base_url(browser_origin(self))
         self.loaded_for = str(user_id)
         return None

@@ -109,6 +109,7 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
 
     unlocking_id: str = ""  # the card whose unlock is in flight ('Unlocking...')
     gallery_id: str = ""  # the card whose View Images dialog is open (one dialog for the page)
+    gallery_large: int = 0  # the picture the dialog shows large (a clicked thumbnail)
     countdown: str = ""
 
     # ------------------------------------------------------------ computed vars
@@ -125,7 +126,7 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
         """The View Images dialog's content: built only while it is open."""
         if not self.gallery_id:
             return GalleryView()
-        return gallery_view(self._card_of(self.gallery_id))
+        return gallery_view(self._card_of(self.gallery_id), self.gallery_large)
 
     @rx.var
     def active_filter_count(self) -> int:
@@ -133,6 +134,8 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
 
     @rx.var
     def result_count_label(self) -> str:
+        if not self.loaded:  # no "0 leads" before the first page arrives
+            return ""
         if self.showing_samples:
             return f"{len(self._page_cards)} sample leads"
         return f"{self.total:,} lead{'' if self.total == 1 else 's'}"
@@ -337,11 +340,16 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
         """A card's View Images: the page's one dialog shows that card's pictures."""
         card = self._card_of(lead_id) if isinstance(lead_id, str) else None
         if card and card["images"]:
-            self.gallery_id = lead_id
+            self.gallery_id, self.gallery_large = lead_id, 0
+
+    @rx.event
+    def show_large(self, index: int):
+        """A thumbnail's click: that picture large (an index out of range shows the first)."""
+        self.gallery_large = index if isinstance(index, int) and not isinstance(index, bool) else 0
 
     @rx.event
     def close_gallery(self, _open: bool = False):
-        self.gallery_id = ""
+        self.gallery_id, self.gallery_large = "", 0
 
     @rx.event
     async def clear_filters(self):

@@ -33,10 +33,22 @@ from marketplace.states.auth import error_toast
 log = logging.getLogger("marketplace.map")
 
 EMPTY_POINTS = {"ids": [], "coords": [], "open": []}
-# On phones the card sits under the map: bring it into view once rendered.
-SHOW_PANEL_ON_PHONES = (
-    "setTimeout(() => { const el = document.getElementById('map-card-panel');"
-    " if (el && window.innerWidth <= 640) el.scrollIntoView({block: 'nearest'}); }, 80);"
+# Once the card is rendered, bring it on screen below the sticky header and filter bar:
+# its top under the bar when it fits, and in any case its action (Login / Unlock) visible.
+# Nothing moves when it is already in view (a keyboard-opened card keeps the scroll).
+SHOW_PANEL = (
+    "setTimeout(() => { const el = document.getElementById('map-card-panel'); if (!el) return;"
+    " const bar = document.getElementById('filter-bar'); const head = document.querySelector('.lv-header');"
+    " const covered = Math.max(bar ? bar.getBoundingClientRect().bottom : 0,"
+    " head ? head.getBoundingClientRect().bottom : 0) + 8;"
+    " const box = el.getBoundingClientRect(); const action = el.querySelector('.lv-lc-btn');"
+    " let dy = box.top < covered ? box.top - covered : 0;"
+    " if (box.top - dy + box.height > window.innerHeight - 8) {"
+    " dy = Math.max(dy, Math.min(box.bottom - window.innerHeight + 8, box.top - covered)); }"
+    " if (action) { const a = action.getBoundingClientRect();"
+    " if (a.bottom - dy > window.innerHeight - 8) dy = a.bottom - window.innerHeight + 8;"
+    " if (a.top - dy < covered) dy = a.top - covered; }"
+    " if (dy) window.scrollBy({top: dy, behavior: 'instant'}); }, 80);"
 )
 
 
@@ -134,7 +146,7 @@ class MarketplaceMapVars(rx.State, mixin=True):
             return error_toast(*MAP_LEAD_GONE)
         self.map_selected = token
         self._map_card = card_data(card)
-        return rx.call_script(SHOW_PANEL_ON_PHONES)
+        return rx.call_script(SHOW_PANEL)
 
     @rx.event
     def close_map_card(self):

@@ -91,7 +91,8 @@ def page_size_select() -> rx.Component:
 
 def result_count() -> rx.Component:
     return rx.hstack(
-        rx.text(S.result_count_label, size="2", weight="bold", id="result-count", white_space="nowrap"),
+        rx.text(S.result_count_label, size="2", weight="bold", id="result-count", white_space="nowrap",
+                class_name="lv-mkt-count"),
         rx.cond(
             S.loading & S.loaded,
             rx.hstack(rx.spinner(size="1"), rx.text(LEADS_LOADING, size="1", color_scheme="gray"),

@@ -26,6 +26,18 @@ def _focus_card_button(lead_id: Var) -> Var:
     )
 
 
+def _thumbnail(picture) -> rx.Component:
+    """A thumbnail is a button: a click (or Enter/Space) shows its picture large."""
+    return rx.el.button(
+        photo_frame(photo(picture.src, picture.alt), radius="var(--radius-3)"),
+        type="button",
+        on_click=S.show_large(picture.index),
+        aria_label="Show large: " + picture.alt,
+        id="lead-images-thumb-" + picture.index.to_string(),
+        class_name="lv-thumb-button",
+    )
+
+
 def images_dialog() -> rx.Component:
     gallery = S.gallery
     return rx.dialog.root(
@@ -34,7 +46,7 @@ def images_dialog() -> rx.Component:
             rx.dialog.content(
                 dialog_header(gallery.title, [gallery.description], "Close images", title_size="5"),
                 photo_frame(
-                    photo(gallery.primary.src, gallery.primary.alt),
+                    photo(gallery.primary.src, gallery.primary.alt, image_id="lead-images-large"),
                     width="100%",
                     max_height="60vh",
                     margin_top="1rem",
@@ -42,9 +54,7 @@ def images_dialog() -> rx.Component:
                 rx.cond(
                     gallery.more.length() > 0,
                     rx.grid(
-                        rx.foreach(gallery.more,
-                                   lambda picture: photo_frame(photo(picture.src, picture.alt),
-                                                               radius="var(--radius-3)")),
+                        rx.foreach(gallery.more, _thumbnail),
                         columns="3",
                         spacing="3",
                         margin_top="0.75rem",

@@ -79,7 +79,7 @@ def save_dialog() -> rx.Component:
 def save_search_control() -> rx.Component:
     """Signed in: Save search (with its dialog). Visitors: a link to sign in. Nothing while
     the session is being resolved (no button that changes under the cursor)."""
-    return rx.cond(
+    return rx.box(rx.cond(
         MarketplaceState.auth_loading,
         rx.fragment(),
         rx.cond(
@@ -103,4 +103,4 @@ def save_search_control() -> rx.Component:
                            id="save-search-signin", aria_label="Sign in to save this search",
                            title="Sign in to save this search and get alerts when new leads match"),
         ),
-    )
+    ), class_name="lv-save-slot")  # its width is kept while the session resolves: the bar never reflows

@@ -54,7 +54,7 @@ def test_two_tabs_refreshing_at_once_both_stay_signed_in(page: Page, live_server
     sign_in(page, user["email"], user["password"])
     tab2 = page.context.new_page()
     tab2.goto("/dashboard")
-    expect(tab2.locator("#dashboard-greeting")).to_have_text("Welcome back, Tabby!")
+    expect(tab2.locator("#dashboard-greeting")).to_have_text(re.compile(r"^Welcome(?: back)?, Tabby!$"))
     tabs = [page, tab2]
     first_refresh = local_storage(page, "lv_refresh_token")
 
@@ -95,7 +95,7 @@ def test_two_tabs_refreshing_at_once_both_stay_signed_in(page: Page, live_server
     click_in_both_at_once(tabs, "#nav-dashboard")
     for tab in tabs:
         tab.wait_for_url("**/dashboard")
-        expect(tab.locator("#dashboard-greeting")).to_have_text("Welcome back, Tabby!")
+        expect(tab.locator("#dashboard-greeting")).to_have_text(re.compile(r"^Welcome(?: back)?, Tabby!$"))
         expect_signed_in(tab, user["email"])
     assert session_row(db, user["id"]).revoked is False
 

@@ -701,6 +701,14 @@ def test_images_placeholder_and_dialog(page: Page, catalog: Catalog):
     expect(dialog).to_contain_text(f"{row['city']}, {row['state']} {row['zip_code']} · 4 photos")
     expect(dialog).not_to_contain_text("llustration")
     expect(images.first).to_have_attribute("alt", f"Photo 1 of {address}")
+    # Issue 24 #16: a thumbnail is a button (keyboard reachable) that shows its picture large.
+    dialog.get_by_role("button", name=f"Show large: Photo 3 of {address}").focus()
+    page.keyboard.press("Enter")
+    large = dialog.locator("#lead-images-large")
+    expect(large).to_have_attribute("src", catalog.rows[2]["image_urls"][2])
+    expect(large).to_have_attribute("alt", f"Photo 3 of {address}")
+    dialog.get_by_role("button", name=f"Show large: Photo 1 of {address}").click()
+    expect(large).to_have_attribute("src", catalog.rows[2]["image_urls"][0])
     page.get_by_label("Close images").click()
     expect(dialog).to_have_count(0)
     expect(button).to_be_focused()  # focus goes back to the card's button

@@ -195,17 +195,22 @@ def test_marker_opens_from_the_keyboard(page: Page, catalog):
     lone_id = next(i for i, r in catalog.items() if r["city"] == "Fairbanks")
     marker = page.locator(f"#marketplace-map .lv-map-pin[data-lead='{lead_map.lead_token(lone_id)}']")
     panel = page.locator("#map-card-panel")
+    # An opened card is brought on screen with its action (issue 24 #13), the same for both keys:
+    # Space does not also scroll the page down.
+    scrolled = {}
     for key in ("Enter", " "):
+        page.evaluate("window.scrollTo({top: 0, behavior: 'instant'})")
         marker.focus()
         expect(marker).to_be_focused()
-        scroll = page.evaluate("window.scrollY")
         page.keyboard.press(key)
         expect(panel).to_be_visible()
         expect(page.locator(f"#lead-action-{lone_id}")).to_have_text("Login")
         expect(marker).to_have_class(re.compile("lv-map-pin-selected"))
-        assert page.evaluate("window.scrollY") == scroll, f"{key!r} scrolled the page"
+        page.wait_for_timeout(800)  # the card brought on screen (smooth scrolling included)
+        scrolled[key] = page.evaluate("window.scrollY")
         page.locator("#map-card-close").click()
         expect(panel).to_have_count(0)
+    assert scrolled["Enter"] == scrolled[" "], f"Space scrolled the page: {scrolled}"
 
 
 def test_map_card_stays_under_the_header_and_filter_bar(page: Page, catalog):
@@ -216,8 +221,10 @@ def test_map_card_stays_under_the_header_and_filter_bar(page: Page, catalog):
     page.locator(f"#marketplace-map .lv-map-pin[data-lead='{lead_map.lead_token(lone_id)}']").click()
     panel = page.locator("#map-card-panel")
     expect(panel).to_be_visible()
+    page.wait_for_timeout(800)  # the card has been brought on screen (issue 24 #13)
     # Scroll until the panel's top is just under the viewport's top: it spans the header and the bar.
-    page.evaluate("window.scrollBy(0, document.getElementById('map-card-panel').getBoundingClientRect().top - 8)")
+    page.evaluate("window.scrollBy({top: document.getElementById('map-card-panel').getBoundingClientRect().top - 8,"
+                  " behavior: 'instant'})")
     page.wait_for_timeout(300)
     boxes = page.evaluate("""() => {
         const r = (el) => { const b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
@@ -240,6 +247,36 @@ def test_map_card_stays_under_the_header_and_filter_bar(page: Page, catalog):
         return hits;
     }""", [boxes, [left + 4, (left + right) / 2, right - 4]])
     assert covered == [], f"the map paints over the header or filter bar at {covered[:5]}"
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (375, 740)])
+def test_map_card_fits_with_its_action_below_the_filter_bar(page: Page, catalog, live_server, make_user,
+                                                           width, height):
+    """Issue 24 #13: the opened card's top is below the sticky filter bar and its action
+    (Login, Unlock) is on screen, on a laptop and on a phone, signed out and in."""
+    page.set_viewport_size({"width": width, "height": height})
+    lone_id = next(i for i, r in catalog.items() if r["city"] == "Fairbanks")
+    for label in ("Login", re.compile(r"^Unlock for \d+ credits$")):
+        page.goto("/marketplace?view=map")
+        map_ready(page, CATALOG_SIZE - UNKNOWN_ZIP)
+        page.locator(f"#marketplace-map .lv-map-pin[data-lead='{lead_map.lead_token(lone_id)}']").click()
+        action = page.locator(f"#lead-action-{lone_id}")
+        expect(action).to_have_text(label)
+        page.wait_for_timeout(400)  # the panel is brought on screen once rendered
+        box = page.evaluate("""(id) => {
+            const r = (el) => el.getBoundingClientRect();
+            const a = r(document.getElementById('lead-action-' + id)), p = r(document.getElementById('map-card-panel'));
+            return {action: [a.top, a.bottom], panel_top: p.top, bar: r(document.getElementById('filter-bar')).bottom,
+                    height: window.innerHeight};
+        }""", lone_id)
+        assert box["bar"] <= box["action"][0] and box["action"][1] <= box["height"], box
+        if width > 640:  # over the map: the whole panel is below the bar
+            assert box["panel_top"] >= box["bar"], box
+        hit = page.evaluate("""(id) => { const a = document.getElementById('lead-action-' + id).getBoundingClientRect();
+            return document.elementFromPoint(a.left + a.width / 2, a.top + a.height / 2)?.closest('#lead-action-' + id) !== null; }""",
+                            lone_id)
+        assert hit, "the action is covered"
+        start_session(page, live_server.database_url, make_user(credits=500)["id"])
 
 
 def test_marker_card_unlocks_and_the_marker_moves(page: Page, catalog, live_server, make_user):

@@ -99,3 +99,27 @@ def test_a_public_record_card_shows_signal_and_owner_chips_and_its_roi_against_t
     assert (listing["signals"], listing["owner_flags"], listing["motivation"], listing["roi_label"]) == (
         "", "", "", "Est. ROI")
     assert card_data(lead(asking_price=None, roi=None))["roi_label"] == "Est. ROI"  # N/A needs no basis
+
+
+def test_one_count_formatter_for_beds_and_baths_everywhere():
+    """Issue 24 #16: '3 ba' not '6.0 ba', '2.5 ba', 'N/A ba' when missing; the bulk results and the
+    property page use the same rule as the card."""
+    from marketplace.core.lead_cards import beds_baths_text, count_text, number_text
+    from marketplace.states.bulkscraper import result_row
+
+    assert [count_text(v, "ba") for v in (6.0, 3, 2.5, None, 0.0)] == ["6 ba", "3 ba", "2.5 ba", "N/A ba", "0 ba"]
+    assert [number_text(v) for v in (1850, 1850.0, 2.25, None)] == ["1,850", "1,850", "2.2", "N/A"]
+    assert beds_baths_text(8, None) == "8 bd / N/A ba"
+    assert result_row({"id": "x", "beds": 3, "baths": 6.0})["beds_baths"] == "3 bd / 6 ba"
+    assert card_data(lead(baths=6.0))["baths"] == "6 ba"
+
+
+def test_a_clicked_thumbnail_is_shown_large():
+    """Issue 24 #16: View Images thumbnails open their picture large; the others stay thumbnails."""
+    card = card_data(lead())
+    first = gallery_view(card)
+    assert (first.primary.index, [p.index for p in first.more]) == (0, [1, 2, 3])
+    third = gallery_view(card, 2)
+    assert third.primary.src == first.more[1].src and third.primary.alt == "Photo 3 of 12** Main St"
+    assert [p.index for p in third.more] == [0, 1, 3]
+    assert gallery_view(card, 9).primary.index == gallery_view(card, -1).primary.index == 0

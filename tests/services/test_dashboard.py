@@ -89,3 +89,21 @@ def test_a_lead_bought_in_a_bulk_scrape_is_not_shown_as_archived(new_user):
     assert (scraped_row.is_active, scraped_row.bought_in_scrape) == (False, True)
     assert unlocked_row(scraped_row, "UTC")["archived"] == ""
     assert (archived_row.bought_in_scrape, unlocked_row(archived_row, "UTC")["archived"]) == (False, "yes")
+
+
+def test_greeting_is_welcome_on_the_first_sign_in_and_welcome_back_after(new_user):
+    """Issue 24 #16: a first visit is not greeted 'Welcome back'."""
+    from marketplace.services import auth_sessions
+
+    user = new_user(confirmed=True)
+    with session_scope() as s:
+        first = auth_sessions.create_session(s, user.id)
+    with session_scope() as s:
+        assert dashboard.account_details(s, user.id).returning is False
+    with session_scope() as s:  # signed out (the session is revoked, not deleted)...
+        assert auth_sessions.revoke_session(s, first.access_token)
+    with session_scope() as s:
+        assert dashboard.account_details(s, user.id).returning is False
+        auth_sessions.create_session(s, user.id)  # ...and in again: a returning user
+    with session_scope() as s:
+        assert dashboard.account_details(s, user.id).returning is True

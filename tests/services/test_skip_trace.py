@@ -15,7 +15,7 @@ from marketplace.db import get_engine, session_scope
 from marketplace.models import CreditLedger, OwnerContact, UserLead
 from marketplace.services import ledger, skip_trace
 from marketplace.sources.base import SourceError
-from marketplace.sources.skip_trace import ContactResult
+from marketplace.core.owner_contact import ContactResult
 from tests.factories import add_lead
 from tests.fakes.batchdata_skip_trace import FakeBatchDataSkipTrace
 
