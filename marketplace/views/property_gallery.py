@@ -54,11 +54,12 @@ def picture_note() -> rx.Component:
 def primary_tile() -> rx.Component:
     return rx.dialog.trigger(
         rx.el.button(
-            picture(PropertyState.images[0], rx.cond(D["picture_note"] != "", D["picture_alt"],
-                                                     D["picture_alt"] + " 1")),
+            # A drawing's note is the tile's visible text: the picture itself is then decorative (alt ""),
+            # and the button's name contains the note (what a sighted user reads is what is announced).
+            picture(PropertyState.images[0], rx.cond(D["picture_note"] != "", "", D["picture_alt"] + " 1")),
             picture_note(),
             type="button",
-            aria_label=D["view_all"],
+            aria_label=rx.cond(D["picture_note"] != "", D["view_all"] + ": " + D["picture_note"], D["view_all"]),
             id="property-image-primary",
             style={
                 **TILE_STYLE,
