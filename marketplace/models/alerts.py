@@ -28,7 +28,7 @@ class SavedSearch(SQLModel, table=True):
     )
     name: str = Field(sa_column=sa.Column(sa.String(60), nullable=False))
     name_key: str = Field(sa_column=sa.Column(sa.String(60), nullable=False))  # lower(name): one per user
-    # Text (migration 0017): ten cities of 100 characters, percent-encoded, do not fit a short column.
+    # Text (migration 0014): ten cities of 100 characters, percent-encoded, do not fit a short column.
     query: str = Field(default="", sa_column=sa.Column(sa.Text(), nullable=False, server_default=""))
     # Filter groups the query constrains, the price range included (0: every new lead matches);
     # see saved_search_criteria.

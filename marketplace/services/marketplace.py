@@ -145,7 +145,7 @@ LEAD_GROUP_CONDITIONS = {
                                             for b in values]),
     "tags": lambda values, user: sa.or_(*[_tag_condition(t, user) for t in values]),
     "states": lambda values, _user: leads_t.c.state.in_(values),
-    # Any case: lower(city) of the active leads has its own index on PostgreSQL (migration 0017).
+    # Any case: lower(city) of the active leads has its own index on PostgreSQL (migration 0014).
     "cities": lambda values, _user: sa.func.lower(leads_t.c.city).in_(sorted({city_key(v) for v in values})),
     "zips": lambda values, _user: leads_t.c.zip_code.in_(values),
 }

@@ -11,16 +11,16 @@
   ``ix_leads_state_city`` and ``ix_leads_zip_code``, the price range ``ix_leads_active_price``.
   An expression index the models do not declare (``ixs_*``).
 
-Revision ID: 0017
-Revises: 0020
+Revision ID: 0014
+Revises: 0013
 Create Date: 2026-11-25
 """
 import sqlalchemy as sa
 from alembic import op
 
 
-revision = '0017'
-down_revision = '0020'  # re-chained onto main's head at the rebase (assigned: 0009)
+revision = '0014'
+down_revision = '0013'
 branch_labels = None
 depends_on = None
 

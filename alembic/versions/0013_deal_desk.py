@@ -6,7 +6,7 @@
   twice), found or miss, phones and e-mails as JSON, the credits it cost.
 - ``credit_ledger.reason`` may be ``skip_trace``.
 
-Revision ID: 0020
+Revision ID: 0013
 Revises: 0012
 Create Date: 2026-11-25
 """
@@ -16,7 +16,7 @@ from alembic import op
 from marketplace.models import JSONType, UTCDateTime
 
 
-revision = '0020'
+revision = '0013'
 down_revision = '0012'
 branch_labels = None
 depends_on = None

@@ -1,7 +1,7 @@
 """record_jobs: the explorer's "Run now" of a public-record dataset, queued for the records worker (issue 23)
 
-Revision ID: 0022
-Revises: 0017
+Revision ID: 0015
+Revises: 0014
 Create Date: 2026-11-25
 """
 import sqlalchemy as sa
@@ -10,8 +10,8 @@ from alembic import op
 from marketplace.models import UTCDateTime
 
 
-revision = '0022'
-down_revision = '0017'  # main's head at the rebase
+revision = '0015'
+down_revision = '0014'
 branch_labels = None
 depends_on = None
 
