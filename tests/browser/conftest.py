@@ -95,7 +95,27 @@ def live_server():
         yield from _serve(tmp, database_url, extra_env, prod_shape)
 
 
-def _serve(tmp: Path, database_url: str, extra_env: dict, prod_shape: bool):
+def variant_app_dir(suffix: str) -> Path:
+    """A copy of the project for a second app server: its own frontend build (building in the shared
+    server's folder would rewrite the files it is serving), seeded with the first build's node packages
+    so that only the frontend build runs again."""
+    main = Path(os.environ.get("LV_TEST_APP_DIR") or PROJECT_ROOT)
+    target = Path(os.environ["LV_TEST_APP_DIR"] + f"-{suffix}") if os.environ.get("LV_TEST_APP_DIR") \
+        else Path(tempfile.gettempdir()) / f"lv-app-{suffix}"
+    subprocess.run(
+        ["rsync", "-a", "--delete", "--exclude", ".venv", "--exclude", ".web", "--exclude", "data",
+         "--exclude", ".git", "--exclude", "test-artifacts", f"{PROJECT_ROOT}/", f"{target}/"],
+        check=True,
+    )
+    if (main / ".web" / "node_modules").is_dir() and not (target / ".web" / "node_modules").is_dir():
+        subprocess.run(["rsync", "-a", "--exclude", "/build", f"{main}/.web/", f"{target}/.web/"], check=True)
+    return target
+
+
+def _serve(tmp: Path, database_url: str, extra_env: dict, prod_shape: bool, *, second: str | None = None):
+    """Serve the app in prod mode. The shared server (``second`` None) builds in the project (or
+    LV_TEST_APP_DIR) and points this process's DATABASE_URL at its database (``make_user`` writes there);
+    a ``second`` server builds in a copy of its own and leaves this process's environment alone."""
     port = _free_port()
     env = {
         **os.environ,
@@ -114,16 +134,19 @@ def _serve(tmp: Path, database_url: str, extra_env: dict, prod_shape: bool):
     }
     env.pop("REDIS_URL", None)
     env.update(extra_env)
-    os.environ["DATABASE_URL"] = database_url  # make_user writes here
-    reload_settings()
+    if second is None:
+        os.environ["DATABASE_URL"] = database_url  # make_user writes here
+        reload_settings()
     upgrade(database_url)
     ARTIFACTS.mkdir(exist_ok=True)
-    log_path = ARTIFACTS / ("live-server-prod-shape.log" if prod_shape else "live-server.log")
+    name = f"live-server-{second}" if second else ("live-server-prod-shape" if prod_shape else "live-server")
+    log_path = ARTIFACTS / f"{name}.log"
     log = open(log_path, "w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "reflex", "run", "--env", "prod", "--frontend-port", str(port),
          "--backend-port", str(port)],
-        cwd=_app_dir(), env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        cwd=variant_app_dir(second) if second else _app_dir(), env=env, stdout=log, stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + SERVER_START_TIMEOUT

@@ -32,7 +32,9 @@ def records_app():
     tmp = Path(tempfile.mkdtemp(prefix="lv-browser-sources-"))
     with FakePortal("socrata", _served(), resource=DATASETS[CHICAGO].resource) as portal:
         env = {"OPEN_DATA_DATASETS": CHICAGO, "OPEN_DATA_DIR": str(datasets_dir(tmp / "datasets", CHICAGO, portal.url))}
-        for server in _serve(tmp, f"sqlite:///{tmp / 'app.db'}", env, False):
+        # A second server of its own (own build, own database); the shared one and this process's
+        # environment are left as they are for the tests that follow.
+        for server in _serve(tmp, f"sqlite:///{tmp / 'app.db'}", env, False, second="sources"):
             yield server, env, portal
 
 

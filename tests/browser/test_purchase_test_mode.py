@@ -25,12 +25,11 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, WebSocketRoute, expect
 from sqlmodel import select
 
-from marketplace.config import PROJECT_ROOT
 from marketplace.db import session_scope
 from marketplace.migrations import upgrade
 from marketplace.models import CreditLedger, CreditPurchase, DemoCheckout, User
 from marketplace.services import accounts, ledger
-from tests.browser.conftest import ARTIFACTS, SERVER_START_TIMEOUT, _free_port
+from tests.browser.conftest import ARTIFACTS, SERVER_START_TIMEOUT, _free_port, variant_app_dir
 from tests.browser.helpers import start_session
 
 BANNER = "TEST MODE — no real payment is made"
@@ -186,22 +185,6 @@ def test_test_mode_banner_on_every_purchase_screen(page: Page, live_server, make
 # --------------------------------------------------------------------------- return addresses without SITE_URL
 
 
-def _variant_app_dir() -> Path:
-    """A copy of the project for the second server (its own build), seeded with the
-    first build's node packages so that only the frontend build runs again."""
-    main = Path(os.environ.get("LV_TEST_APP_DIR") or PROJECT_ROOT)
-    target = Path(os.environ["LV_TEST_APP_DIR"] + "-no-site-url") if os.environ.get("LV_TEST_APP_DIR") \
-        else Path(tempfile.gettempdir()) / "lv-app-no-site-url"
-    subprocess.run(
-        ["rsync", "-a", "--delete", "--exclude", ".venv", "--exclude", ".web", "--exclude", "data",
-         "--exclude", ".git", "--exclude", "test-artifacts", f"{PROJECT_ROOT}/", f"{target}/"],
-        check=True,
-    )
-    if (main / ".web" / "node_modules").is_dir() and not (target / ".web" / "node_modules").is_dir():
-        subprocess.run(["rsync", "-a", "--exclude", "/build", f"{main}/.web/", f"{target}/.web/"], check=True)
-    return target
-
-
 @pytest.fixture(scope="module")
 def server_without_site_url(live_server):
     """The app as `make run` serves it on a fresh machine: no SITE_URL, test payments.
@@ -222,7 +205,7 @@ def server_without_site_url(live_server):
         proc = subprocess.Popen(
             [sys.executable, "-m", "reflex", "run", "--env", "prod", "--frontend-port", str(port),
              "--backend-port", str(port)],
-            cwd=_variant_app_dir(), env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            cwd=variant_app_dir("no-site-url"), env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )
         try:
             deadline = time.monotonic() + SERVER_START_TIMEOUT
