@@ -192,11 +192,14 @@ def test_a_demo_lead_says_so_shows_one_labelled_illustration_and_links_to_no_lis
     gallery = page.locator("#property-images")
     expect(gallery.locator("img")).to_have_count(1)
     expect(gallery.locator("img")).to_have_attribute("src", lead["image_urls"][0])
-    expect(gallery.locator("img")).to_have_attribute("alt", "Illustration, not a photo of this property")
+    # The tile's visible note says what the picture is: the picture itself is decorative, and the
+    # button's name carries the note (what a sighted user reads is what a screen reader announces).
+    expect(gallery.locator("img")).to_have_attribute("alt", "")
     expect(page.locator("#property-picture-note")).to_have_text("Illustration, not a photo of this property")
     expect(page.locator("#property-picture-note")).to_be_visible()
     expect(page.locator("#property-more-overlay")).to_have_count(0)
-    expect(page.get_by_role("button", name="View illustration", exact=True)).to_have_count(1)
+    expect(page.get_by_role("button", name="View illustration: Illustration, not a photo of this property",
+                            exact=True)).to_have_count(1)
     # The drawing is the lead's own: its key carries the lead's beds and square footage.
     assert lead["image_urls"][0] == illustration_url(str(lead["id"]), lead["beds"], lead["square_footage"])
     full = quote_plus(f"{lead['address']}, {lead['city']}, {lead['state']} {lead['zip_code']}")
