@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from marketplace.config import PROJECT_ROOT
 from marketplace.services import record_imports
-from tests.browser.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, _serve
+from tests.browser.conftest import ARTIFACTS, _serve
 from tests.browser.helpers import sign_in
 from tests.factories import make_user
 from tests.fakes.portal import FakePortal
@@ -38,59 +38,59 @@ def records_app():
             yield server, env, portal
 
 
-def test_sources_panel_lists_datasets_and_run_now_is_done_by_the_worker(records_app):
+def test_sources_panel_lists_datasets_and_run_now_is_done_by_the_worker(records_app, browser):
     server, env, portal = records_app
     record_imports.import_file("phl-tax-delinquencies", sample("phl-tax-delinquencies"),
                                database_url=server.database_url)
     make_user(server.database_url, email="sources-admin@example.com", password="secret123",
                       first_name="Ada", last_name="Admin", credits=0, admin=True, confirmed=True)
     worker = None
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_context(base_url=server.url, viewport={"width": 1440, "height": 900}).new_page()
-        page.set_default_timeout(20000)
-        try:
-            sign_in(page, "sources-admin@example.com", "secret123")
-            page.goto("/explorerdev")
-            panel = page.locator("#explorer-sources")
-            expect(panel.locator("tbody tr")).to_have_count(10)
-            tax = page.locator("#source-phl-tax-delinquencies")
-            expect(tax.locator(".source-stale")).to_contain_text("Stale: newest record 2016-07-01 is ")
-            expect(tax).to_contain_text("(file, ok)")
-            expect(page.locator("#run-now-phl-sheriff-sales-bid4assets")).to_be_disabled()
-            expect(page.locator("#source-phl-sheriff-sales-bid4assets")).to_contain_text(
-                "published as a download: use import-records")
-            expect(page.locator("#run-now-nyc-dof-rolling-sales")).to_be_disabled()
+    # The session's Chromium: a second sync Playwright cannot start beside it.
+    context = browser.new_context(base_url=server.url, viewport={"width": 1440, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(20000)
+    try:
+        sign_in(page, "sources-admin@example.com", "secret123")
+        page.goto("/explorerdev")
+        panel = page.locator("#explorer-sources")
+        expect(panel.locator("tbody tr")).to_have_count(10)
+        tax = page.locator("#source-phl-tax-delinquencies")
+        expect(tax.locator(".source-stale")).to_contain_text("Stale: newest record 2016-07-01 is ")
+        expect(tax).to_contain_text("(file, ok)")
+        expect(page.locator("#run-now-phl-sheriff-sales-bid4assets")).to_be_disabled()
+        expect(page.locator("#source-phl-sheriff-sales-bid4assets")).to_contain_text(
+            "published as a download: use import-records")
+        expect(page.locator("#run-now-nyc-dof-rolling-sales")).to_be_disabled()
 
-            chicago = page.locator(f"#source-{CHICAGO}")
-            expect(chicago).to_contain_text("Never")
-            page.locator(f"#run-now-{CHICAGO}").click()
-            expect(page.get_by_text("Run queued")).to_be_visible()
-            expect(chicago.locator(".source-job")).to_have_text("queued")
-            assert portal.requests == []  # queued only: the web process pulled nothing
+        chicago = page.locator(f"#source-{CHICAGO}")
+        expect(chicago).to_contain_text("Never")
+        page.locator(f"#run-now-{CHICAGO}").click()
+        expect(page.get_by_text("Run queued")).to_be_visible()
+        expect(chicago.locator(".source-job")).to_have_text("queued")
+        assert portal.requests == []  # queued only: the web process pulled nothing
 
-            worker = subprocess.Popen([sys.executable, "-m", "marketplace", "worker"], cwd=PROJECT_ROOT,
-                                      env={**os.environ, **env, "DATABASE_URL": server.database_url},
-                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-            deadline = time.monotonic() + 90
-            while time.monotonic() < deadline:
-                page.locator("#explorer-sources-reload").click()
-                time.sleep(1.0)
-                if chicago.locator(".source-job").inner_text() in ("ok", "failed"):
-                    break
-            expect(chicago.locator(".source-job")).to_have_text("ok")
-            expect(chicago).to_contain_text("(api, ok)")
-            expect(chicago.locator("td").nth(2)).to_have_text("260")  # read
-            assert portal.requests
-        except Exception:
-            page.screenshot(path=str(ARTIFACTS / "explorer_sources.png"), full_page=True)
-            raise
-        finally:
-            browser.close()
-            if worker is not None:
-                worker.send_signal(signal.SIGTERM)
-                try:
-                    worker.communicate(timeout=60)
-                except subprocess.TimeoutExpired:
-                    worker.kill()
+        worker = subprocess.Popen([sys.executable, "-m", "marketplace", "worker"], cwd=PROJECT_ROOT,
+                                  env={**os.environ, **env, "DATABASE_URL": server.database_url},
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            page.locator("#explorer-sources-reload").click()
+            time.sleep(1.0)
+            if chicago.locator(".source-job").inner_text() in ("ok", "failed"):
+                break
+        expect(chicago.locator(".source-job")).to_have_text("ok")
+        expect(chicago).to_contain_text("(api, ok)")
+        expect(chicago.locator("td").nth(2)).to_have_text("260")  # read
+        assert portal.requests
+    except Exception:
+        page.screenshot(path=str(ARTIFACTS / "explorer_sources.png"), full_page=True)
+        raise
+    finally:
+        context.close()
+        if worker is not None:
+            worker.send_signal(signal.SIGTERM)
+            try:
+                worker.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                worker.kill()
     assert worker.returncode == 0

@@ -7,7 +7,6 @@ together than ``BALANCE_CHECK_MIN_SECONDS`` read nothing."""
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 
 import pytest
@@ -15,6 +14,7 @@ import pytest
 from marketplace.services import demo_checkout, purchases
 from marketplace.states import auth
 from marketplace.states.auth import AuthState
+from tests import aio
 
 
 class Tab:
@@ -48,14 +48,14 @@ def test_a_paid_checkout_updates_the_tab_and_ends_the_watch(new_user, clock):
     tab = Tab(buyer.id)
     checkout = purchases.start_purchase(buyer.id, "pro")
     tab._watch_checkout(checkout.id)
-    assert asyncio.run(tab.refresh()) is None
+    assert aio.run(tab.refresh()) is None
     assert (tab.credits, tab.first_purchase_done, tab.checkout_pending) == (40, False, True)
 
     demo_checkout.finish(checkout.id, buyer.id, pay=True)
     clock[0] += 1  # too soon after the last check: nothing is read
-    assert asyncio.run(tab.refresh()) is None and tab.resolved == 1 and tab.credits == 40
+    assert aio.run(tab.refresh()) is None and tab.resolved == 1 and tab.credits == 40
     clock[0] += auth.BALANCE_CHECK_MIN_SECONDS
-    toast = asyncio.run(tab.refresh())
+    toast = aio.run(tab.refresh())
     assert (tab.credits, tab.first_purchase_done, tab.checkout_pending) == (1540, True, False)
     assert "Your balance is now 1,540 credits." in str(toast)
 
@@ -66,14 +66,14 @@ def test_the_watch_ends_on_cancel_and_after_its_time(new_user, clock):
     canceled = purchases.start_purchase(buyer.id, "starter")
     tab._watch_checkout(canceled.id)
     demo_checkout.finish(canceled.id, buyer.id, pay=False)
-    asyncio.run(tab.refresh())
+    aio.run(tab.refresh())
     assert not tab.checkout_pending and tab._pending_checkout == ""
 
     left_open = purchases.start_purchase(buyer.id, "starter")
     tab._watch_checkout(left_open.id)
     clock[0] += auth.CHECKOUT_WATCH_SECONDS - 1
-    asyncio.run(tab.refresh())
+    aio.run(tab.refresh())
     assert tab.checkout_pending  # still pending and within its time
     clock[0] += 2
-    asyncio.run(tab.refresh())
+    aio.run(tab.refresh())
     assert not tab.checkout_pending and tab.first_purchase_done is False

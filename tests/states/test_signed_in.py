@@ -7,7 +7,6 @@ browser tests of the converted pages; here, what the decorator decides."""
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import logging
 import uuid
@@ -20,6 +19,7 @@ from marketplace.messages import ACCESS_DENIED, UNEXPECTED_ERROR, UNLOCK_AUTH_RE
 from marketplace.models import SuperAdmin
 from marketplace.states.auth import AuthState
 from marketplace.states.signed_in import signed_in
+from tests import aio
 
 FAILED = ("Error", "Failed to do the thing.")
 
@@ -66,13 +66,13 @@ class Tab:
 
 
 def run(coro):
-    return asyncio.run(coro)
+    return aio.run(coro)
 
 
 def collect(gen) -> list:
     async def _all():
         return [item async for item in gen]
-    return asyncio.run(_all())
+    return aio.run(_all())
 
 
 def test_reflex_sees_the_event_arguments_only_and_the_same_kind_of_function():
