@@ -20,7 +20,7 @@ from marketplace.core import scrape as rules
 from marketplace.core.webhook_docs import webhook_markdown
 from marketplace.messages import DOWNLOAD_LINK_INVALID, SCRAPE_NOT_FOUND
 from marketplace.offloop import run_blocking
-from marketplace.services import downloads, scrapes
+from marketplace.services import downloads, scrape_history
 
 router = APIRouter()
 
@@ -30,7 +30,7 @@ async def scrape_csv(scrape_id: str, token: str = "", kind: str = "results") -> 
     user_id = await run_blocking(downloads.link_holder, token, downloads.SCRAPE_CSV, scrape_id)
     if user_id is None:
         return JSONResponse({"error": DOWNLOAD_LINK_INVALID}, status_code=403)
-    stored = await run_blocking(scrapes.stored_scrape, user_id, scrape_id)
+    stored = await run_blocking(scrape_history.stored_scrape, user_id, scrape_id)
     if stored is None:
         return JSONResponse({"error": SCRAPE_NOT_FOUND}, status_code=404)
     text = await run_blocking(rules.csv_text, stored.output)

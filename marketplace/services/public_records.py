@@ -26,7 +26,6 @@ Ingesting the same records twice writes nothing but the run row: every count is 
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -35,7 +34,8 @@ from typing import Any, Iterable
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from marketplace.core.addresses import address_key, owner_flags, split_unit, zip5, zip_for_point
+from marketplace.core import record_rows
+from marketplace.core.addresses import address_key, split_unit, zip5, zip_for_point
 from marketplace.core.records import FACT_KINDS, RECORD_KINDS, HpiPoint, MappedRecord, RejectedRow
 from marketplace.db import session_scope
 from marketplace.models import DatasetRun, HpiPointRow, Property, PropertySignal, RecordedSale, utcnow
@@ -61,12 +61,6 @@ sales_t = RecordedSale.__table__
 hpi_t = HpiPointRow.__table__
 runs_t = DatasetRun.__table__
 
-# Property columns a record may fill (value columns only from assessment records).
-FACT_COLUMNS = ("city", "latitude", "longitude", "owner_name", "mailing_address", "mailing_city", "mailing_state",
-                "mailing_zip", "beds", "baths", "square_footage", "year_built", "property_class")
-VALUE_COLUMNS = ("assessed_value", "market_value", "value_year")
-SIGNAL_COLUMNS = ("property_id", "kind", "sale_type", "as_of", "amount_owed", "years_owed", "delinquent_since",
-                  "sale_date", "notice_date", "opening_bid", "details", "record_url", "status", "closed_reason")
 
 
 @dataclass
@@ -141,35 +135,6 @@ def _find_property(conn: Connection, state: str, parcel_id: str | None, key: str
     return None
 
 
-def _facts_mark(record: MappedRecord) -> tuple[date, str]:
-    return record.as_of or date.min, f"{record.dataset_id}/{record.record_key}"[:200]
-
-
-def _property_values(record: MappedRecord, existing: Any, dataset_id: str, state: str) -> dict:
-    """The property columns the record sets (only the values it has). A record at least as new as the one
-    the property's facts came from (``facts_as_of``, then ``facts_record``) replaces them; an older one
-    only fills the facts still missing."""
-    facts = {name: getattr(record, name) for name in FACT_COLUMNS if getattr(record, name) is not None}
-    as_of, mark = _facts_mark(record)
-    newer = existing is None or (as_of, mark) >= (existing.facts_as_of or date.min, existing.facts_record or "")
-    if newer:
-        values = dict(facts, facts_as_of=record.as_of, facts_record=mark)
-    else:
-        values = {name: value for name, value in facts.items() if getattr(existing, name) is None}
-    if record.kind == "assessment":
-        values.update({name: getattr(record, name) for name in VALUE_COLUMNS if getattr(record, name) is not None})
-        if record.market_value is not None or record.assessed_value is not None:
-            values["value_dataset_id"] = dataset_id
-        if record.sale_price is not None and record.sale_date is not None:
-            values["last_sale_price"], values["last_sale_date"] = record.sale_price, record.sale_date
-    address = values.get("mailing_address", getattr(existing, "mailing_address", None))
-    mailing_state = values.get("mailing_state", getattr(existing, "mailing_state", None))
-    street = getattr(existing, "address", None) or record.address
-    state = getattr(existing, "state", None) or state
-    values["absentee_owner"], values["out_of_state_owner"] = owner_flags(street, state, address, mailing_state)
-    return values
-
-
 def _upsert_property(conn: Connection, run: _Run, record: MappedRecord) -> tuple[int, str] | str:
     """(property id, 'added' | 'updated' | 'unchanged'), or the reason the record is rejected."""
     state = (record.state or run.state or "").upper()
@@ -185,7 +150,7 @@ def _upsert_property(conn: Connection, run: _Run, record: MappedRecord) -> tuple
             return "no address"
         if not zip_code:
             return "no ZIP"
-        values = _property_values(record, None, run.dataset.id, state)
+        values = record_rows.property_values(record, None, run.dataset.id, state)
         now = utcnow()
         new_id = conn.execute(sa.insert(props_t).values(
             address_key=key, address=street, unit=unit, state=state, zip_code=zip_code, parcel_id=parcel,
@@ -193,7 +158,7 @@ def _upsert_property(conn: Connection, run: _Run, record: MappedRecord) -> tuple
         return new_id, "added"
     if parcel and existing.parcel_id and existing.parcel_id != parcel:
         return f"address matches parcel {existing.parcel_id}, record has parcel {parcel}"
-    values = _property_values(record, existing, run.dataset.id, state)
+    values = record_rows.property_values(record, existing, run.dataset.id, state)
     if parcel and not existing.parcel_id:
         values["parcel_id"] = parcel
     changed = {k: v for k, v in values.items() if getattr(existing, k) != v}
@@ -203,25 +168,8 @@ def _upsert_property(conn: Connection, run: _Run, record: MappedRecord) -> tuple
     return existing.id, "updated"
 
 
-def _signal_values(record: MappedRecord, property_id: int, today: date) -> dict:
-    details: dict = {}
-    if record.violations:
-        details["violations"] = list(record.violations)
-    if record.extra:
-        details["extra"] = {str(k): str(v) for k, v in record.extra.items()}
-    held = record.kind == "sale_list" and record.sale_date is not None and record.sale_date < today
-    return {
-        "property_id": property_id, "kind": record.kind, "sale_type": record.sale_type, "as_of": record.as_of,
-        "amount_owed": record.amount_owed, "years_owed": record.years_owed,
-        "delinquent_since": record.delinquent_since, "sale_date": record.sale_date,
-        "notice_date": record.notice_date, "opening_bid": record.opening_bid, "details": details,
-        "record_url": record.record_url, "status": "closed" if held else "open",
-        "closed_reason": f"sale held on {record.sale_date.isoformat()}" if held else None,
-    }
-
-
 def _upsert_signal(conn: Connection, run: _Run, record: MappedRecord, property_id: int) -> str:
-    values = _signal_values(record, property_id, run.today)
+    values = record_rows.signal_values(record, property_id, run.today)
     existing = conn.execute(sa.select(signals_t).where(signals_t.c.dataset_id == record.dataset_id,
                                                        signals_t.c.record_key == record.record_key)).first()
     now = run.retrieved_at
@@ -276,34 +224,6 @@ def _upsert_hpi(conn: Connection, point: HpiPoint) -> str:
     return "updated"
 
 
-# Column widths (models/records.py): an identifying value that does not fit rejects its row, a
-# descriptive one is cut (PostgreSQL would refuse the whole batch; SQLite would store it whole).
-KEY_WIDTHS = {"record_key": 128, "parcel_id": 64, "address": 255}
-TEXT_WIDTHS = {"unit": 32, "city": 100, "owner_name": 255, "mailing_address": 255, "mailing_city": 100,
-               "mailing_zip": 10, "property_class": 100, "record_url": 1024, "sale_type": 16}
-
-
-def _fitted(record: MappedRecord) -> MappedRecord | str:
-    """The record with its text cut to the columns' widths, or why it cannot be stored."""
-    for name, width in KEY_WIDTHS.items():
-        value = getattr(record, name)
-        if value is not None and len(value) > width:
-            return f"{name} longer than {width} characters"
-    changes: dict[str, Any] = {name: getattr(record, name)[:width] for name, width in TEXT_WIDTHS.items()
-                               if getattr(record, name) is not None and len(getattr(record, name)) > width}
-    for name in ("state", "mailing_state"):
-        value = getattr(record, name)
-        if value is not None and (len(value.strip()) != 2 or not value.strip().isalpha()):
-            if name == "state":
-                return f"state {value[:20]!r} is not a two-letter code"
-            changes[name] = None
-        elif value is not None:
-            changes[name] = value.strip().upper()
-    if record.record_url and not record.record_url.startswith(("https://", "http://")):
-        changes["record_url"] = None
-    return dataclasses.replace(record, **changes) if changes else record
-
-
 def _one(conn: Connection, run: _Run, item: Any) -> None:
     run.summary.rows_read += 1
     if isinstance(item, RejectedRow):
@@ -325,7 +245,7 @@ def _one(conn: Connection, run: _Run, item: Any) -> None:
     if item.dataset_id != run.dataset.id:
         run.reject(f"record {item.record_key}: belongs to dataset {item.dataset_id}")
         return
-    fitted = _fitted(item)
+    fitted = record_rows.fitted(item)
     if isinstance(fitted, str):
         run.reject(f"record {item.record_key[:40]}: {fitted}")
         return

@@ -9,7 +9,7 @@ progress to the page; other users' events are never delayed by it.
 The full results stay in the backend var ``_results``; the public ``rows``
 hold one page of the filtered, sorted results (filters apply to the loaded
 results, SPEC 5). After a reload the page shows the user's last scrape from
-this page again (``services.scrapes.last_scrape``). Cities typed without a
+this page again (``services.scrape_history.last_scrape``). Cities typed without a
 state are resolved as the scrape will resolve them (``sources.markets``), and
 the form says which city it picked before the user confirms. Every handler
 re-checks the session on the server.
@@ -38,7 +38,7 @@ from marketplace.messages import (
 )
 from marketplace.core.times import format_datetime
 from marketplace.offloop import run_blocking
-from marketplace.services import downloads, scrapes
+from marketplace.services import downloads, scrape_history, scrapes
 from marketplace.sources.markets import keys_by_name, resolve_cities
 from marketplace.states.auth import AuthState, error_toast, success_toast
 from marketplace.states.progress import ProgressVars, run_with_progress
@@ -270,7 +270,7 @@ class BulkScraperState(ProgressVars, AuthState):
             await run_blocking(keys_by_name)  # the city index, loaded once per process off the loop
             if not self.scrape_id or self._results_for != str(user_id):
                 self._clear_results()  # nothing of another user's stays
-                last = await run_blocking(scrapes.last_scrape, user_id)
+                last = await run_blocking(scrape_history.last_scrape, user_id)
                 if last is not None:  # after a reload: the last scrape's results again
                     self.shortfall = last.shortfall
                     self._show_results(str(last.id), last.output, last.credits_used, last.created_at)

@@ -14,7 +14,7 @@ from marketplace.core.criteria import SearchCriteria
 from marketplace.core.marketplace import Filters
 from marketplace.db import session_scope
 from marketplace.models import BulkScrape, CreditLedger, Lead, UserLead
-from marketplace.services import ledger, scrapes
+from marketplace.services import ledger, scrape_history, scrapes
 from marketplace.services.marketplace import query_page
 from marketplace.sources.base import SourceError
 from marketplace.sources.builtin import BuiltinSource
@@ -294,7 +294,7 @@ def test_an_unknown_city_is_refused_before_anything_is_charged(new_user):
 def test_last_scrape_is_the_newest_from_the_page(new_user):
     """Issue 24 item 14: the page shows the last scrape's results again after a reload."""
     user, other = new_user(credits=10_000), new_user(credits=10_000)
-    assert scrapes.last_scrape(user.id) is None
+    assert scrape_history.last_scrape(user.id) is None
     first = scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=3, cities=("Austin, TX",)),
                                source=BuiltinSource(seed=4))
     second = scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=2, cities=("Dallas, TX",)),
@@ -302,7 +302,7 @@ def test_last_scrape_is_the_newest_from_the_page(new_user):
     scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=1, cities=("Miami, FL",)),
                        source=BuiltinSource(seed=4), origin="webhook")
     scrapes.run_scrape(other.id, rules.ScrapeRequest(lead_count=1), source=BuiltinSource(seed=4))
-    last = scrapes.last_scrape(user.id)
+    last = scrape_history.last_scrape(user.id)
     assert first.scrape_id != second.scrape_id
     assert (last.id, last.lead_count, last.leads_generated, last.credits_used) == (second.scrape_id, 2, 2, 200)
     assert [row["id"] for row in last.output] == [row["id"] for row in second.leads]

@@ -1,0 +1,93 @@
+"""What one mapped record writes (issue 23), as pure functions of the record: the property columns it
+sets (``property_values``: newer facts replace, older ones only fill gaps; owner flags), its signal row
+(``signal_values``: a sale list whose date has passed is stored closed), and the record fitted to the
+columns' widths (``fitted``). ``services.public_records`` does the reading and writing."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import date
+from typing import Any
+
+from marketplace.core.addresses import owner_flags
+from marketplace.core.records import MappedRecord
+
+
+# Property columns a record may fill (value columns only from assessment records).
+FACT_COLUMNS = ("city", "latitude", "longitude", "owner_name", "mailing_address", "mailing_city", "mailing_state",
+                "mailing_zip", "beds", "baths", "square_footage", "year_built", "property_class")
+VALUE_COLUMNS = ("assessed_value", "market_value", "value_year")
+
+
+def facts_mark(record: MappedRecord) -> tuple[date, str]:
+    return record.as_of or date.min, f"{record.dataset_id}/{record.record_key}"[:200]
+
+
+def property_values(record: MappedRecord, existing: Any, dataset_id: str, state: str) -> dict:
+    """The property columns the record sets (only the values it has). A record at least as new as the one
+    the property's facts came from (``facts_as_of``, then ``facts_record``) replaces them; an older one
+    only fills the facts still missing."""
+    facts = {name: getattr(record, name) for name in FACT_COLUMNS if getattr(record, name) is not None}
+    as_of, mark = facts_mark(record)
+    newer = existing is None or (as_of, mark) >= (existing.facts_as_of or date.min, existing.facts_record or "")
+    if newer:
+        values = dict(facts, facts_as_of=record.as_of, facts_record=mark)
+    else:
+        values = {name: value for name, value in facts.items() if getattr(existing, name) is None}
+    if record.kind == "assessment":
+        values.update({name: getattr(record, name) for name in VALUE_COLUMNS if getattr(record, name) is not None})
+        if record.market_value is not None or record.assessed_value is not None:
+            values["value_dataset_id"] = dataset_id
+        if record.sale_price is not None and record.sale_date is not None:
+            values["last_sale_price"], values["last_sale_date"] = record.sale_price, record.sale_date
+    address = values.get("mailing_address", getattr(existing, "mailing_address", None))
+    mailing_state = values.get("mailing_state", getattr(existing, "mailing_state", None))
+    street = getattr(existing, "address", None) or record.address
+    state = getattr(existing, "state", None) or state
+    values["absentee_owner"], values["out_of_state_owner"] = owner_flags(street, state, address, mailing_state)
+    return values
+
+
+def signal_values(record: MappedRecord, property_id: int, today: date) -> dict:
+    details: dict = {}
+    if record.violations:
+        details["violations"] = list(record.violations)
+    if record.extra:
+        details["extra"] = {str(k): str(v) for k, v in record.extra.items()}
+    held = record.kind == "sale_list" and record.sale_date is not None and record.sale_date < today
+    return {
+        "property_id": property_id, "kind": record.kind, "sale_type": record.sale_type, "as_of": record.as_of,
+        "amount_owed": record.amount_owed, "years_owed": record.years_owed,
+        "delinquent_since": record.delinquent_since, "sale_date": record.sale_date,
+        "notice_date": record.notice_date, "opening_bid": record.opening_bid, "details": details,
+        "record_url": record.record_url, "status": "closed" if held else "open",
+        "closed_reason": f"sale held on {record.sale_date.isoformat()}" if held else None,
+    }
+
+
+# Column widths (models/records.py): an identifying value that does not fit rejects its row, a
+# descriptive one is cut (PostgreSQL would refuse the whole batch; SQLite would store it whole).
+KEY_WIDTHS = {"record_key": 128, "parcel_id": 64, "address": 255}
+TEXT_WIDTHS = {"unit": 32, "city": 100, "owner_name": 255, "mailing_address": 255, "mailing_city": 100,
+               "mailing_zip": 10, "property_class": 100, "record_url": 1024, "sale_type": 16}
+
+
+def fitted(record: MappedRecord) -> MappedRecord | str:
+    """The record with its text cut to the columns' widths, or why it cannot be stored."""
+    for name, width in KEY_WIDTHS.items():
+        value = getattr(record, name)
+        if value is not None and len(value) > width:
+            return f"{name} longer than {width} characters"
+    changes: dict[str, Any] = {name: getattr(record, name)[:width] for name, width in TEXT_WIDTHS.items()
+                               if getattr(record, name) is not None and len(getattr(record, name)) > width}
+    for name in ("state", "mailing_state"):
+        value = getattr(record, name)
+        if value is not None and (len(value.strip()) != 2 or not value.strip().isalpha()):
+            if name == "state":
+                return f"state {value[:20]!r} is not a two-letter code"
+            changes[name] = None
+        elif value is not None:
+            changes[name] = value.strip().upper()
+    if record.record_url and not record.record_url.startswith(("https://", "http://")):
+        changes["record_url"] = None
+    return dataclasses.replace(record, **changes) if changes else record
