@@ -6,8 +6,10 @@ of a toast (``rx.toast.error(title, description=message)``) or of a
 ``core.errors.UserError``. Texts built from values (counts, e-mails) stay next
 to the code that formats them; the fixed parts live here.
 
-This module imports nothing from the app but ``routes`` and ``core.limits``, so
-every layer (core, services, states, api) can import it.
+This package imports nothing from the app but ``routes`` and ``core.limits``, so
+every layer (core, services, states, api) can import it. An area with many texts
+of its own keeps them in a module of this package (``messages/<area>.py``),
+imported as ``from marketplace.messages.<area> import ...``.
 """
 
 from __future__ import annotations
