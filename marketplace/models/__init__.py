@@ -27,3 +27,4 @@ from marketplace.models.records import (  # noqa: F401
     DatasetRun, HpiPointRow, Property, PropertySignal, RecordJob, RecordedSale,
 )
 from marketplace.models.deals import CONTACT_STATUSES, DealAnalysisRow, DealDefaultsRow, OwnerContact  # noqa: F401
+from marketplace.models.comps import CompChoice, LeadCompCache  # noqa: F401

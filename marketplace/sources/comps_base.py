@@ -1,0 +1,44 @@
+"""Comparable sales per lead source (issue 25, item 1): one provider per source, chosen by the lead's source
+(``services/comps.py``): the public-record source reads its recorded sales from the database
+(``services/comps_records.py``), the built-in source draws a synthetic history (``sources/builtin_comps.py``),
+RentCast answers with its value estimate's comparables (``sources/rentcast_comps.py``).
+
+A provider returns the sales near a lead (``core.comps.Comp``), at most 2 miles away and 12 months old
+where it can tell; ``core.comps.select_comps`` applies the rules. A comp carries only the sale's own facts,
+never another lead's data.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import date
+from typing import Protocol
+
+from marketplace.core.comps import Comp
+
+
+@dataclass(frozen=True)
+class LeadFacts:
+    """What a provider needs to know of the subject lead."""
+
+    id: uuid.UUID
+    address: str
+    city: str
+    state: str
+    zip_code: str
+    latitude: float | None
+    longitude: float | None
+    square_footage: int | None
+    beds: int | None
+    baths: float | None
+    property_type: str | None
+    created: date
+
+
+class CompsProvider(Protocol):
+    name: str
+
+    def sales_near(self, lead: LeadFacts, today: date) -> list[Comp]:
+        """Recorded sales near ``lead`` (see the module docstring)."""
+        ...
