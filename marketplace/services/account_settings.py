@@ -59,7 +59,7 @@ from marketplace.messages import (
     PASSWORD_CHANGED_MEANWHILE,
     WRONG_CURRENT_PASSWORD,
 )
-from marketplace.services import auth_sessions, deals, ledger, throttle
+from marketplace.services import auth_sessions, comps, deals, ledger, throttle
 from marketplace.services.account_mail import send_confirmation_email
 from marketplace.services.passwords import hash_password, verify_password
 
@@ -307,6 +307,7 @@ def delete_account(user_id: uuid.UUID, typed_email: object, now: datetime | None
         delete(WebhookIdempotencyKey, WebhookIdempotencyKey.__table__.c.user_id == user_id)
         delete(HeldProperty, HeldProperty.__table__.c.user_id == user_id)  # which addresses the user bought
         deals.forget_user(session, user_id)  # analyses, deal defaults, owner phones and e-mails found
+        comps.forget_user(session, user_id)  # pinned comparable sales
         delete(Subscription, Subscription.__table__.c.user_id == user_id)
         delete(SuperAdmin, SuperAdmin.__table__.c.user_id == user_id)
         delete(Notification, Notification.__table__.c.user_id == user_id)

@@ -21,7 +21,7 @@ A comp is a recorded sale: a sale whose street address equals that of a lead the
 from __future__ import annotations
 
 import uuid
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import date, datetime, timedelta
 
 import sqlalchemy as sa
@@ -30,6 +30,7 @@ from sqlmodel import Session, select
 from marketplace.config import lead_settings
 from marketplace.core import comps as rules
 from marketplace.core.errors import UserError
+from marketplace.core.lead_map import zip_centre
 from marketplace.core.leads import is_generated
 from marketplace.core.times import format_date
 from marketplace.db import read_scope, session_scope
@@ -151,6 +152,10 @@ def _prepare(session: Session, user_id: uuid.UUID, lead_id: uuid.UUID, today: da
                 sales, cached_at = [_from_json(item) for item in cache.comps], cache.fetched_at
     else:
         sales = []
+    if subject.latitude is None or subject.longitude is None:  # placed at its ZIP centre (approximate)
+        centre = zip_centre(lead.zip_code)
+        if centre is not None:
+            subject = replace(subject, latitude=centre[0], longitude=centre[1])
     row = session.exec(select(CompChoice).where(CompChoice.user_id == user_id,
                                                 CompChoice.lead_id == lead_id)).first()
     stored = (list(row.pinned or []), bool(row.customized)) if row is not None else None

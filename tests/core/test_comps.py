@@ -30,8 +30,8 @@ OLDER = date(2026, 2, 1)       # 9-10 months ago: within 12, not 6
 def test_haversine_one_degree_of_latitude_and_longitude_at_the_equator():
     assert comps.haversine_miles(0, 0, 1, 0) == pytest.approx(69.0941, abs=1e-4)
     assert comps.haversine_miles(0, 0, 0, 1) == pytest.approx(69.0941, abs=1e-4)
-    # at 60 degrees north a degree of longitude is about half as long (cos 60 = 0.5), a bit more on the circle
-    assert comps.haversine_miles(60, 0, 60, 1) == pytest.approx(34.5453, abs=1e-3)
+    # at 60 degrees north: 2R asin(cos 60 sin 0.5 deg) = 34.5467, about half (cos 60 = 0.5)
+    assert comps.haversine_miles(60, 0, 60, 1) == pytest.approx(34.5467, abs=1e-3)
     assert comps.haversine_miles(LAT, LON, LAT, LON) == 0
 
 

@@ -130,3 +130,41 @@ def _error(status: int, error: str, message: str = "") -> dict[str, Any]:
 
 def _json(value: Any) -> bytes:
     return json.dumps(value).encode()
+
+
+def value_with_comparables(address: str = "5500 Grand Lake Dr, San Antonio, TX 78244") -> dict[str, Any]:
+    """An ``/avm/value`` answer in the shape of RentCast's documented example (developers.rentcast.io,
+    "Value Estimate"): the estimate, its range, the subject and ``comparables`` (listings RentCast saw leave
+    the market, with their distance and correlation). Values are illustrative, not a recorded answer."""
+    def comp(street: str, lat: float, lon: float, sqft: int, beds: int, price: int, removed: str | None,
+             last_seen: str, distance: float, kind: str = "Single Family") -> dict[str, Any]:
+        return {
+            "id": f"{street.replace(' ', '-')},-San-Antonio,-TX-78244",
+            "formattedAddress": f"{street}, San Antonio, TX 78244", "addressLine1": street, "addressLine2": None,
+            "city": "San Antonio", "state": "TX", "zipCode": "78244", "county": "Bexar",
+            "latitude": lat, "longitude": lon, "propertyType": kind, "bedrooms": beds, "bathrooms": 2,
+            "squareFootage": sqft, "lotSize": 5_968, "yearBuilt": 1986, "price": price, "listingType": "Standard",
+            "listedDate": "2026-06-02T00:00:00.000Z", "removedDate": removed, "lastSeenDate": last_seen,
+            "daysOnMarket": 41, "distance": distance, "daysOld": 60, "correlation": 0.98,
+        }
+
+    return {
+        "price": 221_000, "priceRangeLow": 208_000, "priceRangeHigh": 233_000,
+        "latitude": 29.475962, "longitude": -98.351442,
+        "subjectProperty": {"formattedAddress": address, "propertyType": "Single Family", "bedrooms": 3,
+                            "bathrooms": 2, "squareFootage": 1_878},
+        "comparables": [
+            comp("5014 Sunset Lake Dr", 29.473821, -98.351362, 1_900, 3, 229_900, "2026-09-26T00:00:00.000Z",
+                 "2026-09-25T13:11:54.018Z", 0.1478),
+            comp("5211 Grand Lake Dr", 29.477617, -98.348721, 1_812, 3, 214_000, "2026-10-12T00:00:00.000Z",
+                 "2026-10-11T09:02:11.402Z", 0.1959),
+            comp("8734 Lake Crest Dr", 29.471020, -98.355302, 2_010, 4, 239_500, None,
+                 "2026-08-30T17:45:03.110Z", 0.4138),
+            comp("5302 Sunset Lake Dr", 29.474406, -98.349011, 1_760, 3, 205_000, "2026-07-14T00:00:00.000Z",
+                 "2026-07-13T06:30:40.905Z", 0.1775),
+            comp("5423 Lake Bluff Dr", 29.479911, -98.353001, 1_655, 3, None, "2026-08-01T00:00:00.000Z",
+                 "2026-07-31T06:30:40.905Z", 0.2891),  # no price: left out
+            comp("9011 Lake Mist Dr", 29.469014, -98.346118, 1_450, 2, 179_000, "2026-10-30T00:00:00.000Z",
+                 "2026-10-29T06:30:40.905Z", 0.5427, kind="Townhouse"),  # another type: not selected
+        ],
+    }
