@@ -52,10 +52,11 @@ function fitTo(map, coords, single) {
     if (lng < west) west = lng;
     if (lng > east) east = lng;
   }
-  if (single || (south === north && west === east)) {
+  if (south === north && west === east) {
     map.setView([south, west], single ? 15 : 12);
   } else {
-    map.fitBounds([[south, west], [north, east]], { padding: [32, 32], maxZoom: 13 });
+    // Several points on a single (not clickable) map: the property and its comparable sales.
+    map.fitBounds([[south, west], [north, east]], { padding: [24, 24], maxZoom: single ? 16 : 13 });
   }
 }
 
