@@ -29,7 +29,6 @@ from sqlmodel import Session, select
 
 from marketplace.config import lead_settings
 from marketplace.core import comps as rules
-from marketplace.core.errors import UserError
 from marketplace.core.lead_map import zip_centre
 from marketplace.core.leads import is_generated
 from marketplace.core.times import format_date

@@ -112,7 +112,7 @@ class PropertyCompsState(PropertyState):
             self.comps_points = EMPTY_POINTS
 
     @rx.event
-    @signed_in(text.FAILED, busy="comps_busy")
+    @signed_in(text.FAILED)  # no busy guard: a load for the next property must never be dropped
     async def load_comps(self, user_id: uuid.UUID):
         """on_load: the lead's comps for this user (nothing for a lead the user has not unlocked)."""
         self._comps_clear("loading")

@@ -54,7 +54,8 @@ def _row(row: rx.Var) -> rx.Component:
             spacing="0", align="start")),
         *[_cell(label, row[key]) for label, key in COLUMNS[1:]],
         _cell("Pin", rx.button(
-            rx.cond(pinned, rx.icon("pin_off", size=14, aria_hidden="true"), rx.icon("pin", size=14, aria_hidden="true")),
+            rx.cond(pinned, rx.icon("pin_off", size=14, aria_hidden="true"),
+                    rx.icon("pin", size=14, aria_hidden="true")),
             rx.cond(pinned, "Unpin", "Pin"),
             size="1", variant=rx.cond(pinned, "solid", "outline"),
             aria_label=rx.cond(pinned, row["unpin_label"], row["pin_label"]),

@@ -32,13 +32,15 @@ def _selection(row: dict) -> tuple[rules.Selection, list[rules.Comp]]:
     return rules.select_comps(subject, sales, datetime.now(timezone.utc).date()), sales
 
 
-def lead_with_comps(minimum: int = 4) -> dict:
-    """A demo lead whose synthetic history gives at least ``minimum`` selected sales."""
-    for _ in range(50):
+def lead_with_comps(minimum: int = 4, outliers: int = 0, maximum: int = 999) -> dict:
+    """A demo lead whose synthetic history gives ``minimum`` to ``maximum`` selected sales, with at least
+    ``outliers`` of them outliers."""
+    for _ in range(400):
         row = make_lead(square_footage=1_600, beds=3)
-        if len(_selection(row)[0].comps) >= minimum:
+        selection = _selection(row)[0]
+        if minimum <= len(selection.comps) <= maximum and len(rules.outliers(selection.comps)) >= outliers:
             return row
-    raise AssertionError("no demo lead with enough comparable sales in 50 tries")
+    raise AssertionError("no demo lead with enough comparable sales in 400 tries")
 
 
 def choices(live_server, lead_id) -> int:
@@ -49,7 +51,7 @@ def choices(live_server, lead_id) -> int:
 
 
 def test_pin_three_comps_and_the_arv_changes_and_survives_a_reload(page: Page, live_server, make_user):
-    row = lead_with_comps()
+    row = lead_with_comps(outliers=1, maximum=10)  # one page: every outlier shows when asked for
     store(live_server, row)
     user = make_user(credits=1000)
     unlock(live_server, user, row)
@@ -101,6 +103,21 @@ def test_pin_three_comps_and_the_arv_changes_and_survives_a_reload(page: Page, l
     assert sorted(card.locator("tr.comps-row[data-pinned='1']").evaluate_all(
         "rows => rows.map(r => r.dataset.id)")) == sorted(ids)
     expect(card.locator("#comps-map")).to_have_attribute("data-count", str(1 + rows.count()))
+
+    # Outliers are hidden until asked for, and never pinned by default.
+    hidden = rules.outliers(selection.comps)
+    toggle = card.locator("#comps-outliers-toggle")
+    label = f"Show {len(hidden)} outlier{'' if len(hidden) == 1 else 's'}"
+    expect(toggle).to_have_text(label)
+    expect(card.locator("tr.comps-row[data-outlier='1']")).to_have_count(0)
+    toggle.click()
+    expect(toggle).to_have_text("Hide outliers")
+    shown = card.locator("tr.comps-row[data-outlier='1']")
+    expect(shown).to_have_count(len(hidden))
+    expect(shown.first).to_have_attribute("data-pinned", "")
+    expect(shown.first.get_by_text("Outlier", exact=True)).to_be_visible()
+    toggle.click()
+    expect(toggle).to_have_text(label)
 
     page.set_viewport_size({"width": 375, "height": 800})
     expect(card.locator("#comps-arv")).to_have_text(usd(expected.value))

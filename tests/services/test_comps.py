@@ -201,3 +201,19 @@ def test_rentcast_without_a_key_says_so(db_url, new_user, monkeypatch):
     unlock(user.id, lead_id)
     view = comps.comps_for(user.id, lead_id, today=TODAY)
     assert view.error == text.RENTCAST_NO_KEY and view.selection.comps == () and choice_rows() == 0
+
+
+def test_deleting_the_account_forgets_its_comp_choices(owned, new_user):
+    from marketplace.services import account_settings
+
+    user, lead_id = owned
+    comps.comps_for(user.id, lead_id, today=TODAY)
+    other = new_user()
+    unlock(other.id, lead_id)
+    comps.comps_for(other.id, lead_id, today=TODAY)
+    assert choice_rows() == 2
+    with session_scope() as session:
+        email = session.get(type(user), user.id).email
+    account_settings.delete_account(user.id, email)
+    assert choice_rows() == 1
+    assert comps.comp_arv(other.id, lead_id) is not None
