@@ -49,6 +49,11 @@ def _row(scored: Scored, pinned: bool, outlier: bool) -> dict[str, str]:
     }
 
 
+def _signed_out(state) -> None:
+    """No session: forget whatever an earlier session was shown."""
+    state._comps_clear("idle")
+
+
 class PropertyCompsState(PropertyState):
     comps_status: str = "idle"         # idle, loading, shown, unavailable
     comps_rows: list[dict[str, str]] = []
@@ -112,7 +117,7 @@ class PropertyCompsState(PropertyState):
             self.comps_points = EMPTY_POINTS
 
     @rx.event
-    @signed_in(text.FAILED)  # no busy guard: a load for the next property must never be dropped
+    @signed_in(text.FAILED, signed_out=_signed_out)  # no busy guard: the next property's load is never dropped
     async def load_comps(self, user_id: uuid.UUID):
         """on_load: the lead's comps for this user (nothing for a lead the user has not unlocked)."""
         self._comps_clear("loading")
