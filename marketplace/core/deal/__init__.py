@@ -12,6 +12,6 @@ from marketplace.core.deal.formulas import (  # noqa: F401
 )
 from marketplace.core.deal.inputs import (  # noqa: F401
     BrrrrInputs, DealAnalysis, DealDefaults, DealInputError, FlipInputs, RehabLine, RentalInputs, Targets,
-    analysis_from_json, check, defaults_from_json, initial_analysis, to_json, validate,
+    analysis_from_json, check, defaults_from_json, field_problem, initial_analysis, to_json, validate,
 )
 from marketplace.core.deal.solver import MaxOffer, max_offer, rule_70  # noqa: F401

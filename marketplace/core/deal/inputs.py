@@ -160,7 +160,9 @@ _KIND: dict[str, str] = {
 }  # every other number is a percentage
 
 
-def _problem(name: str, value: Any, label: str | None = None) -> str | None:
+def field_problem(name: str, value: Any, label: str | None = None) -> str | None:
+    """The one sentence ``check`` gives for field ``name`` holding ``value`` (None: fine); ``label`` names
+    the field in it (default: ``messages.DEAL_FIELDS``). The analyzer's form shows it next to the field."""
     label = label or msg.DEAL_FIELDS.get(name, name)
     kind = _KIND.get(name, "percent")
     if value is None and name in ("min_profit", "min_roi_pct", "min_dscr"):
@@ -199,7 +201,7 @@ def validate(inputs: Any) -> list[str]:
         elif hasattr(value, "__dataclass_fields__"):
             problems += validate(value)
         else:
-            problem = _problem(f.name, value)
+            problem = field_problem(f.name, value)
             if problem:
                 problems.append(problem)
     return problems
@@ -212,7 +214,8 @@ def _line_problems(lines: Any) -> list[str]:
     for line in lines:
         if not isinstance(line.label, str) or not line.label.strip() or len(line.label) > MAX_LABEL:
             problems.append(msg.DEAL_LINE_LABEL)
-        problem = _problem("rehab", line.amount, f"Rehab line '{line.label}'" if isinstance(line.label, str) else None)
+        name = f"Rehab line '{line.label}'" if isinstance(line.label, str) else None
+        problem = field_problem("rehab", line.amount, name)
         if problem:
             problems.append(problem)
     if sum(line.amount for line in lines if isinstance(line.amount, (int, float))) > MAX_MONEY:
