@@ -1,5 +1,7 @@
 """Routes and product-wide names, defined once."""
 
+from urllib.parse import quote
+
 APP_NAME = "LeadVault"
 SUPPORT_EMAIL = "support@leadvault.app"
 
@@ -60,11 +62,17 @@ def demo_checkout_url(checkout_id: str) -> str:
 API_SCRAPE_CSV = "/api/scrapes/{scrape_id}/csv"
 API_WEBHOOK_DOCS = "/api/webhook-docs.md"
 API_EXPLORER_CSV = "/api/explorer/leads.csv"
+API_DEAL_SHEET = "/api/deals/{lead_id}/sheet.pdf"
 
 
 def scrape_csv_url(scrape_id: str, token: str, kind: str) -> str:
     """A bulk scrape's CSV: ``kind`` results (the bulk scraper) or stored (the dashboard)."""
     return f"{API_SCRAPE_CSV.format(scrape_id=scrape_id)}?token={token}&kind={kind}"
+
+
+def deal_sheet_url(lead_id: str, token: str, zone: str) -> str:
+    """A lead's one-page PDF deal sheet (the analyzer's Download); its dates in the browser's ``zone``."""
+    return f"{API_DEAL_SHEET.format(lead_id=lead_id)}?token={token}&tz={quote(zone, safe='')}"
 
 
 def webhook_docs_url(user_id: str) -> str:

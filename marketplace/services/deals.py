@@ -10,6 +10,10 @@ analyzable (an unlock is forever, as on the property page).
 - ``save_analysis``: validates first (``DealInputError`` changes nothing), then one transaction: the unlock
   check and the upsert of the one row per user and lead.
 - ``load_defaults`` / ``save_defaults``: the user's ``DealDefaults`` (no row: the built-in ones).
+- ``default_arv``: the ARV a first analysis starts from, with its basis sentence: the ONE place that
+  chooses it. Today the lead's own ARV estimate; the comps feature's ``services.comps.comp_arv(user_id,
+  lead_id)`` (value + basis sentence) replaces it at merge (see the function's docstring).
+- ``first_analysis``: the lead's figures, the default ARV and the user's defaults ("Reset to my defaults").
 - ``forget_user``: inside the caller's transaction, removes the user's analyses, defaults and owner
   contacts (for account deletion).
 """
@@ -28,6 +32,8 @@ from sqlmodel import Session, select
 from marketplace import messages as msg
 from marketplace.core.deal import (DealAnalysis, DealDefaults, DealInputError, analysis_from_json, check,
                                    defaults_from_json, initial_analysis, to_json)
+from marketplace.core.deal.form import with_arv
+from marketplace.core.deal.report import lead_arv_basis
 from marketplace.core.errors import UserError
 from marketplace.db import read_scope, session_scope
 from marketplace.models import DealAnalysisRow, DealDefaultsRow, Lead, OwnerContact, UserLead, utcnow
@@ -39,6 +45,13 @@ class SavedAnalysis:
     analysis: DealAnalysis
     saved_at: datetime | None  # None: not saved yet (a first analysis from the lead's figures)
     reset: str | None = None  # why a stored analysis was replaced by a first one (DEAL_SHAPE), else None
+    arv_basis: str = ""  # the default ARV's basis sentence (``default_arv``)
+
+
+@dataclass(frozen=True)
+class ArvDefault:
+    value: float | None  # None: no estimate (the analysis starts at $0 and says so)
+    basis: str  # one sentence: what the value is based on
 
 
 def parse_ids(user_id: uuid.UUID | None, lead_id: object, refusal: tuple[str, str]) -> uuid.UUID:
@@ -64,21 +77,60 @@ def unlocked_lead(session: Session, user_id: uuid.UUID, lead_id: uuid.UUID, refu
     return lead
 
 
+def _lead_arv(lead: Lead) -> ArvDefault:
+    raw = lead.raw_data if isinstance(lead.raw_data, dict) else {}
+    basis = raw.get("basis") if isinstance(raw.get("basis"), dict) else {}
+    return ArvDefault(None if lead.arv is None else float(lead.arv), lead_arv_basis(lead.arv, basis.get("arv")))
+
+
+def default_arv(user_id: uuid.UUID | None, lead_id: object, database_url: str | None = None) -> ArvDefault:
+    """The ARV a first analysis of the lead starts from, and its basis sentence (``DEAL_LOCKED`` without
+    an unlock). Today: the lead's own ARV estimate ("Lead's ARV estimate ($350,000): ...").
+
+    At merge with the comps feature, make this::
+
+        found = comps.comp_arv(user_id, lead_uuid)   # CompArv(value, low, high, count, basis) | None
+        if found is not None:
+            return ArvDefault(float(found.value), found.basis)
+        ...the lead's estimate, as now
+
+    Everything else (``load_analysis``, ``first_analysis``, the page's ARV hint, the PDF) asks this."""
+    lead_uuid = parse_ids(user_id, lead_id, msg.DEAL_LOCKED)
+    with read_scope(database_url) as session:
+        return _lead_arv(unlocked_lead(session, user_id, lead_uuid, msg.DEAL_LOCKED))
+
+
+def _first(lead: Lead, defaults: DealDefaults, arv: ArvDefault) -> DealAnalysis:
+    first = initial_analysis(asking_price=lead.asking_price, arv=lead.arv, rehab_estimate=lead.rehab_estimate,
+                             defaults=defaults)
+    return with_arv(first, arv.value)
+
+
+def first_analysis(user_id: uuid.UUID | None, lead_id: object, database_url: str | None = None) -> SavedAnalysis:
+    """The analysis a lead starts with (its figures, ``default_arv`` and the user's defaults); nothing is
+    stored (the page saves it like any edit)."""
+    arv = default_arv(user_id, lead_id, database_url)
+    lead_uuid = parse_ids(user_id, lead_id, msg.DEAL_LOCKED)
+    with read_scope(database_url) as session:
+        lead = unlocked_lead(session, user_id, lead_uuid, msg.DEAL_LOCKED)
+        first = _first(lead, _defaults(session, user_id), arv)
+    return SavedAnalysis(lead_uuid, first, None, arv_basis=arv.basis)
+
+
 def load_analysis(user_id: uuid.UUID | None, lead_id: object, database_url: str | None = None) -> SavedAnalysis:
+    arv = default_arv(user_id, lead_id, database_url)
     lead_uuid = parse_ids(user_id, lead_id, msg.DEAL_LOCKED)
     with read_scope(database_url) as session:
         lead = unlocked_lead(session, user_id, lead_uuid, msg.DEAL_LOCKED)
         row = session.exec(select(DealAnalysisRow).where(
             DealAnalysisRow.user_id == user_id, DealAnalysisRow.lead_id == lead_uuid)).first()
-        defaults = _defaults(session, user_id)
-        first = initial_analysis(asking_price=lead.asking_price, arv=lead.arv, rehab_estimate=lead.rehab_estimate,
-                                 defaults=defaults)
+        first = _first(lead, _defaults(session, user_id), arv)
     if row is None:
-        return SavedAnalysis(lead_uuid, first, None)
+        return SavedAnalysis(lead_uuid, first, None, arv_basis=arv.basis)
     try:
-        return SavedAnalysis(lead_uuid, analysis_from_json(row.inputs), row.updated_at)
+        return SavedAnalysis(lead_uuid, analysis_from_json(row.inputs), row.updated_at, arv_basis=arv.basis)
     except DealInputError:
-        return SavedAnalysis(lead_uuid, first, None, reset=msg.DEAL_SHAPE)
+        return SavedAnalysis(lead_uuid, first, None, reset=msg.DEAL_SHAPE, arv_basis=arv.basis)
 
 
 def save_analysis(user_id: uuid.UUID | None, lead_id: object, analysis: DealAnalysis | dict[str, Any],

@@ -24,6 +24,7 @@ from marketplace.models import User
 
 TTL_SECONDS = 300
 SCRAPE_CSV = "scrape-csv"  # purpose: one bulk scrape as CSV
+DEAL_SHEET = "deal-sheet"  # purpose: one lead's PDF deal sheet (the object is the lead id)
 
 
 def _sign(payload: str) -> str:

@@ -81,3 +81,12 @@ def report(analysis: DealAnalysis) -> Report:
                                            price=usd(price) if price is not None else text.OFFER_NO_PRICE)
                for name, price in o.by_target.items()]
     return Report(values, hows, tones, o.note, targets, f, r, b, o)
+
+
+def lead_arv_basis(arv: float | None, record_basis: object = None) -> str:
+    """The basis sentence of a lead's own ARV estimate (a public record's stored sentence when it has
+    one, else the listing sources' formula); 'no estimate' when the lead has none."""
+    if arv is None:
+        return text.ARV_NONE_BASIS
+    how = str(record_basis).rstrip(".") if isinstance(record_basis, str) and record_basis.strip() else text.ARV_LEAD_HOW
+    return text.ARV_LEAD_BASIS.format(value=usd(arv), how=how)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
 
 from marketplace.core.deal.inputs import DealAnalysis
 from marketplace.core.deal.report import Report, report
@@ -138,19 +137,22 @@ def _offer(col: _Column, a: DealAnalysis, r: Report) -> None:
 
 
 def deal_sheet(lead: SheetLead, analysis: DealAnalysis, *, arv_basis: str, comps: Sequence[SheetComp] = (),
-               saved_on: str | None, today: date) -> bytes:
-    """The PDF (``saved_on``: when the analysis was saved, as the reader's date; None: not saved yet)."""
+               saved_on: str | None, prepared_on: str) -> bytes:
+    """The PDF (``prepared_on``: today, ``saved_on``: when the analysis was saved, both as the reader's
+    dates ('Nov 25, 2026'); ``saved_on`` None: not saved yet)."""
     r = report(analysis)
     page = Page()
     width = PAGE_WIDTH - 2 * MARGIN
     top = _Column(page, MARGIN, width, PAGE_HEIGHT - MARGIN)
     top.y -= 16
     page.text(MARGIN, top.y, text.SHEET_TITLE, 18, bold=True)
-    page.text_right(PAGE_WIDTH - MARGIN, top.y, f"LeadVault - {today.strftime('%b %-d, %Y')}", 9, gray=GRAY)
+    page.text_right(PAGE_WIDTH - MARGIN, top.y, f"LeadVault - {prepared_on}", 9, gray=GRAY)
     for line in wrap(lead.address, 13, width, bold=True)[:2]:
         top.y -= 17
         page.text(MARGIN, top.y, line, 13, bold=True)
-    top.note(" - ".join(part for part in (lead.place, lead.lead_type, lead.provenance) if part), 9, 1, gray=0.2)
+    top.note(" - ".join(part for part in (lead.place, lead.lead_type) if part), 9, 1, gray=0.2)
+    if lead.provenance:
+        top.note(lead.provenance, 8, 2, gray=0.2)
     top.note(f"{lead.beds} beds, {lead.baths} baths, {lead.sqft} sq ft. Asking {usd(lead.asking_price)}, "
              f"market value {usd(lead.market_value)}, rehab estimate {usd(lead.rehab_estimate)}: the lead's "
              "figures from its source.", 8.5, 2, gray=0.2)

@@ -1,0 +1,99 @@
+"""The PDF deal sheet's route: the unlocking user's signed link gets the sheet; anyone else gets 404 and
+no bytes of it. Also the default ARV and a first analysis (services.deals)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from marketplace import messages as msg
+from marketplace.api.app import create_api
+from marketplace.core.deal import Targets
+from marketplace.core.errors import UserError
+from marketplace.core.pdf import page_text
+from marketplace.db import session_scope
+from marketplace.models import UserLead
+from marketplace.services import deals, downloads
+from tests.factories import add_lead
+
+
+@pytest.fixture
+def client(db_url):
+    with TestClient(create_api()) as c:
+        yield c
+
+
+def unlock(user_id, lead_id) -> None:
+    with session_scope() as session:
+        session.add(UserLead(user_id=user_id, lead_id=lead_id, credit_cost=120, purchase_type="credits"))
+
+
+@pytest.fixture
+def owned(db_url, new_user):
+    user = new_user()
+    lead_id = add_lead(asking_price=200_000, arv=350_000, rehab_estimate=30_000, address="77 Sheet Street")
+    unlock(user.id, lead_id)
+    return user, lead_id
+
+
+def url(lead_id) -> str:
+    return f"/api/deals/{lead_id}/sheet.pdf"
+
+
+def test_the_unlocking_user_downloads_the_sheet_of_the_saved_analysis(client, owned):
+    from dataclasses import replace
+    user, lead_id = owned
+    first = deals.load_analysis(user.id, lead_id).analysis
+    deals.save_analysis(user.id, lead_id, replace(first, targets=Targets(min_profit=40_000)))
+    token = downloads.make_token(downloads.DEAL_SHEET, user.id, str(lead_id))
+    res = client.get(url(lead_id), params={"token": token, "tz": "America/Chicago"})
+    assert res.status_code == 200
+    assert res.headers["content-type"] == "application/pdf"
+    assert res.headers["content-disposition"] == 'attachment; filename="deal-sheet-77-sheet-street.pdf"'
+    assert res.headers["cache-control"] == "private, no-store"
+    shown = page_text(res.content)
+    assert "77 Sheet Street" in shown and "After-repair value: $350,000" in shown
+    assert "$40,000" in shown  # the saved minimum profit
+    assert any(line.startswith("Analysis saved ") for line in shown)
+
+
+def test_everyone_else_gets_404_and_no_bytes(client, owned, new_user):
+    user, lead_id = owned
+    stranger = new_user()
+    locked = add_lead(address="1 Locked Lane")
+    tokens = [
+        "", "garbage",
+        downloads.make_token(downloads.DEAL_SHEET, stranger.id, str(lead_id)),  # a foreign lead
+        downloads.make_token(downloads.DEAL_SHEET, user.id, str(lead_id), now=time.time() - 3600),  # expired
+        downloads.make_token(downloads.SCRAPE_CSV, user.id, str(lead_id)),  # another purpose
+        downloads.make_token(downloads.DEAL_SHEET, user.id, str(locked)),  # for another lead
+    ]
+    for token in tokens:
+        res = client.get(url(lead_id), params={"token": token})
+        assert (res.status_code, res.json()) == (404, {"error": "Not found"}), token
+        assert b"%PDF" not in res.content
+    # the user's own signed link for a lead they never unlocked
+    res = client.get(url(locked), params={"token": downloads.make_token(downloads.DEAL_SHEET, user.id, str(locked))})
+    assert res.status_code == 404 and b"%PDF" not in res.content and b"Locked Lane" not in res.content
+
+
+def test_default_arv_and_the_first_analysis(owned, new_user):
+    user, lead_id = owned
+    arv = deals.default_arv(user.id, lead_id)
+    assert arv.value == 350_000
+    assert arv.basis == ("Lead's ARV estimate ($350,000): the lead's market value x a renovation uplift, "
+                         "from its source. Not from comparable sales.")
+    first = deals.first_analysis(user.id, lead_id)
+    assert first.saved_at is None and first.analysis.flip.arv == 350_000 and first.arv_basis == arv.basis
+    assert deals.load_analysis(user.id, lead_id).arv_basis == arv.basis
+    no_arv = add_lead(arv=None)
+    unlock(user.id, no_arv)
+    assert deals.default_arv(user.id, no_arv).value is None
+    assert deals.load_analysis(user.id, no_arv).analysis.flip.arv == 0
+    stranger = new_user()
+    for call in (deals.default_arv, deals.first_analysis):
+        with pytest.raises(UserError) as refused:
+            call(stranger.id, lead_id)
+        assert (refused.value.title, refused.value.message) == msg.DEAL_LOCKED
