@@ -19,7 +19,7 @@ UNITS = {"money": "$", "money_month": "$/month", "money_year": "$/year", "percen
 ARV_LEAD_BASIS = "Lead's ARV estimate ({value}): {how}. Not from comparable sales."
 ARV_LEAD_HOW = "the lead's market value x a renovation uplift, from its source"
 ARV_NONE_BASIS = "The lead has no ARV estimate: enter your own (N/A until then)."
-ARV_DEFAULT_HINT = "Starts at: {basis}"
+ARV_DEFAULT_HINT = "Starts at the default: "
 
 REHAB_TITLE = "Rehab budget"
 REHAB_HINT = "Edit, add or remove lines; the budget is their sum."
@@ -29,7 +29,7 @@ REHAB_NEW_LINE = "New item"
 REHAB_ADD = "Add line"
 REHAB_REMOVE = "Remove rehab item {n}"
 REHAB_TOTAL = "Rehab total"
-REHAB_FROM_FLIP = "Rehab: the Flip tab's budget ({value}), paid in cash."
+REHAB_FROM_FLIP = "Cash invested includes the Flip tab's rehab budget, paid in cash: "
 FINANCING_LABEL = "Financing"
 FINANCING_CHOICES = {"cash": "Cash", "hard_money": "Hard-money loan"}
 TARGETS_HINT = "Leave a target empty to ignore it."

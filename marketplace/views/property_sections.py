@@ -9,6 +9,7 @@ import reflex as rx
 from marketplace import routes
 from marketplace.components import cards, styles, ui
 from marketplace.states.property import PropertyState
+from marketplace.views.property_analyzer import analyzer_card
 from marketplace.views.property_comps import comps_card
 from marketplace.views.property_gallery import gallery
 from marketplace.views.property_map import location_card
@@ -352,6 +353,7 @@ def property_content() -> rx.Component:
             align_items="start",
         ),
         comps_card(),
+        analyzer_card(),
         rx.hstack(
             rx.icon("info", size=14, color="var(--gray-10)", flex_shrink="0", margin_top="2px", aria_hidden="true"),
             rx.text("Figures are estimates derived from public records, not investment advice. Verify them "

@@ -15,6 +15,7 @@ from marketplace.views.settings_account import (
     profile_card,
 )
 from marketplace.views.settings_sessions import sessions_card, webhook_card
+from marketplace.views.settings_deal_defaults import deal_defaults_card
 from marketplace.views.settings_unlock import unlock_confirm_card
 
 REMOVED = (
@@ -142,6 +143,8 @@ def settings_tab() -> rx.Component:
             rx.grid(
                 rx.vstack(profile_card(), email_card(), webhook_card(), spacing="4", width="100%"),
                 rx.vstack(password_card(), sessions_card(), unlock_confirm_card(), spacing="4", width="100%"),
+                rx.box(deal_defaults_card(), grid_column=rx.breakpoints(initial="auto", lg="1 / -1"), width="100%",
+                       min_width="0"),
                 rx.box(purchases_card(), grid_column=rx.breakpoints(initial="auto", lg="1 / -1"), width="100%",
                        min_width="0"),
                 rx.box(delete_card(), grid_column=rx.breakpoints(initial="auto", lg="1 / -1"), width="100%"),

@@ -1,0 +1,239 @@
+"""The property page's Deal Analyzer (issue 25, item 2): Flip, Rental, BRRRR and Max offer of one lead,
+recomputed as the user types, saved per user per lead.
+
+- ``load`` (the page's on_load) reads the saved analysis, or a first one from the lead's figures and the
+  user's defaults (``services.deals.load_analysis``: the session and the unlock record are checked on the
+  server; a locked, unknown or malformed lead leaves every var empty and ``status`` 'locked').
+- A keystroke is one ``set_field`` / ``set_line`` event: the typed text is read by ``core.deal.form``
+  (each field's problem next to it) and the results are recomputed here by ``core.deal.report`` (pure,
+  well under a millisecond), so the answer needs no database and no debounce; only the vars whose text
+  changed travel back. The inputs are uncontrolled (``default_value``): the browser keeps what is typed,
+  and ``form_key`` changes (the inputs re-mount with the state's values) on load, reset and line changes.
+- Saving is debounced on the server: each valid edit returns ``save_soon(edit)``, a background event that
+  waits ``SAVE_DELAY`` seconds and stores the analysis (off the event loop, session and unlock re-checked
+  by the service) only when no newer edit came meanwhile. The indicator says Saving... / Saved / why not.
+- The lead id lives in a backend var (``_lead_id``): a hand-sent event cannot point the analyzer at a
+  lead; the services refuse any lead without this user's unlock anyway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import reflex as rx
+
+from marketplace import routes
+from marketplace.core.deal.form import BY_KEY, MAX_TYPED, analysis_form, format_number, read_analysis
+from marketplace.core.deal.inputs import MAX_LABEL, MAX_REHAB_LINES, DealAnalysis, to_json
+from marketplace.core.deal.report import report
+from marketplace.core.errors import UserError
+from marketplace.core.times import format_datetime
+from marketplace.messages import deal as text
+from marketplace.offloop import run_blocking
+from marketplace.services import deals, downloads
+from marketplace.states.auth import AuthState, success_toast
+from marketplace.states.property import lead_id_from_path
+from marketplace.states.signed_in import signed_in
+
+SAVE_DELAY = 0.6  # seconds without an edit before the analysis is stored
+TABS = tuple(text.TAB_LABELS)
+
+
+def _forget(state: "AnalyzerState") -> None:
+    """Signed out, or a lead this user may not analyze: nothing of it stays."""
+    state._clear("locked")
+
+
+class AnalyzerState(AuthState):
+    status: str = "loading"  # loading | shown | locked | error
+    loaded_for: str = ""
+    form: dict[str, str] = {}  # field key -> the text typed (financing: 'cash' | 'hard_money')
+    lines: list[dict[str, str]] = []  # rehab lines: label, amount (as typed)
+    errors: dict[str, str] = {}  # field key or 'line-{i}-label' / 'line-{i}-amount' -> its problem
+    values: dict[str, str] = {}  # messages.deal.RESULT_LABELS' keys -> '$65,440'
+    hows: dict[str, str] = {}
+    tones: dict[str, str] = {}
+    offer_note: str = ""
+    offer_targets: list[str] = []
+    rehab_total: str = ""
+    arv_basis: str = ""
+    save_status: str = ""
+    save_kind: str = ""  # saved | pending | invalid | failed | new
+    form_key: int = 0
+    busy: bool = False
+
+    _lead_id: str = ""
+    _edit: int = 0
+    _pending: dict = {}  # the last valid analysis as JSON, waiting to be saved
+
+    def _clear(self, status: str) -> None:
+        self.status, self.loaded_for = status, ""
+        self.form, self.lines, self.errors = {}, [], {}
+        self.values, self.hows, self.tones, self.offer_targets = {}, {}, {}, []
+        self.offer_note = self.rehab_total = self.arv_basis = self.save_status = self.save_kind = ""
+        self._lead_id, self._pending = "", {}
+
+    def _show(self, analysis: DealAnalysis) -> None:
+        self.form, self.lines = analysis_form(analysis)
+        self.errors = {}
+        self._show_results(analysis)
+        self.form_key += 1
+
+    def _show_results(self, analysis: DealAnalysis) -> None:
+        """The results of a valid analysis; a var is assigned only when its text changed."""
+        r = report(analysis)
+        for name, value in (("values", r.values), ("hows", r.hows), ("tones", r.tones),
+                            ("offer_note", r.offer_note), ("offer_targets", r.offer_targets),
+                            ("rehab_total", f"${format_number(analysis.flip.rehab)}")):
+            if getattr(self, name) != value:
+                setattr(self, name, value)
+
+    def _saved(self, saved: deals.SavedAnalysis) -> None:
+        if saved.saved_at is None:
+            self.save_kind, self.save_status = "new", text.NOT_SAVED_YET
+        else:
+            self.save_kind = "saved"
+            self.save_status = text.SAVED_AT.format(when=format_datetime(saved.saved_at, self._zone(), joiner=" at "))
+
+    def _edited(self):
+        """After an edit: recompute, and schedule the save when the inputs are valid."""
+        analysis, errors = read_analysis(self.form, self.lines)
+        if self.errors != errors:
+            self.errors = errors
+        self._edit += 1
+        if analysis is None:
+            self._pending = {}
+            self.save_kind, self.save_status = "invalid", text.NOT_SAVED_INVALID
+            return None
+        self._show_results(analysis)
+        self._pending = to_json(analysis)
+        if self.save_kind != "pending":
+            self.save_kind, self.save_status = "pending", text.SAVE_PENDING
+        return AnalyzerState.save_soon(self._edit)
+
+    # ------------------------------------------------------------------ load
+
+    @rx.event
+    @signed_in(text.ANALYZER_LOAD_FAILED, signed_out=_forget)
+    async def load(self, user_id: uuid.UUID):
+        self._clear("loading")
+        lead_id = lead_id_from_path(self.router.url.path)
+        self.status = "error"
+        try:
+            saved = await run_blocking(deals.load_analysis, user_id, lead_id)
+        except UserError:  # not unlocked by this user, or no such lead: the page says so
+            self._clear("locked")
+            return
+        self._lead_id = str(saved.lead_id)
+        self.arv_basis = saved.arv_basis
+        self._show(saved.analysis)
+        self._saved(saved)
+        if saved.reset:
+            self.save_kind, self.save_status = "new", saved.reset
+        self.loaded_for = str(user_id)
+        self.status = "shown"
+
+    # ------------------------------------------------------------------ typing
+
+    @rx.event
+    def set_field(self, key: str, value: str):
+        if not self._lead_id or not isinstance(key, str) or key not in BY_KEY:
+            return None
+        typed = value[:MAX_TYPED] if isinstance(value, str) else ""
+        self.form = {**self.form, key: typed}
+        return self._edited()
+
+    @rx.event
+    def set_financing(self, value: str | list[str]):
+        if not self._lead_id or not isinstance(value, str) or value not in text.FINANCING_CHOICES:
+            return None
+        self.form = {**self.form, "financing": value}
+        return self._edited()
+
+    @rx.event
+    def set_line(self, index: int, part: str, value: str):
+        if (not self._lead_id or part not in ("label", "amount") or not isinstance(index, int)
+                or not 0 <= index < len(self.lines)):
+            return None
+        typed = value[: (MAX_LABEL + 10 if part == "label" else MAX_TYPED)] if isinstance(value, str) else ""
+        self.lines = [{**line, part: typed} if i == index else line for i, line in enumerate(self.lines)]
+        return self._edited()
+
+    @rx.event
+    def add_line(self):
+        if not self._lead_id or len(self.lines) >= MAX_REHAB_LINES:
+            return None
+        self.lines = [*self.lines, {"label": text.REHAB_NEW_LINE, "amount": "0"}]
+        self.form_key += 1
+        return self._edited()
+
+    @rx.event
+    def remove_line(self, index: int):
+        if not self._lead_id or not isinstance(index, int) or not 0 <= index < len(self.lines):
+            return None
+        self.lines = [line for i, line in enumerate(self.lines) if i != index]
+        self.form_key += 1
+        return self._edited()
+
+    # ------------------------------------------------------------------ saving
+
+    @rx.event(background=True)
+    async def save_soon(self, edit: int):
+        """Store the analysis once the user has paused (``SAVE_DELAY``); a newer edit saves instead."""
+        if not isinstance(edit, int):
+            return
+        await asyncio.sleep(SAVE_DELAY)
+        async with self:
+            if edit != self._edit or not self._pending or not self._lead_id:
+                return
+            data, lead_id = self._pending, self._lead_id
+            user_id = await self._current_user_id()
+            if user_id is None:
+                self._clear("locked")
+                return
+        try:
+            saved = await run_blocking(deals.save_analysis, user_id, lead_id, data)
+        except Exception:  # noqa: BLE001 - a background task (not wrapped by signed_in): the indicator says so
+            async with self:
+                if edit == self._edit:
+                    self.save_kind, self.save_status = "failed", text.SAVE_FAILED
+            return
+        async with self:
+            if edit == self._edit:
+                self._pending = {}
+                self._saved(saved)
+
+    @rx.event
+    @signed_in(text.ANALYZER_LOAD_FAILED, signed_out=_forget, busy="busy")
+    async def reset_to_defaults(self, user_id: uuid.UUID):
+        """The lead's figures, the default ARV and the user's defaults again (saved like an edit)."""
+        if not self._lead_id:
+            return
+        fresh = await run_blocking(deals.first_analysis, user_id, self._lead_id)
+        self.arv_basis = fresh.arv_basis
+        self._show(fresh.analysis)
+        yield self._edited()
+        yield success_toast(*text.RESET_DONE)
+
+    @rx.event
+    @signed_in(text.ANALYZER_LOAD_FAILED, signed_out=_forget, busy="busy")
+    async def download_sheet(self, user_id: uuid.UUID):
+        """The PDF of what is on screen: a waiting save is stored first; the link is signed for this
+        user and lead (the route re-checks both)."""
+        if not self._lead_id:
+            return None
+        if self._pending:
+            saved = await run_blocking(deals.save_analysis, user_id, self._lead_id, self._pending)
+            self._edit += 1  # a save_soon still waiting has nothing left to do
+            self._pending = {}
+            self._saved(saved)
+        token = downloads.make_token(downloads.DEAL_SHEET, user_id, self._lead_id)
+        return rx.download(url=routes.deal_sheet_url(self._lead_id, token, self._zone()))
+
+    # ------------------------------------------------------------------ derived
+
+    @rx.var
+    def stale(self) -> bool:
+        """Inputs with problems: the results shown are the last valid ones."""
+        return bool(self.errors)
