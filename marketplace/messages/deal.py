@@ -14,7 +14,7 @@ TAB_LABELS = {"flip": "Flip", "rental": "Rental", "brrrr": "BRRRR", "offer": "Ma
 
 # Units shown inside each field (after the label) and read by screen readers with it.
 UNITS = {"money": "$", "money_month": "$/month", "money_year": "$/year", "percent": "%", "rate": "%/year",
-         "points": "% of loan", "months": "months", "years": "years", "dscr": "x"}
+         "points": "% of loan", "months": "months", "years": "years", "dscr": "ratio"}
 
 ARV_LEAD_BASIS = "Lead's ARV estimate ({value}): {how}. Not from comparable sales."
 ARV_LEAD_HOW = "the lead's market value x a renovation uplift, from its source"

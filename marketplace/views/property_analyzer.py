@@ -25,15 +25,11 @@ ERROR_STYLE = {"color": "var(--red-11)", "font_size": "var(--font-size-1)", "min
 FIELD_GRID = {"columns": rx.breakpoints(initial="1", xs="2", md="3"), "spacing": "3", "width": "100%"}
 
 
-def field_label(label: str, unit: str) -> str:
-    return f"{label} ({text.UNITS[unit]})"
-
-
 def number_field(field: spec.Field, hint: rx.Component | None = None) -> rx.Component:
     """One labelled input; its problem (``core.deal.inputs``' sentence) shows under it as the user types."""
     input_id, error_id = f"analyzer-{field.key}-input", f"analyzer-{field.key}-error"
     return rx.vstack(
-        rx.el.label(field_label(field.label, field.unit), html_for=input_id, style=LABEL_STYLE),
+        rx.el.label(field.labelled, html_for=input_id, style=LABEL_STYLE),
         rx.input(
             default_value=S.form[field.key],
             on_change=lambda value: S.set_field(field.key, value),
@@ -110,17 +106,13 @@ def rehab_budget() -> rx.Component:
 
 
 def financing() -> rx.Component:
-    return rx.vstack(
-        rx.text(text.FINANCING_LABEL, size="2", weight="medium", id="analyzer-financing-label"),
-        rx.segmented_control.root(
-            *[rx.segmented_control.item(label, value=value) for value, label in text.FINANCING_CHOICES.items()],
-            value=S.form["financing"],
-            on_change=S.set_financing,
-            id="analyzer-financing",
-            aria_labelledby="analyzer-financing-label",
-            size="2",
-        ),
-        spacing="1",
+    return rx.segmented_control.root(
+        *[rx.segmented_control.item(label, value=value) for value, label in text.FINANCING_CHOICES.items()],
+        value=S.form["financing"],
+        on_change=S.set_financing,
+        id="analyzer-financing",
+        aria_label=text.FINANCING_LABEL,
+        size="2",
     )
 
 
@@ -131,7 +123,7 @@ def flip_tab() -> rx.Component:
     return rx.vstack(
         rehab_budget(),
         group("Holding and closing", fields(*spec.FLIP)),
-        group("Financing", financing(),
+        group(text.FINANCING_LABEL, financing(),
               rx.cond(S.form["financing"] == "hard_money", fields(*spec.HARD_MONEY))),
         results_grid("flip_profit", "flip_cash_in", "flip_total_cost", "flip_roi", "flip_annualized", "flip_coc",
                      primary=("flip_profit", "flip_cash_in", "flip_coc")),

@@ -19,7 +19,7 @@ ERROR_STYLE = {"color": "var(--red-11)", "font_size": "var(--font-size-1)"}
 def default_field(field: Field) -> rx.Component:
     field_id, error_id = f"deal-default-{field.key}", f"deal-default-{field.key}-error"
     return rx.vstack(
-        rx.el.label(f"{field.label} ({text.UNITS[field.unit]})", html_for=field_id, style=LABEL_STYLE),
+        rx.el.label(field.labelled, html_for=field_id, style=LABEL_STYLE),
         rx.input(default_value=S.values[field.key], name=field.key, id=field_id, input_mode="decimal",
                  auto_complete="off", size="2", width="100%", placeholder="None" if field.optional else None,
                  aria_invalid=rx.cond(S.errors.contains(field.key), "true", "false"), aria_describedby=error_id),

@@ -177,3 +177,14 @@ def test_pdf_text_is_plain_latin_1_and_wraps():
     assert plain("a \u2014 b \u2019 \u4e2d") == "a - b ' ?"
     lines = wrap("word " * 60, 10, 200)
     assert len(lines) > 1 and all(lines)
+
+
+def test_labels_name_their_unit_once():
+    from marketplace.core.deal.form import BY_KEY
+    labels = {key: f.labelled for key, f in BY_KEY.items()}
+    assert labels["purchase_price"] == "Purchase price ($)"
+    assert labels["holding_months"] == "Holding months"
+    assert labels["monthly_rent"] == "Monthly rent ($)"
+    assert labels["property_tax_annual"] == "Property tax (yearly) ($)"
+    assert labels["mortgage_rate_pct"] == "Mortgage rate (%/year)"
+    assert labels["min_dscr"] == "Minimum DSCR (ratio)"

@@ -17,6 +17,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from marketplace import messages as msg
+from marketplace.messages.deal import UNITS
 from marketplace.core.deal.inputs import (FINANCING, MAX_LABEL, MAX_REHAB_LINES, DealAnalysis, DealDefaults,
                                           FlipInputs, RehabLine, RentalInputs, Targets, field_problem)
 
@@ -32,6 +33,17 @@ class Field:
     @property
     def label(self) -> str:
         return msg.DEAL_FIELDS[self.key]
+
+    @property
+    def labelled(self) -> str:
+        """'Purchase price ($)'; a label already naming its unit keeps it once ('Holding months',
+        'Monthly rent ($)')."""
+        unit, label = UNITS[self.unit], self.label.lower()
+        if unit in label:
+            return self.label
+        if unit.startswith("$/") and ("monthly" in label or "yearly" in label):  # 'Monthly rent ($)'
+            unit = "$"
+        return f"{self.label} ({unit})"
 
     @property
     def whole(self) -> bool:
