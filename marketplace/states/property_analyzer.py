@@ -12,6 +12,8 @@ recomputed as the user types, saved per user per lead.
 - Saving is debounced on the server: each valid edit returns ``save_soon(edit)``, a background event that
   waits ``SAVE_DELAY`` seconds and stores the analysis (off the event loop, session and unlock re-checked
   by the service) only when no newer edit came meanwhile. The indicator says Saving... / Saved / why not.
+- Keystroke handlers act only for the user the tab loaded the analysis for (``_active``); the save, the
+  reset and the download are ``signed_in`` handlers or re-validate the session themselves.
 - The lead id lives in a backend var (``_lead_id``): a hand-sent event cannot point the analyzer at a
   lead; the services refuse any lead without this user's unlock anyway.
 """
@@ -96,6 +98,12 @@ class AnalyzerState(AuthState):
             self.save_kind = "saved"
             self.save_status = text.SAVED_AT.format(when=format_datetime(saved.saved_at, self._zone(), joiner=" at "))
 
+    def _active(self) -> bool:
+        """A keystroke acts only on the analysis this tab loaded for its signed-in user (no database
+        read per key: the session itself is re-validated by the save that follows and by every other
+        handler, which clear ``user_id`` when it has ended)."""
+        return bool(self._lead_id) and bool(self.user_id) and self.loaded_for == self.user_id
+
     def _edited(self):
         """After an edit: recompute, and schedule the save when the inputs are valid."""
         analysis, errors = read_analysis(self.form, self.lines)
@@ -138,7 +146,7 @@ class AnalyzerState(AuthState):
 
     @rx.event
     def set_field(self, key: str, value: str):
-        if not self._lead_id or not isinstance(key, str) or key not in BY_KEY:
+        if not self._active() or not isinstance(key, str) or key not in BY_KEY:
             return None
         typed = value[:MAX_TYPED] if isinstance(value, str) else ""
         self.form = {**self.form, key: typed}
@@ -146,14 +154,14 @@ class AnalyzerState(AuthState):
 
     @rx.event
     def set_financing(self, value: str | list[str]):
-        if not self._lead_id or not isinstance(value, str) or value not in text.FINANCING_CHOICES:
+        if not self._active() or not isinstance(value, str) or value not in text.FINANCING_CHOICES:
             return None
         self.form = {**self.form, "financing": value}
         return self._edited()
 
     @rx.event
     def set_line(self, index: int, part: str, value: str):
-        if (not self._lead_id or part not in ("label", "amount") or not isinstance(index, int)
+        if (not self._active() or part not in ("label", "amount") or not isinstance(index, int)
                 or not 0 <= index < len(self.lines)):
             return None
         typed = value[: (MAX_LABEL + 10 if part == "label" else MAX_TYPED)] if isinstance(value, str) else ""
@@ -162,7 +170,7 @@ class AnalyzerState(AuthState):
 
     @rx.event
     def add_line(self):
-        if not self._lead_id or len(self.lines) >= MAX_REHAB_LINES:
+        if not self._active() or len(self.lines) >= MAX_REHAB_LINES:
             return None
         self.lines = [*self.lines, {"label": text.REHAB_NEW_LINE, "amount": "0"}]
         self.form_key += 1
@@ -170,7 +178,7 @@ class AnalyzerState(AuthState):
 
     @rx.event
     def remove_line(self, index: int):
-        if not self._lead_id or not isinstance(index, int) or not 0 <= index < len(self.lines):
+        if not self._active() or not isinstance(index, int) or not 0 <= index < len(self.lines):
             return None
         self.lines = [line for i, line in enumerate(self.lines) if i != index]
         self.form_key += 1

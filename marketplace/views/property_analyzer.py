@@ -55,7 +55,7 @@ def fields(*specs: spec.Field) -> rx.Component:
 
 
 def group(title: str, *children: rx.Component) -> rx.Component:
-    return rx.vstack(rx.heading(title, as_="h4", size="2", color_scheme="gray"), *children, spacing="2",
+    return rx.vstack(rx.heading(title, as_="h3", size="2", color_scheme="gray"), *children, spacing="2",
                      width="100%")
 
 
