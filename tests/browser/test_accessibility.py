@@ -205,6 +205,20 @@ def credits_purchased_error(page: Page, world: World) -> None:
     page.locator("[data-sonner-toast]").first.hover()
 
 
+def analyzer(tab_name: str, invalid: tuple[str, str] | None = None) -> Callable[[Page, World], None]:
+    """The property page's Deal Analyzer on tab ``tab_name``; ``invalid``: (field key, text) typed so that
+    the field shows its problem."""
+    def step(page: Page, world: World) -> None:
+        page.goto(f"/property/{world.unlocked_id}")
+        page.locator(f"#analyzer-tab-{tab_name}").click()
+        expect(page.locator(f"#analyzer-tab-{tab_name}")).to_have_attribute("aria-selected", "true")
+        if invalid is not None:
+            key, typed = invalid
+            page.locator(f"#analyzer-{key}-input").fill(typed)
+            expect(page.locator(f"#analyzer-{key}-error")).not_to_be_empty()
+    return step
+
+
 ACTIVE_PANEL = "[role=tabpanel][data-state=active]"
 
 PAGES: list[tuple[str, str, Callable[[Page, World], None]]] = [
@@ -244,6 +258,9 @@ PAGES: list[tuple[str, str, Callable[[Page, World], None]]] = [
     ("notifications-popover", "member", opened("/dashboard", "#notifications-button", "#notifications-list")),
     ("property-unlocked", "member", visit("/property/{w.unlocked_id}", "#property-image-primary")),
     ("property-comps", "member", visit("/property/{w.unlocked_id}", "#comps-arv")),
+    ("property-analyzer-rental", "member", analyzer("rental")),
+    ("property-analyzer-brrrr", "member", analyzer("brrrr")),
+    ("property-analyzer-offer-invalid", "member", analyzer("offer", ("min_dscr", "11"))),
     ("purchase-credits", "member", visit("/purchase-credits", "#purchase-balance")),
     ("credits-purchased-error", "member", credits_purchased_error),
     ("demo-checkout", "member", visit("/demo-checkout/{w.checkout_id}", "#demo-checkout-pay")),
@@ -255,6 +272,7 @@ PAGES: list[tuple[str, str, Callable[[Page, World], None]]] = [
     ("phone-dashboard", "phone", tab("/dashboard", "Unlocked Leads", ACTIVE_PANEL)),
     ("phone-dashboard-saved-searches", "phone", tab("/dashboard", "Saved Searches", "#saved-searches-list")),
     ("phone-notifications-popover", "phone", opened("/marketplace", "#notifications-button", "#notifications-list")),
+    ("phone-property-analyzer", "phone", analyzer("flip")),
 ]
 
 
