@@ -9,9 +9,10 @@ recomputed as the user types, saved per user per lead.
   well under a millisecond), so the answer needs no database and no debounce; only the vars whose text
   changed travel back. The inputs are uncontrolled (``default_value``): the browser keeps what is typed,
   and ``form_key`` changes (the inputs re-mount with the state's values) on load, reset and line changes.
-- Saving is debounced on the server: each valid edit returns ``save_soon(edit)``, a background event that
-  waits ``SAVE_DELAY`` seconds and stores the analysis (off the event loop, session and unlock re-checked
-  by the service) only when no newer edit came meanwhile. The indicator says Saving... / Saved / why not.
+- Saving is debounced on the server: the first valid edit starts ``save_soon``, the tab's one background
+  saver (later keystrokes send no second event), which stores the analysis once no edit has come for
+  ``SAVE_DELAY`` seconds (off the event loop; the session and the unlock re-checked) and then stops. The
+  indicator says Saving... / Saved / why not.
 - Keystroke handlers act only for the user the tab loaded the analysis for (``_active``); the save, the
   reset and the download are ``signed_in`` handlers or re-validate the session themselves.
 - The lead id lives in a backend var (``_lead_id``): a hand-sent event cannot point the analyzer at a
@@ -21,6 +22,7 @@ recomputed as the user types, saved per user per lead.
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 
 import reflex as rx
@@ -39,6 +41,7 @@ from marketplace.states.property import lead_id_from_path
 from marketplace.states.signed_in import signed_in
 
 SAVE_DELAY = 0.6  # seconds without an edit before the analysis is stored
+SAVER_STALE = 10.0  # a saver silent this long (its server restarted) no longer counts as running
 TABS = tuple(text.TAB_LABELS)
 
 
@@ -67,6 +70,8 @@ class AnalyzerState(AuthState):
 
     _lead_id: str = ""
     _edit: int = 0
+    _last_edit: float = 0.0  # time.time() of the last valid edit
+    _saver_beat: float = 0.0  # when the running saver last looked (0: none runs)
     _pending: dict = {}  # the last valid analysis as JSON, waiting to be saved
 
     def _clear(self, status: str) -> None:
@@ -118,7 +123,11 @@ class AnalyzerState(AuthState):
         self._pending = to_json(analysis)
         if self.save_kind != "pending":
             self.save_kind, self.save_status = "pending", text.SAVE_PENDING
-        return AnalyzerState.save_soon(self._edit)
+        self._last_edit = time.time()
+        if self._last_edit - self._saver_beat > SAVER_STALE:  # no saver running: start the tab's one saver
+            self._saver_beat = self._last_edit
+            return AnalyzerState.save_soon
+        return None
 
     # ------------------------------------------------------------------ load
 
@@ -187,30 +196,41 @@ class AnalyzerState(AuthState):
     # ------------------------------------------------------------------ saving
 
     @rx.event(background=True)
-    async def save_soon(self, edit: int):
-        """Store the analysis once the user has paused (``SAVE_DELAY``); a newer edit saves instead."""
-        if not isinstance(edit, int):
-            return
-        await asyncio.sleep(SAVE_DELAY)
-        async with self:
-            if edit != self._edit or not self._pending or not self._lead_id:
-                return
-            data, lead_id = self._pending, self._lead_id
-            user_id = await self._current_user_id()
-            if user_id is None:
-                self._clear("locked")
-                return
-        try:
-            saved = await run_blocking(deals.save_analysis, user_id, lead_id, data)
-        except Exception:  # noqa: BLE001 - a background task (not wrapped by signed_in): the indicator says so
+    async def save_soon(self):
+        """The tab's one saver: stores the analysis once the user has paused for ``SAVE_DELAY`` seconds,
+        again if edits came while it saved, then stops (``_saver_beat`` says it runs)."""
+        while True:
+            async with self:
+                self._saver_beat = time.time()
+                if not self._pending or not self._lead_id:
+                    self._saver_beat = 0.0
+                    return
+                wait = self._last_edit + SAVE_DELAY - time.time()
+                if wait <= 0:
+                    edit, data, lead_id = self._edit, self._pending, self._lead_id
+                    user_id = await self._current_user_id()
+                    if user_id is None:
+                        self._saver_beat = 0.0
+                        self._clear("locked")
+                        return
+            if wait > 0:
+                await asyncio.sleep(min(wait, SAVE_DELAY))
+                continue
+            try:
+                saved = await run_blocking(deals.save_analysis, user_id, lead_id, data)
+            except Exception:  # noqa: BLE001 - a background task (not wrapped by signed_in): the indicator says so
+                async with self:
+                    if edit == self._edit:
+                        self.save_kind, self.save_status = "failed", text.SAVE_FAILED
+                        self._saver_beat = 0.0
+                        return
+                continue  # newer edits came meanwhile: save those
             async with self:
                 if edit == self._edit:
-                    self.save_kind, self.save_status = "failed", text.SAVE_FAILED
-            return
-        async with self:
-            if edit == self._edit:
-                self._pending = {}
-                self._saved(saved)
+                    self._pending = {}
+                    self._saved(saved)
+                    self._saver_beat = 0.0
+                    return
 
     @rx.event
     @signed_in(text.ANALYZER_LOAD_FAILED, signed_out=_forget, busy="busy")

@@ -186,7 +186,7 @@ def test_a_locked_lead_analysis_is_unreachable(page: Page, live_server, make_use
     for handler, payload in (("load", {}), ("set_field", {"key": "purchase_price", "value": "1"}),
                              ("set_financing", {"value": "cash"}), ("add_line", {}),
                              ("set_line", {"index": 0, "part": "amount", "value": "5"}),
-                             ("remove_line", {"index": 0}), ("save_soon", {"edit": 1}),
+                             ("remove_line", {"index": 0}), ("save_soon", {}),
                              ("reset_to_defaults", {}), ("download_sheet", {})):
         channel.emit(f"{name}.{handler}", payload)
     channel.emit(f"{name}.setvar", {"var_name": "status", "value": "shown"})
