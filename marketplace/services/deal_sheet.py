@@ -2,8 +2,8 @@
 
 ``deal_sheet`` reads the lead (only through an unlock record of this user: ``DEAL_LOCKED`` otherwise, and
 nothing is built), the user's saved analysis (or the first one, as the page shows it) and the default
-ARV's basis, and lays them out with ``core.deal.sheet``. ``comps``: the comparable sales behind the ARV,
-for the comps feature to pass at merge (``core.deal.sheet.SheetComp``); none today.
+ARV's basis, and lays them out with ``core.deal.sheet`` with the sales the user pinned on the page's
+Comparable Sales card (``services.comps``) and the ARV they give.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from marketplace.core.leads import provenance_line
 from marketplace.core.times import format_date
 from marketplace.db import read_scope
 from marketplace.messages import deal as text
+from marketplace.core.errors import UserError
+from marketplace.services import comps as comp_sales, deals
 from marketplace.services.deals import load_analysis, parse_ids, unlocked_lead
 
 
@@ -34,11 +36,46 @@ def _slug(address: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", address.lower()).strip("-")[:60] or "lead"
 
 
+def pinned_comps(user_id: uuid.UUID | None, lead_id: object, zone_name: str = "UTC",
+                 database_url: str | None = None) -> tuple[list[SheetComp], str, int | None]:
+    """The sales the user pinned for this lead, as the sheet lists them, and the ARV they give ('' when
+    none are pinned or the sales could not be read: the sheet then says it has no comps)."""
+    try:
+        view = comp_sales.comps_for(user_id, lead_id, database_url)
+    except UserError:
+        return [], "", None
+    pinned = set(view.pinned)
+    rows = [SheetComp(address=scored.comp.address, sold_on=format_date(scored.comp.sale_date, zone_name),
+                      price=float(scored.comp.price), sqft=number_text(scored.comp.square_footage))
+            for scored in view.selection.comps if scored.comp.comp_id in pinned]
+    arv = f"${view.arv.value:,} (${view.arv.low:,}-${view.arv.high:,}): {view.arv.basis}" if view.arv else ""
+    return rows, arv, (view.arv.value if view.arv else None)
+
+
+def arv_basis(typed: float | None, default: deals.ArvDefault, comps_value: int | None, comps_arv: str) -> str:
+    """What the analysis's ARV rests on: the default's basis, the comps' when it is their figure, else
+    the user's own entry."""
+    if typed is not None and comps_value is not None and round(typed) == comps_value:
+        return text.ARV_COMPS_BASIS.format(basis=comps_arv)
+    if default.value is None and not typed:
+        return default.basis
+    if typed == default.value or (typed is not None and default.value is not None
+                                  and round(typed) == round(default.value)):
+        return default.basis
+    return text.ARV_TYPED_BASIS.format(default=default.basis)
+
+
 def deal_sheet(user_id: uuid.UUID | None, lead_id: object, *, zone_name: str = "UTC",
-               comps: Sequence[SheetComp] = (), now: datetime | None = None,
+               comps: Sequence[SheetComp] | None = None, now: datetime | None = None,
                database_url: str | None = None) -> DealSheet:
-    """The PDF of the user's analysis of the lead; ``UserError(DEAL_LOCKED)`` without an unlock."""
+    """The PDF of the user's analysis of the lead; ``UserError(DEAL_LOCKED)`` without an unlock.
+    ``comps`` None: the user's pinned comparable sales (``pinned_comps``)."""
     saved = load_analysis(user_id, lead_id, database_url)
+    comps_arv, comps_value = "", None
+    if comps is None:
+        comps, comps_arv, comps_value = pinned_comps(user_id, lead_id, zone_name, database_url)
+    default = deals.default_arv(user_id, lead_id, database_url)
+    basis = arv_basis(saved.analysis.flip.arv, default, comps_value, comps_arv)
     lead_uuid = parse_ids(user_id, lead_id, msg.DEAL_LOCKED)
     with read_scope(database_url) as session:
         lead = unlocked_lead(session, user_id, lead_uuid, msg.DEAL_LOCKED)
@@ -49,7 +86,7 @@ def deal_sheet(user_id: uuid.UUID | None, lead_id: object, *, zone_name: str = "
             sqft=number_text(lead.square_footage), asking_price=lead.asking_price, market_value=lead.zestimate,
             rehab_estimate=lead.rehab_estimate, provenance=provenance_line(raw, lead.source),
         )
-    pdf = build_sheet(facts, saved.analysis, arv_basis=saved.arv_basis, comps=comps,
+    pdf = build_sheet(facts, saved.analysis, arv_basis=basis, comps=comps, comps_arv=comps_arv,
                       saved_on=format_date(saved.saved_at, zone_name) or None,
                       prepared_on=format_date(now or datetime.now(timezone.utc), zone_name))
     return DealSheet(text.SHEET_FILENAME.format(slug=_slug(lead.address)), pdf)

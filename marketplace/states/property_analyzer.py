@@ -35,7 +35,7 @@ from marketplace.core.errors import UserError
 from marketplace.core.times import format_datetime
 from marketplace.messages import deal as text
 from marketplace.offloop import run_blocking
-from marketplace.services import deals, downloads
+from marketplace.services import comps, deals, downloads
 from marketplace.states.auth import AuthState, success_toast
 from marketplace.states.property import lead_id_from_path
 from marketplace.states.signed_in import signed_in
@@ -63,6 +63,8 @@ class AnalyzerState(AuthState):
     offer_targets: list[str] = []
     rehab_total: str = ""
     arv_basis: str = ""
+    comps_arv: str = ""  # the ARV the user's pinned comparable sales give ('' when none), offered, never applied
+    comps_arv_offer: str = ""
     save_status: str = ""
     save_kind: str = ""  # saved | pending | invalid | failed | new
     form_key: int = 0
@@ -79,6 +81,7 @@ class AnalyzerState(AuthState):
         self.form, self.lines, self.errors = {}, [], {}
         self.values, self.hows, self.tones, self.offer_targets = {}, {}, {}, []
         self.offer_note = self.rehab_total = self.arv_basis = self.save_status = self.save_kind = ""
+        self.comps_arv = self.comps_arv_offer = ""
         self._lead_id, self._pending = "", {}
 
     def _show(self, analysis: DealAnalysis) -> None:
@@ -150,6 +153,35 @@ class AnalyzerState(AuthState):
             self.save_kind, self.save_status = "new", saved.reset
         self.loaded_for = str(user_id)
         self.status = "shown"
+        await self._load_comps_arv(user_id)
+
+    async def _load_comps_arv(self, user_id: uuid.UUID) -> None:
+        try:
+            found = await run_blocking(comps.comp_arv, user_id, self._lead_id)
+        except UserError:
+            found = None
+        if found is None:
+            self.comps_arv = self.comps_arv_offer = ""
+            return
+        self.comps_arv = str(found.value)
+        self.comps_arv_offer = text.COMPS_ARV_OFFER.format(value=f"${found.value:,}", low=f"${found.low:,}",
+                                                           high=f"${found.high:,}", basis=found.basis)
+
+    @rx.event
+    @signed_in(text.ANALYZER_LOAD_FAILED, signed_out=_forget)
+    async def refresh_comps_arv(self, user_id: uuid.UUID):
+        """The comps card changed its pins: offer the new ARV (the analysis itself keeps the user's)."""
+        if self._lead_id and self.loaded_for == str(user_id):
+            await self._load_comps_arv(user_id)
+
+    @rx.event
+    def use_comps_arv(self):
+        """Put the comparable sales' ARV into the analysis (an edit like any other: recomputed, saved)."""
+        if not self._active() or not self.comps_arv:
+            return None
+        self.form = {**self.form, "arv": self.comps_arv}
+        self.form_key += 1
+        return self._edited()
 
     # ------------------------------------------------------------------ typing
 

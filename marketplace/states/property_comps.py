@@ -21,6 +21,7 @@ from marketplace.messages import comps as text
 from marketplace.offloop import run_blocking
 from marketplace.services import comps
 from marketplace.states.property import PropertyState, lead_id_from_path
+from marketplace.states.property_analyzer import AnalyzerState
 from marketplace.states.signed_in import signed_in
 
 PAGE_SIZE = 10
@@ -133,6 +134,7 @@ class PropertyCompsState(PropertyState):
         self._comps_lead = lead_id
         self.comps_show_outliers = False
         self._comps_show(view)
+        yield AnalyzerState.refresh_comps_arv  # the first view stores the default pins: offer their ARV
 
     @rx.event
     @signed_in(text.FAILED, busy="comps_busy")
@@ -143,6 +145,7 @@ class PropertyCompsState(PropertyState):
             return
         view = await run_blocking(comps.set_pinned, user_id, self._comps_lead, comp_id, not row["pinned"])
         self._comps_show(view)
+        return AnalyzerState.refresh_comps_arv  # the analyzer offers the new ARV
 
     @rx.event
     def toggle_outliers(self):

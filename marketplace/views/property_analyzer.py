@@ -187,8 +187,20 @@ def deal_figures() -> rx.Component:
     purchase, arv, closing = spec.SHARED
     return rx.grid(
         number_field(purchase),
-        number_field(arv, rx.text(text.ARV_DEFAULT_HINT, S.arv_basis, size="1",
-                                  color_scheme="gray", id="analyzer-arv-basis")),
+        number_field(arv, rx.vstack(
+            rx.text(text.ARV_DEFAULT_HINT, S.arv_basis, size="1", color_scheme="gray", id="analyzer-arv-basis"),
+            rx.cond(
+                S.comps_arv != "",
+                rx.flex(
+                    rx.text(S.comps_arv_offer, size="1", color_scheme="gray", id="analyzer-comps-arv"),
+                    rx.button(text.USE_COMPS_ARV, size="1", variant="soft", on_click=S.use_comps_arv,
+                              aria_label=text.USE_COMPS_ARV_LABEL, id="analyzer-use-comps-arv",
+                              disabled=S.form["arv"] == S.comps_arv),
+                    gap="2", align="center", wrap="wrap",
+                ),
+            ),
+            spacing="1", align="start",
+        )),
         number_field(closing),
         **FIELD_GRID,
     )

@@ -97,3 +97,39 @@ def test_default_arv_and_the_first_analysis(owned, new_user):
         with pytest.raises(UserError) as refused:
             call(stranger.id, lead_id)
         assert (refused.value.title, refused.value.message) == msg.DEAL_LOCKED
+
+
+def test_the_sheet_lists_the_pinned_comps_and_says_what_its_arv_rests_on(client, db_url, new_user):
+    from dataclasses import replace
+    from datetime import datetime, timezone
+
+    from marketplace.services import comps
+
+    user = new_user()
+    lead_id = add_lead(address="4821 Juniper Hollow Ln", city="Austin", state="TX", zip_code="78704",
+                       latitude=30.2431, longitude=-97.7702, square_footage=1_600, beds=3, baths=2.0,
+                       asking_price=300_000, arv=520_000, rehab_estimate=40_000, raw_data={"generated": True},
+                       created_at=datetime.now(timezone.utc))
+    unlock(user.id, lead_id)
+    view = comps.comps_for(user.id, lead_id)
+    assert view.arv is not None and view.pinned
+    token = downloads.make_token(downloads.DEAL_SHEET, user.id, str(lead_id))
+
+    def sheet() -> list[str]:
+        res = client.get(url(lead_id), params={"token": token})
+        assert res.status_code == 200
+        return page_text(res.content)
+
+    shown = sheet()
+    pinned = [s.comp for s in view.selection.comps if s.comp.comp_id in view.pinned]
+    assert any(pinned[0].address in line for line in shown)
+    assert any(line.startswith(f"ARV from the pinned sales: ${view.arv.value:,}") for line in shown)
+    assert any(line.startswith("Lead's ARV estimate ($520,000)") for line in shown)  # the analysis's own ARV
+
+    first = deals.load_analysis(user.id, lead_id).analysis
+    deals.save_analysis(user.id, lead_id, replace(first, flip=replace(first.flip, arv=float(view.arv.value))))
+    assert any(line.startswith("From comparable sales: $") for line in sheet())
+    deals.save_analysis(user.id, lead_id, replace(first, flip=replace(first.flip, arv=611_000.0)))
+    shown = sheet()
+    assert "After-repair value: $611,000" in shown
+    assert any(line.startswith("Entered on the analyzer (the default was: Lead's ARV estimate") for line in shown)

@@ -92,6 +92,16 @@ def test_pin_three_comps_and_the_arv_changes_and_survives_a_reload(page: Page, l
     stored = comps.comp_arv(uuid.UUID(user["id"]), row["id"], live_server.database_url)
     assert (stored.value, stored.low, stored.high, stored.count) == (expected.value, expected.low, expected.high, 3)
 
+    # The analyzer offers the pinned sales' ARV (it never replaces the user's figure by itself).
+    offer = page.locator("#analyzer-comps-arv")
+    expect(offer).to_have_text(f"Comparable sales give {usd(expected.value)} ({usd(expected.low)}-"
+                               f"{usd(expected.high)}): {expected.basis}")
+    arv_input = page.locator("#analyzer-arv-input")
+    before = arv_input.input_value()
+    assert before.replace(",", "") != str(expected.value)
+    page.locator("#analyzer-use-comps-arv").click()
+    expect(arv_input).to_have_value(str(expected.value))
+
     ARTIFACTS.mkdir(exist_ok=True)
     card.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "property-comps-1280.png"), full_page=True)

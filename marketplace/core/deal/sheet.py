@@ -137,6 +137,7 @@ def _offer(col: _Column, a: DealAnalysis, r: Report) -> None:
 
 
 def deal_sheet(lead: SheetLead, analysis: DealAnalysis, *, arv_basis: str, comps: Sequence[SheetComp] = (),
+               comps_arv: str = "",
                saved_on: str | None, prepared_on: str) -> bytes:
     """The PDF (``prepared_on``: today, ``saved_on``: when the analysis was saved, both as the reader's
     dates ('Nov 25, 2026'); ``saved_on`` None: not saved yet)."""
@@ -162,6 +163,8 @@ def deal_sheet(lead: SheetLead, analysis: DealAnalysis, *, arv_basis: str, comps
     top.note(arv_basis, 8, 2, gray=0.2)
     top.gap(2)
     top.heading(text.SHEET_COMPS, 10)
+    if comps_arv:
+        top.note(text.SHEET_COMPS_ARV.format(arv=comps_arv), 8, 2, gray=0.2)
     if not comps:
         top.note(text.SHEET_NO_COMPS, 8, 1)
     else:
