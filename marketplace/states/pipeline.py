@@ -201,8 +201,10 @@ class PipelineState(AuthState):
 
     @rx.var
     def summary(self) -> str:
-        noun = "lead" if self.total == 1 else "leads"
-        return f"{self.total:,} {noun}" + (" match your filters" if self.filters_active else " in your pipeline")
+        one = self.total == 1
+        if self.filters_active:
+            return f"{self.total:,} lead{'' if one else 's'} match{'es' if one else ''} your filters"
+        return f"{self.total:,} lead{'' if one else 's'} in your pipeline"
 
     # ------------------------------------------------------------------ moves
 

@@ -106,7 +106,7 @@ def test_pipeline_board_moves_csv_card_and_bell(page: Page, live_server, make_us
     # Filters: the address search narrows the board.
     page.locator("#pipeline-search").fill(second["address"])
     page.locator("#pipeline-search-submit").click()
-    expect(page.locator("#pipeline-summary")).to_have_text("1 lead match your filters")
+    expect(page.locator("#pipeline-summary")).to_have_text("1 lead matches your filters")
     expect(card(page, first)).to_have_count(0)
     page.locator("#pipeline-clear").click()
     expect(page.locator("#pipeline-summary")).to_have_text("3 leads in your pipeline")
@@ -163,7 +163,7 @@ def test_pipeline_board_moves_csv_card_and_bell(page: Page, live_server, make_us
 
     page.set_viewport_size({"width": 375, "height": 800})
     page.wait_for_timeout(300)
-    shot(page, "property-375")
+    page.locator("#property-pipeline").screenshot(path=str(ARTIFACTS / "pipeline-property-card-375.png"))
     open_board(page)
     shot(page, "board-375")
 
