@@ -80,10 +80,13 @@ class NotificationsState(AuthState):
 
     @rx.var
     def bell_label(self) -> str:
-        parts = [f"{self.unread:,} unread"] if self.unread else []
+        """The button's name; it contains the badge's number (the visible text), as the accessibility rules ask."""
+        due = f"{self.due:,} follow-up{'' if self.due == 1 else 's'} due"
+        if self.unread and self.due:
+            return f"Notifications, {self.unread + self.due:,} new: {self.unread:,} unread, {due}"
         if self.due:
-            parts.append(f"{self.due:,} follow-up{'' if self.due == 1 else 's'} due")
-        return ", ".join(["Notifications", *parts])
+            return f"Notifications, {due}"
+        return f"Notifications, {self.unread:,} unread" if self.unread else "Notifications"
 
     def _clear(self) -> None:
         self.unread = 0
