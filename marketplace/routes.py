@@ -63,6 +63,7 @@ API_SCRAPE_CSV = "/api/scrapes/{scrape_id}/csv"
 API_WEBHOOK_DOCS = "/api/webhook-docs.md"
 API_EXPLORER_CSV = "/api/explorer/leads.csv"
 API_DEAL_SHEET = "/api/deals/{lead_id}/sheet.pdf"
+API_PIPELINE_CSV = "/api/pipeline.csv"
 
 
 def scrape_csv_url(scrape_id: str, token: str, kind: str) -> str:
@@ -83,6 +84,10 @@ def explorer_csv_url(view_params: str, token: str) -> str:
     return f"{API_EXPLORER_CSV}?{view_params}&token={token}"
 
 
+def pipeline_csv_url(token: str) -> str:
+    return f"{API_PIPELINE_CSV}?token={token}"
+
+
 # Saved searches and alerts (issue 15): the dashboard tab, a search opened on the
 # marketplace, and the one-click unsubscribe link of the alert e-mails (GET and POST).
 SAVED_SEARCHES_TAB = "saved"
@@ -96,6 +101,13 @@ def marketplace_url(query: str = "") -> str:
 
 def dashboard_tab_url(tab: str) -> str:
     return f"{DASHBOARD}?tab={tab}"
+
+
+PIPELINE_TAB = "pipeline"
+
+
+def pipeline_url() -> str:
+    return dashboard_tab_url(PIPELINE_TAB)
 
 
 def saved_searches_url() -> str:

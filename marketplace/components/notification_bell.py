@@ -4,7 +4,8 @@ opening a popover with the latest notifications and "Mark all as read".
 
 Element ids: ``notifications-button``, ``notifications-count``,
 ``notifications-popover``, ``notifications-list``, ``notifications-empty``,
-``notifications-mark-all``, ``notification-{id}``.
+``notifications-mark-all``, ``notification-{id}``; pipeline follow-ups due today or overdue (issue 25):
+``follow-ups-list``, ``follow-up-{lead id}``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,18 @@ from marketplace.messages import NOTIFICATIONS_EMPTY, NOTIFICATIONS_LOAD_FAILED
 from marketplace.states.notifications import NotificationsState as N
 
 
+LIST_STYLE = {"list_style": "none", "margin": "0", "padding": "0", "display": "grid", "gap": "2px"}
+
+
 def notification_item(row) -> rx.Component:
+    return _item(row, follow_up=False)
+
+
+def follow_up_item(row) -> rx.Component:
+    return _item(row, follow_up=True)
+
+
+def _item(row, follow_up: bool) -> rx.Component:
     return rx.el.li(
         rx.link(
             rx.hstack(
@@ -28,7 +40,8 @@ def notification_item(row) -> rx.Component:
                     rx.text(row.title, size="2", weight=rx.cond(row.unread, "bold", "medium"), class_name="lv-break",
                             color="var(--gray-12)"),
                     rx.text(row.body, size="2", color="var(--gray-11)", class_name="lv-break"),
-                    rx.text(rx.cond(row.unread, "Unread · ", ""), row.when, size="1", color="var(--gray-11)"),
+                    rx.cond(row.when != "", rx.text(rx.cond(row.unread, "Unread · ", ""), row.when, size="1",
+                                                    color="var(--gray-11)")),
                     spacing="1",
                     min_width="0",
                 ),
@@ -36,7 +49,7 @@ def notification_item(row) -> rx.Component:
                 align="start",
             ),
             href=row.url,
-            on_click=N.open_item(row.id),
+            on_click=N.open_follow_up(row.id) if follow_up else N.open_item(row.id),
             underline="none",
             _hover={},
             display="block",
@@ -44,9 +57,22 @@ def notification_item(row) -> rx.Component:
             border_radius="var(--radius-3)",
             background=rx.cond(row.unread, "var(--accent-a3)", "transparent"),
             class_name="lv-notification-link",
-            id="notification-" + row.id,
+            id=("follow-up-" if follow_up else "notification-") + row.id,
             data_unread=rx.cond(row.unread, "true", "false"),
         ),
+    )
+
+
+def empty_state() -> rx.Component:
+    return rx.vstack(
+        rx.icon("bell_off", size=22, color="var(--gray-9)", aria_hidden="true"),
+        rx.text(NOTIFICATIONS_EMPTY, size="2", weight="bold"),
+        rx.text("Save a search on the marketplace: we tell you here when new leads match it.",
+                size="2", color_scheme="gray", align="center"),
+        align="center",
+        spacing="1",
+        padding="1.25rem 0.75rem",
+        id="notifications-empty",
     )
 
 
@@ -59,20 +85,16 @@ def notification_list() -> rx.Component:
             N.list_loading,
             rx.hstack(rx.spinner(size="2"), rx.text("Loading...", size="2"), spacing="2", padding="0.75rem",
                       role="status"),
-            rx.cond(
-                N.items.length() > 0,
-                rx.el.ul(rx.foreach(N.items, notification_item), id="notifications-list",
-                         style={"list_style": "none", "margin": "0", "padding": "0", "display": "grid",
-                                "gap": "2px"}),
-                rx.vstack(
-                    rx.icon("bell_off", size=22, color="var(--gray-9)", aria_hidden="true"),
-                    rx.text(NOTIFICATIONS_EMPTY, size="2", weight="bold"),
-                    rx.text("Save a search on the marketplace: we tell you here when new leads match it.",
-                            size="2", color_scheme="gray", align="center"),
-                    align="center",
-                    spacing="1",
-                    padding="1.25rem 0.75rem",
-                    id="notifications-empty",
+            rx.fragment(
+                rx.cond(
+                    N.follow_ups.length() > 0,
+                    rx.el.ul(rx.foreach(N.follow_ups, follow_up_item),
+                             id="follow-ups-list", aria_label="Follow-ups due", style=LIST_STYLE),
+                ),
+                rx.cond(
+                    N.items.length() > 0,
+                    rx.el.ul(rx.foreach(N.items, notification_item), id="notifications-list", style=LIST_STYLE),
+                    rx.cond(N.follow_ups.length() > 0, rx.fragment(), empty_state()),
                 ),
             ),
         ),
@@ -85,7 +107,7 @@ def notification_bell() -> rx.Component:
             rx.icon_button(
                 rx.icon("bell", size=18, aria_hidden="true"),
                 rx.cond(
-                    N.unread > 0,
+                    N.badge_count > 0,
                     rx.el.span(N.unread_badge, id="notifications-count", aria_hidden="true",
                                class_name="lv-bell-count"),
                 ),

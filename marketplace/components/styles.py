@@ -36,3 +36,10 @@ APP_PAGE_PADDING_Y = rx.breakpoints(initial="1.5rem", sm="2.5rem")
 def tinted(color: str) -> dict:
     """Background and foreground of a soft tile in a Radix colour (``indigo``, ``grass``...)."""
     return {"background": f"var(--{color}-3)", "color": f"var(--{color}-11)"}
+
+# A native <select> (keyboard- and phone-friendly) in the theme's look: the pipeline's controls.
+NATIVE_SELECT = {
+    "height": "var(--space-6)", "padding": "0 0.5rem", "border_radius": "var(--radius-2)",
+    "border": "1px solid var(--gray-a7)", "background": "var(--color-surface)", "color": "var(--gray-12)",
+    "font_size": "var(--font-size-2)", "width": "100%",
+}

@@ -28,3 +28,4 @@ from marketplace.models.records import (  # noqa: F401
 )
 from marketplace.models.deals import CONTACT_STATUSES, DealAnalysisRow, DealDefaultsRow, OwnerContact  # noqa: F401
 from marketplace.models.comps import CompChoice, LeadCompCache  # noqa: F401
+from marketplace.models.pipeline import PIPELINE_STAGES, PipelineEntry, PipelineNote  # noqa: F401

@@ -9,7 +9,9 @@ from marketplace.components import cards, styles, ui
 from marketplace.components.layout import page
 from marketplace.states.auth import AuthState
 from marketplace.states.dashboard import DashboardState
+from marketplace.states.pipeline import PipelineState
 from marketplace.states.saved_searches import SavedSearchesState
+from marketplace.views.dashboard_pipeline import pipeline_tab
 from marketplace.views.dashboard_referrals import referrals_tab
 from marketplace.views.dashboard_saved_searches import saved_searches_tab
 from marketplace.views.dashboard_scrapes import scrapes_tab
@@ -41,6 +43,7 @@ def dashboard_tabs() -> rx.Component:
     return rx.tabs.root(
         rx.tabs.list(
             tab_trigger("Unlocked Leads", "unlocked", "lock-open", short="Unlocked"),
+            tab_trigger("Pipeline", routes.PIPELINE_TAB, "kanban"),
             tab_trigger("Bulk Scrapes", "scrapes", "layers", short="Scrapes"),
             tab_trigger("Referrals", "referrals", "gift"),
             tab_trigger("Saved Searches", routes.SAVED_SEARCHES_TAB, "bookmark", short="Saved"),
@@ -51,6 +54,7 @@ def dashboard_tabs() -> rx.Component:
             id="dashboard-tabs",
         ),
         rx.tabs.content(rx.box(unlocked_tab(), padding_top="1rem"), value="unlocked"),
+        rx.tabs.content(rx.box(pipeline_tab(), padding_top="1rem"), value=routes.PIPELINE_TAB),
         rx.tabs.content(rx.box(scrapes_tab(), padding_top="1rem"), value="scrapes"),
         rx.tabs.content(rx.box(referrals_tab(), padding_top="1rem"), value="referrals"),
         rx.tabs.content(rx.box(saved_searches_tab(), padding_top="1rem"), value=routes.SAVED_SEARCHES_TAB),
@@ -176,7 +180,8 @@ def dashboard_skeleton() -> rx.Component:
     )
 
 
-@page(route=routes.DASHBOARD, title="Dashboard", on_load=[DashboardState.load, SavedSearchesState.on_page_load])
+@page(route=routes.DASHBOARD, title="Dashboard",
+      on_load=[DashboardState.load, SavedSearchesState.on_page_load, PipelineState.on_page_load])
 def dashboard() -> rx.Component:
     ready = AuthState.is_authenticated & (DashboardState.loaded_for == AuthState.user_id)
     return cards.app_page(rx.cond(ready, dashboard_content(), dashboard_skeleton()))

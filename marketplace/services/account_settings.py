@@ -59,7 +59,7 @@ from marketplace.messages import (
     PASSWORD_CHANGED_MEANWHILE,
     WRONG_CURRENT_PASSWORD,
 )
-from marketplace.services import auth_sessions, comps, deals, ledger, throttle
+from marketplace.services import auth_sessions, comps, deals, ledger, pipeline, throttle
 from marketplace.services.account_mail import send_confirmation_email
 from marketplace.services.passwords import hash_password, verify_password
 
@@ -274,8 +274,9 @@ def delete_account(user_id: uuid.UUID, typed_email: object, now: datetime | None
     Removed: the profile (names, balance, referral code, webhook key), every
     session, the subscription, the super-admin right, the sign-in and sign-up
     attempts and every e-mail to the address, the webhook request log (IP
-    addresses and request bodies), and the stored results and search
-    parameters of the bulk scrapes. People this user referred keep their
+    addresses and request bodies), the deal pipeline (stages, follow-ups,
+    offers, notes), and the stored results and search parameters of the bulk
+    scrapes. People this user referred keep their
     first-purchase bonus; the deleted account earns no more rewards.
 
     Kept, pointing at the anonymised ``users`` row: the credit ledger, the
@@ -308,6 +309,7 @@ def delete_account(user_id: uuid.UUID, typed_email: object, now: datetime | None
         delete(HeldProperty, HeldProperty.__table__.c.user_id == user_id)  # which addresses the user bought
         deals.forget_user(session, user_id)  # analyses, deal defaults, owner phones and e-mails found
         comps.forget_user(session, user_id)  # pinned comparable sales
+        pipeline.forget_user(session, user_id)  # pipeline stages, follow-ups, offers and notes
         delete(Subscription, Subscription.__table__.c.user_id == user_id)
         delete(SuperAdmin, SuperAdmin.__table__.c.user_id == user_id)
         delete(Notification, Notification.__table__.c.user_id == user_id)

@@ -25,6 +25,8 @@ from marketplace.models import User
 TTL_SECONDS = 300
 SCRAPE_CSV = "scrape-csv"  # purpose: one bulk scrape as CSV
 DEAL_SHEET = "deal-sheet"  # purpose: one lead's PDF deal sheet (the object is the lead id)
+PIPELINE_CSV = "pipeline-csv"  # purpose: the user's deal pipeline as CSV (object id: PIPELINE_ALL)
+PIPELINE_ALL = "all"
 
 
 def _sign(payload: str) -> str:

@@ -21,7 +21,7 @@ from marketplace.states.signed_in import signed_in
 
 log = logging.getLogger("marketplace.dashboard")
 
-TABS = ("unlocked", "scrapes", "referrals", routes.SAVED_SEARCHES_TAB, "settings")
+TABS = ("unlocked", routes.PIPELINE_TAB, "scrapes", "referrals", routes.SAVED_SEARCHES_TAB, "settings")
 DEFAULT_TAB = "unlocked"
 CODE_MAX_LENGTH = 15
 

@@ -7,12 +7,17 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from datetime import datetime, timezone
 
 import reflex as rx
 
-from marketplace.core.times import format_datetime
+from marketplace import routes
+from marketplace.core import pipeline as pipeline_rules
+from marketplace.core.times import format_date, format_datetime, zone
+from marketplace.messages.pipeline import FOLLOW_UP_BODY, FOLLOW_UP_OVERDUE, FOLLOW_UP_TODAY
 from marketplace.offloop import run_blocking
 from marketplace.services import notifications as service
+from marketplace.services import pipeline as pipeline_service
 from marketplace.states.auth import AuthState
 
 log = logging.getLogger("marketplace.notifications")
@@ -37,6 +42,18 @@ def notification_row(view: service.NotificationView, zone_name: str) -> Notifica
                            when=format_datetime(view.created_at, zone_name), url=view.url, unread=not view.read)
 
 
+def follow_up_row(due: pipeline_service.DueFollowUp, zone_name: str) -> NotificationRow:
+    """A pipeline follow-up due today or overdue (issue 25): computed, not stored; it goes when the date
+    moves or the lead is closed or dead."""
+    return NotificationRow(
+        id=str(due.lead_id),
+        title=FOLLOW_UP_OVERDUE if due.status == "overdue" else FOLLOW_UP_TODAY,
+        body=FOLLOW_UP_BODY.format(address=due.address, stage=pipeline_rules.stage_label(due.stage),
+                                   date=format_date(due.follow_up, zone_name)),
+        when="", url=routes.property_url(str(due.lead_id)), unread=due.status == "overdue",
+    )
+
+
 def _notification_id(value: object) -> int | None:
     if isinstance(value, str) and value.isdigit() and len(value) <= 12:
         return int(value) or None
@@ -46,28 +63,52 @@ def _notification_id(value: object) -> int | None:
 class NotificationsState(AuthState):
     unread: int = 0
     items: list[NotificationRow] = []
+    due: int = 0  # pipeline follow-ups due today or overdue, in the user's time zone
+    follow_ups: list[NotificationRow] = []
     list_open: bool = False
     list_loading: bool = False
     list_failed: bool = False
 
     @rx.var
+    def badge_count(self) -> int:
+        return self.unread + self.due
+
+    @rx.var
     def unread_badge(self) -> str:
-        return "99+" if self.unread > 99 else str(self.unread)
+        total = self.unread + self.due
+        return "99+" if total > 99 else str(total)
 
     @rx.var
     def bell_label(self) -> str:
+        """The button's name; it contains the badge's number (the visible text), as the accessibility rules ask."""
+        due = f"{self.due:,} follow-up{'' if self.due == 1 else 's'} due"
+        if self.unread and self.due:
+            return f"Notifications, {self.unread + self.due:,} new: {self.unread:,} unread, {due}"
+        if self.due:
+            return f"Notifications, {due}"
         return f"Notifications, {self.unread:,} unread" if self.unread else "Notifications"
 
     def _clear(self) -> None:
         self.unread = 0
         self.items = []
+        self.due = 0
+        self.follow_ups = []
         self.list_open = False
 
-    async def _count(self, user_id) -> None:
+    async def _count(self, user_id, with_follow_ups: bool = False) -> None:
         try:
             self.unread = await run_blocking(service.unread_count, user_id)
         except Exception:  # noqa: BLE001 - the bell keeps its last count; the next page load retries
             log.exception("unread count failed for %s", user_id)
+        today = pipeline_rules.user_today(datetime.now(timezone.utc), zone(self._zone()))
+        try:
+            self.due, due = await run_blocking(pipeline_service.due_follow_ups, user_id, today,
+                                               LIST_LIMIT if with_follow_ups else 0)
+        except Exception:  # noqa: BLE001 - as above: the last count stays, the next page load retries
+            log.exception("follow-up count failed for %s", user_id)
+            return
+        if with_follow_ups:
+            self.follow_ups = [follow_up_row(row, self._zone()) for row in due]
 
     @rx.event
     async def refresh_count(self, _value: str = ""):
@@ -92,7 +133,7 @@ class NotificationsState(AuthState):
             self._clear()
             return
         self.list_open = True
-        self.list_loading = not self.items
+        self.list_loading = not self.items and not self.follow_ups
         self.list_failed = False
         yield
         try:
@@ -102,10 +143,10 @@ class NotificationsState(AuthState):
             self.list_loading = False
             self.list_failed = True
             return
-        zone = self._zone()
-        self.items = [notification_row(view, zone) for view in views[:LIST_LIMIT]]
+        zone_name = self._zone()
+        self.items = [notification_row(view, zone_name) for view in views[:LIST_LIMIT]]
         self.list_loading = False
-        await self._count(user_id)
+        await self._count(user_id, with_follow_ups=True)
 
     @rx.event
     async def mark_all_read(self):
@@ -121,6 +162,11 @@ class NotificationsState(AuthState):
             return
         self.items = [dataclasses.replace(row, unread=False) for row in self.items]
         self.unread = 0
+
+    @rx.event
+    def open_follow_up(self, _lead_id: str = ""):
+        """A follow-up's link was followed (it navigates by itself): the popover closes."""
+        self.list_open = False
 
     @rx.event
     async def open_item(self, notification_id: str):

@@ -13,6 +13,7 @@ from marketplace.views.property_analyzer import analyzer_card
 from marketplace.views.property_comps import comps_card
 from marketplace.views.property_gallery import gallery
 from marketplace.views.property_map import location_card
+from marketplace.views.property_pipeline import pipeline_card
 from marketplace.views.property_record import confidence_basis, record_card, roi_basis
 
 NO_LAST_BORDER = {"& > .lv-info-row:last-child": {"border_bottom": "none"}}
@@ -354,6 +355,7 @@ def property_content() -> rx.Component:
         ),
         comps_card(),
         analyzer_card(),
+        pipeline_card(),
         rx.hstack(
             rx.icon("info", size=14, color="var(--gray-10)", flex_shrink="0", margin_top="2px", aria_hidden="true"),
             rx.text("Figures are estimates derived from public records, not investment advice. Verify them "

@@ -24,7 +24,7 @@ from playwright.sync_api import Page, expect
 
 from marketplace.core.images import house_image_urls
 from marketplace.db import get_engine, session_scope
-from marketplace.models import Lead, LeadRefreshRun, Notification, utcnow
+from marketplace.models import Lead, LeadRefreshRun, Notification, PipelineEntry, utcnow
 from marketplace.services import purchases, saved_searches
 from marketplace.services.marketplace import rebuild_facets_now
 from tests.browser import leads
@@ -87,6 +87,10 @@ def world(browser, live_server):
                                      matches={"searches": [{"id": search.id, "name": search.name,
                                                             "query": search.query, "count": 3 + n}],
                                               "lead_ids": []}))
+        # Pipeline tab, property card and bell: the unlocked lead has an offer and an overdue follow-up.
+        session.add(PipelineEntry(user_id=member.id, lead_id=uuid.UUID(str(rows[0]["id"])), stage="offer_made",
+                                  offer_amount=180_000,
+                                  follow_up_date=date(2026, 1, 5)))
 
     contexts = []
 
@@ -254,6 +258,7 @@ PAGES: list[tuple[str, str, Callable[[Page, World], None]]] = [
     ("dashboard-referrals", "member", tab("/dashboard", "Referrals", ACTIVE_PANEL)),
     ("dashboard-settings", "member", tab("/dashboard", "Settings", ACTIVE_PANEL)),
     ("dashboard-saved-searches", "member", tab("/dashboard", "Saved Searches", "#saved-searches-list")),
+    ("dashboard-pipeline", "member", tab("/dashboard", "Pipeline", "#pipeline-board [data-lead-id]")),
     ("marketplace-save-search-dialog", "member", opened("/marketplace", "#save-search-button", "#save-search-dialog")),
     ("notifications-popover", "member", opened("/dashboard", "#notifications-button", "#notifications-list")),
     ("property-unlocked", "member", visit("/property/{w.unlocked_id}", "#property-image-primary")),
@@ -271,6 +276,7 @@ PAGES: list[tuple[str, str, Callable[[Page, World], None]]] = [
     ("phone-property-comps", "phone", visit("/property/{w.unlocked_id}", "#comps-arv")),
     ("phone-dashboard", "phone", tab("/dashboard", "Unlocked Leads", ACTIVE_PANEL)),
     ("phone-dashboard-saved-searches", "phone", tab("/dashboard", "Saved Searches", "#saved-searches-list")),
+    ("phone-dashboard-pipeline", "phone", tab("/dashboard", "Pipeline", "#pipeline-board [data-lead-id]")),
     ("phone-notifications-popover", "phone", opened("/marketplace", "#notifications-button", "#notifications-list")),
     ("phone-property-analyzer", "phone", analyzer("flip")),
 ]

@@ -296,7 +296,7 @@ def test_refresh_alerts_the_bell_and_the_unsubscribe_link(page: Page, live_serve
 
 
 def test_on_a_phone(page: Page, live_server, make_user):
-    """At 375 px: the five dashboard tabs on one row inside the screen, the save dialog
+    """At 375 px: the six dashboard tabs on one row inside the screen, the save dialog
     and the bell's popover inside the screen, nothing wider than the page."""
     user = make_user()
     saved_searches.create_saved_search(uuid.UUID(user["id"]), "Vacant auctions", "type=Auction&tag=vacant")
@@ -304,8 +304,8 @@ def test_on_a_phone(page: Page, live_server, make_user):
     start_session(page, live_server.database_url, user["id"])
 
     open_tab(page)
-    tabs = [page.locator(f"#dashboard-tab-{value}") for value in ("unlocked", "scrapes", "referrals", "settings",
-                                                                   "saved")]
+    tabs = [page.locator(f"#dashboard-tab-{value}") for value in ("unlocked", "pipeline", "scrapes", "referrals",
+                                                                   "settings", "saved")]
     boxes = [tab.bounding_box() for tab in tabs]
     assert len({round(box["y"]) for box in boxes}) == 1, boxes
     assert all(box["x"] >= 0 and box["x"] + box["width"] <= 375 for box in boxes), boxes

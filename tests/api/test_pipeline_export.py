@@ -1,0 +1,59 @@
+"""The pipeline CSV: a signed link for its own user only, stage, notes, follow-up, offer, analyzer figures."""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+from datetime import date
+
+import pytest
+from fastapi.testclient import TestClient
+
+from marketplace.api.app import create_api
+from marketplace.core import pipeline as rules
+from marketplace.db import session_scope
+from marketplace.models import UserLead
+from marketplace.services import deals, downloads, pipeline
+from tests.factories import add_lead
+
+
+@pytest.fixture
+def client(db_url):
+    with TestClient(create_api()) as c:
+        yield c
+
+
+def _unlock(user_id, lead_id):
+    with session_scope() as session:
+        session.add(UserLead(user_id=user_id, lead_id=lead_id, credit_cost=120, purchase_type="credits"))
+
+
+def test_pipeline_csv_for_its_user(client, new_user):
+    user, other = new_user(), new_user()
+    offered, untouched = add_lead(address="12 Oak St"), add_lead(address="14 Elm St")
+    for lead_id in (offered, untouched):
+        _unlock(user.id, lead_id)
+    pipeline.save_entry(user.id, offered, "offer_made", "", "2026-12-01", "180000", date(2026, 11, 25))
+    pipeline.add_note(user.id, offered, "Offer sent by e-mail")
+    deals.save_analysis(user.id, offered, deals.load_analysis(user.id, offered).analysis)
+    res = client.get("/api/pipeline.csv",
+                     params={"token": downloads.make_token("pipeline-csv", user.id, "all")})
+    assert res.status_code == 200 and res.headers["content-type"].startswith("text/csv")
+    assert res.headers["content-disposition"].startswith('attachment; filename="leadvault-pipeline-')
+    rows = list(csv.reader(io.StringIO(res.content.decode("utf-8-sig"))))
+    assert rows[0] == list(rules.CSV_COLUMNS)
+    by_address = {row[0]: dict(zip(rows[0], row)) for row in rows[1:]}
+    assert set(by_address) == {"12 Oak St", "14 Elm St"}
+    o = by_address["12 Oak St"]
+    assert (o["Stage"], o["Offer"], o["Follow-up Date"]) == ("Offer Made", "180000", "2026-12-01")
+    assert o["Notes"].endswith("UTC] Offer sent by e-mail")
+    assert o["70% Rule Max Offer (est.)"] == "215000" and o["Flip Profit (est.)"] != ""
+    assert by_address["14 Elm St"]["Stage"] == "New" and by_address["14 Elm St"]["Flip Profit (est.)"] == ""
+    # another user's link gets their own (empty) pipeline, never this one
+    theirs = client.get("/api/pipeline.csv", params={"token": downloads.make_token("pipeline-csv", other.id, "all")})
+    assert theirs.status_code == 200 and len(list(csv.reader(io.StringIO(theirs.content.decode("utf-8-sig"))))) == 1
+    for token in ("", "garbage", downloads.make_token("pipeline-csv", user.id, "all", now=time.time() - 3600),
+                  downloads.make_token("scrape-csv", user.id, "all")):
+        res = client.get("/api/pipeline.csv", params={"token": token})
+        assert (res.status_code, res.json()) == (403, {"error": "This download link is invalid or has expired."})
