@@ -43,6 +43,7 @@ from starlette.datastructures import Headers
 from marketplace import routes
 from marketplace.config import Settings, get_settings
 from marketplace.api.images import HouseImages
+from marketplace.api.webhook_gate import WebhookGate
 from marketplace.core import http_policy, lead_map
 from marketplace.core.accounts import is_reserved_referral_code, is_valid_referral_code
 
@@ -336,7 +337,8 @@ class HardenedApp(rx.App):
 
     def __call__(self):
         asgi = super().__call__()
-        hardened = HttpHardening(HouseImages(asgi), router=self.router, static_dir=frontend_static_dir())
+        hardened = HttpHardening(WebhookGate(HouseImages(asgi)), router=self.router,
+                                 static_dir=frontend_static_dir())
         if self.sio is not None:
             # socket.io checks origins itself too: with Reflex's list (rxconfig) it would refuse
             # a same-origin page on an address other than SITE_URL or loopback (a LAN address).

@@ -122,6 +122,35 @@ async def _flush_later() -> None:
     await run_blocking(webhooks.refusals.flush)
 
 
+# Set in the ASGI scope by ``api.webhook_gate.WebhookGate`` once it has counted the request against the
+# rate limit (and found no refusal to repeat): the route does not count it a second time.
+ADMITTED = "leadvault.webhook_admitted"
+
+
+def caller_ip(scope: dict) -> str:
+    """The client's address (``core.net.client_ip`` behind ``TRUSTED_PROXY_HOPS`` proxies)."""
+    client = scope.get("client")
+    forwarded = [v.decode("latin-1") for k, v in scope.get("headers", ()) if k == b"x-forwarded-for"]
+    return client_ip(client[0] if client else "", forwarded, get_settings().trusted_proxy_hops)
+
+
+async def rate_limited(ip: str, endpoint: str) -> JSONResponse | None:
+    """The 429 when ``ip`` is over the limit (counted, never logged), else None. The first check of
+    every call, before the body is read and before anything touches the database."""
+    if not await webhook_limiter.hit(ip):
+        return _refuse(ip, endpoint, 429, RATE_LIMITED)
+    return None
+
+
+def repeated_refusal(ip: str, endpoint: str, user_id_raw: str, key: str | None) -> JSONResponse | None:
+    """The 404 or 401 this worker gave the same user id and key moments ago (``services.known_refusals``),
+    counted like every refusal, without a database read; None when the database must be asked."""
+    refusal = webhooks.known_refusal(webhooks.parse_user_id(user_id_raw), key)
+    if refusal is None:
+        return None
+    return _refuse(ip, endpoint, status_for(refusal), refusal.message)
+
+
 def _refuse(ip: str, endpoint: str, status: int, message: str) -> JSONResponse:
     """A refusal before the key check: one in-memory count; a flush is scheduled when none is."""
     if webhooks.refusals.count(ip, endpoint, status):
@@ -170,8 +199,7 @@ def _payload(result: scrapes.ScrapeResult) -> dict:
 
 async def _handle(request: Request, user_id_raw: str, super_admin: bool) -> JSONResponse:
     settings = get_settings()
-    ip = client_ip(request.client.host if request.client else "", request.headers.getlist("x-forwarded-for"),
-                   settings.trusted_proxy_hops)
+    ip = caller_ip(request.scope)
     endpoint = request.url.path
     caller: webhooks.Caller | None = None
     body: Any = None
@@ -186,15 +214,17 @@ async def _handle(request: Request, user_id_raw: str, super_admin: bool) -> JSON
         return JSONResponse(payload, status_code=status, headers=headers, background=task)
 
     try:
-        if not await webhook_limiter.hit(ip):
-            return _refuse(ip, endpoint, 429, RATE_LIMITED)
+        if not request.scope.get(ADMITTED) and (refused := await rate_limited(ip, endpoint)) is not None:
+            return refused
         limit = min(settings.max_body_bytes, contract.MAX_BODY_BYTES)
         raw = await _read_body(request, limit)
         if raw is None:
             return _refuse(ip, endpoint, 413, f"Request body too large ({contract.size_label(limit)} at most).")
+        key = request.headers.get("x-webhook-auth")
+        if (refused := repeated_refusal(ip, endpoint, user_id_raw, key)) is not None:
+            return refused
         try:
-            caller = await run_blocking(webhooks.authenticate, webhooks.parse_user_id(user_id_raw),
-                                        request.headers.get("x-webhook-auth"))
+            caller = await run_blocking(webhooks.authenticate, webhooks.parse_user_id(user_id_raw), key)
         except webhooks.CallerError as exc:
             return _refuse(ip, endpoint, status_for(exc), exc.message)
         if super_admin and not caller.is_super_admin:
