@@ -23,7 +23,9 @@ error middleware, the API, the websocket and the compiled frontend alike):
   immutable; everything else without a Cache-Control of its own is revalidated
   (``no-cache``), so a new deploy is seen at once;
 - ``/robots.txt`` (with an ETag: revalidated with 304) keeps crawlers out of private, transactional and API paths
-  and names the sitemap.
+  and names the sitemap;
+- inside it, ``api.webhook_gate.WebhookGate`` answers the webhook API's rate-limited calls and repeated
+  wrong keys before Reflex's middleware and the FastAPI app (issue 26).
 
 The rules themselves are pure functions in ``marketplace.core.http_policy``.
 """
