@@ -16,7 +16,8 @@ The pool is per server process: ``lifespan`` (a Reflex lifespan task, run by eve
 starts it with ``SCRAPE_PROCESSES`` processes (2; 0 keeps scrapes on the thread pool), warms them
 (imports, ZIP tables) in the background and shuts it down with the app. Without a running pool
 (tests, scripts, ``SCRAPE_PROCESSES=0``) ``run_scrape`` uses ``offloop.run_blocking`` as before. A
-scrape with a progress callback (the /bulkscraper page) stays on the thread pool.
+scrape of fewer than ``POOL_MIN_LEADS`` leads, and one with a progress callback (the /bulkscraper
+page), stay on the thread pool.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ from marketplace.services import scrapes
 log = logging.getLogger("marketplace.scrape_pool")
 
 _pool: ProcessPoolExecutor | None = None
+# Scrapes of fewer leads stay on the thread pool: a few milliseconds of GIL cost less than the trip to a
+# process, and a burst of small calls is not queued behind ``SCRAPE_PROCESSES`` workers.
+POOL_MIN_LEADS = 100
 
 
 class ScrapeCrashed(RuntimeError):
@@ -83,7 +87,8 @@ def _raise_refusal(name: str, title: str, message: str):
 async def run_scrape(user_id: uuid.UUID, request: rules.ScrapeRequest, **kwargs) -> scrapes.ScrapeResult:
     """``services.scrapes.run_scrape`` in a worker process when the pool runs, else on the thread pool."""
     pool = _pool
-    if pool is None or kwargs.get("progress") is not None or kwargs.get("source") is not None:
+    if (pool is None or request.lead_count < POOL_MIN_LEADS or kwargs.get("progress") is not None
+            or kwargs.get("source") is not None):
         return await run_blocking(scrapes.run_scrape, user_id, request, **kwargs)
     loop = asyncio.get_running_loop()
     try:
