@@ -204,6 +204,9 @@ class LeadSettings:
     # OPEN_DATA_DIR: the folder of dataset files (default marketplace/datasets; a copy with a changed
     # endpoint points a dataset at a mirror, or at the tests' fake portal)
     open_data_dir: str | None = None
+    # SCRAPE_PROCESSES: worker processes per server process that run bulk scrapes (webhook API), so their
+    # pure-Python work never competes with the event loop for the GIL; 0 runs them on the thread pool.
+    scrape_processes: int = 2
 
     @property
     def batchdata_configured(self) -> bool:
@@ -238,6 +241,7 @@ def lead_settings() -> LeadSettings:
             part.strip() for part in os.environ.get("BATCHDATA_LISTS", "").split(",") if part.strip())),
         batchdata_location=" ".join(os.environ.get("BATCHDATA_LOCATION", "").split()),
         open_data_dir=os.environ.get("OPEN_DATA_DIR", "").strip() or None,
+        scrape_processes=max(0, _int("SCRAPE_PROCESSES", 2)),
     )
 
 

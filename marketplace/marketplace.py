@@ -17,6 +17,7 @@ from marketplace.api.app import create_api  # noqa: E402
 from marketplace.api.security import HardenedApp  # noqa: E402
 from marketplace.components.layout import add_pages  # noqa: E402
 from marketplace.jobs.scheduler import refresh_scheduler_lifespan  # noqa: E402
+from marketplace.services import scrape_pool  # noqa: E402
 from marketplace.states.auth import TIME_ZONE_SCRIPT  # noqa: E402
 
 # HardenedApp: rx.App behind body limits, CORS/origin checks, security headers and 404s.
@@ -30,3 +31,4 @@ app = HardenedApp(
 )
 add_pages(app)  # each page once (not rx.page: every compile re-applies those)
 app.register_lifespan_task(refresh_scheduler_lifespan)
+app.register_lifespan_task(scrape_pool.lifespan)  # this process's scrape workers (services.scrape_pool)

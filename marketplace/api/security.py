@@ -23,7 +23,9 @@ error middleware, the API, the websocket and the compiled frontend alike):
   immutable; everything else without a Cache-Control of its own is revalidated
   (``no-cache``), so a new deploy is seen at once;
 - ``/robots.txt`` (with an ETag: revalidated with 304) keeps crawlers out of private, transactional and API paths
-  and names the sitemap.
+  and names the sitemap;
+- inside it, ``api.webhook_gate.WebhookGate`` answers the webhook API's rate-limited calls and repeated
+  wrong keys before Reflex's middleware and the FastAPI app (issue 26).
 
 The rules themselves are pure functions in ``marketplace.core.http_policy``.
 """
@@ -43,6 +45,7 @@ from starlette.datastructures import Headers
 from marketplace import routes
 from marketplace.config import Settings, get_settings
 from marketplace.api.images import HouseImages
+from marketplace.api.webhook_gate import WebhookGate
 from marketplace.core import http_policy, lead_map
 from marketplace.core.accounts import is_reserved_referral_code, is_valid_referral_code
 
@@ -336,7 +339,8 @@ class HardenedApp(rx.App):
 
     def __call__(self):
         asgi = super().__call__()
-        hardened = HttpHardening(HouseImages(asgi), router=self.router, static_dir=frontend_static_dir())
+        hardened = HttpHardening(WebhookGate(HouseImages(asgi)), router=self.router,
+                                 static_dir=frontend_static_dir())
         if self.sio is not None:
             # socket.io checks origins itself too: with Reflex's list (rxconfig) it would refuse
             # a same-origin page on an address other than SITE_URL or loopback (a LAN address).

@@ -9,7 +9,9 @@ Headers ``Content-Type: application/json``, ``x-webhook-auth: <key>`` and, optio
 constant-time), super admin for -sp (403), Idempotency-Key format (400), content
 type, JSON (nesting depth first) and the body (400, ``core.webhook.WebhookBody``),
 the Idempotency-Key's state (replay, 409 busy, 422 other body), credits (402),
-then the scrape (off the event loop; 503 when the lead source fails).
+then the scrape (in a worker process, ``services.scrape_pool``; 503 when the lead source fails).
+The 429, and a 404/401 this worker gave the same user and key moments ago, are answered by
+``api.webhook_gate`` in front of the app, without the database (issue 26).
 
 Refusals before the key check (401, 404, 413, 429) are counted, not logged
 (``services.webhooks.RefusalCounter``). Every request that passed the key check
@@ -22,6 +24,7 @@ turns a domain error into an HTTP status.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import uuid
 from typing import Any
@@ -37,7 +40,7 @@ from marketplace.core import webhook as contract
 from marketplace.core.net import client_ip
 from marketplace.messages import INTERNAL_ERROR, MISSING_PARAMETERS, SUPER_ADMIN_REQUIRED
 from marketplace.offloop import run_blocking
-from marketplace.services import scrapes, webhooks
+from marketplace.services import scrape_pool, scrapes, webhook_answers, webhooks
 
 log = logging.getLogger("marketplace.webhook")
 router = APIRouter(tags=["Webhook API"])
@@ -122,6 +125,35 @@ async def _flush_later() -> None:
     await run_blocking(webhooks.refusals.flush)
 
 
+# Set in the ASGI scope by ``api.webhook_gate.WebhookGate`` once it has counted the request against the
+# rate limit (and found no refusal to repeat): the route does not count it a second time.
+ADMITTED = "leadvault.webhook_admitted"
+
+
+def caller_ip(scope: dict) -> str:
+    """The client's address (``core.net.client_ip`` behind ``TRUSTED_PROXY_HOPS`` proxies)."""
+    client = scope.get("client")
+    forwarded = [v.decode("latin-1") for k, v in scope.get("headers", ()) if k == b"x-forwarded-for"]
+    return client_ip(client[0] if client else "", forwarded, get_settings().trusted_proxy_hops)
+
+
+async def rate_limited(ip: str, endpoint: str) -> JSONResponse | None:
+    """The 429 when ``ip`` is over the limit (counted, never logged), else None. The first check of
+    every call, before the body is read and before anything touches the database."""
+    if not await webhook_limiter.hit(ip):
+        return _refuse(ip, endpoint, 429, RATE_LIMITED)
+    return None
+
+
+def repeated_refusal(ip: str, endpoint: str, user_id_raw: str, key: str | None) -> JSONResponse | None:
+    """The 404 or 401 this worker gave the same user id and key moments ago (``services.known_refusals``),
+    counted like every refusal, without a database read; None when the database must be asked."""
+    refusal = webhooks.known_refusal(webhooks.parse_user_id(user_id_raw), key)
+    if refusal is None:
+        return None
+    return _refuse(ip, endpoint, status_for(refusal), refusal.message)
+
+
 def _refuse(ip: str, endpoint: str, status: int, message: str) -> JSONResponse:
     """A refusal before the key check: one in-memory count; a flush is scheduled when none is."""
     if webhooks.refusals.count(ip, endpoint, status):
@@ -148,30 +180,9 @@ def _log_safely(**entry) -> None:
         log.exception("could not log webhook request")
 
 
-def _loggable(payload: dict) -> dict:
-    """The response as logged: the leads are stored with the scrape, the log keeps the rest."""
-    if "output" in payload:
-        return {**payload, "output": f"{len(payload['output'])} leads (stored with bulk scrape)"}
-    return payload
-
-
-def _payload(result: scrapes.ScrapeResult) -> dict:
-    payload = {
-        "bulk_scrape_id": str(result.scrape_id),
-        "created_time": result.created_at.isoformat(),
-        "output": result.leads,
-        "leads_generated": result.leads_generated,
-        "credits_used": result.credits_used,
-    }
-    if result.shortfall:
-        payload["message"] = result.shortfall
-    return payload
-
-
 async def _handle(request: Request, user_id_raw: str, super_admin: bool) -> JSONResponse:
     settings = get_settings()
-    ip = client_ip(request.client.host if request.client else "", request.headers.getlist("x-forwarded-for"),
-                   settings.trusted_proxy_hops)
+    ip = caller_ip(request.scope)
     endpoint = request.url.path
     caller: webhooks.Caller | None = None
     body: Any = None
@@ -180,21 +191,24 @@ async def _handle(request: Request, user_id_raw: str, super_admin: bool) -> JSON
         """An answer to a key holder, logged in their log right after it is sent (off the loop;
         a failed write never fails a served request)."""
         task = BackgroundTask(_log_safely, user_id=caller.user_id, method=request.method, endpoint=endpoint,
-                              status=status, ip_address=ip, request_body=body, response_body=_loggable(payload),
+                              status=status, ip_address=ip, request_body=body,
+                              response_body=webhook_answers.loggable(payload),
                               bulk_scrape_id=uuid.UUID(payload["bulk_scrape_id"]) if payload.get("bulk_scrape_id")
                               else None)
         return JSONResponse(payload, status_code=status, headers=headers, background=task)
 
     try:
-        if not await webhook_limiter.hit(ip):
-            return _refuse(ip, endpoint, 429, RATE_LIMITED)
+        if not request.scope.get(ADMITTED) and (refused := await rate_limited(ip, endpoint)) is not None:
+            return refused
         limit = min(settings.max_body_bytes, contract.MAX_BODY_BYTES)
         raw = await _read_body(request, limit)
         if raw is None:
             return _refuse(ip, endpoint, 413, f"Request body too large ({contract.size_label(limit)} at most).")
+        key = request.headers.get("x-webhook-auth")
+        if (refused := repeated_refusal(ip, endpoint, user_id_raw, key)) is not None:
+            return refused
         try:
-            caller = await run_blocking(webhooks.authenticate, webhooks.parse_user_id(user_id_raw),
-                                        request.headers.get("x-webhook-auth"))
+            caller = await run_blocking(webhooks.authenticate, webhooks.parse_user_id(user_id_raw), key)
         except webhooks.CallerError as exc:
             return _refuse(ip, endpoint, status_for(exc), exc.message)
         if super_admin and not caller.is_super_admin:
@@ -226,25 +240,20 @@ async def _handle(request: Request, user_id_raw: str, super_admin: bool) -> JSON
 
 async def _scrape(request: Request, caller: webhooks.Caller, body: Any, validated: contract.WebhookBody,
                   claim: webhooks.Claim | None, ip: str, endpoint: str, super_admin: bool) -> JSONResponse:
-    """Run the scrape; its log row (and the Idempotency-Key's answer) are written in its transaction."""
-
-    def within(session, result: scrapes.ScrapeResult) -> None:
-        payload = _payload(result)
-        webhooks.record_request(session, user_id=caller.user_id, method=request.method, endpoint=endpoint,
-                                status=200, ip_address=ip, request_body=body, response_body=_loggable(payload),
-                                bulk_scrape_id=result.scrape_id)
-        if claim is not None:
-            webhooks.complete_idempotency_key(session, claim.claim_id, 200, payload, result.scrape_id)
-
+    """Run the scrape (in a worker process: ``services.scrape_pool``); its log row and the
+    Idempotency-Key's answer are written in its transaction (``services.webhook_answers``)."""
+    within = functools.partial(webhook_answers.record_accepted, user_id=caller.user_id, method=request.method,
+                               endpoint=endpoint, ip_address=ip, request_body=body,
+                               claim_id=claim.claim_id if claim is not None else None)
     try:
-        result = await run_blocking(scrapes.run_scrape, caller.user_id, validated.to_request(),
-                                    origin="webhook-sp" if super_admin else "webhook", charge=not super_admin,
-                                    within=within)
+        result = await scrape_pool.run_scrape(caller.user_id, validated.to_request(),
+                                              origin="webhook-sp" if super_admin else "webhook",
+                                              charge=not super_admin, within=within)
     except Exception:
         if claim is not None:  # nothing was charged: a retry with the same key may run
             await run_blocking(webhooks.release_idempotency_key, claim.claim_id)
         raise
-    return JSONResponse(_payload(result))
+    return JSONResponse(webhook_answers.scrape_payload(result))
 
 
 _DOC = {

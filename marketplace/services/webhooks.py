@@ -37,6 +37,7 @@ from marketplace.models import (BulkScrape, Profile, SuperAdmin, WebhookIdempote
                                 utcnow)
 from marketplace.services import webhook_keys
 from marketplace.services.auth_sessions import hash_token
+from marketplace.services.known_refusals import known_refusals
 
 log = logging.getLogger("marketplace.webhook")
 
@@ -89,10 +90,23 @@ def authenticate(user_id: uuid.UUID | None, key: str | None) -> Caller:
     presented = hash_token(key) if key else _DUMMY_HASH
     matches = hmac.compare_digest(stored or _DUMMY_HASH, presented) and bool(stored) and bool(key)
     if not found:
+        known_refusals.remember(user_id, presented, 404)
         raise UnknownUser(USER_NOT_FOUND)
     if not matches:
+        known_refusals.remember(user_id, presented, 401)
         raise BadKey(INVALID_AUTH_KEY)
     return Caller(user_id=user_id, is_super_admin=admin)
+
+
+def known_refusal(user_id: uuid.UUID | None, key: str | None) -> CallerError | None:
+    """The refusal ``authenticate`` gave this (user, key) moments ago (``services.known_refusals``),
+    without a database read; None when there is none to repeat (the database must be asked)."""
+    status = 404 if user_id is None else known_refusals.status(user_id, hash_token(key) if key else _DUMMY_HASH)
+    if status == 404:
+        return UnknownUser(USER_NOT_FOUND)
+    if status == 401:
+        return BadKey(INVALID_AUTH_KEY)
+    return None
 
 
 # --------------------------------------------------------------------------- the request log
@@ -369,4 +383,6 @@ def key_state(user_id: uuid.UUID) -> KeyState:
 def regenerate_key(user_id: uuid.UUID) -> str:
     """SPEC ``regenerate_webhook_auth_key``: a new key, shown once; the old one stops working."""
     with session_scope() as session:
-        return webhook_keys.rotate_key(session, user_id)
+        key = webhook_keys.rotate_key(session, user_id)
+    known_refusals.forget_user(user_id)
+    return key
