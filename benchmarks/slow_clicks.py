@@ -1,11 +1,13 @@
 """Five clicks that took over a second (issue 24 #17): click -> the user sees the result.
 
     .venv/bin/python -m benchmarks.slow_clicks                 # the working tree, 15 runs each
-    .venv/bin/python -m benchmarks.slow_clicks --rev 53fc387   # an older commit, for "before"
+    .venv/bin/python -m benchmarks.slow_clicks --rev 45fd51c   # that commit too ("before"), turn about
 
 Starts the app in prod mode on SQLite (built in ``--app-dir`` from the working
-tree, or from ``git archive REV``, like ``benchmarks.event_loop``), seeds leads
-and users, and drives Chromium. Each journey's clock starts at the click and
+tree; with ``--rev`` a second app from ``git archive REV`` on the same database,
+like ``benchmarks.event_loop``), seeds leads and users, and drives Chromium. With
+two apps every run alternates between them, so that both meet the same load on a
+shared machine. Each journey's clock starts at the click and
 stops when the user sees its result:
 
 * ``confirmation link -> dashboard``: a fresh browser opens a new account's
@@ -182,9 +184,12 @@ class World:
                                          .where(Notification.__table__.c.user_id == user_id).values(read_at=None))
 
 
-def measure_confirmation(browser, base_url: str, world: World, runs: int) -> list[float]:
-    samples = []
-    for i in range(WARMUP + runs):
+# Each journey is an endless generator of samples (ms) on one app, so that two apps (``--rev`` before,
+# the working tree after) can be measured turn about, under the same load.
+
+
+def confirmation_samples(browser, base_url: str, world: World):
+    while True:
         path = world.confirmation_path()
         ctx = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
         ctx.add_init_script(SHOWN)
@@ -194,15 +199,12 @@ def measure_confirmation(browser, base_url: str, world: World, runs: int) -> lis
         t0 = time.time() * 1000
         page.goto(path, wait_until="commit")
         elapsed = shown_at(page, "stat-credits") - t0
-        if i >= WARMUP:
-            samples.append(elapsed)
         ctx.close()
-    return samples
+        yield elapsed
 
 
-def measure_notifications(page, world: World, user_id, runs: int) -> list[float]:
-    samples = []
-    for i in range(WARMUP + runs):
+def notification_samples(page, world: World, user_id):
+    while True:
         world.mark_unread(user_id)
         page.goto("/pricing")
         page.locator("#notifications-button").wait_for()
@@ -211,35 +213,28 @@ def measure_notifications(page, world: World, user_id, runs: int) -> list[float]
         page.locator("#notifications-list [data-unread='true']").first.wait_for()
         page.wait_for_timeout(300)  # the user reads the list
         item_id = page.locator("#notifications-list [data-unread='true']").first.get_attribute("id")
-        elapsed = page.evaluate(CLICK_TO_MARKETPLACE, [f"#{item_id}", NOTIFICATION_QUERY])
-        if i >= WARMUP:
-            samples.append(elapsed)
-    return samples
+        yield page.evaluate(CLICK_TO_MARKETPLACE, [f"#{item_id}", NOTIFICATION_QUERY])
 
 
-def measure_webhook_key(page, runs: int) -> list[float]:
+def webhook_key_samples(page):
     page.goto("/bulkscraper")
     page.locator("#webhook-toggle").click()
     page.locator("#webhook-generate").wait_for()
     page.wait_for_timeout(500)
-    samples = []
-    for i in range(WARMUP + runs):
-        if i == 0:
-            selector = "#webhook-generate"
+    while True:
+        if "Regenerate" not in page.locator("#webhook-generate").inner_text():
+            selector = "#webhook-generate"  # no key yet: Generate at once
         else:
             page.locator("#webhook-generate").click()  # Regenerate: asks first
             page.locator("#webhook-regenerate-confirm").wait_for()
             selector = "#webhook-regenerate-confirm"
         elapsed = page.evaluate(CLICK_TO_KEY, selector)
         page.wait_for_timeout(300)
-        if i >= WARMUP:
-            samples.append(elapsed)
-    return samples
+        yield elapsed
 
 
-def measure_checkout(browser, base_url: str, world: World, user_id, runs: int) -> list[float]:
-    samples = []
-    for i in range(WARMUP + runs):
+def checkout_samples(browser, base_url: str, world: World, user_id):
+    while True:
         ctx = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
         ctx.add_init_script(session_script(world.session(user_id)))
         ctx.add_init_script(SHOWN)
@@ -251,23 +246,19 @@ def measure_checkout(browser, base_url: str, world: World, user_id, runs: int) -
             t0 = page.evaluate("() => { const t = Date.now(); document.getElementById('purchase-button').click();"
                                " return t; }")
         elapsed = shown_at(new_page.value, "demo-checkout-pay") - t0
-        if i >= WARMUP:
-            samples.append(elapsed)
         ctx.close()
-    return samples
+        yield elapsed
 
 
-def measure_next_page(page, runs: int) -> list[float]:
+def next_page_samples(page):
     page.goto("/marketplace?per_page=100")
     wait_idle(page, "per_page=100")
-    samples = []
-    for i in range(WARMUP + runs):
-        query = rules.Filters(page=i + 2, page_size=100).to_query()
+    n = 2
+    while True:
+        query = rules.Filters(page=n, page_size=100).to_query()
         page.wait_for_timeout(300)
-        elapsed = page.evaluate(CLICK_TO_GRID, ["[aria-label='Next page']", query])
-        if i >= WARMUP:
-            samples.append(elapsed)
-    return samples
+        yield page.evaluate(CLICK_TO_GRID, ["[aria-label='Next page']", query])
+        n += 1
 
 
 def row(name: str, samples: list[float]) -> str:
@@ -278,9 +269,35 @@ def row(name: str, samples: list[float]) -> str:
 JOURNEYS = ("confirm", "notification", "webhook", "checkout", "next")
 
 
+NAMES = {
+    "confirm": "confirmation link -> dashboard",
+    "notification": "notification -> filtered marketplace",
+    "webhook": "Generate webhook key -> key shown",
+    "checkout": "Purchase -> first checkout tab ready",
+    "next": "Next page, 100 per page -> cards",
+}
+
+
+def journeys(browser, base_url: str, world: World, member_id) -> dict:
+    """Each journey's sample generator on the app at ``base_url`` (a signed-in tab of its own)."""
+    ctx = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
+    ctx.add_init_script(session_script(world.session(member_id)))
+    page = ctx.new_page()
+    page.set_default_timeout(60000)
+    page.goto("/dashboard")
+    page.locator("#stat-credits").wait_for()
+    return {
+        "confirm": lambda: confirmation_samples(browser, base_url, world),
+        "notification": lambda: notification_samples(page, world, member_id),
+        "webhook": lambda: webhook_key_samples(page),
+        "checkout": lambda: checkout_samples(browser, base_url, world, member_id),
+        "next": lambda: next_page_samples(page),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rev", help="benchmark this git revision instead of the working tree")
+    parser.add_argument("--rev", help="also run this git revision (before) and measure the two turn about")
     parser.add_argument("--leads", type=int, default=3000)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--only", nargs="*", choices=JOURNEYS, default=list(JOURNEYS))
@@ -288,51 +305,49 @@ def main() -> None:
     args = parser.parse_args()
 
     os.environ["SECRET_KEY"] = SECRET
-    with sqlite_database() as url, tempfile.TemporaryDirectory(prefix="lv-bench-data-") as data_dir:
+    with sqlite_database() as url, tempfile.TemporaryDirectory(prefix="lv-bench-data-") as data_dir, \
+            contextlib.ExitStack() as stack:
         os.environ["DATABASE_URL"] = url
         reload_settings()
         seed_leads(args.leads, seed=13, progress=False, database_url=url)
         world = World(url)
         member = world.user(credits=1_000_000)
         world.notifications(member.id, 5)
-        app_dir = export_rev(args.rev, Path(args.app_dir)) if args.rev else sync_app(Path(args.app_dir))
-        label = args.rev or "working tree"
-        print(f"building and starting the app ({label}) from {app_dir}...", flush=True)
-        results = []
-        with live_app(url, Path(data_dir), app_dir, Path(data_dir) / "app.log") as base_url, \
-                sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            load_before = load_average()
-            ctx = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
-            ctx.add_init_script(session_script(world.session(member.id)))
-            page = ctx.new_page()
-            page.set_default_timeout(60000)
-            page.goto("/dashboard")
-            page.locator("#stat-credits").wait_for()
-            if "confirm" in args.only:
-                results.append(("confirmation link -> dashboard", measure_confirmation(browser, base_url, world,
-                                                                                       args.runs)))
-            if "notification" in args.only:
-                results.append(("notification -> filtered marketplace",
-                                measure_notifications(page, world, member.id, args.runs)))
-            if "webhook" in args.only:
-                results.append(("Generate webhook key -> key shown", measure_webhook_key(page, args.runs)))
-            if "checkout" in args.only:
-                results.append(("Purchase -> first checkout tab ready",
-                                measure_checkout(browser, base_url, world, member.id, args.runs)))
-            if "next" in args.only:
-                results.append(("Next page, 100 per page -> cards", measure_next_page(page, args.runs)))
-            load_after = load_average()
-            with contextlib.suppress(Exception):
-                browser.close()
+        apps = []  # (label, base url); the two share the database
+        if args.rev:
+            before_dir = export_rev(args.rev, Path(args.app_dir + "-rev"))
+            print(f"building and starting the app ({args.rev}) from {before_dir}...", flush=True)
+            apps.append((args.rev, stack.enter_context(
+                live_app(url, Path(data_dir), before_dir, Path(data_dir) / "app-rev.log"))))
+        app_dir = sync_app(Path(args.app_dir))
+        print(f"building and starting the app (working tree) from {app_dir}...", flush=True)
+        apps.append(("working tree", stack.enter_context(
+            live_app(url, Path(data_dir), app_dir, Path(data_dir) / "app.log"))))
+        pw = stack.enter_context(sync_playwright())
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        load_before = load_average()
+        per_app = [journeys(browser, base, world, member.id) for _, base in apps]
+        results = {(label, name): [] for label, _ in apps for name in args.only}
+        for name in args.only:
+            gens = [make[name]() for make in per_app]
+            for i in range(WARMUP + args.runs):
+                for (label, _), gen in zip(apps, gens):  # turn about: both under the same load
+                    sample = next(gen)
+                    if i >= WARMUP:
+                        results[(label, name)].append(sample)
+        load_after = load_average()
+        with contextlib.suppress(Exception):
+            browser.close()
 
     print()
-    print(f"Slow clicks (issue 24 #17), prod app ({label}), SQLite, {args.leads:,} leads, {args.runs} runs each "
-          f"(+{WARMUP} warm-up), milliseconds; load average (1/5/15 min) {load_before} before, {load_after} after")
-    print("| journey                                |   n |   median |      p95 |      min |      max |")
-    print("|----------------------------------------|-----|----------|----------|----------|----------|")
-    for name, samples in results:
-        print(row(name, samples))
+    print(f"Slow clicks (issue 24 #17), prod app, SQLite, {args.leads:,} leads, {args.runs} runs each "
+          f"(+{WARMUP} warm-up){', the apps turn about' if len(apps) > 1 else ''}, milliseconds; "
+          f"load average (1/5/15 min) {load_before} before, {load_after} after")
+    print("| app          | journey                                |   n |   median |      p95 |      min |      max |")
+    print("|--------------|----------------------------------------|-----|----------|----------|----------|----------|")
+    for name in args.only:
+        for label, _ in apps:
+            print(f"| {label:<12} " + row(NAMES[name], results[(label, name)]))
 
 
 if __name__ == "__main__":
