@@ -293,6 +293,6 @@ def provenance_badge(text, **props) -> rx.Component:
     return rx.cond(
         text != "",
         rx.badge(rx.icon("flask_conical", size=12, flex_shrink="0", aria_hidden="true"), text,
-                 color_scheme="amber", variant="soft", radius="full", size="1",
+                 color_scheme="amber", variant="soft", radius="full", size="1", high_contrast=True,
                  style={"white_space": "normal", "height": "auto", "max_width": "100%"}, **props),
     )
