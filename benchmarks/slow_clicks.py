@@ -1,7 +1,7 @@
 """Five clicks that took over a second (issue 24 #17): click -> the user sees the result.
 
     .venv/bin/python -m benchmarks.slow_clicks                 # the working tree, 15 runs each
-    .venv/bin/python -m benchmarks.slow_clicks --rev 45fd51c   # that commit too ("before"), turn about
+    .venv/bin/python -m benchmarks.slow_clicks --rev 393cf8b   # that commit too ("before"), turn about
 
 Starts the app in prod mode on SQLite (built in ``--app-dir`` from the working
 tree; with ``--rev`` a second app from ``git archive REV`` on the same database,
