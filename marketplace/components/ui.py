@@ -285,3 +285,14 @@ def check_item(text: str) -> rx.Component:
         spacing="2",
         align="start",
     )
+
+
+def provenance_badge(text, **props) -> rx.Component:
+    """Where a lead's data comes from ('Demo data (generated)', core.leads.provenance_line), in a list
+    or table row; nothing when the lead says nothing. A public record's long line wraps."""
+    return rx.cond(
+        text != "",
+        rx.badge(rx.icon("flask_conical", size=12, flex_shrink="0", aria_hidden="true"), text,
+                 color_scheme="amber", variant="soft", radius="full", size="1", high_contrast=True,
+                 style={"white_space": "normal", "height": "auto", "max_width": "100%"}, **props),
+    )

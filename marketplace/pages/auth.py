@@ -9,6 +9,7 @@ from marketplace.components import ui
 from marketplace.components.auth_form import field, refusal_callout, submit_button
 from marketplace.components.layout import page
 from marketplace.messages import REFERRAL_NOT_APPLIED_TITLE, SIGN_UP_SENT_TITLE
+from marketplace.messages.auth import AUTH_HEADING_FIRST_VISIT, AUTH_HEADING_RETURNING, AUTH_HEADING_SIGN_UP
 from marketplace.states.account import AUTH_ERROR_ID, SIGN_IN_TAB, SIGN_UP_TAB, AuthPageState
 from marketplace.states.auth import AuthState
 
@@ -194,9 +195,12 @@ def auth_card() -> rx.Component:
             rx.vstack(
                 rx.center(rx.icon("lock-open", size=22), style=ICON_BADGE_STYLE),
                 rx.heading(
-                    rx.cond(AuthPageState.tab == SIGN_UP_TAB, "Create your account", "Welcome back"),
+                    rx.cond(AuthPageState.tab == SIGN_UP_TAB, AUTH_HEADING_SIGN_UP,
+                            rx.cond(AuthPageState.signed_in_here == "1", AUTH_HEADING_RETURNING,
+                                    AUTH_HEADING_FIRST_VISIT)),
                     size="6",
                     align="center",
+                    id="auth-heading",
                 ),
                 rx.text(
                     rx.cond(

@@ -6,6 +6,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.components.layout import page
+from marketplace.components.prefetch import prefetch_route
 from marketplace.messages import CALLBACK_WELCOME, CALLBACK_WORKING
 from marketplace.states.account import CallbackState
 
@@ -44,6 +45,7 @@ def welcome() -> rx.Component:
 @page(route=routes.AUTH_CALLBACK, title=CALLBACK_WORKING, on_load=[CallbackState.load])
 def callback() -> rx.Component:
     return rx.center(
+        prefetch_route(routes.DASHBOARD),  # the dashboard's code loads while the link is checked
         rx.card(
             rx.cond(CallbackState.status == "welcome", welcome(), working()),
             size="4",

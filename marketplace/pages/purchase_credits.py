@@ -18,6 +18,7 @@ import reflex as rx
 from marketplace import routes
 from marketplace.components import ui
 from marketplace.components.layout import page
+from marketplace.components.prefetch import prefetch_route
 from marketplace.components.pack_card import pack_option
 from marketplace.components.demo_mode import demo_mode_banner
 from marketplace.core.packs import PACKS
@@ -239,6 +240,8 @@ def order_summary() -> rx.Component:
 @page(route=routes.PURCHASE_CREDITS, title="Purchase Credits", on_load=[S.load])
 def purchase_credits() -> rx.Component:
     return rx.fragment(
+        # The checkout tab's page code is in the browser's cache before Purchase opens it (issue 24 #17).
+        rx.cond(S.demo_mode, prefetch_route("/demo-checkout/prefetch")),
         demo_mode_banner(S.demo_mode),
         page_header(),
         ui.section(

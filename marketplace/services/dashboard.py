@@ -10,6 +10,7 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlmodel import Session, func, select
 
+from marketplace.core.leads import provenance_line
 from marketplace.models import AuthSession, BulkScrape, Lead, Profile, User, UserLead, utcnow
 
 RECENT_LIMIT = 50
@@ -36,6 +37,7 @@ class UnlockedLeadRow:
     unlocked_at: datetime
     is_active: bool = True
     bought_in_scrape: bool = False  # delivered by a bulk scrape: stored inactive, never listed
+    provenance: str = ""  # core.leads.provenance_line: 'Demo data (generated)' for a generated lead
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,7 @@ def unlocked_leads(
             unlocked_at=unlock.unlocked_at,
             is_active=lead.is_active,
             bought_in_scrape=lead.scrape_id is not None,
+            provenance=provenance_line(lead.raw_data, lead.source),
         )
         for unlock, lead in rows
     ]

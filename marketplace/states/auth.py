@@ -87,6 +87,9 @@ class AuthState(rx.State):
     # before the app starts (so the first event already carries it). It comes
     # from the client: every use goes through ``core.times`` (unknown -> UTC).
     time_zone: str = rx.LocalStorage("", name=TIME_ZONE_STORAGE_KEY)
+    # "1" once someone has signed in on this browser (no personal data): /auth then says
+    # 'Welcome back', a first-time visitor a neutral heading (issue 24).
+    signed_in_here: str = rx.LocalStorage("", name="lv_signed_in_before", sync=True)
     # Referral code captured from a one-segment path or the pricing box.
     referral_code: str = rx.SessionStorage("", name="referral_code")
 
@@ -250,6 +253,8 @@ class AuthState(rx.State):
             self._clear_user()
             return False
         self.user_id = str(user.id)
+        if self.signed_in_here != "1":
+            self.signed_in_here = "1"
         self.user_email = user.email
         self.first_name = user.first_name
         self.credits = user.credits

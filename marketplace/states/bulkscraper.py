@@ -68,6 +68,7 @@ def result_row(lead: dict) -> dict[str, str]:
         "sqft": "N/A" if lead.get("square_footage") is None else f"{lead['square_footage']:,}",
         "confidence": str(display_confidence(lead.get("confidence_score"))),
         "href": routes.property_url(str(lead.get("id", ""))),
+        "provenance": lead.get("provenance") or "",  # 'Demo data (generated)' (services.scrapes)
     }
 
 

@@ -45,6 +45,20 @@ def checkout_id_from_path(path: str) -> str:
 # --------------------------------------------------------------------------- /demo-checkout/{id}
 
 
+def _checkout_view(session_id: str, user_id) -> tuple[object | None, bool]:
+    """(this user's demo checkout or None, whether its first-purchase referral bonus is due), read
+    off the loop in one go. The bonus line is informational (paying decides it): a failed check is
+    logged and leaves it out."""
+    row = demo_checkout.details(session_id, user_id)
+    if row is None or row.status != "open":
+        return row, False
+    try:
+        return row, referrals.first_purchase_bonus_eligible(user_id)
+    except Exception:  # noqa: BLE001 - see above
+        log.exception("referral check on the test checkout failed")
+        return row, False
+
+
 class DemoCheckoutState(AuthState):
     """The demo checkout page (TEST MODE): only the session's owner sees it."""
 
@@ -65,15 +79,18 @@ class DemoCheckoutState(AuthState):
 
     @rx.event
     async def load(self):
-        self.status = "loading"
+        """The checkout of this tab's address, for its owner only. One trip off the loop reads it and
+        the referral bonus line (the new tab's first paint waits on it; issue 24 #17)."""
         self.busy = False
-        yield
+        if self.status != "loading":  # another checkout was shown in this tab: not while this one loads
+            self.status = "loading"
+            yield
         session_id = self._session_id()
         user_id = await self._current_user_id()
         if user_id is None:
             self.status = "signed_out"
             return
-        row = await run_blocking(demo_checkout.details, session_id, user_id) if session_id else None
+        row, bonus_due = await run_blocking(_checkout_view, session_id, user_id) if session_id else (None, False)
         pack = packs.get_pack(row.bundle) if row is not None else None
         if row is None or pack is None:
             self.status = "not_found"
@@ -84,13 +101,8 @@ class DemoCheckoutState(AuthState):
         self.amount = _money(row.amount_cents)
         self.per_credit = f"${pack.price_per_credit:.2f}"
         self.pack_breakdown = packs.breakdown_text(pack) if packs.bonus_credits(pack) else ""
-        self.referral_bonus = ""
-        if row.status == "open":
-            try:
-                if await run_blocking(referrals.first_purchase_bonus_eligible, user_id):
-                    self.referral_bonus = f"{packs.referral_bonus(pack, first_purchase=True, referred=True):,}"
-            except Exception:  # noqa: BLE001 - the bonus line is informational; paying decides it
-                log.exception("referral check on the test checkout failed")
+        self.referral_bonus = (f"{packs.referral_bonus(pack, first_purchase=True, referred=True):,}"
+                               if bonus_due else "")
         self.checkout_status = row.status
         self.status = "ready"
 

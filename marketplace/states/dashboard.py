@@ -39,6 +39,7 @@ def unlocked_row(row: dashboard.UnlockedLeadRow, zone_name: str) -> dict[str, st
         "credit_cost": f"{row.credit_cost:,}",
         "unlocked_at": format_date(row.unlocked_at, zone_name),
         "archived": "yes" if archived_from_marketplace(row.is_active, row.bought_in_scrape) else "",
+        "provenance": row.provenance,  # 'Demo data (generated)', as on the card and the property page
     }
 
 

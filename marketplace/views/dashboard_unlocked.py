@@ -31,7 +31,8 @@ def unlocked_row(row: dict) -> rx.Component:
                     align="center",
                 ),
                 rx.text(row["place"], size="1", color_scheme="gray"),
-                spacing="0",
+                ui.provenance_badge(row["provenance"], class_name="dashboard-unlocked-provenance"),
+                spacing="1",
             )
         ),
         rx.table.cell(rx.badge(row["lead_type"], variant="soft", color_scheme="gray")),
@@ -56,6 +57,7 @@ def unlocked_item(row: dict) -> rx.Component:
                     wrap="wrap",
                 ),
                 rx.text(row["place"], size="2", color_scheme="gray"),
+                ui.provenance_badge(row["provenance"], class_name="dashboard-unlocked-provenance"),
                 rx.hstack(
                     rx.badge(row["lead_type"], variant="soft", color_scheme="gray"),
                     rx.badge(row["roi"], " ROI", variant="soft",

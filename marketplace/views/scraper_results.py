@@ -1,7 +1,11 @@
 """/bulkscraper results: filters (ROI, size, tags; OR within a group, AND across),
 sort, one page of rows, pagination and Download CSV (SPEC 2, 5, 9).
 
-Element ids: ``scrape-results``, ``results-summary``, ``results-table``,
+From ``sm`` the results are a table; on phones each result is a card with every
+column as a labelled value (nothing scrolls sideways), as the dashboard's lists.
+A generated lead says 'Demo data (generated)' in both.
+
+Element ids: ``scrape-results``, ``results-summary``, ``results-table``, ``results-list``,
 ``result-filter-<group>-<value>``, ``results-sort``, ``results-prev``,
 ``results-next``, ``download-csv``, ``results-shortfall``, ``results-when``.
 """
@@ -10,6 +14,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from marketplace.components import cards, ui
 from marketplace.core import scrape as rules
 from marketplace.core.marketplace import ROI_BANDS, SIZE_BANDS
 from marketplace.states.bulkscraper import BulkScraperState as S
@@ -68,7 +73,8 @@ def result_row(row: dict) -> rx.Component:
             rx.vstack(
                 rx.link(row["address"], href=row["href"], weight="medium"),
                 rx.text(row["city_line"], size="1", color_scheme="gray"),
-                spacing="0",
+                ui.provenance_badge(row["provenance"], class_name="result-provenance"),
+                spacing="1",
             ),
             min_width="200px",
         ),
@@ -81,6 +87,48 @@ def result_row(row: dict) -> rx.Component:
         rx.table.cell(row["beds_baths"], white_space="nowrap"),
         rx.table.cell(row["sqft"]),
         rx.table.cell(row["confidence"]),
+    )
+
+
+def _figure(label: str, value) -> rx.Component:
+    return rx.vstack(
+        rx.text(label, size="1", color_scheme="gray"),
+        rx.text(value, size="2", weight="medium"),
+        spacing="0",
+        min_width="0",
+    )
+
+
+def result_item(row: dict) -> rx.Component:
+    """One result as a card (phones): address, place, type and every figure of the table's row."""
+    return rx.vstack(
+        rx.link(row["address"], href=row["href"], weight="bold", size="3", class_name="lv-break"),
+        rx.text(row["city_line"], size="2", color_scheme="gray"),
+        rx.hstack(
+            rx.badge(row["lead_type"], variant="soft", color_scheme="gray"),
+            ui.provenance_badge(row["provenance"], class_name="result-provenance"),
+            spacing="2",
+            wrap="wrap",
+        ),
+        rx.grid(
+            _figure("Asking", row["asking_price"]),
+            _figure("Market Value", row["zestimate"]),
+            _figure("ARV", row["arv"]),
+            _figure("Rehab", row["rehab"]),
+            rx.vstack(rx.text("ROI", size="1", color_scheme="gray"),
+                      rx.text(row["roi"], size="2", weight="bold", color_scheme="grass"), spacing="0"),
+            _figure("Beds / Baths", row["beds_baths"]),
+            _figure("Sqft", row["sqft"]),
+            _figure("Confidence", row["confidence"]),
+            columns="2",
+            spacing="3",
+            width="100%",
+        ),
+        spacing="2",
+        width="100%",
+        padding="0.9rem 1rem",
+        border_bottom="1px solid var(--gray-a4)",
+        class_name="result-item",
     )
 
 
@@ -119,7 +167,9 @@ def results_section() -> rx.Component:
                     ),
                     overflow_x="auto",
                     width="100%",
+                    class_name="lv-hide-below-sm",
                 ),
+                cards.row_list(rx.foreach(S.rows, result_item), id="results-list", class_name="lv-hide-from-sm"),
                 rx.cond(S.filtered_count == 0,
                         rx.text("No results match these filters.", size="2", color_scheme="gray")),
                 rx.hstack(

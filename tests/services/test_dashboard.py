@@ -107,3 +107,27 @@ def test_greeting_is_welcome_on_the_first_sign_in_and_welcome_back_after(new_use
         auth_sessions.create_session(s, user.id)  # ...and in again: a returning user
     with session_scope() as s:
         assert dashboard.account_details(s, user.id).returning is True
+
+
+def test_generated_leads_say_demo_data_in_the_unlocked_list_and_the_scrape_output(new_user):
+    """Issue 24: the card's rule (core.leads.provenance_line) on the dashboard's unlocked leads and on
+    a bulk scrape's results; a lead that says nothing about its origin gets no line."""
+    from marketplace.core import scrape as rules
+    from marketplace.services import scrapes
+    from marketplace.sources.builtin import BuiltinSource
+    from marketplace.states.bulkscraper import result_row
+    from marketplace.states.dashboard import unlocked_row
+
+    user = new_user(credits=1_000)
+    result = scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=2, cities=("Austin, TX",)),
+                                source=BuiltinSource(seed=4))
+    assert [lead["provenance"] for lead in result.leads] == ["Demo data (generated)"] * 2
+    assert result_row(result.leads[0])["provenance"] == "Demo data (generated)"
+    with session_scope() as s:
+        plain = _lead(11.0, raw_data={})
+        s.add(plain)
+        s.flush()
+        s.add(UserLead(user_id=user.id, lead_id=plain.id, credit_cost=100, unlocked_at=utcnow() - timedelta(days=1)))
+    with session_scope() as s:
+        rows = dashboard.unlocked_leads(s, user.id)
+    assert [unlocked_row(r, "UTC")["provenance"] for r in rows] == ["Demo data (generated)"] * 2 + [""]
