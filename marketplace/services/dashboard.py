@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 import sqlalchemy as sa
 from sqlmodel import Session, func, select
 
+from marketplace.core import sale_dates
 from marketplace.models import AuthSession, BulkScrape, Lead, Profile, User, UserLead, utcnow
 
 RECENT_LIMIT = 50
@@ -36,6 +37,8 @@ class UnlockedLeadRow:
     unlocked_at: datetime
     is_active: bool = True
     bought_in_scrape: bool = False  # delivered by a bulk scrape: stored inactive, never listed
+    sale_date: date | None = None  # the next sale or auction date (core.sale_dates), and where it comes from
+    sale_source: str = ""
 
 
 @dataclass(frozen=True)
@@ -132,6 +135,8 @@ def unlocked_leads(
             unlocked_at=unlock.unlocked_at,
             is_active=lead.is_active,
             bought_in_scrape=lead.scrape_id is not None,
+            sale_date=lead.sale_date,
+            sale_source=sale_dates.source_text(lead.raw_data) if lead.sale_date else "",
         )
         for unlock, lead in rows
     ]

@@ -51,6 +51,7 @@ from sqlmodel import select
 from marketplace.core import scrape as rules
 from marketplace.core.criteria import CriteriaError
 from marketplace.core.errors import UserError
+from marketplace.core.sale_dates import parse_date
 from marketplace.core.pricing import credit_cost_for_confidence, display_confidence
 from marketplace.db import read_scope, session_scope
 from marketplace.messages import (ALL_HELD_MEANWHILE, INSUFFICIENT_CREDITS_TITLE, NOTHING_NEW, SCRAPE_FAILED_TITLE,
@@ -238,6 +239,8 @@ def _output_row(lead_id: uuid.UUID, lead: dict, created_at: datetime) -> dict:
         "is_high_roi": bool(lead.get("is_high_roi")),
         "is_new": bool(lead.get("is_new", True)),
         "created_at": created_at.isoformat(),
+        # The next sale or auction date, ISO (None without one): the results' "Auction Soon" (core.sale_dates).
+        "sale_date": sale_date.isoformat() if (sale_date := parse_date(lead.get("sale_date"))) else None,
     }
 
 
