@@ -35,6 +35,7 @@ from marketplace.messages import (
 from marketplace.states.property import PropertyState
 from marketplace.states.property_analyzer import AnalyzerState
 from marketplace.states.property_comps import PropertyCompsState
+from marketplace.states.property_owner_contact import OwnerContactState
 from marketplace.views.property_sections import property_content
 
 
@@ -78,7 +79,8 @@ def not_found_view() -> rx.Component:
 
 
 @page(route=routes.PROPERTY, title="Property Details",
-      on_load=[PropertyState.load, PropertyCompsState.load_comps, AnalyzerState.load])
+      on_load=[PropertyState.load, PropertyCompsState.load_comps, AnalyzerState.load,
+               OwnerContactState.load_owner_contact])
 def property_page() -> rx.Component:
     shown = (PropertyState.status == "shown") & AuthState.is_authenticated & (
         PropertyState.loaded_for == AuthState.user_id)
