@@ -16,6 +16,7 @@ CONFIRM_TEXT = (f"{SKIP_TRACE_CREDITS} credits are charged only if a phone numbe
 CONFIRM_BALANCE = "Balance: {balance} credits, after a hit: {after} credits"
 CONFIRM_BUTTON = f"Search ({SKIP_TRACE_CREDITS} credits if found)"
 CANCEL = "Cancel"
+BALANCE_LINE = "Your balance: {balance} credits"
 BUSY = "Searching for the owner..."
 MISS = "No contact found. You were not charged."
 PHONES = "Phone numbers"

@@ -40,6 +40,11 @@ class OwnerContactState(PropertyState):
     oc_busy: bool = False
     oc_marking: bool = False
 
+    @rx.var
+    def oc_credits_label(self) -> str:
+        """'Your balance: 975 credits' under the card: the balance the search changes."""
+        return text.BALANCE_LINE.format(balance=f"{self.credits:,}")
+
     def _oc_clear(self, status: str = "") -> None:
         self.oc_status, self.oc_lead = status, ""
         self.oc_phones, self.oc_emails = [], []

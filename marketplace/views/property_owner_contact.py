@@ -4,7 +4,7 @@ Element ids (tests): ``owner-contact`` (the card), ``owner-contact-find`` (the b
 (the confirm step), ``owner-contact-balance``, ``owner-contact-go``, ``owner-contact-cancel``,
 ``owner-contact-busy``, ``owner-contact-miss``, ``owner-contact-phones`` (``data-number`` on each row,
 ``owner-contact-dnc`` badges, ``owner-contact-wrong`` toggles), ``owner-contact-emails``,
-``owner-contact-source``, ``owner-contact-demo``.
+``owner-contact-source``, ``owner-contact-demo``, ``owner-contact-credits`` (the balance).
 """
 
 from __future__ import annotations
@@ -140,6 +140,7 @@ def owner_contact_card() -> rx.Component:
                 ("found", rx.vstack(_found(), _source(), spacing="3", width="100%")),
                 rx.fragment(),
             ),
+            rx.text(S.oc_credits_label, size="1", color_scheme="gray", id="owner-contact-credits"),
             heading_as="h2",
             tile_size="36px",
             card_id="owner-contact",
