@@ -30,7 +30,6 @@ DNC_EXPLAIN = ("This number is on the National Do Not Call Registry: do not call
 MARK_WRONG = "Mark wrong"
 WRONG_BADGE = "Wrong number"
 UNMARK_WRONG = "Not wrong"
-DEMO_BADGE = "Demo data"
 PROVIDERS = {"demo": "Built-in demo provider", "batchdata": "BatchData"}
 # 'BatchData, Nov 25, 2026 · 25 credits charged' / '... · not charged'
 SOURCE_LINE = "{provider}, {date} · {charge}"
@@ -38,3 +37,7 @@ CHARGED = "{credits} credits charged"
 NOT_CHARGED = "not charged"
 FOUND_TOAST = ("Owner Contact Found", "{cost} credits charged. {balance} credits remaining.")
 MISS_TOAST = ("No Contact Found", MISS)
+# The pricing page's FAQ entry (pages/pricing.py)
+FAQ = ("Can I get the owner's phone number and e-mail?",
+       f"Yes, for a lead you have unlocked: {SKIP_TRACE_CREDITS} credits, charged only when at least one phone number "
+       "or e-mail is found. A search that finds nothing is free, and so is opening the result again.")

@@ -112,7 +112,7 @@ def _source() -> rx.Component:
     return rx.vstack(
         rx.cond(S.oc_demo, rx.callout.root(
             rx.callout.icon(rx.icon("flask_conical")),
-            rx.callout.text(rx.text.strong(text.DEMO_BADGE), ": ", S.oc_demo_note),
+            rx.callout.text(S.oc_demo_note),  # 'Demo data: these are fictional numbers ...'
             color_scheme="amber", variant="surface", size="1", width="100%", id="owner-contact-demo")),
         rx.text(S.oc_source, size="1", color_scheme="gray", id="owner-contact-source"),
         spacing="2",
