@@ -18,8 +18,10 @@ import uuid
 import reflex as rx
 
 from marketplace.core import owner_contact as rules
+from marketplace.core.errors import UserError
+from marketplace.core.scrape import shortfall_message
 from marketplace.core.times import format_date
-from marketplace.messages import SKIP_TRACE_FAILED, UNEXPECTED_ERROR
+from marketplace.messages import INSUFFICIENT_CREDITS_TITLE, SKIP_TRACE_FAILED, UNEXPECTED_ERROR
 from marketplace.messages import owner_contact as text
 from marketplace.offloop import run_blocking
 from marketplace.services import skip_trace
@@ -90,6 +92,8 @@ class OwnerContactState(PropertyState):
         if stored is not None:
             self._oc_show(stored)
             return
+        if self.credits < rules.SKIP_TRACE_CREDITS:  # the service refuses the same way; say it before asking
+            raise UserError(INSUFFICIENT_CREDITS_TITLE, shortfall_message(self.credits, rules.SKIP_TRACE_CREDITS))
         self.oc_status = "confirm"
         self.oc_balance = text.CONFIRM_BALANCE.format(balance=f"{self.credits:,}",
                                                       after=f"{self.credits - rules.SKIP_TRACE_CREDITS:,}")
@@ -102,7 +106,9 @@ class OwnerContactState(PropertyState):
     @rx.event
     @signed_in(SKIP_TRACE_FAILED, busy="oc_busy", after_error=lambda state: state._oc_after_error())
     async def find_owner_contact(self, user_id: uuid.UUID):
-        """Search once: charged only on a hit (the service's one transaction); the header balance follows."""
+        """Search once: charged only on a hit (the service's one transaction); the header balance follows.
+        The confirm step is a guard against a misclick, not a boundary: a hand-sent event searches like the
+        confirmed one (same unlock check, same price, a stored result free)."""
         self.oc_status = "busy"
         yield
         view = await run_blocking(skip_trace.find_owner_contact, user_id, self._oc_lead_id())

@@ -121,3 +121,15 @@ def test_a_miss_is_free(db_url, new_user):
     _drain(tab.find())
     assert (tab.oc_status, tab.credits, _spent(user.id)) == ("miss", 140, 0)
     assert tab.oc_source.endswith("not charged")
+
+
+def test_too_few_credits_is_said_before_the_confirm_step(db_url, new_user):
+    user = new_user(credits=130)
+    lead_id = str(add_lead(address=HIT, credit_cost=120))
+    unlocks.unlock_lead(user.id, lead_id)
+    tab = Tab(user.id, lead_id, 10)
+    aio.run(tab.load())
+    toast = aio.run(tab.ask())
+    assert "You have 10 credits but need 25." in str(toast) and tab.oc_status == "idle"
+    _drain(tab.find())  # a hand-sent search is refused by the service the same way
+    assert (tab.oc_status, tab.credits, _spent(user.id), _contacts()) == ("idle", 10, 0, 0)
