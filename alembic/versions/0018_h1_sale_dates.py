@@ -5,7 +5,7 @@ rewrites a lead whose values changed); generated auction and pre-foreclosure lea
 a demo date. Existing generated leads keep none (never "Auction Soon") until the daily refresh replaces them.
 
 Revision ID: 0018_h1
-Revises: 0015_record_jobs
+Revises: 0016 (comps; chained after main's head at rebase)
 Create Date: 2026-11-25
 """
 import sqlalchemy as sa
@@ -13,7 +13,7 @@ from alembic import op
 
 
 revision = '0018_h1'
-down_revision = '0015'
+down_revision = '0016'
 branch_labels = None
 depends_on = None
 
