@@ -37,6 +37,9 @@ CASES = [
     ("city Austin (any case), newest", Filters(cities=("austin",), sort="newest")),
     ("ZIP 78701 or 33101", Filters(zips=("78701", "33101"))),
     ("up to $150k, ROI > 30", Filters(max_price=150_000, roi_ranges=("gt30",))),
+    # Auction Soon (issue 24 #9): a sale date within 30 days, counted over leads (ix_leads_active_sale_date).
+    ("tag Auction Soon, default sort", Filters(tags=("auction_soon",))),
+    ("Auction Soon, ROI > 30, newest", Filters(tags=("auction_soon",), roi_ranges=("gt30",), sort="newest")),
 ]
 
 

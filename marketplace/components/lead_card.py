@@ -19,7 +19,8 @@ Element ids (used by the tests and benchmarks): ``lead-card-{id}``,
 ``lead-facts-{id}``, ``lead-roi-{id}``, ``lead-asking-{id}``,
 ``lead-market-{id}``, ``lead-arv-{id}``, ``lead-rehab-{id}``, ``lead-chips-{id}`` (a public record's
 signal, owner-flag and motivation chips), ``lead-motivation-{id}``,
-``lead-confidence-{id}``, ``lead-provenance-{id}`` ('Demo data (generated)'),
+``lead-confidence-{id}``, ``lead-auction-soon-{id}`` (the tag), ``lead-sale-{id}`` ('Sale in 17 days'),
+``lead-provenance-{id}`` ('Demo data (generated)'),
 ``lead-picture-note-{id}`` (over an illustration), ``lead-action-{id}`` (``data-action``: login | view |
 insufficient | unlock | subscription | sample), ``lead-image-{id}`` (``data-fallback`` once
 its picture failed), ``lead-images-button-{id}``.
@@ -102,6 +103,8 @@ def _media(card, eager) -> rx.Component:
             rx.cond(card.is_sample, _badge("Sample", "amber", "flask")),
             rx.cond(card.is_new, _badge("New", "indigo")),
             rx.cond(card.is_high_roi, _badge("High ROI", "grass", "trending-up")),
+            rx.cond(card.auction_soon, rx.el.span("Auction Soon", **_id("lead-auction-soon", card),
+                                                  class_name="lv-badge", data_accent_color="amber")),
             class_name="lv-lc-badges",
         ),
         rx.el.span(f"{card.credit_cost} credits", class_name="lv-badge lv-badge-surface lv-ic lv-ic-coins lv-lc-cost",
@@ -193,6 +196,11 @@ def _record_chips(card) -> rx.Component:
     )
 
 
+def _sale_in(card) -> rx.Component:
+    """'Sale in 17 days' for a lead with a sale or auction date ahead (no calendar date on a card)."""
+    return rx.cond(card.sale_in != "", rx.el.p(card.sale_in, **_id("lead-sale", card), class_name="lv-lc-sale"))
+
+
 def _provenance(card) -> rx.Component:
     """Where the lead's data comes from ('Demo data (generated)'), when it says."""
     return rx.cond(card.provenance != "",
@@ -225,6 +233,7 @@ def _card(busy, eager, **fields) -> rx.Component:
         _media(card, eager),
         _heading(card),
         _facts(card),
+        _sale_in(card),
         _record_chips(card),
         _financials(card),
         _confidence(card),

@@ -63,6 +63,10 @@ class CardView:
     owner_flags: str = ""
     motivation: str = ""
     roi_label: str = "Est. ROI"
+    # The sale or auction date as a card may show it (services.record_views' privacy note): the
+    # "Auction Soon" tag (core.sale_dates) and 'Sale in 17 days', never the calendar date.
+    auction_soon: bool = False
+    sale_in: str = ""
     image_alt: str = ""
     # Under the placeholder: why there is no picture (or, once a picture fails, that it failed).
     image_status: str = ""
@@ -162,6 +166,8 @@ def card_data(lead: Any, is_sample: bool = False) -> dict:
                                                        bool(data.get("out_of_state_owner")))),
         "motivation": motivation_text(data.get("motivation_score")),
         "roi_label": roi_label(data["asking_price"], roi),
+        "auction_soon": bool(data.get("auction_soon")),
+        "sale_in": data.get("sale_in") or "",
         "image_alt": (ILLUSTRATION_NOTE if drawn else f"Photo of {data['address']}") if images else "",
         "image_status": IMAGE_STATUS_TEXT["failed"] if images else IMAGE_STATUS_TEXT.get(
             status, IMAGE_STATUS_TEXT["no_images"]),

@@ -8,7 +8,7 @@ image, image status) are computed here only.
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, TypedDict
 
 from marketplace.core import pricing
@@ -50,6 +50,7 @@ LeadRecord = TypedDict("LeadRecord", {
     "is_new": bool, "is_high_roi": bool, "is_active": bool, "created_at": datetime | None,
     "image_urls": list[str], "primary_image_url": str | None, "images_fetch_status": str,
     "raw_data": dict[str, Any], "latitude": float | None, "longitude": float | None,
+    "sale_date": date | None,
 })
 
 
@@ -76,6 +77,7 @@ def lead_record(
     raw_data: dict[str, Any] | None = None,
     latitude: float | None = None,
     longitude: float | None = None,
+    sale_date: date | None = None,
 ) -> LeadRecord:
     """A new, active lead; ROI, unlock cost, High ROI, source and image fields derived.
 
@@ -110,6 +112,7 @@ def lead_record(
         raw_data=dict(raw_data or {}),
         latitude=latitude,
         longitude=longitude,
+        sale_date=sale_date,
     )
 
 

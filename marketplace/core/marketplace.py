@@ -53,8 +53,9 @@ TAGS = (
     ("absentee", "Absentee owner"),
     ("out_of_state", "Out-of-state owner"),
 )
-# Tags ``lead_facets`` has no column for: counted over ``leads`` (services.marketplace).
-LEAD_ONLY_TAGS = frozenset({"unlocked", "two_signals", "absentee", "out_of_state"})
+# Tags ``lead_facets`` has no column for: counted over ``leads`` (services.marketplace). "Auction Soon"
+# depends on today's date (core.sale_dates), which a facet recount once a refresh cannot follow.
+LEAD_ONLY_TAGS = frozenset({"unlocked", "two_signals", "absentee", "out_of_state", "auction_soon"})
 SORTS = (
     ("roi_desc", "Highest ROI"),
     ("newest", "Newest"),

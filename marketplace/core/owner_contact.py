@@ -78,3 +78,11 @@ class ContactResult:
     @property
     def found(self) -> bool:
         return is_hit(self.phones, self.emails)
+
+
+def phone_rows(phones: list[dict[str, Any]] | tuple[dict[str, Any], ...], type_unknown: str) -> list[dict[str, str]]:
+    """The found numbers as the page lists them: number, type ('Type not stated' when the provider did not
+    say), and the Do Not Call and wrong marks as 'yes' / '' (display strings only)."""
+    return [{"number": str(p.get("number") or ""), "type": str(p.get("type") or type_unknown),
+             "dnc": "yes" if p.get("dnc") is True else "", "wrong": "yes" if p.get("wrong") is True else ""}
+            for p in phones]

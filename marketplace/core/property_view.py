@@ -6,8 +6,10 @@ them: a ``leads`` row (its columns as attributes) and a ``user_leads`` row
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
+from marketplace.core import sale_dates
 from marketplace.core.images import allowed_images, split_pictures
 from marketplace.core.lead_cards import number_text
 from marketplace.core.leads import provenance_line
@@ -170,9 +172,20 @@ def record_section(panel: Any, zone_name: str = UTC_NAME) -> RecordSection:
     )
 
 
-def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name: str = UTC_NAME) -> PropertyView:
+def _sale(lead: Any, raw: dict, today: date | None) -> dict[str, str]:
+    """'Sale date: Dec 12, 2026 (in 17 days)' and where it comes from; '' for a lead without one."""
+    sale = getattr(lead, "sale_date", None)
+    if sale is None:
+        return {"sale_date": "", "sale_source": ""}
+    line = sale_dates.date_line(sale, today) if today is not None else f"Sale date: {format_date(sale, UTC_NAME)}"
+    return {"sale_date": line, "sale_source": sale_dates.source_text(raw)}
+
+
+def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name: str = UTC_NAME,
+                  today: date | None = None) -> PropertyView:
     """The display values of an unlocked lead (pure; raises on unreadable data); the
-    unlock time in ``zone_name`` (the browser's)."""
+    unlock time in ``zone_name`` (the browser's); the sale date counted from ``today``
+    (``core.sale_dates.local_today``; without it, the date alone)."""
     scraped = getattr(lead, "scrape_id", None) is not None
     # Photos are the property's images; a generated lead's drawing is shown alone,
     # labelled, and never counted among them.
@@ -217,6 +230,7 @@ def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name
         "web_url": links.web,
         "image_status": IMAGE_STATUS_TEXT.get(lead.images_fetch_status, IMAGE_STATUS_TEXT["no_images"]),
         "image_total": str(len(photos)),
+        **_sale(lead, raw, today),
         **picture_texts(illustrations, len(photos), lead.address),
     }
     return PropertyView(

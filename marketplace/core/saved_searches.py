@@ -18,10 +18,12 @@ import hmac
 import re
 import uuid
 from dataclasses import dataclass, replace
+from datetime import date
 from functools import cached_property
 
 from marketplace import messages, routes
 from marketplace.core import marketplace as rules
+from marketplace.core import sale_dates
 from marketplace.core.errors import UserError
 from marketplace.core.filter_values import city_key, price_range_label
 from marketplace.core.limits import MAX_SAVED_SEARCHES, SAVED_SEARCH_NAME_MAX_LENGTH
@@ -37,8 +39,9 @@ _GROUP_FIELDS = {group.key: group.field for group in rules.GROUPS}
 PRICE = "price"
 # Groups whose facet a lead offers only when some search asks for its value (services.alerts).
 PLACE_GROUPS = ("state", "city", "zip")
-# Tags that are facts of the lead (the "unlocked" tag depends on the user: a new lead matches it never).
-TAG_LEAD_TYPES = {"vacant": "Vacancy", "auction_soon": "Auction"}
+# Tags that are facts of the lead (the "unlocked" tag depends on the user: a new lead matches it never;
+# "Auction Soon" is its sale date against today, core.sale_dates).
+TAG_LEAD_TYPES = {"vacant": "Vacancy"}
 
 
 # --------------------------------------------------------------------------- names and queries
@@ -99,9 +102,11 @@ def place_groups(filters: rules.Filters) -> int:
 
 def lead_facets(lead_type: str, roi: float | None, square_footage: int | None, is_new: bool,
                 is_high_roi: bool, signal_count: int = 0, absentee_owner: bool = False,
-                out_of_state_owner: bool = False) -> frozenset[tuple[str, str]]:
+                out_of_state_owner: bool = False, sale_date: date | None = None,
+                today: date | None = None) -> frozenset[tuple[str, str]]:
     """The (group, value) pairs a lead offers to the criteria (a lead of unknown size offers no size;
-    a public-record lead its '2+ signals', 'Absentee owner' and 'Out-of-state owner' tags)."""
+    a public-record lead its '2+ signals', 'Absentee owner' and 'Out-of-state owner' tags; a lead whose
+    ``sale_date`` is within 30 days of ``today`` 'Auction Soon', ``core.sale_dates``)."""
     values = {("type", lead_type), ("roi", rules.roi_band(roi))}
     size = rules.size_band(square_footage)
     if size:
@@ -111,6 +116,8 @@ def lead_facets(lead_type: str, roi: float | None, square_footage: int | None, i
     if is_high_roi:
         values.add(("tag", "high_roi"))
     values.update(("tag", tag) for tag, kind in TAG_LEAD_TYPES.items() if kind == lead_type)
+    if today is not None and sale_dates.is_auction_soon(sale_date, today):
+        values.add(("tag", sale_dates.AUCTION_SOON_TAG))
     values.update(("tag", tag) for tag, flag in (("two_signals", (signal_count or 0) >= 2),
                                                  ("absentee", absentee_owner),
                                                  ("out_of_state", out_of_state_owner)) if flag)

@@ -12,7 +12,7 @@ import io
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from marketplace.core.criteria import Range, SearchCriteria
@@ -272,9 +272,11 @@ RESULTS_PAGE_SIZE = 25
 
 
 def result_matches(row: Mapping[str, Any], roi_bands: Iterable[str], sizes: Iterable[str],
-                   tags: Iterable[str]) -> bool:
-    """SPEC 5's result filters: OR within a group, AND across groups."""
+                   tags: Iterable[str], today: date | None = None) -> bool:
+    """SPEC 5's result filters: OR within a group, AND across groups ("Auction Soon": the row's sale date
+    within 30 days of ``today``, core.sale_dates; no ``today``, no row is)."""
     from marketplace.core.marketplace import roi_band, size_band
+    from marketplace.core.sale_dates import is_auction_soon, parse_date
 
     roi_bands, sizes, tags = set(roi_bands), set(sizes), set(tags)
     if roi_bands and roi_band(row.get("roi")) not in roi_bands:
@@ -286,7 +288,7 @@ def result_matches(row: Mapping[str, Any], roi_bands: Iterable[str], sizes: Iter
             "new": bool(row.get("is_new")),
             "high_roi": bool(row.get("is_high_roi")),
             "vacant": row.get("lead_type") == "Vacancy",
-            "auction_soon": row.get("lead_type") == "Auction",
+            "auction_soon": today is not None and is_auction_soon(parse_date(row.get("sale_date")), today),
         }
         if not any(have.get(tag) for tag in tags):
             return False
@@ -310,8 +312,8 @@ def _sort_key(sort: str):
 
 
 def filter_results(rows: Iterable[Mapping[str, Any]], roi_bands=(), sizes=(), tags=(),
-                   sort: str = "roi_desc") -> list[Mapping[str, Any]]:
-    chosen = [row for row in rows if result_matches(row, roi_bands, sizes, tags)]
+                   sort: str = "roi_desc", today: date | None = None) -> list[Mapping[str, Any]]:
+    chosen = [row for row in rows if result_matches(row, roi_bands, sizes, tags, today)]
     return sorted(chosen, key=_sort_key(sort), reverse=(sort == "newest"))
 
 

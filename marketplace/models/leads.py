@@ -78,6 +78,9 @@ class Lead(SQLModel, table=True):
                                                                     server_default=sa.false()))
     out_of_state_owner: bool = Field(default=False, sa_column=sa.Column(sa.Boolean(), nullable=False, default=False,
                                                                         server_default=sa.false()))
+    # The next sale or auction date (issue 24 item 9, migration 0018): "Auction Soon" is a date within
+    # core.sale_dates.AUCTION_SOON_DAYS; NULL for a lead without one (never Auction Soon).
+    sale_date: Optional[date] = Field(default=None, sa_column=sa.Column(sa.Date(), nullable=True))
 
     __table_args__ = (
         sa.CheckConstraint("confidence_score IS NULL OR (confidence_score BETWEEN 0 AND 100)", name="ck_leads_confidence"),
@@ -99,6 +102,7 @@ class Lead(SQLModel, table=True):
         sa.Index("ix_leads_active_motivation", "is_active", "motivation_score"),
         sa.Index("ix_leads_active_signals", "is_active", "signal_count"),
         sa.Index("uq_leads_property_id", "property_id", unique=True),
+        sa.Index("ix_leads_active_sale_date", "is_active", "sale_date"),
     )
 
 

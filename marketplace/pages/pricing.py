@@ -18,6 +18,7 @@ from marketplace.components.referral_box import referral_box
 from marketplace.components.demo_mode import demo_mode_banner
 from marketplace.core.packs import PACKS
 from marketplace.core.pricing import cost_faq_text
+from marketplace.messages import owner_contact as owner_contact_text
 from marketplace.states.pricing import PricingState
 
 SCHEDULE_CALL_URL = "https://calendly.com/leadvault/consultation"
@@ -39,6 +40,7 @@ TRUST_STATS = [("2,500+", "Active investors"), ("$50M+", "Deals sourced")]
 
 FAQ = [
     ("How much does a lead cost?", cost_faq_text()),  # the rule, from core.pricing
+    owner_contact_text.FAQ,  # core.owner_contact.SKIP_TRACE_CREDITS
     ("Do credits expire?",
      "No. Credits never expire, so you can buy a pack today and unlock leads whenever the right deal shows up."),
     ("How do referrals work?",

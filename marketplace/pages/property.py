@@ -36,6 +36,7 @@ from marketplace.states.property import PropertyState
 from marketplace.states.property_analyzer import AnalyzerState
 from marketplace.states.property_comps import PropertyCompsState
 from marketplace.states.property_pipeline import PropertyPipelineState
+from marketplace.states.property_owner_contact import OwnerContactState
 from marketplace.views.property_sections import property_content
 
 
@@ -79,7 +80,8 @@ def not_found_view() -> rx.Component:
 
 
 @page(route=routes.PROPERTY, title="Property Details",
-      on_load=[PropertyState.load, PropertyCompsState.load_comps, AnalyzerState.load, PropertyPipelineState.load])
+      on_load=[PropertyState.load, PropertyCompsState.load_comps, AnalyzerState.load,
+               OwnerContactState.load_owner_contact, PropertyPipelineState.load])
 def property_page() -> rx.Component:
     shown = (PropertyState.status == "shown") & AuthState.is_authenticated & (
         PropertyState.loaded_for == AuthState.user_id)

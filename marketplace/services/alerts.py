@@ -55,6 +55,7 @@ from sqlalchemy import event
 from marketplace import routes
 from marketplace.config import get_settings
 from marketplace.core import saved_searches as rules
+from marketplace.core import sale_dates
 from marketplace.db import get_engine, session_scope
 from marketplace.models import Lead, Notification, SavedSearch, SavedSearchCriterion, User, utcnow
 from marketplace.services.mail import send_mails
@@ -69,7 +70,7 @@ notifications_t = Notification.__table__
 LEAD_COLUMNS = (leads_t.c.id, leads_t.c.address, leads_t.c.city, leads_t.c.state, leads_t.c.zip_code,
                 leads_t.c.lead_type, leads_t.c.roi, leads_t.c.square_footage, leads_t.c.is_new,
                 leads_t.c.is_high_roi, leads_t.c.credit_cost, leads_t.c.asking_price, leads_t.c.signal_count,
-                leads_t.c.absentee_owner, leads_t.c.out_of_state_owner)
+                leads_t.c.absentee_owner, leads_t.c.out_of_state_owner, leads_t.c.sale_date)
 
 
 class _QueryCounter:
@@ -140,6 +141,7 @@ class _Cells:
 
 
 def _cells(leads: list, asked: _Asked) -> _Cells:
+    today = sale_dates.local_today(utcnow())  # "Auction Soon" on the day the alert goes out
     kind_keys: dict[frozenset, int] = {}
     place_keys: dict[tuple, int] = {}
     full_keys: dict[tuple[int, int], int] = {}
@@ -148,7 +150,8 @@ def _cells(leads: list, asked: _Asked) -> _Cells:
     for index, lead in enumerate(leads):
         kind = kind_keys.setdefault(
             rules.lead_facets(lead.lead_type, lead.roi, lead.square_footage, lead.is_new, lead.is_high_roi,
-                              lead.signal_count, lead.absentee_owner, lead.out_of_state_owner),
+                              lead.signal_count, lead.absentee_owner, lead.out_of_state_owner,
+                              sale_date=lead.sale_date, today=today),
             len(kind_keys) + 1)
         places.append((rules.place_facets(lead.state, lead.city, lead.zip_code) & asked.places,
                        asked.segment(lead.asking_price), lead.asking_price, kind))

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 import sqlalchemy as sa
 from sqlmodel import Session, func, select
 
 from marketplace.core.leads import provenance_line
+from marketplace.core import sale_dates
 from marketplace.models import AuthSession, BulkScrape, Lead, Profile, User, UserLead, utcnow
 
 RECENT_LIMIT = 50
@@ -38,6 +39,8 @@ class UnlockedLeadRow:
     is_active: bool = True
     bought_in_scrape: bool = False  # delivered by a bulk scrape: stored inactive, never listed
     provenance: str = ""  # core.leads.provenance_line: 'Demo data (generated)' for a generated lead
+    sale_date: date | None = None  # the next sale or auction date (core.sale_dates), and where it comes from
+    sale_source: str = ""
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,8 @@ def unlocked_leads(
             is_active=lead.is_active,
             bought_in_scrape=lead.scrape_id is not None,
             provenance=provenance_line(lead.raw_data, lead.source),
+            sale_date=lead.sale_date,
+            sale_source=sale_dates.source_text(lead.raw_data) if lead.sale_date else "",
         )
         for unlock, lead in rows
     ]

@@ -10,6 +10,7 @@ A locked lead's address never leaves this module unmasked.
 from __future__ import annotations
 
 import uuid
+from datetime import date
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,12 +18,13 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from marketplace.core import marketplace as rules
+from marketplace.core import sale_dates
 from marketplace.core.filter_values import CITY_SUGGESTIONS, city_key
 from marketplace.core.images import allowed_images
 from marketplace.core.leads import provenance_line
 from marketplace.core.pricing import display_confidence, unlock_cost
 from marketplace.db import get_engine
-from marketplace.models import Lead, LeadFacet, UserLead
+from marketplace.models import Lead, LeadFacet, UserLead, utcnow
 from marketplace.services import record_views
 
 leads_t = Lead.__table__
@@ -36,7 +38,7 @@ CARD_COLUMNS = (
     leads_t.c.credit_cost, leads_t.c.is_new, leads_t.c.is_high_roi, leads_t.c.image_urls,
     leads_t.c.primary_image_url, leads_t.c.images_fetch_status, leads_t.c.created_at, leads_t.c.raw_data,
     leads_t.c.source, leads_t.c.property_id, leads_t.c.motivation_score, leads_t.c.signal_count,
-    leads_t.c.absentee_owner, leads_t.c.out_of_state_owner,
+    leads_t.c.absentee_owner, leads_t.c.out_of_state_owner, leads_t.c.sale_date,
 )
 SORT_ORDER = {
     "roi_desc": (leads_t.c.roi.desc().nulls_last(), leads_t.c.id),
@@ -46,7 +48,7 @@ SORT_ORDER = {
     "sqft_asc": (leads_t.c.square_footage.asc().nulls_last(), leads_t.c.id),
     "motivation_desc": (leads_t.c.motivation_score.desc().nulls_last(), leads_t.c.id),
 }
-TAG_LEAD_TYPES = {"vacant": "Vacancy", "auction_soon": "Auction"}
+TAG_LEAD_TYPES = {"vacant": "Vacancy"}
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,10 @@ class LeadCard:
     absentee_owner: bool = False
     out_of_state_owner: bool = False
     motivation_score: int | None = None
+    # The sale date as every viewer may see it (record_views' privacy note): the tag and the day count,
+    # never the calendar date on a card.
+    auction_soon: bool = False
+    sale_in: str = ""  # 'Sale in 17 days' (core.sale_dates.sale_in_text); '' without a date ahead
 
 
 @dataclass(frozen=True)
@@ -118,6 +124,8 @@ def _tag_condition(tag: str, user_id: uuid.UUID | None):
         return leads_t.c.is_high_roi == sa.true()
     if tag in TAG_LEAD_TYPES:
         return leads_t.c.lead_type == TAG_LEAD_TYPES[tag]
+    if tag == sale_dates.AUCTION_SOON_TAG:
+        return auction_soon_condition(sale_dates.local_today(utcnow()))
     if tag == "two_signals":
         return leads_t.c.signal_count >= 2
     if tag == "absentee":
@@ -127,6 +135,12 @@ def _tag_condition(tag: str, user_id: uuid.UUID | None):
     # "unlocked": signed out, nobody has unlocked anything, so the tag matches no lead.
     return (leads_t.c.id.in_(sa.select(user_leads_t.c.lead_id).where(user_leads_t.c.user_id == user_id))
             if user_id is not None else sa.false())
+
+
+def auction_soon_condition(today: date):
+    """core.sale_dates' rule in SQL: a sale date from ``today`` to 30 days ahead (a NULL date never matches)."""
+    first, last = sale_dates.soon_window(today)
+    return leads_t.c.sale_date.between(first, last)
 
 
 def _facet_tag(tag: str):
@@ -225,8 +239,10 @@ def _pictures(row: Any) -> list[str]:
     return allowed_images(([row.primary_image_url] if row.primary_image_url else []) + list(row.image_urls or []))
 
 
-def _card(row: Any, unlocked: bool, signals: tuple[str, ...] = ()) -> LeadCard:
+def _card(row: Any, unlocked: bool, signals: tuple[str, ...] = (), today: date | None = None) -> LeadCard:
     images = _pictures(row)
+    today = today or sale_dates.local_today(utcnow())
+    ahead = row.sale_date is not None and row.sale_date >= today
     return LeadCard(
         id=str(row.id),
         address=row.address if unlocked else rules.mask_address(row.address),
@@ -254,6 +270,8 @@ def _card(row: Any, unlocked: bool, signals: tuple[str, ...] = ()) -> LeadCard:
         absentee_owner=bool(row.absentee_owner),
         out_of_state_owner=bool(row.out_of_state_owner),
         motivation_score=row.motivation_score if row.property_id is not None else None,
+        auction_soon=sale_dates.is_auction_soon(row.sale_date, today),
+        sale_in=sale_dates.sale_in_text(row.sale_date, today) if ahead else "",
     )
 
 
@@ -315,7 +333,8 @@ def query_page(filters: rules.Filters, user_id: uuid.UUID | None = None,
         upcoming = conn.execute(_next_pictures_statement(filters, page + 1, user_id)).all() if page < pages else []
         # The page's signal chips: one query for the whole page, none for a page without public records.
         chips = record_views.chip_labels(conn, [r.property_id for r in rows if r.property_id is not None])
-    cards = [_card(r, bool(r.unlocked), tuple(chips.get(r.property_id, ()))) for r in rows]
+    today = sale_dates.local_today(utcnow())
+    cards = [_card(r, bool(r.unlocked), tuple(chips.get(r.property_id, ())), today) for r in rows]
     next_pictures = [pictures[0] for r in upcoming if (pictures := _pictures(r))]
     return MarketplacePage(cards=cards, total=total, page=page, pages=pages,
                            filters=rules.Filters(**{**filters.__dict__, "page": page}), next_pictures=next_pictures)

@@ -30,6 +30,7 @@ from sqlalchemy.engine import Connection
 
 from marketplace.core import motivation as motivation_rules
 from marketplace.core import pricing
+from marketplace.core import sale_dates
 from marketplace.core import valuation
 from marketplace.core.addresses import zip_city_state
 from marketplace.core.records import SIGNAL_KINDS, HpiPoint
@@ -49,7 +50,7 @@ LEAD_COLUMNS = (
     "address", "city", "state", "zip_code", "lead_type", "source", "asking_price", "zestimate", "arv",
     "rehab_estimate", "roi", "beds", "baths", "square_footage", "confidence_score", "credit_cost",
     "is_high_roi", "is_active", "raw_data", "latitude", "longitude", "motivation_score", "signal_count",
-    "absentee_owner", "out_of_state_owner",
+    "absentee_owner", "out_of_state_owner", "sale_date",
 )
 
 # A dataset as this module needs it: its id -> (title, publisher).
@@ -153,6 +154,7 @@ def lead_values(prop: Any, signals: list[Any], titles: TitleLookup, *, hpi: list
             "source_line": source_line(publisher, s_title, s.record_key, s.retrieved_at),
         })
     proof_title, proof_publisher = titles(proof.dataset_id)
+    sale, sale_source = _next_sale(signals, titles, today)
     return {
         "address": prop.address + (f" UNIT {prop.unit}" if prop.unit else ""),
         "city": city.upper() if city else "",
@@ -178,6 +180,7 @@ def lead_values(prop: Any, signals: list[Any], titles: TitleLookup, *, hpi: list
         "signal_count": len(signals),
         "absentee_owner": bool(prop.absentee_owner),
         "out_of_state_owner": bool(prop.out_of_state_owner),
+        "sale_date": sale,
         "raw_data": {
             "public_record": True,
             "property_id": prop.id,
@@ -190,8 +193,20 @@ def lead_values(prop: Any, signals: list[Any], titles: TitleLookup, *, hpi: list
             "basis": {"market_value": market.basis, "arv": after.basis, "rehab": repair.basis, "roi": roi_basis,
                       "confidence": list(confidence_reasons)},
             "arv_low": after.low, "arv_high": after.high,
+            **({sale_dates.SOURCE_KEY: sale_source} if sale_source else {}),
         },
     }
+
+
+def _next_sale(signals: list[Any], titles: TitleLookup, today: date) -> tuple[date | None, dict | None]:
+    """The lead's next sale date (core.sale_dates): the earliest date still ahead among its open signals'
+    sale dates, with what says where it comes from ('Sheriff sale date from <dataset>, retrieved <date>')."""
+    ahead = [s for s in signals if s.sale_date is not None and s.sale_date >= today]
+    if not ahead:
+        return None, None
+    first = min(ahead, key=lambda s: (s.sale_date, s.dataset_id, s.record_key))
+    return first.sale_date, sale_dates.record_source(signal_label(first.kind, first.sale_type),
+                                                     titles(first.dataset_id)[0], first.retrieved_at)
 
 
 def _same(stored: Any, new: Any) -> bool:

@@ -8,6 +8,20 @@ Privacy, decided here once:
 - the owner's name and mailing address (``properties``) are read only for a user who unlocked the lead;
 - everyone sees the signals' kinds (the chips), the dataset they come from, the absentee and
   out-of-state flags, the motivation score and the basis of every figure.
+
+The sale or auction date (``leads.sale_date``, issue 24 item 9) is the one date a locked viewer is told
+about, and only as the "Auction Soon" tag and a day count ('Sale in 17 days', ``core.sale_dates``), never
+as a calendar date or with the record it comes from. Why the count may be shown: it is what an investor
+weighs before paying (is there time to raise the money and inspect?), and it does not find the house on
+its own: a sale list is published per sale date with every property of that sale on it (a sheriff or tax
+sale lists dozens to thousands of houses), so the date only names the list the card's dataset line
+already names; what singles the house out of that list (the record key, the docket or parcel number, the
+opening bid and amounts owed, the address) stays paid. The count is derived on the server from today, so
+no calendar date reaches a locked card's data. The residual risk is a small list (a county selling a few
+houses a week) where date, ZIP and size together narrow it to a handful; accepted, since a lead with a
+sale a few weeks away is worth little if the buyer cannot judge the time left. The full date and its
+source ('Sheriff sale date from <dataset>, retrieved <date>', or 'Demo date' for a generated lead) are
+shown on the property page and the dashboard, which only unlockers reach.
 """
 
 from __future__ import annotations

@@ -52,6 +52,7 @@ from marketplace.core import scrape as rules
 from marketplace.core.criteria import CriteriaError
 from marketplace.core.errors import UserError
 from marketplace.core.leads import provenance_line
+from marketplace.core.sale_dates import parse_date
 from marketplace.core.pricing import credit_cost_for_confidence, display_confidence
 from marketplace.db import read_scope, session_scope
 from marketplace.messages import (ALL_HELD_MEANWHILE, INSUFFICIENT_CREDITS_TITLE, NOTHING_NEW, SCRAPE_FAILED_TITLE,
@@ -241,6 +242,8 @@ def _output_row(lead_id: uuid.UUID, lead: dict, created_at: datetime) -> dict:
         "created_at": created_at.isoformat(),
         # 'Demo data (generated)' for the built-in source's leads (core.leads.provenance_line, the card's rule).
         "provenance": provenance_line(lead.get("raw_data"), lead.get("source")),
+        # The next sale or auction date, ISO (None without one): the results' "Auction Soon" (core.sale_dates).
+        "sale_date": sale_date.isoformat() if (sale_date := parse_date(lead.get("sale_date"))) else None,
     }
 
 

@@ -41,6 +41,7 @@ from datetime import datetime, timedelta, timezone
 from marketplace.core import pricing
 from marketplace.core.criteria import CriteriaError, SearchCriteria
 from marketplace.core.images import illustration_url
+from marketplace.core import sale_dates
 from marketplace.core.leads import GENERATED_KEY, LEAD_TYPES, SOURCE_FOR_TYPE, US_STATES, LeadRecord, lead_record
 from marketplace.sources.markets import (
     DEFAULT_MARKETS,
@@ -302,6 +303,9 @@ class BuiltinSource:
             raw_data=raw,
             latitude=round(float(zrow["lat"]) + rng.uniform(-0.03, 0.03), 6),
             longitude=round(float(zrow["long"]) + rng.uniform(-0.03, 0.03), 6),
+            # Demo auction and pre-foreclosure leads get a demo sale date (its own random stream).
+            sale_date=(sale_dates.demo_sale_date(lead_id, sale_dates.local_today(self._now()))
+                       if lead_type in sale_dates.DATED_DEMO_TYPES else None),
         )
 
     def images_for(self, lead: LeadRecord) -> list[str]:

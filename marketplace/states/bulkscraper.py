@@ -18,10 +18,12 @@ re-checks the session on the server.
 from __future__ import annotations
 
 import uuid
+from datetime import datetime, timezone
 
 import reflex as rx
 
 from marketplace import routes
+from marketplace.core import sale_dates
 from marketplace.core import scrape as rules
 from marketplace.core.criteria import CriteriaError
 from marketplace.core.leads import SCRAPER_LEAD_TYPES, SOURCES, US_STATES
@@ -351,7 +353,8 @@ class BulkScraperState(ProgressVars, AuthState):
         self._render_rows()
 
     def _render_rows(self) -> None:
-        chosen = rules.filter_results(self._results, self.roi_filter, self.size_filter, self.tag_filter, self.sort)
+        chosen = rules.filter_results(self._results, self.roi_filter, self.size_filter, self.tag_filter, self.sort,
+                                      today=sale_dates.local_today(datetime.now(timezone.utc)))
         self.filtered_count = len(chosen)
         self.page = max(1, min(self.page, self.pages))
         start = (self.page - 1) * rules.RESULTS_PAGE_SIZE

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import logging
 import uuid
+from datetime import datetime, timezone
 
 import reflex as rx
 
 from marketplace import routes
 from marketplace.config import get_settings
+from marketplace.core import sale_dates
 from marketplace.core.property_view import archived_from_marketplace
 from marketplace.core.marketplace import percent
 from marketplace.core.times import format_date
@@ -40,6 +42,9 @@ def unlocked_row(row: dashboard.UnlockedLeadRow, zone_name: str) -> dict[str, st
         "unlocked_at": format_date(row.unlocked_at, zone_name),
         "archived": "yes" if archived_from_marketplace(row.is_active, row.bought_in_scrape) else "",
         "provenance": row.provenance,  # 'Demo data (generated)', as on the card and the property page
+        # 'Sale date: Dec 12, 2026 (in 17 days)' and 'Demo date' / 'Sheriff sale date from ...' ('' without one)
+        "sale": sale_dates.date_line(row.sale_date, sale_dates.local_today(datetime.now(timezone.utc))),
+        "sale_source": row.sale_source,
     }
 
 

@@ -27,12 +27,14 @@ only lays them out.
 from __future__ import annotations
 
 import uuid
+from datetime import datetime, timezone
 from urllib.parse import urlparse
 
 import reflex as rx
 
 from marketplace.config import get_settings
 from marketplace.core.lead_map import single_point
+from marketplace.core.sale_dates import local_today
 from marketplace.core.property_view import DEFAULT_HINTS, GALLERY_SIZE, RecordSection, property_view, record_section
 from marketplace import messages
 from marketplace.offloop import run_blocking
@@ -120,7 +122,8 @@ class PropertyState(AuthState):
             self.status = "denied" if await run_blocking(unlocks.lead_exists, lead_id) else "missing"
             return
         site_host = urlparse(get_settings().base_url(browser_origin(self))).hostname
-        view = property_view(*found, own_host=site_host, zone_name=self._zone())
+        view = property_view(*found, own_host=site_host, zone_name=self._zone(),
+                             today=local_today(datetime.now(timezone.utc)))
         lead = found[0]
         point = single_point(lead.id, lead.zip_code, lead.latitude, lead.longitude)
         self.details = view.details

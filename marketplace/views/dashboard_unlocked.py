@@ -19,6 +19,12 @@ def archived_badge(row: dict) -> rx.Component:
     return rx.cond(row["archived"] != "", rx.badge("Archived", variant="surface", color_scheme="gray", size="1"))
 
 
+def sale_line(row: dict, size: str = "1") -> rx.Component:
+    """The lead's sale or auction date and its source ('Sale date: Dec 12, 2026 (in 17 days) · Demo date')."""
+    return rx.cond(row["sale"] != "", rx.text(row["sale"], " · ", row["sale_source"], size=size,
+                                              color=rx.color("orange", 11), class_name="dashboard-sale-date"))
+
+
 def unlocked_row(row: dict) -> rx.Component:
     return rx.table.row(
         rx.table.cell(
@@ -32,6 +38,7 @@ def unlocked_row(row: dict) -> rx.Component:
                 ),
                 rx.text(row["place"], size="1", color_scheme="gray"),
                 ui.provenance_badge(row["provenance"], class_name="dashboard-unlocked-provenance"),
+                sale_line(row),
                 spacing="1",
             )
         ),
@@ -67,6 +74,7 @@ def unlocked_item(row: dict) -> rx.Component:
                 ),
                 rx.text("Unlocked ", row["unlocked_at"], " · ", row["credit_cost"], " credits", size="1",
                         color_scheme="gray"),
+                sale_line(row),
                 spacing="1",
                 min_width="0",
             ),

@@ -14,6 +14,7 @@ from marketplace.views.property_comps import comps_card
 from marketplace.views.property_gallery import gallery
 from marketplace.views.property_map import location_card
 from marketplace.views.property_pipeline import pipeline_card
+from marketplace.views.property_owner_contact import owner_contact_card
 from marketplace.views.property_record import confidence_basis, record_card, roi_basis
 
 NO_LAST_BORDER = {"& > .lv-info-row:last-child": {"border_bottom": "none"}}
@@ -261,6 +262,19 @@ def financial_card() -> rx.Component:
     )
 
 
+def sale_date_row() -> rx.Component:
+    """'Sale date: Dec 12, 2026 (in 17 days)' over where it comes from ('Demo date', 'Sheriff sale date
+    from <dataset>, retrieved <date>')."""
+    return rx.vstack(
+        rx.text(D["sale_date"], size="2", weight="bold", id="property-sale-date"),
+        rx.text(D["sale_source"], size="1", color_scheme="gray", id="property-sale-source"),
+        spacing="1",
+        width="100%",
+        padding_y="0.6rem",
+        border_bottom=styles.ROW_BORDER,
+    )
+
+
 def lead_info_card() -> rx.Component:
     return cards.section_card(
         "file_text",
@@ -269,6 +283,7 @@ def lead_info_card() -> rx.Component:
         rx.vstack(
             info_row("Lead type", D["lead_type"], "property-lead-type"),
             info_row("Source", D["source"], "property-source"),
+            rx.cond(D["sale_date"] != "", sale_date_row()),
             rx.vstack(
                 rx.hstack(
                     rx.text("Confidence", size="2", color_scheme="gray"),
@@ -355,6 +370,7 @@ def property_content() -> rx.Component:
         ),
         comps_card(),
         analyzer_card(),
+        owner_contact_card(),
         pipeline_card(),
         rx.hstack(
             rx.icon("info", size=14, color="var(--gray-10)", flex_shrink="0", margin_top="2px", aria_hidden="true"),

@@ -24,6 +24,7 @@ from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
 from marketplace.core import marketplace as rules
+from marketplace.core import sale_dates
 from marketplace.core.criteria import SearchCriteria
 from marketplace.core.images import card_picture
 from marketplace.core.leads import is_generated
@@ -101,7 +102,7 @@ def _matches(row: dict, f: rules.Filters) -> bool:
             "new": row["is_new"],
             "high_roi": row["is_high_roi"],
             "vacant": row["lead_type"] == "Vacancy",
-            "auction_soon": row["lead_type"] == "Auction",
+            "auction_soon": sale_dates.is_auction_soon(row.get("sale_date"), sale_dates.local_today(utcnow())),
             "unlocked": False,  # signed out in these comparisons
             "two_signals": (row.get("signal_count") or 0) >= 2,
             "absentee": bool(row.get("absentee_owner")),

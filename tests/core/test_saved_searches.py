@@ -1,6 +1,7 @@
 """Saved searches: names, stored queries, summaries, criteria, digest text and the unsubscribe token."""
 
 import uuid
+from datetime import date
 
 import pytest
 
@@ -59,7 +60,10 @@ def test_criteria_and_matching_follow_the_marketplace_filters():
     assert rules.matches(Filters(), rules.lead_facets("Vacancy", None, None, False, False))
     vacant = rules.lead_facets("Vacancy", None, None, True, False)
     assert ("tag", "vacant") in vacant and ("roi", "unknown") in vacant and not any(g == "size" for g, _ in vacant)
-    assert rules.matches(Filters(tags=("auction_soon",)), rules.lead_facets("Auction", 5, 1500, False, False))
+    # "Auction Soon" is a sale date within 30 days of today, whatever the lead type (tests/core/test_sale_dates.py).
+    assert rules.matches(Filters(tags=("auction_soon",)), rules.lead_facets(
+        "Auction", 5, 1500, False, False, sale_date=date(2026, 12, 1), today=date(2026, 11, 25)))
+    assert not rules.matches(Filters(tags=("auction_soon",)), rules.lead_facets("Auction", 5, 1500, False, False))
     assert not rules.matches(Filters(tags=("unlocked",)), probate_hot)
 
 

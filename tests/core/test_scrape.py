@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
 import pytest
 
@@ -128,7 +128,7 @@ def test_file_names():
 def test_result_filters_and_sorts():
     rows = [
         {"id": "a", "roi": 35.0, "square_footage": 900, "lead_type": "Auction", "is_high_roi": True, "is_new": True,
-         "asking_price": 300, "zestimate": 500, "created_at": "2026-11-20"},
+         "asking_price": 300, "zestimate": 500, "created_at": "2026-11-20", "sale_date": "2026-12-10"},
         {"id": "b", "roi": 25.0, "square_footage": 1500, "lead_type": "Vacancy", "is_high_roi": True,
          "is_new": False, "asking_price": 100, "zestimate": 900, "created_at": "2026-11-22"},
         {"id": "c", "roi": 5.0, "square_footage": 2500, "lead_type": "Probate", "is_high_roi": False,
@@ -141,7 +141,9 @@ def test_result_filters_and_sorts():
     assert ids(scrape.filter_results(rows, roi_bands=["gt30", "0-10"])) == ["a", "c"]
     assert ids(scrape.filter_results(rows, roi_bands=["unknown"])) == ["d"]
     assert ids(scrape.filter_results(rows, sizes=["medium", "large"])) == ["b", "c"]
-    assert ids(scrape.filter_results(rows, tags=["vacant", "auction_soon"])) == ["a", "b"]
+    # "Auction Soon": a sale date within 30 days (core.sale_dates), not the lead type.
+    assert ids(scrape.filter_results(rows, tags=["vacant", "auction_soon"], today=date(2026, 11, 25))) == ["a", "b"]
+    assert ids(scrape.filter_results(rows, tags=["auction_soon"], today=date(2026, 11, 1))) == []
     assert ids(scrape.filter_results(rows, roi_bands=["20-30", "gt30"], tags=["new"])) == ["a"]
     assert ids(scrape.filter_results(rows, sort="price_asc")) == ["d", "b", "a", "c"]
     assert ids(scrape.filter_results(rows, sort="newest")) == ["b", "c", "a", "d"]

@@ -4,9 +4,10 @@ import pytest
 import sqlalchemy as sa
 
 from marketplace.core import marketplace as rules
+from marketplace.core import sale_dates
 from marketplace.core.criteria import SearchCriteria
 from marketplace.db import get_engine, session_scope
-from marketplace.models import Lead, UserLead
+from marketplace.models import Lead, UserLead, utcnow
 from marketplace.services import marketplace as svc, seeding
 from marketplace.sources.builtin import BuiltinSource
 
@@ -52,7 +53,8 @@ def _reference(rows, filters, unlocked=frozenset()):
             return False
         if filters.tags:
             hits = {"new": r["is_new"], "high_roi": r["is_high_roi"], "vacant": r["lead_type"] == "Vacancy",
-                    "auction_soon": r["lead_type"] == "Auction", "unlocked": str(r["id"]) in unlocked}
+                    "auction_soon": sale_dates.is_auction_soon(r["sale_date"], sale_dates.local_today(utcnow())),
+                    "unlocked": str(r["id"]) in unlocked}
             if not any(hits[t] for t in filters.tags):
                 return False
         return True

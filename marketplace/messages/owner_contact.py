@@ -1,0 +1,43 @@
+"""Texts of the property page's "Owner contact" card (issue 25 item 3). The refusals (lead locked, search
+failed, shortfall) and the demo note are in ``messages/__init__.py`` (SKIP_TRACE_*), which the service
+raises."""
+
+from marketplace.core.owner_contact import SKIP_TRACE_CREDITS
+
+TITLE = "Owner contact"
+SUBTITLE = "Phone numbers and e-mail addresses of the owner of record"
+FIND_BUTTON = f"Find owner phone and e-mail ({SKIP_TRACE_CREDITS} credits, charged only if a contact is found)"
+EXPLAIN = (f"A search costs {SKIP_TRACE_CREDITS} credits, charged only when at least one phone number or e-mail "
+           "is found. A search that finds nothing is free, and so is opening the result again.")
+CONFIRM_TITLE = "Find the owner's phone and e-mail?"
+CONFIRM_TEXT = (f"{SKIP_TRACE_CREDITS} credits are charged only if a phone number or e-mail is found; "
+                "a search that finds nothing costs nothing.")
+# 'Balance: 500 credits, after a hit: 475 credits'
+CONFIRM_BALANCE = "Balance: {balance} credits, after a hit: {after} credits"
+CONFIRM_BUTTON = f"Search ({SKIP_TRACE_CREDITS} credits if found)"
+CANCEL = "Cancel"
+BALANCE_LINE = "Your balance: {balance} credits"
+BUSY = "Searching for the owner..."
+MISS = "No contact found. You were not charged."
+PHONES = "Phone numbers"
+EMAILS = "E-mail addresses"
+NO_PHONES = "No phone number found."
+NO_EMAILS = "No e-mail address found."
+TYPE_UNKNOWN = "Type not stated"
+DNC_BADGE = "Do not call"
+DNC_EXPLAIN = ("This number is on the National Do Not Call Registry: do not call or text it for marketing "
+               "without the owner's consent.")
+MARK_WRONG = "Mark wrong"
+WRONG_BADGE = "Wrong number"
+UNMARK_WRONG = "Not wrong"
+PROVIDERS = {"demo": "Built-in demo provider", "batchdata": "BatchData"}
+# 'BatchData, Nov 25, 2026 · 25 credits charged' / '... · not charged'
+SOURCE_LINE = "{provider}, {date} · {charge}"
+CHARGED = "{credits} credits charged"
+NOT_CHARGED = "not charged"
+FOUND_TOAST = ("Owner Contact Found", "{cost} credits charged. {balance} credits remaining.")
+MISS_TOAST = ("No Contact Found", MISS)
+# The pricing page's FAQ entry (pages/pricing.py)
+FAQ = ("Can I get the owner's phone number and e-mail?",
+       f"Yes, for a lead you have unlocked: {SKIP_TRACE_CREDITS} credits, charged only when at least one phone number "
+       "or e-mail is found. A search that finds nothing is free, and so is opening the result again.")

@@ -1,0 +1,135 @@
+"""The property page's "Owner contact" card (issue 25 item 3): find the owner's phone and e-mail of an
+unlocked lead for ``core.owner_contact.SKIP_TRACE_CREDITS`` credits, charged only on a hit.
+
+``status``: '' (nothing to show: not loaded, or the lead is not this user's), 'idle' (the button),
+'confirm' (the step showing the balance after a hit), 'busy' (the provider is asked), 'found', 'miss'.
+
+Every handler re-checks on the server: the session (``signed_in``) and the unlock record
+(``services.skip_trace`` raises ``SKIP_TRACE_LOCKED`` before anything is read or charged). The lead is
+the one of the page's own path, never an argument from the browser, so a hand-sent event can only act on
+the lead the tab shows, and only when this user unlocked it. Credits move in the service
+(``ledger.apply_credits``); the header balance is set once from the service's answer.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import reflex as rx
+
+from marketplace.core import owner_contact as rules
+from marketplace.core.errors import UserError
+from marketplace.core.scrape import shortfall_message
+from marketplace.core.times import format_date
+from marketplace.messages import INSUFFICIENT_CREDITS_TITLE, SKIP_TRACE_FAILED, UNEXPECTED_ERROR
+from marketplace.messages import owner_contact as text
+from marketplace.offloop import run_blocking
+from marketplace.services import skip_trace
+from marketplace.states.auth import success_toast
+from marketplace.states.property import PropertyState, lead_id_from_path
+from marketplace.states.signed_in import signed_in
+
+
+class OwnerContactState(PropertyState):
+    oc_status: str = ""
+    oc_lead: str = ""  # the lead the shown result belongs to
+    oc_phones: list[dict[str, str]] = []
+    oc_emails: list[str] = []
+    oc_source: str = ""  # 'BatchData, Nov 25, 2026 · 25 credits charged'
+    oc_demo: bool = False
+    oc_demo_note: str = ""
+    oc_balance: str = ""  # the confirm step's 'Balance: 500 credits, after a hit: 475 credits'
+    oc_busy: bool = False
+    oc_marking: bool = False
+
+    @rx.var
+    def oc_credits_label(self) -> str:
+        """'Your balance: 975 credits' under the card: the balance the search changes."""
+        return text.BALANCE_LINE.format(balance=f"{self.credits:,}")
+
+    def _oc_clear(self, status: str = "") -> None:
+        self.oc_status, self.oc_lead = status, ""
+        self.oc_phones, self.oc_emails = [], []
+        self.oc_source, self.oc_demo, self.oc_demo_note, self.oc_balance = "", False, "", ""
+
+    def _oc_lead_id(self) -> str:
+        return lead_id_from_path(self.router.url.path)
+
+    def _oc_show(self, view: skip_trace.ContactView) -> None:
+        self.oc_status = "found" if view.status == "found" else "miss"
+        self.oc_lead = str(view.lead_id)
+        self.oc_phones = rules.phone_rows(view.phones, text.TYPE_UNKNOWN)
+        self.oc_emails = list(view.emails)
+        charge = (text.CHARGED.format(credits=view.credits_charged) if view.credits_charged
+                  else text.NOT_CHARGED)
+        self.oc_source = text.SOURCE_LINE.format(provider=text.PROVIDERS.get(view.provider, view.provider),
+                                                 date=format_date(view.created_at, self._zone()), charge=charge)
+        self.oc_demo, self.oc_demo_note = view.demo, view.note or ""
+
+    async def _oc_stored(self, user_id: uuid.UUID) -> skip_trace.ContactView | None:
+        """The stored result; ``SkipTraceError`` (Lead Locked) when this user has not unlocked the lead."""
+        return await run_blocking(skip_trace.owner_contact, user_id, self._oc_lead_id())
+
+    @rx.event
+    @signed_in(UNEXPECTED_ERROR)
+    async def load_owner_contact(self, user_id: uuid.UUID):
+        """on_load: the stored result of this lead (free), or the button; nothing for a lead not unlocked."""
+        self._oc_clear()
+        try:
+            stored = await self._oc_stored(user_id)
+        except skip_trace.SkipTraceError:
+            return  # not this user's lead: the page shows 'Property Not Found', this card nothing
+        if stored is None:
+            self.oc_status = "idle"
+        else:
+            self._oc_show(stored)
+
+    @rx.event
+    @signed_in(SKIP_TRACE_FAILED)
+    async def ask_owner_contact(self, user_id: uuid.UUID):
+        """The button: the confirm step with the balance after a hit (a stored result shows at once)."""
+        stored = await self._oc_stored(user_id)  # raises Lead Locked for a lead not unlocked
+        if stored is not None:
+            self._oc_show(stored)
+            return
+        if self.credits < rules.SKIP_TRACE_CREDITS:  # the service refuses the same way; say it before asking
+            raise UserError(INSUFFICIENT_CREDITS_TITLE, shortfall_message(self.credits, rules.SKIP_TRACE_CREDITS))
+        self.oc_status = "confirm"
+        self.oc_balance = text.CONFIRM_BALANCE.format(balance=f"{self.credits:,}",
+                                                      after=f"{self.credits - rules.SKIP_TRACE_CREDITS:,}")
+
+    @rx.event
+    def cancel_owner_contact(self):
+        if self.oc_status == "confirm":
+            self.oc_status, self.oc_balance = "idle", ""
+
+    @rx.event
+    @signed_in(SKIP_TRACE_FAILED, busy="oc_busy", after_error=lambda state: state._oc_after_error())
+    async def find_owner_contact(self, user_id: uuid.UUID):
+        """Search once: charged only on a hit (the service's one transaction); the header balance follows.
+        The confirm step is a guard against a misclick, not a boundary: a hand-sent event searches like the
+        confirmed one (same unlock check, same price, a stored result free)."""
+        self.oc_status = "busy"
+        yield
+        view = await run_blocking(skip_trace.find_owner_contact, user_id, self._oc_lead_id())
+        self._oc_show(view)
+        if view.balance is not None:
+            self.credits = view.balance
+        if view.charged_now:
+            title, message = text.FOUND_TOAST
+            yield success_toast(title, message.format(cost=view.charged_now, balance=f"{self.credits:,}"))
+
+    def _oc_after_error(self):
+        """A refused search (not unlocked, short of credits, provider down): back to the button."""
+        self.oc_status = "idle" if self.oc_status in ("busy", "confirm") else self.oc_status
+        return None
+
+    @rx.event
+    @signed_in(SKIP_TRACE_FAILED, busy="oc_marking")
+    async def toggle_wrong_number(self, user_id: uuid.UUID, number: str):
+        """Mark a found number wrong, or take the mark back (stored: it survives a reload)."""
+        if not isinstance(number, str):
+            return
+        wrong = not any(p["number"] == number and p["wrong"] for p in self.oc_phones)
+        view = await run_blocking(skip_trace.mark_number_wrong, user_id, self._oc_lead_id(), number, wrong)
+        self._oc_show(view)

@@ -1,0 +1,148 @@
+"""The property page's "Owner contact" card (issue 25 item 3; ``states/property_owner_contact.py``).
+
+Element ids (tests): ``owner-contact`` (the card), ``owner-contact-find`` (the button), ``owner-contact-confirm``
+(the confirm step), ``owner-contact-balance``, ``owner-contact-go``, ``owner-contact-cancel``,
+``owner-contact-busy``, ``owner-contact-miss``, ``owner-contact-phones`` (``data-number`` on each row,
+``owner-contact-dnc`` badges, ``owner-contact-wrong`` toggles), ``owner-contact-emails``,
+``owner-contact-source``, ``owner-contact-demo``, ``owner-contact-credits`` (the balance).
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketplace.components import cards, styles
+from marketplace.messages import owner_contact as text
+from marketplace.states.property_owner_contact import OwnerContactState as S
+
+WRAP = {"white_space": "normal", "height": "auto", "min_height": "var(--space-7)", "padding_y": "0.5rem",
+        "text_align": "left"}
+
+
+def _find_button() -> rx.Component:
+    return rx.vstack(
+        rx.button(rx.icon("phone", size=16, aria_hidden="true"), text.FIND_BUTTON, on_click=S.ask_owner_contact,
+                  size="2", id="owner-contact-find", style=WRAP, width="100%"),
+        rx.text(text.EXPLAIN, size="1", color_scheme="gray"),
+        spacing="2",
+        width="100%",
+    )
+
+
+def _confirm() -> rx.Component:
+    return rx.callout.root(
+        rx.vstack(
+            rx.text(text.CONFIRM_TITLE, weight="bold", size="2"),
+            rx.text(text.CONFIRM_TEXT, size="2"),
+            rx.text(S.oc_balance, size="2", weight="medium", id="owner-contact-balance"),
+            rx.flex(
+                rx.button(text.CONFIRM_BUTTON, on_click=S.find_owner_contact, size="2", id="owner-contact-go",
+                          style=WRAP),
+                rx.button(text.CANCEL, on_click=S.cancel_owner_contact, size="2", variant="soft", color_scheme="gray",
+                          id="owner-contact-cancel"),
+                spacing="2",
+                wrap="wrap",
+            ),
+            spacing="2",
+            width="100%",
+        ),
+        color_scheme="indigo",
+        variant="surface",
+        width="100%",
+        id="owner-contact-confirm",
+        role="group",
+        aria_label=text.CONFIRM_TITLE,
+    )
+
+
+def _busy() -> rx.Component:
+    return rx.hstack(rx.spinner(size="2"), rx.text(text.BUSY, size="2"), align="center", spacing="2",
+                     id="owner-contact-busy", role="status")
+
+
+def _phone(row: dict) -> rx.Component:
+    wrong = row["wrong"] != ""
+    return rx.vstack(
+        rx.flex(
+            rx.text(row["number"], size="3", weight="bold", style=styles.NUMBER_STYLE,
+                    text_decoration=rx.cond(wrong, "line-through", "none")),
+            rx.badge(row["type"], variant="soft", color_scheme="gray", size="1"),
+            rx.cond(row["dnc"] != "", rx.badge(text.DNC_BADGE, color_scheme="red", variant="solid", size="1",
+                                               class_name="owner-contact-dnc", title=text.DNC_EXPLAIN)),
+            rx.cond(wrong, rx.badge(text.WRONG_BADGE, color_scheme="orange", variant="soft", size="1",
+                                    class_name="owner-contact-wrong-badge")),
+            rx.spacer(),
+            rx.button(rx.cond(wrong, text.UNMARK_WRONG, text.MARK_WRONG), size="1", variant="soft",
+                      color_scheme=rx.cond(wrong, "gray", "orange"), class_name="owner-contact-wrong",
+                      aria_pressed=rx.cond(wrong, "true", "false"),
+                      aria_label=rx.cond(wrong, f"{text.UNMARK_WRONG}: ", f"{text.MARK_WRONG}: ") + row["number"],
+                      on_click=S.toggle_wrong_number(row["number"]), disabled=S.oc_marking),
+            spacing="2",
+            align="center",
+            wrap="wrap",
+            width="100%",
+        ),
+        rx.cond(row["dnc"] != "", rx.text(text.DNC_EXPLAIN, size="1", color=rx.color("red", 11))),
+        spacing="1",
+        width="100%",
+        padding_y="0.6rem",
+        border_bottom=styles.ROW_BORDER,
+        class_name="owner-contact-phone",
+        custom_attrs={"data-number": row["number"]},
+    )
+
+
+def _found() -> rx.Component:
+    return rx.vstack(
+        rx.text(text.PHONES, size="2", weight="bold"),
+        rx.cond(S.oc_phones.length() > 0,
+                rx.vstack(rx.foreach(S.oc_phones, _phone), spacing="0", width="100%", id="owner-contact-phones"),
+                rx.text(text.NO_PHONES, size="2", color_scheme="gray")),
+        rx.text(text.EMAILS, size="2", weight="bold", padding_top="0.5rem"),
+        rx.cond(S.oc_emails.length() > 0,
+                rx.vstack(rx.foreach(S.oc_emails, lambda e: rx.text(e, size="2", class_name="owner-contact-email")),
+                          spacing="1", width="100%", id="owner-contact-emails"),
+                rx.text(text.NO_EMAILS, size="2", color_scheme="gray")),
+        spacing="2",
+        width="100%",
+    )
+
+
+def _source() -> rx.Component:
+    return rx.vstack(
+        rx.cond(S.oc_demo, rx.callout.root(
+            rx.callout.icon(rx.icon("flask_conical")),
+            rx.callout.text(S.oc_demo_note),  # 'Demo data: these are fictional numbers ...'
+            color_scheme="amber", variant="surface", size="1", width="100%", id="owner-contact-demo")),
+        rx.text(S.oc_source, size="1", color_scheme="gray", id="owner-contact-source"),
+        spacing="2",
+        width="100%",
+    )
+
+
+def owner_contact_card() -> rx.Component:
+    """Shown once the state knows the lead is this user's (``oc_status`` set)."""
+    return rx.cond(
+        S.oc_status != "",
+        cards.section_card(
+            "contact",
+            text.TITLE,
+            text.SUBTITLE,
+            rx.match(
+                S.oc_status,
+                ("idle", _find_button()),
+                ("confirm", _confirm()),
+                ("busy", _busy()),
+                ("miss", rx.vstack(rx.callout.root(rx.callout.icon(rx.icon("search_x")),
+                                                   rx.callout.text(text.MISS), color_scheme="gray",
+                                                   variant="surface", width="100%", id="owner-contact-miss"),
+                                   _source(), spacing="2", width="100%")),
+                ("found", rx.vstack(_found(), _source(), spacing="3", width="100%")),
+                rx.fragment(),
+            ),
+            rx.text(S.oc_credits_label, size="1", color_scheme="gray", id="owner-contact-credits"),
+            heading_as="h2",
+            tile_size="36px",
+            card_id="owner-contact",
+        ),
+    )

@@ -1,0 +1,135 @@
+"""The property page's Owner contact card (``states/property_owner_contact.py``), its real handlers on a
+stand-in for the state against the test database: a hand-sent event for a lead the user has not unlocked
+gets nothing and charges nothing; a hit charges 25 once and sets the header balance; a miss is free; the
+wrong-number mark is stored."""
+
+from __future__ import annotations
+
+import uuid
+from types import SimpleNamespace
+
+import sqlalchemy as sa
+
+from marketplace.db import get_engine
+from marketplace.models import CreditLedger, OwnerContact
+from marketplace.services import unlocks
+from marketplace.states.auth import AuthState
+from marketplace.states.property_owner_contact import OwnerContactState as S
+from tests import aio
+from tests.factories import add_lead
+
+HIT = "100 Contact Ln"  # the demo provider finds 3 phones (one on the Do Not Call list) and an e-mail
+MISS = "103 Contact Ln"  # the demo provider finds nothing
+
+
+class Tab:
+    _error_text = AuthState._error_text
+    _error_toast = AuthState._error_toast
+    _access_denied = AuthState._access_denied
+    _zone = AuthState._zone
+    _oc_clear, _oc_lead_id, _oc_show, _oc_stored, _oc_after_error = (
+        S._oc_clear, S._oc_lead_id, S._oc_show, S._oc_stored, S._oc_after_error)
+    load = S.load_owner_contact.fn
+    ask = S.ask_owner_contact.fn
+    cancel = S.cancel_owner_contact.fn
+    find = S.find_owner_contact.fn
+    toggle = S.toggle_wrong_number.fn
+
+    def __init__(self, user: uuid.UUID, lead_id: str, credits: int):
+        self.user, self.credits, self.time_zone = user, credits, "UTC"
+        self.router = SimpleNamespace(url=SimpleNamespace(path=f"/property/{lead_id}"))
+        self.oc_busy = self.oc_marking = False
+        self._oc_clear()
+
+    async def _current_user_id(self):
+        return self.user
+
+
+def _drain(gen) -> list:
+    async def go():
+        return [item async for item in gen]
+    return aio.run(go())
+
+
+def _spent(user_id) -> int:
+    with get_engine().connect() as conn:
+        return -sum(r.delta for r in conn.execute(sa.select(CreditLedger.__table__).where(
+            CreditLedger.__table__.c.user_id == user_id, CreditLedger.__table__.c.reason == "skip_trace")))
+
+
+def _contacts() -> int:
+    with get_engine().connect() as conn:
+        return conn.execute(sa.select(sa.func.count()).select_from(OwnerContact.__table__)).scalar_one()
+
+
+def test_hand_sent_events_for_a_lead_not_unlocked_get_nothing_and_charge_nothing(db_url, new_user):
+    user = new_user(credits=500)
+    lead_id = str(add_lead(address=HIT))
+    tab = Tab(user.id, lead_id, 500)
+    aio.run(tab.load())
+    assert tab.oc_status == ""
+    toast = aio.run(tab.ask())
+    assert "Unlock this lead to find the owner" in str(toast) and tab.oc_status == ""
+    events = _drain(tab.find())
+    assert "Unlock this lead to find the owner" in str(events)
+    aio.run(tab.toggle("(212) 555-0188"))
+    assert (tab.oc_phones, tab.credits, _spent(user.id), _contacts()) == ([], 500, 0, 0)
+
+
+def test_a_hit_charges_once_and_a_reload_shows_it_free(db_url, new_user):
+    user = new_user(credits=500)
+    lead_id = str(add_lead(address=HIT, credit_cost=120))
+    unlocks.unlock_lead(user.id, lead_id)
+    tab = Tab(user.id, lead_id, 380)
+    aio.run(tab.load())
+    assert tab.oc_status == "idle"
+    aio.run(tab.ask())
+    assert (tab.oc_status, tab.oc_balance) == ("confirm", "Balance: 380 credits, after a hit: 355 credits")
+    tab.cancel()
+    assert tab.oc_status == "idle"
+    aio.run(tab.ask())
+    events = _drain(tab.find())
+    assert tab.oc_status == "found" and tab.credits == 355 and _spent(user.id) == 25
+    assert "25 credits charged. 355 credits remaining." in str(events)
+    assert [p["number"] for p in tab.oc_phones] == ["(212) 555-0188", "(404) 555-0164", "(305) 555-0107"]
+    assert [p["dnc"] for p in tab.oc_phones] == ["", "", "yes"]
+    assert tab.oc_emails == ["owner11.121@example.com"] and tab.oc_demo
+    assert tab.oc_source.startswith("Built-in demo provider, ") and tab.oc_source.endswith("25 credits charged")
+
+    again = Tab(user.id, lead_id, 355)  # a reload: the stored result, nothing charged
+    aio.run(again.load())
+    assert again.oc_status == "found" and again.oc_phones == tab.oc_phones
+    _drain(again.find())  # even a hand-sent search again is free
+    assert (again.credits, _spent(user.id), _contacts()) == (355, 25, 1)
+
+    aio.run(again.toggle("(404) 555-0164"))
+    assert [p["wrong"] for p in again.oc_phones] == ["", "yes", ""]
+    third = Tab(user.id, lead_id, 355)
+    aio.run(third.load())
+    assert [p["wrong"] for p in third.oc_phones] == ["", "yes", ""]
+    aio.run(third.toggle("(404) 555-0164"))
+    assert [p["wrong"] for p in third.oc_phones] == ["", "", ""]
+
+
+def test_a_miss_is_free(db_url, new_user):
+    user = new_user(credits=200)
+    lead_id = str(add_lead(address=MISS, credit_cost=60))
+    unlocks.unlock_lead(user.id, lead_id)
+    tab = Tab(user.id, lead_id, 140)
+    aio.run(tab.load())
+    aio.run(tab.ask())
+    _drain(tab.find())
+    assert (tab.oc_status, tab.credits, _spent(user.id)) == ("miss", 140, 0)
+    assert tab.oc_source.endswith("not charged")
+
+
+def test_too_few_credits_is_said_before_the_confirm_step(db_url, new_user):
+    user = new_user(credits=130)
+    lead_id = str(add_lead(address=HIT, credit_cost=120))
+    unlocks.unlock_lead(user.id, lead_id)
+    tab = Tab(user.id, lead_id, 10)
+    aio.run(tab.load())
+    toast = aio.run(tab.ask())
+    assert "You have 10 credits but need 25." in str(toast) and tab.oc_status == "idle"
+    _drain(tab.find())  # a hand-sent search is refused by the service the same way
+    assert (tab.oc_status, tab.credits, _spent(user.id), _contacts()) == ("idle", 10, 0, 0)
