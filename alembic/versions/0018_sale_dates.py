@@ -5,7 +5,7 @@ rewrites a lead whose values changed); generated auction and pre-foreclosure lea
 a demo date. Existing generated leads keep none (never "Auction Soon") until the daily refresh replaces them.
 
 Revision ID: 0018
-Revises: 0017 (comps; chained after main's head at rebase)
+Revises: 0017
 Create Date: 2026-11-25
 """
 import sqlalchemy as sa
