@@ -53,6 +53,15 @@ class ThemeColorsRadixPlugin(rx.plugins.RadixThemesPlugin):
         super().pre_compile(**context)
         context["add_modify_task"]("vite.config.js", icons_in_one_chunk)
 
+    def get_stylesheet_paths(self, **context):
+        if not self.enabled:
+            return ()
+        # In styles.css' order: the scales, then the base tokens (whose gray-colour mapping, e.g.
+        # --gray-1: var(--slate-1), must come after the gray scale), the components, the utilities.
+        return (*(f"@radix-ui/themes/tokens/colors/{color}.css" for color in THEME_COLORS),
+                "@radix-ui/themes/tokens/base.css", "@radix-ui/themes/components.css",
+                "@radix-ui/themes/utilities.css")
+
 
 # The lucide icons the pages use (each its own module of a few hundred bytes) go into one chunk:
 # left to the bundler, every icon shared by a different set of pages became a file of its own,
@@ -65,13 +74,6 @@ def icons_in_one_chunk(vite_config: str) -> str:
         raise RuntimeError("vite.config.js has no codeSplitting groups (Reflex changed its template): "
                            "update rxconfig.icons_in_one_chunk")
     return vite_config.replace("groups: [", "groups: [\n            " + ICONS_CHUNK, 1)
-
-    def get_stylesheet_paths(self, **context):
-        if not self.enabled:
-            return ()
-        return ("@radix-ui/themes/tokens/base.css",
-                *(f"@radix-ui/themes/tokens/colors/{color}.css" for color in THEME_COLORS),
-                "@radix-ui/themes/components.css", "@radix-ui/themes/utilities.css")
 
 
 config = rx.Config(
