@@ -3,9 +3,10 @@ before the page can run, measured as they go over the wire (the build's brotli s
 under 256 bytes are sent as they are), against budgets written here, so the weight never creeps
 back. Reads the build the shared live server serves (no second build).
 
-Measured when the budgets were set (2026-11, Reflex 0.10.1): / 312 KiB of preloaded scripts in
-33 files before issue 26, 13x KiB in 1x files after; /marketplace 313 KiB in 28 files before,
-1xx KiB after (README, Page weight)."""
+Measured when the budgets were set (Reflex 0.10.1): / preloaded 312 KiB of scripts in 33 files
+before issue 26 and 195 KiB in 15 after; /marketplace 313 KiB in 28 files before, 228 KiB in 26
+after; the stylesheet 53 KiB before, 44 KiB after (README, Benchmarks). The budgets leave about
+5 % for what comes next; a change that needs more says so here."""
 
 from __future__ import annotations
 
@@ -17,14 +18,15 @@ import pytest
 
 KIB = 1024
 # Brotli bytes of the scripts a page preloads (module preloads and the module script's imports).
-SCRIPT_BUDGET = {"/": 150 * KIB, "/marketplace": 165 * KIB}
+SCRIPT_BUDGET = {"/": 205 * KIB, "/marketplace": 240 * KIB}
 # Brotli bytes of its stylesheets (Radix Themes' components, utilities and the app's colour scales).
-STYLE_BUDGET = 48 * KIB
+STYLE_BUDGET = 46 * KIB
 # Requests for those scripts: each costs a slow network a round trip per handful.
-MAX_SCRIPT_FILES = 16
-# The whole build's script files: lucide's DynamicIcon (an icon named by a state var) made one per
-# lucide icon, about 2,000 (tests/test_page_weight.py keeps the icons static in the source).
-MAX_BUILD_SCRIPTS = 300
+MAX_SCRIPT_FILES = {"/": 20, "/marketplace": 30}
+# The whole build's script files (about 350: the pages, shared chunks and the code block's ~290
+# Prism languages, loaded on demand): lucide's DynamicIcon (an icon named by a state var) adds one
+# per lucide icon, about 2,000 (tests/test_page_weight.py keeps the icons static in the source).
+MAX_BUILD_SCRIPTS = 500
 
 
 def build_dir(live_server) -> Path:
@@ -66,7 +68,7 @@ def test_scripts_a_page_preloads_stay_within_the_budget(live_server, pages, path
     assert total <= SCRIPT_BUDGET[path], (
         f"{path} preloads {total / KIB:.1f} KiB of scripts (brotli), over its budget of "
         f"{SCRIPT_BUDGET[path] / KIB:.0f} KiB: {listing}")
-    assert len(scripts) <= MAX_SCRIPT_FILES, f"{path} preloads {len(scripts)} script files: {listing}"
+    assert len(scripts) <= MAX_SCRIPT_FILES[path], f"{path} preloads {len(scripts)} script files: {listing}"
 
 
 @pytest.mark.parametrize("path", list(SCRIPT_BUDGET))
