@@ -4,6 +4,7 @@ reads REFLEX_-prefixed variables itself)."""
 import reflex as rx
 
 from marketplace import routes
+from marketplace.components.styles import THEME_COLORS
 from marketplace.config import exit_unless_ready, get_settings
 from marketplace.core.http_policy import origin_policy
 
@@ -31,6 +32,50 @@ class PublicSitemapPlugin(rx.plugins.SitemapPlugin):
         super().pre_compile(**{**context, "unevaluated_pages": pages})
 
 
+class ThemeColorsRadixPlugin(rx.plugins.RadixThemesPlugin):
+    """Radix Themes, as light as the pages allow (issue 26).
+
+    * CSS: the colour scales the app uses only (THEME_COLORS) with the base tokens, the
+      components and the utilities, instead of styles.css, which carries all 31 scales.
+    * JS: Radix Themes is not registered for dynamic components (``window.__reflex``, none in
+      this app): that registration imports the library's whole namespace, eagerly into the root
+      chunk, or with ``frontend_lazy_bundled_libraries`` as a dynamic import, which still keeps
+      every component (ThemePanel, menus, ...) in a chunk that every page preloads. Without it
+      pages import the components they render and the rest is tree-shaken away.
+    """
+
+    def pre_compile(self, **context):
+        # Runs after the pages are compiled and before the root and the library list are written.
+        from reflex_base.registry import RegistrationContext
+
+        libraries = RegistrationContext.ensure_context().bundled_libraries
+        libraries[:] = [library for library in libraries if not library.startswith("@radix-ui/themes")]
+        super().pre_compile(**context)
+        context["add_modify_task"]("vite.config.js", icons_in_one_chunk)
+
+    def get_stylesheet_paths(self, **context):
+        if not self.enabled:
+            return ()
+        # In styles.css' order: the scales, then the base tokens (whose gray-colour mapping, e.g.
+        # --gray-1: var(--slate-1), must come after the gray scale), the components, the utilities.
+        return (*(f"@radix-ui/themes/tokens/colors/{color}.css" for color in THEME_COLORS),
+                "@radix-ui/themes/tokens/base.css", "@radix-ui/themes/components.css",
+                "@radix-ui/themes/utilities.css")
+
+
+# The lucide icons the pages use (each its own module of a few hundred bytes) go into one chunk:
+# left to the bundler, every icon shared by a different set of pages became a file of its own,
+# a request each (25 on /), which costs a slow network a round trip per handful.
+ICONS_CHUNK = '{ test: /[\\\\/]node_modules[\\\\/]lucide-react[\\\\/]/, name: "icons" },'
+
+
+def icons_in_one_chunk(vite_config: str) -> str:
+    if "groups: [" not in vite_config:
+        raise RuntimeError("vite.config.js has no codeSplitting groups (Reflex changed its template): "
+                           "update rxconfig.icons_in_one_chunk")
+    return vite_config.replace("groups: [", "groups: [\n            " + ICONS_CHUNK, 1)
+
+
 config = rx.Config(
     app_name="marketplace",
     # Our own engine and Alembic history manage the database; Reflex's model
@@ -41,7 +86,7 @@ config = rx.Config(
     show_built_with_reflex=False,
     # The one theme of the product: light, indigo accent, slate grays, large radius.
     plugins=[
-        rx.plugins.RadixThemesPlugin(
+        ThemeColorsRadixPlugin(
             theme=rx.theme(appearance="light", accent_color="indigo", gray_color="slate", radius="large", scaling="100%")
         ),
         PublicSitemapPlugin(),
@@ -55,6 +100,9 @@ config = rx.Config(
     # The build writes .br and .gz beside each JS/CSS/HTML file; the server sends the best one the
     # browser accepts (brotli: the framework's JS and CSS ~25 % smaller than gzip).
     frontend_compression_formats=["brotli", "gzip"],
+    # Libraries only a dynamic component needs (all of Radix Themes, for one) load when such a
+    # component first renders instead of in the root chunk of every page (issue 26).
+    frontend_lazy_bundled_libraries=True,
     frontend_port=_settings.port,
     backend_port=_settings.port,
 )

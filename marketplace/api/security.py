@@ -44,6 +44,7 @@ from starlette.datastructures import Headers
 
 from marketplace import routes
 from marketplace.config import Settings, get_settings
+from marketplace.api.first_picture import marketplace_link
 from marketplace.api.images import HouseImages
 from marketplace.api.webhook_gate import WebhookGate
 from marketplace.core import http_policy, lead_map
@@ -212,6 +213,9 @@ class HttpHardening:
         https = http_policy.is_https(scope.get("scheme", "http"), headers.getlist("x-forwarded-proto"),
                                      self.trusted_hops)
         extra = http_policy.security_headers(self._csp_for(path), https)
+        if path.rstrip("/") == routes.MARKETPLACE and not scope.get("query_string") \
+                and scope.get("method") in ("GET", "HEAD") and (link := await marketplace_link()):
+            extra = [*extra, ("link", link)]  # its first card's picture loads beside the scripts
 
         async def respond(status: int, body: dict, more: list[tuple[str, str]] = ()) -> None:
             payload = json.dumps(body).encode()

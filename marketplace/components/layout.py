@@ -99,7 +99,7 @@ def drawer_link(label: str, href: str, icon: str) -> rx.Component:
     active = _is_active(href)
     return rx.drawer.close(
         rx.link(
-            rx.hstack(rx.icon(icon, size=18, aria_hidden="true"), rx.text(label), spacing="3", align="center"),
+            rx.hstack(ui.static_icon(icon, size=18, aria_hidden="true"), rx.text(label), spacing="3", align="center"),
             href=href,
             underline="none",
             size="3",
@@ -363,7 +363,12 @@ def page(route: str, title: str | rx.Var, on_load: list | None = None, shell_wra
         def wrapped() -> rx.Component:
             return shell(fn()) if shell_wrapped else fn()
 
+        # Reflex files a page's memoised components under the page function's module: keeping
+        # the page's own module gives each page a chunk of its own (a wrapper defined here would
+        # put all pages' components in one chunk that every page preloads).
         wrapped.__name__ = fn.__name__
+        wrapped.__qualname__ = fn.__qualname__
+        wrapped.__module__ = fn.__module__
         PAGES.append((wrapped, {
             "route": route,
             "title": title + f" | {routes.APP_NAME}" if isinstance(title, rx.Var) else f"{title} | {routes.APP_NAME}",

@@ -28,7 +28,7 @@ def loading_view(text: str, element_id: str, text_size: str = "3") -> rx.Compone
 def status_icon(icon: rx.Component | str, color: str = "accent", **props) -> rx.Component:
     """The large tinted tile at the top of a message screen."""
     return rx.center(
-        rx.icon(icon, size=28, aria_hidden="true") if isinstance(icon, str) else icon,
+        ui.static_icon(icon, size=28, aria_hidden="true") if isinstance(icon, str) else icon,
         width="64px",
         height="64px",
         border_radius=styles.RADIUS_LARGE,

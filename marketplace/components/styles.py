@@ -7,6 +7,12 @@ from __future__ import annotations
 
 import reflex as rx
 
+# The Radix colour scales the app uses (accent indigo, grays slate, and the colour schemes
+# and ``var(--<colour>-N)`` the views name): only their CSS is loaded (rxconfig.py), not
+# all 31 of Radix Themes'. tests/test_page_weight.py fails on a colour named outside this list.
+THEME_COLORS = ("gray", "slate", "indigo", "iris", "grass", "amber", "red", "tomato", "orange", "violet",
+                "blue", "sky", "bronze")
+
 # Elevation of the app's cards (dashboard, property, settings, explorer).
 CARD_SHADOW = {"box_shadow": "0 1px 2px rgba(16, 24, 40, 0.04), 0 8px 24px -12px rgba(30, 41, 99, 0.12)"}
 # Card padding: compact on phones, roomy from ``sm``.

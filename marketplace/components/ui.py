@@ -24,6 +24,20 @@ def responsive(initial=None, xs=None, sm=None, md=None, lg=None) -> dict:
     return rx.breakpoints(custom={BREAKPOINTS[name]: value for name, value in values.items() if value is not None})
 
 
+def static_icon(name: str, **props) -> rx.Component:
+    """A lucide icon whose name is known when the page is compiled (a Python string).
+
+    An icon named by a state var compiles to lucide's ``DynamicIcon``, which ships a map of
+    every lucide icon (~2,000) to every page: show a state-dependent icon with ``rx.cond`` or
+    ``rx.match`` over static ones. ``rx.icon`` gets a string literal everywhere else
+    (tests/test_page_weight.py checks the source); helpers that take an icon name pass it here.
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"icon name must be a str known at compile time, got {type(name).__name__} "
+                        "(use rx.cond / rx.match over static icons)")
+    return rx.icon(name, **props)
+
+
 # Maximum content width and responsive side padding shared by every section.
 CONTENT_MAX_WIDTH = "1200px"
 PAGE_PADDING_X = responsive("1rem", sm="1.5rem", md="2rem")
@@ -72,7 +86,7 @@ def section(*children: rx.Component, muted: bool = False, section_id: str | None
 def eyebrow(text: str, icon: str | None = None) -> rx.Component:
     """The small pill above a heading (e.g. "How It Works")."""
     return rx.badge(
-        *([rx.icon(icon, size=14, aria_hidden="true")] if icon else []),
+        *([static_icon(icon, size=14, aria_hidden="true")] if icon else []),
         text,
         size="2",
         variant="soft",
@@ -103,7 +117,7 @@ def icon_tile(icon: str, color: str = "indigo", size: str = "44px", icon_size: i
     style = {"width": size, "height": size, "min_width": size, "border_radius": "var(--radius-4)",
              "background": background or f"var(--{color}-3)", "color": foreground or f"var(--{color}-11)",
              "flex_shrink": "0"}
-    return rx.center(rx.icon(icon, size=icon_size, aria_hidden="true"), **{**style, **props})
+    return rx.center(static_icon(icon, size=icon_size, aria_hidden="true"), **{**style, **props})
 
 
 def feature_card(icon: str, title: str, text: str, color: str = "indigo") -> rx.Component:
@@ -218,7 +232,7 @@ def button_link(label, href, icon: str | None = None, variant: str = "solid", si
     with ``icon_first``; ``link_props`` go on the link (``is_external``, ``target``).
     """
     props["class_name"] = " ".join(filter(None, ["lv-button-link", props.get("class_name")]))
-    icons = [rx.icon(icon, size=icon_size, aria_hidden="true")] if icon else []
+    icons = [static_icon(icon, size=icon_size, aria_hidden="true")] if icon else []
     children = [*icons, label] if icon_first else [label, *icons]
     link_props = dict(link_props or {})
     if props.get("color_scheme") is not None:
@@ -238,7 +252,7 @@ def cta_band(title: str, text: str, actions: list[rx.Component], icon: str | Non
     return rx.box(
         rx.flex(
             rx.vstack(
-                *([rx.center(rx.icon(icon, size=22, aria_hidden="true"), class_name="lv-cta-icon")] if icon else []),
+                *([rx.center(static_icon(icon, size=22, aria_hidden="true"), class_name="lv-cta-icon")] if icon else []),
                 rx.heading(title, as_="h2", size={"initial": "6", "md": "7"}, weight="bold", class_name="lv-balance"),
                 rx.text(text, size={"initial": "3", "md": "4"}, class_name="lv-cta-text"),
                 spacing="3",

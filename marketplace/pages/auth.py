@@ -273,7 +273,7 @@ def brand_panel() -> rx.Component:
         rx.vstack(
             *[
                 rx.hstack(
-                    rx.center(rx.icon(icon, size=18), style=POINT_ICON_STYLE),
+                    rx.center(ui.static_icon(icon, size=18), style=POINT_ICON_STYLE),
                     rx.vstack(
                         rx.text(title, weight="bold", size="3"),
                         rx.text(body, size="2", color_scheme="gray"),

@@ -41,7 +41,7 @@ def _panel(*children, panel_id: str, **props) -> rx.Component:
 
 def _badge_icon(icon: str, color: str) -> rx.Component:
     return rx.center(
-        rx.icon(icon, size=30, aria_hidden="true", stroke_width=2.5),
+        ui.static_icon(icon, size=30, aria_hidden="true", stroke_width=2.5),
         width="64px",
         height="64px",
         border_radius="9999px",

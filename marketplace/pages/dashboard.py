@@ -31,7 +31,7 @@ def tab_trigger(label: str, value: str, icon: str, short: str | None = None) -> 
     else:
         text = rx.fragment(rx.text(label, class_name="lv-hide-below-sm"), rx.text(short, class_name="lv-hide-from-sm"))
     return rx.tabs.trigger(
-        rx.hstack(rx.icon(icon, size=15, aria_hidden="true", class_name="lv-hide-below-sm"), text, spacing="2",
+        rx.hstack(ui.static_icon(icon, size=15, aria_hidden="true", class_name="lv-hide-below-sm"), text, spacing="2",
                   align="center"),
         value=value,
         id=f"dashboard-tab-{value}",

@@ -74,7 +74,7 @@ def explorer_content() -> rx.Component:
 def _op_button(label: str, busy_label: str, icon: str, op: str, handler, element_id: str) -> rx.Component:
     busy = ExplorerState.operation_running == op
     return rx.button(
-        rx.cond(busy, rx.spinner(size="2"), rx.icon(icon, size=16)),
+        rx.cond(busy, rx.spinner(size="2"), ui.static_icon(icon, size=16)),
         rx.cond(busy, busy_label, label),
         on_click=handler,
         disabled=ExplorerState.operation_running != "",

@@ -116,7 +116,7 @@ def sample_lead_card() -> rx.Component:
                 width="100%",
             ),
             rx.hstack(
-                *[rx.hstack(rx.icon(icon, size=14, aria_hidden="true"), rx.text(text, size="2"), spacing="1",
+                *[rx.hstack(ui.static_icon(icon, size=14, aria_hidden="true"), rx.text(text, size="2"), spacing="1",
                             align="center", color="var(--gray-11)")
                   for icon, text in (("bed_double", count_text(HERO_SAMPLE["beds"], "bd")),
                                      ("bath", count_text(HERO_SAMPLE["baths"], "ba")),

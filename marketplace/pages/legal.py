@@ -206,7 +206,7 @@ def legal_tabs(default_tab: str, route_key: str) -> rx.Component:
         rx.tabs.list(
             *[
                 rx.tabs.trigger(
-                    rx.hstack(rx.icon(icon, size=16, aria_hidden="true"),
+                    rx.hstack(ui.static_icon(icon, size=16, aria_hidden="true"),
                               rx.text(label, class_name="lv-hide-below-sm"),
                               rx.text(SHORT_LABELS[value], class_name="lv-hide-from-sm"),
                               spacing="2", align="center"),

@@ -29,7 +29,7 @@ BACKGROUND_STYLE = {
 
 def _heading(icon: str, title, text, *, style: dict = BADGE_STYLE, title_id: str = "reset-title") -> rx.Component:
     return rx.vstack(
-        rx.center(rx.icon(icon, size=22), style=style),
+        rx.center(ui.static_icon(icon, size=22), style=style),
         rx.heading(title, size="6", align="center", id=title_id),
         rx.text(text, size="2", color_scheme="gray", align="center", id=f"{title_id}-text"),
         align="center",

@@ -79,7 +79,7 @@ def hero() -> rx.Component:
                     class_name="lv-balance",
                 ),
                 rx.flex(
-                    *[rx.hstack(rx.icon(icon, size=16, color="var(--accent-10)", aria_hidden="true"),
+                    *[rx.hstack(ui.static_icon(icon, size=16, color="var(--accent-10)", aria_hidden="true"),
                                 rx.text(text, size="2", weight="medium"), spacing="2", align="center")
                       for icon, text in (("trending_up", f"Average ROI {AVERAGE_ROI}"),
                                          ("infinity", "Credits never expire"),

@@ -16,6 +16,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketplace import messages
+from marketplace.components import ui
 from marketplace.core.filter_values import CITY_MAX_LENGTH, STATE_OPTIONS
 from marketplace.states.marketplace import MarketplaceState as S
 
@@ -131,7 +132,7 @@ def bar_popover(group_id: str, label: str, short: str, icon: str, count, content
     return rx.popover.root(
         rx.popover.trigger(
             rx.button(
-                rx.icon(icon, size=14, aria_hidden="true"),
+                ui.static_icon(icon, size=14, aria_hidden="true"),
                 short,
                 rx.cond(count > 0, rx.badge(count, variant="solid", radius="full", size="1")),
                 rx.icon("chevron_down", size=14, aria_hidden="true"),

@@ -209,10 +209,12 @@ def deal_figures() -> rx.Component:
 def toolbar() -> rx.Component:
     return rx.flex(
         rx.hstack(
-            rx.icon(rx.match(S.save_kind, ("saved", "cloud_check"), ("pending", "cloud_upload"),
-                             ("new", "cloud"), "cloud_alert"), size=16, aria_hidden="true",
-                    color=rx.match(S.save_kind, ("saved", "var(--grass-11)"), ("pending", "var(--gray-11)"),
-                                   ("new", "var(--gray-11)"), "var(--amber-11)")),
+            # Static icons (a state-named icon would ship all of lucide: tests/test_page_weight.py).
+            rx.match(S.save_kind,
+                     ("saved", rx.icon("cloud_check", size=16, aria_hidden="true", color="var(--grass-11)")),
+                     ("pending", rx.icon("cloud_upload", size=16, aria_hidden="true", color="var(--gray-11)")),
+                     ("new", rx.icon("cloud", size=16, aria_hidden="true", color="var(--gray-11)")),
+                     rx.icon("cloud_alert", size=16, aria_hidden="true", color="var(--amber-11)")),
             rx.text(S.save_status, size="2", id="analyzer-save-status", data_kind=S.save_kind),
             spacing="2",
             align="center",

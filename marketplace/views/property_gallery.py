@@ -110,12 +110,10 @@ def image_placeholder() -> rx.Component:
     return rx.center(
         rx.vstack(
             rx.center(
-                rx.icon(
-                    rx.match(D["image_status"], ("Images are being verified", "hourglass"),
-                             ("Images could not be loaded", "image_off"), "image"),
-                    size=26,
-                    aria_hidden="true",
-                ),
+                rx.match(D["image_status"],
+                         ("Images are being verified", rx.icon("hourglass", size=26, aria_hidden="true")),
+                         ("Images could not be loaded", rx.icon("image_off", size=26, aria_hidden="true")),
+                         rx.icon("image", size=26, aria_hidden="true")),
                 width="56px",
                 height="56px",
                 border_radius="var(--radius-5)",

@@ -41,7 +41,7 @@ def info_row(label: str, value: rx.Component | rx.Var | str, value_id: str | Non
 
 def fact_pill(icon: str, label: str, value: rx.Var, value_id: str) -> rx.Component:
     return rx.vstack(
-        rx.hstack(rx.icon(icon, size=16, aria_hidden="true"), rx.text(label, size="1", weight="medium"),
+        rx.hstack(ui.static_icon(icon, size=16, aria_hidden="true"), rx.text(label, size="1", weight="medium"),
                   spacing="2", align="center", color="var(--gray-11)"),
         rx.text(value, size="5", weight="bold", id=value_id),
         spacing="1",
@@ -199,8 +199,8 @@ def details_card() -> rx.Component:
 def profit_panel() -> rx.Component:
     return rx.hstack(
         rx.center(
-            rx.icon(rx.match(PropertyState.profit_kind, ("loss", "trending_down"), "trending_up"), size=22,
-                    aria_hidden="true"),
+            rx.cond(PropertyState.profit_kind == "loss", rx.icon("trending_down", size=22, aria_hidden="true"),
+                    rx.icon("trending_up", size=22, aria_hidden="true")),
             width="44px",
             height="44px",
             border_radius="var(--radius-4)",

@@ -155,7 +155,7 @@ def webhook_section() -> rx.Component:
                                             color_scheme="gray"),
                                     spacing="0", align="start", text_align="left"),
                           spacing="3", align="center"),
-                rx.icon(rx.cond(W.open, "chevron-up", "chevron-down"), size=20),
+                rx.cond(W.open, rx.icon("chevron-up", size=20), rx.icon("chevron-down", size=20)),
                 on_click=W.toggle,
                 variant="ghost",
                 color_scheme="gray",

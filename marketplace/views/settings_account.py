@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketplace.components import cards
+from marketplace.components import cards, ui
 from marketplace.core.accounts import NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH
 from marketplace.states.auth import AuthState
 from marketplace.states.settings import SettingsState as S
@@ -32,7 +32,7 @@ def labelled(label: str, field_id: str, control: rx.Component, extra: rx.Compone
 
 def submit_button(label: str, busy_label: str, busy, icon: str, button_id: str, **props) -> rx.Component:
     return rx.button(
-        rx.cond(busy, rx.spinner(size="2"), rx.icon(icon, size=16)),
+        rx.cond(busy, rx.spinner(size="2"), ui.static_icon(icon, size=16)),
         rx.cond(busy, busy_label, label),
         type="submit",
         size="3",

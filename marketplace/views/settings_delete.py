@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketplace.components import cards
+from marketplace.components import cards, ui
 from marketplace.states.auth import AuthState
 from marketplace.states.settings import SettingsState as S
 from marketplace.views.dashboard_purchases import purchases_card
@@ -35,7 +35,7 @@ KEPT_WHY = ("We must keep payment and credit records for accounting and tax purp
 
 def _point(text: str, icon: str, color: str) -> rx.Component:
     return rx.hstack(
-        rx.icon(icon, size=15, color=f"var(--{color}-11)", flex_shrink="0", margin_top="3px", aria_hidden="true"),
+        ui.static_icon(icon, size=15, color=f"var(--{color}-11)", flex_shrink="0", margin_top="3px", aria_hidden="true"),
         rx.text(text, size="2"),
         spacing="2",
         align="start",

@@ -59,6 +59,7 @@ class LiveServer:
     prod_shape: bool = False  # PostgreSQL + Redis + GRANIAN_WORKERS=2 (LV_PROD_SHAPE=1)
     pid: int = 0  # the `reflex run` process, leader of the server's process group
     port: int = 0
+    app_dir: Path | None = None  # where it was built: the served files are app_dir/.web/build/client
 
 
 def _free_port() -> int:
@@ -142,10 +143,11 @@ def _serve(tmp: Path, database_url: str, extra_env: dict, prod_shape: bool, *, s
     name = f"live-server-{second}" if second else ("live-server-prod-shape" if prod_shape else "live-server")
     log_path = ARTIFACTS / f"{name}.log"
     log = open(log_path, "w")
+    app_dir = variant_app_dir(second) if second else _app_dir()
     proc = subprocess.Popen(
         [sys.executable, "-m", "reflex", "run", "--env", "prod", "--frontend-port", str(port),
          "--backend-port", str(port)],
-        cwd=variant_app_dir(second) if second else _app_dir(), env=env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=app_dir, env=env, stdout=log, stderr=subprocess.STDOUT,
         start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
@@ -163,7 +165,7 @@ def _serve(tmp: Path, database_url: str, extra_env: dict, prod_shape: bool, *, s
                 pytest.fail(f"app did not start in {SERVER_START_TIMEOUT}s; see {log_path}")
             time.sleep(1)
         yield LiveServer(url=url, database_url=database_url, data_dir=tmp, log_path=log_path,
-                         prod_shape=prod_shape, pid=proc.pid, port=port)
+                         prod_shape=prod_shape, pid=proc.pid, port=port, app_dir=app_dir)
     finally:
         try:
             os.killpg(proc.pid, signal.SIGTERM)
