@@ -153,7 +153,8 @@ def test_dashboard_unlocked_leads_link_to_their_property_pages(page: Page, live_
         (older, "Tampa, FL 33602", "10.0%", "100"),
     ]):
         row = rows.nth(index)
-        expect(row.locator("td").nth(0)).to_have_text(lead["address"] + place)
+        # The test leads are generated ones: the row says so, as the card does.
+        expect(row.locator("td").nth(0)).to_have_text(lead["address"] + place + "Demo data (generated)")
         expect(row.locator("td").nth(1)).to_have_text(lead["lead_type"])
         expect(row.locator("td").nth(2)).to_have_text(roi)
         expect(row.locator("td").nth(3)).to_have_text(cost)
