@@ -12,6 +12,7 @@ from playwright.sync_api import Page
 from sqlmodel import select
 
 from marketplace.core.criteria import SearchCriteria
+from marketplace.core.sale_dates import DATED_DEMO_TYPES
 from marketplace.db import session_scope
 from marketplace.models import UserLead
 from marketplace.services import auth_sessions
@@ -33,6 +34,8 @@ def make_lead(**overrides) -> dict:
     tag = uuid.uuid4().hex[:6].upper()
     row.update(address=f"{row['address'].split(' ', 1)[0]} Test {tag} Ln", external_id=f"test:{uuid.uuid4()}")
     row.update(overrides)
+    if "lead_type" in overrides and "sale_date" not in overrides and row["lead_type"] not in DATED_DEMO_TYPES:
+        row["sale_date"] = None  # as the generator makes such a lead: only auction-like types carry a date
     if "image_urls" in overrides and "primary_image_url" not in overrides:
         row["primary_image_url"] = overrides["image_urls"][0] if overrides["image_urls"] else None
     return row
