@@ -130,7 +130,9 @@ def test_dashboard_unlocked_leads_link_to_their_property_pages(page: Page, live_
     user = make_user(first_name="Ava", credits=1000)
     now = utcnow()
     start = month_start(now)
-    older = make_lead(roi=10.0, credit_cost=100, city="Tampa", state="FL", zip_code="33602", lead_type="Auction")
+    # No sale dates: each row's first cell is exactly address, place and the demo label.
+    older = make_lead(roi=10.0, credit_cost=100, city="Tampa", state="FL", zip_code="33602", lead_type="Auction",
+                      sale_date=None)
     early = make_lead(roi=20.0, credit_cost=120, city="Miami", state="FL", zip_code="33101", lead_type="Probate")
     latest = make_lead(roi=None, credit_cost=60, city="Denver", state="CO", zip_code="80202", lead_type="Vacancy")
     store(live_server, older, early, latest)
