@@ -242,8 +242,9 @@ def relative_location(location: str, host_header: str | None) -> str:
 BUILD_ASSETS_PREFIX = "/assets/"  # where the compiled frontend's bundler puts its files
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
-# Vite names its output name-HASH.ext, the hash 8 URL-safe characters (with a digit or capital).
-_HASHED_FILE = re.compile(r"[^/]+-(?=[A-Za-z0-9_-]{0,7}[0-9A-Z])[A-Za-z0-9_-]{8}\.[a-z0-9]{1,5}(?:\.map)?")
+# Vite names its output name-HASH.ext, the hash 8 URL-safe characters. A hash may be all lower-case letters
+# ('callout-wybvuyqa.js'): only the /assets/ folder, which holds nothing but the bundler's output, tells.
+_HASHED_FILE = re.compile(r"[^/]+-[A-Za-z0-9_-]{8}\.[a-z0-9]{1,5}(?:\.map)?")
 
 
 def is_hashed_build_file(path: str) -> bool:
