@@ -63,6 +63,21 @@ class ThemeColorsRadixPlugin(rx.plugins.RadixThemesPlugin):
                 "@radix-ui/themes/utilities.css")
 
 
+class PaintFirstPlugin(rx.plugins.Plugin):
+    """Every built page paints its prerendered content before its scripts start
+    (``marketplace.core.paint_first``; issue 26). Runs after the build, before the
+    .br/.gz sidecars are written, so they carry the rewritten pages."""
+
+    def post_build(self, **context):
+        from marketplace.core.paint_first import paint_first
+
+        for html in sorted(context["static_dir"].rglob("*.html")):
+            text = html.read_text(encoding="utf-8")
+            rewritten = paint_first(text)  # UnexpectedPage (the framework changed) stops the build
+            if rewritten != text:
+                html.write_text(rewritten, encoding="utf-8")
+
+
 # The lucide icons the pages use (each its own module of a few hundred bytes) go into one chunk:
 # left to the bundler, every icon shared by a different set of pages became a file of its own,
 # a request each (25 on /), which costs a slow network a round trip per handful.
@@ -90,6 +105,7 @@ config = rx.Config(
             theme=rx.theme(appearance="light", accent_color="indigo", gray_color="slate", radius="large", scaling="100%")
         ),
         PublicSitemapPlugin(),
+        PaintFirstPlugin(),
     ],
     # CORS and the websocket: only the site's own origin (SITE_URL; in development
     # also localhost/127.0.0.1 on PORT). Same-origin pages need no CORS grant;

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from marketplace.api import alerts, deal_sheet, downloads, explorer_export, pipeline_export, stripe_webhook, webhook
+from marketplace.api import (
+    alerts,
+    deal_sheet,
+    downloads,
+    explorer_export,
+    first_picture,
+    pipeline_export,
+    stripe_webhook,
+    webhook,
+)
 from marketplace.offloop import run_blocking
 from marketplace.services.health import ping_database
 
@@ -30,4 +39,5 @@ def create_api() -> FastAPI:
     api.include_router(explorer_export.router)
     api.include_router(alerts.router)
     api.include_router(pipeline_export.router)
+    api.include_router(first_picture.router)
     return api

@@ -1,13 +1,24 @@
-"""/marketplace's first picture, announced with the page (issue 26 #2).
+"""/marketplace's first picture, shown before the page's state arrives (issue 26 #2).
 
 The page is prerendered without its cards: they arrive with the page's state, after the scripts
-have run and the websocket has answered, and the first card's picture is the page's largest paint
-on a phone. A ``Link: rel=preload`` header on the page's HTML names that picture, so the browser
-fetches it while the scripts load instead of after them; when the card renders, its picture is
-already there. Only for the page as it opens without a query string (the default filters: the
-same first card for every visitor); the srcset and sizes are the card's own, so the browser
-picks the same file the card will use. Looked up at most once a minute, off the event loop; a
-failed lookup only means no header.
+have run and the websocket has answered, and the first card's picture is the page's largest
+paint on a phone. Two things bring that picture forward:
+
+* a ``Link: rel=preload`` header on the page's HTML names it, so the browser fetches it while
+  the page loads instead of after the scripts (only for the page as it opens without a query
+  string: the default filters give every visitor the same first card; the srcset and sizes are
+  the card's own, so the browser picks the same file the card will use);
+* the loading skeleton's first card shows it at once, from the prerendered HTML, through
+  ``/api/images/first-card-{400|800}.jpg``: a redirect (never cached) to the first card's JPEG of
+  that width, the file the preload fetched. When the cards arrive, the first one shows the
+  same file in the same place. The page's address (the request's Referer, which the site's
+  Referrer-Policy keeps whole on its own requests) tells which filters the skeleton stands
+  for: /marketplace?lead_type=Probate shows the first Probate card's picture, never another
+  lead's. When that first card has no drawing of ours (a photo from a source, or no lead at
+  all) the address answers with the neutral placeholder drawing.
+
+A query's first card is looked up at most once a minute (the last ``MAX_QUERIES`` queries kept),
+off the event loop; a failed lookup only means no header and the placeholder.
 """
 
 from __future__ import annotations
@@ -15,8 +26,14 @@ from __future__ import annotations
 import logging
 import time
 
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+
+from marketplace import routes
 from marketplace.core import marketplace as rules
-from marketplace.core.images import CARD_PICTURE_SIZES
+from marketplace.core.images import CARD_PICTURE_SIZES, FIRST_CARD_PICTURE, PLACEHOLDER_SVG, srcset_widths
 from marketplace.core.lead_cards import card_data
 from marketplace.offloop import run_blocking
 from marketplace.services.marketplace import query_page
@@ -24,7 +41,12 @@ from marketplace.services.marketplace import query_page
 log = logging.getLogger(__name__)
 
 TTL_S = 60.0
-_cached: dict = {"at": None, "link": None}
+MAX_QUERIES = 256
+NOT_CACHED = {"cache-control": "no-store"}
+# Query string (the filters as the page's address has them) -> (looked up at, (src, srcset) or None).
+_cached: dict[str, tuple[float, tuple[str, str] | None]] = {}
+
+router = APIRouter()
 
 
 def preload_header(src: str, srcset: str) -> str | None:
@@ -37,24 +59,53 @@ def preload_header(src: str, srcset: str) -> str | None:
     return value
 
 
-def first_picture_link(database_url: str | None = None) -> str | None:
-    """The preload header of the first card of /marketplace with the default filters (blocking)."""
-    result = query_page(rules.Filters.from_query(""), None, database_url)
+def first_picture(database_url: str | None = None, query: str = "") -> tuple[str, str] | None:
+    """(src, srcset) of the first card of /marketplace?``query`` (blocking); the default filters
+    without one."""
+    result = query_page(rules.Filters.from_query(query), None, database_url)
     if not result.cards:
         return None
     card = card_data(result.cards[0])
-    return preload_header(card["primary_image"], card["primary_srcset"])
+    return (card["primary_image"], card["primary_srcset"]) if card["primary_image"] else None
+
+
+async def cached_first_picture(query: str = "", now: float | None = None) -> tuple[str, str] | None:
+    """``first_picture``, cached for ``TTL_S`` seconds a query."""
+    now = time.monotonic() if now is None else now
+    if (hit := _cached.get(query)) is not None and now - hit[0] < TTL_S:
+        return hit[1]
+    try:
+        picture = await run_blocking(first_picture, None, query)
+    except Exception:  # noqa: BLE001 - no preload and the placeholder: the page itself is unaffected
+        log.exception("marketplace first picture lookup failed")
+        picture = None
+    _cached.pop(query, None)
+    _cached[query] = (now, picture)
+    while len(_cached) > MAX_QUERIES:
+        _cached.pop(next(iter(_cached)))  # the oldest lookup
+    return picture
+
+
+def page_query(referer: str | None) -> str:
+    """The query string of the marketplace page that asks for its skeleton's picture ("" for any
+    other or no page: the default filters)."""
+    parts = urlsplit(referer or "")
+    return parts.query if parts.path.rstrip("/") == routes.MARKETPLACE else ""
 
 
 async def marketplace_link(now: float | None = None) -> str | None:
-    """``first_picture_link``, cached for ``TTL_S`` seconds."""
-    now = time.monotonic() if now is None else now
-    if _cached["at"] is not None and now - _cached["at"] < TTL_S:
-        return _cached["link"]
-    try:
-        link = await run_blocking(first_picture_link)
-    except Exception:  # noqa: BLE001 - no preload, the page itself is unaffected
-        log.exception("marketplace first picture lookup failed")
-        link = None
-    _cached.update(at=now, link=link)
-    return link
+    """The preload header of /marketplace's first card picture, or None."""
+    picture = await cached_first_picture(now)
+    return preload_header(*picture) if picture else None
+
+
+@router.api_route(FIRST_CARD_PICTURE.format(width="{width}"), methods=["GET", "HEAD"], include_in_schema=False)
+async def first_card_picture(width: str, request: Request) -> Response:
+    """302 to the first card's JPEG of ``width`` pixels; the placeholder drawing when it has none."""
+    if width not in ("400", "800"):
+        return Response(status_code=404, headers=NOT_CACHED)
+    picture = await cached_first_picture(page_query(request.headers.get("referer")))
+    target = srcset_widths(picture[1]).get(int(width)) if picture else None
+    if target:
+        return RedirectResponse(target, status_code=302, headers=NOT_CACHED)
+    return Response(PLACEHOLDER_SVG, media_type="image/svg+xml", headers=NOT_CACHED)

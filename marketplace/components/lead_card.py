@@ -37,7 +37,7 @@ import reflex as rx
 from reflex.vars.base import Var
 from reflex_components_core.react_router.dom import ReactRouterLink
 
-from marketplace.core.images import CARD_PICTURE_SIZES
+from marketplace.core.images import CARD_PICTURE_SIZES, PLACEHOLDER_SVG
 from marketplace.core.lead_cards import CHIP_SEPARATOR, CardView
 from marketplace.messages import UNLOCKING
 from marketplace.states.marketplace import MarketplaceState
@@ -48,15 +48,8 @@ IMAGE_WIDTH, IMAGE_HEIGHT = 400, 240
 # with high priority (the page's largest paint); the others lazily.
 EAGER_CARDS = 3
 
-_PLACEHOLDER_SVG = (
-    "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 400 240'>"
-    "<rect width='400' height='240' fill='#e8ecf4'/>"
-    "<g fill='none' stroke='#9aa4b8' stroke-width='5' stroke-linejoin='round' stroke-linecap='round'>"
-    "<path d='M170 88 L200 62 L230 88'/><path d='M178 81 V112 H222 V81'/><path d='M194 112 V97 H206 V112'/>"
-    "</g></svg>"
-)
 # A house outline; the card's status text (IMAGE_STATUS_TEXT) shows under it.
-PLACEHOLDER_SRC = "data:image/svg+xml;utf8," + quote(_PLACEHOLDER_SVG)
+PLACEHOLDER_SRC = "data:image/svg+xml;utf8," + quote(PLACEHOLDER_SVG)
 # A picture that fails swaps itself for the placeholder (never the placeholder
 # itself, so no loop) and is marked, which shows the status text.
 _SWAP_ON_ERROR = Var(

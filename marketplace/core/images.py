@@ -73,6 +73,36 @@ def card_picture(url: str) -> tuple[str, str]:
     return f"{stem}-400.jpg", f"{stem}-400.jpg 400w, {stem}-800.jpg 800w"
 
 
+# A card's picture when it has none (a house outline on the cards' grey).
+PLACEHOLDER_SVG = (
+    "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 400 240'>"
+    "<rect width='400' height='240' fill='#e8ecf4'/>"
+    "<g fill='none' stroke='#9aa4b8' stroke-width='5' stroke-linejoin='round' stroke-linecap='round'>"
+    "<path d='M170 88 L200 62 L230 88'/><path d='M178 81 V112 H222 V81'/><path d='M194 112 V97 H206 V112'/>"
+    "</g></svg>"
+)
+
+# The address the marketplace's loading skeleton shows its first picture at (api/first_picture.py):
+# it leads to the first card's own JPEG of that width.
+FIRST_CARD_PICTURE = OWN_IMAGE_PREFIX + "first-card-{width}.jpg"
+
+
+def first_card_srcset() -> tuple[str, str]:
+    """(src, srcset) of the skeleton's first picture, in the same widths as a card's."""
+    return (FIRST_CARD_PICTURE.format(width=400),
+            f"{FIRST_CARD_PICTURE.format(width=400)} 400w, {FIRST_CARD_PICTURE.format(width=800)} 800w")
+
+
+def srcset_widths(srcset: str) -> dict[int, str]:
+    """{width: url} of a ``url 400w, url 800w`` srcset (entries of another form are left out)."""
+    widths = {}
+    for entry in (srcset or "").split(","):
+        parts = entry.split()
+        if len(parts) == 2 and parts[1].endswith("w") and parts[1][:-1].isdigit():
+            widths[int(parts[1][:-1])] = parts[0]
+    return widths
+
+
 def house_image_urls(key: str, count: int) -> list[str]:
     """URLs of the app's own renderings for a built-in lead."""
     return [f"{OWN_IMAGE_PREFIX}house/{key}/{n}.svg" for n in range(count)]

@@ -26,10 +26,11 @@ import reflex as rx
 from marketplace import routes
 from marketplace.components import cards, styles, ui
 from marketplace.components.layout import page
-from marketplace.components.lead_card import EAGER_CARDS, lead_card
+from marketplace.components.lead_card import EAGER_CARDS, IMAGE_HEIGHT, IMAGE_WIDTH, lead_card
 from marketplace.components.unlock_confirm import unlock_confirm_dialog
+from marketplace.core.images import CARD_PICTURE_SIZES, first_card_srcset
 from marketplace.core.pricing import low_credit_cost_text
-from marketplace.messages import COUNTDOWN_PENDING, LEADS_LOADING, NO_MATCHING_LEADS
+from marketplace.messages import COUNTDOWN_PENDING, ILLUSTRATION_NOTE, LEADS_LOADING, NO_MATCHING_LEADS
 from marketplace.states.marketplace import MarketplaceState as S
 from marketplace.views.marketplace_filters import filter_bar
 from marketplace.views.marketplace_gallery import images_dialog
@@ -172,25 +173,40 @@ def page_header() -> rx.Component:
 # ------------------------------------------------------------------- results
 
 
-def loading_block() -> rx.Component:
-    skeleton_card = rx.card(
-        rx.vstack(
-            rx.skeleton(height="176px", width="100%"),
-            rx.skeleton(height="20px", width="70%"),
-            rx.skeleton(height="14px", width="45%"),
-            rx.skeleton(height="96px", width="100%"),
-            rx.skeleton(height="40px", width="100%"),
-            spacing="3",
-        ),
-        size="2",
-        class_name="lv-card lv-lc-skeleton",  # a lead card's height (assets/lead_card.css)
+def first_picture() -> rx.Component:
+    """The first skeleton card's picture: the first card's own picture, in the prerendered page
+    (``api/first_picture.py``), so that a phone paints it before the cards arrive."""
+    src, srcset = first_card_srcset()
+    return rx.el.div(
+        rx.el.img(src=src, alt="", class_name="lv-lc-img", decoding="async", loading="eager",
+                  custom_attrs={"id": "marketplace-first-picture", "width": IMAGE_WIDTH, "height": IMAGE_HEIGHT,
+                                "srcSet": srcset, "sizes": CARD_PICTURE_SIZES, "fetchPriority": "high"}),
+        rx.el.span(ILLUSTRATION_NOTE, class_name="lv-lc-note"),
+        class_name="lv-lc-media lv-lc-media-first",
     )
+
+
+def loading_block() -> rx.Component:
+    def skeleton_card(picture: rx.Component) -> rx.Component:
+        return rx.card(
+            rx.vstack(
+                picture,
+                rx.skeleton(height="20px", width="70%"),
+                rx.skeleton(height="14px", width="45%"),
+                rx.skeleton(height="96px", width="100%"),
+                rx.skeleton(height="40px", width="100%"),
+                spacing="3",
+            ),
+            size="2",
+            class_name="lv-card lv-lc-skeleton",  # a lead card's height (assets/lead_card.css)
+        )
     # The line is as tall as the Grid | Map switch and the skeletons as tall as the cards that
     # replace them: the first page of cards moves nothing (CLS).
     return rx.vstack(
         rx.hstack(rx.spinner(size="3"), rx.text(LEADS_LOADING, size="3", weight="medium"),
                   spacing="3", align="center", id="marketplace-loading", role="status", min_height="32px"),
-        rx.grid(*[skeleton_card for _ in range(3)], columns=GRID_COLUMNS, spacing="5", width="100%",
+        rx.grid(skeleton_card(first_picture()), *[skeleton_card(rx.skeleton(height="176px", width="100%"))
+                                                  for _ in range(2)], columns=GRID_COLUMNS, spacing="5", width="100%",
                 aria_hidden="true"),
         spacing="5",
         width="100%",

@@ -1,31 +1,93 @@
-"""/marketplace announces its first card's picture (issue 26 #2): the Link header names the picture
-the first card of the default page shows, with the card's own srcset and sizes."""
+"""/marketplace's first picture (issue 26 #2): the Link header names the picture the first card of
+the default page shows, with the card's own srcset and sizes, and the loading skeleton's
+``/api/images/first-card-{width}.jpg`` leads to that same file."""
 
 from __future__ import annotations
 
+import pytest
+from fastapi.testclient import TestClient
+
 from marketplace.api import first_picture
+from marketplace.api.app import create_api
 from marketplace.core import marketplace as rules
-from marketplace.core.images import CARD_PICTURE_SIZES
+from marketplace.core.criteria import SearchCriteria
+from marketplace.core.images import CARD_PICTURE_SIZES, PLACEHOLDER_SVG, first_card_srcset
 from marketplace.core.lead_cards import card_data
 from marketplace.services import seeding
 from marketplace.services.marketplace import query_page
 from marketplace.sources.builtin import BuiltinSource
-from marketplace.core.criteria import SearchCriteria
+
+
+@pytest.fixture
+def client(db_url):
+    first_picture._cached.clear()  # lookups of this test's database
+    with TestClient(create_api()) as client:
+        yield client
+    first_picture._cached.clear()
+
+
+def first_card(db_url) -> dict:
+    seeding.insert_leads(BuiltinSource(seed=5).search(SearchCriteria(count=30)))
+    return card_data(query_page(rules.Filters.from_query(""), None, db_url).cards[0])
 
 
 def test_the_header_names_the_first_cards_picture_with_its_srcset(db_url):
-    seeding.insert_leads(BuiltinSource(seed=5).search(SearchCriteria(count=30)))
-    first = card_data(query_page(rules.Filters.from_query(""), None, db_url).cards[0])
+    first = first_card(db_url)
     assert first["primary_image"] and first["primary_srcset"]
-    link = first_picture.first_picture_link(db_url)
-    assert link == (f'<{first["primary_image"]}>; rel=preload; as=image; fetchpriority=high; '
-                    f'imagesrcset="{first["primary_srcset"]}"; imagesizes="{CARD_PICTURE_SIZES}"')
+    assert first_picture.first_picture(db_url) == (first["primary_image"], first["primary_srcset"])
+    assert first_picture.preload_header(*first_picture.first_picture(db_url)) == (
+        f'<{first["primary_image"]}>; rel=preload; as=image; fetchpriority=high; '
+        f'imagesrcset="{first["primary_srcset"]}"; imagesizes="{CARD_PICTURE_SIZES}"')
 
 
 def test_no_header_without_leads(db_url):
-    assert first_picture.first_picture_link(db_url) is None
+    assert first_picture.first_picture(db_url) is None
 
 
 def test_a_picture_without_srcset_is_announced_alone():
     assert first_picture.preload_header("/a.jpg", "") == "</a.jpg>; rel=preload; as=image; fetchpriority=high"
     assert first_picture.preload_header("", "") is None
+
+
+def test_the_skeletons_picture_leads_to_the_first_cards_jpeg_of_each_width(client, db_url):
+    first = first_card(db_url)
+    src, srcset = first_card_srcset()
+    assert src == "/api/images/first-card-400.jpg"
+    assert srcset == "/api/images/first-card-400.jpg 400w, /api/images/first-card-800.jpg 800w"
+    for width in (400, 800):
+        res = client.get(f"/api/images/first-card-{width}.jpg", follow_redirects=False)
+        assert res.status_code == 302
+        assert res.headers["location"] == first["primary_image"].replace("-400.jpg", f"-{width}.jpg")
+        assert f'{res.headers["location"]} {width}w' in first["primary_srcset"]
+        assert res.headers["cache-control"] == "no-store"  # the first card changes with the leads
+    assert client.head("/api/images/first-card-800.jpg", follow_redirects=False).status_code == 302
+
+
+def test_a_filtered_page_shows_its_own_first_cards_picture(client, db_url):
+    first = first_card(db_url)
+    query = rules.Filters(lead_types=("Probate",), sort="roi_desc").to_query()
+    probate = card_data(query_page(rules.Filters.from_query(query), None, db_url).cards[0])
+    assert probate["lead_type"] == "Probate" and probate["id"] != first["id"]
+    res = client.get("/api/images/first-card-400.jpg", follow_redirects=False,
+                     headers={"referer": f"http://testserver/marketplace?{query}"})
+    assert res.headers["location"] == probate["primary_image"]
+    # Another page's address, or none, stands for the default filters.
+    for referer in (f"http://testserver/pricing?{query}", "not a url"):
+        res = client.get("/api/images/first-card-400.jpg", follow_redirects=False, headers={"referer": referer})
+        assert res.headers["location"] == first["primary_image"]
+    assert first_picture.page_query("http://x/marketplace/?page=2") == "page=2"
+
+
+def test_without_leads_the_skeleton_shows_the_placeholder_drawing(client):
+    res = client.get("/api/images/first-card-400.jpg", follow_redirects=False)
+    assert res.status_code == 200
+    assert res.headers["content-type"] == "image/svg+xml"
+    assert res.text == PLACEHOLDER_SVG
+    assert res.headers["cache-control"] == "no-store"
+
+
+@pytest.mark.parametrize("path", ["/api/images/first-card-401.jpg", "/api/images/first-card-..%2F.jpg",
+                                  "/api/images/first-card-4000.jpg"])
+def test_other_widths_are_not_found(client, path):
+    res = client.get(path, follow_redirects=False)
+    assert res.status_code == 404

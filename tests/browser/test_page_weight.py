@@ -10,11 +10,15 @@ after; the stylesheet 53 KiB before, 44 KiB after (README, Benchmarks). The budg
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import httpx
 import pytest
+
+from marketplace.core.paint_first import MARKER as PAINT_FIRST_MARKER
+from marketplace.core.paint_first import paint_first
 
 KIB = 1024
 # Brotli bytes of the scripts a page preloads (module preloads and the module script's imports).
@@ -45,6 +49,10 @@ def preloaded(html: str) -> tuple[list[str], list[str]]:
     """The scripts (module preloads and the entry module's imports) and stylesheets a page loads first."""
     scripts = re.findall(r'<link rel="modulepreload" href="(/assets/[^"]+\.js)"', html)
     for module in re.findall(r'<script type="module"[^>]*>(.*?)</script>', html, re.S):
+        # Built pages start their scripts after the first paint (core/paint_first.py): the module
+        # script adds the same preloads itself, from a list.
+        for listed in re.findall(r'for \(const href of (\[[^\]]*\])\)', module):
+            scripts += json.loads(listed)
         scripts += re.findall(r'import(?:\s+\*\s+as\s+\w+\s+from)?\s*\(?\s*"(/assets/[^"]+\.js)"', module)
     styles = re.findall(r'<link[^>]+href="(/assets/[^"]+\.css)"', html)
     return list(dict.fromkeys(scripts)), list(dict.fromkeys(styles))
@@ -88,7 +96,15 @@ def test_the_build_has_no_file_per_lucide_icon(live_server):
 
 def test_the_measure_reads_preloads_and_the_entry_modules_imports():
     html = ('<link rel="modulepreload" href="/assets/a-1.js"/><link rel="modulepreload" href="/assets/b-2.js"/>'
-            '<link href="/assets/s-3.css" rel="stylesheet"/><script type="module" async="">import "/assets/m-4.js"; '
-            'import * as route0 from "/assets/a-1.js"; import("/assets/entry.client-5.js");</script>')
+            '<link href="/assets/s-3.css" rel="stylesheet"/><script type="module" async="">import "/assets/m-4.js";\n'
+            'import * as route0 from "/assets/a-1.js";\nimport("/assets/entry.client-5.js");</script>')
     assert preloaded(html) == (["/assets/a-1.js", "/assets/b-2.js", "/assets/m-4.js", "/assets/entry.client-5.js"],
                                ["/assets/s-3.css"])
+    # The same page as the build leaves it: the list moved into the module script.
+    assert preloaded(paint_first(html)) == preloaded(html)
+
+
+def test_built_pages_start_their_scripts_after_the_first_paint(live_server, pages):
+    for path, html in pages.items():
+        assert 'rel="modulepreload"' not in html, path
+        assert PAINT_FIRST_MARKER in html, path

@@ -1,0 +1,68 @@
+"""Prerendered pages paint before their scripts load (issue 26): a pure rewrite of a built page.
+
+Each page is prerendered HTML with its content, one stylesheet, a list of
+``<link rel="modulepreload">`` hoisted into the head (the whole module graph of the page, ~20
+files) and one inline module script that imports the framework's entry. Left as built, the
+browser fetches the ~20 scripts beside the stylesheet and, on a phone, evaluates and hydrates
+before it first paints the content that was already in the HTML.
+
+``paint_first(html)`` keeps the same scripts and the same order of evaluation, and starts them
+once the page has painted: the head's modulepreload links go, and the inline script's static
+imports become awaited dynamic imports preceded by a wait for the first frame (``requestAnimationFrame``
+then a task; at once in a background tab, where frames do not run; at most ``FALLBACK_MS`` in any
+case), after which it adds the same modulepreload links, so the graph still downloads in one
+parallel round instead of a waterfall. The stylesheet then has the connection to itself, the
+content shows, and the scripts follow one frame later.
+
+The inline script stays inline: the Content-Security-Policy allows it by the hash of its new
+text (``http_policy.inline_script_hashes`` reads the built pages).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+FALLBACK_MS = 1000
+MARKER = "/*lv-paint-first*/"
+
+_PRELOAD = re.compile(r'<link rel="modulepreload" href="([^"<>]+)"/>')
+_BOOT = re.compile(r'<script type="module" async="">(.*?)</script>', re.S)
+_SIDE_EFFECT_IMPORT = re.compile(r'^import ("[^"\n]+");$', re.M)
+_NAMESPACE_IMPORT = re.compile(r'^import \* as ([A-Za-z_$][\w$]*) from ("[^"\n]+");$', re.M)
+_ANY_STATIC_IMPORT = re.compile(r"^\s*import[\s{*\"']", re.M)
+
+_WAIT_FOR_PAINT = (
+    "await new Promise((go) => { setTimeout(go, %d);"
+    " if (document.visibilityState !== \"visible\") go();"
+    " else requestAnimationFrame(() => setTimeout(go, 0)); });\n"
+)
+_ADD_PRELOADS = (
+    "for (const href of %s) { const link = document.createElement(\"link\");"
+    " link.rel = \"modulepreload\"; link.href = href; document.head.appendChild(link); }\n"
+)
+
+
+class UnexpectedPage(ValueError):
+    """The built page does not have the shape this rewrite knows (the framework changed)."""
+
+
+def paint_first(html: str) -> str:
+    """The page with its scripts started after its first paint (unchanged when already rewritten)."""
+    if MARKER in html:
+        return html
+    boots = _BOOT.findall(html)
+    preloads = _PRELOAD.findall(html)
+    if not boots and not preloads:
+        return html  # a page without scripts
+    if len(boots) != 1:
+        raise UnexpectedPage(f"expected one inline module script, found {len(boots)}")
+    boot = boots[0]
+    code = _SIDE_EFFECT_IMPORT.sub(r"await import(\1);", boot)
+    code = _NAMESPACE_IMPORT.sub(r"const \1 = await import(\2);", code)
+    if _ANY_STATIC_IMPORT.search(code):
+        raise UnexpectedPage("the inline module script has an import form this rewrite does not know")
+    new_boot = (MARKER + "\n" + _WAIT_FOR_PAINT % FALLBACK_MS
+                + _ADD_PRELOADS % json.dumps(preloads).replace("</", "<\\/") + code)
+    html = _BOOT.sub(lambda match: f'<script type="module" async="">{new_boot}</script>', html, count=1)
+    return _PRELOAD.sub("", html)
