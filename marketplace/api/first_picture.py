@@ -17,7 +17,7 @@ paint on a phone. Two things bring that picture forward:
   lead's. When that first card has no drawing of ours (a photo from a source, or no lead at
   all) the address answers with the neutral placeholder drawing.
 
-A query's first card is looked up at most once a minute (the last ``MAX_QUERIES`` queries kept),
+A query's first card is looked up at most once every ten seconds (the last ``MAX_QUERIES`` queries kept),
 off the event loop; a failed lookup only means no header and the placeholder.
 """
 
@@ -40,7 +40,7 @@ from marketplace.services.marketplace import query_page
 
 log = logging.getLogger(__name__)
 
-TTL_S = 60.0
+TTL_S = 10.0
 MAX_QUERIES = 256
 NOT_CACHED = {"cache-control": "no-store"}
 # Query string (the filters as the page's address has them) -> (looked up at, (src, srcset) or None).

@@ -24,10 +24,11 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import Page, expect, sync_playwright
 
 from marketplace.config import PROJECT_ROOT, reload_settings
 from marketplace.migrations import upgrade
@@ -35,6 +36,35 @@ from marketplace.migrations import upgrade
 # Assertions wait as long as actions do: a 2-core CI machine running the whole
 # suite can take more than Playwright's default 5 s to settle a page.
 expect.set_options(timeout=15_000)
+
+# Built pages start their scripts after their first paint (marketplace/core/paint_first.py), so the
+# load event, where Playwright's goto returns, can come before a page has hydrated: a click then
+# would land on prerendered HTML with no handler yet. People wait for a page to respond; tests wait
+# for the app's root to hydrate (its effect sets window.__reflex) after every document they load.
+# A test that wants the page before that passes wait_until="commit" or "domcontentloaded".
+HYDRATED = "() => window.__reflex !== undefined"
+
+
+def _wait_for_hydration(page: Page, response) -> None:
+    if response is None or "text/html" not in (response.headers.get("content-type") or ""):
+        return  # the same document (a history step in the app), or not a page (a download)
+    if urlsplit(response.url).path.startswith("/api/"):
+        return  # the API's own HTML (its docs) is not the app
+    page.wait_for_function(HYDRATED, polling=20)
+
+
+def _hydrated(navigate):
+    def wrapper(self, *args, **kwargs):
+        response = navigate(self, *args, **kwargs)
+        if kwargs.get("wait_until") in (None, "load", "networkidle"):
+            _wait_for_hydration(self, response)
+        return response
+    wrapper.__wrapped__ = navigate
+    return wrapper
+
+
+for _name in ("goto", "reload", "go_back", "go_forward"):
+    setattr(Page, _name, _hydrated(getattr(Page, _name)))
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

@@ -838,3 +838,44 @@ def test_load_failure_toast_and_retry(page: Page, catalog: Catalog):
     page.locator("#marketplace-retry").click()
     expect_page(page, catalog, rules.Filters())
     expect(page.locator("#sample-notice")).to_have_count(0)
+
+
+def test_the_loading_skeleton_shows_the_first_cards_picture_before_the_cards(browser, live_server, catalog: Catalog):
+    """Issue 26 #2: the prerendered page (no scripts at all here) already shows the first card's
+    picture, labelled, and it is the very file the first card then shows in its place, for the
+    page's own filters (a query no other test asked for: the server's 10-second lookup is fresh)."""
+    filters = rules.Filters(lead_types=("Probate",), page=2)
+    ids, _ = catalog.expected(filters)
+    url = "/marketplace?" + filters.to_query()
+
+    prerendered = browser.new_context(base_url=live_server.url, viewport={"width": 412, "height": 900},
+                                      java_script_enabled=False)
+    try:
+        page = prerendered.new_page()
+        redirects = []
+        page.on("response", lambda res: redirects.append(res.headers.get("location"))
+                if "/api/images/first-card-" in res.url and res.status == 302 else None)
+        page.goto(url, wait_until="domcontentloaded")  # a page without scripts never hydrates
+        picture = page.locator("#marketplace-first-picture")
+        expect(picture).to_be_visible()
+        page.wait_for_function("() => document.getElementById('marketplace-first-picture').complete")
+        assert picture.evaluate("(el) => el.naturalWidth") > 0
+        expect(page.locator(".lv-lc-media-first .lv-lc-note")).to_have_text(ILLUSTRATION_NOTE)
+        expect(page.locator("[id^='lead-card-']")).to_have_count(0)  # nothing but the prerendered page
+        assert len(redirects) == 1 and redirects[0].startswith("/api/images/house/"), redirects
+        box = picture.bounding_box()
+    finally:
+        prerendered.close()
+
+    live = browser.new_context(base_url=live_server.url, viewport={"width": 412, "height": 900})
+    try:
+        page = live.new_page()
+        page.goto(url)
+        first = page.locator(f"#lead-image-{ids[0]}")
+        expect(first).to_be_visible()
+        page.wait_for_function(f"() => document.getElementById('lead-image-{ids[0]}').complete")
+        assert first.evaluate("(el) => new URL(el.currentSrc).pathname") == redirects[0]
+        card_box = first.bounding_box()
+        assert (round(card_box["width"]), round(card_box["height"])) == (round(box["width"]), round(box["height"]))
+    finally:
+        live.close()
