@@ -63,15 +63,31 @@ class ThemeColorsRadixPlugin(rx.plugins.RadixThemesPlugin):
                 "@radix-ui/themes/utilities.css")
 
 
+# Pages whose prerendered HTML is their content (a visitor's first look): they paint it before their
+# scripts start. The others (the signed-in pages, the confirmation link, the fallback that serves
+# dynamic routes such as /property/{id}) prerender a placeholder, and start their scripts at once.
+PAINT_FIRST_PAGES = PUBLIC_PAGES | {"auth", "auth/reset"}
+
+
+def built_page_route(relative: str) -> str:
+    """The route key of a built page file: 'pricing/index.html' and 'pricing.html' -> 'pricing',
+    'index.html' -> 'index'."""
+    key = relative.removesuffix(".html").removesuffix("/index")
+    return key or "index"
+
+
 class PaintFirstPlugin(rx.plugins.Plugin):
-    """Every built page paints its prerendered content before its scripts start
-    (``marketplace.core.paint_first``; issue 26). Runs after the build, before the
-    .br/.gz sidecars are written, so they carry the rewritten pages."""
+    """The pages of PAINT_FIRST_PAGES paint their prerendered content before their scripts start
+    (``marketplace.core.paint_first``; issue 26). Runs after the build, before the .br/.gz
+    sidecars are written, so they carry the rewritten pages."""
 
     def post_build(self, **context):
         from marketplace.core.paint_first import paint_first
 
-        for html in sorted(context["static_dir"].rglob("*.html")):
+        static_dir = context["static_dir"]
+        for html in sorted(static_dir.rglob("*.html")):
+            if built_page_route(html.relative_to(static_dir).as_posix()) not in PAINT_FIRST_PAGES:
+                continue
             text = html.read_text(encoding="utf-8")
             rewritten = paint_first(text)  # UnexpectedPage (the framework changed) stops the build
             if rewritten != text:

@@ -108,3 +108,9 @@ def test_built_pages_start_their_scripts_after_the_first_paint(live_server, page
     for path, html in pages.items():
         assert 'rel="modulepreload"' not in html, path
         assert PAINT_FIRST_MARKER in html, path
+    # Pages that prerender only a placeholder start their scripts at once (rxconfig.PAINT_FIRST_PAGES):
+    # the confirmation link, a signed-in page, and the fallback that serves /property/{id}.
+    with httpx.Client(base_url=live_server.url, timeout=30) as client:
+        for path in ("/auth/callback", "/dashboard", "/property/00000000-0000-0000-0000-000000000000"):
+            html = client.get(path).text
+            assert 'rel="modulepreload"' in html and PAINT_FIRST_MARKER not in html, path
