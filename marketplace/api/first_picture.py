@@ -95,7 +95,7 @@ def page_query(referer: str | None) -> str:
 
 async def marketplace_link(now: float | None = None) -> str | None:
     """The preload header of /marketplace's first card picture, or None."""
-    picture = await cached_first_picture(now)
+    picture = await cached_first_picture("", now)
     return preload_header(*picture) if picture else None
 
 

@@ -218,8 +218,10 @@ class DashboardState(AuthState):
     async def save_code(self, user_id: uuid.UUID, form_data: dict | None = None):
         """Save: 'Updating...', then close with the new code and link, or a toast and stay open
         (a ReferralCodeError's text, else the SPEC's update failure)."""
-        if isinstance(form_data, dict) and isinstance(form_data.get("code"), str):
-            # the form's own value (the input's on_change is debounced)
+        if isinstance(form_data, dict) and isinstance(form_data.get("code"), str) \
+                and form_data["code"][:CODE_MAX_LENGTH] != self.code_input:
+            # the form's own value (the input's on_change is debounced); assigned only when it differs,
+            # so that no echo of it overwrites what the user types next after a refusal
             self.code_input = form_data["code"][:CODE_MAX_LENGTH]
         yield
         code = await run_blocking(referrals.change_code, user_id, self.code_input)

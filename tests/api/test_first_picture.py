@@ -8,6 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from marketplace.api import first_picture
+from tests import aio
 from marketplace.api.app import create_api
 from marketplace.core import marketplace as rules
 from marketplace.core.criteria import SearchCriteria
@@ -38,6 +39,12 @@ def test_the_header_names_the_first_cards_picture_with_its_srcset(db_url):
     assert first_picture.preload_header(*first_picture.first_picture(db_url)) == (
         f'<{first["primary_image"]}>; rel=preload; as=image; fetchpriority=high; '
         f'imagesrcset="{first["primary_srcset"]}"; imagesizes="{CARD_PICTURE_SIZES}"')
+
+
+def test_the_page_header_is_the_default_pages_first_picture(client, db_url):
+    first = first_card(db_url)
+    assert aio.run(first_picture.marketplace_link()) == first_picture.preload_header(
+        first["primary_image"], first["primary_srcset"])
 
 
 def test_no_header_without_leads(db_url):

@@ -122,9 +122,10 @@ def world(browser, live_server):
 # --------------------------------------------------------------------------- the pages
 
 
-def visit(path: str, ready: str) -> Callable[[Page, World], None]:
+def visit(path: str, ready: str, wait_until: str = "load") -> Callable[[Page, World], None]:
+    """Open ``path`` (hydrated, unless ``wait_until`` says otherwise) until ``ready`` shows."""
     def step(page: Page, world: World) -> None:
-        page.goto(path.format(w=world))
+        page.goto(path.format(w=world), wait_until=wait_until)
         expect(page.locator(ready.format(w=world)).first).to_be_visible(timeout=30000)
     return step
 
@@ -237,7 +238,9 @@ PAGES: list[tuple[str, str, Callable[[Page, World], None]]] = [
     ("legal-disclaimer", "visitor", tab("/legal#disclaimer", "Investment Disclaimer", "#legal-disclaimer")),
     ("auth-sign-in", "visitor", tab("/auth", "Sign In", "#signin-email")),
     ("auth-sign-up", "visitor", tab("/auth", "Sign Up", "#signup-email")),
-    ("auth-callback-invalid-link", "visitor", visit("/auth/callback?token=not-a-real-token", "#callback-heading")),
+    # The page as it opens (prerendered), before the refused link sends the browser back to /auth.
+    ("auth-callback-invalid-link", "visitor", visit("/auth/callback?token=not-a-real-token", "#callback-heading",
+                                                    wait_until="domcontentloaded")),
     ("auth-reset-request", "visitor", visit("/auth/reset", "#reset-email")),
     ("auth-reset-invalid-link", "visitor", visit("/auth/reset?token=not-a-real-token", "#reset-invalid-panel")),
     ("property-signed-out", "visitor", visit("/property/{w.unlocked_id}", "#property-login")),
