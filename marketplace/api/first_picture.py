@@ -18,7 +18,9 @@ paint on a phone. Two things bring that picture forward:
   all) the address answers with the neutral placeholder drawing.
 
 A query's first card is looked up at most once every ten seconds (the last ``MAX_QUERIES`` queries kept),
-off the event loop; a failed lookup only means no header and the placeholder.
+off the event loop; a failed lookup only means no header and the placeholder. A client that makes more
+than ``IMAGE_MISSES_PER_MINUTE`` lookups of other queries a minute (a flood of made-up addresses) gets
+the default page's picture, which is always cached, instead of a database query per request.
 """
 
 from __future__ import annotations
@@ -32,9 +34,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
 from marketplace import routes
+from marketplace.api.ratelimit import Limiter
+from marketplace.config import get_settings
 from marketplace.core import marketplace as rules
 from marketplace.core.images import CARD_PICTURE_SIZES, FIRST_CARD_PICTURE, PLACEHOLDER_SVG, srcset_widths
 from marketplace.core.lead_cards import card_data
+from marketplace.core.net import client_ip
 from marketplace.offloop import run_blocking
 from marketplace.services.marketplace import query_page
 
@@ -45,6 +50,7 @@ MAX_QUERIES = 256
 NOT_CACHED = {"cache-control": "no-store"}
 # Query string (the filters as the page's address has them) -> (looked up at, (src, srcset) or None).
 _cached: dict[str, tuple[float, tuple[str, str] | None]] = {}
+_lookups: Limiter | None = None
 
 router = APIRouter()
 
@@ -86,6 +92,22 @@ async def cached_first_picture(query: str = "", now: float | None = None) -> tup
     return picture
 
 
+def _is_fresh(query: str) -> bool:
+    hit = _cached.get(query)
+    return hit is not None and time.monotonic() - hit[0] < TTL_S
+
+
+async def _lookup_allowed(request: Request) -> bool:
+    """One lookup of a query that is not cached, counted per client (``IMAGE_MISSES_PER_MINUTE``)."""
+    global _lookups
+    settings = get_settings()
+    if _lookups is None:
+        _lookups = Limiter("first-card-lookups", per_minute=settings.image_misses_per_minute)
+    peer = request.client.host if request.client else None
+    return await _lookups.hit(client_ip(peer, request.headers.getlist("x-forwarded-for"),
+                                        settings.trusted_proxy_hops))
+
+
 def page_query(referer: str | None) -> str:
     """The query string of the marketplace page that asks for its skeleton's picture ("" for any
     other or no page: the default filters)."""
@@ -104,7 +126,10 @@ async def first_card_picture(width: str, request: Request) -> Response:
     """302 to the first card's JPEG of ``width`` pixels; the placeholder drawing when it has none."""
     if width not in ("400", "800"):
         return Response(status_code=404, headers=NOT_CACHED)
-    picture = await cached_first_picture(page_query(request.headers.get("referer")))
+    query = page_query(request.headers.get("referer"))
+    if query and not _is_fresh(query) and not await _lookup_allowed(request):
+        query = ""  # over the limit: the default page's picture
+    picture = await cached_first_picture(query)
     target = srcset_widths(picture[1]).get(int(width)) if picture else None
     if target:
         return RedirectResponse(target, status_code=302, headers=NOT_CACHED)

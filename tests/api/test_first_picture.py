@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from marketplace.api import first_picture
 from tests import aio
 from marketplace.api.app import create_api
+from marketplace.api.ratelimit import Limiter
 from marketplace.core import marketplace as rules
 from marketplace.core.criteria import SearchCriteria
 from marketplace.core.images import CARD_PICTURE_SIZES, PLACEHOLDER_SVG, first_card_srcset
@@ -83,6 +84,28 @@ def test_a_filtered_page_shows_its_own_first_cards_picture(client, db_url):
         res = client.get("/api/images/first-card-400.jpg", follow_redirects=False, headers={"referer": referer})
         assert res.headers["location"] == first["primary_image"]
     assert first_picture.page_query("http://x/marketplace/?page=2") == "page=2"
+
+
+def test_a_flood_of_made_up_addresses_gets_the_default_picture_not_a_query_each(client, db_url, monkeypatch):
+    first = first_card(db_url)
+    probate = card_data(query_page(rules.Filters(lead_types=("Probate",)), None, db_url).cards[0])
+    monkeypatch.setattr(first_picture, "_lookups", Limiter("first-card-test", per_minute=3))
+    aio.run(first_picture._lookups.reset())
+    lookups = []
+    real = first_picture.first_picture
+    monkeypatch.setattr(first_picture, "first_picture", lambda url=None, query="": lookups.append(query) or
+                        real(url, query))
+    client.get("/api/images/first-card-400.jpg")  # the default page's picture, looked up once
+    locations = [client.get("/api/images/first-card-400.jpg", follow_redirects=False, headers={
+        "referer": f"http://testserver/marketplace?type=Probate&page={n}"}).headers["location"] for n in range(1, 7)]
+    # Three lookups a minute for this client; then the cached default, with no query at all.
+    assert lookups == ["", "type=Probate&page=1", "type=Probate&page=2", "type=Probate&page=3"]
+    assert locations[0] == probate["primary_image"]
+    assert locations[3:] == [first["primary_image"]] * 3
+    # A cached query is no lookup, and not counted.
+    again = client.get("/api/images/first-card-400.jpg", follow_redirects=False,
+                       headers={"referer": "http://testserver/marketplace?type=Probate&page=1"})
+    assert again.headers["location"] == probate["primary_image"] and len(lookups) == 4
 
 
 def test_without_leads_the_skeleton_shows_the_placeholder_drawing(client):

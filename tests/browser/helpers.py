@@ -95,6 +95,16 @@ def expect_toast(page: Page, title: str, description: str | None = None) -> None
         expect(toast.first.locator("[data-description]")).to_have_text(description)
 
 
+def run_scrape(page: Page, count: int, cities: str) -> None:
+    """On /bulkscraper: fill count and cities, Start, Confirm, and wait for the results."""
+    page.locator("#scraper-lead-count").fill(str(count))
+    page.locator("#scraper-cities").fill(cities)
+    page.locator("#scraper-cities").blur()
+    page.locator("#scraper-start").click()
+    page.locator("#confirm-scrape").click()
+    expect(page.locator("#scrape-results")).to_be_visible(timeout=120_000)
+
+
 def wait_until(predicate, timeout: float = 15.0, message: str = "condition not met"):
     """Poll ``predicate`` (a DB read) until it is truthy; fail after ``timeout``."""
     deadline = time.monotonic() + timeout

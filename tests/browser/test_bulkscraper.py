@@ -15,7 +15,7 @@ from sqlmodel import select
 
 from marketplace.db import session_scope
 from marketplace.models import BulkScrape, CreditLedger, Profile
-from tests.browser.helpers import expect_toast, start_session
+from tests.browser.helpers import expect_toast, run_scrape, start_session
 
 
 def _balance(live_server, user_id: str) -> int:
@@ -183,16 +183,6 @@ def test_webhook_key_and_request_log(page: Page, live_server, make_user):
 # --------------------------------------------------------------------------- issue 24 (items 4, 6, 14, 15, 16)
 
 
-def _run_scrape(page: Page, count: int, cities: str) -> None:
-    """Fill count and cities, Start, Confirm, and wait for the results."""
-    page.locator("#scraper-lead-count").fill(str(count))
-    page.locator("#scraper-cities").fill(cities)
-    page.locator("#scraper-cities").blur()
-    page.locator("#scraper-start").click()
-    page.locator("#confirm-scrape").click()
-    expect(page.locator("#scrape-results")).to_be_visible(timeout=120_000)
-
-
 def test_cities_without_a_state_are_the_largest_and_said_before_confirming(page: Page, live_server, make_user):
     """Item 6: 'Austin, Dallas' is Austin, TX and Dallas, TX (not NV, CO, WV, GA...), and the form says so."""
     user = make_user(credits=10_000)
@@ -267,7 +257,7 @@ def test_after_a_scrape_one_shortfall_line_and_the_results_survive_a_reload(page
     start_session(page, live_server.database_url, user["id"])
     page.goto("/bulkscraper")
     expect(page.locator("#scrape-results")).to_have_count(0)  # no scrape yet
-    _run_scrape(page, 40, "Phoenix, AZ")
+    run_scrape(page, 40, "Phoenix, AZ")
     expect_toast(page, "Scrape Completed!", "Successfully scraped 40 leads. 3,800 credits deducted.")
     expect(page.locator("#scraper-credits")).to_have_text("1,200 credits")
     # The next scrape of 40 costs 3,800: one red line, said once.
@@ -299,7 +289,7 @@ def test_scrape_leads_are_never_archived_and_the_phone_dashboard_shows_every_col
     user = make_user(credits=1_000)
     start_session(page, live_server.database_url, user["id"])
     page.goto("/bulkscraper")
-    _run_scrape(page, 2, "Miami, FL")
+    run_scrape(page, 2, "Miami, FL")
     with session_scope(live_server.database_url) as s:
         scrape = s.exec(select(BulkScrape).where(BulkScrape.user_id == uuid.UUID(user["id"]))).one()
     lead = scrape.output[0]

@@ -18,7 +18,7 @@ from marketplace.services import notifications
 from marketplace.states.notifications import NotificationsState
 from tests.browser import leads
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.helpers import sign_in, start_session
+from tests.browser.helpers import run_scrape, sign_in, start_session
 from tests.browser.ws_events import EventChannel
 
 DEMO = "Demo data (generated)"
@@ -53,20 +53,11 @@ def test_auth_heading_is_neutral_until_someone_signed_in_on_this_browser(page: P
     expect(heading).to_have_text("Create your account")
 
 
-def _scrape(page: Page, count: int, cities: str) -> None:
-    page.locator("#scraper-lead-count").fill(str(count))
-    page.locator("#scraper-cities").fill(cities)
-    page.locator("#scraper-cities").blur()
-    page.locator("#scraper-start").click()
-    page.locator("#confirm-scrape").click()
-    expect(page.locator("#scrape-results")).to_be_visible(timeout=120_000)
-
-
 def test_scrape_results_say_demo_data_and_stack_as_cards_on_a_phone(page: Page, live_server, make_user):
     user = make_user(credits=2_000)
     start_session(page, live_server.database_url, user["id"])
     page.goto("/bulkscraper")
-    _scrape(page, 3, "Denver, CO")
+    run_scrape(page, 3, "Denver, CO")
     with session_scope(live_server.database_url) as s:
         scrape = s.exec(select(BulkScrape).where(BulkScrape.user_id == uuid.UUID(user["id"]))).one()
     assert {row["provenance"] for row in scrape.output} == {DEMO}  # the built-in source's leads
