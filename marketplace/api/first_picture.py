@@ -19,8 +19,8 @@ paint on a phone. Two things bring that picture forward:
 
 A query's first card is looked up at most once every ten seconds (the last ``MAX_QUERIES`` queries kept),
 off the event loop; a failed lookup only means no header and the placeholder. A client that makes more
-than ``IMAGE_MISSES_PER_MINUTE`` lookups of other queries a minute (a flood of made-up addresses) gets
-the default page's picture, which is always cached, instead of a database query per request.
+than ``IMAGE_MISSES_PER_MINUTE`` lookups of queries not cached a minute (a flood of made-up addresses)
+gets the placeholder drawing instead of a database query per request.
 """
 
 from __future__ import annotations
@@ -128,7 +128,8 @@ async def first_card_picture(width: str, request: Request) -> Response:
         return Response(status_code=404, headers=NOT_CACHED)
     query = page_query(request.headers.get("referer"))
     if query and not _is_fresh(query) and not await _lookup_allowed(request):
-        query = ""  # over the limit: the default page's picture
+        # Over the limit: the placeholder, never another page's lead.
+        return Response(PLACEHOLDER_SVG, media_type="image/svg+xml", headers=NOT_CACHED)
     picture = await cached_first_picture(query)
     target = srcset_widths(picture[1]).get(int(width)) if picture else None
     if target:

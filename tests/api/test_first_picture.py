@@ -86,8 +86,8 @@ def test_a_filtered_page_shows_its_own_first_cards_picture(client, db_url):
     assert first_picture.page_query("http://x/marketplace/?page=2") == "page=2"
 
 
-def test_a_flood_of_made_up_addresses_gets_the_default_picture_not_a_query_each(client, db_url, monkeypatch):
-    first = first_card(db_url)
+def test_a_flood_of_made_up_addresses_gets_the_placeholder_not_a_query_each(client, db_url, monkeypatch):
+    first_card(db_url)
     probate = card_data(query_page(rules.Filters(lead_types=("Probate",)), None, db_url).cards[0])
     monkeypatch.setattr(first_picture, "_lookups", Limiter("first-card-test", per_minute=3))
     aio.run(first_picture._lookups.reset())
@@ -95,17 +95,18 @@ def test_a_flood_of_made_up_addresses_gets_the_default_picture_not_a_query_each(
     real = first_picture.first_picture
     monkeypatch.setattr(first_picture, "first_picture", lambda url=None, query="": lookups.append(query) or
                         real(url, query))
-    client.get("/api/images/first-card-400.jpg")  # the default page's picture, looked up once
-    locations = [client.get("/api/images/first-card-400.jpg", follow_redirects=False, headers={
-        "referer": f"http://testserver/marketplace?type=Probate&page={n}"}).headers["location"] for n in range(1, 7)]
-    # Three lookups a minute for this client; then the cached default, with no query at all.
-    assert lookups == ["", "type=Probate&page=1", "type=Probate&page=2", "type=Probate&page=3"]
-    assert locations[0] == probate["primary_image"]
-    assert locations[3:] == [first["primary_image"]] * 3
-    # A cached query is no lookup, and not counted.
+    answers = [client.get("/api/images/first-card-400.jpg", follow_redirects=False, headers={
+        "referer": f"http://testserver/marketplace?type=Probate&page={n}"}) for n in range(1, 7)]
+    # Three lookups a minute for this client; then the placeholder (never another page's lead), no query.
+    assert lookups == ["type=Probate&page=1", "type=Probate&page=2", "type=Probate&page=3"]
+    assert answers[0].status_code == 302 and answers[0].headers["location"] == probate["primary_image"]
+    assert [(a.status_code, a.text) for a in answers[3:]] == [(200, PLACEHOLDER_SVG)] * 3
+    # A cached query is no lookup and is not refused; the default page is never counted.
     again = client.get("/api/images/first-card-400.jpg", follow_redirects=False,
                        headers={"referer": "http://testserver/marketplace?type=Probate&page=1"})
-    assert again.headers["location"] == probate["primary_image"] and len(lookups) == 4
+    assert again.headers["location"] == probate["primary_image"]
+    assert client.get("/api/images/first-card-400.jpg", follow_redirects=False).status_code == 302
+    assert lookups == ["type=Probate&page=1", "type=Probate&page=2", "type=Probate&page=3", ""]
 
 
 def test_without_leads_the_skeleton_shows_the_placeholder_drawing(client):
