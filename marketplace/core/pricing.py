@@ -62,7 +62,9 @@ def cost_rule_text() -> str:
 def cost_faq_text() -> str:
     """The pricing FAQ's answer to 'How much does a lead cost?', stating the rule."""
     low_typical, high_typical = typical_cost_range()
+    tier_prices = sorted({cost for minimum, cost in COST_TIERS if minimum >= HIGH_CONFIDENCE})
     return COST_FAQ.format(rule=cost_rule_text(), default=DEFAULT_CREDIT_COST, high=HIGH_CONFIDENCE,
+                           tier_low=tier_prices[0], tier_high=tier_prices[-1],
                            low_typical=low_typical, high_typical=high_typical)
 
 

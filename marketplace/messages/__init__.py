@@ -271,8 +271,9 @@ VIEW_PICTURE = "View {picture}"
 PICTURE_ALT = "Property {picture}"
 PICTURES_LATER = "{pictures} appear here as soon as they are available."
 # Unlock cost copy; the numbers come from core.pricing (``pricing.cost_faq_text`` and friends).
-COST_FAQ = ("A lead's price follows its confidence score: {rule}; a lead without a price of its own costs "
-            "{default}. Leads scored {high} or higher typically cost {low_typical}-{high_typical} credits to unlock. "
+COST_FAQ = ("A lead's price follows its confidence score: {rule}. A lead listed without a price costs {default}. "
+            "So a lead scored {high} or higher costs {tier_low} or {tier_high} credits, or {default} where it has no "
+            "price listed: typically {low_typical}-{high_typical} credits to unlock. "
             "The exact price is shown on every lead card before you unlock it.")
 LOW_CREDIT_COSTS = "leads cost {low} to {high} credits to unlock, depending on their confidence score."
 # Unlock confirmation (the dialog before an expensive unlock, and its Settings section).

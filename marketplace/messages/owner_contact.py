@@ -1,24 +1,29 @@
 """Texts of the property page's "Owner contact" card (issue 25 item 3). The refusals (lead locked, search
 failed, shortfall) and the demo note are in ``messages/__init__.py`` (SKIP_TRACE_*), which the service
-raises."""
+raises.
 
-from marketplace.core.owner_contact import SKIP_TRACE_CREDITS
+The price of a hit is a setting (``config.skip_trace_price``, SKIP_TRACE_CREDITS_PER_HIT): the texts quoting
+it are templates with ``{credits}``, filled by ``priced(template, credits)``."""
 
 TITLE = "Owner contact"
 SUBTITLE = "Phone numbers and e-mail addresses of the owner of record"
-FIND_BUTTON = f"Find owner phone and e-mail ({SKIP_TRACE_CREDITS} credits, charged only if a contact is found)"
-EXPLAIN = (f"A search costs {SKIP_TRACE_CREDITS} credits, charged only when at least one phone number or e-mail "
-           "is found. A search that finds nothing is free, and so is opening the result again.")
+FIND_BUTTON = "Find owner phone and e-mail ({credits} credits, charged only if a contact is found)"
+EXPLAIN = ("A search costs {credits} credits, charged only when at least one phone number or e-mail "
+           "is found. A search that finds nothing is free and may be repeated after 30 days; opening the result "
+           "again is free.")
 CONFIRM_TITLE = "Find the owner's phone and e-mail?"
-CONFIRM_TEXT = (f"{SKIP_TRACE_CREDITS} credits are charged only if a phone number or e-mail is found; "
+CONFIRM_TEXT = ("{credits} credits are charged only if a phone number or e-mail is found; "
                 "a search that finds nothing costs nothing.")
 # 'Balance: 500 credits, after a hit: 475 credits'
 CONFIRM_BALANCE = "Balance: {balance} credits, after a hit: {after} credits"
-CONFIRM_BUTTON = f"Search ({SKIP_TRACE_CREDITS} credits if found)"
+CONFIRM_BUTTON = "Search ({credits} credits if found)"
 CANCEL = "Cancel"
 BALANCE_LINE = "Your balance: {balance} credits"
 BUSY = "Searching for the owner..."
 MISS = "No contact found. You were not charged."
+# A stored miss: 'You may search again from Dec 27, 2026.' / once it is 30 days old, the search button again.
+MISS_RETRY_ON = "You may search again from {date}."
+RETRY_BUTTON = "Search again ({credits} credits, charged only if a contact is found)"
 PHONES = "Phone numbers"
 EMAILS = "E-mail addresses"
 NO_PHONES = "No phone number found."
@@ -38,6 +43,13 @@ NOT_CHARGED = "not charged"
 FOUND_TOAST = ("Owner Contact Found", "{cost} credits charged. {balance} credits remaining.")
 MISS_TOAST = ("No Contact Found", MISS)
 # The pricing page's FAQ entry (pages/pricing.py)
-FAQ = ("Can I get the owner's phone number and e-mail?",
-       f"Yes, for a lead you have unlocked: {SKIP_TRACE_CREDITS} credits, charged only when at least one phone number "
-       "or e-mail is found. A search that finds nothing is free, and so is opening the result again.")
+FAQ_QUESTION = "Can I get the owner's phone number and e-mail?"
+FAQ_ANSWER = ("Yes, for a lead you have unlocked: {credits} credits per owner found, charged only when at least one "
+              "phone number or e-mail is found. A search that finds nothing is free (you may search again after 30 "
+              "days), and so is opening the result again. The dashboard searches many unlocked leads at once and "
+              "exports the owners for dialers and CRMs.")
+
+
+def priced(template: str, credits: int) -> str:
+    """A text quoting the price of a hit, e.g. ``priced(FIND_BUTTON, 2)``."""
+    return template.format(credits=f"{credits:,}")

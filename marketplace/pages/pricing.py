@@ -17,6 +17,7 @@ from marketplace.components.pack_card import pack_card
 from marketplace.components.referral_box import referral_box
 from marketplace.components.demo_mode import demo_mode_banner
 from marketplace.core.packs import PACKS
+from marketplace.config import skip_trace_price
 from marketplace.core.pricing import cost_faq_text
 from marketplace.messages import owner_contact as owner_contact_text
 from marketplace.states.pricing import PricingState
@@ -40,7 +41,8 @@ TRUST_STATS = [("2,500+", "Active investors"), ("$50M+", "Deals sourced")]
 
 FAQ = [
     ("How much does a lead cost?", cost_faq_text()),  # the rule, from core.pricing
-    owner_contact_text.FAQ,  # core.owner_contact.SKIP_TRACE_CREDITS
+    # the price of a skip-trace hit: SKIP_TRACE_CREDITS_PER_HIT, the same setting the search charges
+    (owner_contact_text.FAQ_QUESTION, owner_contact_text.priced(owner_contact_text.FAQ_ANSWER, skip_trace_price())),
     ("Do credits expire?",
      "No. Credits never expire, so you can buy a pack today and unlock leads whenever the right deal shows up."),
     ("How do referrals work?",

@@ -3,15 +3,19 @@
 ``find_owner_contact(user_id, lead_id)``:
 
 1. A read: the user must hold an unlock record of the lead (else ``SKIP_TRACE_LOCKED``, nothing happens).
-   A stored result of this user and lead is returned as it is: a repeat is free and asks no provider.
-   A balance below ``core.owner_contact.SKIP_TRACE_CREDITS`` is refused with the SPEC's shortfall message
-   ("You have 10 credits but need 25.") before any provider is asked.
+   A stored hit of this user and lead is returned as it is: a repeat is free and asks no provider; so is a
+   stored miss younger than ``MISS_RETRY_DAYS`` (30 days; ``now`` is the clock, a parameter for tests). An
+   older miss is searched again. A balance below the price of a hit (``config.skip_trace_price``,
+   SKIP_TRACE_CREDITS_PER_HIT, default 2) is refused with the SPEC's shortfall message
+   ("You have 1 credit but need 2.") before any provider is asked.
 2. The provider (``sources.skip_trace``) is asked OUTSIDE any transaction (slow HTTP). Its failure is
    ``SKIP_TRACE_FAILED``: nothing charged, nothing stored (the user may try again).
 3. One transaction: the ``owner_contacts`` row (found or miss), and only when the provider returned at least
-   one phone or e-mail, ``ledger.apply_credits(-SKIP_TRACE_CREDITS, "skip_trace")``. A miss is stored at 0
-   credits (a repeat shows it, free). The row's UNIQUE(user_id, lead_id) stops a concurrent twin: the loser
-   rolls back and returns the winner's row, charging nothing. A balance spent meanwhile makes the ledger
+   one phone or e-mail, ``ledger.apply_credits(-price, "skip_trace")``. A miss is stored at 0
+   credits (a repeat within 30 days shows it, free). A repeated search of an old miss updates its row (its
+   ``created_at`` is the date of the search shown). The row's UNIQUE(user_id, lead_id) stops a concurrent
+   twin: the loser rolls back and returns the winner's row, charging nothing (a twin retry of an old miss
+   waits on the row's lock and finds it searched). A balance spent meanwhile makes the ledger
    refuse: the whole transaction rolls back (nothing stored) and the shortfall message is raised.
 
 The owner name given to the provider (shown when the provider names nobody) is the owner of record of
@@ -26,13 +30,14 @@ from __future__ import annotations
 import logging
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from marketplace import messages as msg
+from marketplace.config import skip_trace_price
 from marketplace.core import owner_contact as rules
 from marketplace.core.errors import UserError
 from marketplace.core.scrape import shortfall_message
@@ -66,17 +71,19 @@ class ContactView:
     balance: int | None  # the balance after a charge (None when nothing was charged)
     created_at: datetime
     note: str | None  # SKIP_TRACE_DEMO_NOTE for demo data
+    retry_after: datetime | None = None  # a miss: when it may be searched again (30 days on)
 
 
 def find_owner_contact(user_id: uuid.UUID | None, lead_id: object, provider: SkipTraceProvider | None = None,
-                       database_url: str | None = None) -> ContactView:
-    """Search the lead's owner once (module docstring); raises ``SkipTraceError`` on a refusal."""
+                       database_url: str | None = None, now: datetime | None = None) -> ContactView:
+    """Search the lead's owner (module docstring); raises ``SkipTraceError`` on a refusal."""
     lead_uuid = parse_ids(user_id, lead_id, msg.SKIP_TRACE_LOCKED)
-    cost = rules.SKIP_TRACE_CREDITS
+    cost = skip_trace_price()
+    now = now or datetime.now(timezone.utc)
     with read_scope(database_url) as session:
         lead = _unlocked(session, user_id, lead_uuid)
         stored = _stored(session, user_id, lead_uuid)
-        if stored is not None:
+        if stored is not None and not rules.needs_search(stored.status, stored.created_at, now):
             return _view(stored)
         available = ledger.balance(session, user_id)
         if available < cost:
@@ -88,14 +95,11 @@ def find_owner_contact(user_id: uuid.UUID | None, lead_id: object, provider: Ski
     try:
         with session_scope(database_url) as session:
             _unlocked(session, user_id, lead_uuid)
-            twin = _stored(session, user_id, lead_uuid)
-            if twin is not None:  # a concurrent search stored first (SQLite serialises the writers)
-                return _view(twin)
-            row = OwnerContact(user_id=user_id, lead_id=lead_uuid, provider=found.provider, demo=found.demo,
-                               status="found" if hit else "miss", owner_name=(found.owner_name or None),
-                               phones=list(found.phones), emails=list(found.emails),
-                               credits_charged=cost if hit else 0)
-            session.add(row)
+            row = session.exec(select(OwnerContact).where(OwnerContact.user_id == user_id,
+                                                          OwnerContact.lead_id == lead_uuid).with_for_update()).first()
+            if row is not None and not rules.needs_search(row.status, row.created_at, now):
+                return _view(row)  # a concurrent search stored first (SQLite serialises the writers)
+            row = store_result(session, user_id, lead_uuid, found, cost, now, row)
             session.flush()  # PostgreSQL: waits for a concurrent twin's commit, then fails on the UNIQUE
             balance = ledger.apply_credits(session, user_id, -cost, "skip_trace", str(lead_uuid)) if hit else None
             return _view(row, charged_now=row.credits_charged, balance=balance)
@@ -107,6 +111,23 @@ def find_owner_contact(user_id: uuid.UUID | None, lead_id: object, provider: Ski
         if twin is None:
             raise
         return _view(twin)
+
+
+def store_result(session: Session, user_id: uuid.UUID, lead_id: uuid.UUID, found: ContactResult, cost: int,
+                 now: datetime, row: OwnerContact | None = None) -> OwnerContact:
+    """Store one search's result in the caller's transaction (never commits): a new row, or ``row`` (an old
+    miss searched again) overwritten; ``credits_charged`` is ``cost`` for a hit, 0 for a miss. The caller
+    charges."""
+    hit = found.found
+    if row is None:
+        row = OwnerContact(user_id=user_id, lead_id=lead_id)
+    row.provider, row.demo, row.status = found.provider, found.demo, "found" if hit else "miss"
+    row.owner_name = found.owner_name or None
+    row.phones, row.emails = list(found.phones), list(found.emails)
+    row.credits_charged = cost if hit else 0
+    row.created_at = now
+    session.add(row)
+    return row
 
 
 def owner_contact(user_id: uuid.UUID | None, lead_id: object, database_url: str | None = None) -> ContactView | None:
@@ -172,4 +193,5 @@ def _owner_name(session: Session, lead: Lead) -> str | None:
 def _view(row: OwnerContact, charged_now: int = 0, balance: int | None = None) -> ContactView:
     return ContactView(row.lead_id, row.provider, row.demo, row.status, row.owner_name,
                        tuple(dict(p) for p in row.phones), tuple(row.emails), row.credits_charged, charged_now,
-                       balance, row.created_at, msg.SKIP_TRACE_DEMO_NOTE if row.demo else None)
+                       balance, row.created_at, msg.SKIP_TRACE_DEMO_NOTE if row.demo else None,
+                       rules.retry_after(row.created_at) if row.status == "miss" else None)

@@ -1,5 +1,6 @@
 """The property page's "Owner contact" card (issue 25 item 3): find the owner's phone and e-mail of an
-unlocked lead for ``core.owner_contact.SKIP_TRACE_CREDITS`` credits, charged only on a hit.
+unlocked lead for the price of a hit (``config.skip_trace_price``, SKIP_TRACE_CREDITS_PER_HIT), charged only on
+a hit. A miss may be searched again once it is 30 days old (the card then offers 'Search again').
 
 ``status``: '' (nothing to show: not loaded, or the lead is not this user's), 'idle' (the button),
 'confirm' (the step showing the balance after a hit), 'busy' (the provider is asked), 'found', 'miss'.
@@ -14,9 +15,11 @@ the lead the tab shows, and only when this user unlocked it. Credits move in the
 from __future__ import annotations
 
 import uuid
+from datetime import datetime, timezone
 
 import reflex as rx
 
+from marketplace.config import skip_trace_price
 from marketplace.core import owner_contact as rules
 from marketplace.core.errors import UserError
 from marketplace.core.scrape import shortfall_message
@@ -41,6 +44,25 @@ class OwnerContactState(PropertyState):
     oc_balance: str = ""  # the confirm step's 'Balance: 500 credits, after a hit: 475 credits'
     oc_busy: bool = False
     oc_marking: bool = False
+    oc_price: int = 0  # credits a hit costs (the setting, read on load)
+    oc_retry_on: str = ""  # a miss younger than 30 days: 'You may search again from Dec 27, 2026.'
+    oc_can_retry: bool = False  # a miss 30 days old or older: the 'Search again' button
+
+    @rx.var
+    def oc_find_label(self) -> str:
+        return text.priced(text.RETRY_BUTTON if self.oc_can_retry else text.FIND_BUTTON, self.oc_price)
+
+    @rx.var
+    def oc_explain(self) -> str:
+        return text.priced(text.EXPLAIN, self.oc_price)
+
+    @rx.var
+    def oc_confirm_text(self) -> str:
+        return text.priced(text.CONFIRM_TEXT, self.oc_price)
+
+    @rx.var
+    def oc_confirm_button(self) -> str:
+        return text.priced(text.CONFIRM_BUTTON, self.oc_price)
 
     @rx.var
     def oc_credits_label(self) -> str:
@@ -51,6 +73,7 @@ class OwnerContactState(PropertyState):
         self.oc_status, self.oc_lead = status, ""
         self.oc_phones, self.oc_emails = [], []
         self.oc_source, self.oc_demo, self.oc_demo_note, self.oc_balance = "", False, "", ""
+        self.oc_retry_on, self.oc_can_retry = "", False
 
     def _oc_lead_id(self) -> str:
         return lead_id_from_path(self.router.url.path)
@@ -65,6 +88,12 @@ class OwnerContactState(PropertyState):
         self.oc_source = text.SOURCE_LINE.format(provider=text.PROVIDERS.get(view.provider, view.provider),
                                                  date=format_date(view.created_at, self._zone()), charge=charge)
         self.oc_demo, self.oc_demo_note = view.demo, view.note or ""
+        self.oc_retry_on, self.oc_can_retry = "", False
+        if view.retry_after is not None:  # a miss: searchable again 30 days on
+            if datetime.now(timezone.utc) >= view.retry_after:
+                self.oc_can_retry = True
+            else:
+                self.oc_retry_on = text.MISS_RETRY_ON.format(date=format_date(view.retry_after, self._zone()))
 
     async def _oc_stored(self, user_id: uuid.UUID) -> skip_trace.ContactView | None:
         """The stored result; ``SkipTraceError`` (Lead Locked) when this user has not unlocked the lead."""
@@ -75,6 +104,7 @@ class OwnerContactState(PropertyState):
     async def load_owner_contact(self, user_id: uuid.UUID):
         """on_load: the stored result of this lead (free), or the button; nothing for a lead not unlocked."""
         self._oc_clear()
+        self.oc_price = skip_trace_price()
         try:
             stored = await self._oc_stored(user_id)
         except skip_trace.SkipTraceError:
@@ -89,19 +119,19 @@ class OwnerContactState(PropertyState):
     async def ask_owner_contact(self, user_id: uuid.UUID):
         """The button: the confirm step with the balance after a hit (a stored result shows at once)."""
         stored = await self._oc_stored(user_id)  # raises Lead Locked for a lead not unlocked
-        if stored is not None:
+        if stored is not None and not rules.needs_search(stored.status, stored.created_at, datetime.now(timezone.utc)):
             self._oc_show(stored)
             return
-        if self.credits < rules.SKIP_TRACE_CREDITS:  # the service refuses the same way; say it before asking
-            raise UserError(INSUFFICIENT_CREDITS_TITLE, shortfall_message(self.credits, rules.SKIP_TRACE_CREDITS))
+        price = self.oc_price = skip_trace_price()
+        if self.credits < price:  # the service refuses the same way; say it before asking
+            raise UserError(INSUFFICIENT_CREDITS_TITLE, shortfall_message(self.credits, price))
         self.oc_status = "confirm"
-        self.oc_balance = text.CONFIRM_BALANCE.format(balance=f"{self.credits:,}",
-                                                      after=f"{self.credits - rules.SKIP_TRACE_CREDITS:,}")
+        self.oc_balance = text.CONFIRM_BALANCE.format(balance=f"{self.credits:,}", after=f"{self.credits - price:,}")
 
     @rx.event
     def cancel_owner_contact(self):
         if self.oc_status == "confirm":
-            self.oc_status, self.oc_balance = "idle", ""
+            self.oc_status, self.oc_balance = ("miss" if self.oc_can_retry else "idle"), ""
 
     @rx.event
     @signed_in(SKIP_TRACE_FAILED, busy="oc_busy", after_error=lambda state: state._oc_after_error())
@@ -121,7 +151,8 @@ class OwnerContactState(PropertyState):
 
     def _oc_after_error(self):
         """A refused search (not unlocked, short of credits, provider down): back to the button."""
-        self.oc_status = "idle" if self.oc_status in ("busy", "confirm") else self.oc_status
+        if self.oc_status in ("busy", "confirm"):
+            self.oc_status = "miss" if self.oc_can_retry else "idle"
         return None
 
     @rx.event

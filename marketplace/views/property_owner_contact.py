@@ -4,7 +4,10 @@ Element ids (tests): ``owner-contact`` (the card), ``owner-contact-find`` (the b
 (the confirm step), ``owner-contact-balance``, ``owner-contact-go``, ``owner-contact-cancel``,
 ``owner-contact-busy``, ``owner-contact-miss``, ``owner-contact-phones`` (``data-number`` on each row,
 ``owner-contact-dnc`` badges, ``owner-contact-wrong`` toggles), ``owner-contact-emails``,
-``owner-contact-source``, ``owner-contact-demo``, ``owner-contact-credits`` (the balance).
+``owner-contact-source``, ``owner-contact-demo``, ``owner-contact-credits`` (the balance), ``owner-contact-retry-on``
+(a recent miss's retry date).
+
+The demo note ('fictional numbers') shows only over a found result: a miss has no numbers to call fictional.
 """
 
 from __future__ import annotations
@@ -21,9 +24,9 @@ WRAP = {"white_space": "normal", "height": "auto", "min_height": "var(--space-7)
 
 def _find_button() -> rx.Component:
     return rx.vstack(
-        rx.button(rx.icon("phone", size=16, aria_hidden="true"), text.FIND_BUTTON, on_click=S.ask_owner_contact,
+        rx.button(rx.icon("phone", size=16, aria_hidden="true"), S.oc_find_label, on_click=S.ask_owner_contact,
                   size="2", id="owner-contact-find", style=WRAP, width="100%"),
-        rx.text(text.EXPLAIN, size="1", color_scheme="gray"),
+        rx.text(S.oc_explain, size="1", color_scheme="gray"),
         spacing="2",
         width="100%",
     )
@@ -33,10 +36,10 @@ def _confirm() -> rx.Component:
     return rx.callout.root(
         rx.vstack(
             rx.text(text.CONFIRM_TITLE, weight="bold", size="2"),
-            rx.text(text.CONFIRM_TEXT, size="2"),
+            rx.text(S.oc_confirm_text, size="2"),
             rx.text(S.oc_balance, size="2", weight="medium", id="owner-contact-balance"),
             rx.flex(
-                rx.button(text.CONFIRM_BUTTON, on_click=S.find_owner_contact, size="2", id="owner-contact-go",
+                rx.button(S.oc_confirm_button, on_click=S.find_owner_contact, size="2", id="owner-contact-go",
                           style=WRAP),
                 rx.button(text.CANCEL, on_click=S.cancel_owner_contact, size="2", variant="soft", color_scheme="gray",
                           id="owner-contact-cancel"),
@@ -108,13 +111,32 @@ def _found() -> rx.Component:
     )
 
 
+def _source_line() -> rx.Component:
+    return rx.text(S.oc_source, size="1", color_scheme="gray", id="owner-contact-source")
+
+
+def _miss() -> rx.Component:
+    """'No contact found. You were not charged.', then when it may be searched again (or the button), and the
+    provider line; no demo note (no numbers to call fictional)."""
+    return rx.vstack(
+        rx.callout.root(rx.callout.icon(rx.icon("search_x")), rx.callout.text(text.MISS), color_scheme="gray",
+                        variant="surface", width="100%", id="owner-contact-miss"),
+        rx.cond(S.oc_can_retry, _find_button(),
+                rx.cond(S.oc_retry_on != "", rx.text(S.oc_retry_on, size="1", color_scheme="gray",
+                                                     id="owner-contact-retry-on"))),
+        _source_line(),
+        spacing="2",
+        width="100%",
+    )
+
+
 def _source() -> rx.Component:
     return rx.vstack(
         rx.cond(S.oc_demo, rx.callout.root(
             rx.callout.icon(rx.icon("flask_conical")),
             rx.callout.text(S.oc_demo_note),  # 'Demo data: these are fictional numbers ...'
             color_scheme="amber", variant="surface", size="1", width="100%", id="owner-contact-demo")),
-        rx.text(S.oc_source, size="1", color_scheme="gray", id="owner-contact-source"),
+        _source_line(),
         spacing="2",
         width="100%",
     )
@@ -133,10 +155,7 @@ def owner_contact_card() -> rx.Component:
                 ("idle", _find_button()),
                 ("confirm", _confirm()),
                 ("busy", _busy()),
-                ("miss", rx.vstack(rx.callout.root(rx.callout.icon(rx.icon("search_x")),
-                                                   rx.callout.text(text.MISS), color_scheme="gray",
-                                                   variant="surface", width="100%", id="owner-contact-miss"),
-                                   _source(), spacing="2", width="100%")),
+                ("miss", _miss()),
                 ("found", rx.vstack(_found(), _source(), spacing="3", width="100%")),
                 rx.fragment(),
             ),

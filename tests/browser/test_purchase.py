@@ -359,10 +359,12 @@ def test_pricing_page_packs_faq_and_support(page: Page):
 
     faq = page.locator("#pricing-faq")
     expect(faq).to_contain_text("150 credits at 90-100, 120 at 80-89, 60 at 60-79 and 30 at 30-59")
-    expect(faq).to_contain_text("Leads scored 80 or higher typically cost 85-150 credits to unlock.")
+    expect(faq).to_contain_text("a lead scored 80 or higher costs 120 or 150 credits, or 85 where it has no price "
+                                "listed: typically 85-150 credits to unlock.")
     expect(faq).to_contain_text("Credits never expire")
     expect(faq).to_contain_text("Can I get the owner's phone number and e-mail?")
-    expect(faq).to_contain_text("25 credits, charged only when at least one phone number or e-mail is found")
+    expect(faq).to_contain_text("2 credits per owner found, charged only when at least one phone number or e-mail "
+                                "is found")
     expect(faq).to_contain_text("50% bonus credits on their first purchase")
     expect(faq).to_contain_text("2 credits for every $1")
     expect(page.locator("#pricing-avg-roi")).to_have_text("23%")

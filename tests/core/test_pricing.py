@@ -50,8 +50,26 @@ def test_cost_tiers_and_bounds_follow_the_rule():
 def test_faq_states_the_rule_and_keeps_the_specs_typical_range():
     assert pricing.cost_faq_text() == (
         "A lead's price follows its confidence score: 150 credits at 90-100, 120 at 80-89, 60 at 60-79 and "
-        "30 at 30-59 or below; a lead without a price of its own costs 85. Leads scored 80 or higher typically cost "
-        "85-150 credits to unlock. The exact price is shown on every lead card before you unlock it.")
+        "30 at 30-59 or below. A lead listed without a price costs 85. So a lead scored 80 or higher costs 120 or "
+        "150 credits, or 85 where it has no price listed: typically 85-150 credits to unlock. "
+        "The exact price is shown on every lead card before you unlock it.")
+
+
+def test_the_pricing_faq_states_each_cost_once_and_as_the_rules_charge(monkeypatch):
+    """The unlock answer no longer gives leads scored 80+ a price (85) no score gives them, and the skip-trace
+    answer quotes the setting the search charges (2 credits by default, not the old 25)."""
+    import importlib
+
+    from marketplace.pages import pricing as page
+
+    monkeypatch.delenv("SKIP_TRACE_CREDITS_PER_HIT", raising=False)
+    faq = dict(importlib.reload(page).FAQ)
+    unlock = faq["How much does a lead cost?"]
+    assert "Leads scored 80 or higher typically cost 85-150" not in unlock
+    assert "a lead scored 80 or higher costs 120 or 150 credits, or 85 where it has no price listed" in unlock
+    contact = faq["Can I get the owner's phone number and e-mail?"]
+    assert contact.startswith("Yes, for a lead you have unlocked: 2 credits per owner found, charged only when")
+    assert "25" not in contact
 
 
 def test_low_credit_banner_names_the_cheapest_and_dearest_unlock():

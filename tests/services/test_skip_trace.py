@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import uuid
+from datetime import datetime, timedelta, timezone
 
 import pytest
 import sqlalchemy as sa
@@ -77,14 +78,14 @@ def test_a_hit_is_charged_once_and_a_repeat_is_free(owned):
     provider = Provider(HIT)
     view = skip_trace.find_owner_contact(user.id, str(lead_id), provider)
     assert provider.calls == [("12 Oak St", "Austin", "TX", "78701", "Jane Doe")]  # owner name from raw_data
-    assert (view.status, view.credits_charged, view.charged_now, view.balance) == ("found", 25, 25, 75)
+    assert (view.status, view.credits_charged, view.charged_now, view.balance) == ("found", 2, 2, 98)
     assert view.phones == HIT.phones and view.emails == ("jane@example.com",)
     assert [p["dnc"] for p in view.phones] == [False, True]  # the Do Not Call number is marked
     assert view.demo is False and view.note is None
     repeat = skip_trace.find_owner_contact(user.id, lead_id, provider)
     assert len(provider.calls) == 1  # no second search
     assert (repeat.charged_now, repeat.balance, repeat.phones) == (0, None, view.phones)
-    assert balance(user.id) == 75 and spends(user.id) == [-25]
+    assert balance(user.id) == 98 and spends(user.id) == [-2]
     assert skip_trace.owner_contact(user.id, lead_id) == repeat
 
 
@@ -97,6 +98,24 @@ def test_a_miss_costs_nothing_and_is_not_searched_again(owned):
     assert len(provider.calls) == 1 and balance(user.id) == 100 and spends(user.id) == []
 
 
+def test_a_miss_is_searched_again_after_30_days_and_charged_only_on_a_hit(owned):
+    user, lead_id = owned
+    day0 = datetime(2026, 10, 1, 9, 0, tzinfo=timezone.utc)
+    missed = skip_trace.find_owner_contact(user.id, lead_id, Provider(MISS), now=day0)
+    assert missed.retry_after == datetime(2026, 10, 31, 9, 0, tzinfo=timezone.utc)
+    early = Provider(HIT)
+    again = skip_trace.find_owner_contact(user.id, lead_id, early, now=day0 + timedelta(days=29, hours=23))
+    assert early.calls == [] and again.status == "miss" and balance(user.id) == 100  # too soon: the stored miss
+    late = Provider(HIT)
+    found = skip_trace.find_owner_contact(user.id, lead_id, late, now=day0 + timedelta(days=30))
+    assert len(late.calls) == 1 and (found.status, found.charged_now, found.balance) == ("found", 2, 98)
+    assert found.created_at == day0 + timedelta(days=30) and found.retry_after is None
+    assert count(OwnerContact) == 1 and spends(user.id) == [-2] and balance(user.id) == 98
+    never = Provider(HIT)  # a hit is kept: never searched (or charged) again
+    assert skip_trace.find_owner_contact(user.id, lead_id, never, now=day0 + timedelta(days=400)).charged_now == 0
+    assert never.calls == [] and balance(user.id) == 98
+
+
 def test_a_provider_failure_charges_and_stores_nothing(owned):
     user, lead_id = owned
     with pytest.raises(UserError) as exc:
@@ -106,14 +125,14 @@ def test_a_provider_failure_charges_and_stores_nothing(owned):
 
 
 def test_too_few_credits_is_refused_before_asking_the_provider(db_url, new_user):
-    user = new_user(credits=10)
+    user = new_user(credits=1)
     lead_id = add_lead()
     unlock(user.id, lead_id)
     provider = Provider(HIT)
     with pytest.raises(UserError) as exc:
         skip_trace.find_owner_contact(user.id, lead_id, provider)
-    assert (exc.value.title, exc.value.message) == ("Insufficient Credits", "You have 10 credits but need 25.")
-    assert provider.calls == [] and count(OwnerContact) == 0 and balance(user.id) == 10
+    assert (exc.value.title, exc.value.message) == ("Insufficient Credits", "You have 1 credits but need 2.")
+    assert provider.calls == [] and count(OwnerContact) == 0 and balance(user.id) == 1
 
 
 def test_credits_spent_during_the_search_store_nothing(owned):
@@ -122,13 +141,13 @@ def test_credits_spent_during_the_search_store_nothing(owned):
     class Spender(Provider):
         def lookup(self, *args):
             with session_scope() as session:  # another tab spends the balance meanwhile
-                ledger.apply_credits(session, user.id, -90, "unlock", "elsewhere")
+                ledger.apply_credits(session, user.id, -99, "unlock", "elsewhere")
             return super().lookup(*args)
 
     with pytest.raises(UserError) as exc:
         skip_trace.find_owner_contact(user.id, lead_id, Spender(HIT))
-    assert exc.value.message == "You have 10 credits but need 25."
-    assert count(OwnerContact) == 0 and balance(user.id) == 10 and spends(user.id) == []
+    assert exc.value.message == "You have 1 credits but need 2."
+    assert count(OwnerContact) == 0 and balance(user.id) == 1 and spends(user.id) == []
 
 
 def test_two_simultaneous_searches_charge_once(owned):
@@ -148,9 +167,9 @@ def test_two_simultaneous_searches_charge_once(owned):
     for t in threads:
         t.join(timeout=60)
     assert errors == [] and len(provider.calls) == 2
-    assert sorted(r.charged_now for r in results) == [0, 25]
+    assert sorted(r.charged_now for r in results) == [0, 2]
     assert results[0].phones == results[1].phones
-    assert balance(user.id) == 75 and spends(user.id) == [-25] and count(OwnerContact) == 1
+    assert balance(user.id) == 98 and spends(user.id) == [-2] and count(OwnerContact) == 1
 
 
 def test_a_locked_lead_is_unreachable(owned, new_user):
@@ -183,7 +202,7 @@ def test_mark_a_number_wrong(owned):
     with pytest.raises(UserError) as exc:
         skip_trace.mark_number_wrong(user.id, lead_id, "5125550100")
     assert (exc.value.title, exc.value.message) == msg.NUMBER_NOT_LISTED
-    assert balance(user.id) == 75  # marking is free
+    assert balance(user.id) == 98  # marking is free
 
 
 def test_demo_provider_end_to_end_says_it_is_demo(owned, monkeypatch):
@@ -201,7 +220,7 @@ def test_batchdata_through_the_fake_server(owned, monkeypatch):
         monkeypatch.setenv("BATCHDATA_SKIP_TRACE_URL", fake.url)
         view = skip_trace.find_owner_contact(user.id, lead_id)
         assert fake.requests[0].body["requests"][0]["propertyAddress"]["street"] == "12 Oak St"
-    assert (view.provider, view.status, view.charged_now, view.owner_name) == ("batchdata", "found", 25, "Jane Doe")
+    assert (view.provider, view.status, view.charged_now, view.owner_name) == ("batchdata", "found", 2, "Jane Doe")
     assert [p["number"] for p in view.phones] == ["(512) 555-0142", "(512) 555-0177"]
 
 

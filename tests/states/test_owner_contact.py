@@ -1,6 +1,6 @@
 """The property page's Owner contact card (``states/property_owner_contact.py``), its real handlers on a
 stand-in for the state against the test database: a hand-sent event for a lead the user has not unlocked
-gets nothing and charges nothing; a hit charges 25 once and sets the header balance; a miss is free; the
+gets nothing and charges nothing; a hit charges 2 (the default price) once and sets the header balance; a miss is free; the
 wrong-number mark is stored."""
 
 from __future__ import annotations
@@ -84,27 +84,27 @@ def test_a_hit_charges_once_and_a_reload_shows_it_free(db_url, new_user):
     aio.run(tab.load())
     assert tab.oc_status == "idle"
     aio.run(tab.ask())
-    assert (tab.oc_status, tab.oc_balance) == ("confirm", "Balance: 380 credits, after a hit: 355 credits")
+    assert (tab.oc_status, tab.oc_balance) == ("confirm", "Balance: 380 credits, after a hit: 378 credits")
     tab.cancel()
     assert tab.oc_status == "idle"
     aio.run(tab.ask())
     events = _drain(tab.find())
-    assert tab.oc_status == "found" and tab.credits == 355 and _spent(user.id) == 25
-    assert "25 credits charged. 355 credits remaining." in str(events)
+    assert tab.oc_status == "found" and tab.credits == 378 and _spent(user.id) == 2
+    assert "2 credits charged. 378 credits remaining." in str(events)
     assert [p["number"] for p in tab.oc_phones] == ["(212) 555-0188", "(404) 555-0164", "(305) 555-0107"]
     assert [p["dnc"] for p in tab.oc_phones] == ["", "", "yes"]
     assert tab.oc_emails == ["owner11.121@example.com"] and tab.oc_demo
-    assert tab.oc_source.startswith("Built-in demo provider, ") and tab.oc_source.endswith("25 credits charged")
+    assert tab.oc_source.startswith("Built-in demo provider, ") and tab.oc_source.endswith("2 credits charged")
 
-    again = Tab(user.id, lead_id, 355)  # a reload: the stored result, nothing charged
+    again = Tab(user.id, lead_id, 378)  # a reload: the stored result, nothing charged
     aio.run(again.load())
     assert again.oc_status == "found" and again.oc_phones == tab.oc_phones
     _drain(again.find())  # even a hand-sent search again is free
-    assert (again.credits, _spent(user.id), _contacts()) == (355, 25, 1)
+    assert (again.credits, _spent(user.id), _contacts()) == (378, 2, 1)
 
     aio.run(again.toggle("(404) 555-0164"))
     assert [p["wrong"] for p in again.oc_phones] == ["", "yes", ""]
-    third = Tab(user.id, lead_id, 355)
+    third = Tab(user.id, lead_id, 378)
     aio.run(third.load())
     assert [p["wrong"] for p in third.oc_phones] == ["", "yes", ""]
     aio.run(third.toggle("(404) 555-0164"))
@@ -121,15 +121,16 @@ def test_a_miss_is_free(db_url, new_user):
     _drain(tab.find())
     assert (tab.oc_status, tab.credits, _spent(user.id)) == ("miss", 140, 0)
     assert tab.oc_source.endswith("not charged")
+    assert tab.oc_retry_on.startswith("You may search again from ") and not tab.oc_can_retry
 
 
 def test_too_few_credits_is_said_before_the_confirm_step(db_url, new_user):
-    user = new_user(credits=130)
+    user = new_user(credits=121)
     lead_id = str(add_lead(address=HIT, credit_cost=120))
     unlocks.unlock_lead(user.id, lead_id)
-    tab = Tab(user.id, lead_id, 10)
+    tab = Tab(user.id, lead_id, 1)
     aio.run(tab.load())
     toast = aio.run(tab.ask())
-    assert "You have 10 credits but need 25." in str(toast) and tab.oc_status == "idle"
+    assert "You have 1 credits but need 2." in str(toast) and tab.oc_status == "idle"
     _drain(tab.find())  # a hand-sent search is refused by the service the same way
-    assert (tab.oc_status, tab.credits, _spent(user.id), _contacts()) == ("idle", 10, 0, 0)
+    assert (tab.oc_status, tab.credits, _spent(user.id), _contacts()) == ("idle", 1, 0, 0)
