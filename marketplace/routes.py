@@ -64,6 +64,7 @@ API_WEBHOOK_DOCS = "/api/webhook-docs.md"
 API_EXPLORER_CSV = "/api/explorer/leads.csv"
 API_DEAL_SHEET = "/api/deals/{lead_id}/sheet.pdf"
 API_PIPELINE_CSV = "/api/pipeline.csv"
+API_OWNERS_CSV = "/api/owners.csv"  # the owner export (?layout=dialer|dialer_rows|hubspot&token=...)
 
 
 def scrape_csv_url(scrape_id: str, token: str, kind: str) -> str:
@@ -86,6 +87,10 @@ def explorer_csv_url(view_params: str, token: str) -> str:
 
 def pipeline_csv_url(token: str) -> str:
     return f"{API_PIPELINE_CSV}?token={token}"
+
+
+def owners_csv_url(layout: str, token: str) -> str:
+    return f"{API_OWNERS_CSV}?layout={layout}&token={token}"
 
 
 # Saved searches and alerts (issue 15): the dashboard tab, a search opened on the

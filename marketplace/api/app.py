@@ -15,6 +15,7 @@ from marketplace.api import (
     downloads,
     explorer_export,
     first_picture,
+    owner_export,
     pipeline_export,
     stripe_webhook,
     webhook,
@@ -39,5 +40,6 @@ def create_api() -> FastAPI:
     api.include_router(explorer_export.router)
     api.include_router(alerts.router)
     api.include_router(pipeline_export.router)
+    api.include_router(owner_export.router)
     api.include_router(first_picture.router)
     return api

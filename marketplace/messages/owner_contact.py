@@ -53,3 +53,36 @@ FAQ_ANSWER = ("Yes, for a lead you have unlocked: {credits} credits per owner fo
 def priced(template: str, credits: int) -> str:
     """A text quoting the price of a hit, e.g. ``priced(FIND_BUTTON, 2)``."""
     return template.format(credits=f"{credits:,}")
+
+# ---------------------------------------------------------------- the dashboard's bulk search and owner export
+BULK_TITLE = "Owner phones and e-mails"
+BULK_SUBTITLE = ("Select unlocked leads to find their owners in one go, or export the owners you found for your "
+                 "dialer or CRM.")
+BULK_SELECT_ALL = "Select all shown"
+BULK_CLEAR = "Clear selection"
+BULK_SELECT_LABEL = "Select {address}"  # the checkbox's accessible name
+BULK_BUTTON = "Find owners for {count} selected"
+BULK_NONE_SELECTED = "Select the leads whose owners you want to find."
+BULK_CONFIRM_TITLE = "Find the owners of the selected leads?"
+# 'Searches 3 of 4 selected leads (1 already searched, not charged again). At most 6 credits: 2 credits per
+# owner found, charged once for all hits; leads with no contact found are free.'
+BULK_CONFIRM_TEXT = ("Searches {search} of {selected} selected leads{skipped}. At most {max_cost} credits: "
+                     "{credits} credits per owner found, charged once for all hits; leads with no contact found are "
+                     "free.")
+BULK_CONFIRM_SKIPPED = " ({count} already searched, not charged again)"
+BULK_CONFIRM_BALANCE = "Balance: {balance} credits, after the most it can cost: {after} credits"
+BULK_CONFIRM_BUTTON = "Search {count} leads (at most {max_cost} credits)"
+BULK_NOTHING_TO_SEARCH = ("Nothing to Search", "Every selected lead has been searched already (a lead with no "
+                          "contact found may be searched again 30 days later). Export them below.")
+BULK_PROGRESS = "Searched {done} of {total}"
+BULK_ALREADY_RUNNING = ("Search Already Running", "An owner search of your leads is already running. Wait for it "
+                        "to finish, then try again.")
+BULK_DONE_TOAST = ("Owner Search Finished",
+                   "{hits} of {searched} owners found, {charged} credits charged. {balance} credits remaining.")
+# 'Last search: 2 of 3 owners found, 4 credits charged (1 already searched, skipped).'
+BULK_SUMMARY = "Last search: {hits} of {searched} owners found, {charged} credits charged{skipped}."
+BULK_SUMMARY_SKIPPED = " ({count} already searched, skipped)"
+BULK_STATUS = {"": "Not searched", "found": "Owner found", "miss": "No contact found"}
+EXPORT_HEADING = "Export owners"
+EXPORT_EXPLAIN = ("One file of every unlocked lead whose owner was found, in the column layout your dialer or CRM "
+                  "imports. Numbers on the Do Not Call registry are kept and flagged in a DNC column.")

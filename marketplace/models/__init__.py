@@ -26,6 +26,8 @@ from marketplace.models.alerts import Notification, SavedSearch, SavedSearchCrit
 from marketplace.models.records import (  # noqa: F401
     DatasetRun, HpiPointRow, Property, PropertySignal, RecordJob, RecordedSale,
 )
-from marketplace.models.deals import CONTACT_STATUSES, DealAnalysisRow, DealDefaultsRow, OwnerContact  # noqa: F401
+from marketplace.models.deals import (  # noqa: F401
+    CONTACT_STATUSES, SKIP_TRACE_RUN_STATUSES, DealAnalysisRow, DealDefaultsRow, OwnerContact, SkipTraceRun,
+)
 from marketplace.models.comps import CompChoice, LeadCompCache  # noqa: F401
 from marketplace.models.pipeline import PIPELINE_STAGES, PipelineEntry, PipelineNote  # noqa: F401

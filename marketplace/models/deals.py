@@ -9,9 +9,10 @@ from typing import Optional
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-from marketplace.models.base import JSONType, bigint_pk, created_column, utcnow
+from marketplace.models.base import JSONType, bigint_pk, created_column, ts_column, utcnow
 
 CONTACT_STATUSES = ("found", "miss")
+SKIP_TRACE_RUN_STATUSES = ("running", "done", "failed")
 
 
 def _user_fk() -> sa.Column:
@@ -70,4 +71,30 @@ class OwnerContact(SQLModel, table=True):
         sa.UniqueConstraint("user_id", "lead_id", name="uq_owner_contacts_user_lead"),
         sa.CheckConstraint("status IN ('found', 'miss')", name="ck_owner_contacts_status"),
         sa.CheckConstraint("credits_charged >= 0", name="ck_owner_contacts_credits"),
+    )
+
+
+class SkipTraceRun(SQLModel, table=True):
+    """One bulk owner search of a user's unlocked leads (``services.skip_trace_bulk``). At most one runs per
+    user (the partial unique index on ``user_id`` where ``status = 'running'``): a twin request (two tabs, a
+    double click, a hand-sent event) is refused while one runs. ``credits_charged`` is the one ledger row's
+    amount (reason ``skip_trace_bulk``, ``ref_id`` the run's id)."""
+
+    __tablename__ = "skip_trace_runs"
+
+    id: uuid.UUID = Field(default_factory=uuid.uuid4, sa_column=sa.Column(sa.Uuid(), primary_key=True))
+    user_id: uuid.UUID = Field(sa_column=_user_fk())
+    status: str = Field(default="running", sa_column=sa.Column(sa.String(8), nullable=False))
+    selected: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, server_default="0"))
+    searched: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, server_default="0"))
+    hits: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, server_default="0"))
+    credits_charged: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, server_default="0"))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
+    finished_at: Optional[datetime] = Field(default=None, sa_column=ts_column(nullable=True))
+
+    __table_args__ = (
+        sa.Index("uq_skip_trace_runs_running", "user_id", unique=True,
+                 sqlite_where=sa.text("status = 'running'"), postgresql_where=sa.text("status = 'running'")),
+        sa.CheckConstraint("status IN ('running', 'done', 'failed')", name="ck_skip_trace_runs_status"),
+        sa.CheckConstraint("credits_charged >= 0", name="ck_skip_trace_runs_credits"),
     )

@@ -27,6 +27,7 @@ SCRAPE_CSV = "scrape-csv"  # purpose: one bulk scrape as CSV
 DEAL_SHEET = "deal-sheet"  # purpose: one lead's PDF deal sheet (the object is the lead id)
 PIPELINE_CSV = "pipeline-csv"  # purpose: the user's deal pipeline as CSV (object id: PIPELINE_ALL)
 PIPELINE_ALL = "all"
+OWNERS_CSV = "owners-csv"  # purpose: the owners found for the user's unlocked leads (object id: the layout)
 
 
 def _sign(payload: str) -> str:

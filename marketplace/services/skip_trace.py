@@ -89,7 +89,7 @@ def find_owner_contact(user_id: uuid.UUID | None, lead_id: object, provider: Ski
         if available < cost:
             raise SkipTraceError(msg.INSUFFICIENT_CREDITS_TITLE, shortfall_message(available, cost))
         where = (lead.address, lead.city, lead.state, lead.zip_code)
-        owner = _owner_name(session, lead)
+        owner = owner_name(session, lead)
     found = _ask(provider, where, owner)
     hit = found.found
     try:
@@ -176,7 +176,7 @@ def _stored(session: Session, user_id: uuid.UUID, lead_id: uuid.UUID) -> OwnerCo
                                                    OwnerContact.lead_id == lead_id)).first()
 
 
-def _owner_name(session: Session, lead: Lead) -> str | None:
+def owner_name(session: Session, lead: Lead) -> str | None:
     """The owner of record when the lead was made from public records (``properties.owner_name``), else a
     name a source put in the lead's raw data, else None (BatchData then matches by address alone)."""
     names: list[Any] = []

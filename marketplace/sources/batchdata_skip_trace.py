@@ -30,6 +30,12 @@ are de-duplicated by digits, formatted, capped at ``MAX_PHONES``, ``dnc`` kept o
 unknown); e-mails must look like e-mail addresses; ``meta.matched`` false, no data or no persons is a miss
 (no charge). A reply that is not the expected JSON is a ``SourceError`` (no charge either).
 
+Batches (the dashboard's bulk search): ``lookup_many`` sends up to ``MAX_REQUESTS`` (100) items a call, each
+with its ``requestId`` (its position, as text), and links an answer to its item only by the ``input.requestId``
+BatchData echoes (the Go SDK's rule: "A returned record is linked to your request item only by evidence, never
+by position"); an item no answer names is ``None`` (not answered: the service stores and charges nothing).
+A one-item call whose answer carries no ``requestId`` is that item's answer (``lookup``).
+
 Requests and failures: timeouts and bounded retries with backoff on 429/5xx honouring ``Retry-After``
 (``retrying.ProviderClient``; BatchData bills matches it returns, and a 429/5xx returns none). 401/403 is
 "BatchData refused the API key (HTTP 401): check BATCHDATA_API_KEY."; the key never appears in a message.
@@ -48,6 +54,8 @@ from marketplace.core.owner_contact import ContactResult
 
 PATH = "/property/skip-trace"
 PROVIDER = "BatchData"
+MAX_REQUESTS = 100
+Where = tuple[str, str, str, str, "str | None"]  # address, city, state, zip, owner name
 
 
 def seconds(value: str) -> float:
@@ -80,9 +88,22 @@ class BatchDataSkipTrace(BatchDataClient):
 
     def lookup(self, address: str, city: str, state: str, zip_code: str,
                owner_name: str | None) -> ContactResult:
-        item: dict[str, Any] = {"requestId": "1", "propertyAddress": {
-            "street": address, "city": city, "state": state, "zip": zip_code}}
-        response = self.send("POST", f"{self.base_url}{PATH}", PATH, json={"requests": [item]},
+        (answer,) = self.lookup_many([(address, city, state, zip_code, owner_name)])
+        if answer is None:
+            raise SourceError(f"{PROVIDER} sent an unexpected answer on {PATH}: no result for the request.")
+        return answer
+
+    def lookup_many(self, items: list[Where]) -> list[ContactResult | None]:
+        """One call per ``MAX_REQUESTS`` items; an answer per item, None where BatchData answered nothing."""
+        answers: list[ContactResult | None] = []
+        for start in range(0, len(items), MAX_REQUESTS):
+            answers += self._call(items[start:start + MAX_REQUESTS])
+        return answers
+
+    def _call(self, items: list[Where]) -> list[ContactResult | None]:
+        requests = [{"requestId": str(i + 1), "propertyAddress": {"street": a, "city": c, "state": st, "zip": z}}
+                    for i, (a, c, st, z, _) in enumerate(items)]
+        response = self.send("POST", f"{self.base_url}{PATH}", PATH, json={"requests": requests},
                              headers=self._headers)
         status = response.status_code
         if status in (401, 403):
@@ -93,31 +114,54 @@ class BatchDataSkipTrace(BatchDataClient):
             payload = response.json()
         except ValueError:
             raise SourceError(f"{PROVIDER} sent malformed JSON on {PATH}.") from None
-        persons = _persons(payload)
-        if persons is None:
+        by_request = _answers(payload, len(items))
+        if by_request is None:
             raise SourceError(f"{PROVIDER} sent an unexpected answer on {PATH}: expected result.data, a list.")
-        return _result(persons, owner_name)
+        return [_result(by_request[str(i + 1)], item[4]) if str(i + 1) in by_request else None
+                for i, item in enumerate(items)]
 
 
-def _persons(payload: Any) -> list[dict[str, Any]] | None:
-    """The persons of the one request (v3 ``result.data[0]``, v1 ``results``); [] for a miss, None when the
-    answer has neither shape."""
+def _answers(payload: Any, count: int) -> dict[str, list[dict[str, Any]]] | None:
+    """requestId -> the persons answered for it ([] for a miss); None when the answer has neither shape. A
+    one-item call's answer without a requestId (and the v1 shape) is the one item's."""
     if not isinstance(payload, dict):
         return None
     result = payload.get("result")
-    if isinstance(result, dict):
-        data = result.get("data")
-        if not isinstance(data, list):
-            return None
-        item = data[0] if data and isinstance(data[0], dict) else {}
-        meta = item.get("meta")
-        if isinstance(meta, dict) and meta.get("matched") is False:
-            return []
-        persons = item.get("persons")
-    elif isinstance(payload.get("results"), dict):
-        persons = payload["results"].get("persons")
-    else:
+    if not isinstance(result, dict):
+        persons = _v1_persons(payload) if count == 1 else None
+        return None if persons is None else {"1": persons}
+    data = result.get("data")
+    if not isinstance(data, list):
         return None
+    answers: dict[str, list[dict[str, Any]]] = {}
+    for item in data:
+        if not isinstance(item, dict):
+            continue
+        given = item.get("input")
+        request_id = given.get("requestId") if isinstance(given, dict) else None
+        if request_id is None and count == 1:
+            request_id = "1"
+        if request_id is not None:
+            answers[str(request_id)] = _item_persons(item)
+    if count == 1 and not data:
+        answers["1"] = []  # an empty answer to one request: a miss
+    return answers
+
+
+def _item_persons(item: dict[str, Any]) -> list[dict[str, Any]]:
+    meta = item.get("meta")
+    if isinstance(meta, dict) and meta.get("matched") is False:
+        return []
+    persons = item.get("persons")
+    return [p for p in persons if isinstance(p, dict)] if isinstance(persons, list) else []
+
+
+def _v1_persons(payload: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The older v1 answer to one request (``results.persons``); None when it is not that shape either."""
+    results = payload.get("results")
+    if not isinstance(results, dict):
+        return None
+    persons = results.get("persons")
     return [p for p in persons if isinstance(p, dict)] if isinstance(persons, list) else []
 
 

@@ -21,6 +21,7 @@ from typing import Protocol
 from marketplace.config import skip_trace_settings
 from marketplace.core import owner_contact
 from marketplace.core.owner_contact import ContactResult
+from marketplace.sources.base import SourceError
 
 
 class SkipTraceProvider(Protocol):
@@ -28,6 +29,19 @@ class SkipTraceProvider(Protocol):
 
     def lookup(self, address: str, city: str, state: str, zip_code: str,
                owner_name: str | None) -> ContactResult: ...
+
+
+def lookup_many(provider: SkipTraceProvider,
+                items: list[tuple[str, str, str, str, str | None]]) -> list[ContactResult | None]:
+    """Answers for several addresses: the provider's own batch call when it has one (BatchData sends up to
+    100 a request), else one ``lookup`` each. None: no answer for that item (stored and charged nothing)."""
+    batch = getattr(provider, "lookup_many", None)
+    if callable(batch):
+        answers = list(batch(items))
+        if len(answers) != len(items):
+            raise SourceError(f"{provider.name} answered {len(answers)} of {len(items)} requests.")
+        return answers
+    return [provider.lookup(*item) for item in items]
 
 
 DEMO_AREA_CODES = ("212", "312", "415", "512", "602", "713", "305", "404")
