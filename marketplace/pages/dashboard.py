@@ -9,12 +9,14 @@ from marketplace.components import cards, styles, ui
 from marketplace.components.layout import page
 from marketplace.states.auth import AuthState
 from marketplace.states.dashboard import DashboardState
+from marketplace.states.owner_outreach import OwnerOutreachState
 from marketplace.states.pipeline import PipelineState
 from marketplace.states.saved_searches import SavedSearchesState
 from marketplace.views.dashboard_pipeline import pipeline_tab
 from marketplace.views.dashboard_referrals import referrals_tab
 from marketplace.views.dashboard_saved_searches import saved_searches_tab
 from marketplace.views.dashboard_scrapes import scrapes_tab
+from marketplace.views.dashboard_owner_outreach import owner_outreach_section
 from marketplace.views.dashboard_unlocked import unlocked_tab
 from marketplace.views.settings_delete import settings_tab
 
@@ -53,7 +55,7 @@ def dashboard_tabs() -> rx.Component:
             class_name="lv-tab-row",
             id="dashboard-tabs",
         ),
-        rx.tabs.content(rx.box(unlocked_tab(), padding_top="1rem"), value="unlocked"),
+        rx.tabs.content(rx.box(unlocked_tab(), owner_outreach_section(), padding_top="1rem"), value="unlocked"),
         rx.tabs.content(rx.box(pipeline_tab(), padding_top="1rem"), value=routes.PIPELINE_TAB),
         rx.tabs.content(rx.box(scrapes_tab(), padding_top="1rem"), value="scrapes"),
         rx.tabs.content(rx.box(referrals_tab(), padding_top="1rem"), value="referrals"),
@@ -181,7 +183,8 @@ def dashboard_skeleton() -> rx.Component:
 
 
 @page(route=routes.DASHBOARD, title="Dashboard",
-      on_load=[DashboardState.load, SavedSearchesState.on_page_load, PipelineState.on_page_load])
+      on_load=[DashboardState.load, SavedSearchesState.on_page_load, PipelineState.on_page_load,
+               OwnerOutreachState.ot_load])
 def dashboard() -> rx.Component:
     ready = AuthState.is_authenticated & (DashboardState.loaded_for == AuthState.user_id)
     return cards.app_page(rx.cond(ready, dashboard_content(), dashboard_skeleton()))

@@ -233,3 +233,15 @@ def _close(run_id: uuid.UUID, status: str, database_url: str | None) -> None:
 
 def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
+
+
+def searched_leads(user_id: uuid.UUID | None, database_url: str | None = None) -> dict[str, tuple[str, datetime]]:
+    """lead id -> (status, searched at) of this user's owner searches of leads they hold an unlock record of
+    (the dashboard's selection list shows them); a read."""
+    if user_id is None:
+        return {}
+    with read_scope(database_url) as session:
+        rows = session.exec(select(OwnerContact.lead_id, OwnerContact.status, OwnerContact.created_at)
+                            .join(UserLead, (UserLead.lead_id == OwnerContact.lead_id) & (UserLead.user_id == user_id))
+                            .where(OwnerContact.user_id == user_id).limit(MAX_INPUT * 5)).all()
+    return {str(lead_id): (status, created_at) for lead_id, status, created_at in rows}

@@ -1,0 +1,133 @@
+"""The dashboard's "Owner phones and e-mails" section under Unlocked Leads (``states/owner_outreach.py``).
+
+Element ids (tests): ``owner-outreach`` (the card), ``owner-outreach-list`` (rows ``.owner-outreach-row`` with
+``data-lead``; each checkbox ``.owner-outreach-check`` labelled 'Select <address>'; ``.owner-outreach-status``),
+``owner-outreach-all``, ``owner-outreach-clear``, ``owner-outreach-find``, ``owner-outreach-confirm``,
+``owner-outreach-confirm-text``, ``owner-outreach-confirm-balance``, ``owner-outreach-go``,
+``owner-outreach-cancel``, ``owner-outreach-progress``, ``owner-outreach-summary``, ``owner-export-<layout>``.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketplace.components import cards, styles
+from marketplace.core.owner_export import LAYOUTS
+from marketplace.messages import owner_contact as text
+from marketplace.states.dashboard import DashboardState
+from marketplace.states.owner_outreach import OwnerOutreachState as S
+
+WRAP = {"white_space": "normal", "height": "auto", "min_height": "var(--space-7)", "padding_y": "0.5rem",
+        "text_align": "left"}
+
+
+def _row(row: dict) -> rx.Component:
+    lead_id = row["lead_id"]
+    status = S.ot_statuses[lead_id].to(str)
+    return rx.box(
+        rx.hstack(
+            rx.checkbox(checked=S.ot_selected.contains(lead_id), on_change=lambda _: S.ot_toggle(lead_id),
+                        disabled=S.ot_running, class_name="owner-outreach-check",
+                        aria_label=f"Select {row['address']}"),
+            rx.vstack(
+                rx.text(row["address"], size="2", weight="medium", high_contrast=True),
+                rx.text(row["place"], size="1", color_scheme="gray"),
+                spacing="0",
+                min_width="0",
+                flex="1",
+            ),
+            rx.text(rx.cond(status, status, text.BULK_STATUS[""]), size="1", color_scheme="gray",
+                    class_name="owner-outreach-status", text_align="right"),
+            align="center",
+            spacing="3",
+            width="100%",
+        ),
+        class_name="owner-outreach-row",
+        custom_attrs={"data-lead": lead_id},
+        style={"padding": "0.6rem 0.25rem", "border_bottom": styles.ROW_BORDER},
+    )
+
+
+def _confirm() -> rx.Component:
+    return rx.callout.root(
+        rx.vstack(
+            rx.text(text.BULK_CONFIRM_TITLE, weight="bold", size="2"),
+            rx.text(S.ot_confirm_text, size="2", id="owner-outreach-confirm-text"),
+            rx.text(S.ot_confirm_balance, size="2", weight="medium", id="owner-outreach-confirm-balance"),
+            rx.flex(
+                rx.button(S.ot_confirm_button, on_click=S.ot_run, size="2", id="owner-outreach-go", style=WRAP),
+                rx.button(text.CANCEL, on_click=S.ot_cancel, size="2", variant="soft", color_scheme="gray",
+                          id="owner-outreach-cancel"),
+                spacing="2",
+                wrap="wrap",
+            ),
+            spacing="2",
+            width="100%",
+        ),
+        color_scheme="indigo",
+        variant="surface",
+        width="100%",
+        id="owner-outreach-confirm",
+        role="group",
+        aria_label=text.BULK_CONFIRM_TITLE,
+    )
+
+
+def _progress() -> rx.Component:
+    return rx.vstack(
+        rx.progress(value=S.ot_percent, width="100%"),
+        rx.text(S.ot_progress, size="2", id="owner-outreach-progress"),
+        role="status",
+        spacing="1",
+        width="100%",
+    )
+
+
+def _export() -> rx.Component:
+    return rx.vstack(
+        rx.text(text.EXPORT_HEADING, size="2", weight="bold"),
+        rx.text(text.EXPORT_EXPLAIN, size="1", color_scheme="gray"),
+        rx.flex(
+            *[rx.button(rx.icon("download", size=14, aria_hidden="true"), layout.label, size="1", variant="soft",
+                        on_click=S.ot_export(key), id=f"owner-export-{key.replace('_', '-')}", style=WRAP)
+              for key, layout in LAYOUTS.items()],
+            spacing="2",
+            wrap="wrap",
+        ),
+        spacing="2",
+        width="100%",
+        id="owner-export",
+    )
+
+
+def owner_outreach_section() -> rx.Component:
+    """Shown with at least one unlocked lead loaded."""
+    return rx.cond(
+        DashboardState.unlocked.length() > 0,
+        cards.section_card(
+            "phone",
+            text.BULK_TITLE,
+            text.BULK_SUBTITLE,
+            rx.box(rx.foreach(DashboardState.unlocked, _row), id="owner-outreach-list", width="100%",
+                   max_height="22rem", overflow_y="auto"),
+            rx.flex(
+                rx.button(S.ot_button, on_click=S.ot_ask, loading=S.ot_asking,
+                          disabled=(S.ot_selected.length() == 0) | S.ot_running, size="2",
+                          id="owner-outreach-find", style=WRAP),
+                rx.button(text.BULK_SELECT_ALL, on_click=S.ot_select_all, size="2", variant="soft",
+                          disabled=S.ot_running, id="owner-outreach-all"),
+                rx.button(text.BULK_CLEAR, on_click=S.ot_clear, size="2", variant="soft", color_scheme="gray",
+                          disabled=S.ot_running, id="owner-outreach-clear"),
+                spacing="2",
+                wrap="wrap",
+            ),
+            rx.cond(S.ot_confirm_open, _confirm()),
+            rx.cond(S.ot_running, _progress()),
+            rx.cond(S.ot_summary != "", rx.text(S.ot_summary, size="2", id="owner-outreach-summary")),
+            _export(),
+            heading_as="h2",
+            tile_size="36px",
+            card_id="owner-outreach",
+            margin_top="1rem",
+        ),
+    )
