@@ -32,12 +32,13 @@ def _row(row: dict) -> rx.Component:
             rx.vstack(
                 rx.text(row["address"], size="2", weight="medium", high_contrast=True),
                 rx.text(row["place"], size="1", color_scheme="gray"),
+                # under the address: a phone keeps the address on one line
+                rx.text(rx.cond(status, status, text.BULK_STATUS[""]), size="1", color=rx.color("indigo", 11),
+                        class_name="owner-outreach-status"),
                 spacing="0",
                 min_width="0",
                 flex="1",
             ),
-            rx.text(rx.cond(status, status, text.BULK_STATUS[""]), size="1", color_scheme="gray",
-                    class_name="owner-outreach-status", text_align="right"),
             align="center",
             spacing="3",
             width="100%",
