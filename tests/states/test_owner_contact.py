@@ -32,6 +32,7 @@ class Tab:
     load = S.load_owner_contact.fn
     ask = S.ask_owner_contact.fn
     cancel = S.cancel_owner_contact.fn
+    oc_find_label = property(S.oc_find_label.fget)
     find = S.find_owner_contact.fn
     toggle = S.toggle_wrong_number.fn
 
@@ -39,6 +40,7 @@ class Tab:
         self.user, self.credits, self.time_zone = user, credits, "UTC"
         self.router = SimpleNamespace(url=SimpleNamespace(path=f"/property/{lead_id}"))
         self.oc_busy = self.oc_marking = False
+        self.oc_price = 0
         self._oc_clear()
 
     async def _current_user_id(self):
@@ -134,3 +136,29 @@ def test_too_few_credits_is_said_before_the_confirm_step(db_url, new_user):
     assert "You have 1 credits but need 2." in str(toast) and tab.oc_status == "idle"
     _drain(tab.find())  # a hand-sent search is refused by the service the same way
     assert (tab.oc_status, tab.credits, _spent(user.id), _contacts()) == ("idle", 1, 0, 0)
+
+
+def test_a_miss_30_days_old_offers_search_again_and_a_hit_then_charges(db_url, new_user):
+    from datetime import datetime, timedelta, timezone
+
+    from marketplace.db import session_scope
+
+    user = new_user(credits=500)
+    lead_id = str(add_lead(address=HIT, credit_cost=120))
+    unlocks.unlock_lead(user.id, lead_id)
+    with session_scope() as session:  # a miss stored 31 days ago (the provider knows the owner by now)
+        session.add(OwnerContact(user_id=user.id, lead_id=uuid.UUID(lead_id), provider="demo", demo=True,
+                                 status="miss", phones=[], emails=[], credits_charged=0,
+                                 created_at=datetime.now(timezone.utc) - timedelta(days=31)))
+    tab = Tab(user.id, lead_id, 380)
+    aio.run(tab.load())
+    assert (tab.oc_status, tab.oc_can_retry, tab.oc_retry_on) == ("miss", True, "")
+    assert tab.oc_find_label == "Search again (2 credits, charged only if a contact is found)"
+    aio.run(tab.ask())
+    assert tab.oc_status == "confirm"
+    tab.cancel()
+    assert tab.oc_status == "miss"  # back to the miss and its Search again button
+    aio.run(tab.ask())
+    _drain(tab.find())
+    assert (tab.oc_status, tab.credits, _spent(user.id), _contacts()) == ("found", 378, 2, 1)
+    assert not tab.oc_can_retry
