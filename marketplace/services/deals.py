@@ -36,7 +36,7 @@ from marketplace.core.deal.form import with_arv
 from marketplace.core.deal.report import lead_arv_basis
 from marketplace.core.errors import UserError
 from marketplace.db import read_scope, session_scope
-from marketplace.models import DealAnalysisRow, DealDefaultsRow, Lead, OwnerContact, UserLead, utcnow
+from marketplace.models import DealAnalysisRow, DealDefaultsRow, Lead, OwnerContact, SkipTraceRun, UserLead, utcnow
 
 
 @dataclass(frozen=True)
@@ -207,6 +207,7 @@ def _defaults(session: Session, user_id: uuid.UUID) -> DealDefaults:
 
 
 def forget_user(session: Session, user_id: uuid.UUID) -> None:
-    """Inside the caller's transaction: delete the user's analyses, defaults and owner contacts."""
-    for model in (DealAnalysisRow, DealDefaultsRow, OwnerContact):
+    """Inside the caller's transaction: delete the user's analyses, defaults, owner contacts and bulk owner
+    search runs."""
+    for model in (DealAnalysisRow, DealDefaultsRow, OwnerContact, SkipTraceRun):
         session.execute(sa.delete(model.__table__).where(model.__table__.c.user_id == user_id))
