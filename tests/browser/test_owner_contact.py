@@ -1,7 +1,7 @@
 """The property page's Owner contact card (issue 25 item 3) with the built-in demo provider: the confirm
-step shows the balance after a hit, the search charges 25 credits exactly once, a reload shows the stored
+step shows the balance after a hit, the search charges 2 credits (the default price) exactly once, a reload shows the stored
 result without a second charge, a Do Not Call number carries its badge, Mark wrong survives a reload, and
-a miss says it was free."""
+a miss says it was free, when it may be searched again, and carries no demo note."""
 
 from __future__ import annotations
 
