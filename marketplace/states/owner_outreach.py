@@ -139,7 +139,7 @@ class OwnerOutreachState(DashboardState):
     async def ot_run(self):
         """The confirm step's button: the bulk search with progress, then the balance, the statuses, a toast."""
         async with self:
-            if self.ot_running:
+            if self.ot_running or not self.ot_selected:  # a hand-sent run of nothing does nothing
                 return None
             self.ot_confirm_open = False
             user_id = await self._current_user_id()
