@@ -123,3 +123,16 @@ def test_v1_shape_and_persons_without_an_owner_flag_are_read(fake, sleeps):
     assert result.owner_name == "Al Bo"
     assert result.phones == ({"number": "(415) 555-0123", "type": "Mobile", "dnc": None, "wrong": False},)
     assert result.emails == ("al@example.org",)
+
+
+def test_a_batch_answer_is_linked_to_its_request_by_request_id_never_by_position():
+    from marketplace.sources.batchdata_skip_trace import _answers
+
+    owner = {"propertyOwner": True, "phones": [{"number": "5125550142", "type": "Mobile", "dnc": True}]}
+    payload = {"result": {"data": [{"input": {"requestId": "2"}, "persons": [owner], "meta": {"matched": True}},
+                                   {"persons": [owner]}]}}  # the second names no request: not used
+    answers = _answers(payload, 2)
+    assert list(answers) == ["2"] and answers["2"] == [owner]  # request 1 unanswered: stored and charged nothing
+    assert _answers({"result": {"data": [{"persons": [owner]}]}}, 1) == {"1": [owner]}  # one request: its answer
+    assert _answers({"result": {"data": []}}, 1) == {"1": []}  # a miss
+    assert _answers({"results": {"persons": [owner]}}, 2) is None  # the v1 shape answers one request only
