@@ -61,8 +61,8 @@ def picture_texts(illustrations: bool, count: int, address: str) -> dict[str, st
 
 
 def format_unlocked_at(value, zone_name: str = UTC_NAME) -> str:
-    """'Mar 4, 2026 at 10:05 AM EST': stored in UTC, shown in the browser's zone, labelled."""
-    return format_datetime(value, zone_name, joiner=" at ")
+    """'Mar 4, 2026, 10:05 AM EST': stored in UTC, shown in the browser's zone, labelled."""
+    return format_datetime(value, zone_name)
 
 
 def archived_from_marketplace(is_active: bool, bought_in_scrape: bool) -> bool:

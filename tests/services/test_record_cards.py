@@ -90,7 +90,7 @@ def test_the_property_page_section_after_the_unlock(db_url):
         ("Sheriff sale", "1275357", "Nov 1, 2026", "https://www.bid4assets.com/auction/index/1275357"),
         ("Tax delinquent", "522145900", "Jul 1, 2026", "")]
     assert section.signals[1]["source"] == "Public record: City of Philadelphia, Real Estate Tax Delinquencies"
-    assert section.signals[0]["retrieved"] == "Nov 25, 2026 12:00 PM UTC"
+    assert section.signals[0]["retrieved"] == "Nov 25, 2026, 12:00 PM UTC"
     assert section.motivation == f"{lead.motivation_score}/100" and section.reasons == lead.raw_data[
         "motivation_reasons"]
     basis = lead.raw_data["basis"]
