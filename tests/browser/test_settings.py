@@ -143,10 +143,15 @@ def test_sessions_list_sign_out_one_device_and_everywhere(page: Page, browser, l
     sign_in(second, user["email"], user["password"])
     open_settings(page)
     rows = page.locator("#settings-sessions .settings-session")
+    # The current session first, the other behind "1 more".
+    expect(rows).to_have_count(1)
+    expect(rows.first.locator(".settings-this-device")).to_have_count(1)
+    expect(page.locator("#settings-sessions-count")).to_have_text("2 active sessions")
+    page.locator("#settings-sessions-more").click()
     expect(rows).to_have_count(2)
+    expect(page.locator("#settings-sessions-more")).to_have_count(0)
     expect(page.locator("#settings-sessions .settings-this-device")).to_have_count(1)
     expect(rows.first.locator(".settings-session-device")).to_have_text("Chrome on Linux")
-    expect(page.locator("#settings-sessions-count")).to_have_text("2 active sessions")
 
     other_row = rows.filter(has_not=page.locator(".settings-this-device"))
     other_row.locator(".settings-session-signout").click()
