@@ -32,11 +32,11 @@ def test_view_details_never_wraps(page: Page, live_server, make_user):
     start_session(page, live_server.database_url, user["id"])
     page.goto("/dashboard")
     table = page.locator("#dashboard-unlocked-table")
-    expect(table.locator(".dashboard-view-details")).to_have_count(2, timeout=30000)
+    buttons = table.get_by_role("link", name="View Details")
+    expect(buttons).to_have_count(2, timeout=30000)
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 900})
         page.wait_for_timeout(200)
-        buttons = table.locator(".dashboard-view-details")
         if width < 768:  # phones: tappable cards, no button
             expect(table).to_be_hidden()
             expect(page.locator("#dashboard-unlocked-list .dashboard-unlocked-item")).to_have_count(2)
