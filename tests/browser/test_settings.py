@@ -147,9 +147,12 @@ def test_sessions_list_sign_out_one_device_and_everywhere(page: Page, browser, l
     expect(rows).to_have_count(1)
     expect(rows.first.locator(".settings-this-device")).to_have_count(1)
     expect(page.locator("#settings-sessions-count")).to_have_text("2 active sessions")
+    expect(page.locator("#settings-sessions-more")).to_have_text("1 more")
+    page.locator("#settings-sessions-card").screenshot(path=str(ARTIFACTS / "settings-sessions-collapsed.png"))
     page.locator("#settings-sessions-more").click()
     expect(rows).to_have_count(2)
     expect(page.locator("#settings-sessions-more")).to_have_count(0)
+    page.locator("#settings-sessions-card").screenshot(path=str(ARTIFACTS / "settings-sessions-expanded.png"))
     expect(page.locator("#settings-sessions .settings-this-device")).to_have_count(1)
     expect(rows.first.locator(".settings-session-device")).to_have_text("Chrome on Linux")
 
