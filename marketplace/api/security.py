@@ -59,13 +59,7 @@ def _without_connection(headers) -> list:
     return [(k, v) for k, v in headers if k.lower() != b"connection"]
 
 
-class _BodyRefused(Exception):
-    """The body's read is stopped: too large (413) or too slow (408)."""
-
-    def __init__(self, status: int, body: dict):
-        super().__init__(status)
-        self.status, self.body = status, body
-
+_BodyRefused = http_policy.BodyRefused
 
 BODY_TIMEOUT_ERROR = {"error": "Request body not received in time."}
 

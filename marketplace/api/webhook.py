@@ -37,6 +37,7 @@ from starlette.background import BackgroundTask
 from marketplace.api.ratelimit import WEBHOOK_PER_SECOND, webhook_limiter
 from marketplace.config import get_settings
 from marketplace.core import webhook as contract
+from marketplace.core.http_policy import BodyRefused
 from marketplace.core.net import client_ip
 from marketplace.messages import INTERNAL_ERROR, MISSING_PARAMETERS, SUPER_ADMIN_REQUIRED
 from marketplace.offloop import run_blocking
@@ -231,6 +232,11 @@ async def _handle(request: Request, user_id_raw: str, super_admin: bool) -> JSON
         return await _scrape(request, caller, body, validated, claim, ip, endpoint, super_admin)
     except (contract.WebhookBodyError, scrapes.ScrapeError) as exc:
         return finish(status_for(exc), {"error": str(exc)})
+    except BodyRefused as exc:
+        # The client's body came too slowly (408) or too large (413): HttpHardening answers it. A refusal
+        # like any other before the key check: counted with its status, one log line, no traceback.
+        log.info("webhook %s refused %d from %s: %s", endpoint, exc.status, ip, exc.body.get("error", ""))
+        return _refuse(ip, endpoint, exc.status, str(exc.body.get("error", "")))
     except Exception:  # noqa: BLE001 - JSON without internals
         log.exception("webhook %s failed", endpoint)
         if caller is None:

@@ -96,3 +96,13 @@ def tombstone_email(user_hex: str) -> str:
     """The e-mail a deleted account's row keeps: unique, never deliverable
     (.invalid is reserved, RFC 2606), refused by sign-up's address check."""
     return f"deleted-{user_hex.lower()}@deleted.invalid"
+
+
+def shown_sessions(sessions: list, expanded: bool) -> tuple[list, int]:
+    """(the sessions the Settings tab lists, how many it keeps behind 'N more'): the current session first,
+    then the others in their order (most recently used first); collapsed, the current one alone (or the
+    most recent when none is this browser's), the rest counted, not listed."""
+    ordered = sorted(sessions, key=lambda s: not getattr(s, "current", False))  # stable: order kept
+    if expanded:
+        return ordered, 0
+    return ordered[:1], max(0, len(ordered) - 1)

@@ -196,7 +196,8 @@ def step_note(index: int, count: int) -> str:
     note = text.STEP_WIDENED.format(widened=widened, minimum=MIN_COMPS, radius=_miles(before.miles),
                                     months=before.months)
     if count < MIN_COMPS and index == len(STEPS) - 1:
-        note += " " + text.STEP_TOO_FEW.format(count=count, radius=_miles(step.miles), months=step.months)
+        # Two sentences: the widening note has no full stop of its own.
+        note += ". " + text.STEP_TOO_FEW.format(count=count, radius=_miles(step.miles), months=step.months)
     return note
 
 

@@ -25,6 +25,7 @@ from marketplace.core import pricing
 from marketplace.core.leads import US_STATES
 from marketplace.core.marketplace import percent, usd
 from marketplace.core.scrape import neutralize
+from marketplace.core.times import UTC_NAME, format_date
 
 PAGE_SIZES = (25, 50, 100)
 DEFAULT_PAGE_SIZE = 25
@@ -161,15 +162,16 @@ class LeadView:
 # --------------------------------------------------------------------------- display
 
 
-def _created(value: Any) -> str:
-    return value.strftime("%Y-%m-%d") if isinstance(value, (datetime, date)) else ""
+def _created(value: Any, zone_name: str) -> str:
+    """The day the lead was added, in the viewer's zone and the app's one date format."""
+    return format_date(value, zone_name) if isinstance(value, (datetime, date)) else ""
 
 
-def table_row(lead: Mapping[str, Any]) -> dict[str, str]:
-    """One table row as display strings (admins see the full address)."""
+def table_row(lead: Mapping[str, Any], zone_name: str = UTC_NAME) -> dict[str, str]:
+    """One table row as display strings (admins see the full address); dates in ``zone_name``."""
     return {
         "id": str(lead["id"]),
-        "created": _created(lead.get("created_at")),
+        "created": _created(lead.get("created_at"), zone_name),
         "address": lead.get("address") or "",
         "city": lead.get("city") or "",
         "state": lead.get("state") or "",

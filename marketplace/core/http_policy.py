@@ -301,3 +301,12 @@ def is_indexed(route: str) -> bool:
     path = "/" + route.strip("/")
     return "[" not in path and route.strip("/") != NOT_FOUND_ROUTE and not any(
         path == prefix.rstrip("/") or path.startswith(prefix) for prefix in NOT_CRAWLED)
+
+
+class BodyRefused(Exception):
+    """The body's read is stopped by ``api.security.HttpHardening``: too large (413) or too slow (408). The
+    route that was reading the body sees it and answers nothing of its own (the 413/408 goes out)."""
+
+    def __init__(self, status: int, body: dict):
+        super().__init__(status)
+        self.status, self.body = status, body

@@ -101,8 +101,15 @@ def number_text(value: int | float | None) -> str:
     return f"{int(value):,}"
 
 
+# A missing count names what is missing in words ('baths N/A'), never a bare unit ('N/A ba').
+MISSING_NAMES = {"bd": "beds", "ba": "baths", "sqft": "sqft"}
+
+
 def count_text(value: int | float | None, unit: str) -> str:
-    """'1,450 sqft', '2.5 ba', '3 ba' (never '3.0 ba'); 'N/A bd' when missing (SPEC 5)."""
+    """'1,450 sqft', '2.5 ba', '3 ba' (never '3.0 ba'); 'baths N/A', 'beds N/A', 'sqft N/A' when missing
+    (SPEC 5: a missing value shows N/A)."""
+    if value is None:
+        return f"{MISSING_NAMES.get(unit, unit)} N/A"
     return f"{number_text(value)} {unit}"
 
 

@@ -61,8 +61,8 @@ def picture_texts(illustrations: bool, count: int, address: str) -> dict[str, st
 
 
 def format_unlocked_at(value, zone_name: str = UTC_NAME) -> str:
-    """'Mar 4, 2026 at 10:05 AM EST': stored in UTC, shown in the browser's zone, labelled."""
-    return format_datetime(value, zone_name, joiner=" at ")
+    """'Mar 4, 2026, 10:05 AM EST': stored in UTC, shown in the browser's zone, labelled."""
+    return format_datetime(value, zone_name)
 
 
 def archived_from_marketplace(is_active: bool, bought_in_scrape: bool) -> bool:
@@ -113,7 +113,7 @@ class RecordSection:
     """The property page's 'Public record' section (issue 23) as display values: empty for other leads."""
 
     shown: bool = False
-    source_line: str = ""  # 'Public record: City of Chicago, ..., record 11CP015666, retrieved 2026-11-25'
+    source_line: str = ""  # 'Public record: City of Chicago, ..., record 11CP015666, retrieved Nov 25, 2026, ...'
     signals: list[dict[str, str]] = field(default_factory=list)  # label, source, record, as_of, retrieved, url
     closed: list[str] = field(default_factory=list)
     owner: dict[str, str] = field(default_factory=dict)          # name, mailing ('N/A' when missing)
@@ -123,6 +123,18 @@ class RecordSection:
     confidence_reasons: list[str] = field(default_factory=list)
     facts: list[dict[str, str]] = field(default_factory=list)    # parcel id, year built, class
     hints: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_HINTS))
+
+
+RETRIEVED = ", retrieved "
+
+
+def zoned_source_line(line: str, retrieved_at: Any, zone_name: str) -> str:
+    """'Public record: ..., record 11CP015666, retrieved Nov 25, 2026, 7:00 AM EST': the stored line's
+    retrieval day (UTC, ISO) replaced by the instant in the viewer's zone, in the app's one format, so the
+    page shows that instant as its signal rows do. Unchanged without the instant or the clause."""
+    if retrieved_at is None or RETRIEVED not in line:
+        return line
+    return line.rsplit(RETRIEVED, 1)[0] + RETRIEVED + format_datetime(retrieved_at, zone_name)
 
 
 def _mailing(owner: Any) -> str:
@@ -162,7 +174,9 @@ def record_section(panel: Any, zone_name: str = UTC_NAME) -> RecordSection:
         "roi_label": "Est. ROI" if str(basis.get("roi") or "N/A").startswith("N/A") else "ROI vs market value",
     }
     return RecordSection(
-        shown=True, source_line=panel.source_line, signals=signals, closed=list(panel.closed),
+        shown=True, source_line=zoned_source_line(panel.source_line, getattr(panel, "retrieved_at", None),
+                                                  zone_name),
+        signals=signals, closed=list(panel.closed),
         owner={"name": (owner.name if owner else None) or "N/A",
                "mailing": _mailing(owner) if owner else "N/A"},
         flags=flags,

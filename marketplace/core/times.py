@@ -1,5 +1,6 @@
 """Times as the user reads them: in the browser's own time zone, labelled with
-its abbreviation ('Mar 4, 2026 3:05 PM EST').
+its abbreviation, in ONE format across the app: dates 'Mar 4, 2026', date-times
+'Mar 4, 2026, 3:05 PM EST' (``format_date``, ``format_datetime``; no page builds its own).
 
 Timestamps are stored in UTC (``models.UTCDateTime``). The browser reports its
 IANA zone (``Intl.DateTimeFormat().resolvedOptions().timeZone``, kept in its
@@ -54,15 +55,14 @@ def _abbreviation(value: datetime) -> str:
     return value.tzname() or UTC_NAME
 
 
-def format_datetime(value: datetime | None, zone_name: object, *, seconds: bool = False,
-                    joiner: str = " ") -> str:
-    """'Mar 4, 2026 3:05 PM EST' (``seconds``: '3:05:09 PM'; ``joiner`` between
-    date and time, e.g. ' at '); '' for None."""
+def format_datetime(value: datetime | None, zone_name: object, *, seconds: bool = False) -> str:
+    """'Mar 4, 2026, 3:05 PM EST' (``seconds``: '3:05:09 PM'); '' for None. The one date-time format
+    of every page: the date as ``format_date`` writes it, a comma, the clock and the zone."""
     if value is None:
         return ""
     when = local(value, zone_name)
     clock = when.strftime("%-I:%M:%S %p" if seconds else "%-I:%M %p")
-    return f"{when:%b} {when.day}, {when.year}{joiner}{clock} {_abbreviation(when)}"
+    return f"{format_date(when, zone_name)}, {clock} {_abbreviation(when)}"
 
 
 def format_date(value: datetime | date | None, zone_name: object) -> str:
@@ -71,9 +71,3 @@ def format_date(value: datetime | date | None, zone_name: object) -> str:
         return ""
     day = local(value, zone_name) if isinstance(value, datetime) else value
     return f"{day:%b} {day.day}, {day.year}"
-
-
-def format_weekday_time(value: datetime, zone_name: object) -> str:
-    """'Wed, Jun 4, 8:00 AM PDT'."""
-    when = local(value, zone_name)
-    return f"{when:%a, %b} {when.day}, {when:%-I:%M %p} {_abbreviation(when)}"

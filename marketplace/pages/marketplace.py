@@ -78,25 +78,32 @@ def credits_panel() -> rx.Component:
         S.is_authenticated,
         _header_panel(
             rx.box(ui.icon_tile("coins", "amber"), class_name="lv-hide-below-sm"),
-            rx.vstack(
-                rx.text("Available Credits", size="2", color_scheme="gray", weight="medium"),
-                rx.text(S.credits_label, size="6", weight="bold", id="available-credits",
+            # Phones: label and balance on one line (the panel is one slim row).
+            rx.flex(
+                rx.text("Available Credits", size={"initial": "1", "sm": "2"}, color_scheme="gray", weight="medium",
+                        white_space="nowrap"),
+                rx.text(S.credits_label, size={"initial": "3", "sm": "6"}, weight="bold", id="available-credits",
                         style={**styles.NUMBER_STYLE, "line_height": "1.1"}),
-                spacing="0",
+                direction={"initial": "row", "sm": "column"},
+                align={"initial": "baseline", "sm": "start"},
+                spacing={"initial": "2", "sm": "0"},
             ),
-            ui.button_link("Buy More Credits", routes.PURCHASE_CREDITS, icon="plus", size="2", id="buy-more-credits"),
+            ui.button_link("Buy More Credits", routes.PURCHASE_CREDITS, icon="plus", size={"initial": "1", "sm": "2"},
+                           id="buy-more-credits"),
             id="credits-panel",
         ),
         rx.cond(
             ~S.auth_loading,
             _header_panel(
-                ui.icon_tile("lock_keyhole"),
+                rx.box(ui.icon_tile("lock_keyhole"), class_name="lv-hide-below-sm"),
                 rx.vstack(
                     rx.text("Addresses are masked", size="2", weight="bold"),
-                    rx.text("Sign in to unlock leads with credits.", size="2", color_scheme="gray"),
+                    rx.text("Sign in to unlock leads with credits.", size="2", color_scheme="gray",
+                            class_name="lv-hide-below-sm"),
                     spacing="0",
                 ),
-                ui.button_link("Login", routes.AUTH, icon="log_in", size="2", id="marketplace-login"),
+                ui.button_link("Login", routes.AUTH, icon="log_in", size={"initial": "1", "sm": "2"},
+                               id="marketplace-login"),
             ),
             # While the session resolves: the panel's place (stacked on narrow screens), so the
             # page below does not move when it arrives (CLS).
@@ -128,6 +135,7 @@ def low_credit_banner() -> rx.Component:
             id="low-credit-banner",
             role="status",
             width="100%",
+            margin_top="1rem",  # its own: no empty space when it is not shown
         ),
     )
 
@@ -136,37 +144,42 @@ def page_header() -> rx.Component:
     return rx.el.section(
         ui.container(
             rx.flex(
-                rx.vstack(
+                # On phones the header is compact (the first card starts within the first screen): the
+                # introduction left out, the panel one row, tighter spacing (assets/styles.css).
+                rx.flex(
                     countdown_pill(),
-                    rx.heading("Lead Marketplace", as_="h1", size={"initial": "7", "md": "8"}, weight="bold",
-                               class_name="lv-balance"),
+                    rx.heading("Lead Marketplace", as_="h1", size={"initial": "5", "sm": "7", "md": "8"},
+                               weight="bold", class_name="lv-balance"),
                     rx.text(
                         "Off-market probate, pre-foreclosure, auction and distressed leads with the ROI math done. "
                         "Addresses stay masked until you unlock a lead.",
                         size={"initial": "3", "md": "4"}, color_scheme="gray", max_width="40rem",
+                        class_name="lv-hide-below-sm",
                     ),
-                    spacing="3",
+                    direction="column",
+                    align="start",
+                    spacing={"initial": "2", "sm": "3"},
                     min_width="0",
                 ),
                 credits_panel(),
                 direction={"initial": "column", "md": "row"},
                 justify="between",
                 align={"initial": "stretch", "md": "end"},
-                spacing="5",
+                spacing={"initial": "3", "sm": "5"},
             ),
             rx.hstack(
-                rx.icon("shield_check", size=14, color="var(--gray-9)", flex_shrink="0", aria_hidden="true",
-                        margin_top="3px"),
+                rx.box(rx.icon("shield_check", size=14, color="var(--gray-9)", aria_hidden="true", margin_top="3px"),
+                       flex_shrink="0", class_name="lv-hide-below-sm"),
                 rx.text(DISCLAIMER, size="1", color_scheme="gray", id="marketplace-disclaimer"),
                 spacing="2",
                 align="start",
-                margin_top="1.25rem",
+                margin_top=ui.responsive("0.5rem", sm="1.25rem"),
             ),
-            rx.box(low_credit_banner(), margin_top="1rem", width="100%"),
+            rx.box(low_credit_banner(), width="100%"),
         ),
         class_name="lv-mkt-header",
-        padding_top=ui.responsive("2rem", md="3rem"),
-        padding_bottom=ui.responsive("1.5rem", md="2rem"),
+        padding_top=ui.responsive("0.75rem", sm="2rem", md="3rem"),
+        padding_bottom=ui.responsive("0.5rem", sm="1.5rem", md="2rem"),
     )
 
 
@@ -204,11 +217,12 @@ def loading_block() -> rx.Component:
     # replace them: the first page of cards moves nothing (CLS).
     return rx.vstack(
         rx.hstack(rx.spinner(size="3"), rx.text(LEADS_LOADING, size="3", weight="medium"),
-                  spacing="3", align="center", id="marketplace-loading", role="status", min_height="32px"),
+                  spacing="3", align="center", id="marketplace-loading", role="status",
+                  min_height=ui.responsive("24px", sm="32px")),
         rx.grid(skeleton_card(first_picture()), *[skeleton_card(rx.skeleton(height="176px", width="100%"))
                                                   for _ in range(2)], columns=GRID_COLUMNS, spacing="5", width="100%",
                 aria_hidden="true"),
-        spacing="5",
+        spacing={"initial": "3", "sm": "5"},  # as the loaded page's (results())
         width="100%",
     )
 
@@ -289,14 +303,14 @@ def results() -> rx.Component:
                         rx.cond(S.view == "map", map_view(), lead_grid()),
                     ),
                     rx.cond(S.view != "map", pagination()),
-                    spacing="5",
+                    spacing={"initial": "3", "sm": "5"},
                     width="100%",
                 ),
             ),
         ),
         id="lead-results",
         aria_label="Leads",
-        padding_top=ui.responsive("1.5rem", md="2rem"),
+        padding_top=ui.responsive("0.75rem", sm="1.5rem", md="2rem"),
         padding_bottom=ui.responsive("3.5rem", md="5rem"),
         style={"scroll_margin_top": "calc(var(--lv-header-height, 64px) + 72px)"},
     )

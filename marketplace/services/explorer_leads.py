@@ -122,7 +122,8 @@ def counts(view: rules.LeadView) -> tuple[int, int]:
     return int(active), int(total) - int(active)
 
 
-def page(view: rules.LeadView, number: int, page_size: int, known_counts: tuple[int, int] | None = None) -> LeadPage:
+def page(view: rules.LeadView, number: int, page_size: int, known_counts: tuple[int, int] | None = None,
+         zone_name: str = "UTC") -> LeadPage:
     """One page of the view (the page number is clamped to the last page).
 
     ``known_counts``: the (active, archived) counts of the same search from the
@@ -136,7 +137,7 @@ def page(view: rules.LeadView, number: int, page_size: int, known_counts: tuple[
     if total:
         with read_scope() as session:
             result = session.execute(_page_query(view, page_size, (number - 1) * page_size))
-            rows = [rules.table_row(lead) for lead in result.mappings()]
+            rows = [rules.table_row(lead, zone_name) for lead in result.mappings()]
     return LeadPage(rows=rows, page=number, pages=pages, total=total, active=active, archived=archived)
 
 

@@ -148,7 +148,10 @@ def panel_rows(zone_name: str, today: date | None = None) -> list[dict]:
         warning = ""
         if run is not None and hasattr(dataset, "freshness_field"):
             fresh = opendata.freshness(dataset, run.newest_as_of, today)
-            warning = "" if fresh.ok else f"Stale: {fresh.message}"
+            # The date itself is the Newest record column's: the warning gives its age only.
+            age = (f"{fresh.age_days:,} days old (max {fresh.max_age_days})" if fresh.age_days is not None
+                   else fresh.message)
+            warning = "" if fresh.ok else f"Stale: {age}"
         rows.append({
             "id": dataset_id, "title": dataset.title, "publisher": dataset.publisher,
             "protocol": getattr(dataset, "protocol", "api"), "note": getattr(dataset, "status_note", None) or "",
@@ -157,7 +160,8 @@ def panel_rows(zone_name: str, today: date | None = None) -> list[dict]:
             "read": _count(run and run.rows_read), "added": _count(run and run.added),
             "updated": _count(run and run.updated), "closed": _count(run and run.closed),
             "archived": _count(run and run.archived), "rejected": _count(run and run.rejected),
-            "newest": run.newest_as_of.isoformat() if run and run.newest_as_of else "N/A",
+            # The one place the panel states the newest record's date (the status notes name none).
+            "newest": times.format_date(run.newest_as_of, zone_name) if run and run.newest_as_of else "N/A",
             "warning": warning, "error": (run.error or "") if run else "",
             "can_run": hint == "", "hint": hint,
             "job": job.status if job else "",

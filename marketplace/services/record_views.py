@@ -88,6 +88,7 @@ class PublicRecordPanel:
     property_class: str | None = None
     owner: OwnerDetails | None = None   # unlocked only
     closed: list[str] = field(default_factory=list)  # 'Tax delinquent: no longer in the dataset as of ...'
+    retrieved_at: datetime | None = None  # when the proving record of ``source_line`` was retrieved
 
 
 def _uuid(value: str | uuid.UUID) -> uuid.UUID | None:
@@ -124,6 +125,18 @@ def _chips(rows: list[Any], titles: TitleLookup, unlocked: bool) -> list[SignalC
                                 retrieved_at=s.retrieved_at, record_url=s.record_url if unlocked else None,
                                 source_line=line))
     return chips
+
+
+def _proof_retrieved(raw: dict, line: str) -> datetime | None:
+    """The retrieval instant of the record ``raw['source_line']`` names (its entry in the provenance), so
+    the page shows it in the viewer's zone like every other time (the stored line has its UTC day)."""
+    for entry in raw.get("provenance") or ():
+        if isinstance(entry, dict) and entry.get("source_line") == line:
+            try:
+                return datetime.fromisoformat(str(entry.get("retrieved_at")))
+            except ValueError:
+                return None
+    return None
 
 
 def _signal_rows(conn, lead_id: uuid.UUID, status: str) -> list[Any]:
@@ -194,6 +207,7 @@ def public_record_panel(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = No
         closed_rows = _signal_rows(conn, lead_uuid, "closed")
     raw = lead.raw_data if isinstance(lead.raw_data, dict) else {}
     line = str(raw.get("source_line") or "")
+    retrieved_at = _proof_retrieved(raw, line)
     if not unlocked:
         line = line.split(", record ")[0]
     closed = [f"{signal_label(s.kind, s.sale_type)}: {s.closed_reason}" for s in
@@ -208,6 +222,7 @@ def public_record_panel(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = No
         year_built=prop.year_built if prop is not None else None,
         property_class=prop.property_class if prop is not None else None,
         owner=_owner(prop) if unlocked and prop is not None else None, closed=closed,
+        retrieved_at=retrieved_at if unlocked else None,
     )
 
 

@@ -344,7 +344,7 @@ class BulkScraperState(ProgressVars, AuthState):
         self._results = leads
         self._results_for = self.user_id
         self.scrape_id = scrape_id
-        self.results_when = format_datetime(created_at, self._zone(), joiner=" at ")
+        self.results_when = format_datetime(created_at, self._zone())
         self.result_count = len(leads)
         self.result_credits = credits_used
         self.roi_filter, self.size_filter, self.tag_filter = [], [], []

@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 import reflex as rx
 
 from marketplace.core.marketplace import PACIFIC, next_refresh
-from marketplace.core.times import format_datetime, format_weekday_time
+from marketplace.core.times import format_datetime
 from marketplace.jobs import lead_ops
 from marketplace.jobs.scheduler import scheduler_enabled
 from marketplace.messages import (
@@ -37,13 +37,13 @@ log = logging.getLogger("marketplace.explorer")
 
 def next_run_label(now: datetime, enabled: bool, zone_name: str = PACIFIC.key) -> tuple[str, str]:
     """(when, relative) of the scheduler's next run (8:00 AM Pacific) in ``zone_name``, the
-    browser's: ('Wed, Jun 4, 8:00 AM PDT', 'in 3h 12m'), or ('Scheduler off', '') when
+    browser's: ('Jun 4, 2025, 8:00 AM PDT', 'in 3h 12m'), or ('Scheduler off', '') when
     LEAD_REFRESH_SCHEDULER disables it."""
     if not enabled:
         return SCHEDULER_OFF, ""
     target = next_refresh(now)
     hours, minutes = divmod(max(0, int((target - now).total_seconds())) // 60, 60)
-    return format_weekday_time(target, zone_name), f"in {hours}h {minutes}m"
+    return format_datetime(target, zone_name), f"in {hours}h {minutes}m"
 
 
 # The event that reads each section of the page again ("leads", "webhook"), put

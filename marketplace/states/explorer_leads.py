@@ -54,7 +54,8 @@ class ExplorerLeadsState(ExplorerState):
         view = self._view()
         self.leads_failed = True  # until the page is read
         known = tuple(self._counts) if self._counts and self._counted_query == view.query else None
-        result = await run_blocking(explorer_leads.page, view, self.leads_page, self.leads_page_size, known)
+        result = await run_blocking(explorer_leads.page, view, self.leads_page, self.leads_page_size, known,
+                                    self._zone())
         self.lead_rows = result.rows
         self._counted_query, self._counts = view.query, [result.active, result.archived]
         self.leads_page = result.page

@@ -32,7 +32,7 @@ class NotificationRow:
     id: str = ""
     title: str = ""
     body: str = ""
-    when: str = ""  # 'Mar 4, 2026 8:01 AM PST', in the browser's zone
+    when: str = ""  # 'Mar 4, 2026, 8:01 AM PST', in the browser's zone
     url: str = ""
     unread: bool = False
 

@@ -104,7 +104,7 @@ class AnalyzerState(AuthState):
             self.save_kind, self.save_status = "new", text.NOT_SAVED_YET
         else:
             self.save_kind = "saved"
-            self.save_status = text.SAVED_AT.format(when=format_datetime(saved.saved_at, self._zone(), joiner=" at "))
+            self.save_status = text.SAVED_AT.format(when=format_datetime(saved.saved_at, self._zone()))
 
     def _active(self) -> bool:
         """A keystroke acts only on the analysis this tab loaded for its signed-in user (no database

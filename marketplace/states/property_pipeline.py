@@ -33,7 +33,7 @@ TEXT_MAX = 4000  # an input's value from an event; longer is junk (the rules ref
 @dataclasses.dataclass
 class NoteRow:
     id: str = ""
-    when: str = ""  # 'Nov 25, 2026 8:01 PM PST'
+    when: str = ""  # 'Nov 25, 2026, 8:01 PM PST'
     body: str = ""
 
 

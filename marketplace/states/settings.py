@@ -78,7 +78,11 @@ class SettingsState(AuthState):
     resend_busy: bool = False
     password_saving: bool = False
 
+    # Only the rows shown: the current session, the others once "N more" is opened (core.account_settings).
     sessions: list[dict[str, str]] = []
+    sessions_total: int = 0
+    sessions_hidden: int = 0
+    sessions_expanded: bool = False
     sessions_busy: bool = False
 
     has_webhook_key: bool = False
@@ -106,7 +110,12 @@ class SettingsState(AuthState):
         self.credits_forfeit = f"{data.credits:,}"
         self.has_webhook_key = data.has_webhook_key
         self.webhook_key_hint = data.webhook_key_hint
-        self.sessions = [session_row(s, self._zone()) for s in data.sessions]
+        self._show_sessions(data.sessions)
+
+    def _show_sessions(self, rows: list[svc.SessionInfo]) -> None:
+        shown, self.sessions_hidden = rules.shown_sessions(rows, self.sessions_expanded)
+        self.sessions = [session_row(s, self._zone()) for s in shown]
+        self.sessions_total = len(rows)
 
     async def _dashboard_last_name(self, last_name: str) -> None:
         from marketplace.states.dashboard import DashboardState
@@ -208,8 +217,17 @@ class SettingsState(AuthState):
     @signed_in(SETTINGS_LOAD_FAILED, signed_out=_to_sign_in)
     async def refresh_sessions(self, user_id: uuid.UUID):
         rows = await run_blocking(svc.list_sessions, user_id, self.access_token, self.refresh_token)
-        self.sessions = [session_row(s, self._zone()) for s in rows]
+        self._show_sessions(rows)
         return None
+
+    @rx.event
+    @signed_in(SETTINGS_LOAD_FAILED, signed_out=_to_sign_in)
+    async def toggle_sessions(self, user_id: uuid.UUID):
+        """'N more' lists every session (read again: the state held only the shown rows); 'Show fewer'
+        keeps the current one."""
+        self.sessions_expanded = not self.sessions_expanded
+        rows = await run_blocking(svc.list_sessions, user_id, self.access_token, self.refresh_token)
+        self._show_sessions(rows)
 
     @rx.event
     @signed_in(signed_out=_to_sign_in, busy="sessions_busy")

@@ -45,8 +45,11 @@ def unlocked_row(row: dict) -> rx.Component:
         rx.table.cell(rx.badge(row["lead_type"], variant="soft", color_scheme="gray")),
         rx.table.cell(roi_text(row)),
         rx.table.cell(row["credit_cost"]),
-        rx.table.cell(row["unlocked_at"]),
-        rx.table.cell(ui.button_link("View Details", row["href"], variant="soft", size="1")),
+        rx.table.cell(row["unlocked_at"], white_space="nowrap"),
+        # One line at every width: the button keeps its label's width, the address column gives way.
+        rx.table.cell(ui.button_link("View Details", row["href"], variant="soft", size="1", white_space="nowrap",
+                                     flex_shrink="0", class_name="dashboard-view-details"),
+                      white_space="nowrap"),
         align="center",
     )
 

@@ -269,7 +269,7 @@ def filter_bar() -> rx.Component:
                 align="center",
                 wrap="wrap",
                 width="100%",
-                padding_y="0.75rem",
+                padding_y=ui.responsive("0.5rem", sm="0.75rem"),
             ),
             filter_chips(),
         ),

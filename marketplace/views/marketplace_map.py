@@ -33,7 +33,7 @@ def view_switch() -> rx.Component:
         on_change=S.set_view,
         id="view-switch",
         aria_label="Results view",
-        size="2",
+        size={"initial": "1", "sm": "2"},
     )
 
 

@@ -177,3 +177,44 @@ def test_granian_closes_a_connection_answered_before_its_body(granian_server):
     assert data.startswith(b"HTTP/1.1 405"), data[:200]
     assert b"connection: close" in data.lower()
     assert elapsed < 5
+
+
+def test_a_slow_webhook_body_is_a_counted_408_logged_in_one_line(db_url, settings, monkeypatch, caplog):  # noqa: F811
+    """The webhook route was reading the body when the 408 came: it once logged a traceback ('webhook ...
+    failed'). Now: the 408 goes out, one line at info level without a traceback, and the refusal is
+    counted with its status like the route's other refusals before the key check."""
+    import logging
+    import uuid
+
+    from marketplace.api import ratelimit, webhook
+    from marketplace.api.app import create_api
+    from marketplace.api.webhook_gate import WebhookGate
+    from marketplace.services import webhooks
+
+    monkeypatch.setattr(webhook, "webhook_limiter", ratelimit.Limiter("webhook-slow-test", 5))
+    monkeypatch.setattr(webhooks, "refusals", webhooks.RefusalCounter())
+    mw = HttpHardening(WebhookGate(create_api()), settings=dataclasses.replace(settings, body_read_timeout=0.3))
+    path = f"/functions/v1/webhook-bulk-scrape/{uuid.uuid4()}"
+    scope = {**_scope({"content-length": "100", "content-type": "application/json", "x-webhook-auth": "k"}),
+             "path": path, "raw_path": path.encode(), "client": ("203.0.113.7", 5000)}
+
+    async def receive():  # headers said 100 bytes; none arrive
+        await asyncio.sleep(5)
+        return {"type": "http.request", "body": b"x" * 100, "more_body": False}
+
+    caplog.set_level(logging.INFO)
+    sent = _run(mw, scope, receive)
+    assert sent[0]["status"] == 408 and len(sent) == 2
+    assert json.loads(sent[1]["body"]) == {"error": "Request body not received in time."}
+    lines = [r for r in caplog.records if r.name == "marketplace.webhook"]
+    assert [(r.levelno, r.getMessage()) for r in lines] == [
+        (logging.INFO, f"webhook {path} refused 408 from 203.0.113.7: Request body not received in time.")]
+    assert not any(r.exc_info for r in caplog.records) and "failed" not in caplog.text
+    assert webhooks.refusals.pending() == 1
+    webhooks.refusals.flush()
+    from sqlmodel import select
+
+    from marketplace.db import session_scope
+    from marketplace.models import WebhookRefusal
+    with session_scope() as s:
+        assert [(r.endpoint, r.status, r.count) for r in s.exec(select(WebhookRefusal))] == [(path, 408, 1)]

@@ -25,7 +25,7 @@ from tests.browser.leads import make_lead, signed_in, store
 
 NOT_FOUND_TITLE = "Property Not Found"
 UNLOCKED_AT = datetime(2026, 3, 4, 15, 5, tzinfo=timezone.utc)
-UNLOCKED_AT_TEXT = "Mar 4, 2026 at 3:05 PM UTC"
+UNLOCKED_AT_TEXT = "Mar 4, 2026, 3:05 PM UTC"
 LISTING = "https://www.zillow.com/homedetails/4821-Juniper-Hollow-Ln-Austin-TX-78704/12345678_zpid/"
 
 

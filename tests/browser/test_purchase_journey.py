@@ -125,7 +125,7 @@ def test_pro_purchase_breakdown_second_tab_balance_and_history(page: Page, live_
     row = table.locator("tbody tr").first
     for cell, text in zip(row.locator("td").all()[1:7], ("Pro", "$270.00", "1,500", "+250 (20%)", "+750", "Paid")):
         expect(cell).to_have_text(text)
-    expect(row.locator("td").first).to_have_text(re.compile(r"^\w{3} \d{1,2}, \d{4} \d{1,2}:\d{2} [AP]M \w+"))
+    expect(row.locator("td").first).to_have_text(re.compile(r"^\w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M \w+"))
     shoot(checkout, "dashboard-purchases", "#settings-purchases")
     row.get_by_role("button", name=re.compile("View receipt")).click()
     dialog = checkout.locator("#receipt-dialog")

@@ -42,9 +42,9 @@ def test_session_and_unlock_times_are_eastern(eastern_page, live_server, make_us
             session.add(record)
 
     page.goto(routes.property_url(str(row["id"])))
-    expect(page.locator("#property-unlocked-at")).to_have_text("Jul 4, 2026 at 11:05 AM EDT", timeout=30000)
+    expect(page.locator("#property-unlocked-at")).to_have_text("Jul 4, 2026, 11:05 AM EDT", timeout=30000)
 
     page.goto("/dashboard")
     page.locator("#dashboard-tab-settings").click()
-    expect(page.locator("#settings-sessions")).to_contain_text("Signed in Jan 15, 2026 3:07 PM EST")
+    expect(page.locator("#settings-sessions")).to_contain_text("Signed in Jan 15, 2026, 3:07 PM EST")
     assert page.evaluate("localStorage.getItem('lv_tz')") == "America/New_York"

@@ -72,7 +72,7 @@ def test_fewer_than_3_even_at_the_last_step_says_so():
                                          sale(3, 0.2, date(2025, 11, 1))], TODAY)
     assert found.step == 3
     assert [s.comp.comp_id for s in found.comps] == ["c1"]
-    assert found.note == ("Widened to 2 miles: fewer than 3 sales within 1 mile in 12 months "
+    assert found.note == ("Widened to 2 miles: fewer than 3 sales within 1 mile in 12 months. "
                           "Only 1 found within 2 miles in 12 months.")
 
 

@@ -106,11 +106,13 @@ def test_csv_has_22_columns_and_one_cell_each():
 def test_table_row_and_filename():
     row = rules.table_row({**LEAD, "is_active": True, "confidence_score": 92, "credit_cost": 150})
     assert row == {
-        "id": "12345678-1234-5678-1234-567812345678", "created": "2026-11-23", "address": "12 Oak St",
+        "id": "12345678-1234-5678-1234-567812345678", "created": "Nov 23, 2026", "address": "12 Oak St",
         "city": "Austin", "state": "TX", "zip": "78701", "place": "Austin, TX 78701", "lead_type": "Probate",
         "price": "$250,000", "market": "$300,000", "sqft": "1,500", "roi": "18.5%", "confidence": "92",
         "cost": "150", "image_status": "pending", "status": "Active",
     }
+    # The app's one date format, in the viewer's zone (14:05 UTC is the next morning in Auckland).
+    assert rules.table_row(LEAD, "Pacific/Auckland")["created"] == "Nov 24, 2026"
     missing = rules.table_row({**LEAD, "asking_price": None, "roi": None, "zestimate": None, "square_footage": None})
     assert (missing["price"], missing["roi"], missing["market"], missing["sqft"]) == ("N/A",) * 4
     assert rules.export_filename(date(2026, 11, 23)) == "leads-export-2026-11-23.csv"

@@ -25,7 +25,7 @@ def test_card_values_and_missing_ones_read_n_a():
     assert card["confidence_label"] == "Confidence 92 out of 100"
     bare = card_data(lead(beds=None, baths=None, square_footage=None, asking_price=None, roi=None))
     assert (bare["beds"], bare["baths"], bare["sqft"], bare["asking"], bare["roi"]) == (
-        "N/A bd", "N/A ba", "N/A sqft", "N/A", "N/A")
+        "beds N/A", "baths N/A", "sqft N/A", "N/A", "N/A")
     assert "—" not in "".join(str(v) for v in bare.values())
 
 
@@ -102,14 +102,17 @@ def test_a_public_record_card_shows_signal_and_owner_chips_and_its_roi_against_t
 
 
 def test_one_count_formatter_for_beds_and_baths_everywhere():
-    """Issue 24 #16: '3 ba' not '6.0 ba', '2.5 ba', 'N/A ba' when missing; the bulk results and the
+    """Issue 24 #16: '3 ba' not '6.0 ba', '2.5 ba', a missing count in words ('baths N/A'); the bulk results and the
     property page use the same rule as the card."""
     from marketplace.core.lead_cards import beds_baths_text, count_text, number_text
     from marketplace.states.bulkscraper import result_row
 
-    assert [count_text(v, "ba") for v in (6.0, 3, 2.5, None, 0.0)] == ["6 ba", "3 ba", "2.5 ba", "N/A ba", "0 ba"]
+    assert [count_text(v, "ba") for v in (6.0, 3, 2.5, None, 0.0)] == ["6 ba", "3 ba", "2.5 ba", "baths N/A", "0 ba"]
     assert [number_text(v) for v in (1850, 1850.0, 2.25, None)] == ["1,850", "1,850", "2.2", "N/A"]
-    assert beds_baths_text(8, None) == "8 bd / N/A ba"
+    # A missing count says which one in words, never 'N/A ba'.
+    assert beds_baths_text(8, None) == "8 bd / baths N/A"
+    assert beds_baths_text(None, 2) == "beds N/A / 2 ba"
+    assert count_text(None, "sqft") == "sqft N/A"
     assert result_row({"id": "x", "beds": 3, "baths": 6.0})["beds_baths"] == "3 bd / 6 ba"
     assert card_data(lead(baths=6.0))["baths"] == "6 ba"
 

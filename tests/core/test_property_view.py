@@ -55,12 +55,12 @@ def test_display_strings():
     assert (d["beds"], d["baths"], d["sqft"]) == ("N/A", "2.5", "1,850")
     assert d["place"] == "Austin, TX 78701"
     assert d["confidence_text"] == "85/100" and view.confidence == 85
-    assert d["unlocked_at"] == "Jan 9, 2026 at 12:07 AM UTC" == format_unlocked_at(UNLOCK.unlocked_at)
+    assert d["unlocked_at"] == "Jan 9, 2026, 12:07 AM UTC" == format_unlocked_at(UNLOCK.unlocked_at)
     assert (d["credits_paid"], d["purchase_type"]) == ("120 credits", "Credits")
     assert property_view(lead(baths=2.0), UNLOCK).details["baths"] == "2"
     # In the browser's zone, with its abbreviation.
     assert property_view(lead(), UNLOCK, zone_name="America/Los_Angeles").details["unlocked_at"] == (
-        "Jan 8, 2026 at 4:07 PM PST")
+        "Jan 8, 2026, 4:07 PM PST")
 
 
 PHOTOS = [f"https://photos.zillowstatic.com/fp/{n}.jpg" for n in range(6)]
@@ -175,7 +175,7 @@ def test_the_public_record_section_names_every_value_s_basis():
                "confidence": ["No living area (-25)"]})
     section = record_section(panel)
     assert section.signals == [{"label": "Vacant", "record": "11CP015666", "as_of": "Sep 18, 2023",
-                                "retrieved": "Nov 25, 2026 12:00 PM UTC", "url": chip.record_url,
+                                "retrieved": "Nov 25, 2026, 12:00 PM UTC", "url": chip.record_url,
                                 "source": "Public record: City of Chicago, Vacant and Abandoned Buildings - Violations"}]
     assert (section.owner, section.flags, section.motivation) == (
         {"name": "N/A", "mailing": "N/A"}, ["Out-of-state owner"], "72/100")

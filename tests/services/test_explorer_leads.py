@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from marketplace.api import explorer_export
 from marketplace.api.app import create_api
 from marketplace.core import explorer as rules
+from marketplace.core.times import format_date
 from marketplace.db import session_scope
 from marketplace.models import BulkScrape, Lead, SuperAdmin, utcnow
 from marketplace.services import dashboard, downloads, explorer_leads
@@ -64,7 +65,8 @@ def test_newest_first_counts_and_paging(leads):
     assert _ids(first) == [s[2] for s in reversed(SPECS)]  # the private scrape lead is not listed
     row = first.rows[0]
     assert row["address"] == "107 Main St" and row["status"] == "Active" and row["price"] == "$350,000"
-    assert (row["roi"], row["confidence"], row["cost"], row["created"]) == ("22.0%", "80", "120", f"{BASE:%Y-%m-%d}")
+    assert (row["roi"], row["confidence"], row["cost"], row["created"]) == (
+        "22.0%", "80", "120", format_date(BASE, "UTC"))
     # The platform overview counts the same marketplace leads.
     with session_scope() as s:
         overview = dashboard.platform_overview(s)

@@ -69,8 +69,8 @@ def test_buyer_status_follows_a_checkout_to_paid(new_user, monkeypatch):
 def test_receipt_text_says_what_was_bought():
     text = receipts.receipt_text(
         purchase_id="0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0", pack_name="Pro", amount_cents=27_000, base=1250,
-        bonus=250, percent=20, referral_bonus=750, status="paid", date="Mar 4, 2026 3:05 PM EST",
-        paid_date="Mar 4, 2026 3:06 PM EST", provider="test")
+        bonus=250, percent=20, referral_bonus=750, status="paid", date="Mar 4, 2026, 3:05 PM EST",
+        paid_date="Mar 4, 2026, 3:06 PM EST", provider="test")
     assert "Receipt number: LV-0F1E2D3C" in text
     assert "Price:          $270.00 (USD, one-time)" in text
     assert "Pack credits:   1,500 (1,250 + 250 bonus (20%))" in text

@@ -90,7 +90,12 @@ def test_the_property_page_section_after_the_unlock(db_url):
         ("Sheriff sale", "1275357", "Nov 1, 2026", "https://www.bid4assets.com/auction/index/1275357"),
         ("Tax delinquent", "522145900", "Jul 1, 2026", "")]
     assert section.signals[1]["source"] == "Public record: City of Philadelphia, Real Estate Tax Delinquencies"
-    assert section.signals[0]["retrieved"] == "Nov 25, 2026 12:00 PM UTC"
+    assert section.signals[0]["retrieved"] == "Nov 25, 2026, 12:00 PM UTC"
+    # The page's source line and its signal rows show the one retrieval instant the same way, in the
+    # viewer's zone (the line once read 'retrieved 2026-11-25', the UTC day, beside '7:00 AM EST').
+    eastern = record_section(panel, "America/New_York")
+    assert eastern.source_line.endswith(", retrieved Nov 25, 2026, 7:00 AM EST")
+    assert eastern.source_line.rsplit(", retrieved ", 1)[1] in [s["retrieved"] for s in eastern.signals]
     assert section.motivation == f"{lead.motivation_score}/100" and section.reasons == lead.raw_data[
         "motivation_reasons"]
     basis = lead.raw_data["basis"]
@@ -99,7 +104,7 @@ def test_the_property_page_section_after_the_unlock(db_url):
     assert section.hints["asking_basis"] == "Public records carry no asking price"
     assert section.confidence_reasons == basis["confidence"]
     assert {"label": "Parcel ID", "value": "522145900"} in section.facts
-    assert section.source_line.endswith(", record 1275357, retrieved 2026-11-25")
+    assert section.source_line.endswith(", record 1275357, retrieved Nov 25, 2026, 12:00 PM UTC")
 
 
 def test_the_public_record_tags_filter_and_count_over_the_leads(db_url):

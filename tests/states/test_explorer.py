@@ -11,19 +11,19 @@ from marketplace.states.explorer import next_run_label
 def test_next_run_in_pacific_time_and_relative():
     # 04:48 PDT on Jun 4 -> 8:00 the same morning.
     assert next_run_label(datetime(2025, 6, 4, 11, 48, tzinfo=timezone.utc), True) == (
-        "Wed, Jun 4, 8:00 AM PDT", "in 3h 12m")
+        "Jun 4, 2025, 8:00 AM PDT", "in 3h 12m")
     # 09:00 PST on Dec 4 -> tomorrow (winter time).
     assert next_run_label(datetime(2025, 12, 4, 17, 0, tzinfo=timezone.utc), True) == (
-        "Fri, Dec 5, 8:00 AM PST", "in 23h 0m")
+        "Dec 5, 2025, 8:00 AM PST", "in 23h 0m")
     # Exactly at eight: the next day's run.
-    assert next_run_label(datetime(2025, 6, 4, 15, 0, tzinfo=timezone.utc), True)[0] == "Thu, Jun 5, 8:00 AM PDT"
+    assert next_run_label(datetime(2025, 6, 4, 15, 0, tzinfo=timezone.utc), True)[0] == "Jun 5, 2025, 8:00 AM PDT"
 
 
 def test_next_run_in_the_browsers_zone():
     assert next_run_label(datetime(2025, 6, 4, 11, 48, tzinfo=timezone.utc), True, "America/New_York") == (
-        "Wed, Jun 4, 11:00 AM EDT", "in 3h 12m")
+        "Jun 4, 2025, 11:00 AM EDT", "in 3h 12m")
     assert next_run_label(datetime(2025, 12, 4, 17, 0, tzinfo=timezone.utc), True, "Nowhere/Land")[0] == (
-        "Fri, Dec 5, 4:00 PM UTC")
+        "Dec 5, 2025, 4:00 PM UTC")
 
 
 def test_scheduler_off():

@@ -45,7 +45,7 @@ def test_a_notification_row():
     note = NotificationView(id=4, title="3 new leads match your saved searches", body="Austin probate: 3",
                             created_at=WHEN, read=False, url="/marketplace?type=Probate")
     row = notification_row(note, "America/New_York")
-    assert (row.id, row.when, row.unread, row.url) == ("4", "Mar 4, 2026 10:30 PM EST", True,
+    assert (row.id, row.when, row.unread, row.url) == ("4", "Mar 4, 2026, 10:30 PM EST", True,
                                                        "/marketplace?type=Probate")
 
 
