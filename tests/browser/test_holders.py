@@ -57,6 +57,19 @@ def test_a_lead_held_by_n_investors_says_so_and_names_nobody(page: Page, live_se
     page.keyboard.press("Escape")
     assert "held=none" in page.url
 
+    # The control in the bar (1280, 1024 px) and in the phone's filter sheet (375 px).
+    for width in (1280, 1024):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.locator("#filter-bar").screenshot(path=str(ARTIFACTS / f"holders-filter-bar-{width}.png"))
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.locator("#mobile-filters-button").click()
+    expect(page.locator("#sheet-filter-held-none")).to_be_visible()
+    expect(page.locator("#sheet-filter-held-3plus")).to_be_visible()
+    page.locator("#sheet-filter-held-none").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "holders-filter-sheet-375.png"))
+    page.keyboard.press("Escape")
+    page.set_viewport_size({"width": 1280, "height": 900})
+
     # The sort: the least-held first.
     page.goto(f"/marketplace?zip={ZIP}")
     expect(page.locator(f"#lead-card-{ids['untouched']}")).to_be_visible(timeout=30000)

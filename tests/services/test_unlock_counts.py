@@ -202,3 +202,22 @@ def test_a_saved_search_on_the_held_filter_counts_matches_alerts_and_says_what_i
                             searches.lead_facets("Probate", 12.0, 1500, True, False, unlock_count=2))
     assert not searches.matches(rules.Filters(held=("none",)),
                                 searches.lead_facets("Probate", 12.0, 1500, True, False, unlock_count=1))
+
+
+def test_every_writer_of_unlock_records_keeps_the_count():
+    """A module that inserts or deletes ``user_leads`` rows moves the counter in the same transaction
+    (services.unlock_counts); a new writer that forgets fails here."""
+    import re
+    from pathlib import Path
+
+    import marketplace
+
+    root = Path(marketplace.__file__).parent
+    writes = re.compile(r"UserLead\(|insert\(UserLead|delete\(UserLead|insert\(user_leads|delete\(user_leads"
+                        r"|UserLead\.__table__\.delete|UserLead\.__table__\.insert")
+    writers = sorted(str(path.relative_to(root)) for path in root.rglob("*.py")
+                     if path.parts[-2] != "models" and writes.search(path.read_text()))
+    assert writers == ["services/scrapes.py", "services/unlocks.py"]
+    for name in writers:
+        assert "unlock_counts.added(" in (root / name).read_text(), name
+    assert "unlock_counts.removed_for_user(" in (root / "services" / "account_settings.py").read_text()
