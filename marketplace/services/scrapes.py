@@ -341,6 +341,7 @@ def store_inventory(admin_id: uuid.UUID, request, leads: list[dict], *, origin: 
                 "scrape_id": None,
                 "is_active": True,
                 "created_at": now,
+                "unlock_count": 0,  # a new lead: nobody holds it (never a source row's count)
             })
             output.append({**_output_row(lead_id, lead, now), "credit_cost": lead["credit_cost"]})
         if not lead_rows:

@@ -22,14 +22,15 @@ from marketplace.models import Lead, User, UserLead
 leads_t = Lead.__table__
 user_leads_t = UserLead.__table__
 users_t = User.__table__
+CHUNK = 500
 
 
 def added(session, lead_ids: Iterable[uuid.UUID]) -> None:
     """One more holder of each of ``lead_ids`` (distinct ids: one user's unlock records, just inserted).
     Runs in the caller's transaction and never commits it."""
     ids = list(dict.fromkeys(lead_ids))
-    if ids:
-        session.execute(sa.update(leads_t).where(leads_t.c.id.in_(ids))
+    for start in range(0, len(ids), CHUNK):  # a scrape delivers up to 1,000: bounded IN lists
+        session.execute(sa.update(leads_t).where(leads_t.c.id.in_(ids[start:start + CHUNK]))
                         .values(unlock_count=leads_t.c.unlock_count + 1))
 
 
