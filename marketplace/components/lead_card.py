@@ -20,7 +20,7 @@ Element ids (used by the tests and benchmarks): ``lead-card-{id}``,
 ``lead-market-{id}``, ``lead-arv-{id}``, ``lead-rehab-{id}``, ``lead-chips-{id}`` (a public record's
 signal, owner-flag and motivation chips), ``lead-motivation-{id}``,
 ``lead-confidence-{id}``, ``lead-auction-soon-{id}`` (the tag), ``lead-sale-{id}`` ('Sale in 17 days'),
-``lead-provenance-{id}`` ('Demo data (generated)'),
+``lead-provenance-{id}`` ('Demo data (generated)'), ``lead-held-{id}`` ('Unlocked by 2 investors'),
 ``lead-picture-note-{id}`` (over an illustration), ``lead-action-{id}`` (``data-action``: login | view |
 insufficient | unlock | subscription | sample), ``lead-image-{id}`` (``data-fallback`` once
 its picture failed), ``lead-images-button-{id}``.
@@ -40,6 +40,7 @@ from reflex_components_core.react_router.dom import ReactRouterLink
 from marketplace.core.images import CARD_PICTURE_SIZES, PLACEHOLDER_SVG
 from marketplace.core.lead_cards import CHIP_SEPARATOR, CardView
 from marketplace.messages import UNLOCKING
+from marketplace.messages.holders import HELD_BASIS
 from marketplace.states.marketplace import MarketplaceState
 
 # The picture's intrinsic size (5:3): the browser reserves the box before it loads.
@@ -200,6 +201,12 @@ def _provenance(card) -> rx.Component:
                    rx.el.p(card.provenance, **_id("lead-provenance", card), class_name="lv-lc-provenance"))
 
 
+def _held_by(card) -> rx.Component:
+    """'Unlocked by 2 investors' / 'Nobody has unlocked this yet': how many hold the lead, never who."""
+    return rx.cond(card.held_by != "", rx.el.p(card.held_by, **_id("lead-held", card), title=HELD_BASIS,
+                                               class_name="lv-lc-held lv-ic lv-ic-users"))
+
+
 def card_action(card, busy) -> rx.Component:
     """Login / View Details / Insufficient Credits - Buy More (links) or Unlock for N credits (a button)."""
     kind = card.action_kind
@@ -231,6 +238,7 @@ def _card(busy, eager, **fields) -> rx.Component:
         _financials(card),
         _confidence(card),
         _provenance(card),
+        _held_by(card),
         card_action(card, busy),
         **_id("lead-card", card),
         class_name="lv-lc lv-card lv-card-hover",

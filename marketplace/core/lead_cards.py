@@ -18,6 +18,7 @@ from typing import Any
 
 from marketplace import routes
 from marketplace.core import marketplace as rules
+from marketplace.core.holders import held_text
 from marketplace.core.images import card_picture, split_pictures
 from marketplace.core.unlock_quote import quote_unlock
 from marketplace.messages import CARD_LOGIN, ILLUSTRATION_NOTE, IMAGE_STATUS_TEXT, PICTURE_NOUN, VIEW_ILLUSTRATION
@@ -67,6 +68,9 @@ class CardView:
     # "Auction Soon" tag (core.sale_dates) and 'Sale in 17 days', never the calendar date.
     auction_soon: bool = False
     sale_in: str = ""
+    # How many investors hold the lead, never who (core.holders): 'Unlocked by 2 investors',
+    # 'Nobody has unlocked this yet'; '' on a sample card.
+    held_by: str = ""
     image_alt: str = ""
     # Under the placeholder: why there is no picture (or, once a picture fails, that it failed).
     image_status: str = ""
@@ -175,6 +179,7 @@ def card_data(lead: Any, is_sample: bool = False) -> dict:
         "roi_label": roi_label(data["asking_price"], roi),
         "auction_soon": bool(data.get("auction_soon")),
         "sale_in": data.get("sale_in") or "",
+        "held_by": "" if is_sample else held_text(data.get("unlock_count"), you=bool(data["unlocked"])),
         "image_alt": (ILLUSTRATION_NOTE if drawn else f"Photo of {data['address']}") if images else "",
         "image_status": IMAGE_STATUS_TEXT["failed"] if images else IMAGE_STATUS_TEXT.get(
             status, IMAGE_STATUS_TEXT["no_images"]),

@@ -11,9 +11,11 @@ from urllib.parse import parse_qs, quote_plus, urlencode, urlparse
 from zoneinfo import ZoneInfo
 
 from marketplace.core import filter_values as values
+from marketplace.core.holders import HELD_BANDS, HELD_SORT
 from marketplace.core.leads import LEAD_TYPES, LISTING_URL_KEYS, is_generated
 from marketplace.core.limits import MAX_PLACES
 from marketplace.messages import COUNTDOWN
+from marketplace.messages.holders import HELD_SORT_LABEL
 
 PACIFIC = ZoneInfo("America/Los_Angeles")
 REFRESH_HOUR = 8
@@ -63,6 +65,7 @@ SORTS = (
     ("zestimate_desc", "Highest Market Value"),
     ("sqft_asc", "Smallest Size"),
     ("motivation_desc", "Motivation (high to low)"),  # issue 23: public-record leads' motivation score
+    (HELD_SORT, HELD_SORT_LABEL),  # fewest investors holding the lead first (core.holders)
 )
 DEFAULT_SORT = "roi_desc"
 LEAD_TYPE_OPTIONS = LEAD_TYPES
@@ -139,6 +142,8 @@ GROUPS = (
     Group("states", "state", values.clean_state),
     Group("cities", "city", values.clean_city, MAX_PLACES, commas=False),
     Group("zips", "zip", values.clean_zip, MAX_PLACES),
+    # How many investors hold the lead (core.holders): 'held=none' for leads nobody has unlocked yet.
+    Group("held", "held", _one_of(v for v, _ in HELD_BANDS), len(HELD_BANDS)),
 )
 GROUP_BY_FIELD = {group.field: group for group in GROUPS}
 PRICE_KEYS = ("min_price", "max_price")  # the asking-price range: whole dollars, both ends included
@@ -160,6 +165,7 @@ class Filters:
     states: tuple[str, ...] = ()
     cities: tuple[str, ...] = ()
     zips: tuple[str, ...] = ()
+    held: tuple[str, ...] = ()
     min_price: int | None = None
     max_price: int | None = None
     sort: str = DEFAULT_SORT

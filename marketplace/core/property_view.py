@@ -10,6 +10,7 @@ from datetime import date
 from typing import Any
 
 from marketplace.core import sale_dates
+from marketplace.core.holders import held_text
 from marketplace.core.images import allowed_images, split_pictures
 from marketplace.core.lead_cards import number_text
 from marketplace.core.leads import provenance_line
@@ -238,6 +239,8 @@ def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name
         "scrape_note": scrape_note(scraped, unlock.unlocked_at, zone_name),
         "credits_paid": f"{unlock.credit_cost:,} credit{'' if unlock.credit_cost == 1 else 's'}",
         "purchase_type": (unlock.purchase_type or "credits").replace("_", " ").capitalize(),
+        # How many investors hold the lead, this user included (core.holders): a count, never who.
+        "held_by": held_text(getattr(lead, "unlock_count", 0), you=True),
         "listing_url": links.listing,
         "listing_label": links.listing_label,
         "maps_url": links.maps,

@@ -26,6 +26,7 @@ from marketplace.core import marketplace as rules
 from marketplace.core import sale_dates
 from marketplace.core.errors import UserError
 from marketplace.core.filter_values import city_key, price_range_label
+from marketplace.core.holders import held_band, held_chip
 from marketplace.core.limits import MAX_SAVED_SEARCHES, SAVED_SEARCH_NAME_MAX_LENGTH
 from marketplace.core.pricing import unlock_cost
 
@@ -103,11 +104,12 @@ def place_groups(filters: rules.Filters) -> int:
 def lead_facets(lead_type: str, roi: float | None, square_footage: int | None, is_new: bool,
                 is_high_roi: bool, signal_count: int = 0, absentee_owner: bool = False,
                 out_of_state_owner: bool = False, sale_date: date | None = None,
-                today: date | None = None) -> frozenset[tuple[str, str]]:
+                today: date | None = None, unlock_count: int = 0) -> frozenset[tuple[str, str]]:
     """The (group, value) pairs a lead offers to the criteria (a lead of unknown size offers no size;
     a public-record lead its '2+ signals', 'Absentee owner' and 'Out-of-state owner' tags; a lead whose
-    ``sale_date`` is within 30 days of ``today`` 'Auction Soon', ``core.sale_dates``)."""
-    values = {("type", lead_type), ("roi", rules.roi_band(roi))}
+    ``sale_date`` is within 30 days of ``today`` 'Auction Soon', ``core.sale_dates``; how many investors
+    hold it when the alert goes out, ``core.holders``: a new lead is held by nobody yet)."""
+    values = {("type", lead_type), ("roi", rules.roi_band(roi)), ("held", held_band(unlock_count))}
     size = rules.size_band(square_footage)
     if size:
         values.add(("size", size))
@@ -168,6 +170,8 @@ def summary(filters: rules.Filters) -> str:
     if filters.tags:
         parts.append(" or ".join(_label(rules.TAGS, v) for v in filters.tags))
     parts.extend(place_summary(filters))
+    if filters.held:
+        parts.append(" or ".join(held_chip(v) for v in filters.held))
     if filters.has_price:
         label = price_range_label(filters.min_price, filters.max_price)
         parts.append(messages.SUMMARY_PRICE.format(range=label[0].lower() + label[1:]))

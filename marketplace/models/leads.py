@@ -81,6 +81,11 @@ class Lead(SQLModel, table=True):
     # The next sale or auction date (issue 24 item 9, migration 0018): "Auction Soon" is a date within
     # core.sale_dates.AUCTION_SOON_DAYS; NULL for a lead without one (never Auction Soon).
     sale_date: Optional[date] = Field(default=None, sa_column=sa.Column(sa.Date(), nullable=True))
+    # How many live accounts hold an unlock record of the lead (migration 0021): moved by
+    # services.unlock_counts in the transaction of every write that adds or removes one, so a page of
+    # cards reads it with the row and the "Least unlocked" sort and the "held" filter use its index.
+    unlock_count: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, default=0,
+                                                             server_default="0"))
 
     __table_args__ = (
         sa.CheckConstraint("confidence_score IS NULL OR (confidence_score BETWEEN 0 AND 100)", name="ck_leads_confidence"),
@@ -103,6 +108,7 @@ class Lead(SQLModel, table=True):
         sa.Index("ix_leads_active_signals", "is_active", "signal_count"),
         sa.Index("uq_leads_property_id", "property_id", unique=True),
         sa.Index("ix_leads_active_sale_date", "is_active", "sale_date"),
+        sa.Index("ix_leads_active_unlock_count", "is_active", "unlock_count"),
     )
 
 

@@ -59,7 +59,7 @@ from marketplace.messages import (
     PASSWORD_CHANGED_MEANWHILE,
     WRONG_CURRENT_PASSWORD,
 )
-from marketplace.services import auth_sessions, comps, deals, ledger, pipeline, throttle
+from marketplace.services import auth_sessions, comps, deals, ledger, pipeline, throttle, unlock_counts
 from marketplace.services.account_mail import send_confirmation_email
 from marketplace.services.passwords import hash_password, verify_password
 
@@ -281,7 +281,8 @@ def delete_account(user_id: uuid.UUID, typed_email: object, now: datetime | None
 
     Kept, pointing at the anonymised ``users`` row: the credit ledger, the
     credit purchases (pending ones are cancelled), the unlock records and the
-    bulk scrapes' counts and credits (what the ledger's entries refer to).
+    bulk scrapes' counts and credits (what the ledger's entries refer to);
+    the leads it held count one investor fewer (``leads.unlock_count``).
     The remaining balance is forfeited through the ledger (one ``forfeited``
     row of minus the balance), so a deleted account's ledger sums to 0, the
     balance it no longer has.
@@ -317,6 +318,7 @@ def delete_account(user_id: uuid.UUID, typed_email: object, now: datetime | None
         delete(LoginAttempt, LoginAttempt.__table__.c.email == email)
         delete(EmailOutbox, EmailOutbox.__table__.c.to_address == email)
         update(BulkScrape, {"output": [], "params": {}}, BulkScrape.__table__.c.user_id == user_id)
+        unlock_counts.removed_for_user(session, user_id)  # its unlock records stay; it holds no lead any more
         update(CreditPurchase, {"status": "canceled"},
                CreditPurchase.__table__.c.user_id == user_id, CreditPurchase.__table__.c.status == "pending")
         if credits:

@@ -4,6 +4,9 @@ leads, with the page and the filtered count.
 Counts come from ``lead_facets`` (a few hundred cells rebuilt whenever the
 active leads change), so they cost the same for 1,000 or 1,000,000 leads; only
 the "unlocked" tag, which depends on the user, counts through ``user_leads``.
+How many investors hold each lead is its ``unlock_count`` column
+(``services.unlock_counts``): read with the card's row, filtered ("held") and
+sorted ("Least unlocked") through its index, never a count of ``user_leads``.
 A locked lead's address never leaves this module unmasked.
 """
 
@@ -20,6 +23,7 @@ from sqlalchemy.engine import Connection
 from marketplace.core import marketplace as rules
 from marketplace.core import sale_dates
 from marketplace.core.filter_values import CITY_SUGGESTIONS, city_key
+from marketplace.core.holders import HELD_BAND_BOUNDS, HELD_SORT
 from marketplace.core.images import allowed_images
 from marketplace.core.leads import provenance_line
 from marketplace.core.pricing import display_confidence, unlock_cost
@@ -38,7 +42,7 @@ CARD_COLUMNS = (
     leads_t.c.credit_cost, leads_t.c.is_new, leads_t.c.is_high_roi, leads_t.c.image_urls,
     leads_t.c.primary_image_url, leads_t.c.images_fetch_status, leads_t.c.created_at, leads_t.c.raw_data,
     leads_t.c.source, leads_t.c.property_id, leads_t.c.motivation_score, leads_t.c.signal_count,
-    leads_t.c.absentee_owner, leads_t.c.out_of_state_owner, leads_t.c.sale_date,
+    leads_t.c.absentee_owner, leads_t.c.out_of_state_owner, leads_t.c.sale_date, leads_t.c.unlock_count,
 )
 SORT_ORDER = {
     "roi_desc": (leads_t.c.roi.desc().nulls_last(), leads_t.c.id),
@@ -47,6 +51,8 @@ SORT_ORDER = {
     "zestimate_desc": (leads_t.c.zestimate.desc().nulls_last(), leads_t.c.id),
     "sqft_asc": (leads_t.c.square_footage.asc().nulls_last(), leads_t.c.id),
     "motivation_desc": (leads_t.c.motivation_score.desc().nulls_last(), leads_t.c.id),
+    # "Least unlocked": the fewest investors holding the lead first, the best ROI first among equals.
+    HELD_SORT: (leads_t.c.unlock_count.asc(), leads_t.c.roi.desc().nulls_last(), leads_t.c.id),
 }
 TAG_LEAD_TYPES = {"vacant": "Vacancy"}
 
@@ -87,6 +93,8 @@ class LeadCard:
     # never the calendar date on a card.
     auction_soon: bool = False
     sale_in: str = ""  # 'Sale in 17 days' (core.sale_dates.sale_in_text); '' without a date ahead
+    # How many investors hold the lead (leads.unlock_count, core.holders): a count, never who.
+    unlock_count: int = 0
 
 
 @dataclass(frozen=True)
@@ -109,6 +117,12 @@ def _bounds_sql(column, bounds: tuple):
     if upper is not None:
         parts.append(column <= upper if upper_inclusive else column < upper)
     return sa.and_(*parts)
+
+
+def _held_bounds(band: str) -> tuple:
+    """core.holders' band as (lower, inclusive, upper, inclusive) for ``_bounds_sql``."""
+    low, high = HELD_BAND_BOUNDS[band]
+    return (low, True, high, True)
 
 
 def _roi_condition(band: str):
@@ -162,6 +176,7 @@ LEAD_GROUP_CONDITIONS = {
     # Any case: lower(city) of the active leads has its own index on PostgreSQL (migration 0014).
     "cities": lambda values, _user: sa.func.lower(leads_t.c.city).in_(sorted({city_key(v) for v in values})),
     "zips": lambda values, _user: leads_t.c.zip_code.in_(values),
+    "held": lambda values, _user: sa.or_(*[_bounds_sql(leads_t.c.unlock_count, _held_bounds(b)) for b in values]),
 }
 # The groups ``lead_facets`` has a column for; a filter on any other group (or the price
 # range, or the user's own "unlocked" tag) is counted over ``leads`` through their indexes.
@@ -272,6 +287,7 @@ def _card(row: Any, unlocked: bool, signals: tuple[str, ...] = (), today: date |
         motivation_score=row.motivation_score if row.property_id is not None else None,
         auction_soon=sale_dates.is_auction_soon(row.sale_date, today),
         sale_in=sale_dates.sale_in_text(row.sale_date, today) if ahead else "",
+        unlock_count=row.unlock_count or 0,
     )
 
 

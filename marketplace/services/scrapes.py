@@ -58,7 +58,7 @@ from marketplace.db import read_scope, session_scope
 from marketplace.messages import (ALL_HELD_MEANWHILE, INSUFFICIENT_CREDITS_TITLE, NOTHING_NEW, SCRAPE_FAILED_TITLE,
                                   SOURCE_UNAVAILABLE, USER_NOT_FOUND)
 from marketplace.models import BulkScrape, HeldProperty, Lead, Profile, UserLead, utcnow
-from marketplace.services import ledger
+from marketplace.services import ledger, unlock_counts
 from marketplace.services.marketplace import rebuild_facets
 from marketplace.sources.base import LeadSource, SourceError
 from marketplace.sources.markets import pin_cities
@@ -341,6 +341,7 @@ def store_inventory(admin_id: uuid.UUID, request, leads: list[dict], *, origin: 
                 "scrape_id": None,
                 "is_active": True,
                 "created_at": now,
+                "unlock_count": 0,  # a new lead: nobody holds it (never a source row's count)
             })
             output.append({**_output_row(lead_id, lead, now), "credit_cost": lead["credit_cost"]})
         if not lead_rows:
@@ -406,6 +407,7 @@ def store(user_id: uuid.UUID, request: rules.ScrapeRequest, leads: list[dict], *
                         "is_active": False,
                         "is_new": False,
                         "created_at": now,
+                        "unlock_count": 0,  # the user's copy: its one holder is counted below
                     })
                 unlock_rows.append({"user_id": user_id, "lead_id": lead_id, "unlocked_at": now,
                                     "credit_cost": per_lead, "purchase_type": "bulk_scrape"})
@@ -421,6 +423,7 @@ def store(user_id: uuid.UUID, request: rules.ScrapeRequest, leads: list[dict], *
             if lead_rows:
                 session.execute(sa.insert(Lead.__table__), lead_rows)
             session.execute(sa.insert(UserLead.__table__), unlock_rows)
+            unlock_counts.added(session, [row["lead_id"] for row in unlock_rows])
             if held_rows:
                 session.execute(sa.insert(HeldProperty.__table__), list(held_rows.values()))
             if cost:

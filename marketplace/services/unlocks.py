@@ -26,7 +26,7 @@ from marketplace.db import read_scope, session_scope
 from marketplace.messages import ALREADY_UNLOCKED, ERROR_TITLE, LEAD_INACTIVE, LEAD_NOT_FOUND
 from marketplace.messages import UNLOCK_AUTH_REQUIRED as AUTH_REQUIRED
 from marketplace.models import Lead, Subscription, UserLead
-from marketplace.services import ledger, subscriptions
+from marketplace.services import ledger, subscriptions, unlock_counts
 
 
 
@@ -81,6 +81,7 @@ def unlock_lead(user_id: uuid.UUID | None, lead_id: uuid.UUID | str, database_ur
             else:
                 remaining = ledger.balance(session, user_id)
             leads_left = _subscription_leads(session, user_id) if use_subscription else None
+            unlock_counts.added(session, [lead_uuid])  # the insert went through: one more holder
             return UnlockResult(lead_uuid, cost, remaining, purchase_type, row.unlocked_at, leads_left)
     except ledger.InsufficientCredits as exc:
         raise UnlockError(ERROR_TITLE, str(exc)) from None

@@ -39,6 +39,7 @@ from marketplace import routes
 from marketplace.core import lead_map
 from marketplace.core import marketplace as rules
 from marketplace.core import samples
+from marketplace.core.holders import HELD_BANDS
 from marketplace.core.images import CARD_PICTURE_SIZES, card_picture
 from marketplace.core.lead_cards import CardView, GalleryView, card_data, gallery_view, with_action
 from marketplace.messages import (
@@ -68,6 +69,7 @@ GROUP_OPTIONS = {
     "roi_ranges": {value for value, _ in rules.ROI_BANDS},
     "sizes": {value for value, _ in rules.SIZE_BANDS},
     "tags": {value for value, _ in rules.TAGS},
+    "held": {value for value, _ in HELD_BANDS},
 }
 SORT_VALUES = {value for value, _ in rules.SORTS}
 # Where the grid starts: page changes scroll back to it.
@@ -89,6 +91,7 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
     roi_ranges: list[str] = []
     sizes: list[str] = []
     tags: list[str] = []
+    held: list[str] = []  # how many investors hold the lead (core.holders.HELD_BANDS)
     sort: str = rules.DEFAULT_SORT
     page: int = 1
     page_size: int = rules.DEFAULT_PAGE_SIZE
@@ -169,6 +172,7 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
             roi_ranges=tuple(self.roi_ranges),
             sizes=tuple(self.sizes),
             tags=tuple(self.tags),
+            held=tuple(self.held),
             **self._place_fields(),  # states, cities, ZIP codes and the price range (marketplace_location)
             sort=self.sort,
             page=self.page,
@@ -180,6 +184,7 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
         self.roi_ranges = list(filters.roi_ranges)
         self.sizes = list(filters.sizes)
         self.tags = list(filters.tags)
+        self.held = list(filters.held)
         self._set_place_fields(filters)
         self.sort = filters.sort
         self.page = filters.page

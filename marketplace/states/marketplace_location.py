@@ -18,6 +18,7 @@ import reflex as rx
 from marketplace import messages
 from marketplace.core import filter_values as values
 from marketplace.core import marketplace as rules
+from marketplace.core.holders import held_chip
 from marketplace.offloop import run_blocking
 from marketplace.services.marketplace import city_suggestions
 
@@ -32,6 +33,7 @@ _CHIP_LABELS = {  # group -> how its chip reads
     "states": lambda v: values.STATE_NAMES.get(v, v),
     "cities": lambda v: v,
     "zips": lambda v: f"ZIP {v}",
+    "held": held_chip,  # 'Unlocked by nobody yet'
 }
 
 

@@ -8,7 +8,9 @@ import reflex as rx
 
 from marketplace.components import ui
 from marketplace.core import marketplace as rules
+from marketplace.core.holders import HELD_BANDS
 from marketplace.messages import LEADS_LOADING
+from marketplace.messages.holders import HELD_GROUP_LABEL
 from marketplace.states.marketplace import MarketplaceState as S
 from marketplace.views.marketplace_location import (
     bar_popover,
@@ -19,13 +21,15 @@ from marketplace.views.marketplace_location import (
 )
 from marketplace.views.marketplace_save_search import save_search_control
 
-GROUP_IDS = {"lead_types": "type", "roi_ranges": "roi", "sizes": "size", "tags": "tag"}
+GROUP_IDS = {"lead_types": "type", "roi_ranges": "roi", "sizes": "size", "tags": "tag", "held": "held"}
 # (state var, label, short label for the bar, icon, options)
 FILTER_GROUPS = (
     ("lead_types", "Lead Type", "Lead Type", "house", tuple((v, v) for v in rules.LEAD_TYPE_OPTIONS)),
     ("roi_ranges", "ROI", "ROI", "trending_up", rules.ROI_BANDS),
     ("sizes", "Property Size", "Size", "ruler", rules.SIZE_BANDS),
     ("tags", "Tags", "Tags", "tag", rules.TAGS),
+    # How many investors hold the lead (core.holders): the least-held leads.
+    ("held", HELD_GROUP_LABEL, HELD_GROUP_LABEL, "users", HELD_BANDS),
 )
 
 

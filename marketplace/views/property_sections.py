@@ -8,6 +8,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.components import cards, styles, ui
+from marketplace.messages.holders import HELD_BASIS
 from marketplace.states.property import PropertyState
 from marketplace.views.property_analyzer import analyzer_card
 from marketplace.views.property_comps import comps_card
@@ -125,6 +126,10 @@ def property_header() -> rx.Component:
                                  # A public record's line is long: it wraps on a phone.
                                  style={"white_space": "normal", "height": "auto", "max_width": "100%"}),
                     ),
+                    # How many investors hold this lead, the viewer included; never who (core.holders).
+                    rx.badge(rx.icon("users", size=12, flex_shrink="0"), D["held_by"], color_scheme="gray",
+                             variant="surface", radius="full", size="2", id="property-held", title=HELD_BASIS,
+                             style={"white_space": "normal", "height": "auto", "max_width": "100%"}),
                     spacing="2",
                     wrap="wrap",
                 ),

@@ -27,6 +27,7 @@ from marketplace.core import marketplace as rules
 from marketplace.core import sale_dates
 from marketplace.core.criteria import SearchCriteria
 from marketplace.core.images import card_picture
+from marketplace.core.holders import HELD_SORT
 from marketplace.core.leads import is_generated
 from marketplace.core.pricing import is_high_roi
 from marketplace.db import get_engine, session_scope
@@ -63,6 +64,13 @@ class Catalog:
 
     def expected(self, filters: rules.Filters) -> tuple[list[str], int]:
         """(ids of the page, filtered total), ordered like the SQL."""
+        if filters.sort == HELD_SORT:  # how many hold each lead now (earlier tests unlock some)
+            leads = Lead.__table__
+            with get_engine(self.url).connect() as conn:
+                counts = dict(conn.execute(sa.select(leads.c.id, leads.c.unlock_count).where(
+                    leads.c.id.in_([r["id"] for r in self.rows]))).all())
+            for row in self.rows:
+                row["unlock_count"] = counts.get(row["id"], 0)
         rows = sorted(self.matching(filters), key=_SORT_KEYS[filters.sort])
         start = (filters.page - 1) * filters.page_size
         return [str(r["id"]) for r in rows[start:start + filters.page_size]], len(rows)
@@ -87,6 +95,7 @@ _SORT_KEYS = {
     "zestimate_desc": lambda r: (*_desc(r["zestimate"]), _hex(r)),
     "sqft_asc": lambda r: (*_asc(r["square_footage"]), _hex(r)),
     "motivation_desc": lambda r: (*_desc(r.get("motivation_score")), _hex(r)),
+    HELD_SORT: lambda r: (r.get("unlock_count", 0), *_desc(r["roi"]), _hex(r)),
 }
 
 

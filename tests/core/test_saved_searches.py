@@ -53,7 +53,7 @@ def test_criteria_and_matching_follow_the_marketplace_filters():
     assert rules.criteria_groups(Filters(sort="newest")) == 0
     probate_hot = rules.lead_facets("Probate", 31.0, 900, True, True)
     assert probate_hot == {("type", "Probate"), ("roi", "gt30"), ("size", "small"), ("tag", "new"),
-                           ("tag", "high_roi")}
+                           ("tag", "high_roi"), ("held", "none")}  # nobody holds a lead yet by default
     assert rules.matches(filters, probate_hot)
     assert not rules.matches(filters, rules.lead_facets("Probate", 30.0, 900, True, False))  # 30 is 20-30
     assert not rules.matches(filters, rules.lead_facets("Probate", 31.0, 900, False, True))  # not new, never unlocked
