@@ -7,7 +7,7 @@ the records of closed accounts (``users.deleted_at`` set), which hold nothing an
 ``services.unlock_counts`` keeps it from here on.
 
 Revision ID: 0021
-Revises: 0018
+Revises: 0022
 Create Date: 2026-11-27
 """
 import sqlalchemy as sa
@@ -15,7 +15,7 @@ from alembic import op
 
 
 revision = '0021'
-down_revision = '0018'
+down_revision = '0022'
 branch_labels = None
 depends_on = None
 
