@@ -113,7 +113,7 @@ def _bounds_sql(column, bounds: tuple):
 
 def _roi_condition(band: str):
     if band == "unknown":
-        return sa.or_(leads_t.c.roi.is_(None), leads_t.c.roi <= 0)
+        return sa.or_(leads_t.c.roi.is_(None), leads_t.c.roi == 0)
     return _bounds_sql(leads_t.c.roi, rules.ROI_BAND_BOUNDS[band])
 
 
