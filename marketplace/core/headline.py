@@ -76,9 +76,17 @@ def profit(*, estimate_arv: int | None, comps_arv: int | None, basis: str | None
 
 
 def roi_label(basis: str | None, asking_price: int | None, roi: float | None) -> str:
-    """'ROI vs comps ARV' / 'ROI vs estimated ARV' ('... at market value' without an asking price)."""
+    """'ROI vs comps ARV' / 'ROI vs estimated ARV' ('... at market value' without an asking price);
+    'Est. ROI' without a figure (N/A rests on nothing)."""
+    if roi is None:
+        return text.NO_FIGURE
     label = text.ROI_VS_COMPS if basis == COMPS else text.ROI_VS_ESTIMATE
-    return label + (text.AT_MARKET_VALUE if asking_price is None and roi is not None else "")
+    return label + (text.AT_MARKET_VALUE if asking_price is None else "")
+
+
+def arv_term(basis: str | None) -> str:
+    """The card's name for the ARV it shows: 'Comps ARV' or 'Est. ARV'."""
+    return text.ARV_COMPS if basis == COMPS else text.ARV_ESTIMATE
 
 
 def disagreement(comps_arv: int | None, estimate_arv: int | None) -> str:

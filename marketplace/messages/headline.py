@@ -5,6 +5,9 @@ from __future__ import annotations
 
 ROI_VS_COMPS = "ROI vs comps ARV"
 ROI_VS_ESTIMATE = "ROI vs estimated ARV"
+NO_FIGURE = "Est. ROI"
+ARV_COMPS = "Comps ARV"
+ARV_ESTIMATE = "Est. ARV"
 AT_MARKET_VALUE = " at market value"  # a public record has no asking price: its ROI is against the market value
 BASIS_COMPS = "ARV from {count} comparable sales (default selection)"
 BASIS_ESTIMATE = "ARV estimated: fewer than {minimum} comparable sales"
