@@ -103,3 +103,15 @@ def test_an_roi_of_n_a_is_never_at_or_below_15_percent():
     assert (view.details["roi"], view.details["roi_mark"]) == ("N/A", "No ROI figure: a number it needs is missing")
     assert roi_mark(15.0) == "At or below 15%" and roi_mark(15.1) == "Above the 15% mark"
     assert roi_mark(-3.0) == "At or below 15%"
+
+
+def test_the_developer_export_gives_the_arv_its_roi_rests_on():
+    from datetime import datetime as dt
+    from marketplace.core.explorer import CSV_COLUMNS, csv_row
+    row = {"id": "x", "created_at": dt(2026, 11, 27), "is_active": True, "address": "1 A St", "city": "Austin",
+           "state": "TX", "zip_code": "78756", "lead_type": "Probate", "source": "s", "asking_price": 417_000,
+           "zestimate": 560_000, "arv": 632_000, "rehab_estimate": 44_100, "roi": 17.1, "comps_arv": 540_000,
+           "roi_basis": "comps"}
+    cells = dict(zip(CSV_COLUMNS, csv_row(row)))
+    assert cells["ARV"] == 540_000 and cells["ROI (%)"] == 17.1
+    assert dict(zip(CSV_COLUMNS, csv_row({**row, "roi_basis": "estimate"})))["ARV"] == 632_000
