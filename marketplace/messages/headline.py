@@ -14,6 +14,6 @@ BASIS_ESTIMATE = "ARV estimated: fewer than {minimum} comparable sales"
 BASIS_ESTIMATE_ONLY = "ARV estimated: no comparable sales checked"
 DISAGREE = "Comps ARV {comps} is {percent}% {direction} the estimate"
 # The property page: the comps card below uses the user's own pins; the headline the default selection.
-PAGE_COMPS = ("ARV from {count} comparable sales, the default selection (every selected sale but the "
-              "outliers; the Comparable Sales card below uses your pins). Estimate: {estimate}.")
+PAGE_COMPS = ("From {count} comparable sales, the default selection (all but outliers; the Comparable Sales "
+              "card uses your pins). Estimate: {estimate}.")
 PAGE_ESTIMATE = "{estimate_basis} Fewer than {minimum} comparable sales, so the estimate is used."

@@ -134,6 +134,8 @@ def test_the_card_and_property_page_agree_and_look_right(page: Page, rows, live_
         "Above the 15% mark" if row["roi"] > 15 else "At or below 15%")
     # The analyzer starts from the same ARV and from estimated rent, taxes and insurance.
     expect(page.locator("#analyzer-arv-input")).to_have_value(f"{row['comps_arv']:,}", timeout=20000)
+    expect(page.locator("#analyzer-monthly_holding_cost-basis")).to_contain_text("taxes $")
+    page.locator("#analyzer-tab-rental").click()
     expect(page.locator("#analyzer-monthly_rent-basis")).to_contain_text("gross rent multiplier")
     expect(page.locator("#analyzer-property_tax_annual-basis")).to_contain_text(row["state"])
     for width in (1280, 375):
