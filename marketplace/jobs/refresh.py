@@ -119,7 +119,7 @@ def backfill_headlines(conn) -> int:
             updates.append({"lead_id": record["id"], **generated_headline(record)})
     if updates:
         conn.execute(sa.update(leads).where(leads.c.id == sa.bindparam("lead_id")),
-                     [{k: v for k, v in u.items()} for u in updates])
+                     updates)
     return len(updates)
 
 
