@@ -17,7 +17,7 @@ busy conditions.
 Element ids (used by the tests and benchmarks): ``lead-card-{id}``,
 ``lead-address-{id}``, ``lead-city-{id}``, ``lead-type-{id}``,
 ``lead-facts-{id}``, ``lead-roi-{id}``, ``lead-asking-{id}``,
-``lead-market-{id}``, ``lead-arv-{id}``, ``lead-rehab-{id}``, ``lead-chips-{id}`` (a public record's
+``lead-market-{id}``, ``lead-arv-{id}``, ``lead-arv-note-{id}`` (what the ROI's ARV rests on), ``lead-rehab-{id}``, ``lead-chips-{id}`` (a public record's
 signal, owner-flag and motivation chips), ``lead-motivation-{id}``,
 ``lead-confidence-{id}``, ``lead-auction-soon-{id}`` (the tag), ``lead-sale-{id}`` ('Sale in 17 days'),
 ``lead-provenance-{id}`` ('Demo data (generated)'), ``lead-held-{id}`` ('Unlocked by 2 investors'),
@@ -143,7 +143,8 @@ def _facts(card) -> rx.Component:
 def _financials(card) -> rx.Component:
     # In the order the two columns fill: Asking, ARV | Market Value, Rehab (read row by row:
     # Asking, Market Value, ARV, Rehab).
-    pairs = [("Asking", card.asking, "asking"), ("ARV", card.arv, "arv"),
+    # The ARV shown is the one the ROI rests on, named ('Comps ARV' / 'Est. ARV').
+    pairs = [("Asking", card.asking, "asking"), (card.arv_term, card.arv, "arv"),
              ("Market Value", card.market, "market"), ("Rehab", card.rehab, "rehab")]
     return rx.el.div(
         rx.el.p(
@@ -151,6 +152,8 @@ def _financials(card) -> rx.Component:
             rx.el.span(card.roi, **_id("lead-roi", card), data_tone=card.roi_tone),
             class_name="lv-lc-roi",
         ),
+        # What the ARV rests on, or where the comps and the estimate disagree (core.headline.card_note).
+        rx.el.p(card.arv_note, **_id("lead-arv-note", card), class_name="lv-lc-arv-note"),
         rx.el.dl(
             *[part for label, value, key in pairs
               for part in (rx.el.dt(label), rx.el.dd(value, **_id(f"lead-{key}", card)))],

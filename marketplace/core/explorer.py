@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from marketplace.core import pricing
+from marketplace.core.headline import arv_used
 from marketplace.core.leads import US_STATES
 from marketplace.core.marketplace import percent, usd
 from marketplace.core.scrape import neutralize
@@ -54,7 +55,7 @@ CSV_COLUMNS = (
 LEAD_FIELDS = (
     "id", "created_at", "is_active", "address", "city", "state", "zip_code", "lead_type", "source",
     "asking_price", "zestimate", "arv", "rehab_estimate", "roi", "beds", "baths", "square_footage",
-    "confidence_score", "credit_cost", "is_new", "is_high_roi", "images_fetch_status",
+    "confidence_score", "credit_cost", "is_new", "is_high_roi", "images_fetch_status", "comps_arv", "roi_basis",
 )
 
 _ZIP = re.compile(r"^\d{1,5}(?:-\d{0,4})?$")
@@ -220,7 +221,9 @@ def csv_row(lead: Mapping[str, Any]) -> list[str]:
         "Active" if lead.get("is_active") else "Archived",
         lead.get("address"), lead.get("city"), lead.get("state"), lead.get("zip_code"),
         lead.get("lead_type"), lead.get("source"),
-        lead.get("asking_price"), lead.get("zestimate"), lead.get("arv"), lead.get("rehab_estimate"),
+        # The ARV the ROI beside it rests on (core.headline: the comps ARV or the estimate).
+        lead.get("asking_price"), lead.get("zestimate"),
+        arv_used(lead.get("arv"), lead.get("comps_arv"), lead.get("roi_basis")), lead.get("rehab_estimate"),
         None if roi is None else round(float(roi), 1),
         lead.get("beds"), lead.get("baths"), lead.get("square_footage"),
         pricing.display_confidence(lead.get("confidence_score")),

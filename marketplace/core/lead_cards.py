@@ -17,6 +17,7 @@ import dataclasses
 from typing import Any
 
 from marketplace import routes
+from marketplace.core import headline
 from marketplace.core import marketplace as rules
 from marketplace.core.holders import held_text
 from marketplace.core.images import card_picture, split_pictures
@@ -64,6 +65,10 @@ class CardView:
     owner_flags: str = ""
     motivation: str = ""
     roi_label: str = "Est. ROI"
+    # Which ARV the ROI rests on (core.headline): 'Comps ARV' / 'Est. ARV' beside the ARV shown, and the
+    # line under the ROI ('ARV from 5 comparable sales (default selection)', or the disagreement).
+    arv_term: str = "Est. ARV"
+    arv_note: str = ""
     # The sale or auction date as a card may show it (services.record_views' privacy note): the
     # "Auction Soon" tag (core.sale_dates) and 'Sale in 17 days', never the calendar date.
     auction_soon: bool = False
@@ -91,9 +96,10 @@ def motivation_text(score: int | None) -> str:
     return "" if score is None else f"Motivation {int(score)}/100"
 
 
-def roi_label(asking_price: int | None, roi: float | None) -> str:
-    """A public record has no asking price: its ROI is computed against the market value and says so."""
-    return "ROI vs market value" if asking_price is None and roi is not None else "Est. ROI"
+def roi_label(asking_price: int | None, roi: float | None, basis: str | None = None) -> str:
+    """The ARV the ROI rests on ('ROI vs comps ARV' / 'ROI vs estimated ARV'); a public record has no asking
+    price: its ROI is against the market value and says so (core.headline.roi_label)."""
+    return headline.roi_label(basis, asking_price, roi)
 
 
 def number_text(value: int | float | None) -> str:
@@ -138,6 +144,8 @@ def card_data(lead: Any, is_sample: bool = False) -> dict:
     built from them when opened (``gallery_view``)."""
     data = dataclasses.asdict(lead) if dataclasses.is_dataclass(lead) else dict(lead)
     roi = data["roi"]
+    basis = data.get("roi_basis") or ""
+    shown_arv = headline.arv_used(data["arv"], data.get("comps_arv"), basis)
     images, drawn = card_pictures(list(data["images"]))
     photos = 0 if drawn else len(images)
     status = data.get("image_status") or "no_images"
@@ -155,7 +163,7 @@ def card_data(lead: Any, is_sample: bool = False) -> dict:
         "roi_tone": "unknown" if roi is None else ("positive" if roi > 0 else "negative"),
         "asking": rules.usd(data["asking_price"]),
         "market": rules.usd(data["zestimate"]),
-        "arv": rules.usd(data["arv"]),
+        "arv": rules.usd(shown_arv),
         "rehab": rules.usd(data["rehab_estimate"]),
         "confidence": confidence,
         "confidence_label": f"Confidence {confidence} out of 100",
@@ -176,7 +184,9 @@ def card_data(lead: Any, is_sample: bool = False) -> dict:
         "owner_flags": CHIP_SEPARATOR.join(owner_flags(bool(data.get("absentee_owner")),
                                                        bool(data.get("out_of_state_owner")))),
         "motivation": motivation_text(data.get("motivation_score")),
-        "roi_label": roi_label(data["asking_price"], roi),
+        "roi_label": roi_label(data["asking_price"], roi, basis),
+        "arv_term": headline.arv_term(basis),
+        "arv_note": headline.card_note(basis, data.get("comps_arv"), data.get("comps_count"), data["arv"]),
         "auction_soon": bool(data.get("auction_soon")),
         "sale_in": data.get("sale_in") or "",
         "held_by": "" if is_sample else held_text(data.get("unlock_count"), you=bool(data["unlocked"])),

@@ -37,6 +37,7 @@ ROI_BANDS = (
     ("20-30", "20% - 30%"),
     ("10-20", "10% - 20%"),
     ("0-10", "Under 10%"),
+    ("lt0", "Below 0%"),
     ("unknown", "Unknown"),
 )
 SIZE_BANDS = (
@@ -78,6 +79,7 @@ ROI_BAND_BOUNDS = {
     "20-30": (20, True, 30, True),
     "10-20": (10, True, 20, False),
     "0-10": (0, False, 10, False),
+    "lt0": (None, False, 0, False),  # a loss: never "Unknown", which is for leads without a figure
 }
 SIZE_BAND_BOUNDS = {
     "small": (None, False, 1000, True),
@@ -96,8 +98,8 @@ def in_bounds(value: float, bounds: tuple) -> bool:
 
 
 def roi_band(roi: float | None) -> str:
-    """SPEC 5: >30; 20-30 inclusive; 10 to under 20; under 10 and above 0; Unknown (none or 0).
-    A negative ROI fits no band of the SPEC and counts as Unknown."""
+    """SPEC 5: >30; 20-30 inclusive; 10 to under 20; under 10 and above 0; Unknown (none or 0); and
+    "Below 0%" for a negative ROI (a loss is a figure, never Unknown)."""
     if roi is not None:
         for band, bounds in ROI_BAND_BOUNDS.items():
             if in_bounds(roi, bounds):

@@ -251,6 +251,7 @@ class Headline:
     rental_cash_flow_monthly: float
     cap_rate_pct: float | None
     rule_70_offer: float
+    arv: float = 0.0  # the analysis' own ARV: the CSV's ARV and its profit come from the same analysis
 
 
 def headline(analysis: DealAnalysis | None) -> Headline | None:
@@ -259,7 +260,7 @@ def headline(analysis: DealAnalysis | None) -> Headline | None:
     f = flip(analysis.flip)
     r = rental(analysis.rental)
     return Headline(f.profit, f.roi_pct, r.monthly_cash_flow, r.cap_rate_pct,
-                    rule_70(analysis.flip.arv, analysis.flip.rehab))
+                    rule_70(analysis.flip.arv, analysis.flip.rehab), analysis.flip.arv)
 
 
 # --------------------------------------------------------------------------- CSV
@@ -280,7 +281,7 @@ class CsvLead:
     zip_code: str
     lead_type: str
     asking_price: int | None
-    arv: int | None
+    arv: int | None  # the ARV the lead's headline rests on (core.headline)
     stage: str = DEFAULT_STAGE
     dead_reason: str | None = None
     follow_up: date | None = None
@@ -314,7 +315,8 @@ def csv_row(lead: CsvLead) -> list[str]:
     cells: list[Any] = [
         lead.address, lead.city, lead.state, lead.zip_code, lead.lead_type, stage_label(lead.stage),
         lead.dead_reason or "", lead.follow_up.isoformat() if lead.follow_up else "", lead.offer,
-        notes_cell(lead.notes), lead.asking_price, lead.arv,
+        # With a saved analysis, its ARV (the one its profit is computed from); else the lead's.
+        notes_cell(lead.notes), lead.asking_price, _rounded(h.arv) if h else lead.arv,
         _utc(lead.analysis_saved_at) if lead.analysis_saved_at else "",
         _rounded(h.flip_profit) if h else None, _rounded(h.flip_roi_pct, 1) if h else None,
         _rounded(h.rental_cash_flow_monthly) if h else None, _rounded(h.cap_rate_pct, 2) if h else None,

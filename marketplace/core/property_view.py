@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from marketplace.core import sale_dates
+from marketplace.core import headline, sale_dates
 from marketplace.core.holders import held_text
 from marketplace.core.images import allowed_images, split_pictures
 from marketplace.core.lead_cards import number_text
@@ -25,6 +25,10 @@ from marketplace.messages import (
 
 GALLERY_SIZE = 4  # SPEC 9: at most 4 images (primary + 3), then '+N more'
 ROI_EMPHASIS_ABOVE = 15.0  # SPEC 9: ROI badge emphasised above 15
+ABOVE_MARK = "Above the 15% mark"
+AT_OR_BELOW_MARK = "At or below 15%"
+NO_ROI_MARK = "No ROI figure: a number it needs is missing"
+ESTIMATE_BASIS = "Estimated after-repair value: market value x a renovation uplift."
 # Public-record fields of raw_data worth showing, in order: (key, label).
 RECORD_FIELDS = (
     ("owner_name", "Owner"),
@@ -100,6 +104,15 @@ class PropertyView:
     archived: bool
     illustrations: bool = False  # the pictures are the app's drawings (a built-in lead)
     record: list[dict[str, str]] = field(default_factory=list)
+    hints: dict[str, str] = field(default_factory=dict)  # the headline's roi_label and arv_basis
+
+
+def roi_mark(roi: float | None) -> str:
+    """The line under the ROI badge: where the figure stands against the 15 % mark; no figure (N/A) is
+    neither above nor below it."""
+    if roi is None:
+        return NO_ROI_MARK
+    return ABOVE_MARK if roi > ROI_EMPHASIS_ABOVE else AT_OR_BELOW_MARK
 
 
 # Under each money tile of a lead without a stated basis (demo and listing leads).
@@ -209,9 +222,16 @@ def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name
     images = photos or ([drawing] if drawing else [])
     links = external_links(lead.address, lead.city, lead.state, lead.zip_code,
                            lead.raw_data if isinstance(lead.raw_data, dict) else {})
-    amount = potential_profit(lead.arv, lead.asking_price, lead.rehab_estimate)
-    confidence = display_confidence(lead.confidence_score)
     raw = lead.raw_data if isinstance(lead.raw_data, dict) else {}
+    # The headline (core.headline): the ARV, profit and ROI the card shows, on the same basis.
+    basis, comps_arv = getattr(lead, "roi_basis", "") or "", getattr(lead, "comps_arv", None)
+    arv = headline.arv_used(lead.arv, comps_arv, basis)
+    amount = potential_profit(arv, lead.asking_price, lead.rehab_estimate)
+    confidence = display_confidence(lead.confidence_score)
+    stated = raw.get("basis") if isinstance(raw.get("basis"), dict) else {}
+    hints = {"roi_label": headline.roi_label(basis, lead.asking_price, lead.roi),
+             "arv_basis": headline.page_arv_basis(basis, getattr(lead, "comps_count", 0), lead.arv,
+                                                  str(stated.get("arv") or ESTIMATE_BASIS))}
     record = [
         {"label": label, "value": str(raw[key])}
         for key, label in RECORD_FIELDS
@@ -228,9 +248,12 @@ def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name
         "sqft": number_text(lead.square_footage),
         "asking": usd(lead.asking_price),
         "market_value": usd(lead.zestimate),
-        "arv": usd(lead.arv),
+        "arv": usd(arv),
+        "arv_term": headline.arv_term(basis),
+        "arv_note": headline.disagreement(comps_arv, lead.arv) if basis in headline.BASES else "",
         "rehab": usd(lead.rehab_estimate),
         "roi": percent(lead.roi),
+        "roi_mark": roi_mark(lead.roi),
         "profit_label": "Potential Loss" if amount is not None and amount < 0 else "Potential Profit",
         "profit_value": usd(None if amount is None else abs(amount)),
         "confidence_text": f"{confidence}/100",
@@ -260,4 +283,5 @@ def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name
         archived=archived_from_marketplace(lead.is_active, scraped),
         illustrations=illustrations,
         record=record,
+        hints=hints,
     )

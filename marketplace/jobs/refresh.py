@@ -29,11 +29,13 @@ from sqlalchemy.exc import IntegrityError
 
 from marketplace.config import lead_settings
 from marketplace.core.criteria import SearchCriteria
+from marketplace.core.leads import is_generated
 from marketplace.core.marketplace import PACIFIC
 from marketplace.db import get_engine
 from marketplace.models import Lead, LeadRefreshRun, utcnow
 from marketplace.services.marketplace import rebuild_facets
 from marketplace.sources.base import SourceError
+from marketplace.sources.builtin_comps import generated_headline, with_headlines
 
 log = logging.getLogger("marketplace.refresh")
 
@@ -99,6 +101,28 @@ def _unseen(conn, records: list[dict]) -> list[dict]:
     return fresh
 
 
+HEADLINE_COLUMNS = ("id", "address", "city", "state", "zip_code", "latitude", "longitude", "square_footage", "beds",
+                    "baths", "asking_price", "zestimate", "arv", "rehab_estimate", "created_at", "raw_data")
+
+
+def backfill_headlines(conn) -> int:
+    """Inside the caller's transaction: the headline (core.headline) of every active generated lead stored
+    before it existed (``roi_basis`` ''), from its synthetic comps; in bulk (one read, one executemany)."""
+    leads = Lead.__table__
+    rows = conn.execute(sa.select(*[leads.c[name] for name in HEADLINE_COLUMNS])
+                        .where(leads.c.is_active == sa.true(), leads.c.roi_basis == "",
+                               leads.c.property_id.is_(None))).all()
+    updates = []
+    for row in rows:
+        record = dict(row._mapping)
+        if is_generated(record["raw_data"]):
+            updates.append({"lead_id": record["id"], **generated_headline(record)})
+    if updates:
+        conn.execute(sa.update(leads).where(leads.c.id == sa.bindparam("lead_id")),
+                     updates)
+    return len(updates)
+
+
 def _insert_ignoring_duplicates(conn):
     if conn.dialect.name == "postgresql":
         from sqlalchemy.dialects.postgresql import insert
@@ -131,8 +155,10 @@ def run_refresh(
             record["created_at"] = now
             record["is_new"] = True
             record["refresh_run_id"] = run_id
+        with_headlines(records)
         with engine.begin() as conn:
             records = _unseen(conn, records)
+            backfill_headlines(conn)
             conn.execute(sa.update(leads).where(leads.c.is_new == sa.true()).values(is_new=False))
             if records:
                 conn.execute(_insert_ignoring_duplicates(conn), records)

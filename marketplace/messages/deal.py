@@ -121,3 +121,20 @@ SHEET_DISCLAIMER = ("All figures are estimates computed from the inputs shown, n
                     "making an offer.")
 SHEET_FILENAME = "deal-sheet-{slug}.pdf"
 SHEET_NOT_FOUND = "Not found"
+
+# A first analysis' rent, taxes and insurance (core.deal.estimates): each an estimate with its basis.
+ESTIMATE_HINT = "Starts at an estimate: "
+RENT_BASIS = ("{base} {value} / gross rent multiplier {grm} = {rent} a month (a rule of thumb, not a rent "
+              "survey)")
+TAX_BASIS = "{base} {value} x {rate}% a year ({where})"
+TAX_STATE = "approx. average effective property-tax rate in {state}"
+TAX_DEFAULT = "a stated default rate: no state rate on file"
+INSURANCE_BASIS = "{base} {value} x {rate}% a year (a stated rule of thumb; ask an insurer)"
+HOLDING_BASIS = "taxes {tax} + insurance {insurance} a year / 12 (utilities not included)"
+NO_VALUE_BASIS = "N/A: the lead has no market value or asking price to estimate from; enter your own"
+BASE_MARKET = "market value"
+BASE_ASKING = "asking price"
+# The ARV line after "Use this ARV": the comps' figure is the one in use.
+ARV_IN_USE_COMPS = "In use: the ARV from comparable sales, {value}: {basis}"
+ARV_HEADLINE_COMPS = ("Comparable sales ARV ({value}): the default selection of {count} sales, the ARV the "
+                      "lead's card rests on (the lead's estimate: {estimate})")

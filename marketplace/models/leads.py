@@ -86,6 +86,14 @@ class Lead(SQLModel, table=True):
     # cards reads it with the row and the "Least unlocked" sort and the "held" filter use its index.
     unlock_count: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, default=0,
                                                              server_default="0"))
+    # The headline (core.headline, migration 0019): the ARV of the default selection of comparable sales
+    # and how many sales it rests on; which ARV ``roi`` (the card's ROI, the sort, the bands) is against:
+    # 'comps' or 'estimate' ('' not yet computed: read as the estimate).
+    comps_arv: Optional[int] = Field(default=None, sa_column=sa.Column(sa.Integer(), nullable=True))
+    comps_count: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, default=0,
+                                                            server_default="0"))
+    roi_basis: str = Field(default="", sa_column=sa.Column(sa.String(16), nullable=False, default="",
+                                                           server_default=""))
 
     __table_args__ = (
         sa.CheckConstraint("confidence_score IS NULL OR (confidence_score BETWEEN 0 AND 100)", name="ck_leads_confidence"),

@@ -5,7 +5,8 @@ Only a user with an unlock record of the lead (``user_leads``) reaches any of it
 
 - ``comps_for(user_id, lead_id)``: the sales near the lead from its source's provider (chosen by the lead's
   source: a public-record lead -> ``comps_records``; a generated lead -> ``sources.builtin_comps``; a
-  RentCast lead -> ``sources.rentcast_comps``, its answer kept ``CACHE_DAYS`` in ``lead_comp_cache``), the
+  RentCast lead -> ``sources.rentcast_comps``, its answer kept ``CACHE_DAYS`` in ``lead_comp_cache``, and the
+  lead's headline ROI recomputed from it, ``core.headline``), the
   selection, outliers and ARV of ``core.comps``, and the user's pins. Before the user chooses, the default
   pins (every selected sale but the outliers) are stored, so ``comp_arv`` reads what the page showed.
 - ``set_pinned(user_id, lead_id, comp_id, pinned)``: pins or unpins one selected sale (an id that is not
@@ -29,6 +30,7 @@ from sqlmodel import Session, select
 
 from marketplace.config import lead_settings
 from marketplace.core import comps as rules
+from marketplace.core import headline
 from marketplace.core.lead_map import zip_centre
 from marketplace.core.leads import is_generated
 from marketplace.core.times import format_date
@@ -201,7 +203,23 @@ def _fetch(prepared: _Prepared, today: date, database_url: str | None) -> tuple[
                                                                              provider="rentcast")
         cache.comps, cache.fetched_at = [_to_json(c) for c in sales], utcnow()
         session.add(cache)
+        _store_headline(session, prepared, sales, today)
     return sales, ""
+
+
+def _store_headline(session: Session, prepared: _Prepared, sales: list[rules.Comp], today: date) -> None:
+    """A RentCast lead's headline (core.headline) once its comparables are known: the default selection's
+    ARV (never its own address), the ROI the card shows and sorts by."""
+    lead = session.get(Lead, prepared.lead_id)
+    if lead is None:
+        return
+    others = [c for c in sales if (_street(c.address), c.zip_code[:5]) != prepared.own]
+    columns = headline.columns(asking_price=lead.asking_price, market_value=lead.zestimate,
+                               estimate_arv=lead.arv, rehab=lead.rehab_estimate,
+                               comps=headline.default_comps_arv(prepared.subject, others, today))
+    for name, value in columns.items():
+        setattr(lead, name, value)
+    session.add(lead)
 
 
 def _basis(prepared: _Prepared, today: date) -> str:

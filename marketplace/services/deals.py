@@ -33,7 +33,11 @@ from marketplace import messages as msg
 from marketplace.core.deal import (DealAnalysis, DealDefaults, DealInputError, analysis_from_json, check,
                                    defaults_from_json, initial_analysis, to_json)
 from marketplace.core.deal.form import with_arv
+from marketplace.core import headline
+from marketplace.core.deal.estimates import lead_estimates
 from marketplace.core.deal.report import lead_arv_basis
+from marketplace.core.marketplace import usd
+from marketplace.messages import deal as msg_deal
 from marketplace.core.errors import UserError
 from marketplace.db import read_scope, session_scope
 from marketplace.models import DealAnalysisRow, DealDefaultsRow, Lead, OwnerContact, SkipTraceRun, UserLead, utcnow
@@ -46,6 +50,8 @@ class SavedAnalysis:
     saved_at: datetime | None  # None: not saved yet (a first analysis from the lead's figures)
     reset: str | None = None  # why a stored analysis was replaced by a first one (DEAL_SHAPE), else None
     arv_basis: str = ""  # the default ARV's basis sentence (``default_arv``)
+    # What a first analysis' rent, taxes, insurance and holding cost start at (core.deal.estimates), by key.
+    estimate_bases: dict[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -78,9 +84,19 @@ def unlocked_lead(session: Session, user_id: uuid.UUID, lead_id: uuid.UUID, refu
 
 
 def _lead_arv(lead: Lead) -> ArvDefault:
+    """The ARV the lead's headline rests on (``core.headline``): the comps ARV of the default selection
+    when there are enough comps, else the lead's estimate."""
+    if lead.roi_basis == headline.COMPS and lead.comps_arv is not None:
+        return ArvDefault(float(lead.comps_arv), msg_deal.ARV_HEADLINE_COMPS.format(
+            value=usd(lead.comps_arv), count=lead.comps_count, estimate=usd(lead.arv)))
     raw = lead.raw_data if isinstance(lead.raw_data, dict) else {}
     basis = raw.get("basis") if isinstance(raw.get("basis"), dict) else {}
     return ArvDefault(None if lead.arv is None else float(lead.arv), lead_arv_basis(lead.arv, basis.get("arv")))
+
+
+def _estimates(lead: Lead) -> dict:
+    """The first analysis' rent, taxes, insurance and holding cost (``core.deal.estimates``)."""
+    return lead_estimates(lead.zestimate, lead.asking_price, lead.state)
 
 
 def default_arv(user_id: uuid.UUID | None, lead_id: object, database_url: str | None = None) -> ArvDefault:
@@ -102,8 +118,12 @@ def default_arv(user_id: uuid.UUID | None, lead_id: object, database_url: str | 
 
 def _first(lead: Lead, defaults: DealDefaults, arv: ArvDefault) -> DealAnalysis:
     first = initial_analysis(asking_price=lead.asking_price, arv=lead.arv, rehab_estimate=lead.rehab_estimate,
-                             defaults=defaults)
+                             defaults=defaults, estimates=_estimates(lead))
     return with_arv(first, arv.value)
+
+
+def _bases(lead: Lead) -> dict[str, str]:
+    return {key: estimate.basis for key, estimate in _estimates(lead).items()}
 
 
 def first_analysis(user_id: uuid.UUID | None, lead_id: object, database_url: str | None = None) -> SavedAnalysis:
@@ -114,7 +134,8 @@ def first_analysis(user_id: uuid.UUID | None, lead_id: object, database_url: str
     with read_scope(database_url) as session:
         lead = unlocked_lead(session, user_id, lead_uuid, msg.DEAL_LOCKED)
         first = _first(lead, _defaults(session, user_id), arv)
-    return SavedAnalysis(lead_uuid, first, None, arv_basis=arv.basis)
+        bases = _bases(lead)
+    return SavedAnalysis(lead_uuid, first, None, arv_basis=arv.basis, estimate_bases=bases)
 
 
 def load_analysis(user_id: uuid.UUID | None, lead_id: object, database_url: str | None = None) -> SavedAnalysis:
@@ -125,12 +146,15 @@ def load_analysis(user_id: uuid.UUID | None, lead_id: object, database_url: str 
         row = session.exec(select(DealAnalysisRow).where(
             DealAnalysisRow.user_id == user_id, DealAnalysisRow.lead_id == lead_uuid)).first()
         first = _first(lead, _defaults(session, user_id), arv)
+        bases = _bases(lead)
     if row is None:
-        return SavedAnalysis(lead_uuid, first, None, arv_basis=arv.basis)
+        return SavedAnalysis(lead_uuid, first, None, arv_basis=arv.basis, estimate_bases=bases)
     try:
-        return SavedAnalysis(lead_uuid, analysis_from_json(row.inputs), row.updated_at, arv_basis=arv.basis)
+        return SavedAnalysis(lead_uuid, analysis_from_json(row.inputs), row.updated_at, arv_basis=arv.basis,
+                             estimate_bases=bases)
     except DealInputError:
-        return SavedAnalysis(lead_uuid, first, None, reset=msg.DEAL_SHAPE, arv_basis=arv.basis)
+        return SavedAnalysis(lead_uuid, first, None, reset=msg.DEAL_SHAPE, arv_basis=arv.basis,
+                             estimate_bases=bases)
 
 
 def save_analysis(user_id: uuid.UUID | None, lead_id: object, analysis: DealAnalysis | dict[str, Any],

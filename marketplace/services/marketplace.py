@@ -43,6 +43,7 @@ CARD_COLUMNS = (
     leads_t.c.primary_image_url, leads_t.c.images_fetch_status, leads_t.c.created_at, leads_t.c.raw_data,
     leads_t.c.source, leads_t.c.property_id, leads_t.c.motivation_score, leads_t.c.signal_count,
     leads_t.c.absentee_owner, leads_t.c.out_of_state_owner, leads_t.c.sale_date, leads_t.c.unlock_count,
+    leads_t.c.comps_arv, leads_t.c.comps_count, leads_t.c.roi_basis,
 )
 SORT_ORDER = {
     "roi_desc": (leads_t.c.roi.desc().nulls_last(), leads_t.c.id),
@@ -95,6 +96,10 @@ class LeadCard:
     sale_in: str = ""  # 'Sale in 17 days' (core.sale_dates.sale_in_text); '' without a date ahead
     # How many investors hold the lead (leads.unlock_count, core.holders): a count, never who.
     unlock_count: int = 0
+    # The headline (core.headline): the ROI rests on the comps ARV ('comps') or the estimate.
+    comps_arv: int | None = None
+    comps_count: int = 0
+    roi_basis: str = ""
 
 
 @dataclass(frozen=True)
@@ -127,7 +132,7 @@ def _held_bounds(band: str) -> tuple:
 
 def _roi_condition(band: str):
     if band == "unknown":
-        return sa.or_(leads_t.c.roi.is_(None), leads_t.c.roi <= 0)
+        return sa.or_(leads_t.c.roi.is_(None), leads_t.c.roi == 0)
     return _bounds_sql(leads_t.c.roi, rules.ROI_BAND_BOUNDS[band])
 
 
@@ -288,6 +293,9 @@ def _card(row: Any, unlocked: bool, signals: tuple[str, ...] = (), today: date |
         auction_soon=sale_dates.is_auction_soon(row.sale_date, today),
         sale_in=sale_dates.sale_in_text(row.sale_date, today) if ahead else "",
         unlock_count=row.unlock_count or 0,
+        comps_arv=row.comps_arv,
+        comps_count=row.comps_count or 0,
+        roi_basis=row.roi_basis or "",
     )
 
 

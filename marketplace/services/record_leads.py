@@ -32,9 +32,13 @@ from marketplace.core import motivation as motivation_rules
 from marketplace.core import pricing
 from marketplace.core import sale_dates
 from marketplace.core import valuation
-from marketplace.core.addresses import zip_city_state
+from marketplace.core import headline
+from marketplace.core.addresses import address_key, zip_city_state
+from marketplace.core.comps import Comp, Subject, property_type
+from marketplace.core.lead_map import zip_centre
 from marketplace.core.records import SIGNAL_KINDS, HpiPoint
 from marketplace.models import HpiPointRow, Lead, Property, PropertySignal, RecordedSale, utcnow
+from marketplace.services.comps_records import recorded_sales_near
 
 leads_t = Lead.__table__
 props_t = Property.__table__
@@ -50,7 +54,7 @@ LEAD_COLUMNS = (
     "address", "city", "state", "zip_code", "lead_type", "source", "asking_price", "zestimate", "arv",
     "rehab_estimate", "roi", "beds", "baths", "square_footage", "confidence_score", "credit_cost",
     "is_high_roi", "is_active", "raw_data", "latitude", "longitude", "motivation_score", "signal_count",
-    "absentee_owner", "out_of_state_owner", "sale_date",
+    "absentee_owner", "out_of_state_owner", "sale_date", "comps_arv", "comps_count", "roi_basis",
 )
 
 # A dataset as this module needs it: its id -> (title, publisher).
@@ -113,8 +117,19 @@ def _proving(signals: list[Any], lead_type: str) -> Any:
     return max(of_kind, key=lambda s: (s.as_of or date.min, s.record_key))
 
 
+def _comps_arv(prop: Any, comps: list[Comp], today: date) -> headline.CompsArv:
+    """The default selection's ARV of the recorded sales near the property (never its own sale)."""
+    position = (prop.latitude, prop.longitude) if prop.latitude is not None and prop.longitude is not None \
+        else zip_centre(prop.zip_code)
+    subject = Subject(position[0] if position else None, position[1] if position else None, prop.square_footage,
+                      prop.beds, property_type(prop.property_class))
+    own = (address_key(prop.address or ""), prop.zip_code)
+    others = [c for c in comps if (address_key(c.address), c.zip_code) != own]
+    return headline.default_comps_arv(subject, others, today)
+
+
 def lead_values(prop: Any, signals: list[Any], titles: TitleLookup, *, hpi: list[HpiPoint],
-                sales: list[valuation.Sale], today: date) -> dict | None:
+                sales: list[valuation.Sale], today: date, comps: list[Comp] | None = None) -> dict | None:
     """The lead columns of a property from its open signals; None when no signal makes a lead. Pure."""
     signals = [s for s in signals if s.kind in SIGNAL_KINDS]
     kinds = {s.kind for s in signals}
@@ -135,6 +150,12 @@ def lead_values(prop: Any, signals: list[Any], titles: TitleLookup, *, hpi: list
                              today=today)
     roi, roi_basis = valuation.roi(asking_price=None, market_value=market.value, arv=after.value,
                                    rehab=repair.value)
+    # The headline ROI rests on the comps ARV where there are enough comps (core.headline).
+    top = headline.columns(asking_price=None, market_value=market.value, estimate_arv=after.value,
+                           rehab=repair.value, comps=_comps_arv(prop, comps or [], today))
+    roi = top["roi"]
+    if top["roi_basis"] == headline.COMPS:
+        roi_basis = f"{roi_basis}, with the comps ARV ({top['comps_count']} comparable sales, default selection)"
     dated = [s.as_of for s in signals if s.as_of is not None]
     confidence, confidence_reasons = valuation.confidence(
         has_address=bool(prop.address), has_zip=bool(prop.zip_code), has_sqft=bool(prop.square_footage),
@@ -173,6 +194,9 @@ def lead_values(prop: Any, signals: list[Any], titles: TitleLookup, *, hpi: list
         "confidence_score": confidence,
         "credit_cost": pricing.credit_cost_for_confidence(confidence),
         "is_high_roi": roi is not None and roi >= pricing.HIGH_ROI_THRESHOLD,
+        "comps_arv": top["comps_arv"],
+        "comps_count": top["comps_count"],
+        "roi_basis": top["roi_basis"],
         "is_active": True,
         "latitude": prop.latitude,
         "longitude": prop.longitude,
@@ -222,6 +246,7 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
     ids = sorted(set(property_ids))
     hpi_cache: dict[str, list[HpiPoint]] = {}      # by ZIP3: one read per area, not per property
     sales_cache: dict[str, list[valuation.Sale]] = {}  # by ZIP
+    comps_cache: dict[str, list[Comp]] = {}  # by ZIP3: the recorded sales core.comps selects from
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
         props = {p.id: p for p in conn.execute(sa.select(props_t).where(props_t.c.id.in_(chunk)))}
@@ -241,8 +266,11 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
                     hpi_cache[prop.zip_code[:3]] = _hpi_for(conn, prop.zip_code)
                 if prop.zip_code not in sales_cache:
                     sales_cache[prop.zip_code] = _sales_for(conn, prop.zip_code, today)
+                if prop.zip_code[:3] not in comps_cache:
+                    comps_cache[prop.zip_code[:3]] = recorded_sales_near(conn, prop.zip_code, today)[0]
                 values = lead_values(prop, signals, titles, hpi=hpi_cache[prop.zip_code[:3]],
-                                     sales=sales_cache[prop.zip_code], today=today)
+                                     sales=sales_cache[prop.zip_code], today=today,
+                                     comps=comps_cache[prop.zip_code[:3]])
             if values is None:
                 if lead is not None and lead.is_active:
                     conn.execute(sa.update(leads_t).where(leads_t.c.id == lead.id).values(is_active=False))

@@ -21,6 +21,7 @@ from marketplace.models import Lead, User, utcnow
 from marketplace.services import accounts
 from marketplace.services.marketplace import rebuild_facets_now
 from marketplace.sources.builtin import BuiltinSource
+from marketplace.sources.builtin_comps import with_headlines
 
 BATCH = 5000
 DEMO_INVESTOR = "investor@leadvault.app"
@@ -87,7 +88,9 @@ def _copy_leads(engine, rows: list[dict]) -> None:
 def _generate_batch(args: tuple[int | None, int, int]) -> list[dict]:
     seed, index, count = args
     batch_seed = None if seed is None else seed * 1_000_003 + index
-    return BuiltinSource(seed=batch_seed).search(SearchCriteria(count=count))
+    # The headline ROI rests on the comps ARV where there are enough comps (core.headline), computed here
+    # in the worker process, once per lead.
+    return with_headlines(BuiltinSource(seed=batch_seed).search(SearchCriteria(count=count)))
 
 
 def seed_leads(count: int, seed: int | None = None, progress: bool = True, database_url: str | None = None) -> int:

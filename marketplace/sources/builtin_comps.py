@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import math
 import random
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
-from marketplace.core.comps import Comp
+from marketplace.core import headline
+from marketplace.core.comps import Comp, Subject, property_type
+from marketplace.core.leads import is_generated
 from marketplace.sources.builtin import METRO_FACTOR, STATE_PRICE_PER_SQFT, STREET_NAMES, SUFFIXES, zip_price_level
 from marketplace.sources.comps_base import LeadFacts
 
@@ -91,3 +93,33 @@ class BuiltinComps:
                 square_footage=sqft, beds=beds, baths=_baths_for(beds, sqft, rng), property_type=SINGLE_FAMILY,
                 latitude=round(latitude, 6), longitude=round(longitude, 6)))
         return sales
+
+
+def generated_headline(record: dict) -> dict:
+    """The headline columns (``core.headline.columns``) of a generated lead record: the comps ARV of the
+    default selection of its synthetic sales history on the day it was made. Pure computation, no I/O: the
+    seeding and the daily refresh call it for every record they store (in bulk, never per page view)."""
+    created = record.get("created_at")
+    day = created.date() if isinstance(created, datetime) else date.today()
+    sqft, beds = record.get("square_footage"), record.get("beds")
+    facts = LeadFacts(record["id"], record["address"], record["city"], record["state"],
+                      (record.get("zip_code") or "")[:5], record.get("latitude"), record.get("longitude"), sqft, beds,
+                      record.get("baths"), SINGLE_FAMILY, day)
+    subject = Subject(facts.latitude, facts.longitude, sqft, beds, property_type(SINGLE_FAMILY))
+    sales = BuiltinComps().sales_near(facts, day)
+    return headline.columns(asking_price=record.get("asking_price"), market_value=record.get("zestimate"),
+                            estimate_arv=record.get("arv"), rehab=record.get("rehab_estimate"),
+                            comps=headline.default_comps_arv(subject, sales, day))
+
+
+def with_headlines(records: list[dict]) -> list[dict]:
+    """``records`` with their headline columns set: generated ones from their synthetic comps, others
+    (a listing source's, whose comps are fetched on demand) on their estimated ARV."""
+    for record in records:
+        if is_generated(record.get("raw_data")):
+            record.update(generated_headline(record))
+        else:
+            record.update(headline.columns(
+                asking_price=record.get("asking_price"), market_value=record.get("zestimate"),
+                estimate_arv=record.get("arv"), rehab=record.get("rehab_estimate"), comps=None))
+    return records

@@ -141,6 +141,8 @@ class PropertyState(AuthState):
             self._set_record(section)
             if section.source_line:  # the unlocked lead's line names its record and the retrieval day
                 self.details = {**self.details, "provenance": section.source_line}
+        # The headline's ARV basis and ROI label (core.headline), the same the card shows.
+        self.hints = {**self.hints, **view.hints}
         self.loaded_for = str(user_id)
         self.status = "shown"
 

@@ -28,7 +28,8 @@ import uuid
 import reflex as rx
 
 from marketplace import routes
-from marketplace.core.deal.form import BY_KEY, MAX_TYPED, analysis_form, format_number, read_analysis
+from marketplace.core.deal.form import (BY_KEY, MAX_TYPED, analysis_form, arv_hint, comps_in_use, format_number,
+                                       read_analysis)
 from marketplace.core.deal.inputs import MAX_LABEL, MAX_REHAB_LINES, DealAnalysis, to_json
 from marketplace.core.deal.report import report
 from marketplace.core.errors import UserError
@@ -65,6 +66,8 @@ class AnalyzerState(AuthState):
     arv_basis: str = ""
     comps_arv: str = ""  # the ARV the user's pinned comparable sales give ('' when none), offered, never applied
     comps_arv_offer: str = ""
+    comps_basis: str = ""  # the pinned sales' basis sentence (for the ARV line once their figure is in use)
+    estimate_bases: dict[str, str] = {}  # rent, taxes, insurance, holding cost -> what they start at
     save_status: str = ""
     save_kind: str = ""  # saved | pending | invalid | failed | new
     form_key: int = 0
@@ -81,7 +84,8 @@ class AnalyzerState(AuthState):
         self.form, self.lines, self.errors = {}, [], {}
         self.values, self.hows, self.tones, self.offer_targets = {}, {}, {}, []
         self.offer_note = self.rehab_total = self.arv_basis = self.save_status = self.save_kind = ""
-        self.comps_arv = self.comps_arv_offer = ""
+        self.comps_arv = self.comps_arv_offer = self.comps_basis = ""
+        self.estimate_bases = {}
         self._lead_id, self._pending = "", {}
 
     def _show(self, analysis: DealAnalysis) -> None:
@@ -147,6 +151,7 @@ class AnalyzerState(AuthState):
             return
         self._lead_id = str(saved.lead_id)
         self.arv_basis = saved.arv_basis
+        self.estimate_bases = dict(saved.estimate_bases or {})
         self._show(saved.analysis)
         self._saved(saved)
         if saved.reset:
@@ -161,9 +166,9 @@ class AnalyzerState(AuthState):
         except UserError:
             found = None
         if found is None:
-            self.comps_arv = self.comps_arv_offer = ""
+            self.comps_arv = self.comps_arv_offer = self.comps_basis = ""
             return
-        self.comps_arv = str(found.value)
+        self.comps_arv, self.comps_basis = str(found.value), found.basis
         self.comps_arv_offer = text.COMPS_ARV_OFFER.format(value=f"${found.value:,}", low=f"${found.low:,}",
                                                            high=f"${found.high:,}", basis=found.basis)
 
@@ -182,6 +187,17 @@ class AnalyzerState(AuthState):
         self.form = {**self.form, "arv": self.comps_arv}
         self.form_key += 1
         return self._edited()
+
+    @rx.var
+    def arv_hint(self) -> str:
+        """The line under the ARV: the comparable sales' figure when it is the one in use, else the
+        default's basis (``core.deal.form.arv_hint``)."""
+        return arv_hint(self.form.get("arv", ""), self.arv_basis, self.comps_arv, self.comps_basis)
+
+    @rx.var
+    def comps_arv_in_use(self) -> bool:
+        """The analysis' ARV is the comparable sales' figure: "Use this ARV" is not offered again."""
+        return comps_in_use(self.form.get("arv", ""), self.comps_arv)
 
     # ------------------------------------------------------------------ typing
 

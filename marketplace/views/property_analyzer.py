@@ -50,8 +50,19 @@ def number_field(field: spec.Field, hint: rx.Component | None = None) -> rx.Comp
     )
 
 
+ESTIMATED = ("monthly_rent", "property_tax_annual", "insurance_annual", "monthly_holding_cost")
+
+
+def estimate_hint(key: str) -> rx.Component:
+    """What a first analysis' rent, taxes, insurance or holding cost starts at (core.deal.estimates)."""
+    return rx.cond(S.estimate_bases.contains(key),
+                   rx.text(text.ESTIMATE_HINT, S.estimate_bases[key], size="1", color_scheme="gray",
+                           id=f"analyzer-{key}-basis"))
+
+
 def fields(*specs: spec.Field) -> rx.Component:
-    return rx.grid(*[number_field(f) for f in specs], **FIELD_GRID)
+    return rx.grid(*[number_field(f, estimate_hint(f.key) if f.key in ESTIMATED else None) for f in specs],
+                   **FIELD_GRID)
 
 
 def group(title: str, *children: rx.Component) -> rx.Component:
@@ -188,14 +199,13 @@ def deal_figures() -> rx.Component:
     return rx.grid(
         number_field(purchase),
         number_field(arv, rx.vstack(
-            rx.text(text.ARV_DEFAULT_HINT, S.arv_basis, size="1", color_scheme="gray", id="analyzer-arv-basis"),
+            rx.text(S.arv_hint, size="1", color_scheme="gray", id="analyzer-arv-basis"),
             rx.cond(
-                S.comps_arv != "",
+                (S.comps_arv != "") & ~S.comps_arv_in_use,
                 rx.flex(
                     rx.text(S.comps_arv_offer, size="1", color_scheme="gray", id="analyzer-comps-arv"),
                     rx.button(text.USE_COMPS_ARV, size="1", variant="soft", on_click=S.use_comps_arv,
-                              aria_label=text.USE_COMPS_ARV_LABEL, id="analyzer-use-comps-arv",
-                              disabled=S.form["arv"] == S.comps_arv),
+                              aria_label=text.USE_COMPS_ARV_LABEL, id="analyzer-use-comps-arv"),
                     gap="2", align="center", wrap="wrap",
                 ),
             ),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import time
+from dataclasses import replace
 from datetime import date
 
 import pytest
@@ -57,3 +58,24 @@ def test_pipeline_csv_for_its_user(client, new_user):
                   downloads.make_token("scrape-csv", user.id, "all")):
         res = client.get("/api/pipeline.csv", params={"token": token})
         assert (res.status_code, res.json()) == (403, {"error": "This download link is invalid or has expired."})
+
+
+def test_the_csv_arv_is_the_one_its_profit_is_computed_from(client, new_user):
+    user = new_user()
+    analysed = add_lead(address="7953 Robin Pl", asking_price=417_000, arv=632_000, rehab_estimate=44_100)
+    plain = add_lead(address="8 Ash St", asking_price=417_000, arv=632_000, rehab_estimate=44_100,
+                     comps_arv=540_000, comps_count=5, roi_basis="comps")
+    for lead_id in (analysed, plain):
+        _unlock(user.id, lead_id)
+    analysis = deals.load_analysis(user.id, analysed).analysis
+    analysis = replace(analysis, flip=replace(analysis.flip, arv=540_000.0))  # the user's ARV (their comps)
+    deals.save_analysis(user.id, analysed, analysis)
+    rows = list(csv.reader(io.StringIO(client.get("/api/pipeline.csv", params={
+        "token": downloads.make_token("pipeline-csv", user.id, "all")}).content.decode("utf-8-sig"))))
+    by_address = {row[0]: dict(zip(rows[0], row)) for row in rows[1:]}
+    row = by_address["7953 Robin Pl"]
+    # The profit is the saved analysis' (ARV $540,000): the ARV beside it is that same figure, not $632,000.
+    assert row["ARV"] == "540000"
+    assert int(row["Flip Profit (est.)"]) == round(rules.headline(analysis).flip_profit)
+    # Without an analysis: the ARV the lead's headline rests on (its comps ARV here).
+    assert by_address["8 Ash St"]["ARV"] == "540000" and by_address["8 Ash St"]["Flip Profit (est.)"] == ""

@@ -25,6 +25,8 @@ from pathlib import Path
 import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 
+from marketplace.core.deal.estimates import lead_estimates
+from marketplace.core.marketplace import usd
 from marketplace.core.pdf import page_text
 from marketplace.db import session_scope
 from marketplace.models import DealAnalysisRow, DealDefaultsRow
@@ -91,8 +93,12 @@ def test_typing_updates_every_strategy_and_the_analysis_is_saved(page: Page, liv
     expect(page.locator("#analyzer-arv-basis")).to_have_text(
         "Starts at the default: Lead's ARV estimate ($350,000): the lead's market value x a renovation uplift, "
         "from its source. Not from comparable sales.")
-    # The lead's figures before any typing: profit 350,000 - 278,560
-    expect(page.locator("#analyzer-flip_profit")).to_have_text("$71,440")
+    # The lead's figures before any typing: profit 350,000 - 278,560, less 6 months of the estimated taxes and
+    # insurance (core.deal.estimates: the holding cost never starts at $0)
+    holding = lead_estimates(lead["zestimate"], lead["asking_price"], lead["state"])["monthly_holding_cost"]
+    assert holding.value > 0
+    expect(page.locator("#analyzer-monthly_holding_cost-basis")).to_have_text("Starts at an estimate: " + holding.basis)
+    expect(page.locator("#analyzer-flip_profit")).to_have_text(usd(71_440 - 6 * holding.value))
 
     type_hand_case(page)
     expect(page.locator("#analyzer-rehab-total")).to_have_text("$30,000")
@@ -164,7 +170,7 @@ def test_typing_updates_every_strategy_and_the_analysis_is_saved(page: Page, liv
     # Reset to my defaults: the lead's figures again
     page.locator("#analyzer-reset").click()
     expect_toast(page, "Analysis Reset", "The analysis starts again from the lead's figures and your defaults.")
-    expect(page.locator("#analyzer-flip_profit")).to_have_text("$71,440")
+    expect(page.locator("#analyzer-flip_profit")).to_have_text(usd(71_440 - 6 * holding.value))
     expect(page.locator("#analyzer-line-0-label")).to_have_value("Lead's rehab estimate")
     expect(page.locator("#analyzer-line-1-label")).to_have_count(0)
     expect(page.locator("#analyzer-save-status")).to_have_text(SAVED, timeout=10000)

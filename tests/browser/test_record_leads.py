@@ -19,6 +19,7 @@ import pytest
 import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 
+from marketplace.core import headline
 from marketplace.core.marketplace import mask_address
 from marketplace.db import get_engine
 from marketplace.models import Lead, Property, PropertySignal
@@ -48,6 +49,7 @@ def records(live_server):
         rows = conn.execute(
             sa.select(leads.c.id, leads.c.address, leads.c.latitude, leads.c.longitude, leads.c.signal_count,
                       leads.c.out_of_state_owner, leads.c.motivation_score, leads.c.raw_data, leads.c.credit_cost,
+                      leads.c.roi, leads.c.arv, leads.c.roi_basis, leads.c.comps_count,
                       props.c.owner_name, props.c.mailing_address, props.c.parcel_id)
             .join(props, props.c.id == leads.c.property_id).where(leads.c.is_active == sa.true())
         ).all()
@@ -141,10 +143,13 @@ def test_a_locked_record_lead_shows_signals_and_flags_then_the_unlock_shows_owne
     expect(page.locator("#property-provenance")).to_contain_text(f"record {signal.record_key}, retrieved ")
     basis = target.raw_data["basis"]
     expect(page.locator("#property-market-value-basis")).to_have_text(basis["market_value"])
-    expect(page.locator("#property-arv-basis")).to_have_text(basis["arv"])
+    # The ARV the headline rests on (core.headline): the comps' default selection or the estimate, said so.
+    expect(page.locator("#property-arv-basis")).to_have_text(
+        headline.page_arv_basis(target.roi_basis, target.comps_count, target.arv, basis["arv"]))
     expect(page.locator("#property-rehab-basis")).to_have_text(basis["rehab"])
     expect(page.locator("#property-asking-basis")).to_have_text("Public records carry no asking price")
-    roi_label = "Est. ROI" if basis["roi"].startswith("N/A") else "ROI vs market value"
+    roi_label = headline.roi_label(target.roi_basis, None, target.roi)
+    assert roi_label in ("Est. ROI", "ROI vs comps ARV at market value", "ROI vs estimated ARV at market value")
     expect(page.locator("#property-roi-basis")).to_have_text(f"{roi_label}: {basis['roi']}")
     expect(page.locator("#property-confidence-basis li")).to_have_text(basis["confidence"])
     expect(page.locator("#record-reasons li")).to_have_text(target.raw_data["motivation_reasons"])

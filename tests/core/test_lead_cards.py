@@ -94,10 +94,11 @@ def test_a_public_record_card_shows_signal_and_owner_chips_and_its_roi_against_t
                           provenance="Public record: City of Chicago, Vacant and Abandoned Buildings - Violations"))
     assert (card["signals"], card["owner_flags"], card["motivation"]) == (
         "Tax delinquent|Vacant", "Absentee owner", "Motivation 72/100")
-    assert (card["asking"], card["roi"], card["roi_label"]) == ("N/A", "31.5%", "ROI vs market value")
+    assert (card["asking"], card["roi"], card["roi_label"]) == ("N/A", "31.5%",
+                                                                "ROI vs estimated ARV at market value")
     listing = card_data(lead())
     assert (listing["signals"], listing["owner_flags"], listing["motivation"], listing["roi_label"]) == (
-        "", "", "", "Est. ROI")
+        "", "", "", "ROI vs estimated ARV")
     assert card_data(lead(asking_price=None, roi=None))["roi_label"] == "Est. ROI"  # N/A needs no basis
 
 

@@ -18,7 +18,7 @@ def test_mask_keeps_only_the_last_word(address, masked):
 @pytest.mark.parametrize(
     ("roi", "band"),
     [(None, "unknown"), (0, "unknown"), (0.1, "0-10"), (9.99, "0-10"), (10, "10-20"), (19.99, "10-20"),
-     (20, "20-30"), (30, "20-30"), (30.01, "gt30"), (-5, "unknown")],
+     (20, "20-30"), (30, "20-30"), (30.01, "gt30"), (-5, "lt0"), (-0.1, "lt0")],
 )
 def test_roi_bands(roi, band):
     assert m.roi_band(roi) == band

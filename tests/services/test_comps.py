@@ -16,7 +16,7 @@ from marketplace.core.errors import UserError
 from marketplace.core.lead_map import zip_centre
 from marketplace.db import get_engine, session_scope
 from marketplace.messages import comps as text
-from marketplace.models import CompChoice, LeadCompCache, Property, UserLead
+from marketplace.models import CompChoice, Lead, LeadCompCache, Property, UserLead
 from marketplace.services import comps, record_imports
 from marketplace.sources.builtin_comps import DEMO_SUFFIX, BuiltinComps
 from marketplace.sources.comps_base import LeadFacts
@@ -191,6 +191,10 @@ def test_rentcast_comps_come_from_the_value_estimate_and_are_kept(db_url, new_us
         assert len(fake.requests_to(VALUE)) == 1  # the second view reads the kept answer
         with session_scope() as session:
             assert len(session.get(LeadCompCache, lead_id).comps) == 5
+            # The lead's headline now rests on these comps (core.headline): 4 sales, ARV $223,000.
+            lead = session.get(Lead, lead_id)
+            assert (lead.comps_arv, lead.comps_count, lead.roi_basis) == (223_000, 4, "comps")
+            assert lead.roi == round((223_000 - 230_000) / 230_000 * 100, 1)
 
 
 def test_rentcast_without_a_key_says_so(db_url, new_user, monkeypatch):

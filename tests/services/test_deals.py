@@ -98,3 +98,28 @@ def test_a_locked_lead_is_unreachable(db_url, new_user, owned):
     assert (exc.value.title, exc.value.message) == msg.NOT_SIGNED_IN
     with get_engine().connect() as conn:
         assert conn.execute(sa.select(sa.func.count()).select_from(DealAnalysisRow.__table__)).scalar() == 0
+
+
+def test_a_first_analysis_estimates_rent_taxes_and_insurance_and_says_so(db_url, new_user):
+    user = new_user()
+    lead_id = add_lead(asking_price=200_000, zestimate=240_000, arv=350_000, rehab_estimate=30_000, state="IL")
+    unlock(user.id, lead_id)
+    loaded = deals.load_analysis(user.id, str(lead_id))
+    a = loaded.analysis
+    assert (a.rental.monthly_rent, a.rental.property_tax_annual, a.rental.insurance_annual) == (2_000, 4_970, 1_200)
+    assert a.flip.monthly_holding_cost == 514
+    assert loaded.estimate_bases["property_tax_annual"] == (
+        "Market value $240,000 x 2.07% a year (approx. average effective property-tax rate in IL)")
+    assert set(loaded.estimate_bases) == {"monthly_rent", "property_tax_annual", "insurance_annual",
+                                          "monthly_holding_cost"}
+
+
+def test_a_lead_whose_headline_rests_on_comps_starts_at_the_comps_arv(db_url, new_user):
+    user = new_user()
+    lead_id = add_lead(asking_price=417_000, arv=632_000, rehab_estimate=44_100, comps_arv=540_000, comps_count=6,
+                       roi_basis="comps")
+    unlock(user.id, lead_id)
+    loaded = deals.first_analysis(user.id, str(lead_id))
+    assert loaded.analysis.flip.arv == 540_000
+    assert loaded.arv_basis == ("Comparable sales ARV ($540,000): the default selection of 6 sales, the ARV the "
+                                "lead's card rests on (the lead's estimate: $632,000)")

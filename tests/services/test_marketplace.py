@@ -66,6 +66,8 @@ FILTER_CASES = [
     rules.Filters(),
     rules.Filters(lead_types=("Probate", "Auction")),
     rules.Filters(roi_ranges=("gt30", "unknown")),
+    rules.Filters(roi_ranges=("lt0",)),  # a loss is a band of its own, never Unknown
+    rules.Filters(roi_ranges=("unknown",)),
     rules.Filters(roi_ranges=("20-30",), sizes=("small", "large")),
     rules.Filters(tags=("new", "vacant")),
     rules.Filters(lead_types=("Vacancy",), tags=("high_roi",), sizes=("medium",)),

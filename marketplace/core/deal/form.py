@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from marketplace import messages as msg
-from marketplace.messages.deal import UNITS
+from marketplace.messages.deal import ARV_DEFAULT_HINT, ARV_IN_USE_COMPS, UNITS
 from marketplace.core.deal.inputs import (FINANCING, MAX_LABEL, MAX_REHAB_LINES, DealAnalysis, DealDefaults,
                                           FlipInputs, RehabLine, RentalInputs, Targets, field_problem)
 
@@ -219,3 +219,21 @@ def read_defaults(form: dict[str, Any]) -> tuple[DealDefaults | None, dict[str, 
 
 def defaults_form(defaults: DealDefaults) -> dict[str, str]:
     return {field.key: format_number(getattr(defaults, field.key), field) for field in DEFAULT_FIELDS}
+
+
+def comps_in_use(typed: object, comps_arv: str) -> bool:
+    """The ARV typed (or put there by "Use this ARV") is the comparable sales' figure (to the dollar)."""
+    value = parse_number(typed)
+    try:
+        comps = int(comps_arv) if comps_arv else None
+    except ValueError:
+        comps = None
+    return comps is not None and value is not None and round(value) == comps
+
+
+def arv_hint(typed: object, default_basis: str, comps_arv: str, comps_basis: str) -> str:
+    """The analyzer's line under the ARV: 'In use: the ARV from comparable sales, $540,000: <basis>' once
+    the comps' figure is the analysis' ARV; else 'Starts at the default: <the default's basis>'."""
+    if comps_in_use(typed, comps_arv):
+        return ARV_IN_USE_COMPS.format(value=f"${int(comps_arv):,}", basis=comps_basis)
+    return ARV_DEFAULT_HINT + default_basis

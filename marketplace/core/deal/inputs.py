@@ -234,19 +234,23 @@ def check(inputs: Any) -> None:
 
 
 def initial_analysis(*, asking_price: int | None, arv: int | None, rehab_estimate: int | None,
-                     defaults: DealDefaults = DealDefaults()) -> DealAnalysis:
+                     defaults: DealDefaults = DealDefaults(), estimates: dict | None = None) -> DealAnalysis:
     """A lead's first analysis: its asking price, ARV and rehab estimate (one rehab line, "Lead's rehab
-    estimate"; missing figures start at 0) and the user's defaults. Rent, taxes and insurance are not
-    known for a lead and start at 0 for the user to fill in."""
+    estimate"; missing figures start at 0) and the user's defaults. Rent, taxes, insurance and the flip's
+    holding cost start at ``estimates`` (``core.deal.estimates.lead_estimates``: each with its basis),
+    else at 0."""
     d = defaults
+    est = {key: float(e.value) for key, e in (estimates or {}).items()}
     price, value = float(asking_price or 0), float(arv or 0)
     lines = (RehabLine("Lead's rehab estimate", float(rehab_estimate)),) if rehab_estimate else ()
     flip = FlipInputs(purchase_price=price, arv=value, rehab_lines=lines, holding_months=d.holding_months,
-                      buy_closing_pct=d.buy_closing_pct, sell_closing_pct=d.sell_closing_pct,
+                      monthly_holding_cost=est.get("monthly_holding_cost", 0.0), buy_closing_pct=d.buy_closing_pct, sell_closing_pct=d.sell_closing_pct,
                       loan_to_cost_pct=d.loan_to_cost_pct, loan_rate_pct=d.loan_rate_pct,
                       loan_points_pct=d.loan_points_pct)
-    rental = RentalInputs(purchase_price=price, monthly_rent=0.0, rehab=float(rehab_estimate or 0),
-                          buy_closing_pct=d.buy_closing_pct, vacancy_pct=d.vacancy_pct,
+    rental = RentalInputs(purchase_price=price, monthly_rent=est.get("monthly_rent", 0.0),
+                          rehab=float(rehab_estimate or 0), buy_closing_pct=d.buy_closing_pct,
+                          vacancy_pct=d.vacancy_pct, property_tax_annual=est.get("property_tax_annual", 0.0),
+                          insurance_annual=est.get("insurance_annual", 0.0),
                           management_pct=d.management_pct, maintenance_pct=d.maintenance_pct,
                           capex_pct=d.capex_pct, down_payment_pct=d.down_payment_pct,
                           mortgage_rate_pct=d.mortgage_rate_pct, term_years=d.term_years)

@@ -1,0 +1,70 @@
+"""A first analysis' rent, property taxes and insurance, from the lead's own figures (never $0 out of the
+box): each an estimate with its basis sentence, so the page can say what it rests on.
+
+- Base value: the lead's market value, else its asking price; neither -> no estimate ($0, "N/A: ...").
+- Rent: base / ``GRM_MONTHS`` (a gross rent multiplier of 120 months, i.e. 0.83 % of the value a month),
+  to $10: a rule of thumb, named as such, not a rent survey.
+- Property taxes: base x the state's approximate average effective rate (``STATE_TAX_PCT``: property
+  taxes paid / home value, owner-occupied homes, rounded to 0.01 %), else ``DEFAULT_TAX_PCT``, to $10 a year.
+- Insurance: base x ``INSURANCE_PCT`` a year, to $10.
+- The flip's monthly holding cost: (taxes + insurance) / 12, to $1 (utilities are the user's to add).
+
+Pure: no database; the texts are ``messages.deal``'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from marketplace.core.marketplace import usd
+from marketplace.messages import deal as text
+
+GRM_MONTHS = 120
+INSURANCE_PCT = 0.5
+DEFAULT_TAX_PCT = 1.1
+STATE_TAX_PCT = {
+    "AL": 0.40, "AK": 1.19, "AZ": 0.62, "AR": 0.62, "CA": 0.75, "CO": 0.55, "CT": 1.79, "DE": 0.58, "DC": 0.57,
+    "FL": 0.86, "GA": 0.91, "HI": 0.29, "ID": 0.67, "IL": 2.07, "IN": 0.84, "IA": 1.52, "KS": 1.34, "KY": 0.83,
+    "LA": 0.56, "ME": 1.28, "MD": 1.05, "MA": 1.17, "MI": 1.38, "MN": 1.10, "MS": 0.79, "MO": 0.98, "MT": 0.83,
+    "NE": 1.67, "NV": 0.59, "NH": 1.77, "NJ": 2.23, "NM": 0.78, "NY": 1.40, "NC": 0.80, "ND": 0.99, "OH": 1.53,
+    "OK": 0.89, "OR": 0.93, "PA": 1.49, "RI": 1.40, "SC": 0.56, "SD": 1.24, "TN": 0.67, "TX": 1.68, "UT": 0.57,
+    "VT": 1.83, "VA": 0.82, "WA": 0.94, "WV": 0.58, "WI": 1.73, "WY": 0.57,
+}
+
+
+@dataclass(frozen=True)
+class Estimate:
+    value: float
+    basis: str
+
+
+def _ten(value: float) -> float:
+    return float(round(value, -1))
+
+
+def lead_estimates(market_value: int | None, asking_price: int | None, state: str | None) -> dict[str, Estimate]:
+    """The analysis fields' estimates by form key: monthly_rent, property_tax_annual, insurance_annual,
+    monthly_holding_cost (module docstring)."""
+    base_value, base = (market_value, text.BASE_MARKET) if market_value else (asking_price, text.BASE_ASKING)
+    if not base_value or base_value <= 0:
+        none = Estimate(0.0, text.NO_VALUE_BASIS)
+        return {"monthly_rent": none, "property_tax_annual": none, "insurance_annual": none,
+                "monthly_holding_cost": none}
+    code = (state or "").strip().upper()
+    rate = STATE_TAX_PCT.get(code)
+    where = text.TAX_STATE.format(state=code) if rate is not None else text.TAX_DEFAULT
+    rate = rate if rate is not None else DEFAULT_TAX_PCT
+    rent = _ten(base_value / GRM_MONTHS)
+    tax = _ten(base_value * rate / 100)
+    insurance = _ten(base_value * INSURANCE_PCT / 100)
+    holding = float(round((tax + insurance) / 12))
+    shown = usd(base_value)
+    return {
+        "monthly_rent": Estimate(rent, text.RENT_BASIS.format(base=base.capitalize(), value=shown, grm=GRM_MONTHS,
+                                                              rent=usd(rent))),
+        "property_tax_annual": Estimate(tax, text.TAX_BASIS.format(base=base.capitalize(), value=shown,
+                                                                   rate=f"{rate:g}", where=where)),
+        "insurance_annual": Estimate(insurance, text.INSURANCE_BASIS.format(base=base.capitalize(), value=shown,
+                                                                            rate=f"{INSURANCE_PCT:g}")),
+        "monthly_holding_cost": Estimate(holding, text.HOLDING_BASIS.format(tax=usd(tax), insurance=usd(insurance))),
+    }
