@@ -14,12 +14,13 @@ def test_rent_taxes_and_insurance_are_estimated_from_the_market_value_with_their
                                                    "insurance_annual": 2_800, "monthly_holding_cost": 1_018}
     assert est["monthly_rent"].basis == ("Market value $560,000 / gross rent multiplier 120 = $4,670 a month "
                                          "(a rule of thumb, not a rent survey)")
-    assert est["property_tax_annual"].basis == ("Market value $560,000 x 1.68% a year (approx. average effective "
-                                                "property-tax rate in TX)")
+    assert est["property_tax_annual"].basis == ("Market value $560,000 x 1.68% a year (TX's effective rate on "
+                                                "owner-occupied homes: Tax Foundation 2023, Census ACS 2021)")
     assert est["insurance_annual"].basis.startswith("Market value $560,000 x 0.5% a year (a stated rule of thumb")
     unknown = lead_estimates(None, 300_000, "ZZ")
-    assert unknown["property_tax_annual"].basis == ("Asking price $300,000 x 1.1% a year (a stated default rate: "
-                                                    "no state rate on file)")
+    assert unknown["property_tax_annual"].basis == ("Asking price $300,000 x 0.91% a year (median state effective "
+                                                    "rate: Tax Foundation 2023, Census ACS 2021; this state's own "
+                                                    "is not on file)")
     nothing = lead_estimates(None, None, "TX")
     assert nothing["monthly_rent"].value == 0 and nothing["monthly_rent"].basis.startswith("N/A")
 

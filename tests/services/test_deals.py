@@ -106,10 +106,11 @@ def test_a_first_analysis_estimates_rent_taxes_and_insurance_and_says_so(db_url,
     unlock(user.id, lead_id)
     loaded = deals.load_analysis(user.id, str(lead_id))
     a = loaded.analysis
-    assert (a.rental.monthly_rent, a.rental.property_tax_annual, a.rental.insurance_annual) == (2_000, 4_970, 1_200)
-    assert a.flip.monthly_holding_cost == 514
+    assert (a.rental.monthly_rent, a.rental.property_tax_annual, a.rental.insurance_annual) == (2_000, 4_990, 1_200)
+    assert a.flip.monthly_holding_cost == 516
     assert loaded.estimate_bases["property_tax_annual"] == (
-        "Market value $240,000 x 2.07% a year (approx. average effective property-tax rate in IL)")
+        "Market value $240,000 x 2.08% a year (IL's effective rate on owner-occupied homes: Tax Foundation 2023, "
+        "Census ACS 2021)")
     assert set(loaded.estimate_bases) == {"monthly_rent", "property_tax_annual", "insurance_annual",
                                           "monthly_holding_cost"}
 
