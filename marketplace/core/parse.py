@@ -37,7 +37,9 @@ DATE_FORMATS = (
     "%m-%d-%y %I:%M %p ET",
     "%m-%d-%y",
     "%m/%d/%y",
+    "%m/%Y",                    # NYC tax lien sale list month "04/2019" (the first of the month)
 )
+_MS_DATE = re.compile(r"^/Date\((-?\d+)(?:[+-]\d{4})?\)/$")  # Microsoft JSON date "/Date(1446733406000)/"
 
 
 def text(value: Any, null_texts: frozenset[str] = NULL_TEXTS) -> str | None:
@@ -141,6 +143,9 @@ def day(value: Any) -> date | None:
         return None
     if raw.lstrip("-").isdigit() and len(raw.lstrip("-")) >= 12:
         return _epoch_ms(int(raw))
+    ms_date = _MS_DATE.match(raw)
+    if ms_date:
+        return _epoch_ms(int(ms_date.group(1)))
     if raw.endswith("Z"):
         raw = raw[:-1]
     for layout in DATE_FORMATS:
@@ -205,3 +210,13 @@ PARSERS = {
     "zip": zip_code,
     "parcel": parcel_id,
 }
+
+
+def _register_market_parsers() -> None:
+    """Per-market parcel ids and WKB points (``core.parcel_ids``) are parsers too."""
+    from marketplace.core.parcel_ids import PARSERS as MARKET_PARSERS
+
+    PARSERS.update(MARKET_PARSERS)
+
+
+_register_market_parsers()

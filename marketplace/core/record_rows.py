@@ -35,8 +35,13 @@ def property_values(record: MappedRecord, existing: Any, dataset_id: str, state:
     else:
         values = {name: value for name, value in facts.items() if getattr(existing, name) is None}
     if record.kind == "assessment":
-        values.update({name: getattr(record, name) for name in VALUE_COLUMNS if getattr(record, name) is not None})
-        if record.market_value is not None or record.assessed_value is not None:
+        # Values follow the same rule as facts: an older roll year (the 2025 row of a PIN whose 2026 row
+        # is stored) only fills what is missing, so reading a roll of several years twice changes nothing.
+        assessed = {name: getattr(record, name) for name in VALUE_COLUMNS if getattr(record, name) is not None}
+        if not newer:
+            assessed = {name: value for name, value in assessed.items() if getattr(existing, name) is None}
+        values.update(assessed)
+        if assessed.get("market_value") is not None or assessed.get("assessed_value") is not None:
             values["value_dataset_id"] = dataset_id
         if record.sale_price is not None and record.sale_date is not None:
             values["last_sale_price"], values["last_sale_date"] = record.sale_price, record.sale_date

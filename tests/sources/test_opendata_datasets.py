@@ -38,12 +38,19 @@ def write(tmp_path: Path, text: str, name: str = "test-set") -> Path:
     return tmp_path
 
 
-def test_the_ten_shipped_datasets_load():
+def test_the_shipped_datasets_load():
     datasets = load_datasets()
-    assert sorted(datasets) == [
+    assert sorted(datasets) == sorted([
         "allegheny-tax-liens-summary", "bal-tax-sale-bidbaltimore", "chi-vacant-buildings-violations",
         "fhfa-hpi-zip3", "kent-mi-parcels-arcgis", "nj-atlantic-sheriff-sales", "nyc-dof-rolling-sales",
-        "phl-opa-properties", "phl-sheriff-sales-bid4assets", "phl-tax-delinquencies"]
+        "phl-opa-properties", "phl-sheriff-sales-bid4assets", "phl-tax-delinquencies",
+        # the samples of shared/public-records-more
+        "bal-vacant-building-notices", "cook-ccao-parcel-addresses", "cook-ccao-parcel-sales",
+        "cook-ccao-res-characteristics-sample", "cook-ccao-residential-sales-assessments",
+        "cook-treasurer-annual-tax-sale", "cook-treasurer-scavenger-sale", "cuy-recorder-probate-trigger-docs",
+        "nyc-acris-real-property", "nyc-dcp-pluto", "nyc-dob-vacate-orders", "nyc-dof-property-valuation-assessments",
+        "nyc-dof-tax-lien-sale-list", "nyc-hpd-vacate-orders", "nyc-hpd-violations",
+        "phl-property-tax-balances-2014-with-li", "phl-vacant-indicators-buildings", "phl-vacant-indicators-land"])
     assert {d.protocol for d in datasets.values()} == {"socrata", "arcgis", "carto", "ckan", "file"}
     for dataset in datasets.values():
         assert dataset.kind in RECORD_KINDS + ("hpi",)

@@ -35,7 +35,8 @@ def read(dataset_id: str, **kwargs) -> list:
 
 
 def test_every_dataset_has_a_sample_and_the_samples_are_the_shared_ones():
-    assert sorted(DATASETS) == sorted(SAMPLES) == sorted(p.name for p in FIXTURES.iterdir() if p.is_dir())
+    assert sorted(SAMPLES) == sorted(p.name for p in FIXTURES.iterdir() if p.is_dir())
+    assert set(SAMPLES) <= set(DATASETS)  # the others read the samples of public_records_more
     for dataset_id in SAMPLES:
         assert (FIXTURES / dataset_id / "PROVENANCE.md").is_file()
 

@@ -26,7 +26,7 @@ from marketplace.sources.opendata.mapper import Tally, map_row, tally
 from marketplace.sources.opendata.portal import CheckReport, check, fetch
 
 Item = MappedRecord | RejectedRow | HpiPoint
-_NAME_DATE = re.compile(r"(?<!\d)(\d{4})-?(\d{2})(?:-?(\d{2}))?(?!\d)")
+_NAME_DATE = re.compile(r"(?<!\d)(\d{4})[-_]?(\d{2})(?:[-_]?(\d{2}))?(?!\d)")
 
 
 def read_file(dataset: Dataset, path: str | Path, *, as_of: date | None = None,
@@ -46,7 +46,7 @@ def read_file(dataset: Dataset, path: str | Path, *, as_of: date | None = None,
 
 
 def file_date(path: str | Path) -> date:
-    """The extract date a file's name gives (YYYY-MM-DD, YYYYMMDD, YYYY-MM: first of the month), else its
+    """The extract date a file's name gives (YYYY-MM-DD, YYYY_MM_DD, YYYYMMDD, YYYY-MM: first of the month), else its
     modification day."""
     path = Path(path)
     for match in _NAME_DATE.finditer(path.stem):

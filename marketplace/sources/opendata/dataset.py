@@ -19,7 +19,11 @@ every file; a bad file raises ``ValueError`` naming the file and the field. The 
   (parser in ``core.parse``; the target's own type by default), ``split`` (a multi-value cell's separator:
   a tuple field keeps every part, another field the first), ``pattern`` (a regular expression whose first
   group is the value), ``width`` (parcel ids: leading zeros a spreadsheet dropped), ``year_start`` (a
-  date or year read as January 1 of its year). A column name holding ``{`` is a template over the row's
+  date or year read as January 1 of its year), ``items`` (a cell holding a JSON array of objects, as
+  text in a CSV or as a list in JSON: each object's value of that key is one part, like ``split``).
+  Parcel ids per market: ``type = "cook_pin"`` / ``"phl_opa"`` / ``"nyc_bbl"`` (``core.parcel_ids``);
+  a point from hex WKB: ``"wkb_latitude"`` / ``"wkb_longitude"``. A column a row lacks is looked up
+  again ignoring case (PLUTO's ``BBL`` in 16v2, ``bbl`` in 25v2). A column name holding ``{`` is a template over the row's
   columns (``"{Block} {Lot}"``). Nested JSON columns are dotted paths (``listing_details.sale_date``);
 - ``[constants]``: values of target fields the whole dataset shares (city, state);
 - ``[extra]``: other published columns worth showing (label = spec), kept as text.
@@ -56,7 +60,7 @@ IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a field name that may go i
 # What a resource id looks like per protocol (it goes into URLs and, for Carto, into SQL).
 _RESOURCE_FORMS = {"socrata": r"[a-z0-9]{4}-[a-z0-9]{4}", "arcgis": r"\d{1,4}",
                    "carto": r"[A-Za-z_][A-Za-z0-9_]*", "ckan": r"[A-Za-z0-9-]{1,100}"}
-_SPEC_KEYS = ("column", "api", "file", "type", "split", "pattern", "width", "year_start")
+_SPEC_KEYS = ("column", "api", "file", "type", "split", "pattern", "width", "year_start", "items")
 _TOP_KEYS = ("id", "title", "publisher", "protocol", "endpoint", "resource", "filter", "record_key", "kind",
              "sale_type", "fields", "constants", "extra", "freshness_field", "max_age_days", "status_note",
              "licence", "attribution", "record_url_template", "page_size", "null_values", "undated")
@@ -91,6 +95,7 @@ class FieldSpec:
     pattern: str | None = None
     width: int | None = None
     year_start: bool = False
+    items: str | None = None  # a cell holding a JSON array of objects: each object's value of this key
 
     def column(self, form: str) -> str | None:
         """The column (or template) for ``form`` (``"api"`` or ``"file"``); None when that form lacks it."""
@@ -341,5 +346,8 @@ def _spec(value: Any, where: str, target: str, protocol: str) -> FieldSpec:
     year_start = value.get("year_start", False)
     if not isinstance(year_start, bool):
         raise _FieldError(where, "year_start must be true or false")
+    items = value.get("items")
+    if items is not None and (not isinstance(items, str) or not items.strip()):
+        raise _FieldError(where, "items must be the key to read from each object of a JSON array cell")
     return FieldSpec(api=api, file=file, type=kind, split=split, pattern=pattern, width=width,
-                     year_start=year_start)
+                     year_start=year_start, items=items)

@@ -1,11 +1,11 @@
 """Rows of a downloaded public-record file: a CSV export, or JSON exactly as a portal's API answers.
 
 CSV: any UTF-8 BOM is dropped (cp1252 is tried when the bytes are not UTF-8), preamble lines before the
-header are skipped (the header is the first line naming the record key's column), header names are
+header are skipped (the header is the first line naming the record key's columns, in any case), header names are
 stripped (``" SALE PRICE "``), and lines with no value at all (spreadsheet leftovers) are skipped. CSV
 columns are the export's display names (the mapping's ``file`` form).
 
-JSON: a Socrata array, ArcGIS ``{"features": [{"attributes": ...}]}``, Carto ``{"rows": [...]}``, CKAN
+JSON: a Socrata array (or a saved answer wrapped as ``{"queries": ..., "records": [...]}``), ArcGIS ``{"features": [{"attributes": ...}]}``, Carto ``{"rows": [...]}``, CKAN
 ``{"result": {"records": [...]}}`` or a scraper's plain array; its columns are the API's field names
 (``api`` form), or the file's own for a ``file``-protocol dataset. An ArcGIS or CKAN error body raises
 ``DatasetError``.
@@ -53,6 +53,8 @@ def json_rows(dataset: Dataset, body: Any, *, where: str) -> list[dict[str, Any]
     """The rows of a JSON answer in any of the protocols' shapes."""
     if isinstance(body, list):
         rows = body
+    elif isinstance(body, dict) and isinstance(body.get("records"), list) and "features" not in body:
+        rows = body["records"]  # a saved SODA answer kept in a wrapper: {"queries": [...], "records": [...]}
     elif isinstance(body, dict) and "error" in body:
         raise DatasetError(dataset.id, f"{where} holds an error answer: {_error_text(body['error'])}")
     elif isinstance(body, dict) and isinstance(body.get("features"), list):
@@ -89,7 +91,8 @@ def _csv_rows(dataset: Dataset, text: str, name: str) -> Iterator[dict[str, Any]
     for cells in reader:
         if header is None:
             stripped = [c.replace("\ufeff", "").strip() for c in cells]
-            if key_columns and all(k in stripped for k in key_columns):
+            folded = {c.casefold() for c in stripped}
+            if key_columns and all(k.casefold() in folded for k in key_columns):
                 header = stripped
             continue
         if not any(c.strip() for c in cells):

@@ -9,6 +9,7 @@ empty. A date more than a year in the future (OPA's ``2071-...``) is treated as 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -103,6 +104,7 @@ class _RowReader:
         self.form = form
         self.today = today
         self.nulls = frozenset(dataset.null_values)
+        self._folded: dict[str, Any] | None = None
 
     def raw(self, column: str) -> Any:
         if "{" in column:
@@ -111,9 +113,17 @@ class _RowReader:
             value = self.row[column]
         else:
             value = _dotted(self.row, column)
+            if value is None:
+                value = self._any_case(column)
         if isinstance(value, str) and parse.text(value) in self.nulls:
             return None
         return value
+
+    def _any_case(self, column: str) -> Any:
+        """The value of a column named in another case (one mapping for PLUTO's ``BBL`` and ``bbl``)."""
+        if self._folded is None:
+            self._folded = {str(k).casefold(): v for k, v in self.row.items()}
+        return self._folded.get(column.casefold())
 
     def value(self, target: str, spec: FieldSpec, *, required: bool, every: bool = False) -> Any:
         column = spec.column(self.form)
@@ -136,6 +146,8 @@ class _RowReader:
         """The value read by its spec: a tuple of every part of a split cell when ``every``, else the first.
         A date more than a year ahead is dropped, or refused when ``strict`` (a required field)."""
         parts: list[Any] = [value]
+        if spec.items is not None:
+            parts = _json_items(value, spec.items)
         if spec.split is not None and isinstance(value, str):
             parts = value.split(spec.split)
         if spec.pattern is not None:
@@ -167,6 +179,22 @@ def _shown(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return value.isoformat() if isinstance(value, date) else str(value)
+
+
+def _json_items(value: Any, key: str) -> list[Any]:
+    """Each object's ``key`` of a JSON array cell (a list, or its text in a CSV cell); [] when empty."""
+    if isinstance(value, str):
+        if not value.strip():
+            return []
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise ValueError(f"'{value[:40]}' is not a JSON array") from None
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ValueError("not a JSON array")
+    return [item.get(key) for item in value if isinstance(item, Mapping)]
 
 
 def _matched(pattern: str, value: Any) -> Any:
