@@ -22,7 +22,16 @@ import re
 import struct
 from typing import Any
 
-from marketplace.core.parse import text
+_NULLS = frozenset({"", "NULL", "null", "None", "N/A", "n/a"})
+
+
+def text(value: Any) -> str | None:
+    """Stripped text, inner spaces folded; ``None`` for empty / ``NULL`` (as ``core.parse.text``, which
+    registers these parsers and so cannot be imported here)."""
+    if value is None:
+        return None
+    folded = " ".join(str(value).replace("\ufeff", "").split())
+    return None if folded in _NULLS else folded
 
 _BOROUGHS = {
     "1": "1", "MN": "1", "MANHATTAN": "1", "NEW YORK": "1",

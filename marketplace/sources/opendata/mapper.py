@@ -137,7 +137,7 @@ class _RowReader:
         except ValueError as exc:
             if required:
                 raise _Missing(f"{label}: {exc}") from None
-            return None
+            return () if target in _TUPLE_FIELDS else None  # an unreadable list is an empty one
         if value is None and required:
             raise _Missing(f"{label}: missing")
         return value
