@@ -17,7 +17,7 @@ from typing import Any
 
 from marketplace.core.criteria import Range, SearchCriteria
 from marketplace.core.leads import US_STATES
-from marketplace.messages import CREDIT_SHORTFALL
+from marketplace.messages import CREDIT_SHORTFALL, SCRAPE_SHORTFALL
 
 # --------------------------------------------------------------------------- cost
 
@@ -80,11 +80,11 @@ def balance_after_label(balance: int, cost: int) -> str:
 
 
 def delivered_shortfall(lead_count: int, delivered: int) -> str:
-    """'' when every lead asked for was delivered; otherwise what the user is told."""
+    """'' when every lead asked for was delivered; otherwise what the user is told (a scrape delivers and
+    charges what matched, never an invented lead to make up the count)."""
     if delivered >= lead_count:
         return ""
-    return (f"Only {delivered:,} of {lead_count:,} leads matched your criteria; "
-            f"you were charged for {delivered:,}.")
+    return SCRAPE_SHORTFALL.format(delivered=delivered, asked=lead_count)
 
 
 def need_credits_message(cost: int, balance: int) -> str:

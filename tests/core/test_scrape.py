@@ -172,4 +172,4 @@ def test_need_and_delivered_messages_use_thousands_separators():
     assert scrape.need_credits_message(500, 20) == "You need 500 credits to run this scrape. You have 20 credits."
     assert scrape.delivered_shortfall(1_000, 1_000) == ""
     assert scrape.delivered_shortfall(1_000, 640) == \
-        "Only 640 of 1,000 leads matched your criteria; you were charged for 640."
+        "Only 640 of 1,000 matched your criteria; you were charged for the 640 delivered."
