@@ -164,6 +164,10 @@ STRIPE_START_FAILED = "Stripe could not start the checkout: {reason}"
 STRIPE_UNREACHABLE = "Stripe could not be reached: {reason}"
 NO_SUCH_CHECKOUT = "No such checkout session."
 # The demo checkout (PAYMENTS=test): every purchase screen carries this strip.
+# A demo install (services.demo_data.demo_install): the strip on every page, and the note beside every
+# claim about public records (components.demo_data).
+DEMO_DATA_BANNER = "Demo install: the leads on this site are generated demo data, not public records."
+DEMO_CLAIM_NOTE = "This demo install serves generated demo data."
 DEMO_MODE_BANNER = "TEST MODE — no real payment is made"
 
 # --------------------------------------------------------------------------- referrals (SPEC 4, 5, 8)

@@ -9,6 +9,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.components import ui
+from marketplace.components.demo_data import claims_public_records, demo_claim_suffix
 from marketplace.components.layout import page
 from marketplace.core.lead_cards import count_text
 from marketplace.core.marketplace import mask_address, percent, usd
@@ -170,6 +171,7 @@ def hero() -> rx.Component:
                     rx.text(
                         "LeadVault curates probate, pre-foreclosure, auction and other off-market property leads "
                         "from public records, with the ROI math already done. Unlock only the deals you want.",
+                        demo_claim_suffix(),  # a demo install says what it really serves
                         size={"initial": "4", "md": "5"}, color_scheme="gray", max_width="36rem",
                     ),
                     rx.flex(
@@ -180,7 +182,8 @@ def hero() -> rx.Component:
                         wrap="wrap",
                         padding_top="0.5rem",
                     ),
-                    rx.vstack(*[ui.check_item(point) for point in HERO_POINTS], spacing="2", padding_top="0.5rem"),
+                    rx.vstack(*[ui.check_item(point, demo_claim_suffix() if claims_public_records(point) else None)
+                                for point in HERO_POINTS], spacing="2", padding_top="0.5rem"),
                     spacing="5",
                     justify="center",
                 ),

@@ -7,9 +7,12 @@ the generator's old ``condition_score`` key without a ``provider``). The rules b
   unlocked and never scraped (``listed_condition``, ``services.unlocks``, ``services.scrapes``);
 - the real inventory (``has_real_inventory``: active leads made from public records or BatchData lists,
   ``leads.property_id`` set) is what the bulk scraper and the webhook draw from whenever there is any;
-- a demo install (``demo_install``: not production, and active generated leads exist) says so on every
-  page (the layout's demo-data banner) and beside every claim about public records. It is asked on
-  every page load, so the answer is cached for ``DEMO_CHECK_SECONDS`` per process.
+- a demo install (``demo_install``: not production, and the marketplace lists generated leads or a scrape
+  would generate them: no real source configured and no real inventory) says so on every page (the
+  layout's demo-data banner) and beside every claim about public records. It is asked on every page
+  load, so the answer is cached for ``DEMO_CHECK_SECONDS`` per process. ``demo_by_configuration`` is the
+  same answer from the settings alone (no database): the pages are prerendered with it, so a demo install
+  paints its banner at once and a real-only install never paints one.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import time
 
 import sqlalchemy as sa
 
-from marketplace.config import get_settings
+from marketplace.config import get_settings, lead_settings
 from marketplace.core.leads import GENERATED_KEY
 from marketplace.db import get_engine
 from marketplace.models import Lead
@@ -64,6 +67,18 @@ _cache_lock = threading.Lock()
 _cache: dict[str, tuple[float, bool]] = {}
 
 
+def demo_by_configuration() -> bool:
+    """The demo-install answer from the settings alone: not production and no real lead source
+    configured (what the prerendered pages show until the page load's check answers)."""
+    return not get_settings().is_production and not lead_settings().records_configured
+
+
+def _serves_demo_data(database_url: str | None) -> bool:
+    if has_generated_leads(database_url):
+        return True
+    return not lead_settings().records_configured and not has_real_inventory(database_url)
+
+
 def demo_install(database_url: str | None = None, now: float | None = None) -> bool:
     """Whether this install serves generated demo data (module docstring), cached a few seconds per
     database. A read when the cache is stale: call it off the event loop. Production is never a demo
@@ -76,7 +91,7 @@ def demo_install(database_url: str | None = None, now: float | None = None) -> b
         cached = _cache.get(key)
     if cached is not None and now - cached[0] < DEMO_CHECK_SECONDS:
         return cached[1]
-    answer = has_generated_leads(database_url)
+    answer = _serves_demo_data(database_url)
     with _cache_lock:
         _cache[key] = (now, answer)
     return answer

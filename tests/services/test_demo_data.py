@@ -171,11 +171,17 @@ def test_a_pure_demo_install_generates_labelled_demo_data(db_url, no_sources, ne
 
 
 def test_demo_install_is_generated_leads_outside_production(db_url, no_sources):
-    assert demo_data.demo_install(now=0.0) is False  # no leads at all
+    # no leads and no real source: a pure demo install (its scrapes would generate)
+    assert demo_data.demo_by_configuration() is True
+    assert demo_data.demo_install(now=0.0) is True
+    no_sources.setenv("OPEN_DATA_DATASETS", "chi-vacant-buildings-violations")
+    assert demo_data.demo_by_configuration() is False
+    assert demo_data.demo_install(now=1.0) is True  # cached a few seconds
+    assert demo_data.demo_install(now=1.0 + demo_data.DEMO_CHECK_SECONDS) is False  # a real source, no demo lead
     factories.add_lead(raw_data={"generated": True})
-    assert demo_data.demo_install(now=1.0) is False  # cached a few seconds
-    assert demo_data.demo_install(now=1.0 + demo_data.DEMO_CHECK_SECONDS) is True
+    assert demo_data.demo_install(now=20.0) is True  # the marketplace lists a generated lead
     _production(no_sources)
+    assert demo_data.demo_by_configuration() is False
     assert demo_data.demo_install(now=100.0) is False  # production lists no generated lead
 
 
