@@ -12,6 +12,7 @@ from marketplace.messages import DEMO_CLAIM_NOTE, DEMO_DATA_BANNER
 from marketplace.states.demo_data import DemoDataState
 
 BANNER_ID = "demo-data-banner"
+DEMO_DATA_LABEL = "Demo data"
 NOTE_CLASS = "lv-demo-claim-note"
 
 
@@ -19,11 +20,12 @@ def demo_data_banner() -> rx.Component:
     """A calm amber strip at the top of the page (the TEST MODE banner is the loud one)."""
     return rx.cond(
         DemoDataState.demo_data,
-        rx.box(
+        # A top-level landmark of its own (every piece of a page sits in one), above the header.
+        rx.el.aside(
             rx.icon("flask_conical", size=16, aria_hidden="true", flex_shrink="0"),
             rx.text(DEMO_DATA_BANNER, size="2", weight="medium", as_="span"),
             id=BANNER_ID,
-            role="note",
+            aria_label=DEMO_DATA_LABEL,
             class_name="lv-demo-data-banner",
         ),
     )

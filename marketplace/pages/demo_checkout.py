@@ -193,7 +193,8 @@ def body() -> rx.Component:
 def demo_checkout() -> rx.Component:
     # Landmarks of its own (no site shell here): the bars are the banner, the card the main content.
     return rx.box(
-        rx.el.header(demo_data_banner(), demo_mode_banner(), top_bar()),
+        demo_data_banner(),
+        rx.el.header(demo_mode_banner(), top_bar()),
         rx.el.main(
             rx.center(
                 body(),

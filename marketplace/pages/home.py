@@ -171,7 +171,6 @@ def hero() -> rx.Component:
                     rx.text(
                         "LeadVault curates probate, pre-foreclosure, auction and other off-market property leads "
                         "from public records, with the ROI math already done. Unlock only the deals you want.",
-                        demo_claim_suffix(),  # a demo install says what it really serves
                         size={"initial": "4", "md": "5"}, color_scheme="gray", max_width="36rem",
                     ),
                     rx.flex(
