@@ -9,7 +9,8 @@ again, for tests that change variables between cases. ``lead_settings()`` and
 read on every call.
 
 ``APP_ENV=production`` turns on ``check_production``: the app refuses to start
-without real payments (Stripe), a fixed ``SECRET_KEY`` and a ``SITE_URL``.
+without real payments (Stripe), a fixed ``SECRET_KEY``, a ``SITE_URL`` and a real lead source (a
+public-record dataset or BatchData lists: the built-in generator makes demo data, never sold).
 """
 
 from __future__ import annotations
@@ -245,11 +246,16 @@ def lead_settings() -> LeadSettings:
     )
 
 
-def check_production(settings: Settings) -> None:
+REAL_SOURCE_SETTINGS = "OPEN_DATA_DATASETS or BATCHDATA_API_KEY + BATCHDATA_LISTS + BATCHDATA_LOCATION"
+
+
+def check_production(settings: Settings, leads: LeadSettings | None = None) -> None:
     """With APP_ENV=production, refuse to start (ConfigError, one line) unless
-    payments are real and the secret key and public address are fixed."""
+    payments are real, the secret key and public address are fixed, and at least one real
+    lead source is configured (``leads``: the lead settings, read now when not given)."""
     if not settings.is_production:
         return
+    leads = leads or lead_settings()
     missing = []
     if settings.demo_payments:
         # The TEST MODE checkout lets any signed-in user pay their own checkout: free credits.
@@ -264,6 +270,12 @@ def check_production(settings: Settings) -> None:
         payments = " (PAYMENTS=test is the free TEST MODE checkout)" if settings.demo_payments else ""
         raise ConfigError(
             f"APP_ENV=production refuses to start: set {', '.join(missing)}{payments}"
+        )
+    if not leads.records_configured:
+        # Only the built-in generator: every lead would be invented, and sold for real money.
+        raise ConfigError(
+            f"APP_ENV=production refuses to start: set {REAL_SOURCE_SETTINGS} "
+            "(the built-in generator makes demo data, never sold)"
         )
 
 
