@@ -225,12 +225,19 @@ def tick(database_url: str | None = None, stopping: threading.Event | None = Non
 
 async def retry_stalled(app) -> list[int]:
     """Procrastinate jobs of workers silent for ``RECORD_DEAD_AFTER_SECONDS``, back in the queue."""
+    from procrastinate import exceptions
+    from procrastinate.jobs import Status
+
     seconds = lead_settings().record_dead_after_seconds
     retried = []
     for job in await app.job_manager.get_stalled_jobs(seconds_since_heartbeat=seconds):
         try:
             await app.job_manager.retry_job(job)
             retried.append(job.id)
+        except exceptions.UniqueViolation:
+            # its record job was requeued and queued again already (``tick``): that twin runs it; this
+            # one ends, so that its dataset lock is free
+            await app.job_manager.finish_job(job, Status.FAILED, delete_job=False)
         except Exception:  # noqa: BLE001 - another worker retried it first
             log.info("stalled job %s: not retried here", job.id, exc_info=True)
     return retried

@@ -60,14 +60,17 @@ def reap(now: datetime | None = None, database_url: str | None = None) -> dict:
     cutoff = dead_before(now)
     with session_scope(database_url) as session:
         conn = session.connection()
+        dead_jobs = conn.execute(sa.select(jobs_t.c.id, jobs_t.c.attempts, jobs_t.c.dataset_id, jobs_t.c.started_at)
+                                 .where(jobs_t.c.status == "running", _last_sign(jobs_t) < cutoff)).all()
+        # a dead job's run died with it (one thread beats both), even if it started a moment later
+        of_dead_jobs = [sa.and_(runs_t.c.dataset_id == j.dataset_id, runs_t.c.started_at >= j.started_at)
+                        for j in dead_jobs if j.started_at is not None]
         dead_runs = conn.execute(sa.select(runs_t.c.id, _last_sign(runs_t).label("last")).where(
-            runs_t.c.status == "running", _last_sign(runs_t) < cutoff)).all()
+            runs_t.c.status == "running", sa.or_(_last_sign(runs_t) < cutoff, *of_dead_jobs))).all()
         for run in dead_runs:
             conn.execute(sa.update(runs_t).where(runs_t.c.id == run.id, runs_t.c.status == "running").values(
                 status="failed", finished_at=now,
                 error=f"the process running it stopped (no heartbeat since {run.last:%Y-%m-%d %H:%M:%S} UTC)"))
-        dead_jobs = conn.execute(sa.select(jobs_t.c.id, jobs_t.c.attempts).where(
-            jobs_t.c.status == "running", _last_sign(jobs_t) < cutoff)).all()
         requeued = [j.id for j in dead_jobs if j.attempts < MAX_ATTEMPTS]
         failed = [j.id for j in dead_jobs if j.attempts >= MAX_ATTEMPTS]
         if requeued:
