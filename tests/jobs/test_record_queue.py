@@ -27,6 +27,7 @@ from tests.fakes.portal_datasets import datasets_dir
 from tests.sources.opendata_helpers import DATASETS, sample
 
 CHICAGO = "chi-vacant-buildings-violations"
+SOME = 30  # rows the portal serves where the count does not matter
 MORNING = datetime(2026, 11, 21, 16, 0, tzinfo=timezone.utc)
 runs_t, jobs_t = DatasetRun.__table__, RecordJob.__table__
 
@@ -57,13 +58,27 @@ def _served() -> list[dict]:
     return rows if kind == "api" else api_rows(dataset, rows)
 
 
+def _portal(tmp_path, monkeypatch, rows: list[dict]):
+    fake = FakePortal("socrata", rows, resource=DATASETS[CHICAGO].resource).start()
+    monkeypatch.setenv("OPEN_DATA_DIR", str(datasets_dir(tmp_path / "datasets", CHICAGO, fake.url)))
+    monkeypatch.setenv("OPEN_DATA_DATASETS", CHICAGO)
+    return fake
+
+
 @pytest.fixture
 def portal(tmp_path, monkeypatch):
     """Chicago's portal, played by a local server with the exported sample."""
-    with FakePortal("socrata", _served(), resource=DATASETS[CHICAGO].resource) as fake:
-        monkeypatch.setenv("OPEN_DATA_DIR", str(datasets_dir(tmp_path / "datasets", CHICAGO, fake.url)))
-        monkeypatch.setenv("OPEN_DATA_DATASETS", CHICAGO)
-        yield fake
+    fake = _portal(tmp_path, monkeypatch, _served())
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def small_portal(tmp_path, monkeypatch):
+    """The same with its first ``SOME`` rows (where the count does not matter: shorter pulls)."""
+    fake = _portal(tmp_path, monkeypatch, _served()[:SOME])
+    yield fake
+    fake.stop()
 
 
 def _runs(dataset_id: str = CHICAGO) -> list:
@@ -129,8 +144,8 @@ def _queue_twice(dataset_id: str) -> list[int]:
     return ids
 
 
-def test_two_workers_never_pull_the_same_dataset_at_once(queue_db, portal):
-    portal.script(delay=1.0)  # a slow first page: the other worker looks while the first pull runs
+def test_two_workers_never_pull_the_same_dataset_at_once(queue_db, small_portal):
+    small_portal.script(delay=1.0)  # a slow first page: the other worker looks while the first pull runs
     ids = _queue_twice(CHICAGO)
     errors = []
 
@@ -206,7 +221,8 @@ def _wait(check, seconds: float, what: str, proc: subprocess.Popen | None = None
     raise AssertionError(f"waited {seconds} s for {what}\n{out}")
 
 
-def test_a_worker_killed_mid_job_leaves_its_run_failed_and_the_job_is_retried(queue_db, portal):
+def test_a_worker_killed_mid_job_leaves_its_run_failed_and_the_job_is_retried(queue_db, small_portal):
+    portal = small_portal
     env = dict(os.environ, RECORD_HEARTBEAT_SECONDS="0.5", RECORD_DEAD_AFTER_SECONDS="3")
     portal.script(delay=90)  # the first page never comes before the kill
     job = queue.run_now(CHICAGO, None)
@@ -231,5 +247,5 @@ def test_a_worker_killed_mid_job_leaves_its_run_failed_and_the_job_is_retried(qu
     assert (done.status, done.error, done.attempts) == ("ok", None, 2), first_out + out
     killed, retried = _runs()
     assert killed.status == "failed" and "no heartbeat since" in killed.error
-    assert (retried.status, retried.rows_read) == ("ok", 260)
+    assert (retried.status, retried.rows_read) == ("ok", SOME)
     assert second.returncode == 0
