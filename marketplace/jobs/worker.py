@@ -12,8 +12,9 @@ configured to pull (``OPEN_DATA_DATASETS``, or BatchData's key, ``BATCHDATA_LIST
   America/Los_Angeles: the day's unique ``records:<date>`` run, claimed by one worker, queues one job per
   configured dataset, then the rescore. On start-up it catches up when today's 8:00 has passed without a
   completed records run (a failed one is queued again).
-- Every ``RECORD_HEARTBEAT_SECONDS`` the worker's tick fails dead runs (no heartbeat for
-  ``RECORD_DEAD_AFTER_SECONDS``) and requeues their jobs, and retries the jobs of stalled workers.
+- Every ``RECORD_HEARTBEAT_SECONDS`` (on SQLite every ``record_jobs.POLL_SECONDS``, 2, when it also takes
+  the queued jobs) the worker's tick fails dead runs (no heartbeat for ``RECORD_DEAD_AFTER_SECONDS``) and
+  requeues their jobs, and on PostgreSQL retries the jobs of stalled workers.
 - SIGTERM / SIGINT: no new job starts, the pull under way finishes its dataset run, then the process exits
   0. A worker killed harder leaves its run to the next worker's tick: failed within a minute, retried.
 """
@@ -36,6 +37,7 @@ from marketplace.core.marketplace import PACIFIC, REFRESH_HOUR
 from marketplace.jobs import queue
 from marketplace.jobs.records import records_run_key
 from marketplace.models import utcnow
+from marketplace.services.record_jobs import POLL_SECONDS
 
 log = logging.getLogger("marketplace.worker")
 
@@ -80,7 +82,8 @@ class RecordsWorker:
 
     def start(self) -> None:
         if self.backend == "inline":
-            self.scheduler.add_job(self.tick, IntervalTrigger(seconds=lead_settings().record_heartbeat_seconds),
+            every = min(POLL_SECONDS, lead_settings().record_heartbeat_seconds)
+            self.scheduler.add_job(self.tick, IntervalTrigger(seconds=every),
                                    id="record-jobs", max_instances=1, coalesce=True)
         self.scheduler.add_job(self.enqueue_daily, CronTrigger(hour=REFRESH_HOUR, minute=0, timezone=PACIFIC),
                                id="daily-records-refresh", misfire_grace_time=3600, coalesce=True, max_instances=1)
