@@ -249,3 +249,22 @@ def test_a_worker_killed_mid_job_leaves_its_run_failed_and_the_job_is_retried(qu
     assert killed.status == "failed" and "no heartbeat since" in killed.error
     assert (retried.status, retried.rows_read) == ("ok", SOME)
     assert second.returncode == 0
+
+
+def test_import_records_beats_for_its_run_while_it_runs(queue_db, monkeypatch, tmp_path):
+    from marketplace import cli
+
+    monkeypatch.setenv("RECORD_HEARTBEAT_SECONDS", "0.2")
+    dataset = "phl-tax-delinquencies"
+    beats = []
+
+    def slow_import(dataset_id, path, *, partial=False, **kw):  # the import, its run under way for a while
+        with get_engine().begin() as conn:
+            conn.execute(sa.insert(runs_t).values(dataset_id=dataset_id, mode="file", status="running",
+                                                  started_at=utcnow()))
+        beats.append(_wait(lambda: _runs(dataset_id)[0].heartbeat_at, 20, "the import's heartbeat"))
+        return public_records.RunSummary(dataset_id=dataset_id, mode="file", status="ok", rows_read=1, added=1)
+
+    monkeypatch.setattr(record_imports, "import_file", slow_import)
+    assert cli.main(["import-records", dataset, "--file", str(sample(dataset))]) == 0
+    assert len(beats) == 1
