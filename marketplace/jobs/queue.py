@@ -193,14 +193,15 @@ def enqueue_daily(trigger: str = "schedule", *, now: datetime | None = None, dat
 
 
 def _orphaned_runs(database_url: str | None) -> list[int]:
-    """Records refresh runs still running whose jobs all finished (their rescore was lost)."""
+    """Queued records refresh runs still running whose jobs all finished (their rescore was lost). A run
+    without jobs is not one (``refresh-records`` runs its own in-process)."""
     runs, jobs = LeadRefreshRun.__table__, record_jobs.jobs_t
-    unfinished = sa.select(jobs.c.id).where(jobs.c.refresh_run_id == runs.c.id,
-                                            jobs.c.status.in_(("queued", "running")))
+    mine = sa.select(jobs.c.id).where(jobs.c.refresh_run_id == runs.c.id)
+    unfinished = mine.where(jobs.c.status.in_(("queued", "running")))
     with get_engine(database_url).connect() as conn:
         return list(conn.execute(sa.select(runs.c.id).where(
             runs.c.status == "running", runs.c.run_key.startswith("records:"),
-            runs.c.started_at < record_runs.dead_before(), ~sa.exists(unfinished))).scalars())
+            runs.c.started_at < record_runs.dead_before(), sa.exists(mine), ~sa.exists(unfinished))).scalars())
 
 
 def tick(database_url: str | None = None, stopping: threading.Event | None = None) -> list[dict]:

@@ -268,3 +268,21 @@ def test_import_records_beats_for_its_run_while_it_runs(queue_db, monkeypatch, t
     monkeypatch.setattr(record_imports, "import_file", slow_import)
     assert cli.main(["import-records", dataset, "--file", str(sample(dataset))]) == 0
     assert len(beats) == 1
+
+
+def test_a_refresh_run_whose_rescore_was_lost_is_rescored_by_the_next_tick(queue_db, monkeypatch):
+    monkeypatch.setenv("OPEN_DATA_DATASETS", CHICAGO)
+    runs = LeadRefreshRun.__table__
+    daily = queue.enqueue_daily(now=MORNING)
+    with get_engine().begin() as conn:  # its pull finished; the worker died before the rescore
+        conn.execute(sa.update(jobs_t).values(status="ok", finished_at=utcnow()))
+        cli_run = conn.execute(sa.insert(runs).values(  # refresh-records, pulling in its own process
+            run_key="records:2026-11-21:cli", run_date=MORNING.date(), trigger="manual", status="running",
+            started_at=MORNING).returning(runs.c.id)).scalar_one()
+    queue.tick()
+    if queue.backend() == "procrastinate":
+        assert [a for t, a, _, _ in _waiting() if t == queue.RESCORE_TASK] == [{"refresh_run_id": daily["run_id"]}]
+        queue.drain()
+    with get_engine().connect() as conn:
+        status = dict(conn.execute(sa.select(runs.c.id, runs.c.status)).all())
+    assert status == {daily["run_id"]: "completed", cli_run: "running"}
