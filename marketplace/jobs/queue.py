@@ -272,7 +272,9 @@ async def serve_procrastinate(stopping: threading.Event, database_url: str | Non
         while not running.done() and not stopping.is_set():
             await asyncio.sleep(0.2)
         worker.stop()  # Procrastinate's graceful stop: the job under way finishes first
-        await asyncio.gather(running, return_exceptions=True)
+        [ended] = await asyncio.gather(running, return_exceptions=True)
+        if isinstance(ended, Exception):
+            log.error("the queue worker stopped: %s", ended, exc_info=ended)
         if side is not None:
             side.cancel()
             await asyncio.gather(side, return_exceptions=True)

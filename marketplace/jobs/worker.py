@@ -112,6 +112,10 @@ class RecordsWorker:
                  REFRESH_HOUR)
         if self.backend == "procrastinate":
             asyncio.run(queue.serve_procrastinate(self.stopping, self.database_url))
+            if not self.stopping.is_set():  # the queue worker died (the database went away): exit 1 and be restarted
+                self.stop()
+                log.error("records worker stopped: its queue worker ended")
+                raise SystemExit(1)
         while not self.stopping.wait(1.0):
             pass
         self.stop()
