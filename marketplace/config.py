@@ -165,6 +165,16 @@ class Settings:
 FALSE_WORDS = ("0", "off", "false", "no")
 
 
+def _float(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return float(raw)
+    except ValueError as exc:  # a misconfiguration should stop the app loudly
+        raise ValueError(f"{name} must be a number of seconds, got {raw!r}") from exc
+
+
 def _flag(name: str, default: bool) -> bool:
     raw = os.environ.get(name, "").strip().lower()
     return default if not raw else raw not in FALSE_WORDS
@@ -208,6 +218,11 @@ class LeadSettings:
     # SCRAPE_PROCESSES: worker processes per server process that run bulk scrapes (webhook API), so their
     # pure-Python work never competes with the event loop for the GIL; 0 runs them on the thread pool.
     scrape_processes: int = 2
+    # RECORD_HEARTBEAT_SECONDS: how often a running dataset pull (a queued job, import-records,
+    # refresh-records) stamps its run's heartbeat; RECORD_DEAD_AFTER_SECONDS: a run or queue worker whose
+    # heartbeat is older than this died: its run is marked failed and its job retried (jobs/queue.py)
+    record_heartbeat_seconds: float = 10.0
+    record_dead_after_seconds: float = 60.0
 
     @property
     def batchdata_configured(self) -> bool:
@@ -243,6 +258,8 @@ def lead_settings() -> LeadSettings:
         batchdata_location=" ".join(os.environ.get("BATCHDATA_LOCATION", "").split()),
         open_data_dir=os.environ.get("OPEN_DATA_DIR", "").strip() or None,
         scrape_processes=max(0, _int("SCRAPE_PROCESSES", 2)),
+        record_heartbeat_seconds=max(0.2, _float("RECORD_HEARTBEAT_SECONDS", 10.0)),
+        record_dead_after_seconds=max(1.0, _float("RECORD_DEAD_AFTER_SECONDS", 60.0)),
     )
 
 

@@ -73,6 +73,12 @@ def _claim(conn, run_key: str, now: datetime, trigger: str) -> int | None:
     ).scalar_one_or_none()
 
 
+def claim_run_in(conn, run_key: str, now: datetime, trigger: str) -> int | None:
+    """``claim_run`` in the caller's transaction (the records queue claims the day's run and queues its
+    jobs in one)."""
+    return _claim(conn, run_key, now, trigger)
+
+
 def claim_run(run_key: str, now: datetime, trigger: str, database_url: str | None = None):
     """(engine, the run row's id), the id None when another worker or run has the key."""
     engine = get_engine(database_url)
