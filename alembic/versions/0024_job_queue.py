@@ -8,7 +8,7 @@ webhook_idempotency_keys.holder: the server process holding an unanswered key (r
 (PostgreSQL's queue tables are Procrastinate's own schema, applied by jobs/queue.py.)
 
 Revision ID: 0024
-Revises: 0018
+Revises: 0019
 Create Date: 2026-11-27
 """
 import sqlalchemy as sa
@@ -18,7 +18,7 @@ from marketplace.models import UTCDateTime
 
 
 revision = '0024'
-down_revision = '0018'
+down_revision = '0019'
 branch_labels = None
 depends_on = None
 
