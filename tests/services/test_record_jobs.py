@@ -61,7 +61,7 @@ def test_the_panel_lists_every_dataset_with_its_run_and_stale_warning(db_url, mo
     monkeypatch.setenv("OPEN_DATA_DATASETS", CHICAGO)
     record_imports.import_file("phl-tax-delinquencies", sample("phl-tax-delinquencies"), today=date(2026, 11, 25))
     rows = {r["id"]: r for r in record_jobs.panel_rows("America/New_York", today=date(2026, 11, 25))}
-    assert set(rows) == set(DATASETS) and len(rows) == 10
+    assert set(rows) == set(DATASETS) and len(rows) == 28
     tax = rows["phl-tax-delinquencies"]
     assert (tax["read"], tax["added"], tax["rejected"], tax["newest"]) == ("259", "259", "0", "Jul 1, 2016")
     assert tax["warning"] == f"Stale: {(date(2026, 11, 25) - date(2016, 7, 1)).days:,} days old (max 90)"
