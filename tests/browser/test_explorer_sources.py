@@ -1,4 +1,4 @@
-"""The explorer's Sources panel (issue 23, item 7): the ten datasets with a stale warning after an import;
+"""The explorer's Sources panel (issue 23, item 7): every shipped dataset (28) with a stale warning after an import;
 "Run now" on an enabled dataset queues a run that the records worker, a process of its own, completes from
 the (fake) portal. Its own app server: the datasets must be enabled (``OPEN_DATA_DATASETS``) and pointed at
 the fake portal (``OPEN_DATA_DIR``) in the server's environment, which the shared server does not have."""
@@ -54,7 +54,7 @@ def test_sources_panel_lists_datasets_and_run_now_is_done_by_the_worker(records_
         sign_in(page, "sources-admin@example.com", "secret123")
         page.goto("/explorerdev")
         panel = page.locator("#explorer-sources")
-        expect(panel.locator("tbody tr")).to_have_count(10)
+        expect(panel.locator("tbody tr")).to_have_count(28)
         tax = page.locator("#source-phl-tax-delinquencies")
         # The newest record's date once, in the app's date format; the warning gives its age.
         expect(tax.locator(".source-stale")).to_have_text(re.compile(r"^Stale: [\d,]+ days old \(max 90\)$"))
