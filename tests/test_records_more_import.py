@@ -123,3 +123,28 @@ def _cook_joins_by_pin():
     assert (home.address, home.city, home.state, home.zip_code) == ("11904 ANN ST", "BLUE ISLAND", "IL", "60406")
     assert ("cook-treasurer-annual-tax-sale", "24-25-201-080-0000 2011") in kinds
     assert ("cook-treasurer-scavenger-sale", "24-25-201-080-0000 2015") in kinds
+
+
+def test_import_records_command_takes_a_bare_soda_array_and_a_saved_answer(db_url, tmp_path):
+    """The operator's command itself: the raw SODA array as /resource/{id}.json returns it, then the saved
+    answer in its wrapper (the same rows: nothing changes)."""
+    import json
+    import subprocess
+    import sys
+
+    from marketplace.config import PROJECT_ROOT
+
+    saved = MORE / "cook-ccao-parcel-addresses" / "3723-97qp_batch_000_years2025-2026.json"
+    bare = tmp_path / "3723-97qp.json"
+    bare.write_text(json.dumps(json.loads(saved.read_text(encoding="utf-8"))["records"]), encoding="utf-8")
+    outputs = []
+    for path in (bare, saved):
+        out = subprocess.run([sys.executable, "-m", "marketplace", "import-records", "cook-ccao-parcel-addresses",
+                              "--file", str(path)], cwd=PROJECT_ROOT, env=dict(os.environ), capture_output=True,
+                             text=True, timeout=300)
+        assert out.returncode == 0, out.stderr
+        outputs.append(out.stdout.splitlines()[0])
+    assert outputs[0].startswith("cook-ccao-parcel-addresses: read 80, added 29, updated 29, unchanged 0, closed 0, "
+                                 "archived 0, rejected 22")
+    assert outputs[1].startswith("cook-ccao-parcel-addresses: read 80, added 0, updated 0, unchanged 58, closed 0, "
+                                 "archived 0, rejected 22")
