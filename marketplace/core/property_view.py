@@ -12,6 +12,7 @@ from typing import Any
 from marketplace.core import sale_dates
 from marketplace.core.images import allowed_images, split_pictures
 from marketplace.core.lead_cards import number_text
+from marketplace.core.lead_cards import owner_flags as owner_flag_chips
 from marketplace.core.leads import provenance_line
 from marketplace.core.marketplace import external_links, percent, usd
 from marketplace.core.pricing import display_confidence, potential_profit
@@ -117,7 +118,7 @@ class RecordSection:
     signals: list[dict[str, str]] = field(default_factory=list)  # label, source, record, as_of, retrieved, url
     closed: list[str] = field(default_factory=list)
     owner: dict[str, str] = field(default_factory=dict)          # name, mailing ('N/A' when missing)
-    flags: list[str] = field(default_factory=list)               # 'Absentee owner', 'Out-of-state owner'
+    flags: list[str] = field(default_factory=list)  # 'Absentee owner', ..., 'Owner mailing address unknown'
     motivation: str = ""                                         # '72/100'
     reasons: list[str] = field(default_factory=list)
     confidence_reasons: list[str] = field(default_factory=list)
@@ -147,8 +148,8 @@ def record_section(panel: Any, zone_name: str = UTC_NAME) -> RecordSection:
         "url": chip.record_url or "",
     } for chip in panel.chips]
     owner = panel.owner
-    flags = [label for flag, label in ((panel.absentee_owner, "Absentee owner"),
-                                       (panel.out_of_state_owner, "Out-of-state owner")) if flag]
+    flags = owner_flag_chips(panel.absentee_owner, panel.out_of_state_owner, getattr(panel, "bank_owned", None),
+                             public_record=True)
     facts = [{"label": label, "value": str(value)} for label, value in (
         ("Parcel ID", panel.parcel_id), ("Year built", panel.year_built), ("Property class", panel.property_class))
         if value not in (None, "")]

@@ -101,9 +101,9 @@ def place_groups(filters: rules.Filters) -> int:
 
 
 def lead_facets(lead_type: str, roi: float | None, square_footage: int | None, is_new: bool,
-                is_high_roi: bool, signal_count: int = 0, absentee_owner: bool = False,
-                out_of_state_owner: bool = False, sale_date: date | None = None,
-                today: date | None = None) -> frozenset[tuple[str, str]]:
+                is_high_roi: bool, signal_count: int = 0, absentee_owner: bool | None = None,
+                out_of_state_owner: bool | None = None, sale_date: date | None = None,
+                today: date | None = None, bank_owned: bool | None = None) -> frozenset[tuple[str, str]]:
     """The (group, value) pairs a lead offers to the criteria (a lead of unknown size offers no size;
     a public-record lead its '2+ signals', 'Absentee owner' and 'Out-of-state owner' tags; a lead whose
     ``sale_date`` is within 30 days of ``today`` 'Auction Soon', ``core.sale_dates``)."""
@@ -120,7 +120,8 @@ def lead_facets(lead_type: str, roi: float | None, square_footage: int | None, i
         values.add(("tag", sale_dates.AUCTION_SOON_TAG))
     values.update(("tag", tag) for tag, flag in (("two_signals", (signal_count or 0) >= 2),
                                                  ("absentee", absentee_owner),
-                                                 ("out_of_state", out_of_state_owner)) if flag)
+                                                 ("out_of_state", out_of_state_owner),
+                                                 ("bank_owned", bank_owned)) if flag is True)
     return frozenset(values)
 
 

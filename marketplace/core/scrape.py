@@ -212,6 +212,7 @@ class ScrapeRequest:
     roi: tuple[int, int] = ROI_DEFAULTS
     min_confidence: int = DEFAULT_CONFIDENCE
     extra: dict = field(default_factory=dict)
+    bank_owned: bool = False  # the webhook's includeBankOwned (core.criteria.SearchCriteria.bank_owned)
 
     @property
     def expected_cost(self) -> int:
@@ -236,6 +237,7 @@ class ScrapeRequest:
             sqft=Range(self.size[0], self.size[1]),
             roi=Range(self.roi[0], self.roi[1]),
             confidence=Range(self.min_confidence, 100),
+            bank_owned=self.bank_owned,
         )
 
     def as_dict(self) -> dict:
@@ -251,6 +253,7 @@ class ScrapeRequest:
             "roiRange": {"min": self.roi[0], "max": self.roi[1]},
             "minConfidence": self.min_confidence,
             "expectedCost": self.expected_cost,
+            **({"bankOwned": True} if self.bank_owned else {}),
         }
 
 
