@@ -168,13 +168,15 @@ _BANK_PATTERNS = tuple(re.compile(p) for p in (
     r"\bFEDERAL NATIONAL\b", r"\bFANNIE MAE\b", r"\bFREDDIE MAC\b", r"\bFEDERAL HOME LOAN\b", r"\bFHLMC\b",
     r"\bFNMA\b", r"\bHUD\b", r"\bSECRETARY OF HOUSING\b", r"\bHOUSING AND URBAN DEVELOPMENT\b",
     r"\bSECRETARY OF VETERANS\b", r"\bVETERANS AFFAIRS\b", r"\bWELLS FARGO\b", r"\bDEUTSCHE BANK\b",
-    r"\bUS BANK\b", r"\bU S BANK\b", r"\bNATIONAL TRUST\b", r"\bTRUST COMPANY\b", r"\bCHRISTIANA TRUST\b",
+    r"\bUS BANK\b", r"\bU S BANK\b", r"\bNATIONAL TRUST\b", r"\bCHRISTIANA TRUST\b",
     r"\bWILMINGTON (?:SAVINGS|TRUST)\b", r"\bNATIONSTAR\b", r"\bOCWEN\b", r"\bJPMORGAN\b", r"\bCHASE HOME\b",
     r"\bREO\b",
 ))
 # "BANKS, JOHN" / "BANK, MARY": a person written "SURNAME, GIVEN NAMES" (one surname word before the comma,
 # no entity word anywhere) is never a lender, whatever the surname.
 _PERSON = re.compile(r"^[A-Z'\-]+, [A-Z' \-]+$")
+# Public land banks and charities are not lenders.
+_NOT_LENDERS = re.compile(r"\b(?:LAND|FOOD|BLOOD|CLOTHING|DIAPER)\s+BANK\b")
 _ENTITY_WORDS = re.compile(r"\b(?:LLC|INC|CORP|CORPORATION|CO|COMPANY|TRUST|TRUSTEE|ASSOCIATION|N ?A|FSB|"
                            r"NATIONAL|FEDERAL|SECRETARY|LP|LTD)\b")
 
@@ -187,4 +189,5 @@ def is_bank_owned(owner_name: str | None) -> bool | None:
         return None
     if _PERSON.match(name) and not _ENTITY_WORDS.search(name):
         return False
+    name = _NOT_LENDERS.sub(" ", name)
     return any(p.search(name) for p in _BANK_PATTERNS)

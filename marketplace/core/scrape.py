@@ -17,6 +17,7 @@ from typing import Any
 
 from marketplace.core.criteria import Range, SearchCriteria
 from marketplace.core.leads import US_STATES
+from marketplace.core.address_display import display_city, display_street
 from marketplace.messages import CREDIT_SHORTFALL
 
 # --------------------------------------------------------------------------- cost
@@ -348,7 +349,7 @@ def csv_row(lead: Mapping[str, Any]) -> list[str]:
         created = created[:10]
     roi = lead.get("roi")
     return [neutralize(v) for v in (
-        lead.get("address"), lead.get("city"), lead.get("state"), lead.get("zip_code"), lead.get("lead_type"),
+        display_street(lead.get("address")), display_city(lead.get("city")), lead.get("state"), lead.get("zip_code"), lead.get("lead_type"),
         lead.get("asking_price"), lead.get("zestimate"), lead.get("arv"), lead.get("rehab_estimate"),
         None if roi is None else round(float(roi), 1), lead.get("beds"), lead.get("baths"),
         lead.get("square_footage"), lead.get("confidence_score"), created,

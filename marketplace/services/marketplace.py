@@ -23,6 +23,7 @@ from marketplace.core.filter_values import CITY_SUGGESTIONS, city_key
 from marketplace.core.images import allowed_images
 from marketplace.core.leads import provenance_line
 from marketplace.core.pricing import display_confidence, unlock_cost
+from marketplace.core.address_display import display_city, display_street
 from marketplace.db import get_engine
 from marketplace.models import Lead, LeadFacet, UserLead, utcnow
 from marketplace.services import record_views
@@ -250,9 +251,10 @@ def _card(row: Any, unlocked: bool, signals: tuple[str, ...] = (), today: date |
     ahead = row.sale_date is not None and row.sale_date >= today
     return LeadCard(
         id=str(row.id),
-        address=row.address if unlocked else rules.mask_address(row.address),
+        # Public records publish "0466 ROUNDVIEW ROAD": shown in reading case, then masked when locked.
+        address=display_street(row.address) if unlocked else rules.mask_address(display_street(row.address)),
         unlocked=unlocked,
-        city=row.city,
+        city=display_city(row.city),
         state=row.state,
         zip_code=row.zip_code,
         lead_type=row.lead_type,
