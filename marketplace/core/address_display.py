@@ -46,7 +46,7 @@ def _word(word: str) -> str:
         return upper
     ordinal = _ORDINAL.match(word)
     if ordinal:
-        return ordinal.group(1) + ordinal.group(2).lower()
+        return str(int(ordinal.group(1))) + ordinal.group(2).lower()  # "03RD" -> "3rd"
     if any(ch.isdigit() for ch in word) or (len(word) == 1 and word.isalpha()):
         return upper  # "2B", "A1", "K"
     if upper in _UNIT_WORDS:

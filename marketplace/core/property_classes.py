@@ -47,7 +47,7 @@ PHILADELPHIA_WORDS = {
     "<": "under", "APTS": "apartments", "APT": "apartments", "UNTS": "units", "CONV/APT": "converted to apartments",
     "STR/OFF+APTS": "store or office with apartments", "STR/OFF+APT": "store or office with apartments",
     "HSE": "house of", "WORSHIP": "worship", "ALL": "all", "CONDO": "condominium", "STORE": "store",
-    "AUTO": "auto", "REPAIR": "repair", "SHOP": "shop", "OFFICE": "office",
+    "REST'RNT": "restaurant", "W/BAR": "with bar", "AUTO": "auto", "REPAIR": "repair", "SHOP": "shop", "OFFICE": "office",
 }
 NYC_CATEGORIES = {
     "01": "One family dwellings", "02": "Two family dwellings", "03": "Three family dwellings",

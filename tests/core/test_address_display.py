@@ -12,6 +12,7 @@ from marketplace.core.marketplace import mask_address
     ("1730 K ST NW", None, "1730 K St NW"),
     ("805 E 22ND ST", None, "805 E 22nd St"),
     ("1ST AVE", None, "1st Ave"),
+    ("603 S 03RD ST", None, "603 S 3rd St"),
     ("10142 NW 50TH ST", None, "10142 NW 50th St"),
     ("1409-13 N 76TH ST", "501", "1409-13 N 76th St Unit 501"),
     ("3220-A THE ALAMEDA", None, "3220-A The Alameda"),
