@@ -24,6 +24,7 @@ from functools import cached_property
 from marketplace import messages, routes
 from marketplace.core import marketplace as rules
 from marketplace.core import sale_dates
+from marketplace.core.address_display import display_city, display_street
 from marketplace.core.errors import UserError
 from marketplace.core.filter_values import city_key, price_range_label
 from marketplace.core.limits import MAX_SAVED_SEARCHES, SAVED_SEARCH_NAME_MAX_LENGTH
@@ -224,7 +225,8 @@ class DigestLead:
     @cached_property
     def line(self) -> str:
         """'•••• •••• St, Austin, TX 78701 · Probate · 120 credits · ROI 18.4%' (the address masked)."""
-        place = f"{rules.mask_address(self.address)}, {self.city}, {self.state} {self.zip_code}"
+        street = rules.mask_address(display_street(self.address))
+        place = f"{street}, {display_city(self.city)}, {self.state} {self.zip_code}"
         return (f"{place} · {self.lead_type} · {unlock_cost(self.credit_cost)} credits to unlock · "
                 f"ROI {rules.percent(self.roi)}")
 
