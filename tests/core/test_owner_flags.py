@@ -112,3 +112,15 @@ def test_include_bank_owned_selects_bank_owned_leads_not_make_me_move():
     assert without.bank_owned is False
     assert webhook.parse_webhook_body({"leadCount": 5, "location": "MD", "includeBankOwned": False,
                                        "includeAuction": True}).bank_owned is False
+
+
+def test_generated_leads_are_never_bank_owned():
+    from marketplace.core.criteria import CriteriaError, SearchCriteria
+    from marketplace.sources.builtin import BuiltinSource
+
+    with pytest.raises(CriteriaError, match="no bank-owned"):
+        BuiltinSource(seed=1).search(SearchCriteria(count=3, states=("MD",), bank_owned=True))
+    # With a lead type as well: that type's generated leads (none of them claims to be bank-owned).
+    leads = BuiltinSource(seed=1).search(SearchCriteria(count=3, states=("MD",), lead_types=("Auction",),
+                                                        bank_owned=True))
+    assert {lead["lead_type"] for lead in leads} == {"Auction"}

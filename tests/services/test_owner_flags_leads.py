@@ -82,3 +82,16 @@ def test_bank_owned_tag_and_the_webhooks_include_bank_owned(db_url):
     assert "Make Me Move" not in types
     auction_only = webhook.parse_webhook_body({"leadCount": 250, "location": "MD", "includePreForeclosure": True})
     assert PublicRecordInventory().search(auction_only.criteria()) == []
+
+
+def test_a_webhook_scrape_with_include_bank_owned_buys_only_bank_owned_leads(db_url, monkeypatch, new_user):
+    from marketplace.services import scrapes
+
+    record_imports.import_file("bal-tax-sale-bidbaltimore", BALTIMORE, today=TODAY, database_url=db_url)
+    monkeypatch.setenv("OPEN_DATA_DATASETS", "bal-tax-sale-bidbaltimore")
+    bank = {str(lead.id) for lead in _leads(db_url) if lead.bank_owned is True}
+    user = new_user(credits=10_000)
+    request = webhook.parse_webhook_body({"leadCount": 5, "location": "Baltimore, MD", "includeBankOwned": True})
+    result = scrapes.run_scrape(user.id, request)
+    assert {row["id"] for row in result.leads} == bank and result.leads_generated == 2
+    assert all(row["lead_type"] != "Make Me Move" for row in result.leads)
