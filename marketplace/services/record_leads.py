@@ -14,7 +14,8 @@ property it reads the open signals, and:
 - with none: archives the lead (``is_active = false``). Archived leads stay readable by the users who
   unlocked them (the property page reads through ``user_leads``).
 
-Owner privacy: the lead carries the two owner flags only; the owner's name and mailing address stay in
+Owner privacy: the lead carries the owner flags only (absentee, out of state, bank-owned: each may be
+None, unknown); the owner's name and mailing address stay in
 ``properties``. What the UI reads (chips, the property page's panel, the owner) is ``record_views``.
 """
 
@@ -54,7 +55,7 @@ LEAD_COLUMNS = (
     "address", "city", "state", "zip_code", "lead_type", "source", "asking_price", "zestimate", "arv",
     "rehab_estimate", "roi", "beds", "baths", "square_footage", "confidence_score", "credit_cost",
     "is_high_roi", "is_active", "raw_data", "latitude", "longitude", "motivation_score", "signal_count",
-    "absentee_owner", "out_of_state_owner", "sale_date", "comps_arv", "comps_count", "roi_basis",
+    "absentee_owner", "out_of_state_owner", "bank_owned", "sale_date", "comps_arv", "comps_count", "roi_basis",
 )
 
 # A dataset as this module needs it: its id -> (title, publisher).
@@ -202,8 +203,10 @@ def lead_values(prop: Any, signals: list[Any], titles: TitleLookup, *, hpi: list
         "longitude": prop.longitude,
         "motivation_score": score.score,
         "signal_count": len(signals),
-        "absentee_owner": bool(prop.absentee_owner),
-        "out_of_state_owner": bool(prop.out_of_state_owner),
+        # Three-valued (None = unknown), as core.owner_flags set them on the property.
+        "absentee_owner": prop.absentee_owner,
+        "out_of_state_owner": prop.out_of_state_owner,
+        "bank_owned": prop.bank_owned,
         "sale_date": sale,
         "raw_data": {
             "public_record": True,
