@@ -114,6 +114,25 @@ class _Run:
         self.touched: set[int] = set()
         self.sale_zips: set[str] = set()    # ZIPs whose recorded sales changed (ARV)
         self.hpi_zip3s: set[str] = set()    # ZIP3 areas whose index changed (market value)
+        self.open_before = 0                # the dataset's open signals when the run started
+        self.leads: dict[int, str] = {}     # property id -> what the run did to its lead (net)
+
+    def materialise(self, conn: Connection, property_ids: set[int], titles: record_leads.TitleLookup) -> None:
+        """The leads of ``property_ids`` brought up to date (in the caller's transaction); the run's lead
+        counts are net: a lead added then updated by a later batch counts as added once."""
+        outcomes: dict[int, str] = {}
+        record_leads.materialise(conn, property_ids, titles, self.today, outcomes)
+        for pid, outcome in outcomes.items():
+            before = self.leads.get(pid)
+            if before == "added" and outcome == "updated":
+                continue
+            if before == "added" and outcome == "archived":
+                del self.leads[pid]
+                continue
+            self.leads[pid] = outcome
+
+    def lead_count(self, outcome: str) -> int:
+        return sum(1 for o in self.leads.values() if o == outcome)
 
     def reject(self, reason: str) -> None:
         self.summary.rejected += 1
@@ -292,16 +311,35 @@ def _close_unseen(conn: Connection, run: _Run) -> None:
 
 
 MAX_UNMAPPED_SHARE = 0.10  # a full run with more unreadable rows than this closes nothing
+MIN_FULL_SHARE = 0.5       # default share of the open signals a full read must hold to close any
 
 
 def _closing_refused(run: _Run, mode: str) -> str | None:
     """Why a full run must not close the signals it did not see, or None. A signal is closed because its
-    record left the dataset, never because the portal sent nothing or rows stopped parsing."""
-    if mode == "api" and run.summary.rows_read == 0:
-        return "the portal returned no rows: nothing closed"
+    record left the dataset, never because the read returned nothing, rows stopped parsing, or the read
+    was cut short (fewer records than the dataset's ``min_full_share`` of its open signals)."""
+    if run.summary.rows_read == 0:
+        return ("the portal returned no rows: nothing closed" if mode == "api"
+                else "the file holds no rows: nothing closed")
     if run.summary.unmapped > MAX_UNMAPPED_SHARE * run.summary.rows_read:
         return f"{run.summary.unmapped} of {run.summary.rows_read} rows could not be read: nothing closed"
+    share = getattr(run.dataset, "min_full_share", MIN_FULL_SHARE)
+    if run.open_before and len(run.seen) < share * run.open_before:
+        return (f"the read holds {len(run.seen)} records, fewer than {share:.0%} of the dataset's "
+                f"{run.open_before} open records: nothing closed")
     return None
+
+
+def _leadless_properties(conn: Connection, dataset_id: str) -> set[int]:
+    """Properties with an open signal of the dataset and no lead: what a run that died between its
+    batches and its lead step left (the next run materialises them)."""
+    from marketplace.models import Lead
+
+    leads_t = Lead.__table__
+    return set(conn.execute(
+        sa.select(signals_t.c.property_id).distinct()
+        .where(signals_t.c.dataset_id == dataset_id, signals_t.c.status == "open",
+               ~sa.exists().where(leads_t.c.property_id == signals_t.c.property_id))).scalars())
 
 
 def _lead_properties_in(conn: Connection, zips: set[str], zip3s: set[str]) -> set[int]:
@@ -351,31 +389,39 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
             runs_t.c.started_at > started - RUN_STALE_AFTER)).first()
         if busy is not None:
             raise RunInProgress(f"{dataset.id}: another run (#{busy.id}) is in progress")
+        open_before = conn.execute(sa.select(sa.func.count()).select_from(signals_t).where(
+            signals_t.c.dataset_id == dataset.id, signals_t.c.status == "open")).scalar_one()
         summary.run_id = conn.execute(sa.insert(runs_t).values(
             dataset_id=dataset.id, mode=mode, started_at=started, status="running").returning(runs_t.c.id)
         ).scalar_one()
     run = _Run(dataset, summary, retrieved_at, today)
+    run.open_before = open_before
     try:
         batch: list[Any] = []
         for item in records:
             batch.append(item)
             if len(batch) >= BATCH_SIZE:
-                _write_batch(database_url, run, batch)
+                _write_batch(database_url, run, batch, titles)
                 batch = []
-        _write_batch(database_url, run, batch)
+        _write_batch(database_url, run, batch, titles)
         with session_scope(database_url) as session:
             conn = session.connection()
             refusal = _closing_refused(run, mode) if full else None
+            run.touched.clear()
             if full and refusal is None:
                 _close_unseen(conn, run)
             run.touched.update(_lead_properties_in(conn, run.sale_zips, run.hpi_zip3s))
-            counts = record_leads.materialise(conn, run.touched, titles, today)
-            summary.archived = counts["archived"]
-            summary.leads_added, summary.leads_updated = counts["added"], counts["updated"]
-            if counts["added"] or counts["updated"] or counts["archived"]:
+            run.touched.update(_leadless_properties(conn, dataset.id))
+            run.materialise(conn, run.touched, titles)
+            summary.archived = run.lead_count("archived")
+            summary.leads_added, summary.leads_updated = run.lead_count("added"), run.lead_count("updated")
+            if run.leads:
                 rebuild_facets(conn)
         summary.status = "ok"
-        warnings = [stale_warning(summary.newest_as_of, getattr(dataset, "max_age_days", None), today), refusal]
+        replaced = getattr(records, "replaced_rows", 0)
+        warnings = [stale_warning(summary.newest_as_of, getattr(dataset, "max_age_days", None), today), refusal,
+                    f"{replaced} rows held bytes that are not UTF-8 (read with replacement characters)"
+                    if replaced else None]
         summary.warning = "; ".join(w for w in warnings if w) or None
     except Exception as exc:  # noqa: BLE001 - recorded on the run, re-raised for the caller
         from marketplace.sources.base import SourceError
@@ -390,13 +436,17 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
     return summary
 
 
-def _write_batch(database_url: str | None, run: _Run, batch: list[Any]) -> None:
+def _write_batch(database_url: str | None, run: _Run, batch: list[Any], titles: record_leads.TitleLookup) -> None:
+    """One batch in one transaction: its records, then the leads of the properties it touched (a run
+    killed between batches leaves every committed property with its lead)."""
     if not batch:
         return
     with session_scope(database_url) as session:
         conn = session.connection()
+        run.touched.clear()
         for item in batch:
             _one(conn, run, item)
+        run.materialise(conn, run.touched, titles)
 
 
 def rescore_leads(today: date, *, titles: record_leads.TitleLookup, database_url: str | None = None) -> dict:

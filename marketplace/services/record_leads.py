@@ -215,9 +215,11 @@ def _same(stored: Any, new: Any) -> bool:
     return stored == new
 
 
-def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLookup, today: date) -> dict:
+def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLookup, today: date,
+                outcomes: dict[int, str] | None = None) -> dict:
     """Insert, update or archive the leads of ``property_ids`` (inside the caller's transaction).
-    Returns counts: added, updated, archived, unchanged."""
+    Returns counts: added, updated, archived, unchanged; ``outcomes`` (when given) receives each written
+    property's outcome."""
     counts = {"added": 0, "updated": 0, "archived": 0, "unchanged": 0}
     ids = sorted(set(property_ids))
     hpi_cache: dict[str, list[HpiPoint]] = {}      # by ZIP3: one read per area, not per property
@@ -247,12 +249,16 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
                 if lead is not None and lead.is_active:
                     conn.execute(sa.update(leads_t).where(leads_t.c.id == lead.id).values(is_active=False))
                     counts["archived"] += 1
+                    if outcomes is not None:
+                        outcomes[pid] = "archived"
                 continue
             if lead is None:
                 conn.execute(sa.insert(leads_t).values(
                     id=uuid.uuid4(), external_id=f"{EXTERNAL_PREFIX}{pid}", property_id=pid, created_at=utcnow(),
                     is_new=True, image_urls=[], images_fetch_status=IMAGE_STATUS, **values))
                 counts["added"] += 1
+                if outcomes is not None:
+                    outcomes[pid] = "added"
                 continue
             changed = {k: v for k, v in values.items() if not _same(getattr(lead, k), v)}
             if not changed:
@@ -260,6 +266,8 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
                 continue
             conn.execute(sa.update(leads_t).where(leads_t.c.id == lead.id).values(**changed))
             counts["updated"] += 1
+            if outcomes is not None:
+                outcomes[pid] = "updated"
     return counts
 
 
