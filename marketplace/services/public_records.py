@@ -34,18 +34,16 @@ from typing import Any, Iterable
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from marketplace.core import record_rows
-from marketplace.core.addresses import address_key, split_unit, zip5, zip_for_point
-from marketplace.core.records import FACT_KINDS, RECORD_KINDS, HpiPoint, MappedRecord, RejectedRow
 from marketplace.db import session_scope
 from marketplace.models import DatasetRun, HpiPointRow, Property, PropertySignal, RecordedSale, utcnow
-from marketplace.services import record_leads
+from marketplace.services import record_batches, record_leads
 from marketplace.services.record_leads import dataset_titles
 from marketplace.services.marketplace import rebuild_facets
 
 log = logging.getLogger("marketplace.public_records")
 
-BATCH_SIZE = 500
+BATCH_SIZE = 5000         # records per batch (one transaction)
+SQLITE_BATCH_SIZE = 1000  # on SQLite: a batch holds the database's one write lock for about 100 ms at most
 RUN_LOCK = 724023                       # pg_advisory_xact_lock class of "one run per dataset"
 RUN_STALE_AFTER = timedelta(hours=6)    # a run "running" longer than this died: another may start
 
@@ -143,173 +141,6 @@ class _Run:
         setattr(self.summary, outcome, getattr(self.summary, outcome) + 1)
 
 
-def _find_property(conn: Connection, state: str, parcel_id: str | None, key: str, zip_code: str | None):
-    if parcel_id:
-        row = conn.execute(sa.select(props_t).where(props_t.c.state == state, props_t.c.parcel_id == parcel_id)).first()
-        if row is not None:
-            return row
-    if key and zip_code:
-        return conn.execute(sa.select(props_t).where(props_t.c.address_key == key,
-                                                     props_t.c.zip_code == zip_code)).first()
-    return None
-
-
-def _upsert_property(conn: Connection, run: _Run, record: MappedRecord) -> tuple[int, str] | str:
-    """(property id, 'added' | 'updated' | 'unchanged'), or the reason the record is rejected."""
-    state = (record.state or run.state or "").upper()
-    if len(state) != 2:
-        return "no state"
-    parcel = record.parcel_id or None
-    street, unit = split_unit(record.address, record.unit)
-    key = address_key(street, unit)
-    zip_code = zip5(record.zip_code) or (zip_for_point(record.latitude, record.longitude, state) if key else None)
-    existing = _find_property(conn, state, parcel, key, zip_code)
-    if existing is None:
-        if not key:
-            return "no address"
-        if not zip_code:
-            return "no ZIP"
-        values = record_rows.property_values(record, None, run.dataset.id, state)
-        now = utcnow()
-        new_id = conn.execute(sa.insert(props_t).values(
-            address_key=key, address=street, unit=unit, state=state, zip_code=zip_code, parcel_id=parcel,
-            created_at=now, updated_at=now, **values).returning(props_t.c.id)).scalar_one()
-        return new_id, "added"
-    if parcel and existing.parcel_id and existing.parcel_id != parcel:
-        return f"address matches parcel {existing.parcel_id}, record has parcel {parcel}"
-    values = record_rows.property_values(record, existing, run.dataset.id, state)
-    if parcel and not existing.parcel_id:
-        values["parcel_id"] = parcel
-    changed = {k: v for k, v in values.items() if getattr(existing, k) != v}
-    if not changed:
-        return existing.id, "unchanged"
-    conn.execute(sa.update(props_t).where(props_t.c.id == existing.id).values(updated_at=utcnow(), **changed))
-    return existing.id, "updated"
-
-
-def _upsert_signal(conn: Connection, run: _Run, record: MappedRecord, property_id: int) -> str:
-    values = record_rows.signal_values(record, property_id, run.today)
-    existing = conn.execute(sa.select(signals_t).where(signals_t.c.dataset_id == record.dataset_id,
-                                                       signals_t.c.record_key == record.record_key)).first()
-    now = run.retrieved_at
-    if existing is None:
-        conn.execute(sa.insert(signals_t).values(
-            dataset_id=record.dataset_id, record_key=record.record_key, first_seen_at=now, last_seen_at=now,
-            retrieved_at=now, closed_at=now if values["status"] == "closed" else None, **values))
-        run.touched.add(property_id)
-        return "added"
-    changed = {k: v for k, v in values.items() if getattr(existing, k) != v}
-    if not changed:
-        return "unchanged"
-    changed.update(last_seen_at=now, retrieved_at=now,
-                   closed_at=(existing.closed_at or now) if values["status"] == "closed" else None)
-    conn.execute(sa.update(signals_t).where(signals_t.c.id == existing.id).values(**changed))
-    run.touched.update({property_id, existing.property_id})
-    return "updated"
-
-
-def _upsert_sale(conn: Connection, run: _Run, record: MappedRecord) -> str:
-    if record.sale_price is None or record.sale_date is None:
-        return "no sale price or date"
-    values = {"address": record.address, "zip_code": zip5(record.zip_code), "price": record.sale_price,
-              "sale_date": record.sale_date, "square_footage": record.square_footage,
-              "property_class": record.property_class}
-    existing = conn.execute(sa.select(sales_t).where(sales_t.c.dataset_id == record.dataset_id,
-                                                     sales_t.c.record_key == record.record_key)).first()
-    if existing is None:
-        conn.execute(sa.insert(sales_t).values(dataset_id=record.dataset_id, record_key=record.record_key,
-                                               retrieved_at=run.retrieved_at, **values))
-        run.sale_zips.add(values["zip_code"] or "")
-        return "added"
-    changed = {k: v for k, v in values.items() if getattr(existing, k) != v}
-    if not changed:
-        return "unchanged"
-    run.sale_zips.update({values["zip_code"] or "", existing.zip_code or ""})
-    conn.execute(sa.update(sales_t).where(sales_t.c.id == existing.id).values(retrieved_at=run.retrieved_at, **changed))
-    return "updated"
-
-
-def _upsert_hpi(conn: Connection, point: HpiPoint) -> str:
-    existing = conn.execute(sa.select(hpi_t).where(hpi_t.c.dataset_id == point.dataset_id, hpi_t.c.zip3 == point.zip3,
-                                                   hpi_t.c.year == point.year)).first()
-    if existing is None:
-        conn.execute(sa.insert(hpi_t).values(dataset_id=point.dataset_id, zip3=point.zip3, year=point.year,
-                                             index=point.index, annual_change=point.annual_change))
-        return "added"
-    if existing.index == point.index and existing.annual_change == point.annual_change:
-        return "unchanged"
-    conn.execute(sa.update(hpi_t).where(hpi_t.c.id == existing.id).values(index=point.index,
-                                                                          annual_change=point.annual_change))
-    return "updated"
-
-
-def _one(conn: Connection, run: _Run, item: Any) -> None:
-    run.summary.rows_read += 1
-    if isinstance(item, RejectedRow):
-        run.summary.unmapped += 1
-        run.reject(f"row {item.row_number}: {item.reason}")
-        return
-    if isinstance(item, HpiPoint):
-        year_end = date(item.year, 12, 31)  # an annual index speaks for its year
-        if run.summary.newest_as_of is None or year_end > run.summary.newest_as_of:
-            run.summary.newest_as_of = year_end
-        outcome = _upsert_hpi(conn, item)
-        if outcome != "unchanged":
-            run.hpi_zip3s.add(item.zip3)
-        run.count(outcome)
-        return
-    if not isinstance(item, MappedRecord) or item.kind not in RECORD_KINDS:
-        run.reject(f"record {getattr(item, 'record_key', '?')}: not a known record kind")
-        return
-    if item.dataset_id != run.dataset.id:
-        run.reject(f"record {item.record_key}: belongs to dataset {item.dataset_id}")
-        return
-    fitted = record_rows.fitted(item)
-    if isinstance(fitted, str):
-        run.reject(f"record {item.record_key[:40]}: {fitted}")
-        return
-    item = fitted
-    if item.as_of and (run.summary.newest_as_of is None or item.as_of > run.summary.newest_as_of):
-        run.summary.newest_as_of = item.as_of
-    if item.kind == "recorded_sale":
-        outcome = _upsert_sale(conn, run, item)
-        if outcome in ("added", "updated", "unchanged"):
-            run.count(outcome)
-        else:
-            run.reject(f"record {item.record_key}: {outcome}")
-        return
-    if item.record_key in run.seen:
-        run.reject(f"record {item.record_key}: appears twice in this run")
-        return
-    run.seen.add(item.record_key)
-    found = _upsert_property(conn, run, item)
-    if isinstance(found, str):
-        run.reject(f"record {item.record_key}: {found}")
-        return
-    property_id, property_outcome = found
-    if property_outcome != "unchanged":
-        run.touched.add(property_id)
-    if item.kind in FACT_KINDS:
-        run.count(property_outcome)
-        return
-    outcome = _upsert_signal(conn, run, item, property_id)
-    run.count(outcome if outcome != "unchanged" else ("unchanged" if property_outcome == "unchanged" else "updated"))
-
-
-def _close_unseen(conn: Connection, run: _Run) -> None:
-    """Close every open signal of the dataset this (full) run did not see."""
-    rows = conn.execute(sa.select(signals_t.c.id, signals_t.c.record_key, signals_t.c.property_id)
-                        .where(signals_t.c.dataset_id == run.dataset.id, signals_t.c.status == "open")).all()
-    gone = [r for r in rows if r.record_key not in run.seen]
-    reason = f"no longer in the dataset as of {run.today.isoformat()}"
-    for start in range(0, len(gone), BATCH_SIZE):
-        chunk = gone[start:start + BATCH_SIZE]
-        conn.execute(sa.update(signals_t).where(signals_t.c.id.in_([r.id for r in chunk]))
-                     .values(status="closed", closed_at=run.retrieved_at, closed_reason=reason))
-    run.summary.closed += len(gone)
-    run.touched.update(r.property_id for r in gone)
-
-
 MAX_UNMAPPED_SHARE = 0.10  # a full run with more unreadable rows than this closes nothing
 MIN_FULL_SHARE = 0.5       # default share of the open signals a full read must hold to close any
 
@@ -350,11 +181,17 @@ def _lead_properties_in(conn: Connection, zips: set[str], zip3s: set[str]) -> se
     ids: set[int] = set()
     for column, values in ((props_t.c.zip_code, sorted(zips - {""})),
                            (sa.func.substr(props_t.c.zip_code, 1, 3), sorted(zip3s))):
-        for start in range(0, len(values), BATCH_SIZE):
+        for start in range(0, len(values), record_batches.IN_CHUNK):
             ids.update(conn.execute(
                 sa.select(props_t.c.id).join(leads_t, leads_t.c.property_id == props_t.c.id)
-                .where(column.in_(values[start:start + BATCH_SIZE]))).scalars())
+                .where(column.in_(values[start:start + record_batches.IN_CHUNK]))).scalars())
     return ids
+
+
+def _dialect(database_url: str | None) -> str:
+    from marketplace.db import get_engine
+
+    return get_engine(database_url).dialect.name
 
 
 def _finish(database_url: str | None, summary: RunSummary) -> None:
@@ -396,11 +233,12 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
         ).scalar_one()
     run = _Run(dataset, summary, retrieved_at, today)
     run.open_before = open_before
+    batch_size = BATCH_SIZE if _dialect(database_url) == "postgresql" else min(BATCH_SIZE, SQLITE_BATCH_SIZE)
     try:
         batch: list[Any] = []
         for item in records:
             batch.append(item)
-            if len(batch) >= BATCH_SIZE:
+            if len(batch) >= batch_size:
                 _write_batch(database_url, run, batch, titles)
                 batch = []
         _write_batch(database_url, run, batch, titles)
@@ -409,7 +247,7 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
             refusal = _closing_refused(run, mode) if full else None
             run.touched.clear()
             if full and refusal is None:
-                _close_unseen(conn, run)
+                record_batches.close_unseen(conn, run, batch_size)
             run.touched.update(_lead_properties_in(conn, run.sale_zips, run.hpi_zip3s))
             run.touched.update(_leadless_properties(conn, dataset.id))
             run.materialise(conn, run.touched, titles)
@@ -437,15 +275,15 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
 
 
 def _write_batch(database_url: str | None, run: _Run, batch: list[Any], titles: record_leads.TitleLookup) -> None:
-    """One batch in one transaction: its records, then the leads of the properties it touched (a run
-    killed between batches leaves every committed property with its lead)."""
+    """One batch in one transaction (``record_batches``): its records, then the leads of the properties it
+    touched (a run killed between batches leaves every committed property with its lead; a batch that
+    fails leaves nothing of itself)."""
     if not batch:
         return
     with session_scope(database_url) as session:
         conn = session.connection()
         run.touched.clear()
-        for item in batch:
-            _one(conn, run, item)
+        record_batches.write_batch(conn, run, batch)
         run.materialise(conn, run.touched, titles)
 
 

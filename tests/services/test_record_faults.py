@@ -78,3 +78,25 @@ def test_the_next_run_gives_a_lead_to_properties_a_dead_run_left_without_one(db_
     again = ingest(TAX, taxes(4))
     assert (again.unchanged, again.leads_added) == (4, 4)
     assert len(rows(db_url, Lead, Lead.__table__.c.is_active == sa.true())) == 4
+
+
+def test_a_batch_that_fails_midway_leaves_nothing_of_itself(db_url, monkeypatch):
+    from marketplace.core import record_rows
+
+    monkeypatch.setattr(public_records, "BATCH_SIZE", 3)
+    real = record_rows.signal_values
+
+    def breaking(record, property_id, today):
+        if record.record_key == "100000004":
+            raise RuntimeError("disk full")
+        return real(record, property_id, today)
+
+    monkeypatch.setattr(record_rows, "signal_values", breaking)
+    with pytest.raises(RuntimeError, match="disk full"):
+        ingest(TAX, taxes(6))
+    # The first batch (3 records) is whole, with its leads; of the second (its property rows were written
+    # before its second signal failed) nothing is left.
+    assert sorted(p.parcel_id for p in rows(db_url, Property)) == ["100000000", "100000001", "100000002"]
+    assert len(rows(db_url, PropertySignal)) == 3 and len(rows(db_url, Lead)) == 3
+    (run,) = rows(db_url, DatasetRun)
+    assert (run.status, run.error) == ("failed", "RuntimeError: disk full")
