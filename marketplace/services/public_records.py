@@ -3,7 +3,12 @@ then the leads of the touched properties (``services.record_leads``).
 
 ``ingest(dataset, records, mode=..., retrieved_at=...)`` is idempotent:
 
-- records are written in batches of ``BATCH_SIZE``, one transaction each; a ``dataset_runs`` row is
+- records stream in batches of ``BATCH_SIZE`` (``SQLITE_BATCH_SIZE`` on SQLite, whose one write lock a
+  batch holds), one transaction each, written set-wise (``services.record_batches``: one read per target,
+  COPY or one multi-row INSERT of the new rows, one UPDATE of the changed ones), followed in the same
+  transaction by the leads of the properties the batch touched: a batch that fails leaves nothing of
+  itself, a run killed between batches leaves every stored property with its lead, and the next run of
+  the dataset gives a lead to any property with an open signal and none. A ``dataset_runs`` row is
   created first (status running) and completed at the end (ok, or failed with the error);
 - a property is found by parcel id within its state when the record has one, else by address key + ZIP
   (``core.addresses``); a record without a ZIP gets the nearest ZIP centre of its coordinates
@@ -13,8 +18,10 @@ then the leads of the touched properties (``services.record_leads``).
   content *updated*; a ``sale_list`` signal whose sale date has passed is stored closed ("sale held on
   ...");
 - with ``full=True`` (a whole dataset was read) every open signal of the dataset that this run did not see
-  is closed ("no longer in the dataset as of <date>"), unless the portal returned no rows or more than
-  ``MAX_UNMAPPED_SHARE`` of the rows could not be read (then nothing closes and the run warns);
+  is closed ("no longer in the dataset as of <date>"; one anti-join), unless the read returned no rows,
+  more than ``MAX_UNMAPPED_SHARE`` of the rows could not be read, or it held fewer records than the
+  dataset's ``min_full_share`` (default ``MIN_FULL_SHARE``) of its open signals: then nothing closes and
+  the run warns;
   ``full=False`` (a partial import) never closes;
 - ``assessment`` records fill the property's facts and values, ``recorded_sale`` records go to
   ``recorded_sales``, ``HpiPoint`` to ``hpi_points``, ``RejectedRow`` is counted;
@@ -43,7 +50,7 @@ from marketplace.services.marketplace import rebuild_facets
 log = logging.getLogger("marketplace.public_records")
 
 BATCH_SIZE = 5000         # records per batch (one transaction)
-SQLITE_BATCH_SIZE = 1000  # on SQLite: a batch holds the database's one write lock for about 100 ms at most
+SQLITE_BATCH_SIZE = 500   # on SQLite: a batch holds the database's one write lock for about 100 ms at most
 RUN_LOCK = 724023                       # pg_advisory_xact_lock class of "one run per dataset"
 RUN_STALE_AFTER = timedelta(hours=6)    # a run "running" longer than this died: another may start
 
@@ -280,10 +287,11 @@ def _write_batch(database_url: str | None, run: _Run, batch: list[Any], titles: 
     fails leaves nothing of itself)."""
     if not batch:
         return
+    prepared = record_batches.prepare(run, batch)
     with session_scope(database_url) as session:
         conn = session.connection()
         run.touched.clear()
-        record_batches.write_batch(conn, run, batch)
+        record_batches.write_batch(conn, prepared)
         run.materialise(conn, run.touched, titles)
 
 

@@ -7,8 +7,9 @@ only the rows that differ are written, in bulk.
 - decisions: record by record, in file order, exactly as one record at a time would decide them (a
   property added by an earlier record of the batch is found by a later one; rejections keep their order);
   ``map_property`` is the one step that turns a record into property columns;
-- writes: new properties in one multi-row INSERT (their ids returned in order), changed properties in one
-  executemany UPDATE, then signals, sales and index points the same way. Unchanged rows write nothing.
+- writes: new rows in one COPY per table on PostgreSQL (properties with ids drawn from their sequence
+  first), one multi-row INSERT on SQLite (``bulk_rows``); changed rows in one executemany UPDATE per
+  table, properties first, then signals, sales and index points. Unchanged rows write nothing.
 
 ``close_unseen`` closes a full run's unseen signals with one anti-join against a temporary table of the
 keys the run saw.
@@ -27,6 +28,7 @@ from marketplace.core import record_rows
 from marketplace.core.addresses import address_key, split_unit, zip5, zip_for_point
 from marketplace.core.records import FACT_KINDS, RECORD_KINDS, HpiPoint, MappedRecord, RejectedRow
 from marketplace.models import HpiPointRow, Property, PropertySignal, RecordedSale, utcnow
+from marketplace.services import bulk_rows
 
 props_t = Property.__table__
 signals_t = PropertySignal.__table__
@@ -81,8 +83,8 @@ def map_property(record: MappedRecord, existing: Any, dataset_id: str, state: st
 class Batch:
     """The items of one batch, decided then written (``write``)."""
 
-    def __init__(self, conn: Connection, run: Any) -> None:
-        self.conn = conn
+    def __init__(self, run: Any) -> None:
+        self.conn: Any = None
         self.run = run
         self.rejects: list[tuple[int, str]] = []
         self.places: list[tuple[int, MappedRecord, str, str | None, str, str | None, str, str | None]] = []
@@ -205,10 +207,15 @@ class Batch:
         new = list({id(p.prop): p.prop for p in placed if p.prop.new}.values())
         if new:
             rows = [{**{c: getattr(p, c) for c in INSERT_COLUMNS}, "created_at": now, "updated_at": now} for p in new]
-            ids = self.conn.execute(sa.insert(props_t).returning(props_t.c.id, sort_by_parameter_order=True),
-                                    rows).scalars().all()
-            for prop, new_id in zip(new, ids):
-                prop.id = new_id
+            if self.conn.dialect.name == "postgresql":  # ids from the sequence, then one COPY
+                for prop, row, new_id in zip(new, rows, bulk_rows.new_ids(self.conn, props_t, len(new))):
+                    prop.id = row["id"] = new_id
+                bulk_rows.insert_rows(self.conn, props_t, rows)
+            else:
+                ids = self.conn.execute(sa.insert(props_t).returning(props_t.c.id, sort_by_parameter_order=True),
+                                        rows).scalars().all()
+                for prop, new_id in zip(new, ids):
+                    prop.id = new_id
         dirty = list({id(p.prop): p.prop for p in placed if p.prop.dirty and not p.prop.new}.values())
         if dirty:
             statement = sa.update(props_t).where(props_t.c.id == sa.bindparam("p_id")).values(
@@ -248,8 +255,7 @@ class Batch:
                             "p_closed_at": (stored.closed_at or now) if values["status"] == "closed" else None})
             run.touched.update({p.prop.id, stored.property_id})
             run.count("updated")
-        if inserts:
-            conn.execute(sa.insert(signals_t), inserts)
+        bulk_rows.insert_rows(conn, signals_t, inserts)
         if updates:
             conn.execute(sa.update(signals_t).where(signals_t.c.id == sa.bindparam("p_id")).values(
                 last_seen_at=now, retrieved_at=now, closed_at=sa.bindparam("p_closed_at"),
@@ -282,8 +288,7 @@ class Batch:
             sale.dirty = True
             run.count("updated")
         new = [s for s in stored.values() if s.new]
-        if new:
-            conn.execute(sa.insert(sales_t), [{**{c: getattr(s, c) for c in SALE_COLUMNS}, "record_key": s.record_key,
+        bulk_rows.insert_rows(conn, sales_t, [{**{c: getattr(s, c) for c in SALE_COLUMNS}, "record_key": s.record_key,
                                                "dataset_id": run.dataset.id, "retrieved_at": run.retrieved_at}
                                               for s in new])
         dirty = [s for s in stored.values() if s.dirty and not s.new]
@@ -315,8 +320,7 @@ class Batch:
                 run.count("updated")
         columns = ("dataset_id", "zip3", "year", "index", "annual_change")
         new = [r for r in stored.values() if r.new]
-        if new:
-            conn.execute(sa.insert(hpi_t), [{c: getattr(r, c) for c in columns} for r in new])
+        bulk_rows.insert_rows(conn, hpi_t, [{c: getattr(r, c) for c in columns} for r in new])
         dirty = [r for r in stored.values() if r.dirty and not r.new]
         if dirty:
             conn.execute(sa.update(hpi_t).where(hpi_t.c.id == sa.bindparam("p_id")).values(
@@ -324,17 +328,24 @@ class Batch:
                 [{"p_id": r.id, "p_index": r.index, "p_change": r.annual_change} for r in dirty])
 
 
-def write_batch(conn: Connection, run: Any, items: list[Any]) -> None:
-    """Store one batch (inside the caller's transaction); counts, rejections, touched properties and the
-    seen keys go to ``run``."""
-    batch = Batch(conn, run)
+def prepare(run: Any, items: list[Any]) -> Batch:
+    """What each item of a batch is (fitted, counted, located): pure work, done before the batch's
+    transaction opens (on SQLite the transaction holds the database's write lock)."""
+    batch = Batch(run)
     batch.sort(items)
+    return batch
+
+
+def write_batch(conn: Connection, batch: Batch) -> None:
+    """Store a prepared batch (inside the caller's transaction); counts, rejections, touched properties and
+    the seen keys go to the run."""
+    batch.conn = conn
     placed = batch.place()
     batch.signals(placed)
     batch.write_sales()
     batch.write_points()
     for _, reason in sorted(batch.rejects, key=lambda r: r[0]):
-        run.reject(reason)
+        batch.run.reject(reason)
 
 
 def close_unseen(conn: Connection, run: Any, batch_size: int) -> None:

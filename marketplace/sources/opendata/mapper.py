@@ -111,7 +111,7 @@ class _RowReader:
             value = self.row[column]
         else:
             value = _dotted(self.row, column)
-        if isinstance(value, str) and parse.text(value) in self.nulls:
+        if self.nulls and isinstance(value, str) and parse.text(value) in self.nulls:
             return None
         return value
 
