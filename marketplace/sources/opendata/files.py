@@ -12,12 +12,14 @@ mapping's ``file`` form).
 JSON: a Socrata array, ArcGIS ``{"features": [{"attributes": ...}]}``, Carto ``{"rows": [...]}``, CKAN
 ``{"result": {"records": [...]}}`` or a scraper's plain array; its columns are the API's field names
 (``api`` form), or the file's own for a ``file``-protocol dataset. An ArcGIS or CKAN error body raises
-``DatasetError``. A JSON file is parsed whole (the portals' pages are bounded by ``page_size``; a saved
-answer is one page), then its rows are handed out one by one.
+``DatasetError``. A plain JSON array is streamed (``JsonArrayRows``: one element parsed at a time from
+chunks of the file); an answer object (ArcGIS, Carto, CKAN) is parsed whole: it is one page of the portal,
+bounded by ``page_size``.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
 import json
 from collections.abc import Iterator
@@ -51,7 +53,10 @@ def rows_from_file(dataset: Dataset, path: str | Path) -> tuple[str, Iterator[di
         raise DatasetError(dataset.id, f"cannot read {path.name} ({exc.strerror or exc})") from None
     with handle:
         start = handle.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
-    if path.suffix.lower() == ".json" or start in (b"[", b"{"):
+    if start == b"[":  # a plain array (Socrata, a scraper): streamed element by element
+        form = "file" if dataset.protocol == "file" else "api"
+        return form, JsonArrayRows(dataset, path)
+    if path.suffix.lower() == ".json" or start == b"{":
         try:
             data = path.read_bytes()
         except OSError as exc:
@@ -69,6 +74,92 @@ def rows_from_file(dataset: Dataset, path: str | Path) -> tuple[str, Iterator[di
         rows = json_rows(dataset, body, where=path.name)
         return form, JsonRows(rows, replaced)
     return "file", CsvRows(dataset, path)
+
+
+_REPLACED = [0]  # bytes replaced by the JSON reader's decoder (not UTF-8), process-wide
+
+
+def _count_replacement(error: UnicodeDecodeError) -> tuple[str, int]:
+    _REPLACED[0] += 1
+    return "\ufffd", error.end
+
+
+codecs.register_error("leadvault-count-replace", _count_replacement)
+
+
+class JsonArrayRows:
+    """The elements of a file holding one JSON array, parsed one at a time from chunks of the file (never
+    the whole file in memory); ``replaced_rows``: rows holding a replaced (non-UTF-8) byte."""
+
+    CHUNK = 1 << 20
+
+    def __init__(self, dataset: Dataset, path: Path) -> None:
+        self.dataset, self.path = dataset, path
+        self.replaced_rows = 0
+        self._rows = self._read()
+
+    def __iter__(self) -> "JsonArrayRows":
+        return self
+
+    def __next__(self) -> dict[str, Any]:
+        return next(self._rows)
+
+    def _bad(self, problem: str) -> DatasetError:
+        return DatasetError(self.dataset.id, f"{self.path.name} is not valid JSON ({problem})")
+
+    def _read(self) -> Iterator[dict[str, Any]]:
+        decoder = json.JSONDecoder()
+        utf8 = codecs.getincrementaldecoder("utf-8")(errors="leadvault-count-replace")
+        replaced_before = _REPLACED[0]
+        with self.path.open("rb") as handle:
+            buffer, pos, eof = "", 0, False
+
+            def fill() -> None:
+                nonlocal buffer, pos, eof
+                chunk = handle.read(self.CHUNK)
+                eof = not chunk
+                buffer = buffer[pos:] + utf8.decode(chunk, final=eof)
+                pos = 0
+
+            def skip() -> None:  # to the next character that is not white space, reading on as needed
+                nonlocal pos
+                while True:
+                    while pos < len(buffer) and buffer[pos] in " \t\r\n\ufeff":
+                        pos += 1
+                    if pos < len(buffer) or eof:
+                        return
+                    fill()
+
+            fill()
+            skip()
+            pos += 1  # the "["
+            skip()
+            if buffer[pos:pos + 1] == "]":
+                return
+            while True:
+                try:
+                    value, end = decoder.raw_decode(buffer, pos)
+                except ValueError as exc:
+                    if eof:
+                        raise self._bad(str(exc)) from None
+                    fill()
+                    continue
+                if end >= len(buffer) and not eof:  # a number cut by the chunk's end: read on, parse again
+                    fill()
+                    continue
+                pos = end
+                row = value if isinstance(value, dict) else {}
+                if _REPLACED[0] != replaced_before and "\ufffd" in json.dumps(row, ensure_ascii=False):
+                    self.replaced_rows += 1
+                yield row
+                skip()
+                mark = buffer[pos:pos + 1]
+                if mark == "]":
+                    return
+                if mark != ",":
+                    raise self._bad(f"expected ',' or ']' at character {pos}" if mark else "the array never ends")
+                pos += 1
+                skip()
 
 
 class JsonRows:
