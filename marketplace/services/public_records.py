@@ -169,14 +169,16 @@ def _closing_refused(run: _Run, mode: str) -> str | None:
 
 
 def _leadless_properties(conn: Connection, dataset_id: str) -> set[int]:
-    """Properties with an open signal of the dataset and no lead: what a run that died between its
-    batches and its lead step left (the next run materialises them)."""
+    """Properties with an open lead-making signal of the dataset and no lead: what a run that died between
+    its batches and its lead step left (the next run materialises them)."""
+    from marketplace.core.motivation import LEAD_TYPE_ORDER
     from marketplace.models import Lead
 
     leads_t = Lead.__table__
     return set(conn.execute(
         sa.select(signals_t.c.property_id).distinct()
         .where(signals_t.c.dataset_id == dataset_id, signals_t.c.status == "open",
+               signals_t.c.kind.in_([kind for kind, _ in LEAD_TYPE_ORDER]),
                ~sa.exists().where(leads_t.c.property_id == signals_t.c.property_id))).scalars())
 
 
