@@ -115,7 +115,9 @@ def same_street(a: str | None, b: str | None) -> bool:
 @lru_cache(maxsize=1)
 def _zip_grid() -> dict[tuple[int, int], list[tuple[float, float, str, str]]]:
     grid: dict[tuple[int, int], list[tuple[float, float, str, str]]] = {}
-    for row in zipcodes.list_all():
+    # filter_by hands out a list of its own (list_all's stays cached in the module: 150 MB for the
+    # process's life); this one is freed once the grid is built.
+    for row in zipcodes.filter_by(zip_code_type="STANDARD", active=True):
         if row.get("zip_code_type") != "STANDARD" or not row.get("active"):
             continue
         try:

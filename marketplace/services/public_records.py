@@ -120,24 +120,18 @@ class _Run:
         self.sale_zips: set[str] = set()    # ZIPs whose recorded sales changed (ARV)
         self.hpi_zip3s: set[str] = set()    # ZIP3 areas whose index changed (market value)
         self.open_before = 0                # the dataset's open signals when the run started
-        self.leads: dict[int, str] = {}     # property id -> what the run did to its lead (net)
+        self.started_at: datetime | None = None  # leads created since belong to this run
+        self.lead_counts = {"added": 0, "updated": 0, "archived": 0}
 
     def materialise(self, conn: Connection, property_ids: set[int], titles: record_leads.TitleLookup) -> None:
         """The leads of ``property_ids`` brought up to date (in the caller's transaction); the run's lead
         counts are net: a lead added then updated by a later batch counts as added once."""
-        outcomes: dict[int, str] = {}
-        record_leads.materialise(conn, property_ids, titles, self.today, outcomes)
-        for pid, outcome in outcomes.items():
-            before = self.leads.get(pid)
-            if before == "added" and outcome == "updated":
-                continue
-            if before == "added" and outcome == "archived":
-                del self.leads[pid]
-                continue
-            self.leads[pid] = outcome
+        counts = record_leads.materialise(conn, property_ids, titles, self.today, added_since=self.started_at)
+        for outcome in self.lead_counts:
+            self.lead_counts[outcome] += counts[outcome]
 
     def lead_count(self, outcome: str) -> int:
-        return sum(1 for o in self.leads.values() if o == outcome)
+        return self.lead_counts[outcome]
 
     def reject(self, reason: str) -> None:
         self.summary.rejected += 1
@@ -241,7 +235,7 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
             dataset_id=dataset.id, mode=mode, started_at=started, status="running").returning(runs_t.c.id)
         ).scalar_one()
     run = _Run(dataset, summary, retrieved_at, today)
-    run.open_before = open_before
+    run.open_before, run.started_at = open_before, started
     batch_size = BATCH_SIZE if _dialect(database_url) == "postgresql" else min(BATCH_SIZE, SQLITE_BATCH_SIZE)
     try:
         batch: list[Any] = []
@@ -262,7 +256,7 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
             run.materialise(conn, run.touched, titles)
             summary.archived = run.lead_count("archived")
             summary.leads_added, summary.leads_updated = run.lead_count("added"), run.lead_count("updated")
-            if run.leads:
+            if any(run.lead_counts.values()):
                 rebuild_facets(conn)
         summary.status = "ok"
         replaced = getattr(records, "replaced_rows", 0)

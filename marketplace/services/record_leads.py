@@ -229,12 +229,14 @@ CHUNK = 1000  # properties read and written per round
 
 
 def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLookup, today: date,
-                outcomes: dict[int, str] | None = None) -> dict:
+                outcomes: dict[int, str] | None = None, added_since: datetime | None = None) -> dict:
     """Insert, update or archive the leads of ``property_ids`` (inside the caller's transaction), in bulk:
     per round of ``CHUNK`` properties, one read each of the properties, their open signals, their leads,
     the areas' index and the ZIPs' sales, then one multi-row INSERT, one executemany UPDATE (the leads
     whose values changed) and one UPDATE of the leads to archive. Returns counts: added, updated, archived,
-    unchanged; ``outcomes`` (when given) receives each written property's outcome."""
+    unchanged; ``outcomes`` (when given) receives each written property's outcome. A lead created at or
+    after ``added_since`` (by an earlier batch of the same run) is written but not counted again: the run
+    counts it once, as added."""
     counts = {"added": 0, "updated": 0, "archived": 0, "unchanged": 0}
     ids = sorted(set(property_ids))
     hpi_cache: dict[str, list[HpiPoint]] = {}      # by ZIP3: one read per area, not per property
@@ -273,6 +275,9 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
                 outcome = "updated"
             else:
                 counts["unchanged"] += 1
+            if outcome is not None and added_since is not None and lead is not None \
+                    and lead.created_at >= added_since:
+                outcome = None  # added earlier in this run: counted then
             if outcome is not None:
                 counts[outcome] += 1
                 if outcomes is not None:

@@ -100,3 +100,13 @@ def test_a_batch_that_fails_midway_leaves_nothing_of_itself(db_url, monkeypatch)
     assert len(rows(db_url, PropertySignal)) == 3 and len(rows(db_url, Lead)) == 3
     (run,) = rows(db_url, DatasetRun)
     assert (run.status, run.error) == ("failed", "RuntimeError: disk full")
+
+
+def test_a_lead_added_by_one_batch_and_changed_by_the_next_counts_once_as_added(db_url, monkeypatch):
+    from tests.services.test_public_records import SHERIFF, sheriff
+
+    monkeypatch.setattr(public_records, "BATCH_SIZE", 1)
+    first = ingest(TAX, [tax(), tax("522145900-2", parcel_id="522145900", amount=99_000)], full=False)
+    assert (first.added, first.leads_added, first.leads_updated) == (2, 1, 0)
+    again = ingest(SHERIFF, [sheriff()], full=False)
+    assert (again.leads_added, again.leads_updated) == (0, 1)
