@@ -33,10 +33,13 @@ Ingesting the same records twice writes nothing but the run row: every count is 
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
+import tempfile
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -105,6 +108,41 @@ def stale_warning(newest_as_of: date | None, max_age_days: int | None, today: da
     return f"records are as of {newest_as_of.isoformat()}, {age} days old: stale"
 
 
+class SeenKeys:
+    """The record keys a run has seen, in little memory: an 8-byte digest of each in a set (to find a key
+    seen twice; two keys sharing a digest, about 1 in 10^10 for a million keys, would reject the second),
+    the keys themselves in a temporary file (for closing the ones not seen)."""
+
+    def __init__(self) -> None:
+        self._digests: set[int] = set()
+        self._file: Any = None
+        self.count = 0
+
+    def add(self, key: str) -> bool:
+        """Whether the key is new (then it is remembered)."""
+        digest = int.from_bytes(hashlib.blake2b(key.encode("utf-8"), digest_size=8).digest(), "big")
+        if digest in self._digests:
+            return False
+        self._digests.add(digest)
+        if self._file is None:
+            self._file = tempfile.TemporaryFile("w+", encoding="utf-8")
+        self._file.write(json.dumps(key) + "\n")
+        self.count += 1
+        return True
+
+    def keys(self) -> Iterator[str]:
+        if self._file is None:
+            return
+        self._file.seek(0)
+        for line in self._file:
+            yield json.loads(line)
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
 class _Run:
     """The state of one ingestion across its batches."""
 
@@ -115,7 +153,7 @@ class _Run:
         self.summary = summary
         self.retrieved_at = retrieved_at
         self.today = today
-        self.seen: set[str] = set()
+        self.seen = SeenKeys()
         self.touched: set[int] = set()
         self.sale_zips: set[str] = set()    # ZIPs whose recorded sales changed (ARV)
         self.hpi_zip3s: set[str] = set()    # ZIP3 areas whose index changed (market value)
@@ -156,8 +194,8 @@ def _closing_refused(run: _Run, mode: str) -> str | None:
     if run.summary.unmapped > MAX_UNMAPPED_SHARE * run.summary.rows_read:
         return f"{run.summary.unmapped} of {run.summary.rows_read} rows could not be read: nothing closed"
     share = getattr(run.dataset, "min_full_share", MIN_FULL_SHARE)
-    if run.open_before and len(run.seen) < share * run.open_before:
-        return (f"the read holds {len(run.seen)} records, fewer than {share:.0%} of the dataset's "
+    if run.open_before and run.seen.count < share * run.open_before:
+        return (f"the read holds {run.seen.count} records, fewer than {share:.0%} of the dataset's "
                 f"{run.open_before} open records: nothing closed")
     return None
 
@@ -273,6 +311,8 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
         summary.status, summary.error = "failed", f"{type(exc).__name__}: {exc}"[:2000]
         _finish(database_url, summary)
         raise
+    finally:
+        run.seen.close()
     _finish(database_url, summary)
     return summary
 

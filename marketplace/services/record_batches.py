@@ -128,10 +128,9 @@ class Batch:
                 else:
                     self.sales.append((index, item))
                 continue
-            if item.record_key in run.seen:
+            if not run.seen.add(item.record_key):
                 self.reject(index, f"record {item.record_key}: appears twice in this run")
                 continue
-            run.seen.add(item.record_key)
             state = (item.state or run.state or "").upper()
             if len(state) != 2:
                 self.reject(index, f"record {item.record_key}: no state")
@@ -351,7 +350,7 @@ def write_batch(conn: Connection, batch: Batch) -> None:
 def close_unseen(conn: Connection, run: Any, batch_size: int) -> None:
     """Close every open signal of the dataset this (full) run did not see: the seen keys go into a
     temporary table (COPY on PostgreSQL), then one UPDATE ... WHERE NOT EXISTS closes the rest."""
-    keys = sorted(run.seen)
+    keys = run.seen.keys()
     if conn.dialect.name == "postgresql":
         conn.exec_driver_sql("CREATE TEMP TABLE ingest_seen (record_key text PRIMARY KEY) ON COMMIT DROP")
         with conn.connection.driver_connection.cursor() as cursor:
@@ -362,8 +361,14 @@ def close_unseen(conn: Connection, run: Any, batch_size: int) -> None:
         conn.exec_driver_sql("CREATE TEMP TABLE IF NOT EXISTS ingest_seen (record_key TEXT PRIMARY KEY)")
         conn.exec_driver_sql("DELETE FROM ingest_seen")
         seen_insert = sa.text("INSERT INTO ingest_seen (record_key) VALUES (:k)")
-        for chunk in _chunks(keys, batch_size):
-            conn.execute(seen_insert, [{"k": k} for k in chunk])
+        chunk: list[dict] = []
+        for key in keys:
+            chunk.append({"k": key})
+            if len(chunk) >= batch_size:
+                conn.execute(seen_insert, chunk)
+                chunk = []
+        if chunk:
+            conn.execute(seen_insert, chunk)
     seen_t = sa.table("ingest_seen", sa.column("record_key"))
     reason = f"no longer in the dataset as of {run.today.isoformat()}"
     gone = conn.execute(
