@@ -21,7 +21,7 @@ from pathlib import Path
 from marketplace.core.records import HpiPoint, MappedRecord, RejectedRow
 from marketplace.sources.opendata.dataset import Dataset, FieldSpec, load_dataset, load_datasets
 from marketplace.sources.opendata.errors import DatasetError
-from marketplace.sources.opendata.files import rows_from_file
+from marketplace.sources.opendata.files import RowProblem, rows_from_file
 from marketplace.sources.opendata.mapper import Tally, map_row, tally
 from marketplace.sources.opendata.portal import CheckReport, check, fetch
 
@@ -30,19 +30,49 @@ _NAME_DATE = re.compile(r"(?<!\d)(\d{4})[-_]?(\d{2})(?:[-_]?(\d{2}))?(?!\d)")
 
 
 def read_file(dataset: Dataset, path: str | Path, *, as_of: date | None = None,
-              today: date | None = None) -> Iterator[Item]:
-    """Every row of the file at ``path``, mapped or rejected (numbered from 1 after any preamble).
+              today: date | None = None) -> "FileRead":
+    """Every row of the file at ``path``, mapped or rejected (numbered from 1 after any preamble), streamed.
 
     Rows of an ``undated`` dataset (no date column: Allegheny's lien summary, Kent's parcels) are as of
     ``as_of`` when given, else the date in the file's name (``..._2016-07_...``), else the day the file
-    was last modified (when it was downloaded).
+    was last modified (when it was downloaded). The file is opened at the first row asked for (a file that
+    cannot be read fails inside the ingestion, which records the failed run); ``replaced_rows`` counts the
+    rows whose bytes were not UTF-8 (read with replacement characters).
     """
-    today = today or date.today()
-    form, rows = rows_from_file(dataset, path)
-    if dataset.undated and as_of is None:
-        as_of = file_date(path)
-    for number, row in enumerate(rows, start=1):
-        yield map_row(dataset, row, form, number, today=today, as_of=as_of)
+    return FileRead(dataset, Path(path), as_of, today or date.today())
+
+
+class FileRead:
+    """The items of one file (``read_file``)."""
+
+    def __init__(self, dataset: Dataset, path: Path, as_of: date | None, today: date) -> None:
+        self.dataset, self.path, self.as_of, self.today = dataset, path, as_of, today
+        self._items: Iterator[Item] | None = None
+        self._rows = None
+
+    @property
+    def replaced_rows(self) -> int:
+        return getattr(self._rows, "replaced_rows", 0)
+
+    def __iter__(self) -> "FileRead":
+        return self
+
+    def __next__(self) -> Item:
+        if self._items is None:
+            self._items = self._read()
+        return next(self._items)
+
+    def _read(self) -> Iterator[Item]:
+        dataset, today = self.dataset, self.today
+        form, self._rows = rows_from_file(dataset, self.path)
+        as_of = self.as_of
+        if dataset.undated and as_of is None:
+            as_of = file_date(self.path)
+        for number, row in enumerate(self._rows, start=1):
+            if isinstance(row, RowProblem):
+                yield RejectedRow(dataset.id, number, row.reason)
+            else:
+                yield map_row(dataset, row, form, number, today=today, as_of=as_of)
 
 
 def file_date(path: str | Path) -> date:
