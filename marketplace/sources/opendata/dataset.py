@@ -25,7 +25,8 @@ every file; a bad file raises ``ValueError`` naming the file and the field. The 
   Parcel ids per market: ``type = "cook_pin"`` / ``"phl_opa"`` / ``"nyc_bbl"`` (``core.parcel_ids``);
   a point from hex WKB: ``"wkb_latitude"`` / ``"wkb_longitude"``. A column a row lacks is looked up
   again ignoring case (PLUTO's ``BBL`` in 16v2, ``bbl`` in 25v2). A column name holding ``{`` is a
-  template over the row's columns (``"{Block} {Lot}"``). Nested JSON columns are dotted paths (``listing_details.sale_date``);
+  template over the row's columns (``"{Block} {Lot}"``). Nested JSON columns are dotted paths
+  (``listing_details.sale_date``);
 - ``[constants]``: values of target fields the whole dataset shares (city, state);
 - ``[extra]``: other published columns worth showing (label = spec), kept as text.
 """

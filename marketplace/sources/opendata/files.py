@@ -12,8 +12,8 @@ mapping's ``file`` form).
 JSON: a Socrata array (or a saved answer wrapped as ``{"queries": ..., "records": [...]}``), ArcGIS
 ``{"features": [{"attributes": ...}]}``, Carto ``{"rows": [...]}``, CKAN ``{"result": {"records": [...]}}``
 or a scraper's plain array; its columns are the API's field names (``api`` form), or the file's own for a
-``file``-protocol dataset. An ArcGIS or CKAN error body raises ``DatasetError``. A plain JSON array is streamed (``JsonArrayRows``: one element parsed at a time from
-chunks of the file); an answer object (ArcGIS, Carto, CKAN) is parsed whole: it is one page of the portal,
+``file``-protocol dataset. An ArcGIS or CKAN error body raises ``DatasetError``. A plain JSON array is
+streamed (``JsonArrayRows``: one element parsed at a time from chunks of the file); an answer object (ArcGIS, Carto, CKAN) is parsed whole: it is one page of the portal,
 bounded by ``page_size``.
 """
 
