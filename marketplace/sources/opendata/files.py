@@ -13,8 +13,9 @@ JSON: a Socrata array (or a saved answer wrapped as ``{"queries": ..., "records"
 ``{"features": [{"attributes": ...}]}``, Carto ``{"rows": [...]}``, CKAN ``{"result": {"records": [...]}}``
 or a scraper's plain array; its columns are the API's field names (``api`` form), or the file's own for a
 ``file``-protocol dataset. An ArcGIS or CKAN error body raises ``DatasetError``. A plain JSON array is
-streamed (``JsonArrayRows``: one element parsed at a time from chunks of the file); an answer object (ArcGIS, Carto, CKAN) is parsed whole: it is one page of the portal,
-bounded by ``page_size``.
+streamed (``JsonArrayRows``: one element parsed at a time from chunks of the file); an answer object
+(ArcGIS, Carto, CKAN, a saved SODA answer) is parsed whole: it is one page of the portal, bounded by
+``page_size``.
 """
 
 from __future__ import annotations
