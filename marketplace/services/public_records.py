@@ -369,7 +369,8 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
             if full and refusal is None:
                 _close_unseen(conn, run)
             run.touched.update(_lead_properties_in(conn, run.sale_zips, run.hpi_zip3s))
-            counts = record_leads.materialise(conn, run.touched, titles, today)
+            counts = record_leads.materialise(conn, run.touched, titles, today,
+                                              max_ages=record_leads.ages_with(titles, dataset))
             summary.archived = counts["archived"]
             summary.leads_added, summary.leads_updated = counts["added"], counts["updated"]
             if counts["added"] or counts["updated"] or counts["archived"]:

@@ -14,6 +14,11 @@ property it reads the open signals, and:
 - with none: archives the lead (``is_active = false``). Archived leads stay readable by the users who
   unlocked them (the property page reads through ``user_leads``).
 
+Only *current* signals count (``core.signal_currency``): an open signal whose sale was held or whose record
+is older than its dataset's ``max_age_days`` is history (the property page lists it) and neither makes nor
+keeps a lead. ``is_new`` is set here, never by the insert: a lead is New while one of its current
+lead-making signals first appeared in its dataset within the last seven days (and is dated within them).
+
 Owner privacy: the lead carries the two owner flags only; the owner's name and mailing address stay in
 ``properties``. What the UI reads (chips, the property page's panel, the owner) is ``record_views``.
 """
@@ -31,6 +36,7 @@ from sqlalchemy.engine import Connection
 from marketplace.core import motivation as motivation_rules
 from marketplace.core import pricing
 from marketplace.core import sale_dates
+from marketplace.core import signal_currency
 from marketplace.core import valuation
 from marketplace.core import headline
 from marketplace.core.addresses import address_key, zip_city_state
@@ -57,8 +63,35 @@ LEAD_COLUMNS = (
     "absentee_owner", "out_of_state_owner", "sale_date", "comps_arv", "comps_count", "roi_basis",
 )
 
-# A dataset as this module needs it: its id -> (title, publisher).
+# A dataset as this module needs it: its id -> (title, publisher). A ``DatasetLookup`` also knows each
+# dataset's ``max_age_days`` (``max_age_for``); a plain callable knows none (nothing goes stale by age).
 TitleLookup = Callable[[str], tuple[str, str]]
+MaxAgeLookup = Callable[[str], "int | None"]
+
+
+class DatasetLookup:
+    """Dataset id -> (title, publisher), plus ``max_age_days(id)`` (None for a dataset it does not know)."""
+
+    def __init__(self, known: dict[str, tuple[str, str]], ages: dict[str, int | None]) -> None:
+        self._known, self._ages = known, ages
+
+    def __call__(self, dataset_id: str) -> tuple[str, str]:
+        return self._known.get(dataset_id, (dataset_id, ""))
+
+    def max_age_days(self, dataset_id: str) -> int | None:
+        return self._ages.get(dataset_id)
+
+
+def max_age_for(titles: Any) -> MaxAgeLookup:
+    """The maximum-age lookup a title lookup carries (a ``DatasetLookup``), else one that knows none."""
+    ages = getattr(titles, "max_age_days", None)
+    return ages if callable(ages) else (lambda _dataset_id: None)
+
+
+def ages_with(titles: Any, dataset: Any) -> MaxAgeLookup:
+    """``max_age_for(titles)``, with ``dataset``'s own ``max_age_days`` (the dataset being ingested)."""
+    others, own = max_age_for(titles), getattr(dataset, "max_age_days", None)
+    return lambda dataset_id: own if dataset_id == dataset.id else others(dataset_id)
 
 
 _KIND_LABELS = {
@@ -239,9 +272,23 @@ def _same(stored: Any, new: Any) -> bool:
     return stored == new
 
 
-def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLookup, today: date) -> dict:
+def current_signals(signals: Iterable[Any], max_ages: MaxAgeLookup, today: date) -> list[Any]:
+    """The signals still current on ``today`` (``core.signal_currency``): the others are history."""
+    return [s for s in signals if signal_currency.is_current(s, max_ages(s.dataset_id), today)]
+
+
+def lead_is_new(signals: Iterable[Any], max_ages: MaxAgeLookup, today: date) -> bool:
+    """New: one of the current lead-making signals first appeared within the last seven days."""
+    making = {kind for kind, _ in motivation_rules.LEAD_TYPE_ORDER}
+    return any(signal_currency.signal_is_new(s, max_ages(s.dataset_id), today) for s in signals if s.kind in making)
+
+
+def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLookup, today: date,
+                max_ages: MaxAgeLookup | None = None) -> dict:
     """Insert, update or archive the leads of ``property_ids`` (inside the caller's transaction).
+    ``max_ages`` (dataset id -> ``max_age_days``) defaults to the one ``titles`` carries.
     Returns counts: added, updated, archived, unchanged."""
+    max_ages = max_ages or max_age_for(titles)
     counts = {"added": 0, "updated": 0, "archived": 0, "unchanged": 0}
     ids = sorted(set(property_ids))
     hpi_cache: dict[str, list[HpiPoint]] = {}      # by ZIP3: one read per area, not per property
@@ -259,7 +306,7 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
             prop, lead = props.get(pid), existing.get(pid)
             if prop is None:
                 continue
-            signals = open_signals.get(pid, [])
+            signals = current_signals(open_signals.get(pid, []), max_ages, today)
             values = None
             if motivation_rules.lead_type_for({s.kind for s in signals}) is not None:
                 if prop.zip_code[:3] not in hpi_cache:
@@ -272,14 +319,16 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
                                      sales=sales_cache[prop.zip_code], today=today,
                                      comps=comps_cache[prop.zip_code[:3]])
             if values is None:
-                if lead is not None and lead.is_active:
-                    conn.execute(sa.update(leads_t).where(leads_t.c.id == lead.id).values(is_active=False))
-                    counts["archived"] += 1
+                if lead is not None and (lead.is_active or lead.is_new):
+                    conn.execute(sa.update(leads_t).where(leads_t.c.id == lead.id).values(is_active=False,
+                                                                                         is_new=False))
+                    counts["archived"] += 1 if lead.is_active else 0
                 continue
+            values["is_new"] = lead_is_new(signals, max_ages, today)
             if lead is None:
                 conn.execute(sa.insert(leads_t).values(
                     id=uuid.uuid4(), external_id=f"{EXTERNAL_PREFIX}{pid}", property_id=pid, created_at=utcnow(),
-                    is_new=True, image_urls=[], images_fetch_status=IMAGE_STATUS, **values))
+                    image_urls=[], images_fetch_status=IMAGE_STATUS, **values))
                 counts["added"] += 1
                 continue
             changed = {k: v for k, v in values.items() if not _same(getattr(lead, k), v)}
@@ -291,10 +340,12 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
     return counts
 
 
-def dataset_titles(datasets: Iterable[Any]) -> TitleLookup:
-    """A lookup dataset id -> (title, publisher) for ``record_leads`` (unknown ids read as their id)."""
+def dataset_titles(datasets: Iterable[Any]) -> DatasetLookup:
+    """A lookup dataset id -> (title, publisher) for ``record_leads`` (unknown ids read as their id), which
+    also knows each dataset's ``max_age_days``."""
+    datasets = list(datasets)
     known = {d.id: (getattr(d, "title", None) or d.id, getattr(d, "publisher", None) or "") for d in datasets}
-    return lambda dataset_id: known.get(dataset_id, (dataset_id, ""))
+    return DatasetLookup(known, {d.id: getattr(d, "max_age_days", None) for d in datasets})
 
 
 def dataset_files() -> dict[str, Any]:
@@ -306,12 +357,10 @@ def dataset_files() -> dict[str, Any]:
 
 
 @lru_cache(maxsize=1)
-def _all_titles() -> tuple[tuple[str, tuple[str, str]], ...]:
-    lookup = dataset_titles(dataset_files().values())
-    return tuple((dataset_id, lookup(dataset_id)) for dataset_id in dataset_files())
+def _all_titles() -> DatasetLookup:
+    return dataset_titles(dataset_files().values())
 
 
-def titles() -> TitleLookup:
-    """Dataset id -> (title, publisher) of every dataset file (read once per process)."""
-    known = dict(_all_titles())
-    return lambda dataset_id: known.get(dataset_id, (dataset_id, ""))
+def titles() -> DatasetLookup:
+    """Dataset id -> (title, publisher) and maximum age of every dataset file (read once per process)."""
+    return _all_titles()

@@ -239,12 +239,12 @@ def test_zip_from_coordinates_and_rejections(db_url):
                  publisher="City of Chicago", state="IL")
     titles = public_records.dataset_titles([chicago])
     records = [
-        MappedRecord(dataset_id=chicago.id, record_key="11CP015666", kind="vacant", as_of=date(2023, 3, 7),
+        MappedRecord(dataset_id=chicago.id, record_key="11CP015666", kind="vacant", as_of=date(2026, 10, 7),
                      address="9332 S LASALLE", latitude=41.72433163710899, longitude=-87.62766855145455,
-                     notice_date=date(2023, 3, 7), violations=("13-12-125 Duty to secure",)),
-        MappedRecord(dataset_id=chicago.id, record_key="NOZIP", kind="vacant", as_of=date(2023, 3, 7),
+                     notice_date=date(2026, 10, 7), violations=("13-12-125 Duty to secure",)),
+        MappedRecord(dataset_id=chicago.id, record_key="NOZIP", kind="vacant", as_of=date(2026, 10, 7),
                      address="1 NOWHERE ST"),
-        MappedRecord(dataset_id=chicago.id, record_key="NOADDR", kind="vacant", as_of=date(2023, 3, 7),
+        MappedRecord(dataset_id=chicago.id, record_key="NOADDR", kind="vacant", as_of=date(2026, 10, 7),
                      zip_code="60620"),
         RejectedRow(dataset_id=chicago.id, row_number=4, reason="Issued Date: '13/45/2011' is not a date"),
     ]
@@ -259,10 +259,9 @@ def test_zip_from_coordinates_and_rejections(db_url):
     assert (lead.lead_type, lead.city, lead.source) == ("Vacancy", "CHICAGO", "Vacant and Abandoned Buildings - Violations")
     assert lead.raw_data["source_line"] == ("Public record: City of Chicago, Vacant and Abandoned Buildings - "
                                             "Violations, record 11CP015666, retrieved 2026-11-25")
-    # Records as of March 2023 are older than the dataset's 400 days.
-    assert summary.warning == "records are as of 2023-03-07, 1359 days old: stale"
+    assert summary.warning is None
     run = rows(db_url, DatasetRun)[0]
-    assert (run.status, run.warning, run.rejected, run.newest_as_of) == ("ok", summary.warning, 3, date(2023, 3, 7))
+    assert (run.status, run.warning, run.rejected, run.newest_as_of) == ("ok", summary.warning, 3, date(2026, 10, 7))
 
 
 def test_assessment_fills_facts_and_values(db_url):
@@ -382,7 +381,7 @@ def test_a_full_run_that_could_not_read_its_rows_closes_nothing(db_url):
 
 def test_signal_chips_name_the_dataset_files_titles(db_url):
     chicago = record_imports.find_dataset("chi-vacant-buildings-violations")
-    record = MappedRecord(dataset_id=chicago.id, record_key="11CP015666", kind="vacant", as_of=date(2023, 3, 7),
+    record = MappedRecord(dataset_id=chicago.id, record_key="11CP015666", kind="vacant", as_of=date(2026, 11, 7),
                           address="9332 S LASALLE", zip_code="60620", state="IL")
     public_records.ingest(chicago, [record], mode="file", retrieved_at=RETRIEVED, today=TODAY)
     lead = rows(db_url, Lead)[0]
@@ -442,7 +441,7 @@ def test_the_public_record_panel_for_each_viewer(db_url):
     unlocks.unlock_lead(user.id, lead.id, database_url=db_url)
     opened = record_views.public_record_panel(lead.id, user.id, titles=TITLES, database_url=db_url)
     assert (opened.unlocked, opened.parcel_id, opened.owner.name) == (True, "100200300", OWNER)
-    assert opened.closed == ["Tax delinquent: no longer in the dataset as of 2026-11-25"]
+    assert opened.closed == ["Tax delinquent as of Jul 1, 2026: no longer in the dataset as of 2026-11-25 (history)"]
     assert opened.motivation_reasons == tuple(lead.raw_data["motivation_reasons"]) != ()
     assert opened.source_line.endswith(", record 77, retrieved 2026-11-25")
     assert record_views.public_record_panel(uuid.uuid4(), user.id, titles=TITLES, database_url=db_url) is None

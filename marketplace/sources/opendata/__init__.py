@@ -12,6 +12,7 @@ Each yields ``MappedRecord`` / ``RejectedRow`` (``HpiPoint`` for the house price
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -35,21 +36,30 @@ def read_file(dataset: Dataset, path: str | Path, *, as_of: date | None = None,
 
     Rows of an ``undated`` dataset (no date column: Allegheny's lien summary, Kent's parcels) are as of
     ``as_of`` when given, else the date in the file's name (``..._2016-07_...``), else the day the file
-    was last modified (when it was downloaded).
+    was last modified (when it was downloaded). A ``sale_date_in_file_name`` dataset's rows without a sale
+    date take the date in the file's name (none when the name has none: never the modification day).
     """
     today = today or date.today()
     form, rows = rows_from_file(dataset, path)
     if dataset.undated and as_of is None:
         as_of = file_date(path)
+    sale_date = name_date(path) if dataset.sale_date_in_file_name else None
     for number, row in enumerate(rows, start=1):
-        yield map_row(dataset, row, form, number, today=today, as_of=as_of)
+        item = map_row(dataset, row, form, number, today=today, as_of=as_of)
+        if sale_date is not None and isinstance(item, MappedRecord) and item.sale_date is None:
+            item = dataclasses.replace(item, sale_date=sale_date)
+        yield item
 
 
 def file_date(path: str | Path) -> date:
     """The extract date a file's name gives (YYYY-MM-DD, YYYYMMDD, YYYY-MM: first of the month), else its
     modification day."""
-    path = Path(path)
-    for match in _NAME_DATE.finditer(path.stem):
+    return name_date(path) or datetime.fromtimestamp(Path(path).stat().st_mtime).date()
+
+
+def name_date(path: str | Path) -> date | None:
+    """The date a file's name gives (YYYY-MM-DD, YYYYMMDD, YYYY-MM: first of the month), else None."""
+    for match in _NAME_DATE.finditer(Path(path).stem):
         year, month, day = int(match.group(1)), int(match.group(2)), int(match.group(3) or 1)
         try:
             found = date(year, month, day)
@@ -57,7 +67,7 @@ def file_date(path: str | Path) -> date:
             continue
         if 1900 <= year:
             return found
-    return datetime.fromtimestamp(path.stat().st_mtime).date()
+    return None
 
 
 @dataclass(frozen=True)
