@@ -43,7 +43,7 @@ TITLES = public_records.dataset_titles([TAX, SHERIFF, OPA])
 
 
 def tax(key="522145900", amount=12_400, years=4, **kw) -> MappedRecord:
-    fields = dict(dataset_id=TAX.id, record_key=key, kind="tax_delinquent", as_of=date(2026, 7, 1),
+    fields = dict(dataset_id=TAX.id, record_key=key, kind="tax_delinquent", as_of=date(2026, 10, 1),
                   address="5818 WOODCREST AVENUE", city="PHILADELPHIA", state="PA", zip_code="19131",
                   parcel_id=key, owner_name=OWNER, mailing_address="12 OCEAN DR", mailing_city="MIAMI",
                   mailing_state="FL", mailing_zip="33139", amount_owed=amount, years_owed=years,
@@ -112,7 +112,7 @@ def test_a_property_in_two_datasets_is_one_lead_with_two_signals(db_url):
     chips = record_views.signal_chips(lead.id, user.id, titles=TITLES, database_url=db_url)
     assert [(c.record_key, c.record_url, c.as_of) for c in chips] == [
         ("1275357", "https://www.bid4assets.com/auction/index/1275357", date(2026, 11, 1)),
-        ("522145900", None, date(2026, 7, 1))]
+        ("522145900", None, date(2026, 10, 1))]
     assert chips[1].source_line == ("Public record: City of Philadelphia, Real Estate Tax Delinquencies, "
                                     "record 522145900, retrieved 2026-11-25")
 
@@ -441,7 +441,7 @@ def test_the_public_record_panel_for_each_viewer(db_url):
     unlocks.unlock_lead(user.id, lead.id, database_url=db_url)
     opened = record_views.public_record_panel(lead.id, user.id, titles=TITLES, database_url=db_url)
     assert (opened.unlocked, opened.parcel_id, opened.owner.name) == (True, "100200300", OWNER)
-    assert opened.closed == ["Tax delinquent as of Jul 1, 2026: no longer in the dataset as of 2026-11-25 (history)"]
+    assert opened.closed == ["Tax delinquent as of Oct 1, 2026: no longer in the dataset as of 2026-11-25 (history)"]
     assert opened.motivation_reasons == tuple(lead.raw_data["motivation_reasons"]) != ()
     assert opened.source_line.endswith(", record 77, retrieved 2026-11-25")
     assert record_views.public_record_panel(uuid.uuid4(), user.id, titles=TITLES, database_url=db_url) is None
