@@ -4,7 +4,8 @@ Shown only for a lead made from public records (``PropertyState.pr_shown``), whi
 for a user who unlocked it: every current signal with its dataset, record key, as-of date, retrieval time
 and a link to the record on the public portal; the history (closed, held or stale signals) with their event
 dates; the owner of record, the mailing address and the absentee / out-of-state flags; the motivation
-score with its reasons; the parcel facts. Element ids: ``property-public-record``, ``record-signal`` rows (``record-link`` links),
+score with its reasons; the parcel facts. Element ids: ``property-public-record``, ``record-signal`` rows
+(``record-link`` links),
 ``record-closed``, ``record-owner``, ``record-mailing``, ``record-flags``, ``record-motivation``,
 ``record-reasons``, ``record-facts``, ``property-roi-basis``, ``property-confidence-basis``.
 """

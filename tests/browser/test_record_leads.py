@@ -7,7 +7,8 @@ The module imports the Philadelphia tax-delinquency and Chicago vacant-building 
 (tests/fixtures/public_records/) into the test app's database with ``record_imports.import_file``, the
 CLI's function, after switching off the leads other tests left active; everything is switched back at the
 end. The samples are years old (history, not leads): they are imported as a portal would serve them last
-week (the Chicago notices re-dated, the undated Philadelphia extract named by last week's date). Screenshots of a card and its property page at 1280 and 375 px go to test-artifacts/.
+week (the Chicago notices re-dated, the undated Philadelphia extract named by last week's date).
+Screenshots of a card and its property page at 1280 and 375 px go to test-artifacts/.
 """
 
 from __future__ import annotations
