@@ -204,10 +204,14 @@ def _print_run(summary) -> None:
 
 
 def cmd_import_records(args) -> None:
+    from marketplace.jobs.heartbeat import heartbeat
+    from marketplace.services import record_runs
     from marketplace.services.record_imports import import_file
 
+    record_runs.reap()  # a run killed earlier (no heartbeat for a minute) no longer holds the dataset
     try:
-        summary = import_file(args.dataset, args.file, partial=args.partial)
+        with heartbeat([args.dataset]):  # a killed import's run is failed within RECORD_DEAD_AFTER_SECONDS
+            summary = import_file(args.dataset, args.file, partial=args.partial)
     except _dataset_errors() as exc:
         raise CommandError(str(exc)) from None
     _print_run(summary)
@@ -217,12 +221,17 @@ def cmd_import_records(args) -> None:
 
 def cmd_refresh_records(args) -> None:
     from marketplace.config import lead_settings
+    from marketplace.jobs.heartbeat import heartbeat
+    from marketplace.jobs.queue import configured_datasets
     from marketplace.jobs.records import run_records_refresh
+    from marketplace.services import record_runs
 
     if not lead_settings().records_configured:
         print("no live dataset enabled (set OPEN_DATA_DATASETS, or BATCHDATA_API_KEY, BATCHDATA_LISTS and "
               "BATCHDATA_LOCATION)")
-    run = run_records_refresh("manual", force=True)
+    record_runs.reap()
+    with heartbeat(configured_datasets()):
+        run = run_records_refresh("manual", force=True)
     for result in run.get("results", []):
         print(json.dumps(result, default=str))
     print(json.dumps({k: v for k, v in run.items() if k != "results"}, default=str))

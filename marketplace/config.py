@@ -9,7 +9,8 @@ again, for tests that change variables between cases. ``lead_settings()`` and
 read on every call.
 
 ``APP_ENV=production`` turns on ``check_production``: the app refuses to start
-without real payments (Stripe), a fixed ``SECRET_KEY`` and a ``SITE_URL``.
+without real payments (Stripe), a fixed ``SECRET_KEY``, a ``SITE_URL`` and a real lead source (a
+public-record dataset or BatchData lists: the built-in generator makes demo data, never sold).
 """
 
 from __future__ import annotations
@@ -164,6 +165,16 @@ class Settings:
 FALSE_WORDS = ("0", "off", "false", "no")
 
 
+def _float(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return float(raw)
+    except ValueError as exc:  # a misconfiguration should stop the app loudly
+        raise ValueError(f"{name} must be a number of seconds, got {raw!r}") from exc
+
+
 def _flag(name: str, default: bool) -> bool:
     raw = os.environ.get(name, "").strip().lower()
     return default if not raw else raw not in FALSE_WORDS
@@ -207,6 +218,11 @@ class LeadSettings:
     # SCRAPE_PROCESSES: worker processes per server process that run bulk scrapes (webhook API), so their
     # pure-Python work never competes with the event loop for the GIL; 0 runs them on the thread pool.
     scrape_processes: int = 2
+    # RECORD_HEARTBEAT_SECONDS: how often a running dataset pull (a queued job, import-records,
+    # refresh-records) stamps its run's heartbeat; RECORD_DEAD_AFTER_SECONDS: a run or queue worker whose
+    # heartbeat is older than this died: its run is marked failed and its job retried (jobs/queue.py)
+    record_heartbeat_seconds: float = 10.0
+    record_dead_after_seconds: float = 60.0
 
     @property
     def batchdata_configured(self) -> bool:
@@ -242,14 +258,21 @@ def lead_settings() -> LeadSettings:
         batchdata_location=" ".join(os.environ.get("BATCHDATA_LOCATION", "").split()),
         open_data_dir=os.environ.get("OPEN_DATA_DIR", "").strip() or None,
         scrape_processes=max(0, _int("SCRAPE_PROCESSES", 2)),
+        record_heartbeat_seconds=max(0.2, _float("RECORD_HEARTBEAT_SECONDS", 10.0)),
+        record_dead_after_seconds=max(1.0, _float("RECORD_DEAD_AFTER_SECONDS", 60.0)),
     )
 
 
-def check_production(settings: Settings) -> None:
+REAL_SOURCE_SETTINGS = "OPEN_DATA_DATASETS or BATCHDATA_API_KEY + BATCHDATA_LISTS + BATCHDATA_LOCATION"
+
+
+def check_production(settings: Settings, leads: LeadSettings | None = None) -> None:
     """With APP_ENV=production, refuse to start (ConfigError, one line) unless
-    payments are real and the secret key and public address are fixed."""
+    payments are real, the secret key and public address are fixed, and at least one real
+    lead source is configured (``leads``: the lead settings, read now when not given)."""
     if not settings.is_production:
         return
+    leads = leads or lead_settings()
     missing = []
     if settings.demo_payments:
         # The TEST MODE checkout lets any signed-in user pay their own checkout: free credits.
@@ -264,6 +287,12 @@ def check_production(settings: Settings) -> None:
         payments = " (PAYMENTS=test is the free TEST MODE checkout)" if settings.demo_payments else ""
         raise ConfigError(
             f"APP_ENV=production refuses to start: set {', '.join(missing)}{payments}"
+        )
+    if not leads.records_configured:
+        # Only the built-in generator: every lead would be invented, and sold for real money.
+        raise ConfigError(
+            f"APP_ENV=production refuses to start: set {REAL_SOURCE_SETTINGS} "
+            "(the built-in generator makes demo data, never sold)"
         )
 
 

@@ -11,7 +11,13 @@ from marketplace.db import get_engine
 
 def include_object(obj, name, type_, reflected, compare_to) -> bool:
     """Autogenerate ignores the PostgreSQL-only sort indexes (``ixs_*``) that the
-    migrations create and the models do not declare."""
+    migrations create and the models do not declare, and the job queue's own tables
+    (``procrastinate_*``: Procrastinate's schema, applied by ``jobs.queue.ensure_schema``)."""
+    if name and name.startswith("procrastinate_"):
+        return False
+    if type_ in ("index", "column", "unique_constraint", "foreign_key_constraint") and getattr(
+            getattr(obj, "table", None), "name", "").startswith("procrastinate_"):
+        return False
     return not (type_ == "index" and name and name.startswith("ixs_"))
 
 

@@ -11,7 +11,8 @@ from marketplace.config import (PROJECT_ROOT, ConfigError, check_production, get
                                 reload_settings)
 
 CONFIG_VARS = ("DATABASE_URL", "REDIS_URL", "SMTP_URL", "PORT", "SITE_URL", "SECRET_KEY", "APP_ENV", "PAYMENTS",
-               "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_BASE")
+               "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_BASE", "LEAD_SOURCE", "OPEN_DATA_DATASETS",
+               "BATCHDATA_API_KEY", "BATCHDATA_LISTS", "BATCHDATA_LOCATION")
 
 
 def test_both_postgres_spellings_use_psycopg3():
@@ -79,7 +80,8 @@ def test_bad_payment_settings_are_config_errors(clean_env, env, message):
 # --------------------------------------------------------------------------- APP_ENV=production
 
 PRODUCTION = {"APP_ENV": "production", "STRIPE_SECRET_KEY": "sk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_x",
-              "SECRET_KEY": "k" * 48, "SITE_URL": "https://leads.example.com/"}
+              "SECRET_KEY": "k" * 48, "SITE_URL": "https://leads.example.com/",
+              "OPEN_DATA_DATASETS": "phl-opa-properties"}
 
 
 @pytest.mark.parametrize(("unset", "extra", "message"), [
@@ -92,7 +94,7 @@ PRODUCTION = {"APP_ENV": "production", "STRIPE_SECRET_KEY": "sk_live_x", "STRIPE
     (("STRIPE_WEBHOOK_SECRET",), {}, "APP_ENV=production refuses to start: set STRIPE_WEBHOOK_SECRET"),
     (("SECRET_KEY",), {}, "APP_ENV=production refuses to start: set SECRET_KEY"),
     (("SITE_URL",), {}, "APP_ENV=production refuses to start: set SITE_URL"),
-    (tuple(PRODUCTION)[1:], {},
+    (tuple(PRODUCTION)[1:-1], {},
      "APP_ENV=production refuses to start: set STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, SECRET_KEY, SITE_URL "
      "(PAYMENTS=test is the free TEST MODE checkout)"),
 ])
@@ -104,6 +106,41 @@ def test_production_refuses_test_payments_and_missing_settings(clean_env, unset,
         check_production(reload_settings())
     assert str(err.value) == message
     assert "\n" not in str(err.value)
+
+
+NO_REAL_SOURCE = ("APP_ENV=production refuses to start: set OPEN_DATA_DATASETS or BATCHDATA_API_KEY + "
+                  "BATCHDATA_LISTS + BATCHDATA_LOCATION (the built-in generator makes demo data, never sold)")
+
+
+@pytest.mark.parametrize("extra", [
+    {},
+    {"LEAD_SOURCE": "builtin"},
+    {"OPEN_DATA_DATASETS": " , "},  # only separators: no dataset
+    {"BATCHDATA_API_KEY": "bd_x", "BATCHDATA_LISTS": "preforeclosure"},  # no location
+    {"BATCHDATA_LISTS": "preforeclosure", "BATCHDATA_LOCATION": "Phoenix, AZ"},  # no key
+])
+def test_production_with_only_the_built_in_generator_refuses(clean_env, extra):
+    """Stripe, a secret key and a site address, but no public-record dataset or BatchData list:
+    every lead would be invented, so production refuses, naming what is missing."""
+    for name, value in {**PRODUCTION, "OPEN_DATA_DATASETS": "", **extra}.items():
+        clean_env.setenv(name, value)
+    with pytest.raises(ConfigError) as err:
+        check_production(reload_settings())
+    assert str(err.value) == NO_REAL_SOURCE
+    # development never refuses on it: the demo install runs on the generator
+    clean_env.setenv("APP_ENV", "development")
+    check_production(reload_settings())
+
+
+@pytest.mark.parametrize("source", [
+    {"OPEN_DATA_DATASETS": "phl-opa-properties"},
+    {"OPEN_DATA_DATASETS": "", "BATCHDATA_API_KEY": "bd_x", "BATCHDATA_LISTS": "preforeclosure",
+     "BATCHDATA_LOCATION": "Phoenix, AZ"},
+])
+def test_production_starts_with_a_real_lead_source(clean_env, source):
+    for name, value in {**PRODUCTION, **source}.items():
+        clean_env.setenv(name, value)
+    check_production(reload_settings())
 
 
 def test_production_with_everything_set_starts(clean_env):
@@ -139,6 +176,13 @@ def _migrate(env: dict, tmp_path) -> None:
     clean = {k: v for k, v in os.environ.items() if k not in CONFIG_VARS}
     subprocess.run([sys.executable, "-m", "marketplace", "migrate"], cwd=PROJECT_ROOT, check=True,
                    env={**clean, "MARKETPLACE_DATA_DIR": str(tmp_path), **env}, capture_output=True, timeout=300)
+
+
+def test_the_app_does_not_start_in_production_on_the_built_in_generator(tmp_path):
+    env = {**PRODUCTION, "OPEN_DATA_DATASETS": ""}
+    proc = _import_app(env, tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.strip().splitlines() == [f"Configuration error: {NO_REAL_SOURCE}"]
 
 
 def test_the_app_does_not_start_on_a_database_that_was_never_migrated(tmp_path):

@@ -1,7 +1,7 @@
 """Downloads: a bulk scrape as CSV (SPEC 9), and the webhook API's documentation.
 
 ``GET /api/scrapes/{scrape_id}/csv?token=...&kind=results|stored`` streams the
-15 SPEC columns with formula cells neutralised; the token comes from
+15 SPEC columns and each row's Provenance with formula cells neutralised; the token comes from
 ``services.downloads`` (made by a signed-in handler) and the scrape must be the
 token user's own. ``kind=results`` names the file by date (the bulk scraper's
 Download CSV), ``kind=stored`` by lead count and timestamp (the dashboard).

@@ -9,6 +9,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.components import ui
+from marketplace.components.demo_data import claim_text
 
 FOOTER_COLUMNS = [
     ("Product", [("Marketplace", routes.MARKETPLACE), ("Pricing", routes.PRICING)]),
@@ -95,7 +96,7 @@ def footer() -> rx.Component:
                         color_scheme="gray"),
                 rx.hstack(
                     rx.icon("shield_check", size=14, color="var(--grass-10)", aria_hidden="true", flex_shrink="0"),
-                    rx.text(LEGAL_NOTE, size="1", color_scheme="gray", id="footer-legal-note"),
+                    claim_text(LEGAL_NOTE, size="1", color_scheme="gray", id="footer-legal-note"),
                     spacing="2",
                     align="center",
                 ),

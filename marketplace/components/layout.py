@@ -34,10 +34,12 @@ from marketplace import routes
 from marketplace import messages
 from marketplace.core import http_policy
 from marketplace.components.balance_refresh import balance_refresh
+from marketplace.components.demo_data import claim_text, demo_data_banner
 from marketplace.components import ui
 from marketplace.components.footer import LEGAL_NOTE, brand, footer
 from marketplace.components.notification_bell import notification_bell
 from marketplace.states.auth import AuthState
+from marketplace.states.demo_data import DemoDataState
 from marketplace.states.notifications import NotificationsState
 
 PREVIEW_IMAGE = "/logo.svg"  # og:image of every page (Reflex defaults to a favicon.ico there is none of)
@@ -268,7 +270,7 @@ def mobile_menu() -> rx.Component:
                             width="100%",
                         ),
                         rx.spacer(),
-                        rx.text(LEGAL_NOTE, size="1", color_scheme="gray"),
+                        claim_text(LEGAL_NOTE, size="1", color_scheme="gray"),
                         spacing="5",
                         height="100%",
                         width="100%",
@@ -340,6 +342,7 @@ def shell(content: rx.Component) -> rx.Component:
         # against the route, e.g. "/marketplace/#main-content"): an in-page jump that
         # moves focus to <main> on every page.
         InlineA.create("Skip to content", href=f"#{MAIN_ID}", class_name="lv-skip-link"),
+        demo_data_banner(),  # a demo install says so on every page
         header(),
         rx.el.main(content, id=MAIN_ID, class_name="lv-main", tab_index=-1),
         footer(),
@@ -373,7 +376,9 @@ def page(route: str, title: str | rx.Var, on_load: list | None = None, shell_wra
             "route": route,
             "title": title + f" | {routes.APP_NAME}" if isinstance(title, rx.Var) else f"{title} | {routes.APP_NAME}",
             # The bell's unread count (signed in) refreshes with every page load, after the page's own data.
-            "on_load": [AuthState.check_session, *(on_load or []), NotificationsState.refresh_count],
+            # Last, whether the install serves demo data (the banner; a cached read, prerendered already).
+            "on_load": [AuthState.check_session, *(on_load or []), NotificationsState.refresh_count,
+                        DemoDataState.check_demo_data],
             # Search snippet, link preview image, and noindex for private and transactional pages.
             "description": messages.PAGE_DESCRIPTIONS.get(route, messages.PAGE_DESCRIPTION_DEFAULT),
             "image": PREVIEW_IMAGE,

@@ -120,8 +120,10 @@ def icon_tile(icon: str, color: str = "indigo", size: str = "44px", icon_size: i
     return rx.center(static_icon(icon, size=icon_size, aria_hidden="true"), **{**style, **props})
 
 
-def feature_card(icon: str, title: str, text: str, color: str = "indigo") -> rx.Component:
-    """Icon, short title and one or two sentences, in a bordered card.
+def feature_card(icon: str, title: str, text: str, color: str = "indigo",
+                 note: rx.Component | None = None) -> rx.Component:
+    """Icon, short title and one or two sentences, in a bordered card (``note``: a span after the text,
+    e.g. the demo install's note beside a claim about public records).
 
     On phones the icon sits beside the text to keep the card list short.
     """
@@ -130,7 +132,7 @@ def feature_card(icon: str, title: str, text: str, color: str = "indigo") -> rx.
             icon_tile(icon, color),
             rx.vstack(
                 rx.heading(title, as_="h3", size="4", weight="bold"),
-                rx.text(text, size="3", color_scheme="gray"),
+                rx.text(text, *([note] if note is not None else []), size="3", color_scheme="gray"),
                 spacing="2",
             ),
             direction={"initial": "row", "sm": "column"},
@@ -270,8 +272,9 @@ def cta_band(title: str, text: str, actions: list[rx.Component], icon: str | Non
     )
 
 
-def page_hero(title: str, subtitle: str, label: str | None = None, icon: str | None = None) -> rx.Component:
-    """The compact hero at the top of secondary pages (About, Legal, Contact)."""
+def page_hero(title: str, subtitle: str, label: str | None = None, icon: str | None = None,
+              note: rx.Component | None = None) -> rx.Component:
+    """The compact hero at the top of secondary pages (About, Legal, Contact); ``note`` below the subtitle."""
     return rx.el.section(
         container(
             rx.vstack(
@@ -279,6 +282,7 @@ def page_hero(title: str, subtitle: str, label: str | None = None, icon: str | N
                 rx.heading(title, as_="h1", size={"initial": "8", "md": "9"}, weight="bold", class_name="lv-balance"),
                 rx.text(subtitle, size={"initial": "4", "md": "5"}, color_scheme="gray", max_width="44rem",
                         class_name="lv-balance"),
+                *([note] if note is not None else []),
                 spacing="4",
                 align="center",
                 text_align="center",
@@ -290,12 +294,12 @@ def page_hero(title: str, subtitle: str, label: str | None = None, icon: str | N
     )
 
 
-def check_item(text: str) -> rx.Component:
-    """A line with a check mark (short benefit lists)."""
+def check_item(text: str, note: rx.Component | None = None) -> rx.Component:
+    """A line with a check mark (short benefit lists); ``note``: a span after the text."""
     return rx.hstack(
         rx.icon("circle_check", size=18, color="var(--accent-10)", flex_shrink="0", aria_hidden="true",
                 margin_top="2px"),
-        rx.text(text, size="3"),
+        rx.text(text, *([note] if note is not None else []), size="3"),
         spacing="2",
         align="start",
     )

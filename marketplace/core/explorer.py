@@ -6,7 +6,7 @@
   "78701", "Austin, TX", "Austin TX 78701"). ``parse_search`` turns the text
   into exact, index-friendly conditions: state = code, ZIP prefix (a range
   the ZIP index answers), city equal ignoring case.
-- The developer CSV has the 22 ``CSV_COLUMNS``; cells go through
+- The developer CSV has the 23 ``CSV_COLUMNS`` (SPEC 9's 22 and Provenance); cells go through
   ``core.scrape.neutralize`` so no cell runs as a spreadsheet formula.
 """
 
@@ -27,6 +27,7 @@ from marketplace.core.leads import US_STATES
 from marketplace.core.marketplace import percent, usd
 from marketplace.core.scrape import neutralize
 from marketplace.core.times import UTC_NAME, format_date
+from marketplace.messages import NO_PROVENANCE
 
 PAGE_SIZES = (25, 50, 100)
 DEFAULT_PAGE_SIZE = 25
@@ -45,11 +46,12 @@ DEFAULT_STATUS = "all"
 SEARCH_MAX_LENGTH = 100
 
 
-# The developer CSV (SPEC 9: 22 columns). Documented in the README's explorer section.
+# The developer CSV: SPEC 9's 22 columns, then "Provenance" (where each lead's data comes from:
+# core.leads.export_provenance), a deliberate 23rd. Documented in the README's explorer section.
 CSV_COLUMNS = (
     "ID", "Created At", "Status", "Address", "City", "State", "Zip Code", "Lead Type", "Source",
     "Asking Price", "Market Value", "ARV", "Rehab Estimate", "ROI (%)", "Beds", "Baths", "Square Footage",
-    "Confidence Score", "Credit Cost", "New", "High ROI", "Image Status",
+    "Confidence Score", "Credit Cost", "New", "High ROI", "Image Status", "Provenance",
 )
 # The lead fields the table and the CSV read (never raw_data or image lists).
 LEAD_FIELDS = (
@@ -212,7 +214,7 @@ def view_total(status: str, active: int, archived: int) -> int:
 
 
 def csv_row(lead: Mapping[str, Any]) -> list[str]:
-    """The 22 CSV cells of one lead, neutralised against formula injection."""
+    """The 23 CSV cells of one lead, neutralised against formula injection."""
     created = lead.get("created_at")
     roi = lead.get("roi")
     return [neutralize(v) for v in (
@@ -229,7 +231,7 @@ def csv_row(lead: Mapping[str, Any]) -> list[str]:
         pricing.display_confidence(lead.get("confidence_score")),
         pricing.unlock_cost(lead.get("credit_cost")),
         bool(lead.get("is_new")), bool(lead.get("is_high_roi")),
-        lead.get("images_fetch_status"),
+        lead.get("images_fetch_status"), lead.get("provenance") or NO_PROVENANCE,
     )]
 
 

@@ -12,7 +12,7 @@ from datetime import date, datetime
 from typing import Any, TypedDict
 
 from marketplace.core import pricing
-from marketplace.messages import DEMO_DATA_LINE
+from marketplace.messages import DEMO_DATA_LINE, LISTING_DATA_LINE, NO_PROVENANCE
 
 LEAD_TYPES = ("Probate", "Pre-Foreclosure", "Auction", "Tax Delinquent", "Vacancy", "Make Me Move")
 # The bulk scraper also offers "Other" (SPEC 5); no source produces it.
@@ -30,9 +30,10 @@ SOURCE_FOR_TYPE = dict(zip(LEAD_TYPES, SOURCES))
 LISTING_URL_KEYS = ("listing_url", "zillow_url", "redfin_url", "property_url", "url", "realtor_url")
 # raw_data[GENERATED_KEY] is True on every lead the built-in generator makes (demo data).
 GENERATED_KEY = "generated"
-# Only the built-in generator ever wrote a condition score: it marks its leads made
-# before GENERATED_KEY existed.
+# The built-in generator's leads made before GENERATED_KEY existed carry a condition score and no
+# "provider" (a RentCast listing carries both: it is real listing data, never demo data).
 _LEGACY_GENERATED_KEY = "condition_score"
+_PROVIDER_KEY = "provider"
 US_STATES = (
     "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY",
     "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND",
@@ -119,7 +120,8 @@ def lead_record(
 def is_generated(raw_data: dict | None) -> bool:
     """True for a lead made up by the built-in generator (demo data)."""
     raw = raw_data if isinstance(raw_data, dict) else {}
-    return raw.get(GENERATED_KEY) is True or _LEGACY_GENERATED_KEY in raw
+    return raw.get(GENERATED_KEY) is True or (raw.get(_LEGACY_GENERATED_KEY) is not None
+                                              and raw.get(_PROVIDER_KEY) is None)
 
 
 def provenance_line(raw_data: dict | None, source: str | None = None) -> str:
@@ -135,3 +137,20 @@ def provenance_line(raw_data: dict | None, source: str | None = None) -> str:
         # never the record key: it names the house, and cards show this line before the unlock.
         return str(raw.get("dataset_line") or "")
     return ""
+
+
+PROVIDER_NAMES = {"rentcast": "RentCast"}
+
+
+def export_provenance(raw_data: dict | None, source: str | None = None) -> str:
+    """The provenance cell of every export (scrape CSV, pipeline CSV, explorer export, webhook JSON):
+    ``provenance_line``, else the listing provider a lead came from ('Listing data: RentCast'), else
+    'N/A' (never an empty cell that could pass for a public record)."""
+    line = provenance_line(raw_data, source)
+    if line:
+        return line
+    raw = raw_data if isinstance(raw_data, dict) else {}
+    provider = raw.get(_PROVIDER_KEY)
+    if isinstance(provider, str) and provider.strip():
+        return LISTING_DATA_LINE.format(provider=PROVIDER_NAMES.get(provider.strip().lower(), provider.strip()))
+    return NO_PROVENANCE

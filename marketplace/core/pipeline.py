@@ -28,6 +28,7 @@ from marketplace.core.leads import LEAD_TYPES, US_STATES
 from marketplace.core.limits import (MAX_PIPELINE_NOTES, PIPELINE_NOTE_MAX_LENGTH, PIPELINE_REASON_MAX_LENGTH,
                                      PIPELINE_SEARCH_MAX_LENGTH)
 from marketplace.core.scrape import neutralize
+from marketplace.messages import NO_PROVENANCE
 from marketplace.messages import pipeline as msg
 
 STAGES: tuple[tuple[str, str], ...] = (
@@ -268,7 +269,7 @@ def headline(analysis: DealAnalysis | None) -> Headline | None:
 CSV_COLUMNS = ("Address", "City", "State", "Zip Code", "Lead Type", "Stage", "Dead Reason", "Follow-up Date",
                "Offer", "Notes", "Asking Price", "ARV", "Analysis Saved", "Flip Profit (est.)",
                "Flip ROI (%) (est.)", "Rental Cash Flow / Month (est.)", "Cap Rate (%) (est.)",
-               "70% Rule Max Offer (est.)", "Stage Updated (UTC)")
+               "70% Rule Max Offer (est.)", "Stage Updated (UTC)", "Provenance")
 
 
 @dataclass(frozen=True)
@@ -290,6 +291,7 @@ class CsvLead:
     analysis_saved_at: datetime | None = None
     headline: Headline | None = None
     updated_at: datetime | None = None
+    provenance: str = NO_PROVENANCE  # core.leads.export_provenance: 'Demo data (generated)', 'Public record: ...'
 
 
 def _utc(value: datetime | None, seconds: bool = False) -> str:
@@ -320,7 +322,7 @@ def csv_row(lead: CsvLead) -> list[str]:
         _utc(lead.analysis_saved_at) if lead.analysis_saved_at else "",
         _rounded(h.flip_profit) if h else None, _rounded(h.flip_roi_pct, 1) if h else None,
         _rounded(h.rental_cash_flow_monthly) if h else None, _rounded(h.cap_rate_pct, 2) if h else None,
-        _rounded(h.rule_70_offer) if h else None, _utc(lead.updated_at),
+        _rounded(h.rule_70_offer) if h else None, _utc(lead.updated_at), lead.provenance or NO_PROVENANCE,
     ]
     return [neutralize(cell) for cell in cells]
 

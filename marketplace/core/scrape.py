@@ -17,7 +17,7 @@ from typing import Any
 
 from marketplace.core.criteria import Range, SearchCriteria
 from marketplace.core.leads import US_STATES
-from marketplace.messages import CREDIT_SHORTFALL
+from marketplace.messages import CREDIT_SHORTFALL, NO_PROVENANCE, SCRAPE_SHORTFALL
 
 # --------------------------------------------------------------------------- cost
 
@@ -80,11 +80,11 @@ def balance_after_label(balance: int, cost: int) -> str:
 
 
 def delivered_shortfall(lead_count: int, delivered: int) -> str:
-    """'' when every lead asked for was delivered; otherwise what the user is told."""
+    """'' when every lead asked for was delivered; otherwise what the user is told (a scrape delivers and
+    charges what matched, never an invented lead to make up the count)."""
     if delivered >= lead_count:
         return ""
-    return (f"Only {delivered:,} of {lead_count:,} leads matched your criteria; "
-            f"you were charged for {delivered:,}.")
+    return SCRAPE_SHORTFALL.format(delivered=delivered, asked=lead_count)
 
 
 def need_credits_message(cost: int, balance: int) -> str:
@@ -319,8 +319,12 @@ def filter_results(rows: Iterable[Mapping[str, Any]], roi_bands=(), sizes=(), ta
 
 # --------------------------------------------------------------------------- CSV (SPEC 9)
 
+# SPEC 9's 15 columns first and in order, then "Provenance" (a deliberate 16th: where each lead's data comes
+# from, 'Demo data (generated)' or 'Public record: <publisher>, <dataset>'; core.leads.export_provenance), so
+# an invented address can never pass for a real one once exported.
 CSV_COLUMNS = ("Address", "City", "State", "Zip Code", "Lead Type", "Asking Price", "Market Value", "ARV",
-               "Rehab Estimate", "ROI (%)", "Beds", "Baths", "Square Footage", "Confidence Score", "Created Date")
+               "Rehab Estimate", "ROI (%)", "Beds", "Baths", "Square Footage", "Confidence Score", "Created Date",
+               "Provenance")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -349,6 +353,7 @@ def csv_row(lead: Mapping[str, Any]) -> list[str]:
         lead.get("asking_price"), lead.get("zestimate"), lead.get("arv"), lead.get("rehab_estimate"),
         None if roi is None else round(float(roi), 1), lead.get("beds"), lead.get("baths"),
         lead.get("square_footage"), lead.get("confidence_score"), created,
+        lead.get("provenance") or NO_PROVENANCE,
     )]
 
 

@@ -91,13 +91,17 @@ Example:
   "output": [{{"id": "...", "address": "1234 Oak St", "city": "Austin", "state": "TX", "zip_code": "78701",
               "lead_type": "Auction", "asking_price": 250000, "zestimate": 320000, "arv": 360000,
               "rehab_estimate": 40000, "roi": 24.1, "beds": 3, "baths": 2.0, "square_footage": 1800,
-              "confidence_score": 91, "created_at": "2026-11-23T16:00:00+00:00"}}],
+              "confidence_score": 91, "created_at": "2026-11-23T16:00:00+00:00",
+              "provenance": "Public record: City of Chicago, Vacant and Abandoned Buildings - Violations"}}],
   "leads_generated": 25,
   "credits_used": 2250
 }}
 ```
 
-When fewer leads than asked match, you get (and pay for) those found, and `message` says so.
+Every lead's `provenance` says where its data comes from: `Public record: <publisher>, <dataset>`, or
+`Demo data (generated)` on a demo install (never sold in production). When fewer leads than asked match, you get
+(and pay for) those found, and `message` says so ("Only 12 of 25 matched your criteria; ..."); no lead is made up
+to fill the count.
 Properties you already hold are never returned or charged again.
 
 ## Cost

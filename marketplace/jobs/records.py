@@ -1,5 +1,6 @@
-"""The daily public-record refresh (issue 23, item 7), run by the worker process (``jobs/worker.py``) or
-``python -m marketplace refresh-records``; never inside the web server's processes.
+"""The whole public-record refresh in one call: ``python -m marketplace refresh-records`` (the worker
+instead queues one job per dataset, ``jobs/queue.py``, which share this module's ``records:<date>`` run key);
+never inside the web server's processes.
 
 A run claims a ``lead_refresh_runs`` row whose unique ``run_key`` is ``records:<Pacific date>`` (the
 generated-lead refresh keys its rows by the bare date, so the two never collide): of several workers
@@ -68,27 +69,3 @@ def run_records_refresh(trigger: str = "schedule", *, force: bool = False, now: 
         notify_saved_searches(run_id, database_url)
     return {"status": "completed", "run_key": run_key, "run_id": run_id, "leads_added": added,
             "results": results}
-
-
-def run_next_job(database_url: str | None = None) -> dict | None:
-    """Claim and run one queued "Run now" job (the worker's poll). Returns its outcome, or None
-    when none waited."""
-    from marketplace.services import record_jobs
-
-    job = record_jobs.claim_next(database_url)
-    if job is None:
-        return None
-    status, error, run_id = "failed", None, None
-    try:
-        result = run_records_refresh("manual", force=True, only=[job.dataset_id], database_url=database_url)
-        mine = next((r for r in result.get("results", []) if r.get("dataset_id") == job.dataset_id), None)
-        if mine is None:
-            error = result.get("error") or "the dataset is no longer enabled"
-        else:
-            status = "ok" if mine.get("status") == "ok" else "failed"
-            run_id, error = mine.get("run_id"), mine.get("error") or mine.get("reason")
-    except Exception as exc:  # noqa: BLE001 - recorded on the job; the worker goes on
-        log.exception("record job %s failed", job.id)
-        error = f"{type(exc).__name__}: {exc}"
-    record_jobs.finish(job.id, status, run_id, error, database_url)
-    return {"job_id": job.id, "dataset_id": job.dataset_id, "status": status, "error": error}

@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from marketplace.config import lead_settings
+from marketplace.config import get_settings, lead_settings
 from marketplace.core.criteria import SearchCriteria
 from marketplace.core.leads import is_generated
 from marketplace.core.marketplace import PACIFIC
@@ -72,6 +72,12 @@ def _claim(conn, run_key: str, now: datetime, trigger: str) -> int | None:
         .values(status="running", started_at=now, finished_at=None, error=None, trigger=trigger)
         .returning(runs.c.id)
     ).scalar_one_or_none()
+
+
+def claim_run_in(conn, run_key: str, now: datetime, trigger: str) -> int | None:
+    """``claim_run`` in the caller's transaction (the records queue claims the day's run and queues its
+    jobs in one)."""
+    return _claim(conn, run_key, now, trigger)
 
 
 def claim_run(run_key: str, now: datetime, trigger: str, database_url: str | None = None):
@@ -145,6 +151,9 @@ def run_refresh(
 
     now = now or utcnow()
     run_key = pacific_run_date(now) if not force else f"{pacific_run_date(now)}:{trigger}:{uuid.uuid4().hex[:8]}"
+    if source is None and get_settings().is_production and lead_settings().source == "builtin":
+        # The built-in generator makes demo data, never sold: production's leads come from the records worker.
+        return {"status": "skipped", "run_key": run_key, "reason": "the built-in generator is demo data"}
     engine, run_id = claim_run(run_key, now, trigger, database_url)
     if run_id is None:
         return skipped(run_key)

@@ -1,23 +1,27 @@
-"""The records worker: ``python -m marketplace worker`` (issue 23, item 7).
+"""The records worker: ``python -m marketplace worker``.
 
 A process of its own, so that pulling a large public-record dataset never slows a visitor: the web server's
 processes never fetch or ingest records. ``make run`` starts it beside the server only when something is
 configured to pull (``OPEN_DATA_DATASETS``, or BatchData's key, ``BATCHDATA_LISTS`` and
 ``BATCHDATA_LOCATION``); otherwise ``--if-configured`` makes it exit at once and ``make run`` stays offline.
 
-- APScheduler (a background scheduler in Pacific time) runs ``jobs.records.run_records_refresh`` daily at
-  8:00 America/Los_Angeles; the run's unique ``records:<date>`` row makes two workers never both pull.
-  On start-up it catches up when today's 8:00 has passed without a completed records run; a failed run is
-  retried every ``LEAD_REFRESH_RETRY_MINUTES`` (15), at most 4 times a day.
-- Every ``record_jobs.POLL_SECONDS`` (2) it runs the explorer's queued "Run now" jobs
-  (``services.record_jobs``), one pull at a time: while the daily pull runs, the jobs stay queued.
-- SIGTERM / SIGINT: the scheduler stops taking jobs, a pull under way finishes its dataset run (ingestion
-  commits batch by batch; a worker killed harder leaves a run "running" that the next one takes over after
-  ``public_records.RUN_STALE_AFTER``), then the process exits 0.
+- The work is jobs on the records queue (``jobs/queue.py``): on PostgreSQL a Procrastinate worker, and any
+  number of these processes on any number of machines share the jobs (never two pulls of one dataset at
+  once); on SQLite this process runs the queued jobs itself, one at a time.
+- APScheduler (a background scheduler in Pacific time) runs ``queue.enqueue_daily`` at 8:00
+  America/Los_Angeles: the day's unique ``records:<date>`` run, claimed by one worker, queues one job per
+  configured dataset, then the rescore. On start-up it catches up when today's 8:00 has passed without a
+  completed records run (a failed one is queued again).
+- Every ``RECORD_HEARTBEAT_SECONDS`` (on SQLite every ``record_jobs.POLL_SECONDS``, 2, when it also takes
+  the queued jobs) the worker's tick fails dead runs (no heartbeat for ``RECORD_DEAD_AFTER_SECONDS``) and
+  requeues their jobs, and on PostgreSQL retries the jobs of stalled workers.
+- SIGTERM / SIGINT: no new job starts, the pull under way finishes its dataset run, then the process exits
+  0. A worker killed harder leaves its run to the next worker's tick: failed within a minute, retried.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import signal
 import threading
@@ -30,11 +34,12 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from marketplace.config import lead_settings
 from marketplace.core.marketplace import PACIFIC, REFRESH_HOUR
-from marketplace.jobs.records import records_run_key, run_next_job, run_records_refresh
+from marketplace.jobs import queue
+from marketplace.jobs.records import records_run_key
 from marketplace.models import utcnow
+from marketplace.services.record_jobs import POLL_SECONDS
 
 log = logging.getLogger("marketplace.worker")
-MAX_RETRIES = 4
 
 
 def records_due(now=None, database_url: str | None = None) -> bool:
@@ -57,56 +62,40 @@ def records_due(now=None, database_url: str | None = None) -> bool:
 class RecordsWorker:
     def __init__(self, database_url: str | None = None) -> None:
         self.database_url = database_url
+        self.backend = queue.backend(database_url)
         self.scheduler = BackgroundScheduler(timezone=PACIFIC)
         self.stopping = threading.Event()
-        self.pull_lock = threading.Lock()  # one pull at a time: the daily run and a "Run now" never race
-        self.retries = 0
 
-    def run_once(self, trigger: str = "schedule") -> dict:
+    def enqueue_daily(self, trigger: str = "schedule") -> dict:
         if self.stopping.is_set():
             return {"status": "skipped", "reason": "stopping"}
-        with self.pull_lock:
-            result = run_records_refresh(trigger, database_url=self.database_url)
-        log.info("records refresh: %s", {k: v for k, v in result.items() if k != "results"})
-        if result["status"] == "failed" and self.retries < MAX_RETRIES and not self.stopping.is_set():
-            self.retries += 1
-            when = utcnow() + timedelta(minutes=lead_settings().refresh_retry_minutes)
-            self.scheduler.add_job(self.run_once, DateTrigger(run_date=when), kwargs={"trigger": "retry"})
-        elif result["status"] != "failed":
-            self.retries = 0
+        result = queue.enqueue_daily(trigger, database_url=self.database_url)
+        log.info("records refresh: %s", result)
         return result
 
-    def poll_jobs(self) -> None:
-        """The explorer's "Run now" jobs (``services.record_jobs``), one after another until none waits."""
-        while not self.stopping.is_set():
-            if not self.pull_lock.acquire(blocking=False):
-                return  # the daily pull is under way: the jobs stay queued until it ends
-            try:
-                outcome = run_next_job(self.database_url)
-            except Exception:  # noqa: BLE001 - the database is away: the next poll tries again
-                log.exception("polling record jobs failed")
-                return
-            finally:
-                self.pull_lock.release()
-            if outcome is None:
-                return
-            log.info("record job: %s", outcome)
+    def tick(self) -> None:
+        """SQLite: reap, then run the queued jobs here (PostgreSQL ticks beside its Procrastinate worker)."""
+        try:
+            queue.tick(self.database_url, self.stopping)
+        except Exception:  # noqa: BLE001 - the database is away: the next tick tries again
+            log.exception("records queue tick failed")
 
     def start(self) -> None:
-        from marketplace.services.record_jobs import POLL_SECONDS
-
-        self.scheduler.add_job(self.poll_jobs, IntervalTrigger(seconds=POLL_SECONDS), id="record-jobs",
-                               max_instances=1, coalesce=True)
-        self.scheduler.add_job(self.run_once, CronTrigger(hour=REFRESH_HOUR, minute=0, timezone=PACIFIC),
+        if self.backend == "inline":
+            every = min(POLL_SECONDS, lead_settings().record_heartbeat_seconds)
+            self.scheduler.add_job(self.tick, IntervalTrigger(seconds=every),
+                                   id="record-jobs", max_instances=1, coalesce=True)
+        self.scheduler.add_job(self.enqueue_daily, CronTrigger(hour=REFRESH_HOUR, minute=0, timezone=PACIFIC),
                                id="daily-records-refresh", misfire_grace_time=3600, coalesce=True, max_instances=1)
         self.scheduler.start()
         if records_due(database_url=self.database_url):
-            self.scheduler.add_job(self.run_once, DateTrigger(run_date=utcnow() + timedelta(seconds=1)),
+            self.scheduler.add_job(self.enqueue_daily, DateTrigger(run_date=utcnow() + timedelta(seconds=1)),
                                    kwargs={"trigger": "catch-up"})
 
     def stop(self) -> None:
         self.stopping.set()
         self.scheduler.shutdown(wait=True)  # the job under way finishes; no new one starts
+        queue.close_apps()
 
     def serve(self) -> None:
         """Run until SIGTERM or SIGINT."""
@@ -116,8 +105,17 @@ class RecordsWorker:
 
         signal.signal(signal.SIGTERM, _stop)
         signal.signal(signal.SIGINT, _stop)
+        if self.backend == "procrastinate":
+            queue.ensure_schema(self.database_url)
         self.start()
-        log.info("records worker started: daily at %02d:00 America/Los_Angeles", REFRESH_HOUR)
+        log.info("records worker started (%s queue): daily at %02d:00 America/Los_Angeles", self.backend,
+                 REFRESH_HOUR)
+        if self.backend == "procrastinate":
+            asyncio.run(queue.serve_procrastinate(self.stopping, self.database_url))
+            if not self.stopping.is_set():  # the queue worker died (the database went away): exit 1 and be restarted
+                self.stop()
+                log.error("records worker stopped: its queue worker ended")
+                raise SystemExit(1)
         while not self.stopping.wait(1.0):
             pass
         self.stop()

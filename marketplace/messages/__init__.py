@@ -109,6 +109,10 @@ UNLOCK_SUCCESS_SUBSCRIPTION = "Lead unlocked with your subscription. {left} subs
 SAMPLE_NOT_UNLOCKABLE = "Sample leads are examples and cannot be unlocked."
 LEAD_NOT_FOUND = "This lead no longer exists."
 LEAD_INACTIVE = "This lead has been archived and can no longer be unlocked."
+# Production never sells invented data (services.unlocks, services.scrapes).
+DEMO_LEAD_NOT_FOR_SALE = "This lead is generated demo data, not a public record: it cannot be unlocked here."
+DEMO_SOURCE_REFUSED = ("The built-in generator makes demo data, which is never sold: scrapes draw only from "
+                       "public records here.")
 ALREADY_UNLOCKED = "You have already unlocked this lead."
 # A lead card's button (SPEC 2), from core.unlock_quote.
 CARD_LOGIN = "Login"
@@ -160,6 +164,10 @@ STRIPE_START_FAILED = "Stripe could not start the checkout: {reason}"
 STRIPE_UNREACHABLE = "Stripe could not be reached: {reason}"
 NO_SUCH_CHECKOUT = "No such checkout session."
 # The demo checkout (PAYMENTS=test): every purchase screen carries this strip.
+# A demo install (services.demo_data.demo_install): the strip on every page, and the note beside every
+# claim about public records (components.demo_data).
+DEMO_DATA_BANNER = "Demo install: the leads on this site are generated demo data, not public records."
+DEMO_CLAIM_NOTE = "This demo install serves generated demo data."
 DEMO_MODE_BANNER = "TEST MODE — no real payment is made"
 
 # --------------------------------------------------------------------------- referrals (SPEC 4, 5, 8)
@@ -197,6 +205,8 @@ SCRAPE_FAILED = "Failed to complete scrape."
 SCRAPE_DONE_TITLE = "Scrape Completed!"
 SCRAPING = "Scraping..."  # the start button while a scrape runs (SPEC 4)
 CHECK_CRITERIA_TITLE = "Check your criteria"
+# Fewer leads matched than asked (core.scrape.delivered_shortfall): the page, the webhook's "message".
+SCRAPE_SHORTFALL = "Only {delivered:,} of {asked:,} matched your criteria; you were charged for the {delivered:,} delivered."
 CREDIT_SHORTFALL = "You have {balance:,} credits but need {cost:,}."  # SPEC 8 (core.scrape.shortfall_message)
 # A failing lead source: the detail goes to the server log, never to the user or an API caller.
 SOURCE_UNAVAILABLE = "The lead source is unavailable right now; nothing was charged. Please try again later."
@@ -263,6 +273,8 @@ ILLUSTRATION_NOTE = "Illustration, not a photo of this property"
 VIEW_ILLUSTRATION = "View Illustration"
 # Where a lead's data comes from (core.leads.provenance_line).
 DEMO_DATA_LINE = "Demo data (generated)"
+LISTING_DATA_LINE = "Listing data: {provider}"  # core.leads.export_provenance: a listing provider's lead
+NO_PROVENANCE = "N/A"  # an export's provenance cell for a lead that says nothing about where it came from
 # Property page gallery ({picture} / {pictures}: a PICTURE_NOUN pair).
 GALLERY_TITLE = "All {pictures}"
 GALLERY_COUNT = "{count} {noun} of {address}"

@@ -235,6 +235,9 @@ class WebhookIdempotencyKey(SQLModel, table=True):
         sa_column=sa.Column(sa.Uuid(), sa.ForeignKey("bulk_scrapes.id", ondelete="CASCADE"), nullable=True),
     )
     response_body: Optional[dict] = Field(default=None, sa_column=sa.Column(JSONType, nullable=True))
+    # the server process running the request ("host|boot id|pid namespace|pid|process start"): an unanswered
+    # key whose holder is gone from this machine is free at once (services.webhooks.holder_alive)
+    holder: Optional[str] = Field(default=None, sa_column=sa.Column(sa.String(255), nullable=True))
 
     __table_args__ = (
         sa.UniqueConstraint("user_id", "key", name="uq_webhook_idempotency_user_key"),

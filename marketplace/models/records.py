@@ -175,6 +175,9 @@ class DatasetRun(SQLModel, table=True):
     newest_as_of: Optional[date] = Field(default=None, sa_column=sa.Column(sa.Date(), nullable=True))
     warning: Optional[str] = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))
     error: Optional[str] = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))
+    # stamped every RECORD_HEARTBEAT_SECONDS by the process running it (jobs/heartbeat.py); a running run
+    # whose heartbeat (or start, before the first) is older than RECORD_DEAD_AFTER_SECONDS died: failed
+    heartbeat_at: Optional[datetime] = Field(default=None, sa_column=ts_column(nullable=True))
 
     __table_args__ = (
         sa.CheckConstraint("mode IN ('file', 'api')", name="ck_dataset_runs_mode"),
@@ -187,8 +190,9 @@ JOB_STATUSES = ("queued", "running", "ok", "failed")
 
 
 class RecordJob(SQLModel, table=True):
-    """A "Run now" of one dataset asked for in the explorer: queued by the web process, run by the records
-    worker (``jobs/worker.py`` polls), never in the web server's processes."""
+    """One pull of one dataset (the explorer's "Run now", or the daily refresh's job per dataset): queued by
+    the web process or the scheduler, run by a records worker through the job queue (``jobs/queue.py``),
+    never in the web server's processes."""
 
     __tablename__ = "record_jobs"
 
@@ -202,6 +206,12 @@ class RecordJob(SQLModel, table=True):
     finished_at: Optional[datetime] = Field(default=None, sa_column=ts_column(nullable=True))
     run_id: Optional[int] = Field(default=None, sa_column=sa.Column(BIGINT, nullable=True))
     error: Optional[str] = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))
+    # 'manual' (the explorer's Run now) or 'schedule' / 'catch-up' (the daily refresh's one job per dataset)
+    trigger: str = Field(default="manual", sa_column=sa.Column(sa.String(16), nullable=False, server_default="manual"))
+    # the lead_refresh_runs row whose rescore follows this pull (set when the job starts for a Run now)
+    refresh_run_id: Optional[int] = Field(default=None, sa_column=sa.Column(BIGINT, nullable=True))
+    attempts: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, server_default="0"))
+    heartbeat_at: Optional[datetime] = Field(default=None, sa_column=ts_column(nullable=True))
 
     __table_args__ = (
         sa.CheckConstraint("status IN ('queued', 'running', 'ok', 'failed')", name="ck_record_jobs_status"),

@@ -4,6 +4,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.components import ui
+from marketplace.components.demo_data import claim_text, claims_public_records, demo_claim_note, demo_claim_suffix
 from marketplace.components.layout import page
 
 STATS = [
@@ -112,7 +113,7 @@ def story() -> rx.Component:
                 ),
                 spacing="3",
             ),
-            rx.vstack(*[rx.text(paragraph, size="3", as_="p") for paragraph in STORY], spacing="4",
+            rx.vstack(*[claim_text(paragraph, size="3", as_="p") for paragraph in STORY], spacing="4",
                       class_name="lv-prose"),
             columns={"initial": "1", "md": "5fr 7fr"},
             spacing={"initial": "6", "md": "9"},
@@ -124,7 +125,9 @@ def values() -> rx.Component:
     """What we stand for."""
     return ui.section(
         ui.section_heading("What we stand for", "The principles behind every lead we publish.", label="Our values"),
-        rx.grid(*[ui.feature_card(icon, title, text) for icon, title, text in VALUES], columns=ui.GRID_2,
+        rx.grid(*[ui.feature_card(icon, title, text,
+                                  note=demo_claim_suffix() if claims_public_records(title + text) else None)
+                  for icon, title, text in VALUES], columns=ui.GRID_2,
                 spacing="5"),
         muted=True,
     )
@@ -156,6 +159,7 @@ def about() -> rx.Component:
             "done.",
             label="About LeadVault",
             icon="building_2",
+            note=demo_claim_note("about-demo-note"),
         ),
         mission(),
         stats(),

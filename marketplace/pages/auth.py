@@ -7,6 +7,7 @@ import reflex as rx
 from marketplace import routes
 from marketplace.components import ui
 from marketplace.components.auth_form import field, refusal_callout, submit_button
+from marketplace.components.demo_data import demo_claim_suffix
 from marketplace.components.layout import page
 from marketplace.messages import REFERRAL_NOT_APPLIED_TITLE, SIGN_UP_SENT_TITLE
 from marketplace.messages.auth import AUTH_HEADING_FIRST_VISIT, AUTH_HEADING_RETURNING, AUTH_HEADING_SIGN_UP
@@ -267,6 +268,7 @@ def brand_panel() -> rx.Component:
         rx.text(
             "LeadVault turns public records into investment-ready leads, with the numbers "
             "you need to decide in minutes.",
+            demo_claim_suffix(),  # a demo install says what it really serves
             size="4",
             color_scheme="gray",
         ),

@@ -7,6 +7,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.components import ui
+from marketplace.components.demo_data import claim_text
 from marketplace.components.layout import page
 
 MAILTO = f"mailto:{routes.SUPPORT_EMAIL}"
@@ -50,7 +51,7 @@ def quick_answer(question: str, answer: str) -> rx.Component:
     """One short question and its answer."""
     return rx.vstack(
         rx.heading(question, as_="h3", size="3", weight="bold"),
-        rx.text(answer, size="3", color_scheme="gray"),
+        claim_text(answer, size="3", color_scheme="gray"),
         spacing="1",
     )
 

@@ -23,6 +23,7 @@ from marketplace import routes
 from marketplace.components import ui
 from marketplace.components.footer import brand
 from marketplace.components.layout import page
+from marketplace.components.demo_data import demo_data_banner
 from marketplace.components.demo_mode import demo_mode_banner
 from marketplace.states.checkout import DemoCheckoutState as S
 
@@ -192,6 +193,7 @@ def body() -> rx.Component:
 def demo_checkout() -> rx.Component:
     # Landmarks of its own (no site shell here): the bars are the banner, the card the main content.
     return rx.box(
+        demo_data_banner(),
         rx.el.header(demo_mode_banner(), top_bar()),
         rx.el.main(
             rx.center(

@@ -9,6 +9,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.components import ui
+from marketplace.components.demo_data import claims_public_records, demo_claim_suffix
 from marketplace.components.layout import page
 from marketplace.core.lead_cards import count_text
 from marketplace.core.marketplace import mask_address, percent, usd
@@ -180,7 +181,8 @@ def hero() -> rx.Component:
                         wrap="wrap",
                         padding_top="0.5rem",
                     ),
-                    rx.vstack(*[ui.check_item(point) for point in HERO_POINTS], spacing="2", padding_top="0.5rem"),
+                    rx.vstack(*[ui.check_item(point, demo_claim_suffix() if claims_public_records(point) else None)
+                                for point in HERO_POINTS], spacing="2", padding_top="0.5rem"),
                     spacing="5",
                     justify="center",
                 ),

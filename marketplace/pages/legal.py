@@ -17,6 +17,7 @@ from reflex.experimental.client_state import ClientStateVar
 
 from marketplace import routes
 from marketplace.components import ui
+from marketplace.components.demo_data import claim_text
 from marketplace.components.layout import page
 
 LAST_UPDATED = "November 1, 2026"
@@ -188,7 +189,7 @@ def document(value: str) -> rx.Component:
         *[
             rx.vstack(
                 rx.heading(heading, as_="h2", size="4", weight="bold"),
-                *[rx.text(paragraph, size="3", as_="p") for paragraph in paragraphs],
+                *[claim_text(paragraph, size="3", as_="p") for paragraph in paragraphs],
                 spacing="2",
             )
             for heading, paragraphs in DOCUMENTS[value]

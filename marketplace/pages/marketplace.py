@@ -25,6 +25,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.components import cards, styles, ui
+from marketplace.components.demo_data import claim_text
 from marketplace.components.layout import page
 from marketplace.components.lead_card import EAGER_CARDS, IMAGE_HEIGHT, IMAGE_WIDTH, lead_card
 from marketplace.components.unlock_confirm import unlock_confirm_dialog
@@ -170,7 +171,7 @@ def page_header() -> rx.Component:
             rx.hstack(
                 rx.box(rx.icon("shield_check", size=14, color="var(--gray-9)", aria_hidden="true", margin_top="3px"),
                        flex_shrink="0", class_name="lv-hide-below-sm"),
-                rx.text(DISCLAIMER, size="1", color_scheme="gray", id="marketplace-disclaimer"),
+                claim_text(DISCLAIMER, size="1", color_scheme="gray", id="marketplace-disclaimer"),
                 spacing="2",
                 align="start",
                 margin_top=ui.responsive("0.5rem", sm="1.25rem"),

@@ -12,6 +12,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.components import ui
+from marketplace.components.demo_data import claims_public_records, demo_claim_suffix
 from marketplace.components.layout import page
 from marketplace.components.pack_card import pack_card
 from marketplace.components.referral_box import referral_box
@@ -161,7 +162,9 @@ def why_choose() -> rx.Component:
                 class_name="lv-card",
                 height="100%",
             ),
-            rx.grid(*[ui.feature_card(icon, title, text) for icon, title, text in WHY_CHOOSE],
+            rx.grid(*[ui.feature_card(icon, title, text,
+                                      note=demo_claim_suffix() if claims_public_records(title + text) else None)
+                      for icon, title, text in WHY_CHOOSE],
                     columns=ui.GRID_2, spacing="4"),
             columns={"initial": "1", "md": "1fr 2fr"},
             spacing="5",

@@ -58,6 +58,7 @@ from marketplace.core import saved_searches as rules
 from marketplace.core import sale_dates
 from marketplace.db import get_engine, session_scope
 from marketplace.models import Lead, Notification, SavedSearch, SavedSearchCriterion, User, utcnow
+from marketplace.services.demo_data import listed_condition
 from marketplace.services.mail import send_mails
 
 log = logging.getLogger("marketplace.alerts")
@@ -88,7 +89,7 @@ class _QueryCounter:
 
 def _new_leads(conn, refresh_run_id: int) -> list:
     rows = conn.execute(sa.select(*LEAD_COLUMNS).where(leads_t.c.refresh_run_id == refresh_run_id,
-                                                       leads_t.c.is_active == sa.true())).all()
+                                                       listed_condition())).all()
     # Best first: the digest lists the highest ROI first.
     return sorted(rows, key=lambda r: (r.roi is None, -(r.roi or 0), str(r.id)))
 

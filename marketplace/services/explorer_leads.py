@@ -22,9 +22,11 @@ import sqlalchemy as sa
 from sqlmodel import func
 
 from marketplace.core import explorer as rules
+from marketplace.core.leads import export_provenance
 from marketplace.core.marketplace import total_pages
 from marketplace.db import get_engine, read_scope
 from marketplace.models import Lead
+from marketplace.services.demo_data import generated_condition
 
 _COLUMNS = [Lead.__table__.c[name] for name in rules.LEAD_FIELDS]
 _T = Lead.__table__.c
@@ -76,9 +78,29 @@ def _order(sort: str) -> list:
     return tie if first is None else [first, *tie]
 
 
-def view_query(view: rules.LeadView) -> sa.Select:
-    """Every lead of the view, in the view's order (the table pages it, the export streams it)."""
-    return sa.select(*_COLUMNS).where(*_conditions(view)).order_by(*_order(view.sort))
+def _provenance_columns() -> tuple:
+    """What ``core.leads.export_provenance`` reads of ``raw_data``, as a few small JSON values (the export
+    never reads a lead's whole raw record)."""
+    raw = _T.raw_data
+    return (generated_condition().label("_generated"), raw["public_record"].as_boolean().label("_public_record"),
+            raw["dataset_line"].as_string().label("_dataset_line"), raw["provider"].as_string().label("_provider"))
+
+
+def _with_provenance(row: dict) -> dict:
+    """An exported row: the lead's fields and its provenance line (no helper columns)."""
+    raw = ({"generated": True} if row.pop("_generated") else
+           {"public_record": bool(row.pop("_public_record")), "dataset_line": row.pop("_dataset_line"),
+            "provider": row.pop("_provider")})
+    for key in ("_public_record", "_dataset_line", "_provider"):
+        row.pop(key, None)
+    return {**row, "provenance": export_provenance(raw, row.get("source"))}
+
+
+def view_query(view: rules.LeadView, provenance: bool = False) -> sa.Select:
+    """Every lead of the view, in the view's order (the table pages it, the export streams it with
+    ``provenance``: the columns ``_with_provenance`` reads)."""
+    columns = (*_COLUMNS, *_provenance_columns()) if provenance else _COLUMNS
+    return sa.select(*columns).where(*_conditions(view)).order_by(*_order(view.sort))
 
 
 def _page_query(view: rules.LeadView, limit: int, offset: int) -> sa.Select:
@@ -149,7 +171,8 @@ def has_leads(view: rules.LeadView) -> bool:
 
 
 def iter_leads(view: rules.LeadView, batch: int = 1000) -> Iterator[list[dict]]:
-    """The whole view in order, ``batch`` leads at a time, never more in memory.
+    """The whole view in order, ``batch`` leads at a time, never more in memory, each with its
+    ``provenance`` line.
 
     PostgreSQL: a server-side cursor inside a read-only transaction (a named
     cursor needs one). SQLite: the autocommit read connection of
@@ -160,15 +183,17 @@ def iter_leads(view: rules.LeadView, batch: int = 1000) -> Iterator[list[dict]]:
     if engine.dialect.name == "postgresql":
         with engine.connect() as conn:
             conn.exec_driver_sql("SET TRANSACTION READ ONLY")
-            result = conn.execution_options(stream_results=True, max_row_buffer=batch).execute(view_query(view))
+            result = conn.execution_options(stream_results=True, max_row_buffer=batch).execute(
+                view_query(view, provenance=True))
             for part in result.mappings().partitions(batch):
-                yield [dict(row) for row in part]
+                yield [_with_provenance(dict(row)) for row in part]
             conn.rollback()
         return
     with read_scope() as session:
-        result = session.connection().execution_options(stream_results=True).execute(view_query(view))
+        result = session.connection().execution_options(stream_results=True).execute(
+            view_query(view, provenance=True))
         for part in result.mappings().partitions(batch):
-            yield [dict(row) for row in part]
+            yield [_with_provenance(dict(row)) for row in part]
 
 
 def iter_csv(view: rules.LeadView, batch: int = 1000) -> Iterator[str]:

@@ -19,6 +19,7 @@ from marketplace.core import lead_map
 from marketplace.core import marketplace as rules
 from marketplace.db import get_engine
 from marketplace.services import record_views
+from marketplace.services.demo_data import listed_condition
 from marketplace.services.marketplace import (
     CARD_COLUMNS,
     SORT_ORDER,
@@ -79,7 +80,7 @@ def map_card(lead_id: str, user_id: uuid.UUID | None = None, database_url: str |
                                      user_leads_t.c.lead_id == leads_t.c.id).label("unlocked")
     else:
         unlocked = sa.false().label("unlocked")
-    statement = sa.select(*CARD_COLUMNS, unlocked).where(leads_t.c.id == key, leads_t.c.is_active == sa.true())
+    statement = sa.select(*CARD_COLUMNS, unlocked).where(leads_t.c.id == key, listed_condition())
     with get_engine(database_url).connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
         row = conn.execute(statement).first()
         chips = record_views.chip_labels(conn, [row.property_id]) if row is not None else {}

@@ -29,7 +29,9 @@ from marketplace.core.leads import provenance_line
 from marketplace.core.pricing import display_confidence, unlock_cost
 from marketplace.db import get_engine
 from marketplace.models import Lead, LeadFacet, UserLead, utcnow
+from marketplace.config import get_settings
 from marketplace.services import record_views
+from marketplace.services.demo_data import listed_condition
 
 leads_t = Lead.__table__
 facets_t = LeadFacet.__table__
@@ -204,7 +206,7 @@ def _price_conditions(filters: rules.Filters) -> list:
 
 
 def _lead_conditions(filters: rules.Filters, user_id: uuid.UUID | None) -> list:
-    conditions = [leads_t.c.is_active == sa.true()]
+    conditions = [listed_condition()]  # active; in production never a generated (demo) lead
     for group in rules.GROUPS:
         values = getattr(filters, group.field)
         if values:
@@ -213,7 +215,10 @@ def _lead_conditions(filters: rules.Filters, user_id: uuid.UUID | None) -> list:
 
 
 def counted_from_facets(filters: rules.Filters) -> bool:
-    """Whether ``lead_facets`` can count this filter (no price, place, "unlocked" or public-record tag)."""
+    """Whether ``lead_facets`` can count this filter (no price, place, "unlocked" or public-record tag).
+    Never in production: the facets count every active lead, and production lists no generated one."""
+    if get_settings().is_production:
+        return False
     return not filters.has_price and not rules.LEAD_ONLY_TAGS.intersection(filters.tags) and not any(
         getattr(filters, group.field) for group in rules.GROUPS if group.field not in FACET_GROUP_CONDITIONS)
 
@@ -241,7 +246,7 @@ def city_suggestions(states: tuple[str, ...] | list[str], database_url: str | No
         return []
     statement = (
         sa.select(leads_t.c.city)
-        .where(leads_t.c.is_active == sa.true(), leads_t.c.state.in_(list(states)))
+        .where(listed_condition(), leads_t.c.state.in_(list(states)))
         .group_by(leads_t.c.city)
         .order_by(sa.func.count().desc(), leads_t.c.city)
         .limit(CITY_SUGGESTIONS)

@@ -28,6 +28,7 @@ from sqlmodel import Session, select
 from marketplace.core import pipeline as rules
 from marketplace.core.deal import DealInputError, analysis_from_json
 from marketplace.core.headline import arv_used
+from marketplace.core.leads import export_provenance
 from marketplace.db import read_scope, session_scope
 from marketplace.messages.pipeline import PIPELINE_LOCKED
 from marketplace.models import DealAnalysisRow, Lead, PipelineEntry, PipelineNote, UserLead, utcnow
@@ -302,7 +303,7 @@ def csv_leads(user_id: uuid.UUID) -> Iterator[rules.CsvLead]:
         conn = session.connection()
         rows = conn.execute(
             sa.select(*_card_columns(), leads_t.c.asking_price, leads_t.c.arv, leads_t.c.comps_arv,
-                      leads_t.c.roi_basis, entries.c.id.label("entry_id"),
+                      leads_t.c.roi_basis, leads_t.c.raw_data, leads_t.c.source, entries.c.id.label("entry_id"),
                       entries.c.updated_at, analyses.c.inputs, analyses.c.updated_at.label("analysis_at"))
             .select_from(_board_from().outerjoin(
                 analyses, sa.and_(analyses.c.user_id == ul.c.user_id, analyses.c.lead_id == ul.c.lead_id)))
@@ -329,7 +330,7 @@ def csv_leads(user_id: uuid.UUID) -> Iterator[rules.CsvLead]:
             arv=arv_used(row.arv, row.comps_arv, row.roi_basis),
             stage=row.stage or rules.DEFAULT_STAGE, dead_reason=row.dead_reason, follow_up=row.follow_up_date,
             offer=row.offer_amount, notes=tuple(notes.get(row.entry_id, ())), analysis_saved_at=analysis_at,
-            headline=figures, updated_at=row.updated_at,
+            headline=figures, updated_at=row.updated_at, provenance=export_provenance(row.raw_data, row.source),
         )
 
 

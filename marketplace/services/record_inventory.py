@@ -1,10 +1,13 @@
 """The ingested public-record leads as a lead source for the bulk scraper, the webhook API and the
 explorer's manual scrape (issue 23, item 7).
 
-``scrape_source()`` is what a scrape draws from: this inventory when the open-data source is configured
-(``LeadSettings.records_configured``: ``OPEN_DATA_DATASETS`` non-empty, or BatchData lists), else the
-configured generator (``sources.get_source()``: the built-in demo leads by default, so ``make run`` stays
-offline on generated leads).
+``scrape_source()`` is what a scrape draws from: this inventory whenever there is a real one (the open-data
+source is configured, ``LeadSettings.records_configured``: ``OPEN_DATA_DATASETS`` non-empty or BatchData
+lists; or active public-record leads exist, ``services.demo_data.has_real_inventory``) and always in
+production; only a pure demo install asks the configured generator (``sources.get_source()``: the built-in
+demo leads by default, so ``make run`` stays offline on generated leads, labelled demo data). When fewer
+leads match than asked, the scrape delivers and charges those and says "Only N of M matched"; it never
+tops up with invented ones.
 
 ``PublicRecordInventory.search(criteria)`` reads active public-record leads (``leads.property_id`` set)
 matching the criteria, best motivation first, one page after another across calls (a scrape asks in chunks;
@@ -31,18 +34,21 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from marketplace.config import lead_settings
+from marketplace.config import get_settings, lead_settings
 from marketplace.core import scrape as scrape_rules
 from marketplace.db import read_scope
 from marketplace.models import Lead
+from marketplace.services.demo_data import has_real_inventory
 
 leads_t = Lead.__table__
 NAME = "public_records"
 
 
 def scrape_source() -> Any:
-    """The source scrapes draw from (module docstring)."""
-    if lead_settings().records_configured:
+    """The source scrapes draw from (module docstring): this inventory in production, when records are
+    configured, or whenever real (public-record or BatchData) leads exist; only a pure demo install
+    asks the generator."""
+    if get_settings().is_production or lead_settings().records_configured or has_real_inventory():
         return PublicRecordInventory()
     from marketplace.sources import get_source
 

@@ -1,10 +1,12 @@
-"""The explorer's Sources panel and its "Run now" (issue 23, item 7).
+"""The explorer's Sources panel and its "Run now", and the ``record_jobs`` rows every dataset pull is.
 
-"Run now" never pulls in the web process: ``enqueue`` writes a ``record_jobs`` row (status queued); the
-records worker (``jobs/worker.py``) polls every ``POLL_SECONDS``, ``claim_next`` takes the oldest queued job
-(an UPDATE guarded by ``status = 'queued'``, so two workers never take the same job), runs that dataset
-through ``jobs.records.run_next_job`` (``run_records_refresh(only=[id])``) (a refresh run of its own, so saved-search alerts
-fire for its new leads) and records ok or failed. The panel shows queued / running / ok / failed.
+A pull of one dataset is a ``record_jobs`` row (queued / running / ok / failed: what the panel shows) and a
+job on the queue (``jobs/queue.py``: Procrastinate on PostgreSQL, the worker's own poll on SQLite). "Run now"
+never pulls in the web process: ``enqueue`` writes the row (``jobs.queue.run_now`` then queues the job); the
+daily refresh writes one row per dataset in its own transaction (``add_jobs``). A worker takes a row with
+``start`` (an UPDATE guarded by ``status = 'queued'``, so two workers never run the same job; ``claim_next``
+also skips a dataset whose pull is running), stamps its heartbeat (``services.record_runs``) and records ok or
+failed with ``finish``. A job whose worker died is put back to ``queued`` by ``record_runs.reap``.
 
 A dataset can be run now when it has a live API and is enabled (``OPEN_DATA_DATASETS``, or a configured
 BatchData list): the worker runs only then (``make run`` starts it only then).
@@ -29,7 +31,7 @@ from marketplace.core import times
 from marketplace.core.errors import UserError
 from marketplace.db import read_scope, session_scope
 from marketplace.models import RecordJob, utcnow
-from marketplace.services import public_records, record_imports
+from marketplace.services import record_imports, record_runs
 
 log = logging.getLogger("marketplace.record_jobs")
 
@@ -69,12 +71,23 @@ class JobRow:
     requested_at: datetime
     finished_at: datetime | None
     error: str | None
+    trigger: str = "manual"
+    refresh_run_id: int | None = None
+    attempts: int = 0
+    new: bool = False  # ``enqueue``: this call queued it (False: the dataset's pending job was returned)
+
+
+def _pending(dataset_id: str) -> Any:
+    """Queued, or running with a live heartbeat (a running job whose worker died is not pending)."""
+    last = sa.func.coalesce(jobs_t.c.heartbeat_at, jobs_t.c.started_at)
+    return sa.and_(jobs_t.c.dataset_id == dataset_id, sa.or_(
+        jobs_t.c.status == "queued", sa.and_(jobs_t.c.status == "running", last >= record_runs.dead_before())))
 
 
 def enqueue(dataset_id: str, user_id: uuid.UUID | None) -> JobRow:
     """Queue a run of ``dataset_id`` (raises ``UserError`` when it cannot run now); a dataset already queued
-    or running is not queued twice (its job is returned), unless its run started longer than
-    ``public_records.RUN_STALE_AFTER`` ago (its worker died)."""
+    or running is not queued twice (its job is returned), unless its worker stopped beating
+    (``RECORD_DEAD_AFTER_SECONDS``)."""
     known = _datasets()
     dataset = known.get(dataset_id) if isinstance(dataset_id, str) else None
     if dataset is None:
@@ -82,43 +95,94 @@ def enqueue(dataset_id: str, user_id: uuid.UUID | None) -> JobRow:
     hint = run_now_hint(dataset)
     if hint:
         raise UserError(RUN_NOW_TITLE, f"{dataset.title}: {hint}.")
+    new = False
     with session_scope() as session:
         conn = session.connection()
-        alive = utcnow() - public_records.RUN_STALE_AFTER  # a job "running" longer than this died with its worker
-        pending = conn.execute(sa.select(jobs_t).where(
-            jobs_t.c.dataset_id == dataset_id,
-            sa.or_(jobs_t.c.status == "queued", sa.and_(jobs_t.c.status == "running", jobs_t.c.started_at > alive)))
-            .order_by(jobs_t.c.id.desc())).first()
+        pending = conn.execute(sa.select(jobs_t).where(_pending(dataset_id)).order_by(jobs_t.c.id.desc())).first()
         if pending is None:
             job_id = conn.execute(sa.insert(jobs_t).values(
-                dataset_id=dataset_id, requested_by=user_id, requested_at=utcnow(), status="queued")
-                .returning(jobs_t.c.id)).scalar_one()
-            pending = conn.execute(sa.select(jobs_t).where(jobs_t.c.id == job_id)).one()
-    return _job(pending)
+                dataset_id=dataset_id, requested_by=user_id, requested_at=utcnow(), status="queued",
+                trigger="manual").returning(jobs_t.c.id)).scalar_one()
+            pending, new = conn.execute(sa.select(jobs_t).where(jobs_t.c.id == job_id)).one(), True
+    return _job(pending, new)
 
 
-def _job(row: Any) -> JobRow:
-    return JobRow(row.id, row.dataset_id, row.status, row.requested_at, row.finished_at, row.error)
+def add_jobs(conn: Any, dataset_ids: list[str], refresh_run_id: int, trigger: str) -> list[JobRow]:
+    """In the caller's transaction: one queued job per dataset for refresh run ``refresh_run_id`` (the
+    daily refresh), skipping a dataset whose pull is already pending."""
+    rows = []
+    for dataset_id in dataset_ids:
+        if conn.execute(sa.select(jobs_t.c.id).where(_pending(dataset_id))).first() is not None:
+            continue
+        job_id = conn.execute(sa.insert(jobs_t).values(
+            dataset_id=dataset_id, requested_at=utcnow(), status="queued", trigger=trigger[:16],
+            refresh_run_id=refresh_run_id).returning(jobs_t.c.id)).scalar_one()
+        rows.append(_job(conn.execute(sa.select(jobs_t).where(jobs_t.c.id == job_id)).one(), True))
+    return rows
+
+
+def _job(row: Any, new: bool = False) -> JobRow:
+    return JobRow(row.id, row.dataset_id, row.status, row.requested_at, row.finished_at, row.error,
+                  row.trigger, row.refresh_run_id, row.attempts, new)
+
+
+def get(job_id: int, database_url: str | None = None) -> JobRow | None:
+    with read_scope(database_url) as session:
+        row = session.connection().execute(sa.select(jobs_t).where(jobs_t.c.id == job_id)).first()
+    return None if row is None else _job(row)
+
+
+def _take(conn: Any, job_id: int) -> JobRow | None:
+    now = utcnow()
+    taken = conn.execute(sa.update(jobs_t).where(jobs_t.c.id == job_id, jobs_t.c.status == "queued").values(
+        status="running", started_at=now, heartbeat_at=now, attempts=jobs_t.c.attempts + 1)).rowcount
+    return _job(conn.execute(sa.select(jobs_t).where(jobs_t.c.id == job_id)).one()) if taken else None
+
+
+def start(job_id: int, database_url: str | None = None) -> JobRow | None:
+    """Take queued job ``job_id`` (running, one more attempt); None when it is not queued (another worker
+    has it, or it finished)."""
+    with session_scope(database_url) as session:
+        return _take(session.connection(), job_id)
 
 
 def claim_next(database_url: str | None = None) -> JobRow | None:
-    """The oldest queued job, now running (None when there is none or another worker took it)."""
+    """The oldest queued job whose dataset has no live running pull, now running (None when there is
+    none or another worker took it): the embedded worker's poll."""
     with session_scope(database_url) as session:
         conn = session.connection()
-        row = conn.execute(sa.select(jobs_t.c.id).where(jobs_t.c.status == "queued")
+        last = sa.func.coalesce(jobs_t.c.heartbeat_at, jobs_t.c.started_at)
+        busy = sa.select(jobs_t.c.dataset_id).where(jobs_t.c.status == "running",
+                                                    last >= record_runs.dead_before()).scalar_subquery()
+        row = conn.execute(sa.select(jobs_t.c.id).where(jobs_t.c.status == "queued", jobs_t.c.dataset_id.not_in(busy))
                            .order_by(jobs_t.c.requested_at, jobs_t.c.id).limit(1)).first()
-        if row is None:
-            return None
-        taken = conn.execute(sa.update(jobs_t).where(jobs_t.c.id == row.id, jobs_t.c.status == "queued")
-                             .values(status="running", started_at=utcnow())).rowcount
-        if not taken:
-            return None
-        return _job(conn.execute(sa.select(jobs_t).where(jobs_t.c.id == row.id)).one())
+        return None if row is None else _take(conn, row.id)
+
+
+def queued(database_url: str | None = None) -> list[JobRow]:
+    """Every queued job, oldest first (the PostgreSQL worker queues any whose job is missing)."""
+    with read_scope(database_url) as session:
+        rows = session.connection().execute(sa.select(jobs_t).where(jobs_t.c.status == "queued")
+                                            .order_by(jobs_t.c.requested_at, jobs_t.c.id)).all()
+    return [_job(r) for r in rows]
+
+
+def set_refresh_run(job_id: int, refresh_run_id: int, database_url: str | None = None) -> None:
+    with session_scope(database_url) as session:
+        session.connection().execute(sa.update(jobs_t).where(jobs_t.c.id == job_id).values(
+            refresh_run_id=refresh_run_id))
+
+
+def unfinished_in_run(refresh_run_id: int, database_url: str | None = None) -> int:
+    """How many jobs of refresh run ``refresh_run_id`` are still queued or running."""
+    with read_scope(database_url) as session:
+        return session.connection().execute(sa.select(sa.func.count()).select_from(jobs_t).where(
+            jobs_t.c.refresh_run_id == refresh_run_id, jobs_t.c.status.in_(("queued", "running")))).scalar_one()
 
 
 def finish(job_id: int, status: str, run_id: int | None, error: str | None,
            database_url: str | None = None) -> None:
-    """Record a job's outcome (the worker's ``jobs.records.run_next_job``)."""
+    """Record a job's outcome (the worker's ``jobs.pulls.pull_job``)."""
     with session_scope(database_url) as session:
         session.connection().execute(sa.update(jobs_t).where(jobs_t.c.id == job_id).values(
             status=status, finished_at=utcnow(), run_id=run_id, error=(error or None) and error[:2000]))

@@ -25,6 +25,7 @@ from marketplace.core import saved_searches as rules
 from marketplace.core.errors import UserError
 from marketplace.db import read_scope, session_scope
 from marketplace.models import LeadRefreshRun, SavedSearch, SavedSearchCriterion, User, utcnow
+from marketplace.services.demo_data import listed_condition
 from marketplace.services.marketplace import (
     _facet_conditions,
     _lead_conditions,
@@ -99,7 +100,7 @@ def _matches_now(conn, user_id: uuid.UUID, rows: list, filters: dict) -> dict[in
         matching = [sa.and_(*_lead_conditions(filters[sid], user_id)[1:]) for sid in by_leads]
         values = conn.execute(
             sa.select(*[sa.func.coalesce(sa.func.sum(sa.case((m, 1), else_=0)), 0) for m in matching])
-            .where(leads_t.c.is_active == sa.true(), sa.or_(*matching))
+            .where(listed_condition(), sa.or_(*matching))
         ).one()
         counts.update({sid: int(n) for sid, n in zip(by_leads, values)})
     return counts
@@ -125,7 +126,7 @@ def _counts(conn, user_id: uuid.UUID, rows: list) -> dict[int, tuple[int, int]]:
     ]
     new_counts = conn.execute(
         sa.select(*new_sums).where(
-            leads_t.c.is_active == sa.true(), leads_t.c.created_at > oldest,
+            listed_condition(), leads_t.c.created_at > oldest,
             leads_t.c.refresh_run_id.in_(sa.select(runs_t.c.id).where(runs_t.c.started_at >= oldest)))
     ).one()
     return {row.id: (now_counts[row.id], int(new)) for row, new in zip(rows, new_counts)}

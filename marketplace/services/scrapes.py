@@ -51,12 +51,13 @@ from sqlmodel import select
 from marketplace.core import scrape as rules
 from marketplace.core.criteria import CriteriaError
 from marketplace.core.errors import UserError
-from marketplace.core.leads import provenance_line
+from marketplace.config import get_settings
+from marketplace.core.leads import export_provenance, is_generated
 from marketplace.core.sale_dates import parse_date
 from marketplace.core.pricing import credit_cost_for_confidence, display_confidence
 from marketplace.db import read_scope, session_scope
-from marketplace.messages import (ALL_HELD_MEANWHILE, INSUFFICIENT_CREDITS_TITLE, NOTHING_NEW, SCRAPE_FAILED_TITLE,
-                                  SOURCE_UNAVAILABLE, USER_NOT_FOUND)
+from marketplace.messages import (ALL_HELD_MEANWHILE, DEMO_SOURCE_REFUSED, INSUFFICIENT_CREDITS_TITLE, NOTHING_NEW,
+                                  SCRAPE_FAILED_TITLE, SOURCE_UNAVAILABLE, USER_NOT_FOUND)
 from marketplace.models import BulkScrape, HeldProperty, Lead, Profile, UserLead, utcnow
 from marketplace.services import ledger, unlock_counts
 from marketplace.services.marketplace import rebuild_facets
@@ -65,6 +66,7 @@ from marketplace.sources.markets import pin_cities
 
 log = logging.getLogger("marketplace.scrapes")
 
+BUILTIN_SOURCE = "builtin"  # sources.builtin.BuiltinSource.name: the demo generator
 CHUNK = 100          # leads asked of the source per step (progress is reported per step)
 TOP_UP_ROUNDS = 3    # extra asks when duplicates were dropped
 
@@ -195,6 +197,8 @@ def generate(user_id: uuid.UUID, request: rules.ScrapeRequest, source: LeadSourc
                 break
         with read_scope() as session:
             held_ids, held_addresses = held(session, user_id, batch)
+        if get_settings().is_production:
+            batch = [lead for lead in batch if not is_generated(lead.get("raw_data"))]  # never sold
         for lead in batch:
             key = rules.address_key(lead.get("address"), lead.get("zip_code"))
             listing = lead.get("external_id")
@@ -240,8 +244,9 @@ def _output_row(lead_id: uuid.UUID, lead: dict, created_at: datetime) -> dict:
         "is_high_roi": bool(lead.get("is_high_roi")),
         "is_new": bool(lead.get("is_new", True)),
         "created_at": created_at.isoformat(),
-        # 'Demo data (generated)' for the built-in source's leads (core.leads.provenance_line, the card's rule).
-        "provenance": provenance_line(lead.get("raw_data"), lead.get("source")),
+        # Where the lead comes from, on every row of every export: 'Demo data (generated)' for the built-in
+        # source's leads, 'Public record: <publisher>, <dataset>' (core.leads.export_provenance).
+        "provenance": export_provenance(lead.get("raw_data"), lead.get("source")),
         # The next sale or auction date, ISO (None without one): the results' "Auction Soon" (core.sale_dates).
         "sale_date": sale_date.isoformat() if (sale_date := parse_date(lead.get("sale_date"))) else None,
     }
@@ -292,7 +297,9 @@ def _generate_or_fail(user_id: uuid.UUID, request, source: LeadSource | None, pr
     if source is None:
         from marketplace.services.record_inventory import scrape_source
 
-        source = scrape_source()  # the public-record inventory when configured, else the generator
+        source = scrape_source()  # the real inventory when there is one (always in production), else the generator
+    if get_settings().is_production and getattr(source, "name", "") == BUILTIN_SOURCE:
+        raise ScrapeError(SCRAPE_FAILED_TITLE, DEMO_SOURCE_REFUSED)  # invented data is never sold
     try:
         leads = generate(user_id, request, source, progress, held)
     except CriteriaError as exc:

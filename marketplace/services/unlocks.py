@@ -20,10 +20,12 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
+from marketplace.config import get_settings
 from marketplace.core.errors import UserError
+from marketplace.core.leads import is_generated
 from marketplace.core.unlock_quote import UnlockQuote, quote_unlock
 from marketplace.db import read_scope, session_scope
-from marketplace.messages import ALREADY_UNLOCKED, ERROR_TITLE, LEAD_INACTIVE, LEAD_NOT_FOUND
+from marketplace.messages import ALREADY_UNLOCKED, DEMO_LEAD_NOT_FOR_SALE, ERROR_TITLE, LEAD_INACTIVE, LEAD_NOT_FOUND
 from marketplace.messages import UNLOCK_AUTH_REQUIRED as AUTH_REQUIRED
 from marketplace.models import Lead, Subscription, UserLead
 from marketplace.services import ledger, subscriptions, unlock_counts
@@ -54,11 +56,15 @@ def unlock_lead(user_id: uuid.UUID | None, lead_id: uuid.UUID | str, database_ur
         raise UnlockError(ERROR_TITLE, LEAD_NOT_FOUND) from None
     try:
         with session_scope(database_url) as session:
-            lead = session.exec(select(Lead.is_active, Lead.credit_cost).where(Lead.id == lead_uuid)).first()
+            lead = session.exec(select(Lead.is_active, Lead.credit_cost, Lead.raw_data)
+                                .where(Lead.id == lead_uuid)).first()
             if lead is None:
                 raise UnlockError(ERROR_TITLE, LEAD_NOT_FOUND)
             if not lead.is_active:
                 raise UnlockError(ERROR_TITLE, LEAD_INACTIVE)
+            if get_settings().is_production and is_generated(lead.raw_data):
+                # Invented data is never sold: production neither lists nor unlocks a generated lead.
+                raise UnlockError(ERROR_TITLE, DEMO_LEAD_NOT_FOR_SALE)
             unlocked = session.exec(
                 select(UserLead.id).where(UserLead.user_id == user_id, UserLead.lead_id == lead_uuid)).first()
             quote = _quote(session, user_id, unlocked is not None, lead.credit_cost)

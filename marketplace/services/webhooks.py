@@ -35,7 +35,7 @@ from marketplace.db import read_scope, session_scope
 from marketplace.messages import INVALID_AUTH_KEY, USER_NOT_FOUND
 from marketplace.models import (BulkScrape, Profile, SuperAdmin, WebhookIdempotencyKey, WebhookRefusal, WebhookRequest,
                                 utcnow)
-from marketplace.services import webhook_keys
+from marketplace.services import process_identity, webhook_keys
 from marketplace.services.auth_sessions import hash_token
 from marketplace.services.known_refusals import known_refusals
 
@@ -267,9 +267,9 @@ class Claim:
 
 def claim_idempotency_key(user_id: uuid.UUID, key: str, fingerprint: str, now: datetime | None = None) -> Claim:
     """Take ``key`` for this request before the scrape runs, or say why not. An answered key older
-    than ``IDEMPOTENCY_TTL_HOURS``, or an unanswered one older than ``IDEMPOTENCY_STALE_MINUTES``
-    (its worker died), is taken over. The UNIQUE (user_id, key) lets one of two concurrent
-    requests take it; the other is told it is busy."""
+    than ``IDEMPOTENCY_TTL_HOURS``, or an unanswered one whose server process is gone from this machine
+    (``process_identity``) or older than ``IDEMPOTENCY_STALE_MINUTES`` (its worker died), is taken over.
+    The UNIQUE (user_id, key) lets one of two concurrent requests take it; the other is told it is busy."""
     now = now or utcnow()
     try:
         with session_scope() as session:
@@ -277,8 +277,9 @@ def claim_idempotency_key(user_id: uuid.UUID, key: str, fingerprint: str, now: d
                 WebhookIdempotencyKey.user_id == user_id, WebhookIdempotencyKey.key == key).with_for_update()).first()
             if row is not None:
                 expired = row.created_at < now - timedelta(hours=contract.IDEMPOTENCY_TTL_HOURS)
-                stale = row.status is None and row.created_at < now - timedelta(
-                    minutes=contract.IDEMPOTENCY_STALE_MINUTES)
+                # unanswered and its server process is gone (or, held elsewhere, 15 minutes old): free
+                stale = row.status is None and (row.created_at < now - timedelta(
+                    minutes=contract.IDEMPOTENCY_STALE_MINUTES) or not process_identity.alive(row.holder))
                 if not (expired or stale):
                     if row.body_sha256 != fingerprint:
                         return Claim("mismatch")
@@ -287,7 +288,8 @@ def claim_idempotency_key(user_id: uuid.UUID, key: str, fingerprint: str, now: d
                     return Claim("replay", status=row.status, body=_replay_body(session, row))
                 session.delete(row)
                 session.flush()
-            claim = WebhookIdempotencyKey(user_id=user_id, key=key, body_sha256=fingerprint, created_at=now)
+            claim = WebhookIdempotencyKey(user_id=user_id, key=key, body_sha256=fingerprint, created_at=now,
+                                          holder=process_identity.current())
             session.add(claim)
             session.flush()
             claim_id = claim.id

@@ -14,6 +14,7 @@ import reflex as rx
 from marketplace.core.errors import UserError
 from marketplace.messages import RUN_QUEUED, RUN_QUEUED_TITLE, SOURCES_FAILED
 from marketplace.offloop import run_blocking
+from marketplace.jobs import queue
 from marketplace.services import record_jobs
 from marketplace.states.auth import error_toast, success_toast
 from marketplace.states.explorer import SECTION_RELOADS, ExplorerState
@@ -61,7 +62,7 @@ class ExplorerSourcesState(ExplorerState):
     @signed_in((SOURCES_FAILED, ""), super_admin=True)
     async def run_now(self, admin_id: uuid.UUID, dataset_id: str):
         try:
-            await run_blocking(record_jobs.enqueue, dataset_id, admin_id)
+            await run_blocking(queue.run_now, dataset_id, admin_id)
         except UserError as exc:
             return error_toast(exc.title, exc.message)
         await self._read_sources()

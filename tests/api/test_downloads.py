@@ -35,6 +35,7 @@ def test_csv_of_a_scrape(client, new_user):
     assert rows[0] == list(rules.CSV_COLUMNS)
     assert len(rows) == 13
     assert [r[0] for r in rows[1:]] == [lead["address"] for lead in result.leads]
+    assert [r[15] for r in rows[1:]] == ["Demo data (generated)"] * 12  # the provenance of every row
     stored = client.get(f"/api/scrapes/{sid}/csv", params={"token": token, "kind": "stored"})
     stamp = result.created_at.strftime("%Y%m%d-%H%M%S")
     assert stored.headers["content-disposition"] == f'attachment; filename="bulk-scrape-12-leads-{stamp}.csv"'

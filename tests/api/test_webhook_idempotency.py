@@ -180,3 +180,57 @@ def test_claims_expire_after_24_hours_and_stale_claims_are_taken_over(db_url, ne
     assert webhooks.expire(now=now + timedelta(hours=50))["idempotency_keys"] == 1
     with session_scope() as s:
         assert s.exec(select(func.count()).select_from(WebhookIdempotencyKey)).one() == 0
+
+
+def _fingerprint(user) -> str:
+    from marketplace.core import webhook as contract
+
+    return contract.validate_body(BODY).fingerprint(f"/functions/v1/webhook-bulk-scrape/{user.id}")
+
+
+def _dead_holder() -> str:
+    """The holder name of a server process on this machine that has exited (it died mid-request)."""
+    import subprocess
+    import sys
+
+    from marketplace.services import process_identity
+
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; print(open(f'/proc/self/stat').read()); "
+                             "sys.stdout.flush(); sys.stdin.read()"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    stat = proc.stdout.readline()
+    tick = stat.rsplit(")", 1)[1].split()[19]
+    holder = "|".join((*process_identity._machine(), str(proc.pid), tick))
+    assert process_identity.alive(holder)  # while it runs, its claim is busy
+    proc.kill()
+    proc.wait(10)
+    assert not process_identity.alive(holder)
+    return holder
+
+
+def test_a_key_held_by_a_dead_server_process_is_released_at_once_and_the_retry_charges_once(client, user_key):
+    import sqlalchemy as sa
+
+    user, key = user_key
+    # A first call took the key, then its server process was killed mid-scrape: nothing charged, no answer.
+    assert webhooks.claim_idempotency_key(user.id, "order-7f3a", _fingerprint(user)).outcome == "run"
+    with session_scope() as s:
+        s.execute(sa.update(WebhookIdempotencyKey.__table__).values(holder=_dead_holder()))
+    assert _state(user.id) == (10_000, 0)
+    retry = _post(client, user, key)  # a minute later, not fifteen
+    assert retry.status_code == 200 and "Idempotent-Replayed" not in retry.headers
+    assert _state(user.id) == (10_000 - 300, 1)
+    again = _post(client, user, key)
+    assert again.headers["Idempotent-Replayed"] == "true" and again.json() == retry.json()
+    assert _state(user.id) == (10_000 - 300, 1)
+
+
+def test_a_key_held_by_a_live_process_stays_busy(client, user_key):
+    user, key = user_key
+    assert webhooks.claim_idempotency_key(user.id, "order-7f3a", _fingerprint(user)).outcome == "run"
+    with session_scope() as s:
+        row = s.exec(select(WebhookIdempotencyKey)).one()
+        assert row.holder.split("|")[3] == str(__import__("os").getpid())  # this (live) process holds it
+    busy = _post(client, user, key)
+    assert busy.status_code == 409
+    assert _state(user.id) == (10_000, 0)

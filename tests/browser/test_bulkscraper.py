@@ -77,8 +77,9 @@ def test_scrape_91_leads_in_austin_end_to_end(page: Page, live_server, make_user
     rows = list(csv.reader(io.StringIO(open(download.path(), encoding="utf-8-sig").read())))
     assert rows[0] == ["Address", "City", "State", "Zip Code", "Lead Type", "Asking Price", "Market Value", "ARV",
                        "Rehab Estimate", "ROI (%)", "Beds", "Baths", "Square Footage", "Confidence Score",
-                       "Created Date"]
+                       "Created Date", "Provenance"]
     assert len(rows) == 92 and {r[1] for r in rows[1:]} == {"Austin"}
+    assert {r[15] for r in rows[1:]} == {"Demo data (generated)"}  # every row says where it comes from
 
     with session_scope(live_server.database_url) as s:
         scrape = s.exec(select(BulkScrape).where(BulkScrape.user_id == uuid.UUID(user["id"]))).one()

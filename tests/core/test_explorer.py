@@ -89,13 +89,15 @@ LEAD = {
 }
 
 
-def test_csv_has_22_columns_and_one_cell_each():
-    assert len(rules.CSV_COLUMNS) == 22 == len(set(rules.CSV_COLUMNS))
-    assert rules.csv_row(LEAD) == [
+def test_csv_has_the_spec_22_columns_then_provenance_and_one_cell_each():
+    assert len(rules.CSV_COLUMNS) == 23 == len(set(rules.CSV_COLUMNS))
+    assert rules.CSV_COLUMNS[-1] == "Provenance"
+    assert rules.csv_row({**LEAD, "provenance": "Demo data (generated)"}) == [
         "12345678-1234-5678-1234-567812345678", "2026-11-23T14:05:00+00:00", "Archived", "12 Oak St", "Austin",
         "TX", "78701", "Probate", "builtin", "250000", "300000", "340000", "25000", "18.5", "3", "2.5", "1500",
-        "85", "85", "Yes", "No", "pending",
+        "85", "85", "Yes", "No", "pending", "Demo data (generated)",
     ]
+    assert rules.csv_row(LEAD)[-1] == "N/A"
     text = rules.csv_chunk([LEAD, {**LEAD, "address": "=cmd|' /C calc'!A0", "city": "+1", "roi": None}], header=True)
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0] == list(rules.CSV_COLUMNS)

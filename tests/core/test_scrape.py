@@ -109,12 +109,19 @@ def test_csv_has_the_spec_columns_and_neutralizes_formulas():
         "rehab_estimate": 40000, "roi": 24.1234, "beds": 3, "baths": 2.5, "square_footage": 1800,
         "confidence_score": 91, "created_at": datetime(2026, 11, 20, 15, 0, tzinfo=timezone.utc),
     }
-    text = scrape.csv_text([lead, {**lead, "address": "12 Main St, Unit 4", "city": "-1", "roi": None}])
+    text = scrape.csv_text([{**lead, "provenance": "Demo data (generated)"},
+                            {**lead, "address": "12 Main St, Unit 4", "city": "-1", "roi": None}])
     rows = list(csv.reader(io.StringIO(text)))
-    assert rows[0] == list(scrape.CSV_COLUMNS) and len(rows[0]) == 15
+    # SPEC 9's 15 columns first and in order, then the provenance of every row (a deliberate 16th)
+    assert rows[0] == list(scrape.CSV_COLUMNS) and len(rows[0]) == 16
+    assert rows[0][:15] == ["Address", "City", "State", "Zip Code", "Lead Type", "Asking Price", "Market Value",
+                            "ARV", "Rehab Estimate", "ROI (%)", "Beds", "Baths", "Square Footage",
+                            "Confidence Score", "Created Date"]
+    assert rows[0][15] == "Provenance"
     assert rows[1] == ["'=HYPERLINK(\"http://evil\")", "'+Austin", "TX", "78701", "Probate", "250000", "320000",
-                       "360000", "40000", "24.1", "3", "2.5", "1800", "91", "2026-11-20"]
+                       "360000", "40000", "24.1", "3", "2.5", "1800", "91", "2026-11-20", "Demo data (generated)"]
     assert rows[2][0] == "12 Main St, Unit 4" and rows[2][1] == "'-1" and rows[2][9] == ""
+    assert rows[2][15] == "N/A"  # a row that says nothing about its origin never passes for a public record
     assert scrape.neutralize("@SUM(A1)") == "'@SUM(A1)"
     assert scrape.neutralize(-5) == "-5"
 
@@ -172,4 +179,4 @@ def test_need_and_delivered_messages_use_thousands_separators():
     assert scrape.need_credits_message(500, 20) == "You need 500 credits to run this scrape. You have 20 credits."
     assert scrape.delivered_shortfall(1_000, 1_000) == ""
     assert scrape.delivered_shortfall(1_000, 640) == \
-        "Only 640 of 1,000 leads matched your criteria; you were charged for 640."
+        "Only 640 of 1,000 matched your criteria; you were charged for the 640 delivered."

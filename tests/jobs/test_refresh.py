@@ -145,3 +145,18 @@ def test_catch_up_only_after_eight_without_a_completed_run(db_url):
     assert scheduler.due_for_catch_up(MORNING) is True
     refresh.run_refresh(now=MORNING, source=BuiltinSource(seed=1), count=1)
     assert scheduler.due_for_catch_up(MORNING + timedelta(hours=2)) is False
+
+
+def test_production_never_refreshes_from_the_built_in_generator(db_url, monkeypatch):
+    """The generator makes demo data, never sold: in production the daily run adds nothing and records
+    no run (its leads come from the records worker)."""
+    from marketplace.config import reload_settings
+
+    monkeypatch.setenv("APP_ENV", "production")
+    monkeypatch.delenv("LEAD_SOURCE", raising=False)
+    reload_settings()
+    result = refresh.run_refresh(now=MORNING, count=5)
+    assert result == {"status": "skipped", "run_key": "2026-11-21", "reason": "the built-in generator is demo data"}
+    assert _counts() == (0, 0, 0)
+    with session_scope() as s:
+        assert s.exec(select(func.count()).select_from(LeadRefreshRun)).one() == 0

@@ -140,9 +140,10 @@ def test_export_route_streams_the_view_for_a_super_admin_only(leads, client, new
     assert res.status_code == 200
     assert res.headers["content-disposition"] == f'attachment; filename="leads-export-{utcnow():%Y-%m-%d}.csv"'
     rows = _csv(res)
-    assert rows[0] == list(rules.CSV_COLUMNS) and len(rows[0]) == 22
+    assert rows[0] == list(rules.CSV_COLUMNS) and len(rows[0]) == 23
     assert [r[6] for r in rows[1:]] == ["78702", "75201", "78701", "78799"]
-    assert {len(r) for r in rows} == {22}
+    assert {len(r) for r in rows} == {23}
+    assert all(r[22] for r in rows[1:])  # every row says where its data comes from
     assert rows[1][2] == "Active" and rows[2][2] == "Archived"
 
     params = {"q": view.query, "status": view.status, "sort": view.sort}

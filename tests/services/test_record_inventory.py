@@ -73,8 +73,8 @@ def test_a_scrape_buys_public_record_leads_themselves_without_owner_data(records
     again = scrapes.run_scrape(user.id, rules.ScrapeRequest(lead_count=records, states=("IL",), **ANY))
     assert not ids & {row["id"] for row in again.leads}
     assert again.leads_generated == records - 5
-    assert again.shortfall == (f"Only {records - 5:,} of {records:,} leads matched your criteria; "
-                               f"you were charged for {records - 5:,}.")
+    assert again.shortfall == (f"Only {records - 5:,} of {records:,} matched your criteria; "
+                               f"you were charged for the {records - 5:,} delivered.")
 
 
 def test_criteria_filter_the_inventory(records, new_user):

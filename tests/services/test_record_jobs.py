@@ -51,8 +51,9 @@ def test_run_now_is_refused_with_the_datasets_hint(db_url, monkeypatch):
     assert record_jobs.claim_next().id == first.id
     assert record_jobs.claim_next() is None  # taken once
     assert record_jobs.enqueue(CHICAGO, None).id == first.id  # running
-    with get_engine().begin() as conn:  # its worker died seven hours ago
-        conn.execute(sa.update(RecordJob.__table__).values(started_at=utcnow() - timedelta(hours=7)))
+    with get_engine().begin() as conn:  # its worker died: no heartbeat for two minutes (RECORD_DEAD_AFTER_SECONDS 60)
+        gone = utcnow() - timedelta(minutes=2)
+        conn.execute(sa.update(RecordJob.__table__).values(started_at=gone, heartbeat_at=gone))
     assert record_jobs.enqueue(CHICAGO, None).id != first.id
 
 

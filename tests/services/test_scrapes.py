@@ -128,7 +128,7 @@ def test_fewer_leads_than_asked_are_charged_as_delivered(new_user):
     assert (result.lead_count, result.leads_generated) == (60, 35)
     assert result.credits_used == rules.scrape_cost(35) == 3_325  # the tier of 35 leads (5%), not of 60
     assert result.balance == 10_000 - 3_325
-    assert result.shortfall == "Only 35 of 60 leads matched your criteria; you were charged for 35."
+    assert result.shortfall == "Only 35 of 60 matched your criteria; you were charged for the 35 delivered."
     _invariant(user.id)
 
 

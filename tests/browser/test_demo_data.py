@@ -1,0 +1,114 @@
+"""A demo install says so: the demo-data banner on every page (public, signed in, super admin, the demo
+checkout and the 404 page), the note beside the claims about public records, and a real-only install
+shows neither. The test server runs without a public-record source, on generated leads: a demo install."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date
+
+import sqlalchemy as sa
+from playwright.sync_api import Page, expect
+
+from marketplace.config import PROJECT_ROOT
+from marketplace.db import get_engine
+from marketplace.models import Lead
+from marketplace.services import purchases, record_imports
+from marketplace.services.demo_data import DEMO_CHECK_SECONDS, generated_condition
+from marketplace.services.marketplace import rebuild_facets_now
+from tests.browser import leads
+from tests.browser.conftest import ARTIFACTS
+from tests.browser.helpers import start_session
+
+BANNER = "Demo install: the leads on this site are generated demo data, not public records."
+NOTE = "This demo install serves generated demo data."
+PUBLIC = ["/", "/marketplace", "/bulkscraper", "/pricing", "/about", "/contact", "/legal", "/legal/terms",
+          "/legal/disclaimer", "/auth", "/auth/reset", "/purchase-credits", "/no-such-page/at-all"]
+SIGNED_IN = ["/dashboard", "/marketplace", "/bulkscraper", "/purchase-credits", "/property/{lead}",
+             "/demo-checkout/{checkout}"]
+# Where a claim about public records is made, and its note is shown beside it on a demo install.
+CLAIMS = {"/": "100% legal public-record data", "/pricing": "100% legal public-record data",
+          "/about": "100% legal public-record data", "/marketplace": "derived from public records",
+          "/contact": "Leads come from public records", "/legal/disclaimer": "lawfully available public records",
+          "/auth": "LeadVault turns public records"}
+CHICAGO_FILE = (PROJECT_ROOT / "tests" / "fixtures" / "public_records" / "chi-vacant-buildings-violations"
+                / "vacant_and_abandoned_buildings_violations_sample.csv")
+
+
+def _banner(page: Page, path: str) -> None:
+    page.goto(path)
+    banner = page.locator("#demo-data-banner")
+    expect(banner, f"{path}: demo banner").to_have_text(BANNER)
+    expect(banner, f"{path}: demo banner").to_be_visible()
+    expect(page.locator("#demo-data-banner")).to_have_count(1)
+
+
+def test_a_demo_install_shows_its_banner_on_every_page(page: Page, live_server, make_user):
+    row = leads.make_lead()
+    leads.store(live_server, row)
+    for path in PUBLIC:
+        _banner(page, path)
+    for path, claim in CLAIMS.items():
+        page.goto(path)
+        footer = page.locator("#footer-legal-note")
+        expect(footer).to_contain_text("100% legal public-record data.")
+        expect(footer).to_contain_text(NOTE)
+        expect(page.get_by_text(claim).first).to_be_visible()
+        expect(page.locator("main .lv-demo-claim-note").filter(has_text=NOTE).first,
+               f"{path}: the claim's note").to_be_visible()
+
+    user = make_user(credits=500)
+    leads.unlock(live_server, user, row)
+    checkout = purchases.start_purchase(uuid.UUID(user["id"]), "starter")
+    start_session(page, live_server.database_url, user["id"])
+    for path in SIGNED_IN:
+        _banner(page, path.format(lead=row["id"], checkout=checkout.id))
+    admin = make_user(admin=True)
+    start_session(page, live_server.database_url, admin["id"])
+    _banner(page, "/explorerdev")
+
+    page.set_viewport_size({"width": 375, "height": 740})
+    page.goto("/")
+    expect(page.locator("#demo-data-banner")).to_be_visible()
+    box = page.locator("#demo-data-banner").bounding_box()
+    assert box is not None and box["width"] <= 375 and box["y"] == 0
+    page.screenshot(path=str(ARTIFACTS / "demo-banner-375.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto("/")
+    page.screenshot(path=str(ARTIFACTS / "demo-banner-1280.png"))
+
+
+def test_a_real_only_install_shows_no_banner_and_plain_claims(page: Page, live_server):
+    """No generated lead listed and a real inventory: the page load's check takes the banner and the
+    notes away (an install configured with a public-record source never prerenders them)."""
+    engine = get_engine(live_server.database_url)
+    leads_t = Lead.__table__
+    with engine.begin() as conn:
+        generated = conn.execute(sa.select(leads_t.c.id).where(
+            leads_t.c.is_active == sa.true(), generated_condition())).scalars().all()
+        records_before = set(conn.execute(sa.select(leads_t.c.id).where(
+            leads_t.c.is_active == sa.true(), leads_t.c.property_id.is_not(None))).scalars())
+    try:
+        with engine.begin() as conn:
+            conn.execute(sa.update(leads_t).where(leads_t.c.id.in_(generated)).values(is_active=False))
+        rebuild_facets_now(live_server.database_url)
+        record_imports.import_file("chi-vacant-buildings-violations", CHICAGO_FILE, today=date(2026, 11, 25),
+                                   database_url=live_server.database_url)
+        page.wait_for_timeout(int((DEMO_CHECK_SECONDS + 1) * 1000))  # the server's cached answer expires
+        for path in ("/", "/pricing", "/marketplace", "/about"):
+            page.goto(path)
+            page.wait_for_load_state("networkidle")
+            expect(page.locator("#demo-data-banner"), f"{path}: no demo banner").to_have_count(0)
+            expect(page.locator(".lv-demo-claim-note"), f"{path}: no demo note").to_have_count(0)
+            expect(page.locator("#footer-legal-note")).to_have_text(
+                "100% legal public-record data. LeadVault does not broker real-estate transactions and nothing on "
+                "this site is investment advice.")
+    finally:
+        with engine.begin() as conn:
+            conn.execute(sa.update(leads_t).where(leads_t.c.id.in_(generated)).values(is_active=True))
+            conn.execute(sa.update(leads_t).where(leads_t.c.property_id.is_not(None),
+                                                  leads_t.c.id.not_in(records_before)).values(is_active=False))
+        rebuild_facets_now(live_server.database_url)
+        # Let the server's cached "real only" answer expire: the tests after this one meet a demo install again.
+        page.wait_for_timeout(int((DEMO_CHECK_SECONDS + 1) * 1000))
+
