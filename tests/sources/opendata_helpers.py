@@ -51,3 +51,12 @@ def redated_copy(path: Path, column: str, day, dest: Path, fmt: str = "%m/%d/%Y"
         writer.writeheader()
         writer.writerows(rows)
     return dest
+
+
+def chicago_as_of(day, folder: Path | None = None) -> Path:
+    """The Chicago vacant-building sample with every notice issued on ``day`` (a temporary copy)."""
+    import tempfile
+
+    folder = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix="chicago-sample-"))
+    dataset_id = "chi-vacant-buildings-violations"
+    return redated_copy(sample(dataset_id), "Issued Date", day, folder / SAMPLES[dataset_id])
