@@ -23,7 +23,10 @@ def test_0021_backfills_the_count_from_user_leads(db_url):
         assert "unlock_count" not in existing
         table = sa.Table("leads", sa.MetaData(), *[c._copy() for c in Lead.__table__.columns if c.name in existing])
         row = lead()
-        s.execute(sa.insert(table).values({name: getattr(row, name) for name in existing}))
+        values = {name: getattr(row, name) for name in existing}
+        # Before 0020 the owner flags were NOT NULL booleans (unknown did not exist yet).
+        values.update({flag: bool(values.get(flag)) for flag in ("absentee_owner", "out_of_state_owner")})
+        s.execute(sa.insert(table).values(values))
         return row.id
 
     _migrate(db_url, lambda cfg: command.downgrade(cfg, "0018"))

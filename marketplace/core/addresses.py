@@ -174,14 +174,3 @@ def zip_city_state(zip_code: str | None) -> tuple[str, str] | None:
         return None
     return (rows[0]["city"], rows[0]["state"]) if rows else None
 
-
-def owner_flags(address: str | None, state: str | None, mailing_address: str | None,
-                mailing_state: str | None) -> tuple[bool, bool]:
-    """(absentee owner, out-of-state owner) from the property and the owner's mailing address.
-
-    Absentee: the mailing street line is known and is not the property's street (``same_street``: spelling
-    and units aside). Out of state: the mailing state is known and is not the property's state (an
-    out-of-state owner is also absentee). Unknown mailing data flags nothing."""
-    out_of_state = bool(mailing_state and state and clean(mailing_state) != clean(state))
-    absentee = out_of_state or bool(clean(mailing_address) and not same_street(mailing_address, address))
-    return absentee, out_of_state

@@ -45,6 +45,9 @@ class SearchCriteria:
     roi: Range = field(default_factory=Range)
     confidence: Range = field(default_factory=Range)
     beds: Range = field(default_factory=Range)
+    # Bank-owned (REO) leads asked for (the owner of record is a lender or servicer): with ``lead_types``,
+    # leads of those types or bank-owned ones; without, bank-owned leads only. Unknown never matches.
+    bank_owned: bool = False
 
     def validate(self, max_count: int = 1000) -> None:
         if not 1 <= self.count <= max_count:

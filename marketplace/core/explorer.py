@@ -26,6 +26,7 @@ from marketplace.core.headline import arv_used
 from marketplace.core.leads import US_STATES
 from marketplace.core.marketplace import percent, usd
 from marketplace.core.scrape import neutralize
+from marketplace.core.address_display import display_city, display_street
 from marketplace.core.times import UTC_NAME, format_date
 from marketplace.messages import NO_PROVENANCE
 
@@ -175,12 +176,12 @@ def table_row(lead: Mapping[str, Any], zone_name: str = UTC_NAME) -> dict[str, s
     return {
         "id": str(lead["id"]),
         "created": _created(lead.get("created_at"), zone_name),
-        "address": lead.get("address") or "",
-        "city": lead.get("city") or "",
+        "address": display_street(lead.get("address")),
+        "city": display_city(lead.get("city")),
         "state": lead.get("state") or "",
         "zip": lead.get("zip_code") or "",
         "lead_type": lead.get("lead_type") or "",
-        "place": " ".join(part for part in (f"{lead.get('city') or ''},", lead.get("state") or "",
+        "place": " ".join(part for part in (f"{display_city(lead.get('city'))},", lead.get("state") or "",
                                                lead.get("zip_code") or "") if part.strip(",")),
         "price": usd(lead.get("asking_price")),
         "market": usd(lead.get("zestimate")),
@@ -221,7 +222,7 @@ def csv_row(lead: Mapping[str, Any]) -> list[str]:
         str(lead["id"]),
         created.isoformat() if isinstance(created, datetime) else created,
         "Active" if lead.get("is_active") else "Archived",
-        lead.get("address"), lead.get("city"), lead.get("state"), lead.get("zip_code"),
+        display_street(lead.get("address")), display_city(lead.get("city")), lead.get("state"), lead.get("zip_code"),
         lead.get("lead_type"), lead.get("source"),
         # The ARV the ROI beside it rests on (core.headline: the comps ARV or the estimate).
         lead.get("asking_price"), lead.get("zestimate"),

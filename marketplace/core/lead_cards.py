@@ -22,7 +22,8 @@ from marketplace.core import marketplace as rules
 from marketplace.core.holders import held_text
 from marketplace.core.images import card_picture, split_pictures
 from marketplace.core.unlock_quote import quote_unlock
-from marketplace.messages import CARD_LOGIN, ILLUSTRATION_NOTE, IMAGE_STATUS_TEXT, PICTURE_NOUN, VIEW_ILLUSTRATION
+from marketplace.messages import (BANK_OWNED_LABEL, CARD_LOGIN, ILLUSTRATION_NOTE, IMAGE_STATUS_TEXT,
+                                  MAILING_UNKNOWN_LABEL, PICTURE_NOUN, VIEW_ILLUSTRATION)
 
 MAX_CARD_IMAGES = 4  # SPEC 2: the primary picture plus up to 3 more
 CHIP_SEPARATOR = "|"  # between a card's chip labels (no label has one)
@@ -86,9 +87,16 @@ class CardView:
     action_href: str = ""
 
 
-def owner_flags(absentee: bool, out_of_state: bool) -> list[str]:
-    """The owner flags' chips (issue 23): shown before the unlock, the owner's name and address never."""
-    return [label for flag, label in ((absentee, "Absentee owner"), (out_of_state, "Out-of-state owner")) if flag]
+def owner_flags(absentee: bool | None, out_of_state: bool | None, bank_owned: bool | None = None,
+                public_record: bool = False) -> list[str]:
+    """The owner flags' chips: shown before the unlock, the owner's name and address never. The flags are
+    three-valued (``core.owner_flags``): a public-record lead whose record has no mailing address says
+    'Owner mailing address unknown', never that the owner is local."""
+    chips = [label for flag, label in ((bank_owned, BANK_OWNED_LABEL), (absentee, "Absentee owner"),
+                                       (out_of_state, "Out-of-state owner")) if flag is True]
+    if public_record and absentee is None and out_of_state is None:
+        chips.append(MAILING_UNKNOWN_LABEL)
+    return chips
 
 
 def motivation_text(score: int | None) -> str:
@@ -181,8 +189,8 @@ def card_data(lead: Any, is_sample: bool = False) -> dict:
         "picture_note": ILLUSTRATION_NOTE if drawn else "",
         "provenance": data.get("provenance") or "",
         "signals": CHIP_SEPARATOR.join(data.get("signals") or ()),
-        "owner_flags": CHIP_SEPARATOR.join(owner_flags(bool(data.get("absentee_owner")),
-                                                       bool(data.get("out_of_state_owner")))),
+        "owner_flags": CHIP_SEPARATOR.join(owner_flags(data.get("absentee_owner"), data.get("out_of_state_owner"),
+                                                       data.get("bank_owned"), bool(data.get("public_record")))),
         "motivation": motivation_text(data.get("motivation_score")),
         "roi_label": roi_label(data["asking_price"], roi, basis),
         "arv_term": headline.arv_term(basis),

@@ -14,7 +14,7 @@ from marketplace.core import filter_values as values
 from marketplace.core.holders import HELD_BANDS, HELD_SORT
 from marketplace.core.leads import LEAD_TYPES, LISTING_URL_KEYS, is_generated
 from marketplace.core.limits import MAX_PLACES
-from marketplace.messages import COUNTDOWN
+from marketplace.messages import BANK_OWNED_LABEL, COUNTDOWN
 from marketplace.messages.holders import HELD_SORT_LABEL
 
 PACIFIC = ZoneInfo("America/Los_Angeles")
@@ -55,10 +55,11 @@ TAGS = (
     ("two_signals", "2+ signals"),
     ("absentee", "Absentee owner"),
     ("out_of_state", "Out-of-state owner"),
+    ("bank_owned", BANK_OWNED_LABEL),
 )
 # Tags ``lead_facets`` has no column for: counted over ``leads`` (services.marketplace). "Auction Soon"
 # depends on today's date (core.sale_dates), which a facet recount once a refresh cannot follow.
-LEAD_ONLY_TAGS = frozenset({"unlocked", "two_signals", "absentee", "out_of_state", "auction_soon"})
+LEAD_ONLY_TAGS = frozenset({"unlocked", "two_signals", "absentee", "out_of_state", "bank_owned", "auction_soon"})
 SORTS = (
     ("roi_desc", "Highest ROI"),
     ("newest", "Newest"),

@@ -28,6 +28,7 @@ from marketplace.core.leads import LEAD_TYPES, US_STATES
 from marketplace.core.limits import (MAX_PIPELINE_NOTES, PIPELINE_NOTE_MAX_LENGTH, PIPELINE_REASON_MAX_LENGTH,
                                      PIPELINE_SEARCH_MAX_LENGTH)
 from marketplace.core.scrape import neutralize
+from marketplace.core.address_display import display_city, display_street
 from marketplace.messages import NO_PROVENANCE
 from marketplace.messages import pipeline as msg
 
@@ -315,7 +316,8 @@ def notes_cell(notes: tuple[tuple[datetime, str], ...]) -> str:
 def csv_row(lead: CsvLead) -> list[str]:
     h = lead.headline
     cells: list[Any] = [
-        lead.address, lead.city, lead.state, lead.zip_code, lead.lead_type, stage_label(lead.stage),
+        display_street(lead.address), display_city(lead.city), lead.state, lead.zip_code, lead.lead_type,
+        stage_label(lead.stage),
         lead.dead_reason or "", lead.follow_up.isoformat() if lead.follow_up else "", lead.offer,
         # With a saved analysis, its ARV (the one its profit is computed from); else the lead's.
         notes_cell(lead.notes), lead.asking_price, _rounded(h.arv) if h else lead.arv,

@@ -13,10 +13,13 @@ from marketplace.core import headline, sale_dates
 from marketplace.core.holders import held_text
 from marketplace.core.images import allowed_images, split_pictures
 from marketplace.core.lead_cards import number_text
+from marketplace.core.lead_cards import owner_flags as owner_flag_chips
 from marketplace.core.leads import provenance_line
 from marketplace.core.marketplace import external_links, percent, usd
 from marketplace.core.pricing import display_confidence, potential_profit
 from marketplace.core.times import UTC_NAME, format_date, format_datetime
+from marketplace.core.address_display import display_city, display_street
+from marketplace.core.property_classes import describe as describe_class
 from marketplace.messages import (
     GALLERY_COUNT, GALLERY_TITLE, ILLUSTRATION_NOTE, IMAGE_STATUS_TEXT, PICTURE_ALT, PICTURE_NOUN, PICTURES_LATER,
     VIEW_ALL_PICTURES, VIEW_PICTURE,
@@ -131,7 +134,7 @@ class RecordSection:
     signals: list[dict[str, str]] = field(default_factory=list)  # label, source, record, as_of, retrieved, url
     closed: list[str] = field(default_factory=list)
     owner: dict[str, str] = field(default_factory=dict)          # name, mailing ('N/A' when missing)
-    flags: list[str] = field(default_factory=list)               # 'Absentee owner', 'Out-of-state owner'
+    flags: list[str] = field(default_factory=list)  # 'Absentee owner', ..., 'Owner mailing address unknown'
     motivation: str = ""                                         # '72/100'
     reasons: list[str] = field(default_factory=list)
     confidence_reasons: list[str] = field(default_factory=list)
@@ -153,7 +156,8 @@ def zoned_source_line(line: str, retrieved_at: Any, zone_name: str) -> str:
 
 def _mailing(owner: Any) -> str:
     place = " ".join(part for part in (owner.mailing_state, owner.mailing_zip) if part)
-    parts = [part for part in (owner.mailing_address, owner.mailing_city, place) if part]
+    parts = [part for part in (display_street(owner.mailing_address), display_city(owner.mailing_city), place)
+             if part]
     return ", ".join(parts) if parts else "N/A"
 
 
@@ -173,10 +177,11 @@ def record_section(panel: Any, zone_name: str = UTC_NAME) -> RecordSection:
         "url": chip.record_url or "",
     } for chip in panel.chips]
     owner = panel.owner
-    flags = [label for flag, label in ((panel.absentee_owner, "Absentee owner"),
-                                       (panel.out_of_state_owner, "Out-of-state owner")) if flag]
+    flags = owner_flag_chips(panel.absentee_owner, panel.out_of_state_owner, getattr(panel, "bank_owned", None),
+                             public_record=True)
     facts = [{"label": label, "value": str(value)} for label, value in (
-        ("Parcel ID", panel.parcel_id), ("Year built", panel.year_built), ("Property class", panel.property_class))
+        ("Parcel ID", panel.parcel_id), ("Year built", panel.year_built),
+        ("Property class", describe_class(getattr(panel, "class_dataset", None), panel.property_class)))
         if value not in (None, "")]
     hints = {
         "asking_basis": NO_ASKING_BASIS,
@@ -238,8 +243,8 @@ def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name
         if raw.get(key) not in (None, "")
     ]
     details = {
-        "address": lead.address,
-        "place": f"{lead.city}, {lead.state} {lead.zip_code}".strip(),
+        "address": display_street(lead.address),
+        "place": f"{display_city(lead.city)}, {lead.state} {lead.zip_code}".strip(),
         "lead_type": lead.lead_type,
         "source": lead.source,
         "provenance": provenance_line(raw, lead.source),

@@ -9,7 +9,8 @@ import dataclasses
 from datetime import date
 from typing import Any
 
-from marketplace.core.addresses import owner_flags
+from marketplace.core import owner_flags as owners
+from marketplace.core.addresses import split_unit, zip5
 from marketplace.core.records import MappedRecord
 
 
@@ -26,7 +27,9 @@ def facts_mark(record: MappedRecord) -> tuple[date, str]:
 def property_values(record: MappedRecord, existing: Any, dataset_id: str, state: str) -> dict:
     """The property columns the record sets (only the values it has). A record at least as new as the one
     the property's facts came from (``facts_as_of``, then ``facts_record``) replaces them; an older one
-    only fills the facts still missing."""
+    only fills the facts still missing. The owner flags (absentee, out of state, bank-owned) follow from the
+    property's address and the owner's name and mailing address it ends up with (``core.owner_flags``)."""
+    record = owners.with_mailing(record)
     facts = {name: getattr(record, name) for name in FACT_COLUMNS if getattr(record, name) is not None}
     as_of, mark = facts_mark(record)
     newer = existing is None or (as_of, mark) >= (existing.facts_as_of or date.min, existing.facts_record or "")
@@ -40,12 +43,26 @@ def property_values(record: MappedRecord, existing: Any, dataset_id: str, state:
             values["value_dataset_id"] = dataset_id
         if record.sale_price is not None and record.sale_date is not None:
             values["last_sale_price"], values["last_sale_date"] = record.sale_price, record.sale_date
-    address = values.get("mailing_address", getattr(existing, "mailing_address", None))
-    mailing_state = values.get("mailing_state", getattr(existing, "mailing_state", None))
-    street = getattr(existing, "address", None) or record.address
-    state = getattr(existing, "state", None) or state
-    values["absentee_owner"], values["out_of_state_owner"] = owner_flags(street, state, address, mailing_state)
+    values.update(owner_values(record, existing, values, state))
     return values
+
+
+def owner_values(record: MappedRecord, existing: Any, values: dict, state: str) -> dict:
+    """The property's owner flags from its address and the owner's name and mailing address as they will be
+    stored (the record's new values over the existing row's)."""
+    def current(name: str) -> Any:
+        return values[name] if name in values else getattr(existing, name, None)
+
+    mailing = owners.Mailing(street=current("mailing_address"), city=current("mailing_city"),
+                             state=current("mailing_state"), zip_code=current("mailing_zip"))
+    if existing is not None and getattr(existing, "address", None):
+        street, unit, site_zip = existing.address, existing.unit, existing.zip_code
+    else:
+        (street, unit), site_zip = split_unit(record.address, record.unit), zip5(record.zip_code)
+    state = getattr(existing, "state", None) or state
+    absentee, out_of_state = owners.owner_flags(street, unit, site_zip, state, mailing)
+    return {"absentee_owner": absentee, "out_of_state_owner": out_of_state,
+            "bank_owned": owners.is_bank_owned(current("owner_name"))}
 
 
 def signal_values(record: MappedRecord, property_id: int, today: date) -> dict:

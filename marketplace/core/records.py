@@ -57,6 +57,9 @@ class MappedRecord:
     mailing_city: str | None = None
     mailing_state: str | None = None
     mailing_zip: str | None = None
+    # The owner's name and mailing address in one line, as some reports print them (Baltimore's "Owner
+    # Address"): split by ``core.owner_flags.mailing_from_block`` when the parts above are missing.
+    mailing_block: str | None = None
     # Property facts
     beds: int | None = None
     baths: float | None = None

@@ -24,6 +24,7 @@ from functools import cached_property
 from marketplace import messages, routes
 from marketplace.core import marketplace as rules
 from marketplace.core import sale_dates
+from marketplace.core.address_display import display_city, display_street
 from marketplace.core.errors import UserError
 from marketplace.core.filter_values import city_key, price_range_label
 from marketplace.core.holders import held_band, held_chip
@@ -102,9 +103,10 @@ def place_groups(filters: rules.Filters) -> int:
 
 
 def lead_facets(lead_type: str, roi: float | None, square_footage: int | None, is_new: bool,
-                is_high_roi: bool, signal_count: int = 0, absentee_owner: bool = False,
-                out_of_state_owner: bool = False, sale_date: date | None = None,
-                today: date | None = None, unlock_count: int = 0) -> frozenset[tuple[str, str]]:
+                is_high_roi: bool, signal_count: int = 0, absentee_owner: bool | None = None,
+                out_of_state_owner: bool | None = None, sale_date: date | None = None,
+                today: date | None = None, unlock_count: int = 0,
+                bank_owned: bool | None = None) -> frozenset[tuple[str, str]]:
     """The (group, value) pairs a lead offers to the criteria (a lead of unknown size offers no size;
     a public-record lead its '2+ signals', 'Absentee owner' and 'Out-of-state owner' tags; a lead whose
     ``sale_date`` is within 30 days of ``today`` 'Auction Soon', ``core.sale_dates``; how many investors
@@ -122,7 +124,8 @@ def lead_facets(lead_type: str, roi: float | None, square_footage: int | None, i
         values.add(("tag", sale_dates.AUCTION_SOON_TAG))
     values.update(("tag", tag) for tag, flag in (("two_signals", (signal_count or 0) >= 2),
                                                  ("absentee", absentee_owner),
-                                                 ("out_of_state", out_of_state_owner)) if flag)
+                                                 ("out_of_state", out_of_state_owner),
+                                                 ("bank_owned", bank_owned)) if flag is True)
     return frozenset(values)
 
 
@@ -227,7 +230,8 @@ class DigestLead:
     @cached_property
     def line(self) -> str:
         """'•••• •••• St, Austin, TX 78701 · Probate · 120 credits · ROI 18.4%' (the address masked)."""
-        place = f"{rules.mask_address(self.address)}, {self.city}, {self.state} {self.zip_code}"
+        street = rules.mask_address(display_street(self.address))
+        place = f"{street}, {display_city(self.city)}, {self.state} {self.zip_code}"
         return (f"{place} · {self.lead_type} · {unlock_cost(self.credit_cost)} credits to unlock · "
                 f"ROI {rules.percent(self.roi)}")
 

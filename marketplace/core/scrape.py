@@ -17,6 +17,7 @@ from typing import Any
 
 from marketplace.core.criteria import Range, SearchCriteria
 from marketplace.core.leads import US_STATES
+from marketplace.core.address_display import display_city, display_street
 from marketplace.messages import CREDIT_SHORTFALL, NO_PROVENANCE, SCRAPE_SHORTFALL
 
 # --------------------------------------------------------------------------- cost
@@ -212,6 +213,7 @@ class ScrapeRequest:
     roi: tuple[int, int] = ROI_DEFAULTS
     min_confidence: int = DEFAULT_CONFIDENCE
     extra: dict = field(default_factory=dict)
+    bank_owned: bool = False  # the webhook's includeBankOwned (core.criteria.SearchCriteria.bank_owned)
 
     @property
     def expected_cost(self) -> int:
@@ -236,6 +238,7 @@ class ScrapeRequest:
             sqft=Range(self.size[0], self.size[1]),
             roi=Range(self.roi[0], self.roi[1]),
             confidence=Range(self.min_confidence, 100),
+            bank_owned=self.bank_owned,
         )
 
     def as_dict(self) -> dict:
@@ -251,6 +254,7 @@ class ScrapeRequest:
             "roiRange": {"min": self.roi[0], "max": self.roi[1]},
             "minConfidence": self.min_confidence,
             "expectedCost": self.expected_cost,
+            **({"bankOwned": True} if self.bank_owned else {}),
         }
 
 
@@ -349,7 +353,7 @@ def csv_row(lead: Mapping[str, Any]) -> list[str]:
         created = created[:10]
     roi = lead.get("roi")
     return [neutralize(v) for v in (
-        lead.get("address"), lead.get("city"), lead.get("state"), lead.get("zip_code"), lead.get("lead_type"),
+        display_street(lead.get("address")), display_city(lead.get("city")), lead.get("state"), lead.get("zip_code"), lead.get("lead_type"),
         lead.get("asking_price"), lead.get("zestimate"), lead.get("arv"), lead.get("rehab_estimate"),
         None if roi is None else round(float(roi), 1), lead.get("beds"), lead.get("baths"),
         lead.get("square_footage"), lead.get("confidence_score"), created,

@@ -55,8 +55,12 @@ INCLUDE_FLAGS: dict[str, tuple[str, ...]] = {
     "includePreForeclosure": ("Pre-Foreclosure",),
     "includeForeclosure": ("Pre-Foreclosure", "Auction"),
     "includeAuction": ("Auction",),
-    "includeBankOwned": ("Make Me Move",),
+    # Bank-owned (REO) is not a lead type: it selects leads whose owner of record is a lender or servicer
+    # (``core.owner_flags.is_bank_owned``), of any type; with other flags, their types or bank-owned leads.
+    "includeBankOwned": (),
 }
+BANK_OWNED_FLAG = "includeBankOwned"
+BANK_OWNED_DOC = "Bank-owned (REO) leads of any type: the owner of record is a lender or servicer"
 EXAMPLE_BODY: dict[str, Any] = {"leadCount": 25, "location": "Austin, TX", "minPrice": 100000, "maxPrice": 450000,
                                 "minROI": 10, "includeAuction": True, "includePreForeclosure": True}
 
@@ -111,7 +115,7 @@ class WebhookBody(BaseModel):
     includePreForeclosure: bool | None = _flag("Pre-Foreclosure leads.")
     includeForeclosure: bool | None = _flag("Pre-Foreclosure and Auction leads.")
     includeAuction: bool | None = _flag("Auction leads.")
-    includeBankOwned: bool | None = _flag("Make Me Move leads (owner-listed, incl. bank-owned).")
+    includeBankOwned: bool | None = _flag("Bank-owned (REO) leads: the owner of record is a lender or servicer.")
 
     @field_validator("leadCount", mode="before")
     @classmethod
@@ -152,7 +156,7 @@ class WebhookBody(BaseModel):
         roi = (int(self.minROI or 0), int(self.maxROI if self.maxROI is not None else 100))
         return rules.ScrapeRequest(lead_count=self.leadCount, cities=cities, states=states,
                                    lead_types=self.lead_types(), price=price, roi=roi, min_confidence=0,
-                                   size=(0, 1_000_000))
+                                   size=(0, 1_000_000), bank_owned=bool(self.includeBankOwned))
 
     def fingerprint(self, endpoint: str) -> str:
         """SHA-256 of the endpoint and the body as validated (field order, number spelling and

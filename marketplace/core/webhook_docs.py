@@ -43,7 +43,8 @@ def webhook_markdown(user_id: str, base_url: str = "https://YOUR-LEADVAULT-SITE"
     tiers = "\n".join(
         f"| {rules.tier_label(i)} | {pct}% |" for i, (_, pct) in enumerate(rules.DISCOUNT_TIERS)
     )
-    flags = "\n".join(f"| `{flag}` | {', '.join(types)} |" for flag, types in contract.INCLUDE_FLAGS.items())
+    flags = "\n".join(f"| `{flag}` | {', '.join(types) or contract.BANK_OWNED_DOC} |"
+                      for flag, types in contract.INCLUDE_FLAGS.items())
     return f"""# LeadVault Webhook API
 
 Run the bulk scraper from your own tools. Every call is charged like a scrape on

@@ -270,6 +270,9 @@ PICTURE_NOUN = {True: ("illustration", "illustrations"), False: ("photo", "photo
 # A generated (demo) lead has no photos: its one drawing is shown with this label,
 # and its picture button says what it opens. Image counts count photos only.
 ILLUSTRATION_NOTE = "Illustration, not a photo of this property"
+# Owner flags (core.owner_flags): the chips on cards and the property page.
+BANK_OWNED_LABEL = "Bank-owned (REO)"
+MAILING_UNKNOWN_LABEL = "Owner mailing address unknown"
 VIEW_ILLUSTRATION = "View Illustration"
 # Where a lead's data comes from (core.leads.provenance_line).
 DEMO_DATA_LINE = "Demo data (generated)"

@@ -74,10 +74,11 @@ class Lead(SQLModel, table=True):
     motivation_score: Optional[int] = Field(default=None, sa_column=sa.Column(sa.Integer(), nullable=True))
     # (Python defaults too: the PostgreSQL bulk loader, seeding.insert_leads, COPYs every column.)
     signal_count: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False, default=0, server_default="0"))
-    absentee_owner: bool = Field(default=False, sa_column=sa.Column(sa.Boolean(), nullable=False, default=False,
-                                                                    server_default=sa.false()))
-    out_of_state_owner: bool = Field(default=False, sa_column=sa.Column(sa.Boolean(), nullable=False, default=False,
-                                                                        server_default=sa.false()))
+    # Three-valued since migration 0020: NULL = unknown (a record without the owner's mailing address or
+    # name; every generated lead). bank_owned: the owner of record is a lender or servicer (REO).
+    absentee_owner: Optional[bool] = Field(default=None, sa_column=sa.Column(sa.Boolean(), nullable=True))
+    out_of_state_owner: Optional[bool] = Field(default=None, sa_column=sa.Column(sa.Boolean(), nullable=True))
+    bank_owned: Optional[bool] = Field(default=None, sa_column=sa.Column(sa.Boolean(), nullable=True))
     # The next sale or auction date (issue 24 item 9, migration 0018): "Auction Soon" is a date within
     # core.sale_dates.AUCTION_SOON_DAYS; NULL for a lead without one (never Auction Soon).
     sale_date: Optional[date] = Field(default=None, sa_column=sa.Column(sa.Date(), nullable=True))

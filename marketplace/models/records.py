@@ -62,8 +62,11 @@ class Property(SQLModel, table=True):
     mailing_city: Optional[str] = Field(default=None, sa_column=_text(100))
     mailing_state: Optional[str] = Field(default=None, sa_column=_text(2))
     mailing_zip: Optional[str] = Field(default=None, sa_column=_text(10))
-    absentee_owner: bool = Field(default=False, sa_column=sa.Column(sa.Boolean(), nullable=False, server_default=sa.false()))
-    out_of_state_owner: bool = Field(default=False, sa_column=sa.Column(sa.Boolean(), nullable=False, server_default=sa.false()))
+    # Owner flags (core.owner_flags, migration 0020): True, False, or NULL = unknown (no mailing address /
+    # no owner name on record); a filter for a flag never matches NULL.
+    absentee_owner: Optional[bool] = Field(default=None, sa_column=sa.Column(sa.Boolean(), nullable=True))
+    out_of_state_owner: Optional[bool] = Field(default=None, sa_column=sa.Column(sa.Boolean(), nullable=True))
+    bank_owned: Optional[bool] = Field(default=None, sa_column=sa.Column(sa.Boolean(), nullable=True))
     beds: Optional[int] = Field(default=None, sa_column=_int())
     baths: Optional[float] = Field(default=None, sa_column=sa.Column(sa.Float(), nullable=True))
     square_footage: Optional[int] = Field(default=None, sa_column=_int())

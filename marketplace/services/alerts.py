@@ -71,7 +71,8 @@ notifications_t = Notification.__table__
 LEAD_COLUMNS = (leads_t.c.id, leads_t.c.address, leads_t.c.city, leads_t.c.state, leads_t.c.zip_code,
                 leads_t.c.lead_type, leads_t.c.roi, leads_t.c.square_footage, leads_t.c.is_new,
                 leads_t.c.is_high_roi, leads_t.c.credit_cost, leads_t.c.asking_price, leads_t.c.signal_count,
-                leads_t.c.absentee_owner, leads_t.c.out_of_state_owner, leads_t.c.sale_date, leads_t.c.unlock_count)
+                leads_t.c.absentee_owner, leads_t.c.out_of_state_owner, leads_t.c.bank_owned, leads_t.c.sale_date,
+                leads_t.c.unlock_count)
 
 
 class _QueryCounter:
@@ -152,7 +153,8 @@ def _cells(leads: list, asked: _Asked) -> _Cells:
         kind = kind_keys.setdefault(
             rules.lead_facets(lead.lead_type, lead.roi, lead.square_footage, lead.is_new, lead.is_high_roi,
                               lead.signal_count, lead.absentee_owner, lead.out_of_state_owner,
-                              sale_date=lead.sale_date, today=today, unlock_count=lead.unlock_count),
+                              sale_date=lead.sale_date, today=today, unlock_count=lead.unlock_count,
+                              bank_owned=lead.bank_owned),
             len(kind_keys) + 1)
         places.append((rules.place_facets(lead.state, lead.city, lead.zip_code) & asked.places,
                        asked.segment(lead.asking_price), lead.asking_price, kind))

@@ -10,6 +10,7 @@ from datetime import date, datetime
 import sqlalchemy as sa
 from sqlmodel import Session, func, select
 
+from marketplace.core.address_display import display_city, display_street
 from marketplace.core.leads import provenance_line
 from marketplace.core import sale_dates
 from marketplace.models import AuthSession, BulkScrape, Lead, Profile, User, UserLead, utcnow
@@ -127,8 +128,8 @@ def unlocked_leads(
     return [
         UnlockedLeadRow(
             lead_id=lead.id,
-            address=lead.address,
-            city=lead.city,
+            address=display_street(lead.address),
+            city=display_city(lead.city),
             state=lead.state,
             zip_code=lead.zip_code,
             lead_type=lead.lead_type,

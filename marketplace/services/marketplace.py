@@ -27,6 +27,7 @@ from marketplace.core.holders import HELD_BAND_BOUNDS, HELD_SORT
 from marketplace.core.images import allowed_images
 from marketplace.core.leads import provenance_line
 from marketplace.core.pricing import display_confidence, unlock_cost
+from marketplace.core.address_display import display_city, display_street
 from marketplace.db import get_engine
 from marketplace.models import Lead, LeadFacet, UserLead, utcnow
 from marketplace.config import get_settings
@@ -44,8 +45,8 @@ CARD_COLUMNS = (
     leads_t.c.credit_cost, leads_t.c.is_new, leads_t.c.is_high_roi, leads_t.c.image_urls,
     leads_t.c.primary_image_url, leads_t.c.images_fetch_status, leads_t.c.created_at, leads_t.c.raw_data,
     leads_t.c.source, leads_t.c.property_id, leads_t.c.motivation_score, leads_t.c.signal_count,
-    leads_t.c.absentee_owner, leads_t.c.out_of_state_owner, leads_t.c.sale_date, leads_t.c.unlock_count,
-    leads_t.c.comps_arv, leads_t.c.comps_count, leads_t.c.roi_basis,
+    leads_t.c.absentee_owner, leads_t.c.out_of_state_owner, leads_t.c.bank_owned, leads_t.c.sale_date,
+    leads_t.c.unlock_count, leads_t.c.comps_arv, leads_t.c.comps_count, leads_t.c.roi_basis,
 )
 SORT_ORDER = {
     "roi_desc": (leads_t.c.roi.desc().nulls_last(), leads_t.c.id),
@@ -89,8 +90,11 @@ class LeadCard:
     # Public-record leads (issue 23): open signals' labels (record_views.chip_labels), the owner flags
     # and the motivation score; every viewer sees these (no owner name or address).
     signals: tuple[str, ...] = ()
-    absentee_owner: bool = False
-    out_of_state_owner: bool = False
+    # Owner flags: True, False or None (unknown: no mailing address / owner name on record).
+    absentee_owner: bool | None = None
+    out_of_state_owner: bool | None = None
+    bank_owned: bool | None = None
+    public_record: bool = False
     motivation_score: int | None = None
     # The sale date as every viewer may see it (record_views' privacy note): the tag and the day count,
     # never the calendar date on a card.
@@ -153,6 +157,8 @@ def _tag_condition(tag: str, user_id: uuid.UUID | None):
         return leads_t.c.absentee_owner == sa.true()
     if tag == "out_of_state":
         return leads_t.c.out_of_state_owner == sa.true()
+    if tag == "bank_owned":  # NULL (unknown) never matches a flag's filter
+        return leads_t.c.bank_owned == sa.true()
     # "unlocked": signed out, nobody has unlocked anything, so the tag matches no lead.
     return (leads_t.c.id.in_(sa.select(user_leads_t.c.lead_id).where(user_leads_t.c.user_id == user_id))
             if user_id is not None else sa.false())
@@ -270,9 +276,10 @@ def _card(row: Any, unlocked: bool, signals: tuple[str, ...] = (), today: date |
     ahead = row.sale_date is not None and row.sale_date >= today
     return LeadCard(
         id=str(row.id),
-        address=row.address if unlocked else rules.mask_address(row.address),
+        # Public records publish "0466 ROUNDVIEW ROAD": shown in reading case, then masked when locked.
+        address=display_street(row.address) if unlocked else rules.mask_address(display_street(row.address)),
         unlocked=unlocked,
-        city=row.city,
+        city=display_city(row.city),
         state=row.state,
         zip_code=row.zip_code,
         lead_type=row.lead_type,
@@ -292,8 +299,10 @@ def _card(row: Any, unlocked: bool, signals: tuple[str, ...] = (), today: date |
         image_status=row.images_fetch_status or "no_images",
         provenance=provenance_line(row.raw_data, row.source),
         signals=signals,
-        absentee_owner=bool(row.absentee_owner),
-        out_of_state_owner=bool(row.out_of_state_owner),
+        absentee_owner=row.absentee_owner,
+        out_of_state_owner=row.out_of_state_owner,
+        bank_owned=row.bank_owned,
+        public_record=row.property_id is not None,
         motivation_score=row.motivation_score if row.property_id is not None else None,
         auction_soon=sale_dates.is_auction_soon(row.sale_date, today),
         sale_in=sale_dates.sale_in_text(row.sale_date, today) if ahead else "",

@@ -76,8 +76,12 @@ def _conditions(criteria) -> list:
         where.append(sa.or_(*places))
     if criteria.states:
         where.append(leads_t.c.state.in_([s.upper() for s in criteria.states]))
+    bank_owned = leads_t.c.bank_owned == sa.true()
     if criteria.lead_types:
-        where.append(leads_t.c.lead_type.in_(list(criteria.lead_types)))
+        by_type = leads_t.c.lead_type.in_(list(criteria.lead_types))
+        where.append(sa.or_(by_type, bank_owned) if getattr(criteria, "bank_owned", False) else by_type)
+    elif getattr(criteria, "bank_owned", False):
+        where.append(bank_owned)
     if criteria.sources:
         where.append(leads_t.c.source.in_(list(criteria.sources)))
     for column, rng, default in ((leads_t.c.zestimate, criteria.price, scrape_rules.PRICE_DEFAULTS),

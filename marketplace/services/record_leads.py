@@ -19,7 +19,8 @@ is older than its dataset's ``max_age_days`` is history (the property page lists
 keeps a lead. ``is_new`` is set here, never by the insert: a lead is New while one of its current
 lead-making signals first appeared in its dataset within the last seven days (and is dated within them).
 
-Owner privacy: the lead carries the two owner flags only; the owner's name and mailing address stay in
+Owner privacy: the lead carries the owner flags only (absentee, out of state, bank-owned: each may be
+None, unknown); the owner's name and mailing address stay in
 ``properties``. What the UI reads (chips, the property page's panel, the owner) is ``record_views``.
 """
 
@@ -60,7 +61,7 @@ LEAD_COLUMNS = (
     "address", "city", "state", "zip_code", "lead_type", "source", "asking_price", "zestimate", "arv",
     "rehab_estimate", "roi", "beds", "baths", "square_footage", "confidence_score", "credit_cost",
     "is_high_roi", "is_active", "raw_data", "latitude", "longitude", "motivation_score", "signal_count",
-    "absentee_owner", "out_of_state_owner", "sale_date", "comps_arv", "comps_count", "roi_basis",
+    "absentee_owner", "out_of_state_owner", "bank_owned", "sale_date", "comps_arv", "comps_count", "roi_basis",
 )
 
 # A dataset as this module needs it: its id -> (title, publisher). A ``DatasetLookup`` also knows each
@@ -235,8 +236,10 @@ def lead_values(prop: Any, signals: list[Any], titles: TitleLookup, *, hpi: list
         "longitude": prop.longitude,
         "motivation_score": score.score,
         "signal_count": len(signals),
-        "absentee_owner": bool(prop.absentee_owner),
-        "out_of_state_owner": bool(prop.out_of_state_owner),
+        # Three-valued (None = unknown), as core.owner_flags set them on the property.
+        "absentee_owner": prop.absentee_owner,
+        "out_of_state_owner": prop.out_of_state_owner,
+        "bank_owned": prop.bank_owned,
         "sale_date": sale,
         "raw_data": {
             "public_record": True,

@@ -72,8 +72,8 @@ class OwnerDetails:
     mailing_city: str | None
     mailing_state: str | None
     mailing_zip: str | None
-    absentee_owner: bool
-    out_of_state_owner: bool
+    absentee_owner: bool | None     # None: unknown (no mailing address on record)
+    out_of_state_owner: bool | None
 
 
 @dataclass(frozen=True)
@@ -84,14 +84,16 @@ class PublicRecordPanel:
     motivation_score: int | None
     motivation_reasons: tuple[str, ...]
     signal_count: int
-    absentee_owner: bool
-    out_of_state_owner: bool
+    absentee_owner: bool | None     # None: unknown (no mailing address on record)
+    out_of_state_owner: bool | None
     chips: list[SignalChip]
     basis: dict[str, Any]               # market_value, arv, rehab, roi: sentences; confidence: reasons
     source_line: str                    # the proving record's line (without its key when locked)
     parcel_id: str | None = None        # unlocked only
     year_built: int | None = None
     property_class: str | None = None
+    bank_owned: bool | None = None
+    class_dataset: str | None = None    # the dataset whose record gave the property its facts (class codes)
     owner: OwnerDetails | None = None   # unlocked only
     closed: list[str] = field(default_factory=list)  # history: 'Tax sale held Jul 23, 2020 (history)'
     retrieved_at: datetime | None = None  # when the proving record of ``source_line`` was retrieved
@@ -241,6 +243,8 @@ def public_record_panel(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = No
         parcel_id=prop.parcel_id if unlocked and prop is not None else None,
         year_built=prop.year_built if prop is not None else None,
         property_class=prop.property_class if prop is not None else None,
+        bank_owned=lead.bank_owned,
+        class_dataset=(prop.facts_record or "").split("/")[0] or None if prop is not None else None,
         owner=_owner(prop) if unlocked and prop is not None else None, closed=closed,
         retrieved_at=retrieved_at if unlocked else None,
     )

@@ -49,6 +49,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from marketplace.core import scrape as rules
+from marketplace.core.address_display import display_city, display_street
 from marketplace.core.criteria import CriteriaError
 from marketplace.core.errors import UserError
 from marketplace.config import get_settings
@@ -226,8 +227,9 @@ def _output_row(lead_id: uuid.UUID, lead: dict, created_at: datetime) -> dict:
     """A lead as the user receives it (page, CSV, webhook response, stored output)."""
     return {
         "id": str(lead_id),
-        "address": lead.get("address"),
-        "city": lead.get("city"),
+        # In reading case, as the cards show it (core.address_display: "466 Roundview Road", "Chicago").
+        "address": display_street(lead.get("address")),
+        "city": display_city(lead.get("city")),
         "state": lead.get("state"),
         "zip_code": lead.get("zip_code"),
         "lead_type": lead.get("lead_type"),

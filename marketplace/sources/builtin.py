@@ -139,6 +139,10 @@ def _markets(criteria: SearchCriteria) -> list[tuple[str, str]]:
 
 
 def _lead_types(criteria: SearchCriteria) -> list[str]:
+    if criteria.bank_owned and not criteria.lead_types:
+        # Generated leads have no owner of record, so none is bank-owned (REO).
+        raise CriteriaError("The built-in source has no bank-owned (REO) leads: they come from public records "
+                            "whose owner of record is a lender or servicer.")
     types = list(criteria.lead_types or LEAD_TYPES)
     if criteria.sources:
         allowed = {t for t, src in SOURCE_FOR_TYPE.items() if src in criteria.sources or t in criteria.sources}

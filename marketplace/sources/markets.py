@@ -219,7 +219,10 @@ def matches(lead: LeadRecord, criteria: SearchCriteria) -> bool:
         city = lead["city"].upper()
         if (city, lead["state"].upper()) not in wanted and (city, None) not in wanted:
             return False
-    if criteria.lead_types and lead["lead_type"] not in criteria.lead_types:
+    bank_owned = getattr(criteria, "bank_owned", False) and lead.get("bank_owned") is True
+    if criteria.lead_types and lead["lead_type"] not in criteria.lead_types and not bank_owned:
+        return False
+    if getattr(criteria, "bank_owned", False) and not criteria.lead_types and not bank_owned:
         return False
     if criteria.sources and lead["source"] not in criteria.sources and lead["lead_type"] not in criteria.sources:
         return False

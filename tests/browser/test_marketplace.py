@@ -116,6 +116,7 @@ def _matches(row: dict, f: rules.Filters) -> bool:
             "two_signals": (row.get("signal_count") or 0) >= 2,
             "absentee": bool(row.get("absentee_owner")),
             "out_of_state": bool(row.get("out_of_state_owner")),
+            "bank_owned": row.get("bank_owned") is True,
         }
         if not any(tag_hits[t] for t in f.tags):
             return False

@@ -24,6 +24,7 @@ import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 
 from marketplace.core import headline
+from marketplace.core.address_display import display_street
 from marketplace.core.marketplace import mask_address
 from marketplace.db import get_engine
 from marketplace.models import Lead, Property, PropertySignal
@@ -112,7 +113,8 @@ def test_a_locked_record_lead_shows_signals_and_flags_then_the_unlock_shows_owne
     chips = page.locator(f"#lead-chips-{target_id} li")
     expect(chips).to_have_text(["Tax delinquent", "Absentee owner", "Out-of-state owner",
                                 f"Motivation {target.motivation_score}/100"])
-    expect(page.locator(f"#lead-address-{target_id}")).to_have_text(mask_address(target.address))
+    # Shown in reading case ("5818 Woodcrest Ave"), then masked.
+    expect(page.locator(f"#lead-address-{target_id}")).to_have_text(mask_address(display_street(target.address)))
     expect(page.locator(f"#lead-asking-{target_id}")).to_have_text("N/A")
     expect(page.locator(f"#lead-provenance-{target_id}")).to_have_text(
         "Public record: City of Philadelphia, Department of Revenue, Property Tax Delinquencies")
@@ -141,12 +143,12 @@ def test_a_locked_record_lead_shows_signals_and_flags_then_the_unlock_shows_owne
     expect(button).to_have_text(f"Unlock for {target.credit_cost} credits")
     button.click()
     expect(button).to_have_text("View Details")
-    expect(page.locator(f"#lead-address-{target_id}")).to_have_text(target.address)
+    expect(page.locator(f"#lead-address-{target_id}")).to_have_text(display_street(target.address))
 
     page.goto(f"/property/{target_id}")
     expect(page.locator("#property-public-record")).to_be_visible()
     expect(page.locator("#record-owner")).to_have_text(target.owner_name)
-    expect(page.locator("#record-mailing")).to_contain_text(target.mailing_address)
+    expect(page.locator("#record-mailing")).to_contain_text(display_street(target.mailing_address))
     expect(page.locator("#record-flags")).to_have_text(re.compile("Absentee owner.*Out-of-state owner"))
     with get_engine(url).connect() as conn:
         signal = conn.execute(sa.select(PropertySignal.__table__).join(

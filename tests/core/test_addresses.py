@@ -62,15 +62,6 @@ def test_zip_for_point_refuses_far_or_invalid_points():
     assert zip_for_point(123.0, 1.0) is None
 
 
-def test_owner_flags():
-    from marketplace.core.addresses import owner_flags
-
-    assert owner_flags("5818 Woodcrest Ave", "PA", "5818 WOODCREST AVENUE", "PA") == (False, False)
-    assert owner_flags("5818 Woodcrest Ave", "PA", "PO BOX 44", "PA") == (True, False)
-    assert owner_flags("5818 Woodcrest Ave", "PA", "12 Ocean Dr", "FL") == (True, True)
-    assert owner_flags("5818 Woodcrest Ave", "PA", None, None) == (False, False)
-
-
 def test_zip_city_state():
     from marketplace.core.addresses import zip_city_state
 

@@ -186,3 +186,14 @@ def test_the_public_record_section_names_every_value_s_basis():
     no_roi = record_section(SimpleNamespace(**{**panel.__dict__, "basis": {"roi": "N/A: no ARV"}}))
     assert (no_roi.hints["roi_label"], no_roi.hints["arv_basis"]) == ("Est. ROI", "N/A: no basis on record")
     assert record_section(None).shown is False
+    # No mailing address on record: the flags are unknown, never "no"; a lender owner is bank-owned; the
+    # mailing address and the class read in words.
+    unknown = record_section(SimpleNamespace(**{**panel.__dict__, "absentee_owner": None, "out_of_state_owner": None,
+                                                "bank_owned": True}))
+    assert unknown.flags == ["Bank-owned (REO)", "Owner mailing address unknown"]
+    mailed = SimpleNamespace(name="X", mailing_address="0417 E FAYETTE ST RM 1001", mailing_city="BALTIMORE",
+                             mailing_state="MD", mailing_zip="21202")
+    worded = record_section(SimpleNamespace(**{**panel.__dict__, "owner": mailed, "property_class": "01 ONE FAMILY DWELLINGS",
+                                               "class_dataset": "nyc-dof-rolling-sales"}))
+    assert worded.owner["mailing"] == "417 E Fayette St Rm 1001, Baltimore, MD 21202"
+    assert {"label": "Property class", "value": "One family dwellings"} in worded.facts

@@ -207,11 +207,15 @@ def test_a_record_naming_another_parcel_at_a_known_address_is_rejected(db_url):
 def test_owner_flags_and_privacy(db_url):
     ingest(TAX, [tax(),
                  tax("2", address="1 MAIN ST", zip_code="19106", mailing_address="1 Main Street",
-                     mailing_state="PA", owner_name="LOCAL OWNER"),
+                     mailing_state="PA", mailing_zip="19106", owner_name="LOCAL OWNER"),
                  tax("3", address="2 MAIN ST", zip_code="19106", mailing_address="PO BOX 9", mailing_state="PA",
-                     owner_name="ABSENT OWNER")])
-    flags = {p.address: (p.absentee_owner, p.out_of_state_owner) for p in rows(db_url, Property)}
-    assert flags == {"5818 WOODCREST AVENUE": (True, True), "1 MAIN ST": (False, False), "2 MAIN ST": (True, False)}
+                     mailing_zip="19106", owner_name="ABSENT OWNER"),
+                 tax("4", address="3 MAIN ST", zip_code="19106", mailing_address=None, mailing_city=None,
+                     mailing_state=None, mailing_zip=None, owner_name="WELLS FARGO BANK NA")])
+    flags = {p.address: (p.absentee_owner, p.out_of_state_owner, p.bank_owned) for p in rows(db_url, Property)}
+    # No mailing address on record: unknown (None), never "no".
+    assert flags == {"5818 WOODCREST AVENUE": (True, True, False), "1 MAIN ST": (False, False, False),
+                     "2 MAIN ST": (True, False, False), "3 MAIN ST": (None, None, True)}
     leads = {r.address: r for r in rows(db_url, Lead)}
     assert (leads["5818 WOODCREST AVENUE"].absentee_owner, leads["5818 WOODCREST AVENUE"].out_of_state_owner) == (True, True)
     # Owner names and mailing addresses never reach a lead row, a locked card or a locked page.
@@ -220,7 +224,7 @@ def test_owner_flags_and_privacy(db_url):
         assert OWNER not in text and "OCEAN DR" not in text and "OWNER" not in text
     user = make_user(db_url, credits=1000)
     page = query_page(rules.Filters(page_size=50), user.id, database_url=db_url)
-    assert len(page.cards) == 3
+    assert len(page.cards) == 4
     for card in page.cards:
         assert card.provenance == "Public record: City of Philadelphia, Real Estate Tax Delinquencies"
         shown = repr(lead_cards.with_action(lead_cards.card_data(card), True, 1000))
@@ -303,7 +307,7 @@ def test_recorded_sales_and_hpi_points_are_stored_once(db_url):
 def test_two_records_of_one_property_disagreeing_do_not_flip_on_reingest(db_url):
     records = [tax("1", parcel_id="522145900", owner_name="OLD OWNER", as_of=date(2025, 1, 1), beds=2),
                tax("2", parcel_id="522145900", owner_name="NEW OWNER", as_of=date(2026, 1, 1), mailing_address="5818 WOODCREST AVE",
-                   mailing_state="PA")]
+                   mailing_city="PHILADELPHIA", mailing_state="PA", mailing_zip="19131")]
     ingest(TAX, records)
     prop = rows(db_url, Property)[0]
     assert (prop.owner_name, prop.beds, prop.absentee_owner, prop.out_of_state_owner) == ("NEW OWNER", 2, False, False)
@@ -402,7 +406,8 @@ def test_overlong_text_is_cut_or_rejected_never_failing_the_run(db_url):
     assert summary.rejections == ["record 2222222222222222222222222222222222222222: record_key longer than 128 characters",
                                   "record 3: state 'Pennsylvania' is not a two-letter code"]
     prop = rows(db_url, Property)[0]
-    assert (len(prop.owner_name), prop.mailing_state, len(prop.property_class)) == (255, None, 100)
+    # A mailing state that is not a two-letter code is dropped, then read from the mailing ZIP (33139: FL).
+    assert (len(prop.owner_name), prop.mailing_state, len(prop.property_class)) == (255, "FL", 100)
     assert rows(db_url, PropertySignal)[0].record_url is None
 
 

@@ -14,7 +14,7 @@ def _prop(**changes):
     base = dict(id=7, address="12 ELM ST", unit=None, city="BALTIMORE", state="MD", zip_code="21201",
                 latitude=39.3, longitude=-76.6, square_footage=1500, beds=3, baths=1.0,
                 property_class="SINGLE FAMILY", year_built=1950, market_value=200_000, value_year=2026,
-                value_dataset_id=None, last_sale_price=None, last_sale_date=None, absentee_owner=False,
+                value_dataset_id=None, last_sale_price=None, last_sale_date=None, absentee_owner=False, bank_owned=None,
                 out_of_state_owner=False)
     return SimpleNamespace(**{**base, **changes})
 
