@@ -1,30 +1,37 @@
-"""Public-record ingestion speed (issue 23): 100,000 records, then a re-ingest with 1% changed, on PostgreSQL.
+"""Public-record ingestion speed on PostgreSQL: ``import-records`` of a real-shaped file against psql's
+``\\copy`` of the same file (the floor), first import and a 1%-changed re-import.
 
-    .venv/bin/python -m benchmarks.records_ingest                       # a throwaway database on the server
-                                                                        # of BENCH_POSTGRES_URL
-    .venv/bin/python -m benchmarks.records_ingest --database-url postgresql://postgres@127.0.0.1:5432/lv_h16 \\
-        --empty-first                                                   # an existing database (its public-
-                                                                        # record rows are deleted first)
-    .venv/bin/python -m benchmarks.records_ingest --records 10000       # smaller
+    .venv/bin/python -m benchmarks.records_ingest                       # 100,000 rows, a throwaway database
+                                                                        # on the server of BENCH_POSTGRES_URL
+    .venv/bin/python -m benchmarks.records_ingest --records 1000000 \\
+        --database-url postgresql://postgres@127.0.0.1:5432/lv_h7 --empty-first
 
-The records are built from the real samples' shapes: every mapped row of each shipped dataset's sample
-(``tests/fixtures/public_records``: tax delinquencies, sheriff and tax sales, vacant-building violations,
-assessments, recorded sales) is repeated with deterministic new keys, parcel ids and house numbers until the
-total is reached, in the samples' proportions, each dataset ingested as one full run
-(``services.public_records.ingest``, the code the worker and ``import-records`` run). The re-ingest sends
-the same records with 1% of them changed (an amount owed, else a notice date, else the as-of date): every
-other record must come back ``unchanged``. Prints, per pass: records, seconds, rows/s, the writes
-(added + updated + closed + archived), the leads added or updated, the peak resident memory of the process
-(``resource.getrusage``), and the load average beside them (the machine is shared). Asserts nothing.
+The file is Chicago's vacant-building violations export (``chi-vacant-buildings-violations``, the sample's
+260 rows with their columns and values) repeated to ``--records`` rows, each copy with its own docket
+number and house number; the re-import file has 1% of its rows' "Current Amount Due" raised by $1. In one
+run it measures: the reader and mapper alone (``opendata.read_file``, in this process, rows/s on one
+core); psql's ``\\copy`` of the file into a table of text columns; ``python -m marketplace
+import-records`` of the file end to end (a process of its own: wall seconds and its peak resident memory
+from ``wait4``); the same for the changed file; each import's ratio to the ``\\copy``; the load average
+beside them (the machine is shared). Prints a table; asserts nothing. Targets: each import within 10x of
+the ``\\copy``, 1,000,000 rows under 300 MB peak RSS, the reader at 50,000 rows/s.
+
+``--once`` is the older in-memory mode ``benchmarks.event_loop`` runs as its ingesting worker: records
+built from the nine samples' shapes, ingested once through ``services.public_records.ingest``.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import dataclasses
 import os
 import resource
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 from datetime import date, timedelta
 from types import SimpleNamespace
 
@@ -122,6 +129,7 @@ def empty_records(url: str) -> None:
 
 
 def run(url: str, total: int, share: float, once: bool = False) -> None:
+    """The in-memory mode (``--once``; ``benchmarks.event_loop``'s worker)."""
     built = build(total)
     print(f"built {sum(map(len, built.values())):,} records from {len(built)} samples: "
           + ", ".join(f"{k} {len(v):,}" for k, v in built.items()), flush=True)
@@ -139,6 +147,101 @@ def run(url: str, total: int, share: float, once: bool = False) -> None:
     for r in rows:
         print(f"| {r[0]} | {r[1]:,} | {r[2]:.1f} | {r[3]:,.0f} | {r[4]:,} | {r[5]:,} | {r[6]:,} | {r[7]:,} | "
               f"{r[8]:.0f} | {r[9]} |")
+
+
+FILE_DATASET = "chi-vacant-buildings-violations"
+
+
+def write_file(path: Path, total: int, share: float = 0.0) -> tuple[list[str], int]:
+    """``total`` rows of the Chicago export's shape at ``path`` (``share`` of them with the amount due
+    raised by $1); returns the header and how many rows changed."""
+    from tests.sources.opendata_helpers import sample
+
+    with sample(FILE_DATASET).open(newline="", encoding="utf-8-sig") as handle:
+        header, *rows = list(csv.reader(handle))
+    docket, address, due = header.index("Docket Number"), header.index("Property Address"), \
+        header.index("Current Amount Due")
+    step = round(1 / share) if share else 0
+    changed_rows = 0
+    with path.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow(header)
+        for i in range(total):
+            row = list(rows[i % len(rows)])
+            copy = i // len(rows)
+            if copy:
+                row[docket] = f"{row[docket]}-{copy}"
+                row[address] = f"{copy} {row[address].strip().split(' ', 1)[-1]}"
+            if step and i % step == 0:
+                row[due] = f"{float(row[due] or 0) + 1:.2f}"
+                changed_rows += 1
+            writer.writerow(row)
+    return header, changed_rows
+
+
+def reader_speed(path: Path) -> tuple[int, float]:
+    """The reader and mapper alone: (rows, CPU seconds of this process: one core, whatever the load)."""
+    from marketplace.sources import opendata
+
+    dataset = opendata.load_datasets()[FILE_DATASET]
+    t0 = time.process_time()
+    result = opendata.tally(opendata.read_file(dataset, path, today=TODAY))
+    return result.rows, time.process_time() - t0
+
+
+def copy_floor(url: str, path: Path, header: list[str]) -> float:
+    """Seconds of psql's ``\\copy`` of the file into a table of text columns (created, then dropped)."""
+    columns = ", ".join(f"c{i} text" for i in range(len(header)))
+    psql = ["psql", url.replace("postgresql+psycopg://", "postgresql://"), "-q", "-v", "ON_ERROR_STOP=1"]
+    subprocess.run([*psql, "-c", f"DROP TABLE IF EXISTS bench_copy; CREATE TABLE bench_copy ({columns})"],
+                   check=True)
+    t0 = time.perf_counter()
+    subprocess.run([*psql, "-c", f"\\copy bench_copy FROM '{path}' WITH (FORMAT csv, HEADER true)"], check=True)
+    seconds = time.perf_counter() - t0
+    subprocess.run([*psql, "-c", "DROP TABLE bench_copy"], check=True)
+    return seconds
+
+
+def import_records(url: str, path: Path) -> tuple[float, float, str]:
+    """``python -m marketplace import-records`` of the file: (seconds, peak RSS MB, its summary line)."""
+    env = dict(os.environ, DATABASE_URL=url)
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "marketplace", "import-records", FILE_DATASET, "--file",
+                             str(path)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"import-records failed ({proc.returncode}):\n{out}")
+    return seconds, usage.ru_maxrss / 1024, out.splitlines()[0]
+
+
+def run_file(url: str, total: int, share: float) -> None:
+    from marketplace.config import PROJECT_ROOT
+
+    with tempfile.TemporaryDirectory(prefix="lv-records-") as tmp:
+        first, second = Path(tmp) / "violations.csv", Path(tmp) / "violations_changed.csv"
+        header, _ = write_file(first, total)
+        _, n = write_file(second, total, share)
+        size = first.stat().st_size / 1e6
+        print(f"{total:,} rows of {FILE_DATASET} ({size:.0f} MB); re-import file: {n:,} rows changed", flush=True)
+        rows, seconds = reader_speed(first)
+        print(f"reader + mapper alone: {rows:,} rows in {seconds:.1f} CPU s = {rows / seconds:,.0f} rows/s "
+              f"(load avg {'%.1f %.1f %.1f' % os.getloadavg()})", flush=True)
+        os.chdir(PROJECT_ROOT)
+        lines = []
+        for label, path in (("first import", first), (f"re-import, {n:,} changed", second)):
+            floor = copy_floor(url, path, header)
+            seconds, rss, summary = import_records(url, path)
+            lines.append((label, total, seconds, floor, rss, "%.1f %.1f %.1f" % os.getloadavg(), summary))
+            print(f"{label}: {seconds:.1f} s, \\copy {floor:.2f} s; {summary}", flush=True)
+    head = ("pass", "rows", "import-records s", "rows/s", "\\copy s", "ratio", "peak RSS MB", "load avg")
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for label, rows, seconds, floor, rss, load, _ in lines:
+        print(f"| {label} | {rows:,} | {seconds:.1f} | {rows / seconds:,.0f} | {floor:.2f} | {seconds / floor:.0f}x | "
+              f"{rss:.0f} | {load} |")
 
 
 def main() -> None:
@@ -164,12 +267,18 @@ def main() -> None:
             parser.error(f"the database holds {present:,} properties: pass --empty-first to delete them")
         if args.empty_first:
             empty_records(url)
-        run(url, args.records, args.changed, args.once)
+        if args.once:
+            run(url, args.records, args.changed, True)
+        else:
+            run_file(url, args.records, args.changed)
         return
     from benchmarks._db import postgres_database
 
     with postgres_database() as url:
-        run(url, args.records, args.changed, args.once)
+        if args.once:
+            run(url, args.records, args.changed, True)
+        else:
+            run_file(url, args.records, args.changed)
 
 
 if __name__ == "__main__":

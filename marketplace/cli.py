@@ -204,16 +204,23 @@ def _print_run(summary) -> None:
 
 
 def cmd_import_records(args) -> None:
+    import logging
+
     from marketplace.jobs.heartbeat import heartbeat
     from marketplace.services import record_runs
     from marketplace.services.record_imports import import_file
 
+    if not logging.getLogger().handlers:  # the failure is printed once, below (the run row records it too)
+        logging.getLogger("marketplace.public_records").addHandler(logging.NullHandler())
     record_runs.reap()  # a run killed earlier (no heartbeat for a minute) no longer holds the dataset
     try:
         with heartbeat([args.dataset]):  # a killed import's run is failed within RECORD_DEAD_AFTER_SECONDS
             summary = import_file(args.dataset, args.file, partial=args.partial)
     except _dataset_errors() as exc:
         raise CommandError(str(exc)) from None
+    except Exception as exc:  # noqa: BLE001 - a bad file ends in one line (the run row records it), no traceback
+        first = (str(exc).splitlines() or [""])[0][:300]
+        raise CommandError(f"{args.dataset}: the import failed ({type(exc).__name__}: {first})") from None
     _print_run(summary)
     if summary.rows_read and summary.unmapped == summary.rows_read:
         raise CommandError(f"no row of {args.file} could be read with the mapping of {args.dataset}")

@@ -33,6 +33,7 @@ import zipcodes
 
 MAX_ZIP_DISTANCE_KM = 8.0
 _CELL_DEGREES = 0.1  # the grid of ZIP centres (cells of 0.1 degree)
+_KM_PER_DEGREE_FLOOR = 111.19  # km per degree of latitude on the 6371 km sphere (111.1949), rounded down
 
 SUFFIXES = {
     "ALLEY": "ALY", "AVENUE": "AVE", "AV": "AVE", "BOULEVARD": "BLVD", "CIRCLE": "CIR", "COURT": "CT",
@@ -114,7 +115,9 @@ def same_street(a: str | None, b: str | None) -> bool:
 @lru_cache(maxsize=1)
 def _zip_grid() -> dict[tuple[int, int], list[tuple[float, float, str, str]]]:
     grid: dict[tuple[int, int], list[tuple[float, float, str, str]]] = {}
-    for row in zipcodes.list_all():
+    # filter_by hands out a list of its own (list_all's stays cached in the module: 150 MB for the
+    # process's life); this one is freed once the grid is built.
+    for row in zipcodes.filter_by(zip_code_type="STANDARD", active=True):
         if row.get("zip_code_type") != "STANDARD" or not row.get("active"):
             continue
         try:
@@ -151,10 +154,16 @@ def zip_for_point(latitude: float | None, longitude: float | None,
     grid = _zip_grid()
     # Cells are 11 km tall; their width shrinks with the latitude's cosine (8.4 km at 41 N, 4.7 at 65 N).
     reach = math.ceil(MAX_ZIP_DISTANCE_KM / (111.0 * _CELL_DEGREES * max(0.05, math.cos(math.radians(lat)))))
+    wanted = state.upper() if state else None
     for dr in (-1, 0, 1):
         for dc in range(-reach, reach + 1):
             for c_lat, c_lon, code, code_state in grid.get((row + dr, col + dc), ()):
-                if state and code_state != state.upper():
+                if wanted and code_state != wanted:
+                    continue
+                # The latitude difference alone is a lower bound of the distance: skip the haversine
+                # when it already rules the centre out.
+                floor_km = abs(c_lat - lat) * _KM_PER_DEGREE_FLOOR
+                if floor_km > MAX_ZIP_DISTANCE_KM or (best is not None and floor_km >= best[0]):
                     continue
                 distance = _km(lat, lon, c_lat, c_lon)
                 if distance <= MAX_ZIP_DISTANCE_KM and (best is None or distance < best[0]):

@@ -11,6 +11,7 @@ field) or leaves the field empty (an optional one). Pure functions: no I/O.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from datetime import date, datetime, timedelta, timezone
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
@@ -42,13 +43,17 @@ DATE_FORMATS = (
 
 def text(value: Any, null_texts: frozenset[str] = NULL_TEXTS) -> str | None:
     """Stripped text with inner runs of spaces folded; ``None`` for empty / ``NULL``."""
+    if value.__class__ is str:  # the common case first (a file's every cell)
+        folded = " ".join((value.replace("\ufeff", "") if "\ufeff" in value else value).split())
+        return None if folded in NULL_TEXTS or folded in null_texts else folded
     if value is None:
         return None
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    folded = _SPACES.sub(" ", str(value).replace("\ufeff", "")).strip()
+    # str.split() and the pattern \s+ agree on what whitespace is (str.isspace): runs folded, ends cut.
+    folded = " ".join(str(value).replace("\ufeff", "").split())
     return None if folded in null_texts or folded in NULL_TEXTS else folded
 
 
@@ -143,6 +148,12 @@ def day(value: Any) -> date | None:
         return _epoch_ms(int(raw))
     if raw.endswith("Z"):
         raw = raw[:-1]
+    return _day_text(raw)
+
+
+@lru_cache(maxsize=16_384)
+def _day_text(raw: str) -> date:
+    """A date text through ``DATE_FORMATS`` (cached: a file repeats its dates; a failure is not cached)."""
     for layout in DATE_FORMATS:
         try:
             return datetime.strptime(raw, layout).date()

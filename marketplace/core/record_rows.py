@@ -103,7 +103,7 @@ def fitted(record: MappedRecord) -> MappedRecord | str:
             if name == "state":
                 return f"state {value[:20]!r} is not a two-letter code"
             changes[name] = None
-        elif value is not None:
+        elif value is not None and value != value.strip().upper():
             changes[name] = value.strip().upper()
     if record.record_url and not record.record_url.startswith(("https://", "http://")):
         changes["record_url"] = None

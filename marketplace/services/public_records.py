@@ -3,7 +3,12 @@ then the leads of the touched properties (``services.record_leads``).
 
 ``ingest(dataset, records, mode=..., retrieved_at=...)`` is idempotent:
 
-- records are written in batches of ``BATCH_SIZE``, one transaction each; a ``dataset_runs`` row is
+- records stream in batches of ``BATCH_SIZE`` (``SQLITE_BATCH_SIZE`` on SQLite, whose one write lock a
+  batch holds), one transaction each, written set-wise (``services.record_batches``: one read per target,
+  COPY or one multi-row INSERT of the new rows, one UPDATE of the changed ones), followed in the same
+  transaction by the leads of the properties the batch touched: a batch that fails leaves nothing of
+  itself, a run killed between batches leaves every stored property with its lead, and the next run of
+  the dataset gives a lead to any property with an open signal and none. A ``dataset_runs`` row is
   created first (status running) and completed at the end (ok, or failed with the error);
 - a property is found by parcel id within its state when the record has one, else by address key + ZIP
   (``core.addresses``); a record without a ZIP gets the nearest ZIP centre of its coordinates
@@ -13,8 +18,10 @@ then the leads of the touched properties (``services.record_leads``).
   content *updated*; a ``sale_list`` signal whose sale date has passed is stored closed ("sale held on
   ...");
 - with ``full=True`` (a whole dataset was read) every open signal of the dataset that this run did not see
-  is closed ("no longer in the dataset as of <date>"), unless the portal returned no rows or more than
-  ``MAX_UNMAPPED_SHARE`` of the rows could not be read (then nothing closes and the run warns);
+  is closed ("no longer in the dataset as of <date>"; one anti-join), unless the read returned no rows,
+  more than ``MAX_UNMAPPED_SHARE`` of the rows could not be read, or it held fewer records than the
+  dataset's ``min_full_share`` (default ``MIN_FULL_SHARE``) of its open signals: then nothing closes and
+  the run warns;
   ``full=False`` (a partial import) never closes;
 - ``assessment`` records fill the property's facts and values, ``recorded_sale`` records go to
   ``recorded_sales``, ``HpiPoint`` to ``hpi_points``, ``RejectedRow`` is counted;
@@ -26,26 +33,27 @@ Ingesting the same records twice writes nothing but the run row: every count is 
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
+import tempfile
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from marketplace.core import record_rows
-from marketplace.core.addresses import address_key, split_unit, zip5, zip_for_point
-from marketplace.core.records import FACT_KINDS, RECORD_KINDS, HpiPoint, MappedRecord, RejectedRow
 from marketplace.db import session_scope
 from marketplace.models import DatasetRun, HpiPointRow, Property, PropertySignal, RecordedSale, utcnow
-from marketplace.services import record_leads
+from marketplace.services import record_batches, record_leads
 from marketplace.services.record_leads import dataset_titles
 from marketplace.services.marketplace import rebuild_facets
 
 log = logging.getLogger("marketplace.public_records")
 
-BATCH_SIZE = 500
+BATCH_SIZE = 5000         # records per batch (one transaction)
+SQLITE_BATCH_SIZE = 500   # on SQLite: a batch holds the database's one write lock for about 100 ms at most
 RUN_LOCK = 724023                       # pg_advisory_xact_lock class of "one run per dataset"
 RUN_STALE_AFTER = timedelta(hours=6)    # a run "running" longer than this died: another may start
 
@@ -100,6 +108,41 @@ def stale_warning(newest_as_of: date | None, max_age_days: int | None, today: da
     return f"records are as of {newest_as_of.isoformat()}, {age} days old: stale"
 
 
+class SeenKeys:
+    """The record keys a run has seen, in little memory: an 8-byte digest of each in a set (to find a key
+    seen twice; two keys sharing a digest, about 1 in 10^10 for a million keys, would reject the second),
+    the keys themselves in a temporary file (for closing the ones not seen)."""
+
+    def __init__(self) -> None:
+        self._digests: set[int] = set()
+        self._file: Any = None
+        self.count = 0
+
+    def add(self, key: str) -> bool:
+        """Whether the key is new (then it is remembered)."""
+        digest = int.from_bytes(hashlib.blake2b(key.encode("utf-8"), digest_size=8).digest(), "big")
+        if digest in self._digests:
+            return False
+        self._digests.add(digest)
+        if self._file is None:
+            self._file = tempfile.TemporaryFile("w+", encoding="utf-8")
+        self._file.write(json.dumps(key) + "\n")
+        self.count += 1
+        return True
+
+    def keys(self) -> Iterator[str]:
+        if self._file is None:
+            return
+        self._file.seek(0)
+        for line in self._file:
+            yield json.loads(line)
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
 class _Run:
     """The state of one ingestion across its batches."""
 
@@ -110,10 +153,24 @@ class _Run:
         self.summary = summary
         self.retrieved_at = retrieved_at
         self.today = today
-        self.seen: set[str] = set()
+        self.seen = SeenKeys()
         self.touched: set[int] = set()
         self.sale_zips: set[str] = set()    # ZIPs whose recorded sales changed (ARV)
         self.hpi_zip3s: set[str] = set()    # ZIP3 areas whose index changed (market value)
+        self.open_before = 0                # the dataset's open signals when the run started
+        self.started_at: datetime | None = None  # leads created since belong to this run
+        self.lead_counts = {"added": 0, "updated": 0, "archived": 0}
+
+    def materialise(self, conn: Connection, property_ids: set[int], titles: record_leads.TitleLookup) -> None:
+        """The leads of ``property_ids`` brought up to date (in the caller's transaction); the run's lead
+        counts are net: a lead added then updated by a later batch counts as added once."""
+        counts = record_leads.materialise(conn, property_ids, titles, self.today, added_since=self.started_at,
+                                          max_ages=record_leads.ages_with(titles, self.dataset))
+        for outcome in self.lead_counts:
+            self.lead_counts[outcome] += counts[outcome]
+
+    def lead_count(self, outcome: str) -> int:
+        return self.lead_counts[outcome]
 
     def reject(self, reason: str) -> None:
         self.summary.rejected += 1
@@ -124,184 +181,38 @@ class _Run:
         setattr(self.summary, outcome, getattr(self.summary, outcome) + 1)
 
 
-def _find_property(conn: Connection, state: str, parcel_id: str | None, key: str, zip_code: str | None):
-    if parcel_id:
-        row = conn.execute(sa.select(props_t).where(props_t.c.state == state, props_t.c.parcel_id == parcel_id)).first()
-        if row is not None:
-            return row
-    if key and zip_code:
-        return conn.execute(sa.select(props_t).where(props_t.c.address_key == key,
-                                                     props_t.c.zip_code == zip_code)).first()
-    return None
-
-
-def _upsert_property(conn: Connection, run: _Run, record: MappedRecord) -> tuple[int, str] | str:
-    """(property id, 'added' | 'updated' | 'unchanged'), or the reason the record is rejected."""
-    state = (record.state or run.state or "").upper()
-    if len(state) != 2:
-        return "no state"
-    parcel = record.parcel_id or None
-    street, unit = split_unit(record.address, record.unit)
-    key = address_key(street, unit)
-    zip_code = zip5(record.zip_code) or (zip_for_point(record.latitude, record.longitude, state) if key else None)
-    existing = _find_property(conn, state, parcel, key, zip_code)
-    if existing is None:
-        if not key:
-            return "no address"
-        if not zip_code:
-            return "no ZIP"
-        values = record_rows.property_values(record, None, run.dataset.id, state)
-        now = utcnow()
-        new_id = conn.execute(sa.insert(props_t).values(
-            address_key=key, address=street, unit=unit, state=state, zip_code=zip_code, parcel_id=parcel,
-            created_at=now, updated_at=now, **values).returning(props_t.c.id)).scalar_one()
-        return new_id, "added"
-    if parcel and existing.parcel_id and existing.parcel_id != parcel:
-        return f"address matches parcel {existing.parcel_id}, record has parcel {parcel}"
-    values = record_rows.property_values(record, existing, run.dataset.id, state)
-    if parcel and not existing.parcel_id:
-        values["parcel_id"] = parcel
-    changed = {k: v for k, v in values.items() if getattr(existing, k) != v}
-    if not changed:
-        return existing.id, "unchanged"
-    conn.execute(sa.update(props_t).where(props_t.c.id == existing.id).values(updated_at=utcnow(), **changed))
-    return existing.id, "updated"
-
-
-def _upsert_signal(conn: Connection, run: _Run, record: MappedRecord, property_id: int) -> str:
-    values = record_rows.signal_values(record, property_id, run.today)
-    existing = conn.execute(sa.select(signals_t).where(signals_t.c.dataset_id == record.dataset_id,
-                                                       signals_t.c.record_key == record.record_key)).first()
-    now = run.retrieved_at
-    if existing is None:
-        conn.execute(sa.insert(signals_t).values(
-            dataset_id=record.dataset_id, record_key=record.record_key, first_seen_at=now, last_seen_at=now,
-            retrieved_at=now, closed_at=now if values["status"] == "closed" else None, **values))
-        run.touched.add(property_id)
-        return "added"
-    changed = {k: v for k, v in values.items() if getattr(existing, k) != v}
-    if not changed:
-        return "unchanged"
-    changed.update(last_seen_at=now, retrieved_at=now,
-                   closed_at=(existing.closed_at or now) if values["status"] == "closed" else None)
-    conn.execute(sa.update(signals_t).where(signals_t.c.id == existing.id).values(**changed))
-    run.touched.update({property_id, existing.property_id})
-    return "updated"
-
-
-def _upsert_sale(conn: Connection, run: _Run, record: MappedRecord) -> str:
-    if record.sale_price is None or record.sale_date is None:
-        return "no sale price or date"
-    values = {"address": record.address, "zip_code": zip5(record.zip_code), "price": record.sale_price,
-              "sale_date": record.sale_date, "square_footage": record.square_footage,
-              "property_class": record.property_class}
-    existing = conn.execute(sa.select(sales_t).where(sales_t.c.dataset_id == record.dataset_id,
-                                                     sales_t.c.record_key == record.record_key)).first()
-    if existing is None:
-        conn.execute(sa.insert(sales_t).values(dataset_id=record.dataset_id, record_key=record.record_key,
-                                               retrieved_at=run.retrieved_at, **values))
-        run.sale_zips.add(values["zip_code"] or "")
-        return "added"
-    changed = {k: v for k, v in values.items() if getattr(existing, k) != v}
-    if not changed:
-        return "unchanged"
-    run.sale_zips.update({values["zip_code"] or "", existing.zip_code or ""})
-    conn.execute(sa.update(sales_t).where(sales_t.c.id == existing.id).values(retrieved_at=run.retrieved_at, **changed))
-    return "updated"
-
-
-def _upsert_hpi(conn: Connection, point: HpiPoint) -> str:
-    existing = conn.execute(sa.select(hpi_t).where(hpi_t.c.dataset_id == point.dataset_id, hpi_t.c.zip3 == point.zip3,
-                                                   hpi_t.c.year == point.year)).first()
-    if existing is None:
-        conn.execute(sa.insert(hpi_t).values(dataset_id=point.dataset_id, zip3=point.zip3, year=point.year,
-                                             index=point.index, annual_change=point.annual_change))
-        return "added"
-    if existing.index == point.index and existing.annual_change == point.annual_change:
-        return "unchanged"
-    conn.execute(sa.update(hpi_t).where(hpi_t.c.id == existing.id).values(index=point.index,
-                                                                          annual_change=point.annual_change))
-    return "updated"
-
-
-def _one(conn: Connection, run: _Run, item: Any) -> None:
-    run.summary.rows_read += 1
-    if isinstance(item, RejectedRow):
-        run.summary.unmapped += 1
-        run.reject(f"row {item.row_number}: {item.reason}")
-        return
-    if isinstance(item, HpiPoint):
-        year_end = date(item.year, 12, 31)  # an annual index speaks for its year
-        if run.summary.newest_as_of is None or year_end > run.summary.newest_as_of:
-            run.summary.newest_as_of = year_end
-        outcome = _upsert_hpi(conn, item)
-        if outcome != "unchanged":
-            run.hpi_zip3s.add(item.zip3)
-        run.count(outcome)
-        return
-    if not isinstance(item, MappedRecord) or item.kind not in RECORD_KINDS:
-        run.reject(f"record {getattr(item, 'record_key', '?')}: not a known record kind")
-        return
-    if item.dataset_id != run.dataset.id:
-        run.reject(f"record {item.record_key}: belongs to dataset {item.dataset_id}")
-        return
-    fitted = record_rows.fitted(item)
-    if isinstance(fitted, str):
-        run.reject(f"record {item.record_key[:40]}: {fitted}")
-        return
-    item = fitted
-    if item.as_of and (run.summary.newest_as_of is None or item.as_of > run.summary.newest_as_of):
-        run.summary.newest_as_of = item.as_of
-    if item.kind == "recorded_sale":
-        outcome = _upsert_sale(conn, run, item)
-        if outcome in ("added", "updated", "unchanged"):
-            run.count(outcome)
-        else:
-            run.reject(f"record {item.record_key}: {outcome}")
-        return
-    if item.record_key in run.seen:
-        run.reject(f"record {item.record_key}: appears twice in this run")
-        return
-    run.seen.add(item.record_key)
-    found = _upsert_property(conn, run, item)
-    if isinstance(found, str):
-        run.reject(f"record {item.record_key}: {found}")
-        return
-    property_id, property_outcome = found
-    if property_outcome != "unchanged":
-        run.touched.add(property_id)
-    if item.kind in FACT_KINDS:
-        run.count(property_outcome)
-        return
-    outcome = _upsert_signal(conn, run, item, property_id)
-    run.count(outcome if outcome != "unchanged" else ("unchanged" if property_outcome == "unchanged" else "updated"))
-
-
-def _close_unseen(conn: Connection, run: _Run) -> None:
-    """Close every open signal of the dataset this (full) run did not see."""
-    rows = conn.execute(sa.select(signals_t.c.id, signals_t.c.record_key, signals_t.c.property_id)
-                        .where(signals_t.c.dataset_id == run.dataset.id, signals_t.c.status == "open")).all()
-    gone = [r for r in rows if r.record_key not in run.seen]
-    reason = f"no longer in the dataset as of {run.today.isoformat()}"
-    for start in range(0, len(gone), BATCH_SIZE):
-        chunk = gone[start:start + BATCH_SIZE]
-        conn.execute(sa.update(signals_t).where(signals_t.c.id.in_([r.id for r in chunk]))
-                     .values(status="closed", closed_at=run.retrieved_at, closed_reason=reason))
-    run.summary.closed += len(gone)
-    run.touched.update(r.property_id for r in gone)
-
-
 MAX_UNMAPPED_SHARE = 0.10  # a full run with more unreadable rows than this closes nothing
+MIN_FULL_SHARE = 0.5       # default share of the open signals a full read must hold to close any
 
 
 def _closing_refused(run: _Run, mode: str) -> str | None:
     """Why a full run must not close the signals it did not see, or None. A signal is closed because its
-    record left the dataset, never because the portal sent nothing or rows stopped parsing."""
-    if mode == "api" and run.summary.rows_read == 0:
-        return "the portal returned no rows: nothing closed"
+    record left the dataset, never because the read returned nothing, rows stopped parsing, or the read
+    was cut short (fewer records than the dataset's ``min_full_share`` of its open signals)."""
+    if run.summary.rows_read == 0:
+        return ("the portal returned no rows: nothing closed" if mode == "api"
+                else "the file holds no rows: nothing closed")
     if run.summary.unmapped > MAX_UNMAPPED_SHARE * run.summary.rows_read:
         return f"{run.summary.unmapped} of {run.summary.rows_read} rows could not be read: nothing closed"
+    share = getattr(run.dataset, "min_full_share", MIN_FULL_SHARE)
+    if run.open_before and run.seen.count < share * run.open_before:
+        return (f"the read holds {run.seen.count} records, fewer than {share:.0%} of the dataset's "
+                f"{run.open_before} open records: nothing closed")
     return None
+
+
+def _leadless_properties(conn: Connection, dataset_id: str) -> set[int]:
+    """Properties with an open lead-making signal of the dataset and no lead: what a run that died between
+    its batches and its lead step left (the next run materialises them)."""
+    from marketplace.core.motivation import LEAD_TYPE_ORDER
+    from marketplace.models import Lead
+
+    leads_t = Lead.__table__
+    return set(conn.execute(
+        sa.select(signals_t.c.property_id).distinct()
+        .where(signals_t.c.dataset_id == dataset_id, signals_t.c.status == "open",
+               signals_t.c.kind.in_([kind for kind, _ in LEAD_TYPE_ORDER]),
+               ~sa.exists().where(leads_t.c.property_id == signals_t.c.property_id))).scalars())
 
 
 def _lead_properties_in(conn: Connection, zips: set[str], zip3s: set[str]) -> set[int]:
@@ -312,11 +223,17 @@ def _lead_properties_in(conn: Connection, zips: set[str], zip3s: set[str]) -> se
     ids: set[int] = set()
     for column, values in ((props_t.c.zip_code, sorted(zips - {""})),
                            (sa.func.substr(props_t.c.zip_code, 1, 3), sorted(zip3s))):
-        for start in range(0, len(values), BATCH_SIZE):
+        for start in range(0, len(values), record_batches.IN_CHUNK):
             ids.update(conn.execute(
                 sa.select(props_t.c.id).join(leads_t, leads_t.c.property_id == props_t.c.id)
-                .where(column.in_(values[start:start + BATCH_SIZE]))).scalars())
+                .where(column.in_(values[start:start + record_batches.IN_CHUNK]))).scalars())
     return ids
+
+
+def _dialect(database_url: str | None) -> str:
+    from marketplace.db import get_engine
+
+    return get_engine(database_url).dialect.name
 
 
 def _finish(database_url: str | None, summary: RunSummary) -> None:
@@ -351,32 +268,40 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
             runs_t.c.started_at > started - RUN_STALE_AFTER)).first()
         if busy is not None:
             raise RunInProgress(f"{dataset.id}: another run (#{busy.id}) is in progress")
+        open_before = conn.execute(sa.select(sa.func.count()).select_from(signals_t).where(
+            signals_t.c.dataset_id == dataset.id, signals_t.c.status == "open")).scalar_one()
         summary.run_id = conn.execute(sa.insert(runs_t).values(
             dataset_id=dataset.id, mode=mode, started_at=started, status="running").returning(runs_t.c.id)
         ).scalar_one()
     run = _Run(dataset, summary, retrieved_at, today)
+    run.open_before, run.started_at = open_before, started
+    batch_size = BATCH_SIZE if _dialect(database_url) == "postgresql" else min(BATCH_SIZE, SQLITE_BATCH_SIZE)
     try:
         batch: list[Any] = []
         for item in records:
             batch.append(item)
-            if len(batch) >= BATCH_SIZE:
-                _write_batch(database_url, run, batch)
+            if len(batch) >= batch_size:
+                _write_batch(database_url, run, batch, titles)
                 batch = []
-        _write_batch(database_url, run, batch)
+        _write_batch(database_url, run, batch, titles)
         with session_scope(database_url) as session:
             conn = session.connection()
             refusal = _closing_refused(run, mode) if full else None
+            run.touched.clear()
             if full and refusal is None:
-                _close_unseen(conn, run)
+                record_batches.close_unseen(conn, run, batch_size)
             run.touched.update(_lead_properties_in(conn, run.sale_zips, run.hpi_zip3s))
-            counts = record_leads.materialise(conn, run.touched, titles, today,
-                                              max_ages=record_leads.ages_with(titles, dataset))
-            summary.archived = counts["archived"]
-            summary.leads_added, summary.leads_updated = counts["added"], counts["updated"]
-            if counts["added"] or counts["updated"] or counts["archived"]:
+            run.touched.update(_leadless_properties(conn, dataset.id))
+            run.materialise(conn, run.touched, titles)
+            summary.archived = run.lead_count("archived")
+            summary.leads_added, summary.leads_updated = run.lead_count("added"), run.lead_count("updated")
+            if any(run.lead_counts.values()):
                 rebuild_facets(conn)
         summary.status = "ok"
-        warnings = [stale_warning(summary.newest_as_of, getattr(dataset, "max_age_days", None), today), refusal]
+        replaced = getattr(records, "replaced_rows", 0)
+        warnings = [stale_warning(summary.newest_as_of, getattr(dataset, "max_age_days", None), today), refusal,
+                    f"{replaced} rows held bytes that are not UTF-8 (read with replacement characters)"
+                    if replaced else None]
         summary.warning = "; ".join(w for w in warnings if w) or None
     except Exception as exc:  # noqa: BLE001 - recorded on the run, re-raised for the caller
         from marketplace.sources.base import SourceError
@@ -387,17 +312,24 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
         summary.status, summary.error = "failed", f"{type(exc).__name__}: {exc}"[:2000]
         _finish(database_url, summary)
         raise
+    finally:
+        run.seen.close()
     _finish(database_url, summary)
     return summary
 
 
-def _write_batch(database_url: str | None, run: _Run, batch: list[Any]) -> None:
+def _write_batch(database_url: str | None, run: _Run, batch: list[Any], titles: record_leads.TitleLookup) -> None:
+    """One batch in one transaction (``record_batches``): its records, then the leads of the properties it
+    touched (a run killed between batches leaves every committed property with its lead; a batch that
+    fails leaves nothing of itself)."""
     if not batch:
         return
+    prepared = record_batches.prepare(run, batch)
     with session_scope(database_url) as session:
         conn = session.connection()
-        for item in batch:
-            _one(conn, run, item)
+        run.touched.clear()
+        record_batches.write_batch(conn, prepared)
+        run.materialise(conn, run.touched, titles)
 
 
 def rescore_leads(today: date, *, titles: record_leads.TitleLookup, database_url: str | None = None) -> dict:

@@ -46,6 +46,7 @@ from marketplace.core.lead_map import zip_centre
 from marketplace.core.records import SIGNAL_KINDS, HpiPoint
 from marketplace.models import HpiPointRow, Lead, Property, PropertySignal, RecordedSale, utcnow
 from marketplace.services.comps_records import recorded_sales_near
+from marketplace.services import bulk_rows
 
 leads_t = Lead.__table__
 props_t = Property.__table__
@@ -62,6 +63,7 @@ LEAD_COLUMNS = (
     "rehab_estimate", "roi", "beds", "baths", "square_footage", "confidence_score", "credit_cost",
     "is_high_roi", "is_active", "raw_data", "latitude", "longitude", "motivation_score", "signal_count",
     "absentee_owner", "out_of_state_owner", "bank_owned", "sale_date", "comps_arv", "comps_count", "roi_basis",
+    "is_new",  # set by materialise from the signals' currency (core.signal_currency), not by lead_values
 )
 
 # A dataset as this module needs it: its id -> (title, publisher). A ``DatasetLookup`` also knows each
@@ -118,24 +120,6 @@ def source_line(publisher: str, title: str, record_key: str, retrieved_at: datet
 def short_source(title: str) -> str:
     """The dataset title as ``leads.source`` (64 characters; a longer title is cut with '...')."""
     return title if len(title) <= SOURCE_LENGTH else title[:SOURCE_LENGTH - 3].rstrip() + "..."
-
-
-def _hpi_for(conn: Connection, zip_code: str) -> list[HpiPoint]:
-    rows = conn.execute(sa.select(hpi_t).where(hpi_t.c.zip3 == zip_code[:3]).order_by(hpi_t.c.year)).all()
-    # One dataset per ZIP3 (the FHFA file); several would be a mapping mistake: take the first dataset's.
-    first = rows[0].dataset_id if rows else None
-    return [HpiPoint(r.dataset_id, r.zip3, r.year, r.index, r.annual_change) for r in rows if r.dataset_id == first]
-
-
-def _sales_for(conn: Connection, zip_code: str, today: date) -> list[valuation.Sale]:
-    since = today - timedelta(days=366 * max(valuation.ARV_WINDOWS_MONTHS) // 12 + 31)
-    rows = conn.execute(
-        sa.select(sales_t.c.price, sales_t.c.sale_date, sales_t.c.square_footage, sales_t.c.zip_code,
-                  sales_t.c.address)
-        .where(sales_t.c.zip_code == zip_code, sales_t.c.sale_date > since, sales_t.c.sale_date <= today)
-    ).all()
-    return [valuation.Sale(price=r.price, sale_date=r.sale_date, square_footage=r.square_footage,
-                           zip_code=r.zip_code, address=r.address) for r in rows]
 
 
 def _facts(signal: Any) -> motivation_rules.SignalFacts:
@@ -286,25 +270,64 @@ def lead_is_new(signals: Iterable[Any], max_ages: MaxAgeLookup, today: date) -> 
     return any(signal_currency.signal_is_new(s, max_ages(s.dataset_id), today) for s in signals if s.kind in making)
 
 
+def _prefetch(conn: Connection, zips: set[str], today: date, hpi_cache: dict, sales_cache: dict) -> None:
+    """The index points of the ZIP3 areas and the recent sales of the ZIPs not read yet: one query each."""
+    areas = sorted({z[:3] for z in zips} - set(hpi_cache))
+    if areas:
+        found: dict[str, list[Any]] = {a: [] for a in areas}
+        for r in conn.execute(sa.select(hpi_t).where(hpi_t.c.zip3.in_(areas)).order_by(hpi_t.c.zip3, hpi_t.c.year,
+                                                                                       hpi_t.c.id)):
+            found[r.zip3].append(r)
+        for area, rows in found.items():
+            # One dataset per ZIP3 (the FHFA file); several would be a mapping mistake: take the first's.
+            first = rows[0].dataset_id if rows else None
+            hpi_cache[area] = [HpiPoint(r.dataset_id, r.zip3, r.year, r.index, r.annual_change)
+                               for r in rows if r.dataset_id == first]
+    wanted = sorted(zips - set(sales_cache))
+    if wanted:
+        since = today - timedelta(days=366 * max(valuation.ARV_WINDOWS_MONTHS) // 12 + 31)
+        sales: dict[str, list[valuation.Sale]] = {z: [] for z in wanted}
+        for r in conn.execute(
+                sa.select(sales_t.c.price, sales_t.c.sale_date, sales_t.c.square_footage, sales_t.c.zip_code,
+                          sales_t.c.address)
+                .where(sales_t.c.zip_code.in_(wanted), sales_t.c.sale_date > since, sales_t.c.sale_date <= today)):
+            sales[r.zip_code].append(valuation.Sale(price=r.price, sale_date=r.sale_date,
+                                                    square_footage=r.square_footage, zip_code=r.zip_code,
+                                                    address=r.address))
+        sales_cache.update(sales)
+
+
+CHUNK = 1000  # properties read and written per round
+
+
 def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLookup, today: date,
+                outcomes: dict[int, str] | None = None, added_since: datetime | None = None,
                 max_ages: MaxAgeLookup | None = None) -> dict:
-    """Insert, update or archive the leads of ``property_ids`` (inside the caller's transaction).
-    ``max_ages`` (dataset id -> ``max_age_days``) defaults to the one ``titles`` carries.
-    Returns counts: added, updated, archived, unchanged."""
+    """Insert, update or archive the leads of ``property_ids`` (inside the caller's transaction), in bulk:
+    per round of ``CHUNK`` properties, one read each of the properties, their open signals, their leads,
+    the areas' index and the ZIPs' sales, then one multi-row INSERT, one executemany UPDATE (the leads
+    whose values changed) and one UPDATE of the leads to archive. Returns counts: added, updated, archived,
+    unchanged; ``outcomes`` (when given) receives each written property's outcome. A lead created at or
+    after ``added_since`` (by an earlier batch of the same run) is written but not counted again: the run
+    counts it once, as added. Only current signals count (module docstring); ``max_ages`` (dataset id ->
+    ``max_age_days``) defaults to the one ``titles`` carries."""
     max_ages = max_ages or max_age_for(titles)
     counts = {"added": 0, "updated": 0, "archived": 0, "unchanged": 0}
     ids = sorted(set(property_ids))
     hpi_cache: dict[str, list[HpiPoint]] = {}      # by ZIP3: one read per area, not per property
     sales_cache: dict[str, list[valuation.Sale]] = {}  # by ZIP
     comps_cache: dict[str, list[Comp]] = {}  # by ZIP3: the recorded sales core.comps selects from
-    for start in range(0, len(ids), 500):
-        chunk = ids[start:start + 500]
+    for start in range(0, len(ids), CHUNK):
+        chunk = ids[start:start + CHUNK]
         props = {p.id: p for p in conn.execute(sa.select(props_t).where(props_t.c.id.in_(chunk)))}
         open_signals: dict[int, list[Any]] = {}
         for s in conn.execute(sa.select(signals_t).where(signals_t.c.property_id.in_(chunk),
                                                          signals_t.c.status == "open")):
             open_signals.setdefault(s.property_id, []).append(s)
         existing = {r.property_id: r for r in conn.execute(sa.select(leads_t).where(leads_t.c.property_id.in_(chunk)))}
+        _prefetch(conn, {p.zip_code for p in props.values()}, today, hpi_cache, sales_cache)
+        inserts, updates, archives = [], [], []
+        now = utcnow()
         for pid in chunk:
             prop, lead = props.get(pid), existing.get(pid)
             if prop is None:
@@ -312,34 +335,40 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
             signals = current_signals(open_signals.get(pid, []), max_ages, today)
             values = None
             if motivation_rules.lead_type_for({s.kind for s in signals}) is not None:
-                if prop.zip_code[:3] not in hpi_cache:
-                    hpi_cache[prop.zip_code[:3]] = _hpi_for(conn, prop.zip_code)
-                if prop.zip_code not in sales_cache:
-                    sales_cache[prop.zip_code] = _sales_for(conn, prop.zip_code, today)
                 if prop.zip_code[:3] not in comps_cache:
                     comps_cache[prop.zip_code[:3]] = recorded_sales_near(conn, prop.zip_code, today)[0]
                 values = lead_values(prop, signals, titles, hpi=hpi_cache[prop.zip_code[:3]],
                                      sales=sales_cache[prop.zip_code], today=today,
                                      comps=comps_cache[prop.zip_code[:3]])
+                values["is_new"] = lead_is_new(signals, max_ages, today)
+            outcome = None
             if values is None:
                 if lead is not None and (lead.is_active or lead.is_new):
-                    conn.execute(sa.update(leads_t).where(leads_t.c.id == lead.id).values(is_active=False,
-                                                                                         is_new=False))
-                    counts["archived"] += 1 if lead.is_active else 0
-                continue
-            values["is_new"] = lead_is_new(signals, max_ages, today)
-            if lead is None:
-                conn.execute(sa.insert(leads_t).values(
-                    id=uuid.uuid4(), external_id=f"{EXTERNAL_PREFIX}{pid}", property_id=pid, created_at=utcnow(),
-                    image_urls=[], images_fetch_status=IMAGE_STATUS, **values))
-                counts["added"] += 1
-                continue
-            changed = {k: v for k, v in values.items() if not _same(getattr(lead, k), v)}
-            if not changed:
+                    archives.append(lead.id)  # archived leads are never New
+                    outcome = "archived" if lead.is_active else None
+            elif lead is None:
+                inserts.append(dict(values, id=uuid.uuid4(), external_id=f"{EXTERNAL_PREFIX}{pid}", property_id=pid,
+                                    created_at=now, image_urls=[], images_fetch_status=IMAGE_STATUS))
+                outcome = "added"
+            elif any(not _same(getattr(lead, k), v) for k, v in values.items()):
+                updates.append({"p_id": lead.id, **{f"p_{k}": v for k, v in values.items()}})
+                outcome = "updated"
+            else:
                 counts["unchanged"] += 1
-                continue
-            conn.execute(sa.update(leads_t).where(leads_t.c.id == lead.id).values(**changed))
-            counts["updated"] += 1
+            if outcome is not None and added_since is not None and lead is not None \
+                    and lead.created_at >= added_since:
+                outcome = None  # added earlier in this run: counted then
+            if outcome is not None:
+                counts[outcome] += 1
+                if outcomes is not None:
+                    outcomes[pid] = outcome
+        bulk_rows.insert_rows(conn, leads_t, inserts)
+        if updates:
+            conn.execute(sa.update(leads_t).where(leads_t.c.id == sa.bindparam("p_id")).values(
+                {c: sa.bindparam(f"p_{c}") for c in LEAD_COLUMNS}), updates)
+        if archives:
+            conn.execute(sa.update(leads_t).where(leads_t.c.id.in_(archives)).values(is_active=False,
+                                                                                     is_new=False))
     return counts
 
 

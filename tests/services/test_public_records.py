@@ -165,10 +165,12 @@ def test_a_changed_amount_updates_the_signal_and_the_lead(db_url):
 def test_a_row_gone_from_a_full_import_closes_its_signal_and_archives_the_lead(db_url):
     ingest(TAX, [tax(), tax("100200300", address="1309 FRANKFORD AVE", zip_code="19125")])
     ingest(SHERIFF, [sheriff()])
-    # 522145900 paid its tax: it stays a lead (on the sheriff's list); 100200300 is no longer a lead.
-    summary = ingest(TAX, [])
+    # 522145900 paid its tax: it stays a lead (on the sheriff's list); 100200300 is no longer a lead. (The
+    # file still holds one record, so it is a real read: an empty file closes nothing.)
+    summary = ingest(TAX, [tax("700800900", address="12 ELM ST", zip_code="19125")])
     assert (summary.closed, summary.archived) == (2, 1)
-    closed = rows(db_url, PropertySignal, PropertySignal.__table__.c.dataset_id == TAX.id)
+    closed = rows(db_url, PropertySignal, PropertySignal.__table__.c.dataset_id == TAX.id,
+                  PropertySignal.__table__.c.record_key != "700800900")
     assert {(s.status, s.closed_reason) for s in closed} == {("closed", "no longer in the dataset as of 2026-11-25")}
     leads = {r.address: r for r in rows(db_url, Lead)}
     assert leads["1309 FRANKFORD AVE"].is_active is False
@@ -178,7 +180,7 @@ def test_a_row_gone_from_a_full_import_closes_its_signal_and_archives_the_lead(d
     back = ingest(TAX, [tax("100200300", address="1309 FRANKFORD AVE", zip_code="19125")], full=False)
     assert back.updated == 1
     assert {r.address: r.is_active for r in rows(db_url, Lead)}["1309 FRANKFORD AVE"] is True
-    assert len(rows(db_url, Lead)) == 2
+    assert len(rows(db_url, Lead)) == 3
 
 
 def test_a_partial_import_never_closes(db_url):

@@ -22,7 +22,7 @@ from pathlib import Path
 from marketplace.core.records import HpiPoint, MappedRecord, RejectedRow
 from marketplace.sources.opendata.dataset import Dataset, FieldSpec, load_dataset, load_datasets
 from marketplace.sources.opendata.errors import DatasetError
-from marketplace.sources.opendata.files import rows_from_file
+from marketplace.sources.opendata.files import RowProblem, rows_from_file
 from marketplace.sources.opendata.mapper import Tally, map_row, tally
 from marketplace.sources.opendata.portal import CheckReport, check, fetch
 
@@ -31,24 +31,55 @@ _NAME_DATE = re.compile(r"(?<!\d)(\d{4})-?(\d{2})(?:-?(\d{2}))?(?!\d)")
 
 
 def read_file(dataset: Dataset, path: str | Path, *, as_of: date | None = None,
-              today: date | None = None) -> Iterator[Item]:
-    """Every row of the file at ``path``, mapped or rejected (numbered from 1 after any preamble).
+              today: date | None = None) -> "FileRead":
+    """Every row of the file at ``path``, mapped or rejected (numbered from 1 after any preamble), streamed.
 
     Rows of an ``undated`` dataset (no date column: Allegheny's lien summary, Kent's parcels) are as of
     ``as_of`` when given, else the date in the file's name (``..._2016-07_...``), else the day the file
-    was last modified (when it was downloaded). A ``sale_date_in_file_name`` dataset's rows without a sale
-    date take the date in the file's name (none when the name has none: never the modification day).
+    was last modified (when it was downloaded). The file is opened at the first row asked for (a file that
+    cannot be read fails inside the ingestion, which records the failed run); ``replaced_rows`` counts the
+    rows whose bytes were not UTF-8 (read with replacement characters). A ``sale_date_in_file_name``
+    dataset's rows without a sale date take the date in the file's name (none when the name has none:
+    never the modification day).
     """
-    today = today or date.today()
-    form, rows = rows_from_file(dataset, path)
-    if dataset.undated and as_of is None:
-        as_of = file_date(path)
-    sale_date = name_date(path) if dataset.sale_date_in_file_name else None
-    for number, row in enumerate(rows, start=1):
-        item = map_row(dataset, row, form, number, today=today, as_of=as_of)
-        if sale_date is not None and isinstance(item, MappedRecord) and item.sale_date is None:
-            item = dataclasses.replace(item, sale_date=sale_date)
-        yield item
+    return FileRead(dataset, Path(path), as_of, today or date.today())
+
+
+class FileRead:
+    """The items of one file (``read_file``)."""
+
+    def __init__(self, dataset: Dataset, path: Path, as_of: date | None, today: date) -> None:
+        self.dataset, self.path, self.as_of, self.today = dataset, path, as_of, today
+        self._items: Iterator[Item] | None = None
+        self._rows = None
+
+    @property
+    def replaced_rows(self) -> int:
+        return getattr(self._rows, "replaced_rows", 0)
+
+    def __iter__(self) -> "FileRead":
+        return self
+
+    def __next__(self) -> Item:
+        if self._items is None:
+            self._items = self._read()
+        return next(self._items)
+
+    def _read(self) -> Iterator[Item]:
+        dataset, today = self.dataset, self.today
+        form, self._rows = rows_from_file(dataset, self.path)
+        as_of = self.as_of
+        if dataset.undated and as_of is None:
+            as_of = file_date(self.path)
+        sale_date = name_date(self.path) if dataset.sale_date_in_file_name else None
+        for number, row in enumerate(self._rows, start=1):
+            if isinstance(row, RowProblem):
+                yield RejectedRow(dataset.id, number, row.reason)
+                continue
+            item = map_row(dataset, row, form, number, today=today, as_of=as_of)
+            if sale_date is not None and isinstance(item, MappedRecord) and item.sale_date is None:
+                item = dataclasses.replace(item, sale_date=sale_date)
+            yield item
 
 
 def file_date(path: str | Path) -> date:

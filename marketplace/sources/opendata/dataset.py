@@ -12,9 +12,10 @@ every file; a bad file raises ``ValueError`` naming the file and the field. The 
   ``status_note`` (why the dataset is not live, when it is not), ``licence``, ``attribution``,
   ``record_url_template`` (``{key}`` is the record key), ``page_size``, ``null_values`` (texts that mean
   "no value" besides empty and ``NULL``), ``undated`` (true when rows carry no date: a record is as of
-  the extract's date, see ``opendata.read_file``), ``sale_date_in_file_name`` (a sale list published one
-  file per sale, named by its sale date: a row without a sale date takes the date the file's name gives,
-  and keeps none when the name gives none);
+  the extract's date, see ``opendata.read_file``), ``min_full_share`` (a full read holding fewer records
+  than this share of the dataset's open signals closes nothing; default 0.5), ``sale_date_in_file_name``
+  (a sale list published one file per sale, named by its sale date: a row without a sale date takes the
+  date the file's name gives, and keeps none when the name gives none);
 - ``record_key`` and ``[fields]``: each target field (a ``MappedRecord`` or ``HpiPoint`` field, plus
   ``as_of``) read from a column. A spec is a column name, or a table with ``column`` (same name in every
   form) or ``api`` / ``file`` (the API's field name and the exported file's display name), ``type``
@@ -54,6 +55,8 @@ _NOT_MAPPED = ("dataset_id", "record_key", "kind", "sale_type", "extra")
 RECORD_TARGETS = ("as_of",) + tuple(f.name for f in dataclass_fields(MappedRecord) if f.name not in _NOT_MAPPED
                                     and f.name != "as_of")
 HPI_TARGETS = tuple(f.name for f in dataclass_fields(HpiPoint) if f.name != "dataset_id")
+# A full read holding fewer records than this share of the dataset's open signals closes nothing.
+MIN_FULL_SHARE = 0.5
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a field name that may go into a query
 # What a resource id looks like per protocol (it goes into URLs and, for Carto, into SQL).
 _RESOURCE_FORMS = {"socrata": r"[a-z0-9]{4}-[a-z0-9]{4}", "arcgis": r"\d{1,4}",
@@ -62,7 +65,7 @@ _SPEC_KEYS = ("column", "api", "file", "type", "split", "pattern", "width", "yea
 _TOP_KEYS = ("id", "title", "publisher", "protocol", "endpoint", "resource", "filter", "record_key", "kind",
              "sale_type", "fields", "constants", "extra", "freshness_field", "max_age_days", "status_note",
              "licence", "attribution", "record_url_template", "page_size", "null_values", "undated",
-             "sale_date_in_file_name")
+             "min_full_share", "sale_date_in_file_name")
 
 
 def default_type(target: str) -> str:
@@ -133,6 +136,7 @@ class Dataset:
     extra: Mapping[str, FieldSpec] = field(default_factory=dict)
     null_values: tuple[str, ...] = ()
     undated: bool = False
+    min_full_share: float = 0.5
     sale_date_in_file_name: bool = False
     source_file: str = ""
 
@@ -240,6 +244,10 @@ def _build(raw: dict[str, Any], stem: str, file_name: str) -> Dataset:
     undated = raw.get("undated", False)
     if not isinstance(undated, bool):
         raise _FieldError("undated", "must be true or false")
+    min_full_share = raw.get("min_full_share", MIN_FULL_SHARE)
+    if isinstance(min_full_share, bool) or not isinstance(min_full_share, (int, float)) \
+            or not 0 <= min_full_share <= 1:
+        raise _FieldError("min_full_share", "must be a share from 0 to 1")
     sale_date_in_name = raw.get("sale_date_in_file_name", False)
     if not isinstance(sale_date_in_name, bool) or (sale_date_in_name and kind != "sale_list"):
         raise _FieldError("sale_date_in_file_name", "must be true or false, and only for a sale_list dataset")
@@ -269,6 +277,7 @@ def _build(raw: dict[str, Any], stem: str, file_name: str) -> Dataset:
         extra=_specs(raw.get("extra"), "extra", None, protocol),
         null_values=tuple(nulls),
         undated=undated,
+        min_full_share=float(min_full_share),
         sale_date_in_file_name=sale_date_in_name,
         source_file=file_name,
     )

@@ -1,22 +1,29 @@
 """Rows of a downloaded public-record file: a CSV export, or JSON exactly as a portal's API answers.
 
-CSV: any UTF-8 BOM is dropped (cp1252 is tried when the bytes are not UTF-8), preamble lines before the
-header are skipped (the header is the first line naming the record key's column), header names are
-stripped (``" SALE PRICE "``), and lines with no value at all (spreadsheet leftovers) are skipped. CSV
-columns are the export's display names (the mapping's ``file`` form).
+CSV: read as a stream, line by line (never the whole file in memory). Any UTF-8 BOM is dropped; a line
+whose bytes are not UTF-8 is decoded with replacement characters and its row counted
+(``CsvRows.replaced_rows``), never the whole file as another encoding. Preamble lines before the header
+are skipped (the header is the first line naming the record key's column), header names are stripped
+(``" SALE PRICE "``), and lines with no value at all (spreadsheet leftovers) are skipped. A row with a
+cell longer than ``CELL_LIMIT`` characters, or that the CSV parser cannot read, is a ``RowProblem``
+(rejected with its reason), never the end of the file. CSV columns are the export's display names (the
+mapping's ``file`` form).
 
 JSON: a Socrata array, ArcGIS ``{"features": [{"attributes": ...}]}``, Carto ``{"rows": [...]}``, CKAN
 ``{"result": {"records": [...]}}`` or a scraper's plain array; its columns are the API's field names
 (``api`` form), or the file's own for a ``file``-protocol dataset. An ArcGIS or CKAN error body raises
-``DatasetError``.
+``DatasetError``. A plain JSON array is streamed (``JsonArrayRows``: one element parsed at a time from
+chunks of the file); an answer object (ArcGIS, Carto, CKAN) is parsed whole: it is one page of the portal,
+bounded by ``page_size``.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
-import io
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,29 +31,153 @@ from marketplace.sources.opendata.dataset import Dataset
 from marketplace.sources.opendata.errors import DatasetError
 
 
-def rows_from_file(dataset: Dataset, path: str | Path) -> tuple[str, Iterator[dict[str, Any]]]:
+CELL_LIMIT = 131_072              # characters in one cell (the csv module's default limit): over it, the
+                                 # row is rejected, not the file
+_PARSE_LIMIT = 16 * 1024 * 1024  # what the parser accepts before it gives up on a row (then resyncs)
+csv.field_size_limit(max(csv.field_size_limit(), _PARSE_LIMIT))
+
+
+@dataclass(frozen=True)
+class RowProblem:
+    """A row of the file that cannot be read at all (counted as rejected, with the reason)."""
+
+    reason: str
+
+
+def rows_from_file(dataset: Dataset, path: str | Path) -> tuple[str, Iterator[dict[str, Any] | RowProblem]]:
     """(form, rows) of the file at ``path``; ``DatasetError`` when it cannot be read."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        handle = path.open("rb")
     except OSError as exc:
         raise DatasetError(dataset.id, f"cannot read {path.name} ({exc.strerror or exc})") from None
-    text = _decode(data)
-    if path.suffix.lower() == ".json" or text.lstrip()[:1] in ("[", "{"):
+    with handle:
+        start = handle.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    if start == b"[":  # a plain array (Socrata, a scraper): streamed element by element
+        form = "file" if dataset.protocol == "file" else "api"
+        return form, JsonArrayRows(dataset, path)
+    if path.suffix.lower() == ".json" or start == b"{":
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise DatasetError(dataset.id, f"cannot read {path.name} ({exc.strerror or exc})") from None
+        try:
+            text, replaced = data.decode("utf-8-sig"), False
+        except UnicodeDecodeError:
+            text, replaced = data.decode("utf-8-sig", errors="replace"), True
+        del data
         try:
             body = json.loads(text)
         except ValueError as exc:
             raise DatasetError(dataset.id, f"{path.name} is not valid JSON ({exc})") from None
         form = "file" if dataset.protocol == "file" else "api"
-        return form, iter(json_rows(dataset, body, where=path.name))
-    return "file", _csv_rows(dataset, text, path.name)
+        rows = json_rows(dataset, body, where=path.name)
+        return form, JsonRows(rows, replaced)
+    return "file", CsvRows(dataset, path)
 
 
-def _decode(data: bytes) -> str:
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+_REPLACED = [0]  # bytes replaced by the JSON reader's decoder (not UTF-8), process-wide
+
+
+def _count_replacement(error: UnicodeDecodeError) -> tuple[str, int]:
+    _REPLACED[0] += 1
+    return "\ufffd", error.end
+
+
+codecs.register_error("leadvault-count-replace", _count_replacement)
+
+
+class JsonArrayRows:
+    """The elements of a file holding one JSON array, parsed one at a time from chunks of the file (never
+    the whole file in memory); ``replaced_rows``: rows holding a replaced (non-UTF-8) byte."""
+
+    CHUNK = 1 << 20
+
+    def __init__(self, dataset: Dataset, path: Path) -> None:
+        self.dataset, self.path = dataset, path
+        self.replaced_rows = 0
+        self._rows = self._read()
+
+    def __iter__(self) -> "JsonArrayRows":
+        return self
+
+    def __next__(self) -> dict[str, Any]:
+        return next(self._rows)
+
+    def _bad(self, problem: str) -> DatasetError:
+        return DatasetError(self.dataset.id, f"{self.path.name} is not valid JSON ({problem})")
+
+    def _read(self) -> Iterator[dict[str, Any]]:
+        decoder = json.JSONDecoder()
+        utf8 = codecs.getincrementaldecoder("utf-8")(errors="leadvault-count-replace")
+        replaced_before = _REPLACED[0]
+        with self.path.open("rb") as handle:
+            buffer, pos, eof = "", 0, False
+
+            def fill() -> None:
+                nonlocal buffer, pos, eof
+                chunk = handle.read(self.CHUNK)
+                eof = not chunk
+                buffer = buffer[pos:] + utf8.decode(chunk, final=eof)
+                pos = 0
+
+            def skip() -> None:  # to the next character that is not white space, reading on as needed
+                nonlocal pos
+                while True:
+                    while pos < len(buffer) and buffer[pos] in " \t\r\n\ufeff":
+                        pos += 1
+                    if pos < len(buffer) or eof:
+                        return
+                    fill()
+
+            fill()
+            skip()
+            pos += 1  # the "["
+            skip()
+            if buffer[pos:pos + 1] == "]":
+                return
+            while True:
+                try:
+                    value, end = decoder.raw_decode(buffer, pos)
+                except ValueError as exc:
+                    if eof:
+                        raise self._bad(str(exc)) from None
+                    fill()
+                    continue
+                if end >= len(buffer) and not eof:  # a number cut by the chunk's end: read on, parse again
+                    fill()
+                    continue
+                pos = end
+                row = value if isinstance(value, dict) else {}
+                if _REPLACED[0] != replaced_before and "\ufffd" in json.dumps(row, ensure_ascii=False):
+                    self.replaced_rows += 1
+                yield row
+                skip()
+                mark = buffer[pos:pos + 1]
+                if mark == "]":
+                    return
+                if mark != ",":
+                    raise self._bad(f"expected ',' or ']' at character {pos}" if mark else "the array never ends")
+                pos += 1
+                skip()
+
+
+class JsonRows:
+    """The rows of a parsed JSON file; ``replaced_rows``: rows holding a replaced (non-UTF-8) byte."""
+
+    def __init__(self, rows: list[dict[str, Any]], replaced: bool) -> None:
+        self._rows = iter(rows)
+        self._check = replaced
+        self.replaced_rows = 0
+
+    def __iter__(self) -> "JsonRows":
+        return self
+
+    def __next__(self) -> dict[str, Any]:
+        row = next(self._rows)
+        if self._check and "\ufffd" in json.dumps(row, ensure_ascii=False):
+            self.replaced_rows += 1
+        return row
 
 
 def json_rows(dataset: Dataset, body: Any, *, where: str) -> list[dict[str, Any]]:
@@ -81,19 +212,70 @@ def _error_text(error: Any) -> str:
     return str(error)[:200]
 
 
-def _csv_rows(dataset: Dataset, text: str, name: str) -> Iterator[dict[str, Any]]:
-    reader = csv.reader(io.StringIO(text, newline=""))
-    key_columns = dataset.record_key.columns("file") or next(
-        (spec.columns("file") for spec in dataset.mapping.values() if spec.columns("file")), ())
-    header: list[str] | None = None
-    for cells in reader:
+class CsvRows:
+    """The rows of a CSV file as dicts (header -> cell), streamed; a row that cannot be read is a
+    ``RowProblem``. ``replaced_rows`` counts the rows decoded with replacement characters."""
+
+    def __init__(self, dataset: Dataset, path: Path) -> None:
+        self.dataset = dataset
+        self.path = path
+        self.replaced_rows = 0
+        self._bad_line = False
+        self._rows = self._read()
+
+    def __iter__(self) -> "CsvRows":
+        return self
+
+    def __next__(self) -> dict[str, Any] | RowProblem:
+        return next(self._rows)
+
+    def _lines(self, handle: Any) -> Iterator[str]:
+        first = True
+        for raw in handle:
+            if first:
+                raw, first = raw.removeprefix(b"\xef\xbb\xbf"), False
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError:
+                self._bad_line = True
+                yield raw.decode("utf-8", errors="replace")
+
+    def _read(self) -> Iterator[dict[str, Any] | RowProblem]:
+        dataset, name = self.dataset, self.path.name
+        key_columns = dataset.record_key.columns("file") or next(
+            (spec.columns("file") for spec in dataset.mapping.values() if spec.columns("file")), ())
+        header: list[str] | None = None
+        try:
+            handle = self.path.open("rb")
+        except OSError as exc:
+            raise DatasetError(dataset.id, f"cannot read {name} ({exc.strerror or exc})") from None
+        with handle:
+            reader = csv.reader(self._lines(handle))
+            while True:
+                self._bad_line = False
+                try:
+                    cells = next(reader)
+                except StopIteration:
+                    break
+                except csv.Error as exc:
+                    if header is not None:
+                        yield RowProblem(f"unreadable CSV near line {reader.line_num} ({exc})")
+                    continue
+                except OSError as exc:
+                    raise DatasetError(dataset.id, f"cannot read {name} ({exc.strerror or exc})") from None
+                if header is None:
+                    stripped = [c.replace("\ufeff", "").strip() for c in cells]
+                    if key_columns and all(k in stripped for k in key_columns):
+                        header = stripped
+                    continue
+                if not any(c.strip() for c in cells):
+                    continue
+                if self._bad_line:
+                    self.replaced_rows += 1
+                longest = max(map(len, cells))
+                if longest > CELL_LIMIT:
+                    yield RowProblem(f"a cell of {longest:,} characters (more than {CELL_LIMIT:,})")
+                    continue
+                yield dict(zip(header, cells))
         if header is None:
-            stripped = [c.replace("\ufeff", "").strip() for c in cells]
-            if key_columns and all(k in stripped for k in key_columns):
-                header = stripped
-            continue
-        if not any(c.strip() for c in cells):
-            continue
-        yield dict(zip(header, cells))
-    if header is None:
-        raise DatasetError(dataset.id, f"{name} has no header line naming {', '.join(key_columns) or 'a column'}")
+            raise DatasetError(dataset.id, f"{name} has no header line naming {', '.join(key_columns) or 'a column'}")

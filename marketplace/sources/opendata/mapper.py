@@ -111,7 +111,7 @@ class _RowReader:
             value = self.row[column]
         else:
             value = _dotted(self.row, column)
-        if isinstance(value, str) and parse.text(value) in self.nulls:
+        if self.nulls and isinstance(value, str) and parse.text(value) in self.nulls:
             return None
         return value
 
@@ -135,6 +135,18 @@ class _RowReader:
     def parsed(self, spec: FieldSpec, value: Any, *, every: bool, strict: bool = False) -> Any:
         """The value read by its spec: a tuple of every part of a split cell when ``every``, else the first.
         A date more than a year ahead is dropped, or refused when ``strict`` (a required field)."""
+        if not every and spec.split is None and spec.pattern is None:  # one value: the common case, fast
+            parser = parse.PARSERS[spec.type]
+            result = parser(value, spec.width) if spec.type == "parcel" else parser(value)
+            if result is None:
+                return None
+            if isinstance(result, date) and result > self.today + FUTURE_SLACK:
+                if strict:
+                    raise ValueError(f"'{parse.text(value)}' is more than a year in the future")
+                return None  # an obviously wrong date is missing, not the record's date
+            if spec.year_start:
+                result = date(result if isinstance(result, int) else result.year, 1, 1)
+            return result
         parts: list[Any] = [value]
         if spec.split is not None and isinstance(value, str):
             parts = value.split(spec.split)

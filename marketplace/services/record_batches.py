@@ -1,0 +1,384 @@
+"""One batch of public-record items written set-wise (``services.public_records`` runs it, one transaction
+per batch): what every record means is decided in Python against the rows the batch reads up front, and
+only the rows that differ are written, in bulk.
+
+- reads: the batch's properties by ``(state, parcel_id)`` and by ``(address_key, zip_code)``, its signals,
+  recorded sales and index points by key: one query each (IN lists in chunks);
+- decisions: record by record, in file order, exactly as one record at a time would decide them (a
+  property added by an earlier record of the batch is found by a later one; rejections keep their order);
+  ``map_property`` is the one step that turns a record into property columns;
+- writes: new rows in one COPY per table on PostgreSQL (properties with ids drawn from their sequence
+  first), one multi-row INSERT on SQLite (``bulk_rows``); changed rows in one executemany UPDATE per
+  table, properties first, then signals, sales and index points. Unchanged rows write nothing.
+
+``close_unseen`` closes a full run's unseen signals with one anti-join against a temporary table of the
+keys the run saw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, Iterable
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from marketplace.core import record_rows
+from marketplace.core.addresses import address_key, split_unit, zip5, zip_for_point
+from marketplace.core.records import FACT_KINDS, RECORD_KINDS, HpiPoint, MappedRecord, RejectedRow
+from marketplace.models import HpiPointRow, Property, PropertySignal, RecordedSale, utcnow
+from marketplace.services import bulk_rows
+
+props_t = Property.__table__
+signals_t = PropertySignal.__table__
+sales_t = RecordedSale.__table__
+hpi_t = HpiPointRow.__table__
+
+# Property columns a record can change after the property exists (its address and ZIP never change).
+UPDATE_COLUMNS = ("parcel_id", *record_rows.FACT_COLUMNS, "facts_as_of", "facts_record", *record_rows.VALUE_COLUMNS,
+                  "value_dataset_id", "last_sale_price", "last_sale_date", "absentee_owner", "out_of_state_owner",
+                  "bank_owned")
+INSERT_COLUMNS = ("address_key", "address", "unit", "state", "zip_code", *UPDATE_COLUMNS)
+SIGNAL_COLUMNS = ("property_id", "kind", "sale_type", "as_of", "amount_owed", "years_owed", "delinquent_since",
+                  "sale_date", "notice_date", "opening_bid", "details", "record_url", "status", "closed_reason")
+SALE_COLUMNS = ("address", "zip_code", "price", "sale_date", "square_footage", "property_class")
+IN_CHUNK = 900  # values per IN list (SQLite's old limit of 999 variables per statement)
+
+
+class _Row:
+    """A property, signal or sale as the batch knows it: the stored row, then the batch's changes."""
+
+    def __init__(self, values: dict, *, new: bool) -> None:
+        self.__dict__.update(values)
+        self.new = new
+        self.dirty = False
+
+
+@dataclass
+class _Placed:
+    index: int
+    record: MappedRecord
+    prop: _Row
+    outcome: str            # the property's: added / updated / unchanged
+
+
+def _chunks(values: list, size: int = IN_CHUNK) -> Iterable[list]:
+    for start in range(0, len(values), size):
+        yield values[start:start + size]
+
+
+def _rows(conn: Connection, table: sa.Table, column: Any, values: Iterable, *where: Any) -> list[Any]:
+    values = sorted(set(values), key=repr)
+    out: list[Any] = []
+    for chunk in _chunks(values):
+        out.extend(conn.execute(sa.select(table).where(column.in_(chunk), *where)).all())
+    return out
+
+
+def map_property(record: MappedRecord, existing: Any, dataset_id: str, state: str) -> dict:
+    """One record -> the property columns it sets (only the values it has; ``core.record_rows``)."""
+    return record_rows.property_values(record, existing, dataset_id, state)
+
+
+class Batch:
+    """The items of one batch, decided then written (``write``)."""
+
+    def __init__(self, run: Any) -> None:
+        self.conn: Any = None
+        self.run = run
+        self.rejects: list[tuple[int, str]] = []
+        self.places: list[tuple[int, MappedRecord, str, str | None, str, str | None, str, str | None]] = []
+        self.sales: list[tuple[int, MappedRecord]] = []
+        self.points: list[HpiPoint] = []
+
+    def reject(self, index: int, reason: str) -> None:
+        self.rejects.append((index, reason))
+
+    # 1. what each item is (no reads)
+    def sort(self, items: list[Any]) -> None:
+        run, summary = self.run, self.run.summary
+        for index, item in enumerate(items):
+            summary.rows_read += 1
+            if isinstance(item, RejectedRow):
+                summary.unmapped += 1
+                self.reject(index, f"row {item.row_number}: {item.reason}")
+                continue
+            if isinstance(item, HpiPoint):
+                year_end = date(item.year, 12, 31)  # an annual index speaks for its year
+                if summary.newest_as_of is None or year_end > summary.newest_as_of:
+                    summary.newest_as_of = year_end
+                self.points.append(item)
+                continue
+            if not isinstance(item, MappedRecord) or item.kind not in RECORD_KINDS:
+                self.reject(index, f"record {getattr(item, 'record_key', '?')}: not a known record kind")
+                continue
+            if item.dataset_id != run.dataset.id:
+                self.reject(index, f"record {item.record_key}: belongs to dataset {item.dataset_id}")
+                continue
+            fitted = record_rows.fitted(item)
+            if isinstance(fitted, str):
+                self.reject(index, f"record {item.record_key[:40]}: {fitted}")
+                continue
+            item = fitted
+            if item.as_of and (summary.newest_as_of is None or item.as_of > summary.newest_as_of):
+                summary.newest_as_of = item.as_of
+            if item.kind == "recorded_sale":
+                if item.sale_price is None or item.sale_date is None:
+                    self.reject(index, f"record {item.record_key}: no sale price or date")
+                else:
+                    self.sales.append((index, item))
+                continue
+            if not run.seen.add(item.record_key):
+                self.reject(index, f"record {item.record_key}: appears twice in this run")
+                continue
+            state = (item.state or run.state or "").upper()
+            if len(state) != 2:
+                self.reject(index, f"record {item.record_key}: no state")
+                continue
+            street, unit = split_unit(item.address, item.unit)
+            key = address_key(street, unit)
+            zip_code = zip5(item.zip_code) or (zip_for_point(item.latitude, item.longitude, state) if key else None)
+            self.places.append((index, item, state, item.parcel_id or None, key, zip_code, street, unit))
+
+    # 2. the properties (one read by parcel, one by address; then one INSERT and one UPDATE)
+    def place(self) -> list[_Placed]:
+        conn, run = self.conn, self.run
+        by_parcel: dict[tuple[str, str], _Row] = {}
+        by_address: dict[tuple[str, str], _Row] = {}
+        parcels = {(state, parcel) for _, _, state, parcel, *_ in self.places if parcel}
+        addresses = {(key, zip_code) for _, _, _, _, key, zip_code, *_ in self.places if key and zip_code}
+        for chunk in _chunks(sorted(parcels)):
+            for row in conn.execute(sa.select(props_t).where(
+                    sa.tuple_(props_t.c.state, props_t.c.parcel_id).in_(chunk))):
+                prop = _Row(row._asdict(), new=False)
+                by_parcel[(prop.state, prop.parcel_id)] = prop
+                by_address[(prop.address_key, prop.zip_code)] = prop
+        for chunk in _chunks(sorted(addresses)):
+            for row in conn.execute(sa.select(props_t).where(
+                    sa.tuple_(props_t.c.address_key, props_t.c.zip_code).in_(chunk))):
+                if (row.address_key, row.zip_code) in by_address:
+                    continue
+                prop = _Row(row._asdict(), new=False)
+                by_address[(prop.address_key, prop.zip_code)] = prop
+                if prop.parcel_id:
+                    by_parcel[(prop.state, prop.parcel_id)] = prop
+        placed: list[_Placed] = []
+        dataset_id = run.dataset.id
+        for index, item, state, parcel, key, zip_code, street, unit in self.places:
+            existing = by_parcel.get((state, parcel)) if parcel else None
+            if existing is None and key and zip_code:
+                existing = by_address.get((key, zip_code))
+            if existing is None:
+                if not key:
+                    self.reject(index, f"record {item.record_key}: no address")
+                    continue
+                if not zip_code:
+                    self.reject(index, f"record {item.record_key}: no ZIP")
+                    continue
+                values = dict.fromkeys(INSERT_COLUMNS)
+                values.update(address_key=key, address=street, unit=unit, state=state, zip_code=zip_code,
+                              parcel_id=parcel, id=None)
+                values.update(map_property(item, None, dataset_id, state))
+                prop = _Row(values, new=True)
+                by_address[(key, zip_code)] = prop
+                if parcel:
+                    by_parcel[(state, parcel)] = prop
+                placed.append(_Placed(index, item, prop, "added"))
+                continue
+            if parcel and existing.parcel_id and existing.parcel_id != parcel:
+                self.reject(index, f"record {item.record_key}: address matches parcel {existing.parcel_id}, "
+                                   f"record has parcel {parcel}")
+                continue
+            values = map_property(item, existing, dataset_id, state)
+            if parcel and not existing.parcel_id:
+                values["parcel_id"] = parcel
+                by_parcel[(state, parcel)] = existing
+            changed = {k: v for k, v in values.items() if getattr(existing, k) != v}
+            if changed:
+                existing.__dict__.update(changed)
+                existing.dirty = True
+            placed.append(_Placed(index, item, existing, "updated" if changed else "unchanged"))
+        self._write_properties(placed)
+        return placed
+
+    def _write_properties(self, placed: list[_Placed]) -> None:
+        now = utcnow()
+        new = list({id(p.prop): p.prop for p in placed if p.prop.new}.values())
+        if new:
+            rows = [{**{c: getattr(p, c) for c in INSERT_COLUMNS}, "created_at": now, "updated_at": now} for p in new]
+            if self.conn.dialect.name == "postgresql":  # ids from the sequence, then one COPY
+                for prop, row, new_id in zip(new, rows, bulk_rows.new_ids(self.conn, props_t, len(new))):
+                    prop.id = row["id"] = new_id
+                bulk_rows.insert_rows(self.conn, props_t, rows)
+            else:
+                ids = self.conn.execute(sa.insert(props_t).returning(props_t.c.id, sort_by_parameter_order=True),
+                                        rows).scalars().all()
+                for prop, new_id in zip(new, ids):
+                    prop.id = new_id
+        dirty = list({id(p.prop): p.prop for p in placed if p.prop.dirty and not p.prop.new}.values())
+        if dirty:
+            statement = sa.update(props_t).where(props_t.c.id == sa.bindparam("p_id")).values(
+                updated_at=now, **{c: sa.bindparam(f"p_{c}") for c in UPDATE_COLUMNS})
+            self.conn.execute(statement, [{"p_id": p.id, **{f"p_{c}": getattr(p, c) for c in UPDATE_COLUMNS}}
+                                          for p in dirty])
+
+    # 3. the signals of the placed records (one read, one INSERT, one UPDATE)
+    def signals(self, placed: list[_Placed]) -> None:
+        conn, run = self.conn, self.run
+        for p in placed:
+            if p.outcome != "unchanged":
+                run.touched.add(p.prop.id)
+        signal_places = [p for p in placed if p.record.kind not in FACT_KINDS]
+        for p in placed:
+            if p.record.kind in FACT_KINDS:
+                run.count(p.outcome)
+        existing = {r.record_key: r for r in _rows(conn, signals_t, signals_t.c.record_key,
+                                                   [p.record.record_key for p in signal_places],
+                                                   signals_t.c.dataset_id == run.dataset.id)}
+        now = run.retrieved_at
+        inserts, updates = [], []
+        for p in signal_places:
+            values = record_rows.signal_values(p.record, p.prop.id, run.today)
+            stored = existing.get(p.record.record_key)
+            if stored is None:
+                inserts.append(dict(values, dataset_id=p.record.dataset_id, record_key=p.record.record_key,
+                                    first_seen_at=now, last_seen_at=now, retrieved_at=now,
+                                    closed_at=now if values["status"] == "closed" else None))
+                run.touched.add(p.prop.id)
+                run.count("added")
+                continue
+            if all(getattr(stored, k) == v for k, v in values.items()):
+                run.count("unchanged" if p.outcome == "unchanged" else "updated")
+                continue
+            updates.append({**{f"p_{k}": v for k, v in values.items()}, "p_id": stored.id,
+                            "p_closed_at": (stored.closed_at or now) if values["status"] == "closed" else None})
+            run.touched.update({p.prop.id, stored.property_id})
+            run.count("updated")
+        bulk_rows.insert_rows(conn, signals_t, inserts)
+        if updates:
+            conn.execute(sa.update(signals_t).where(signals_t.c.id == sa.bindparam("p_id")).values(
+                last_seen_at=now, retrieved_at=now, closed_at=sa.bindparam("p_closed_at"),
+                **{c: sa.bindparam(f"p_{c}") for c in SIGNAL_COLUMNS}), updates)
+
+    # 4. recorded sales and index points
+    def write_sales(self) -> None:
+        conn, run = self.conn, self.run
+        if not self.sales:
+            return
+        stored = {r.record_key: _Row(r._asdict(), new=False) for r in _rows(
+            conn, sales_t, sales_t.c.record_key, [r.record_key for _, r in self.sales],
+            sales_t.c.dataset_id == run.dataset.id)}
+        for _, record in self.sales:
+            values = {"address": record.address, "zip_code": zip5(record.zip_code), "price": record.sale_price,
+                      "sale_date": record.sale_date, "square_footage": record.square_footage,
+                      "property_class": record.property_class}
+            sale = stored.get(record.record_key)
+            if sale is None:
+                stored[record.record_key] = _Row(dict(values, id=None, record_key=record.record_key), new=True)
+                run.sale_zips.add(values["zip_code"] or "")
+                run.count("added")
+                continue
+            changed = {k: v for k, v in values.items() if getattr(sale, k) != v}
+            if not changed:
+                run.count("unchanged")
+                continue
+            run.sale_zips.update({values["zip_code"] or "", sale.zip_code or ""})
+            sale.__dict__.update(changed)
+            sale.dirty = True
+            run.count("updated")
+        new = [s for s in stored.values() if s.new]
+        bulk_rows.insert_rows(conn, sales_t, [{**{c: getattr(s, c) for c in SALE_COLUMNS}, "record_key": s.record_key,
+                                               "dataset_id": run.dataset.id, "retrieved_at": run.retrieved_at}
+                                              for s in new])
+        dirty = [s for s in stored.values() if s.dirty and not s.new]
+        if dirty:
+            conn.execute(sa.update(sales_t).where(sales_t.c.id == sa.bindparam("p_id")).values(
+                retrieved_at=run.retrieved_at, **{c: sa.bindparam(f"p_{c}") for c in SALE_COLUMNS}),
+                [{"p_id": s.id, **{f"p_{c}": getattr(s, c) for c in SALE_COLUMNS}} for s in dirty])
+
+    def write_points(self) -> None:
+        conn, run = self.conn, self.run
+        if not self.points:
+            return
+        stored: dict[tuple[str, str, int], _Row] = {}
+        for row in _rows(conn, hpi_t, hpi_t.c.zip3, [p.zip3 for p in self.points]):
+            stored.setdefault((row.dataset_id, row.zip3, row.year), _Row(row._asdict(), new=False))
+        for point in self.points:
+            key = (point.dataset_id, point.zip3, point.year)
+            row = stored.get(key)
+            if row is None:
+                stored[key] = _Row({"id": None, "dataset_id": point.dataset_id, "zip3": point.zip3, "year": point.year,
+                                    "index": point.index, "annual_change": point.annual_change}, new=True)
+                run.hpi_zip3s.add(point.zip3)
+                run.count("added")
+            elif row.index == point.index and row.annual_change == point.annual_change:
+                run.count("unchanged")
+            else:
+                row.index, row.annual_change, row.dirty = point.index, point.annual_change, True
+                run.hpi_zip3s.add(point.zip3)
+                run.count("updated")
+        columns = ("dataset_id", "zip3", "year", "index", "annual_change")
+        new = [r for r in stored.values() if r.new]
+        bulk_rows.insert_rows(conn, hpi_t, [{c: getattr(r, c) for c in columns} for r in new])
+        dirty = [r for r in stored.values() if r.dirty and not r.new]
+        if dirty:
+            conn.execute(sa.update(hpi_t).where(hpi_t.c.id == sa.bindparam("p_id")).values(
+                index=sa.bindparam("p_index"), annual_change=sa.bindparam("p_change")),
+                [{"p_id": r.id, "p_index": r.index, "p_change": r.annual_change} for r in dirty])
+
+
+def prepare(run: Any, items: list[Any]) -> Batch:
+    """What each item of a batch is (fitted, counted, located): pure work, done before the batch's
+    transaction opens (on SQLite the transaction holds the database's write lock)."""
+    batch = Batch(run)
+    batch.sort(items)
+    return batch
+
+
+def write_batch(conn: Connection, batch: Batch) -> None:
+    """Store a prepared batch (inside the caller's transaction); counts, rejections, touched properties and
+    the seen keys go to the run."""
+    batch.conn = conn
+    placed = batch.place()
+    batch.signals(placed)
+    batch.write_sales()
+    batch.write_points()
+    for _, reason in sorted(batch.rejects, key=lambda r: r[0]):
+        batch.run.reject(reason)
+
+
+def close_unseen(conn: Connection, run: Any, batch_size: int) -> None:
+    """Close every open signal of the dataset this (full) run did not see: the seen keys go into a
+    temporary table (COPY on PostgreSQL), then one UPDATE ... WHERE NOT EXISTS closes the rest."""
+    keys = run.seen.keys()
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql("CREATE TEMP TABLE ingest_seen (record_key text PRIMARY KEY) ON COMMIT DROP")
+        with conn.connection.driver_connection.cursor() as cursor:
+            with cursor.copy("COPY ingest_seen (record_key) FROM STDIN") as copy:
+                for key in keys:
+                    copy.write_row((key,))
+    else:
+        conn.exec_driver_sql("CREATE TEMP TABLE IF NOT EXISTS ingest_seen (record_key TEXT PRIMARY KEY)")
+        conn.exec_driver_sql("DELETE FROM ingest_seen")
+        seen_insert = sa.text("INSERT INTO ingest_seen (record_key) VALUES (:k)")
+        chunk: list[dict] = []
+        for key in keys:
+            chunk.append({"k": key})
+            if len(chunk) >= batch_size:
+                conn.execute(seen_insert, chunk)
+                chunk = []
+        if chunk:
+            conn.execute(seen_insert, chunk)
+    seen_t = sa.table("ingest_seen", sa.column("record_key"))
+    reason = f"no longer in the dataset as of {run.today.isoformat()}"
+    gone = conn.execute(
+        sa.update(signals_t)
+        .where(signals_t.c.dataset_id == run.dataset.id, signals_t.c.status == "open",
+               ~sa.exists().where(seen_t.c.record_key == signals_t.c.record_key))
+        .values(status="closed", closed_at=run.retrieved_at, closed_reason=reason)
+        .returning(signals_t.c.property_id)).scalars().all()
+    if conn.dialect.name != "postgresql":
+        conn.exec_driver_sql("DROP TABLE ingest_seen")
+    run.summary.closed += len(gone)
+    run.touched.update(gone)
