@@ -11,6 +11,7 @@ from typing import Any
 
 from marketplace.core import owner_flags as owners
 from marketplace.core.addresses import split_unit, zip5
+from marketplace.core import signal_currency
 from marketplace.core.records import MappedRecord
 
 
@@ -76,14 +77,16 @@ def signal_values(record: MappedRecord, property_id: int, today: date) -> dict:
         details["violations"] = list(record.violations)
     if record.extra:
         details["extra"] = {str(k): str(v) for k, v in record.extra.items()}
-    held = record.kind == "sale_list" and record.sale_date is not None and record.sale_date < today
+    # A held sale closes its signal (core.signal_currency rule 1; without a maximum age nothing else does:
+    # a record older than its dataset's maximum age stays open, as history, while it is in its dataset).
+    held = signal_currency.closes_because(record, None, today)
     return {
         "property_id": property_id, "kind": record.kind, "sale_type": record.sale_type, "as_of": record.as_of,
         "amount_owed": record.amount_owed, "years_owed": record.years_owed,
         "delinquent_since": record.delinquent_since, "sale_date": record.sale_date,
         "notice_date": record.notice_date, "opening_bid": record.opening_bid, "details": details,
         "record_url": record.record_url, "status": "closed" if held else "open",
-        "closed_reason": f"sale held on {record.sale_date.isoformat()}" if held else None,
+        "closed_reason": held,
     }
 
 

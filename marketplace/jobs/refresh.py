@@ -1,7 +1,8 @@
 """The daily lead refresh (SPEC: 8:00 AM Pacific).
 
 A run pulls ``LEAD_REFRESH_COUNT`` (500) new leads from the configured source,
-clears ``is_new`` on every older lead, archives (``is_active = false``) leads
+clears ``is_new`` on every older lead (not public-record leads: theirs says their record first appeared
+in its dataset within seven days, ``core.signal_currency``), archives (``is_active = false``) leads
 older than ``LEAD_MAX_AGE_DAYS`` (30) (public-record leads excepted: they are archived when their
 last open signal closes, ``services.public_records``) and records itself in
 ``lead_refresh_runs``. The Pacific date is the run's unique ``run_key``: of
@@ -168,7 +169,9 @@ def run_refresh(
         with engine.begin() as conn:
             records = _unseen(conn, records)
             backfill_headlines(conn)
-            conn.execute(sa.update(leads).where(leads.c.is_new == sa.true()).values(is_new=False))
+            # Public-record leads' New is their records' (core.signal_currency, set by record_leads).
+            conn.execute(sa.update(leads).where(leads.c.is_new == sa.true(), leads.c.property_id.is_(None))
+                         .values(is_new=False))
             if records:
                 conn.execute(_insert_ignoring_duplicates(conn), records)
             archived = conn.execute(

@@ -164,7 +164,8 @@ class _Run:
     def materialise(self, conn: Connection, property_ids: set[int], titles: record_leads.TitleLookup) -> None:
         """The leads of ``property_ids`` brought up to date (in the caller's transaction); the run's lead
         counts are net: a lead added then updated by a later batch counts as added once."""
-        counts = record_leads.materialise(conn, property_ids, titles, self.today, added_since=self.started_at)
+        counts = record_leads.materialise(conn, property_ids, titles, self.today, added_since=self.started_at,
+                                          max_ages=record_leads.ages_with(titles, self.dataset))
         for outcome in self.lead_counts:
             self.lead_counts[outcome] += counts[outcome]
 

@@ -14,6 +14,11 @@ property it reads the open signals, and:
 - with none: archives the lead (``is_active = false``). Archived leads stay readable by the users who
   unlocked them (the property page reads through ``user_leads``).
 
+Only *current* signals count (``core.signal_currency``): an open signal whose sale was held or whose record
+is older than its dataset's ``max_age_days`` is history (the property page lists it) and neither makes nor
+keeps a lead. ``is_new`` is set here, never by the insert: a lead is New while one of its current
+lead-making signals first appeared in its dataset within the last seven days (and is dated within them).
+
 Owner privacy: the lead carries the owner flags only (absentee, out of state, bank-owned: each may be
 None, unknown); the owner's name and mailing address stay in
 ``properties``. What the UI reads (chips, the property page's panel, the owner) is ``record_views``.
@@ -32,6 +37,7 @@ from sqlalchemy.engine import Connection
 from marketplace.core import motivation as motivation_rules
 from marketplace.core import pricing
 from marketplace.core import sale_dates
+from marketplace.core import signal_currency
 from marketplace.core import valuation
 from marketplace.core import headline
 from marketplace.core.addresses import address_key, zip_city_state
@@ -57,10 +63,38 @@ LEAD_COLUMNS = (
     "rehab_estimate", "roi", "beds", "baths", "square_footage", "confidence_score", "credit_cost",
     "is_high_roi", "is_active", "raw_data", "latitude", "longitude", "motivation_score", "signal_count",
     "absentee_owner", "out_of_state_owner", "bank_owned", "sale_date", "comps_arv", "comps_count", "roi_basis",
+    "is_new",  # set by materialise from the signals' currency (core.signal_currency), not by lead_values
 )
 
-# A dataset as this module needs it: its id -> (title, publisher).
+# A dataset as this module needs it: its id -> (title, publisher). A ``DatasetLookup`` also knows each
+# dataset's ``max_age_days`` (``max_age_for``); a plain callable knows none (nothing goes stale by age).
 TitleLookup = Callable[[str], tuple[str, str]]
+MaxAgeLookup = Callable[[str], "int | None"]
+
+
+class DatasetLookup:
+    """Dataset id -> (title, publisher), plus ``max_age_days(id)`` (None for a dataset it does not know)."""
+
+    def __init__(self, known: dict[str, tuple[str, str]], ages: dict[str, int | None]) -> None:
+        self._known, self._ages = known, ages
+
+    def __call__(self, dataset_id: str) -> tuple[str, str]:
+        return self._known.get(dataset_id, (dataset_id, ""))
+
+    def max_age_days(self, dataset_id: str) -> int | None:
+        return self._ages.get(dataset_id)
+
+
+def max_age_for(titles: Any) -> MaxAgeLookup:
+    """The maximum-age lookup a title lookup carries (a ``DatasetLookup``), else one that knows none."""
+    ages = getattr(titles, "max_age_days", None)
+    return ages if callable(ages) else (lambda _dataset_id: None)
+
+
+def ages_with(titles: Any, dataset: Any) -> MaxAgeLookup:
+    """``max_age_for(titles)``, with ``dataset``'s own ``max_age_days`` (the dataset being ingested)."""
+    others, own = max_age_for(titles), getattr(dataset, "max_age_days", None)
+    return lambda dataset_id: own if dataset_id == dataset.id else others(dataset_id)
 
 
 _KIND_LABELS = {
@@ -225,6 +259,17 @@ def _same(stored: Any, new: Any) -> bool:
     return stored == new
 
 
+def current_signals(signals: Iterable[Any], max_ages: MaxAgeLookup, today: date) -> list[Any]:
+    """The signals still current on ``today`` (``core.signal_currency``): the others are history."""
+    return [s for s in signals if signal_currency.is_current(s, max_ages(s.dataset_id), today)]
+
+
+def lead_is_new(signals: Iterable[Any], max_ages: MaxAgeLookup, today: date) -> bool:
+    """New: one of the current lead-making signals first appeared within the last seven days."""
+    making = {kind for kind, _ in motivation_rules.LEAD_TYPE_ORDER}
+    return any(signal_currency.signal_is_new(s, max_ages(s.dataset_id), today) for s in signals if s.kind in making)
+
+
 def _prefetch(conn: Connection, zips: set[str], today: date, hpi_cache: dict, sales_cache: dict) -> None:
     """The index points of the ZIP3 areas and the recent sales of the ZIPs not read yet: one query each."""
     areas = sorted({z[:3] for z in zips} - set(hpi_cache))
@@ -256,14 +301,17 @@ CHUNK = 1000  # properties read and written per round
 
 
 def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLookup, today: date,
-                outcomes: dict[int, str] | None = None, added_since: datetime | None = None) -> dict:
+                outcomes: dict[int, str] | None = None, added_since: datetime | None = None,
+                max_ages: MaxAgeLookup | None = None) -> dict:
     """Insert, update or archive the leads of ``property_ids`` (inside the caller's transaction), in bulk:
     per round of ``CHUNK`` properties, one read each of the properties, their open signals, their leads,
     the areas' index and the ZIPs' sales, then one multi-row INSERT, one executemany UPDATE (the leads
     whose values changed) and one UPDATE of the leads to archive. Returns counts: added, updated, archived,
     unchanged; ``outcomes`` (when given) receives each written property's outcome. A lead created at or
     after ``added_since`` (by an earlier batch of the same run) is written but not counted again: the run
-    counts it once, as added."""
+    counts it once, as added. Only current signals count (module docstring); ``max_ages`` (dataset id ->
+    ``max_age_days``) defaults to the one ``titles`` carries."""
+    max_ages = max_ages or max_age_for(titles)
     counts = {"added": 0, "updated": 0, "archived": 0, "unchanged": 0}
     ids = sorted(set(property_ids))
     hpi_cache: dict[str, list[HpiPoint]] = {}      # by ZIP3: one read per area, not per property
@@ -284,7 +332,7 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
             prop, lead = props.get(pid), existing.get(pid)
             if prop is None:
                 continue
-            signals = open_signals.get(pid, [])
+            signals = current_signals(open_signals.get(pid, []), max_ages, today)
             values = None
             if motivation_rules.lead_type_for({s.kind for s in signals}) is not None:
                 if prop.zip_code[:3] not in comps_cache:
@@ -292,14 +340,15 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
                 values = lead_values(prop, signals, titles, hpi=hpi_cache[prop.zip_code[:3]],
                                      sales=sales_cache[prop.zip_code], today=today,
                                      comps=comps_cache[prop.zip_code[:3]])
+                values["is_new"] = lead_is_new(signals, max_ages, today)
             outcome = None
             if values is None:
-                if lead is not None and lead.is_active:
-                    archives.append(lead.id)
-                    outcome = "archived"
+                if lead is not None and (lead.is_active or lead.is_new):
+                    archives.append(lead.id)  # archived leads are never New
+                    outcome = "archived" if lead.is_active else None
             elif lead is None:
                 inserts.append(dict(values, id=uuid.uuid4(), external_id=f"{EXTERNAL_PREFIX}{pid}", property_id=pid,
-                                    created_at=now, is_new=True, image_urls=[], images_fetch_status=IMAGE_STATUS))
+                                    created_at=now, image_urls=[], images_fetch_status=IMAGE_STATUS))
                 outcome = "added"
             elif any(not _same(getattr(lead, k), v) for k, v in values.items()):
                 updates.append({"p_id": lead.id, **{f"p_{k}": v for k, v in values.items()}})
@@ -318,14 +367,17 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
             conn.execute(sa.update(leads_t).where(leads_t.c.id == sa.bindparam("p_id")).values(
                 {c: sa.bindparam(f"p_{c}") for c in LEAD_COLUMNS}), updates)
         if archives:
-            conn.execute(sa.update(leads_t).where(leads_t.c.id.in_(archives)).values(is_active=False))
+            conn.execute(sa.update(leads_t).where(leads_t.c.id.in_(archives)).values(is_active=False,
+                                                                                     is_new=False))
     return counts
 
 
-def dataset_titles(datasets: Iterable[Any]) -> TitleLookup:
-    """A lookup dataset id -> (title, publisher) for ``record_leads`` (unknown ids read as their id)."""
+def dataset_titles(datasets: Iterable[Any]) -> DatasetLookup:
+    """A lookup dataset id -> (title, publisher) for ``record_leads`` (unknown ids read as their id), which
+    also knows each dataset's ``max_age_days``."""
+    datasets = list(datasets)
     known = {d.id: (getattr(d, "title", None) or d.id, getattr(d, "publisher", None) or "") for d in datasets}
-    return lambda dataset_id: known.get(dataset_id, (dataset_id, ""))
+    return DatasetLookup(known, {d.id: getattr(d, "max_age_days", None) for d in datasets})
 
 
 def dataset_files() -> dict[str, Any]:
@@ -337,12 +389,10 @@ def dataset_files() -> dict[str, Any]:
 
 
 @lru_cache(maxsize=1)
-def _all_titles() -> tuple[tuple[str, tuple[str, str]], ...]:
-    lookup = dataset_titles(dataset_files().values())
-    return tuple((dataset_id, lookup(dataset_id)) for dataset_id in dataset_files())
+def _all_titles() -> DatasetLookup:
+    return dataset_titles(dataset_files().values())
 
 
-def titles() -> TitleLookup:
-    """Dataset id -> (title, publisher) of every dataset file (read once per process)."""
-    known = dict(_all_titles())
-    return lambda dataset_id: known.get(dataset_id, (dataset_id, ""))
+def titles() -> DatasetLookup:
+    """Dataset id -> (title, publisher) and maximum age of every dataset file (read once per process)."""
+    return _all_titles()

@@ -9,6 +9,10 @@ Privacy, decided here once:
 - everyone sees the signals' kinds (the chips), the dataset they come from, the absentee and
   out-of-state flags, the motivation score and the basis of every figure.
 
+Chips are the *current* signals only (``core.signal_currency``); a closed signal, a held sale and a record
+older than its dataset's maximum age are the page's history, each with its event date ('Tax sale held
+Jul 23, 2020 (history)').
+
 The sale or auction date (``leads.sale_date``, issue 24 item 9) is the one date a locked viewer is told
 about, and only as the "Auction Soon" tag and a day count ('Sale in 17 days', ``core.sale_dates``), never
 as a calendar date or with the record it comes from. Why the count may be shown: it is what an investor
@@ -34,9 +38,11 @@ from typing import Any
 import sqlalchemy as sa
 
 from marketplace.core import motivation as motivation_rules
+from marketplace.core import signal_currency
+from marketplace.core.sale_dates import local_today
 from marketplace.db import read_scope
-from marketplace.models import Lead, Property, PropertySignal, UserLead
-from marketplace.services.record_leads import TitleLookup, signal_label, source_line
+from marketplace.models import Lead, Property, PropertySignal, UserLead, utcnow
+from marketplace.services.record_leads import TitleLookup, current_signals, max_age_for, signal_label, source_line
 from marketplace.services.record_leads import titles as dataset_file_titles
 
 leads_t = Lead.__table__
@@ -89,7 +95,7 @@ class PublicRecordPanel:
     bank_owned: bool | None = None
     class_dataset: str | None = None    # the dataset whose record gave the property its facts (class codes)
     owner: OwnerDetails | None = None   # unlocked only
-    closed: list[str] = field(default_factory=list)  # 'Tax delinquent: no longer in the dataset as of ...'
+    closed: list[str] = field(default_factory=list)  # history: 'Tax sale held Jul 23, 2020 (history)'
     retrieved_at: datetime | None = None  # when the proving record of ``source_line`` was retrieved
 
 
@@ -164,7 +170,8 @@ def signal_chips(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = None, tit
         conn = session.connection()
         rows = _signal_rows(conn, lead_uuid, "open")
         unlocked = _unlocked(conn, lead_uuid, user_id)
-    return _chips(rows, _titles(titles), unlocked)
+    titles = _titles(titles)
+    return _chips(current_signals(rows, max_age_for(titles), local_today(utcnow())), titles, unlocked)
 
 
 def _owner(row: Any) -> OwnerDetails:
@@ -189,10 +196,22 @@ def property_owner(lead_id: str | uuid.UUID, user_id: uuid.UUID | None,
     return None if row is None else _owner(row)
 
 
+def history_lines(open_rows: list[Any], closed_rows: list[Any], titles: TitleLookup, today: date) -> list[str]:
+    """The property's signals that are no longer current (closed, held, or older than their dataset's
+    maximum age), newest event first, each with its event date (``core.signal_currency.history_line``)."""
+    current = {id(s) for s in current_signals(open_rows, max_age_for(titles), today)}
+    past = [s for s in open_rows if id(s) not in current] + list(closed_rows)
+    past.sort(key=lambda s: (signal_currency.event_date(s) or signal_currency.record_date(s) or date.min,
+                             s.dataset_id, s.record_key), reverse=True)
+    return [signal_currency.history_line(s) for s in past]
+
+
 def public_record_panel(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = None,
-                        titles: TitleLookup | None = None, database_url: str | None = None) -> PublicRecordPanel | None:
+                        titles: TitleLookup | None = None, database_url: str | None = None,
+                        today: date | None = None) -> PublicRecordPanel | None:
     """The public-record panel of a lead's page for this viewer; None for a lead not made from public
-    records (or no such lead). Archived leads answer too (their unlockers still read them)."""
+    records (or no such lead). Archived leads answer too (their unlockers still read them). ``today``
+    (default: the app's calendar day) decides which signals are current."""
     lead_uuid = _uuid(lead_id)
     if lead_uuid is None:
         return None
@@ -212,14 +231,15 @@ def public_record_panel(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = No
     retrieved_at = _proof_retrieved(raw, line)
     if not unlocked:
         line = line.split(", record ")[0]
-    closed = [f"{signal_label(s.kind, s.sale_type)}: {s.closed_reason}" for s in
-              sorted(closed_rows, key=lambda s: (s.closed_at or datetime.min, s.record_key))] if unlocked else []
+    today = today or local_today(utcnow())
+    closed = history_lines(open_rows, closed_rows, titles, today) if unlocked else []
     return PublicRecordPanel(
         unlocked=unlocked, motivation_score=lead.motivation_score,
         motivation_reasons=tuple(raw.get("motivation_reasons") or ()) if unlocked else (),
         signal_count=lead.signal_count,
         absentee_owner=lead.absentee_owner, out_of_state_owner=lead.out_of_state_owner,
-        chips=_chips(open_rows, titles, unlocked), basis=dict(raw.get("basis") or {}), source_line=line,
+        chips=_chips(current_signals(open_rows, max_age_for(titles), today), titles, unlocked),
+        basis=dict(raw.get("basis") or {}), source_line=line,
         parcel_id=prop.parcel_id if unlocked and prop is not None else None,
         year_built=prop.year_built if prop is not None else None,
         property_class=prop.property_class if prop is not None else None,
@@ -230,18 +250,21 @@ def public_record_panel(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = No
     )
 
 
-def chip_labels(conn, property_ids: list[int]) -> dict[int, list[str]]:
+def chip_labels(conn, property_ids: list[int], titles: TitleLookup | None = None,
+                today: date | None = None) -> dict[int, list[str]]:
     """The card chips of many properties in ONE query (a page of the marketplace): per property, the
-    labels of its open signals, one per kind ('Tax delinquent', 'Vacant', 'Sheriff sale'), strongest
+    labels of its current signals, one per kind ('Tax delinquent', 'Vacant', 'Sheriff sale'), strongest
     first. Kinds only: no record key, date or owner (what every viewer may see)."""
     ids = sorted({i for i in property_ids if i is not None})
     if not ids:
         return {}
     order = {kind: i for i, (kind, _) in enumerate(motivation_rules.LEAD_TYPE_ORDER)}
     rows = conn.execute(
-        sa.select(signals_t.c.property_id, signals_t.c.kind, signals_t.c.sale_type).distinct()
+        sa.select(signals_t.c.property_id, signals_t.c.kind, signals_t.c.sale_type, signals_t.c.dataset_id,
+                  signals_t.c.status, signals_t.c.as_of, signals_t.c.notice_date, signals_t.c.sale_date)
         .where(signals_t.c.property_id.in_(ids), signals_t.c.status == "open")
     ).all()
+    rows = current_signals(rows, max_age_for(_titles(titles)), today or local_today(utcnow()))
     labels: dict[int, list[str]] = {}
     for row in sorted(rows, key=lambda r: (order.get(r.kind, len(order)), r.kind, r.sale_type or "")):
         label = signal_label(row.kind, row.sale_type)

@@ -1,10 +1,11 @@
 """The property page's 'Public record' card (issue 23) and the basis lines under its values.
 
 Shown only for a lead made from public records (``PropertyState.pr_shown``), which the page loads only
-for a user who unlocked it: every open signal with its dataset, record key, as-of date, retrieval time and
-a link to the record on the public portal; the closed signals with their reason; the owner of record,
-the mailing address and the absentee / out-of-state flags; the motivation score with its reasons; the
-parcel facts. Element ids: ``property-public-record``, ``record-signal`` rows (``record-link`` links),
+for a user who unlocked it: every current signal with its dataset, record key, as-of date, retrieval time
+and a link to the record on the public portal; the history (closed, held or stale signals) with their event
+dates; the owner of record, the mailing address and the absentee / out-of-state flags; the motivation
+score with its reasons; the parcel facts. Element ids: ``property-public-record``, ``record-signal`` rows
+(``record-link`` links),
 ``record-closed``, ``record-owner``, ``record-mailing``, ``record-flags``, ``record-motivation``,
 ``record-reasons``, ``record-facts``, ``property-roi-basis``, ``property-confidence-basis``.
 """
@@ -65,7 +66,7 @@ def record_card() -> rx.Component:
         None,
         rx.vstack(rx.foreach(S.pr_signals, _signal), spacing="0", width="100%", id="record-signals"),
         rx.cond(S.pr_closed.length() > 0, rx.vstack(
-            rx.text("Closed signals", size="2", weight="medium"),
+            rx.text("History", size="2", weight="medium"),
             _bullets(S.pr_closed, "record-closed"), spacing="1", width="100%")),
         rx.vstack(
             _row("Owner of record", S.pr_owner["name"], "record-owner"),

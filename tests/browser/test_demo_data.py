@@ -10,7 +10,6 @@ from datetime import date
 import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 
-from marketplace.config import PROJECT_ROOT
 from marketplace.db import get_engine
 from marketplace.models import Lead
 from marketplace.services import purchases, record_imports
@@ -19,6 +18,7 @@ from marketplace.services.marketplace import rebuild_facets_now
 from tests.browser import leads
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.helpers import start_session
+from tests.sources.opendata_helpers import chicago_as_of
 
 BANNER = "Demo install: the leads on this site are generated demo data, not public records."
 NOTE = "This demo install serves generated demo data."
@@ -31,8 +31,6 @@ CLAIMS = {"/": "100% legal public-record data", "/pricing": "100% legal public-r
           "/about": "100% legal public-record data", "/marketplace": "derived from public records",
           "/contact": "Leads come from public records", "/legal/disclaimer": "lawfully available public records",
           "/auth": "LeadVault turns public records"}
-CHICAGO_FILE = (PROJECT_ROOT / "tests" / "fixtures" / "public_records" / "chi-vacant-buildings-violations"
-                / "vacant_and_abandoned_buildings_violations_sample.csv")
 
 
 def _banner(page: Page, path: str) -> None:
@@ -92,8 +90,9 @@ def test_a_real_only_install_shows_no_banner_and_plain_claims(page: Page, live_s
         with engine.begin() as conn:
             conn.execute(sa.update(leads_t).where(leads_t.c.id.in_(generated)).values(is_active=False))
         rebuild_facets_now(live_server.database_url)
-        record_imports.import_file("chi-vacant-buildings-violations", CHICAGO_FILE, today=date(2026, 11, 25),
-                                   database_url=live_server.database_url)
+        # The sample re-dated to the week before: its 2023 notices themselves are history (no leads).
+        record_imports.import_file("chi-vacant-buildings-violations", chicago_as_of(date(2026, 11, 18)),
+                                   today=date(2026, 11, 25), database_url=live_server.database_url)
         page.wait_for_timeout(int((DEMO_CHECK_SECONDS + 1) * 1000))  # the server's cached answer expires
         for path in ("/", "/pricing", "/marketplace", "/about"):
             page.goto(path)

@@ -6,13 +6,17 @@ the signals with links to the public records, and the basis of every value.
 The module imports the Philadelphia tax-delinquency and Chicago vacant-building samples
 (tests/fixtures/public_records/) into the test app's database with ``record_imports.import_file``, the
 CLI's function, after switching off the leads other tests left active; everything is switched back at the
-end. Screenshots of a card and its property page at 1280 and 375 px go to test-artifacts/.
+end. The samples are years old (history, not leads): they are imported as a portal would serve them last
+week (the Chicago notices re-dated, the undated Philadelphia extract named by last week's date).
+Screenshots of a card and its property page at 1280 and 375 px go to test-artifacts/.
 """
 
 from __future__ import annotations
 
 import re
+import shutil
 import uuid
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -26,6 +30,7 @@ from marketplace.db import get_engine
 from marketplace.models import Lead, Property, PropertySignal
 from marketplace.services import record_imports
 from tests.browser.conftest import ARTIFACTS
+from tests.sources.opendata_helpers import redated_copy
 from tests.browser.helpers import start_session
 from tests.browser.test_marketplace import close_popovers, toggle
 from tests.browser.test_marketplace_map import _set_active, collect_frames, own_coordinate_texts
@@ -34,16 +39,27 @@ SAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "public_records"
 DATASETS = ("phl-tax-delinquencies", "chi-vacant-buildings-violations")
 
 
+def _current_copy(dataset: str, folder: Path) -> Path:
+    """The dataset's sample as of a week ago (core.signal_currency: older records make no lead)."""
+    (sample,) = (SAMPLES / dataset).glob("*.csv")
+    week_ago = date.today() - timedelta(days=7)
+    if dataset == "chi-vacant-buildings-violations":
+        return redated_copy(sample, "Issued Date", week_ago, folder / sample.name)
+    named = folder / f"{dataset}_{week_ago.isoformat()}.csv"  # an undated extract is as of its name's date
+    shutil.copyfile(sample, named)
+    return named
+
+
 @pytest.fixture(scope="module")
-def records(live_server):
+def records(live_server, tmp_path_factory):
     url = live_server.database_url
     leads = Lead.__table__
     with get_engine(url).connect() as conn:
         before = list(conn.execute(sa.select(leads.c.id).where(leads.c.is_active == sa.true())).scalars())
     _set_active(url, before, False)
+    folder = tmp_path_factory.mktemp("current-samples")
     for dataset in DATASETS:
-        (sample,) = (SAMPLES / dataset).glob("*.csv")
-        summary = record_imports.import_file(dataset, sample, database_url=url)
+        summary = record_imports.import_file(dataset, _current_copy(dataset, folder), database_url=url)
         assert summary.status == "ok" and summary.leads_added > 0
     props = Property.__table__
     with get_engine(url).connect() as conn:

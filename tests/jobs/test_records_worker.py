@@ -10,7 +10,7 @@ import subprocess
 import sys
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import sqlalchemy as sa
 
@@ -23,6 +23,7 @@ from marketplace.services import notifications, record_imports
 from marketplace.services import saved_searches as searches
 from marketplace.sources import opendata
 from tests.fakes.batchdata import FakeBatchData
+from tests.sources.opendata_helpers import redated_copy
 
 MORNING = datetime(2026, 11, 21, 16, 0, tzinfo=timezone.utc)
 CHICAGO_FILE = (PROJECT_ROOT / "tests" / "fixtures" / "public_records" / "chi-vacant-buildings-violations"
@@ -34,15 +35,18 @@ def _count(model, *where) -> int:
         return conn.execute(sa.select(sa.func.count()).select_from(model.__table__).where(*where)).scalar_one()
 
 
-def _chicago_portal(monkeypatch):
-    """The live portal, played by the exported sample of the same dataset."""
-    monkeypatch.setattr(opendata, "fetch", lambda dataset, **kw: opendata.read_file(dataset, CHICAGO_FILE,
+def _chicago_portal(monkeypatch, tmp_path):
+    """The live portal, played by the exported sample of the same dataset re-dated to the week before
+    MORNING (the 2023 rows themselves are history: no leads)."""
+    current = redated_copy(CHICAGO_FILE, "Issued Date", MORNING.date() - timedelta(days=7),
+                           tmp_path / CHICAGO_FILE.name)
+    monkeypatch.setattr(opendata, "fetch", lambda dataset, **kw: opendata.read_file(dataset, current,
                                                                                     today=kw.get("today")))
     monkeypatch.setenv("OPEN_DATA_DATASETS", "chi-vacant-buildings-violations")
 
 
-def test_a_records_refresh_alerts_saved_searches_once_a_day(db_url, new_user, monkeypatch):
-    _chicago_portal(monkeypatch)
+def test_a_records_refresh_alerts_saved_searches_once_a_day(db_url, new_user, monkeypatch, tmp_path):
+    _chicago_portal(monkeypatch, tmp_path)
     user = new_user(confirmed=True)
     searches.create_saved_search(user.id, "Everything", "")
     result = run_records_refresh(now=MORNING)
@@ -57,8 +61,8 @@ def test_a_records_refresh_alerts_saved_searches_once_a_day(db_url, new_user, mo
     assert (_count(DatasetRun), _count(Notification)) == (1, 1)
 
 
-def test_concurrent_workers_pull_once(db_url, monkeypatch):
-    _chicago_portal(monkeypatch)
+def test_concurrent_workers_pull_once(db_url, monkeypatch, tmp_path):
+    _chicago_portal(monkeypatch, tmp_path)
     results = []
     threads = [threading.Thread(target=lambda: results.append(run_records_refresh(now=MORNING)["status"]))
                for _ in range(3)]

@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import func, select
 
-from marketplace.config import PROJECT_ROOT, reload_settings
+from marketplace.config import reload_settings
 from marketplace.core import marketplace as market_rules
 from marketplace.core import scrape as rules
 from marketplace.core.leads import is_generated
@@ -21,9 +21,8 @@ from marketplace.services.marketplace import query_page, rebuild_facets_now
 from marketplace.services.record_inventory import PublicRecordInventory, scrape_source
 from marketplace.sources.builtin import BuiltinSource
 from tests import factories
+from tests.sources.opendata_helpers import chicago_as_of
 
-CHICAGO_FILE = (PROJECT_ROOT / "tests" / "fixtures" / "public_records" / "chi-vacant-buildings-violations"
-                / "vacant_and_abandoned_buildings_violations_sample.csv")
 ANY = dict(price=(0, 1_000_000), size=(0, 10_000), roi=(0, 100), min_confidence=0)
 RAW = {
     "generated": {"generated": True, "condition_score": 0.4},
@@ -136,7 +135,9 @@ def test_production_drops_generated_candidates_of_any_source(db_url, no_sources,
 @pytest.fixture
 def chicago(db_url, no_sources):
     """Real inventory, but OPEN_DATA_DATASETS not set (an install whose records were imported by hand)."""
-    record_imports.import_file("chi-vacant-buildings-violations", CHICAGO_FILE, today=date(2026, 11, 25))
+    # The sample re-dated to the week before: its 2023 notices themselves are history (no leads).
+    record_imports.import_file("chi-vacant-buildings-violations", chicago_as_of(date(2026, 11, 18)),
+                               today=date(2026, 11, 25))
     leads = Lead.__table__
     with get_engine().connect() as conn:
         return conn.execute(sa.select(sa.func.count()).select_from(leads).where(

@@ -16,7 +16,7 @@ from marketplace.models import Lead
 from marketplace.services import record_imports
 from marketplace.services.marketplace import query_page
 from marketplace.services.record_inventory import PublicRecordInventory
-from tests.services.test_owner_flags_samples import BALTIMORE, TODAY
+from tests.services.test_owner_flags_samples import BALTIMORE, BALTIMORE_DAY
 
 
 def _leads(url: str) -> list:
@@ -41,7 +41,8 @@ def _page(url: str, *tags: str) -> _All:
 
 
 def test_flag_filters_never_match_an_unknown_owner_and_cards_say_unknown(db_url):
-    record_imports.import_file("bal-tax-sale-bidbaltimore", BALTIMORE, today=TODAY, database_url=db_url)
+    record_imports.import_file("bal-tax-sale-bidbaltimore", BALTIMORE, today=BALTIMORE_DAY,
+                               database_url=db_url)
     leads = _leads(db_url)
     absentee = {str(lead.id) for lead in leads if lead.absentee_owner is True}
     unknown = {str(lead.id) for lead in leads if lead.absentee_owner is None}
@@ -64,7 +65,8 @@ def test_flag_filters_never_match_an_unknown_owner_and_cards_say_unknown(db_url)
 
 
 def test_bank_owned_tag_and_the_webhooks_include_bank_owned(db_url):
-    record_imports.import_file("bal-tax-sale-bidbaltimore", BALTIMORE, today=TODAY, database_url=db_url)
+    record_imports.import_file("bal-tax-sale-bidbaltimore", BALTIMORE, today=BALTIMORE_DAY,
+                               database_url=db_url)
     leads = _leads(db_url)
     bank = {str(lead.id) for lead in leads if lead.bank_owned is True}
     assert len(bank) == 2  # LIENLOGIC REO F1, LLC's two houses
@@ -87,7 +89,8 @@ def test_bank_owned_tag_and_the_webhooks_include_bank_owned(db_url):
 def test_a_webhook_scrape_with_include_bank_owned_buys_only_bank_owned_leads(db_url, monkeypatch, new_user):
     from marketplace.services import scrapes
 
-    record_imports.import_file("bal-tax-sale-bidbaltimore", BALTIMORE, today=TODAY, database_url=db_url)
+    record_imports.import_file("bal-tax-sale-bidbaltimore", BALTIMORE, today=BALTIMORE_DAY,
+                               database_url=db_url)
     monkeypatch.setenv("OPEN_DATA_DATASETS", "bal-tax-sale-bidbaltimore")
     bank = {str(lead.id) for lead in _leads(db_url) if lead.bank_owned is True}
     user = new_user(credits=10_000)

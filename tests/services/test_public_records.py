@@ -43,7 +43,7 @@ TITLES = public_records.dataset_titles([TAX, SHERIFF, OPA])
 
 
 def tax(key="522145900", amount=12_400, years=4, **kw) -> MappedRecord:
-    fields = dict(dataset_id=TAX.id, record_key=key, kind="tax_delinquent", as_of=date(2026, 7, 1),
+    fields = dict(dataset_id=TAX.id, record_key=key, kind="tax_delinquent", as_of=date(2026, 10, 1),
                   address="5818 WOODCREST AVENUE", city="PHILADELPHIA", state="PA", zip_code="19131",
                   parcel_id=key, owner_name=OWNER, mailing_address="12 OCEAN DR", mailing_city="MIAMI",
                   mailing_state="FL", mailing_zip="33139", amount_owed=amount, years_owed=years,
@@ -112,7 +112,7 @@ def test_a_property_in_two_datasets_is_one_lead_with_two_signals(db_url):
     chips = record_views.signal_chips(lead.id, user.id, titles=TITLES, database_url=db_url)
     assert [(c.record_key, c.record_url, c.as_of) for c in chips] == [
         ("1275357", "https://www.bid4assets.com/auction/index/1275357", date(2026, 11, 1)),
-        ("522145900", None, date(2026, 7, 1))]
+        ("522145900", None, date(2026, 10, 1))]
     assert chips[1].source_line == ("Public record: City of Philadelphia, Real Estate Tax Delinquencies, "
                                     "record 522145900, retrieved 2026-11-25")
 
@@ -245,12 +245,12 @@ def test_zip_from_coordinates_and_rejections(db_url):
                  publisher="City of Chicago", state="IL")
     titles = public_records.dataset_titles([chicago])
     records = [
-        MappedRecord(dataset_id=chicago.id, record_key="11CP015666", kind="vacant", as_of=date(2023, 3, 7),
+        MappedRecord(dataset_id=chicago.id, record_key="11CP015666", kind="vacant", as_of=date(2026, 10, 7),
                      address="9332 S LASALLE", latitude=41.72433163710899, longitude=-87.62766855145455,
-                     notice_date=date(2023, 3, 7), violations=("13-12-125 Duty to secure",)),
-        MappedRecord(dataset_id=chicago.id, record_key="NOZIP", kind="vacant", as_of=date(2023, 3, 7),
+                     notice_date=date(2026, 10, 7), violations=("13-12-125 Duty to secure",)),
+        MappedRecord(dataset_id=chicago.id, record_key="NOZIP", kind="vacant", as_of=date(2026, 10, 7),
                      address="1 NOWHERE ST"),
-        MappedRecord(dataset_id=chicago.id, record_key="NOADDR", kind="vacant", as_of=date(2023, 3, 7),
+        MappedRecord(dataset_id=chicago.id, record_key="NOADDR", kind="vacant", as_of=date(2026, 10, 7),
                      zip_code="60620"),
         RejectedRow(dataset_id=chicago.id, row_number=4, reason="Issued Date: '13/45/2011' is not a date"),
     ]
@@ -265,10 +265,9 @@ def test_zip_from_coordinates_and_rejections(db_url):
     assert (lead.lead_type, lead.city, lead.source) == ("Vacancy", "CHICAGO", "Vacant and Abandoned Buildings - Violations")
     assert lead.raw_data["source_line"] == ("Public record: City of Chicago, Vacant and Abandoned Buildings - "
                                             "Violations, record 11CP015666, retrieved 2026-11-25")
-    # Records as of March 2023 are older than the dataset's 400 days.
-    assert summary.warning == "records are as of 2023-03-07, 1359 days old: stale"
+    assert summary.warning is None
     run = rows(db_url, DatasetRun)[0]
-    assert (run.status, run.warning, run.rejected, run.newest_as_of) == ("ok", summary.warning, 3, date(2023, 3, 7))
+    assert (run.status, run.warning, run.rejected, run.newest_as_of) == ("ok", summary.warning, 3, date(2026, 10, 7))
 
 
 def test_assessment_fills_facts_and_values(db_url):
@@ -388,7 +387,7 @@ def test_a_full_run_that_could_not_read_its_rows_closes_nothing(db_url):
 
 def test_signal_chips_name_the_dataset_files_titles(db_url):
     chicago = record_imports.find_dataset("chi-vacant-buildings-violations")
-    record = MappedRecord(dataset_id=chicago.id, record_key="11CP015666", kind="vacant", as_of=date(2023, 3, 7),
+    record = MappedRecord(dataset_id=chicago.id, record_key="11CP015666", kind="vacant", as_of=date(2026, 11, 7),
                           address="9332 S LASALLE", zip_code="60620", state="IL")
     public_records.ingest(chicago, [record], mode="file", retrieved_at=RETRIEVED, today=TODAY)
     lead = rows(db_url, Lead)[0]
@@ -449,7 +448,7 @@ def test_the_public_record_panel_for_each_viewer(db_url):
     unlocks.unlock_lead(user.id, lead.id, database_url=db_url)
     opened = record_views.public_record_panel(lead.id, user.id, titles=TITLES, database_url=db_url)
     assert (opened.unlocked, opened.parcel_id, opened.owner.name) == (True, "100200300", OWNER)
-    assert opened.closed == ["Tax delinquent: no longer in the dataset as of 2026-11-25"]
+    assert opened.closed == ["Tax delinquent as of Oct 1, 2026: no longer in the dataset as of 2026-11-25 (history)"]
     assert opened.motivation_reasons == tuple(lead.raw_data["motivation_reasons"]) != ()
     assert opened.source_line.endswith(", record 77, retrieved 2026-11-25")
     assert record_views.public_record_panel(uuid.uuid4(), user.id, titles=TITLES, database_url=db_url) is None

@@ -88,7 +88,7 @@ def test_the_property_page_section_after_the_unlock(db_url):
     assert section.flags == ["Absentee owner", "Out-of-state owner"]
     assert [(s["label"], s["record"], s["as_of"], s["url"]) for s in section.signals] == [
         ("Sheriff sale", "1275357", "Nov 1, 2026", "https://www.bid4assets.com/auction/index/1275357"),
-        ("Tax delinquent", "522145900", "Jul 1, 2026", "")]
+        ("Tax delinquent", "522145900", "Oct 1, 2026", "")]
     assert section.signals[1]["source"] == "Public record: City of Philadelphia, Real Estate Tax Delinquencies"
     assert section.signals[0]["retrieved"] == "Nov 25, 2026, 12:00 PM UTC"
     # The page's source line and its signal rows show the one retrieval instant the same way, in the

@@ -4,7 +4,7 @@ of the lead itself (its unlock, no copy), no owner data in the output; generated
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 import sqlalchemy as sa
@@ -17,6 +17,7 @@ from marketplace.models import Lead, UserLead
 from marketplace.services import record_imports, scrapes
 from marketplace.services.record_inventory import PublicRecordInventory, scrape_source
 from marketplace.sources.builtin import BuiltinSource
+from tests.sources.opendata_helpers import redated_copy
 
 CHICAGO_FILE = (PROJECT_ROOT / "tests" / "fixtures" / "public_records" / "chi-vacant-buildings-violations"
                 / "vacant_and_abandoned_buildings_violations_sample.csv")
@@ -28,9 +29,16 @@ def _count(model, *where) -> int:
         return conn.execute(sa.select(sa.func.count()).select_from(model.__table__).where(*where)).scalar_one()
 
 
+def import_current(tmp_path, today=date(2026, 11, 25)):
+    """The Chicago sample as the portal would serve it in the week before ``today`` (the 2023 rows
+    themselves are older than the dataset's 60 days: history, no leads)."""
+    current = redated_copy(CHICAGO_FILE, "Issued Date", today - timedelta(days=7), tmp_path / CHICAGO_FILE.name)
+    return record_imports.import_file("chi-vacant-buildings-violations", current, today=today)
+
+
 @pytest.fixture
-def records(db_url, monkeypatch):
-    record_imports.import_file("chi-vacant-buildings-violations", CHICAGO_FILE, today=date(2026, 11, 25))
+def records(db_url, monkeypatch, tmp_path):
+    import_current(tmp_path)
     monkeypatch.setenv("OPEN_DATA_DATASETS", "chi-vacant-buildings-violations")
     leads = Lead.__table__
     return _count(Lead, leads.c.property_id.is_not(None), leads.c.is_active == sa.true())

@@ -16,12 +16,12 @@ from marketplace.core import scrape as scrape_rules
 from marketplace.core.holders import HELD_SORT
 from marketplace.db import get_engine, session_scope
 from marketplace.models import Lead, LeadRefreshRun, UserLead
-from marketplace.services import (account_settings, alerts, notifications, record_imports, saved_searches, scrapes,
+from marketplace.services import (account_settings, alerts, notifications, saved_searches, scrapes,
                                   unlock_counts, unlocks)
 from marketplace.services.marketplace import query_page
 from marketplace.sources.builtin import BuiltinSource
 from tests import factories
-from tests.services.test_record_inventory import ANY, CHICAGO_FILE
+from tests.services.test_record_inventory import ANY, import_current
 
 leads_t = Lead.__table__
 
@@ -142,8 +142,8 @@ def test_a_bulk_scrape_counts_its_buyer_on_every_lead_it_delivers(new_user):
     _consistent()
 
 
-def test_a_bulk_scrape_of_inventory_leads_counts_on_the_listed_lead(db_url, new_user, monkeypatch):
-    record_imports.import_file("chi-vacant-buildings-violations", CHICAGO_FILE, today=date(2026, 11, 25))
+def test_a_bulk_scrape_of_inventory_leads_counts_on_the_listed_lead(db_url, new_user, monkeypatch, tmp_path):
+    import_current(tmp_path)
     monkeypatch.setenv("OPEN_DATA_DATASETS", "chi-vacant-buildings-violations")
     buyer, other = new_user(credits=10_000), new_user(credits=10_000)
     result = scrapes.run_scrape(buyer.id, scrape_rules.ScrapeRequest(lead_count=2, states=("IL",), **ANY))

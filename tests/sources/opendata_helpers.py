@@ -34,3 +34,29 @@ def counts(items: list) -> Counter:
 
 def by_key(items: list) -> dict[str, MappedRecord]:
     return {i.record_key: i for i in items if isinstance(i, MappedRecord)}
+
+
+def redated_copy(path: Path, column: str, day, dest: Path, fmt: str = "%m/%d/%Y") -> Path:
+    """A copy of the CSV sample at ``path`` with every value of ``column`` set to ``day``: the sample as a
+    live portal would serve it that week (the samples themselves are years old: history, not leads)."""
+    import csv
+
+    with open(path, encoding="utf-8-sig", newline="") as src:
+        reader = csv.DictReader(src)
+        rows = [{**row, column: day.strftime(fmt)} for row in reader]
+        header = reader.fieldnames
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with open(dest, "w", encoding="utf-8", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=header)
+        writer.writeheader()
+        writer.writerows(rows)
+    return dest
+
+
+def chicago_as_of(day, folder: Path | None = None) -> Path:
+    """The Chicago vacant-building sample with every notice issued on ``day`` (a temporary copy)."""
+    import tempfile
+
+    folder = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix="chicago-sample-"))
+    dataset_id = "chi-vacant-buildings-violations"
+    return redated_copy(sample(dataset_id), "Issued Date", day, folder / SAMPLES[dataset_id])

@@ -12,6 +12,7 @@ Each yields ``MappedRecord`` / ``RejectedRow`` (``HpiPoint`` for the house price
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -37,7 +38,9 @@ def read_file(dataset: Dataset, path: str | Path, *, as_of: date | None = None,
     ``as_of`` when given, else the date in the file's name (``..._2016-07_...``), else the day the file
     was last modified (when it was downloaded). The file is opened at the first row asked for (a file that
     cannot be read fails inside the ingestion, which records the failed run); ``replaced_rows`` counts the
-    rows whose bytes were not UTF-8 (read with replacement characters).
+    rows whose bytes were not UTF-8 (read with replacement characters). A ``sale_date_in_file_name``
+    dataset's rows without a sale date take the date in the file's name (none when the name has none:
+    never the modification day).
     """
     return FileRead(dataset, Path(path), as_of, today or date.today())
 
@@ -68,18 +71,26 @@ class FileRead:
         as_of = self.as_of
         if dataset.undated and as_of is None:
             as_of = file_date(self.path)
+        sale_date = name_date(self.path) if dataset.sale_date_in_file_name else None
         for number, row in enumerate(self._rows, start=1):
             if isinstance(row, RowProblem):
                 yield RejectedRow(dataset.id, number, row.reason)
-            else:
-                yield map_row(dataset, row, form, number, today=today, as_of=as_of)
+                continue
+            item = map_row(dataset, row, form, number, today=today, as_of=as_of)
+            if sale_date is not None and isinstance(item, MappedRecord) and item.sale_date is None:
+                item = dataclasses.replace(item, sale_date=sale_date)
+            yield item
 
 
 def file_date(path: str | Path) -> date:
     """The extract date a file's name gives (YYYY-MM-DD, YYYY_MM_DD, YYYYMMDD, YYYY-MM: first of the month), else its
     modification day."""
-    path = Path(path)
-    for match in _NAME_DATE.finditer(path.stem):
+    return name_date(path) or datetime.fromtimestamp(Path(path).stat().st_mtime).date()
+
+
+def name_date(path: str | Path) -> date | None:
+    """The date a file's name gives (YYYY-MM-DD, YYYYMMDD, YYYY-MM: first of the month), else None."""
+    for match in _NAME_DATE.finditer(Path(path).stem):
         year, month, day = int(match.group(1)), int(match.group(2)), int(match.group(3) or 1)
         try:
             found = date(year, month, day)
@@ -87,7 +98,7 @@ def file_date(path: str | Path) -> date:
             continue
         if 1900 <= year:
             return found
-    return datetime.fromtimestamp(path.stat().st_mtime).date()
+    return None
 
 
 @dataclass(frozen=True)

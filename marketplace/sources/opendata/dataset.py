@@ -13,7 +13,9 @@ every file; a bad file raises ``ValueError`` naming the file and the field. The 
   ``record_url_template`` (``{key}`` is the record key), ``page_size``, ``null_values`` (texts that mean
   "no value" besides empty and ``NULL``), ``undated`` (true when rows carry no date: a record is as of
   the extract's date, see ``opendata.read_file``), ``min_full_share`` (a full read holding fewer records
-  than this share of the dataset's open signals closes nothing; default 0.5);
+  than this share of the dataset's open signals closes nothing; default 0.5), ``sale_date_in_file_name``
+  (a sale list published one file per sale, named by its sale date: a row without a sale date takes the
+  date the file's name gives, and keeps none when the name gives none);
 - ``record_key`` and ``[fields]``: each target field (a ``MappedRecord`` or ``HpiPoint`` field, plus
   ``as_of``) read from a column. A spec is a column name, or a table with ``column`` (same name in every
   form) or ``api`` / ``file`` (the API's field name and the exported file's display name), ``type``
@@ -68,7 +70,7 @@ _SPEC_KEYS = ("column", "api", "file", "type", "split", "pattern", "width", "yea
 _TOP_KEYS = ("id", "title", "publisher", "protocol", "endpoint", "resource", "filter", "record_key", "kind",
              "sale_type", "fields", "constants", "extra", "freshness_field", "max_age_days", "status_note",
              "licence", "attribution", "record_url_template", "page_size", "null_values", "undated",
-             "min_full_share")
+             "min_full_share", "sale_date_in_file_name")
 
 
 def default_type(target: str) -> str:
@@ -141,6 +143,7 @@ class Dataset:
     null_values: tuple[str, ...] = ()
     undated: bool = False
     min_full_share: float = 0.5
+    sale_date_in_file_name: bool = False
     source_file: str = ""
 
     def __hash__(self) -> int:  # the mappings are dicts: a dataset is known by its id and file
@@ -251,6 +254,9 @@ def _build(raw: dict[str, Any], stem: str, file_name: str) -> Dataset:
     if isinstance(min_full_share, bool) or not isinstance(min_full_share, (int, float)) \
             or not 0 <= min_full_share <= 1:
         raise _FieldError("min_full_share", "must be a share from 0 to 1")
+    sale_date_in_name = raw.get("sale_date_in_file_name", False)
+    if not isinstance(sale_date_in_name, bool) or (sale_date_in_name and kind != "sale_list"):
+        raise _FieldError("sale_date_in_file_name", "must be true or false, and only for a sale_list dataset")
     freshness_field = _text(raw, "freshness_field", required=False)
     if freshness_field and not IDENTIFIER.fullmatch(freshness_field):
         raise _FieldError("freshness_field", f"'{freshness_field}' is not a plain field name")
@@ -278,6 +284,7 @@ def _build(raw: dict[str, Any], stem: str, file_name: str) -> Dataset:
         null_values=tuple(nulls),
         undated=undated,
         min_full_share=float(min_full_share),
+        sale_date_in_file_name=sale_date_in_name,
         source_file=file_name,
     )
 
