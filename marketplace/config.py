@@ -294,6 +294,17 @@ def check_production(settings: Settings, leads: LeadSettings | None = None) -> N
             f"APP_ENV=production refuses to start: set {REAL_SOURCE_SETTINGS} "
             "(the built-in generator makes demo data, never sold)"
         )
+    if not leads.batchdata_configured:
+        # A dataset id that names no lead-making dataset file (a typo, or the price index alone) is no
+        # source: the install would start with nothing real to sell.
+        from marketplace.sources.opendata.dataset import load_datasets
+
+        known = {d.id for d in load_datasets(leads.open_data_dir).values() if d.kind != "hpi"}
+        if not known.intersection(leads.open_data_datasets):
+            raise ConfigError(
+                f"APP_ENV=production refuses to start: OPEN_DATA_DATASETS names no lead dataset "
+                f"({', '.join(leads.open_data_datasets)}); set {REAL_SOURCE_SETTINGS}"
+            )
 
 
 def exit_unless_ready() -> None:
