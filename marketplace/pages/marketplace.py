@@ -150,7 +150,7 @@ def page_header() -> rx.Component:
                 rx.flex(
                     countdown_pill(),
                     rx.heading("Lead Marketplace", as_="h1", size={"initial": "5", "sm": "7", "md": "8"},
-                               weight="bold", class_name="lv-balance"),
+                               weight="bold", class_name="lv-balance lv-mkt-title"),
                     rx.text(
                         "Off-market probate, pre-foreclosure, auction and distressed leads with the ROI math done. "
                         "Addresses stay masked until you unlock a lead.",
