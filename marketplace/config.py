@@ -266,6 +266,23 @@ def lead_settings() -> LeadSettings:
 REAL_SOURCE_SETTINGS = "OPEN_DATA_DATASETS or BATCHDATA_API_KEY + BATCHDATA_LISTS + BATCHDATA_LOCATION"
 
 
+def lead_dataset_ids(directory: str | None) -> set[str]:
+    """The ids of the dataset files (``OPEN_DATA_DIR``, else the shipped marketplace/datasets) that make
+    leads (every kind but the price index); a file that cannot be read names nothing."""
+    import tomllib
+
+    folder = Path(directory) if directory else PROJECT_ROOT / "marketplace" / "datasets"
+    ids = set()
+    for path in folder.glob("*.toml"):
+        try:
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            continue
+        if raw.get("kind") != "hpi":
+            ids.add(str(raw.get("id") or path.stem))
+    return ids
+
+
 def check_production(settings: Settings, leads: LeadSettings | None = None) -> None:
     """With APP_ENV=production, refuse to start (ConfigError, one line) unless
     payments are real, the secret key and public address are fixed, and at least one real
@@ -294,6 +311,14 @@ def check_production(settings: Settings, leads: LeadSettings | None = None) -> N
             f"APP_ENV=production refuses to start: set {REAL_SOURCE_SETTINGS} "
             "(the built-in generator makes demo data, never sold)"
         )
+    if not leads.batchdata_configured:
+        # A dataset id that names no lead-making dataset file (a typo, or the price index alone) is no
+        # source: the install would start with nothing real to sell.
+        if not lead_dataset_ids(leads.open_data_dir).intersection(leads.open_data_datasets):
+            raise ConfigError(
+                f"APP_ENV=production refuses to start: OPEN_DATA_DATASETS names no lead dataset "
+                f"({', '.join(leads.open_data_datasets)}); set {REAL_SOURCE_SETTINGS}"
+            )
 
 
 def exit_unless_ready() -> None:

@@ -143,6 +143,20 @@ def test_production_starts_with_a_real_lead_source(clean_env, source):
     check_production(reload_settings())
 
 
+@pytest.mark.parametrize("datasets", ["phl-opa-propertes", "fhfa-hpi-zip3", "nosuch, fhfa-hpi-zip3"])
+def test_production_refuses_datasets_that_make_no_leads(clean_env, datasets):
+    """A typo'd dataset id, or the price index alone, is no real lead source: production refuses, naming it."""
+    for name, value in {**PRODUCTION, "OPEN_DATA_DATASETS": datasets}.items():
+        clean_env.setenv(name, value)
+    with pytest.raises(ConfigError) as err:
+        check_production(reload_settings())
+    named = ", ".join(part.strip() for part in datasets.split(","))
+    assert str(err.value) == (f"APP_ENV=production refuses to start: OPEN_DATA_DATASETS names no lead dataset "
+                              f"({named}); set " + NO_REAL_SOURCE.split("set ", 1)[1].split(" (", 1)[0])
+    clean_env.setenv("OPEN_DATA_DATASETS", datasets + ",chi-vacant-buildings-violations")  # one known: starts
+    check_production(reload_settings())
+
+
 def test_production_with_everything_set_starts(clean_env):
     for name, value in PRODUCTION.items():
         clean_env.setenv(name, value)

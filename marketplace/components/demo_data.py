@@ -43,7 +43,7 @@ def demo_claim_note(note_id: str | None = None, **props) -> rx.Component:
 def claims_public_records(text: str) -> bool:
     """Whether a sentence claims public records (it then gets the demo note on a demo install)."""
     lowered = text.lower()
-    return "public record" in lowered or "public-record" in lowered
+    return "public record" in lowered or "public-record" in lowered or "public data" in lowered
 
 
 def demo_claim_suffix() -> rx.Component:

@@ -14,14 +14,14 @@ from marketplace.core.holders import held_text
 from marketplace.core.images import allowed_images, split_pictures
 from marketplace.core.lead_cards import number_text
 from marketplace.core.lead_cards import owner_flags as owner_flag_chips
-from marketplace.core.leads import provenance_line
+from marketplace.core.leads import is_generated, provenance_line
 from marketplace.core.marketplace import external_links, percent, usd
 from marketplace.core.pricing import display_confidence, potential_profit
 from marketplace.core.times import UTC_NAME, format_date, format_datetime
 from marketplace.core.address_display import display_city, display_street
 from marketplace.core.property_classes import describe as describe_class
 from marketplace.messages import (
-    GALLERY_COUNT, GALLERY_TITLE, ILLUSTRATION_NOTE, IMAGE_STATUS_TEXT, PICTURE_ALT, PICTURE_NOUN, PICTURES_LATER,
+    DEMO_SOURCE, GALLERY_COUNT, GALLERY_TITLE, ILLUSTRATION_NOTE, IMAGE_STATUS_TEXT, PICTURE_ALT, PICTURE_NOUN, PICTURES_LATER,
     VIEW_ALL_PICTURES, VIEW_PICTURE,
 )
 
@@ -41,6 +41,17 @@ RECORD_FIELDS = (
     ("filing_date", "Filing date"),
 )
 
+
+
+def record_value(key: str, value: Any) -> str:
+    """A record field as the page shows it: a date in the app's one format ('Nov 26, 2026'), as every
+    other date on the page; anything else as it is."""
+    if key == "filing_date":
+        try:
+            return format_date(date.fromisoformat(str(value)[:10]), UTC_NAME)
+        except ValueError:
+            pass
+    return str(value)
 
 def picture_texts(illustrations: bool, count: int, address: str) -> dict[str, str]:
     """The gallery's wording: 'photos' for pictures from a listing source; a
@@ -214,6 +225,14 @@ def _sale(lead: Any, raw: dict, today: date | None) -> dict[str, str]:
     return {"sale_date": line, "sale_source": sale_dates.source_text(raw)}
 
 
+
+def demo_source(raw: dict, source: str | None) -> str | None:
+    """The lead's source as the page shows it: a generated lead's source ('County Probate Records') was
+    invented with it, and says so."""
+    if source and is_generated(raw):
+        return DEMO_SOURCE.format(source=source)
+    return source
+
 def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name: str = UTC_NAME,
                   today: date | None = None) -> PropertyView:
     """The display values of an unlocked lead (pure; raises on unreadable data); the
@@ -238,7 +257,7 @@ def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name
              "arv_basis": headline.page_arv_basis(basis, getattr(lead, "comps_count", 0), lead.arv,
                                                   str(stated.get("arv") or ESTIMATE_BASIS))}
     record = [
-        {"label": label, "value": str(raw[key])}
+        {"label": label, "value": record_value(key, raw[key])}
         for key, label in RECORD_FIELDS
         if raw.get(key) not in (None, "")
     ]
@@ -246,7 +265,7 @@ def property_view(lead: Any, unlock: Any, own_host: str | None = None, zone_name
         "address": display_street(lead.address),
         "place": f"{display_city(lead.city)}, {lead.state} {lead.zip_code}".strip(),
         "lead_type": lead.lead_type,
-        "source": lead.source,
+        "source": demo_source(raw, lead.source),
         "provenance": provenance_line(raw, lead.source),
         "beds": number_text(lead.beds),
         "baths": number_text(lead.baths),

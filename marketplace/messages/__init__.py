@@ -276,6 +276,8 @@ MAILING_UNKNOWN_LABEL = "Owner mailing address unknown"
 VIEW_ILLUSTRATION = "View Illustration"
 # Where a lead's data comes from (core.leads.provenance_line).
 DEMO_DATA_LINE = "Demo data (generated)"
+# A generated lead's source column names a record office it never came from: the page says it is invented.
+DEMO_SOURCE = "{source} (invented for the demo, not a record)"
 LISTING_DATA_LINE = "Listing data: {provider}"  # core.leads.export_provenance: a listing provider's lead
 NO_PROVENANCE = "N/A"  # an export's provenance cell for a lead that says nothing about where it came from
 # Property page gallery ({picture} / {pictures}: a PICTURE_NOUN pair).

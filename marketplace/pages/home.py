@@ -14,6 +14,7 @@ from marketplace.components.layout import page
 from marketplace.core.lead_cards import count_text
 from marketplace.core.marketplace import mask_address, percent, usd
 from marketplace.core.samples import HERO_SAMPLE, HERO_SAMPLE_COST, HERO_SAMPLE_ROI
+from marketplace.messages.headline import ARV_ESTIMATE, ROI_VS_ESTIMATE
 from marketplace.messages import DEMO_DATA_LINE, ILLUSTRATION_NOTE
 
 REFRESH_NOTE = "Leads refresh daily at 8:00 AM PST"
@@ -72,12 +73,13 @@ HERO_POINTS = [
 
 # ------------------------------------------------------------------- sections
 
-def _sample_metric(label: str, value: str, emphasis: bool = False) -> rx.Component:
+def _sample_metric(label: str, value: str, emphasis: bool = False, metric_id: str | None = None) -> rx.Component:
     """One label/value pair of the hero's sample lead card."""
     return rx.vstack(
         rx.text(label, size="1", color_scheme="gray"),
         rx.text(value, size="3", weight="bold", color="var(--grass-11)" if emphasis else "var(--gray-12)"),
         spacing="0",
+        **({"id": metric_id} if metric_id else {}),
     )
 
 
@@ -125,9 +127,10 @@ def sample_lead_card() -> rx.Component:
                 spacing="4",
             ),
             rx.grid(
-                _sample_metric("Est. ROI", percent(HERO_SAMPLE_ROI), emphasis=True),
+                # Named as a marketplace card names them: the sample's ARV is an estimate, never a fact.
+                _sample_metric(ROI_VS_ESTIMATE, percent(HERO_SAMPLE_ROI), emphasis=True, metric_id="hero-sample-roi"),
                 _sample_metric("Asking", usd(HERO_SAMPLE["asking"])),
-                _sample_metric("ARV", usd(HERO_SAMPLE["arv"])),
+                _sample_metric(ARV_ESTIMATE, usd(HERO_SAMPLE["arv"]), metric_id="hero-sample-arv"),
                 _sample_metric("Rehab", usd(HERO_SAMPLE["rehab"])),
                 columns="2",
                 spacing="3",

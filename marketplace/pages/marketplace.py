@@ -150,7 +150,7 @@ def page_header() -> rx.Component:
                 rx.flex(
                     countdown_pill(),
                     rx.heading("Lead Marketplace", as_="h1", size={"initial": "5", "sm": "7", "md": "8"},
-                               weight="bold", class_name="lv-balance"),
+                               weight="bold", class_name="lv-balance lv-mkt-title"),
                     rx.text(
                         "Off-market probate, pre-foreclosure, auction and distressed leads with the ROI math done. "
                         "Addresses stay masked until you unlock a lead.",
@@ -223,7 +223,7 @@ def loading_block() -> rx.Component:
         rx.grid(skeleton_card(first_picture()), *[skeleton_card(rx.skeleton(height="176px", width="100%"))
                                                   for _ in range(2)], columns=GRID_COLUMNS, spacing="5", width="100%",
                 aria_hidden="true"),
-        spacing={"initial": "3", "sm": "5"},  # as the loaded page's (results())
+        spacing={"initial": "2", "sm": "5"},  # as the loaded page's (results())
         width="100%",
     )
 
@@ -304,14 +304,14 @@ def results() -> rx.Component:
                         rx.cond(S.view == "map", map_view(), lead_grid()),
                     ),
                     rx.cond(S.view != "map", pagination()),
-                    spacing={"initial": "3", "sm": "5"},
+                    spacing={"initial": "2", "sm": "5"},  # as the loading block's
                     width="100%",
                 ),
             ),
         ),
         id="lead-results",
         aria_label="Leads",
-        padding_top=ui.responsive("0.75rem", sm="1.5rem", md="2rem"),
+        padding_top=ui.responsive("0.5rem", sm="1.5rem", md="2rem"),
         padding_bottom=ui.responsive("3.5rem", md="5rem"),
         style={"scroll_margin_top": "calc(var(--lv-header-height, 64px) + 72px)"},
     )

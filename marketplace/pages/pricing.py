@@ -12,7 +12,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.components import ui
-from marketplace.components.demo_data import claims_public_records, demo_claim_suffix
+from marketplace.components.demo_data import claim_text, claims_public_records, demo_claim_suffix
 from marketplace.components.layout import page
 from marketplace.components.pack_card import pack_card
 from marketplace.components.referral_box import referral_box
@@ -177,7 +177,7 @@ def why_choose() -> rx.Component:
 def faq_item(question: str, answer: str) -> rx.Component:
     return rx.box(
         rx.heading(question, as_="h3", size="4", weight="bold"),
-        rx.text(answer, size="3", color_scheme="gray", as_="p", margin_top="0.5rem"),
+        claim_text(answer, size="3", color_scheme="gray", as_="p", margin_top="0.5rem"),
         padding="1.25rem 1.5rem",
         border_radius="var(--radius-5)",
         border="1px solid var(--gray-4)",

@@ -8,6 +8,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.components import cards, styles, ui
+from marketplace.components.demo_data import claim_text
 from marketplace.messages.holders import HELD_BASIS
 from marketplace.states.property import PropertyState
 from marketplace.views.property_analyzer import analyzer_card
@@ -381,8 +382,9 @@ def property_content() -> rx.Component:
         pipeline_card(),
         rx.hstack(
             rx.icon("info", size=14, color="var(--gray-10)", flex_shrink="0", margin_top="2px", aria_hidden="true"),
-            rx.text("Figures are estimates derived from public records, not investment advice. Verify them "
-                    "independently before making an offer.", size="1", color_scheme="gray"),
+            claim_text("Figures are estimates derived from public records, not investment advice. Verify them "
+                       "independently before making an offer.", size="1", color_scheme="gray",
+                       id="property-figures-note"),
             spacing="2",
             align="start",
         ),

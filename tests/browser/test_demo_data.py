@@ -61,6 +61,14 @@ def test_a_demo_install_shows_its_banner_on_every_page(page: Page, live_server, 
     start_session(page, live_server.database_url, user["id"])
     for path in SIGNED_IN:
         _banner(page, path.format(lead=row["id"], checkout=checkout.id))
+    # The property page's "estimates derived from public records" and the pricing FAQ's "an estimate from
+    # public data" are claims too.
+    page.goto(f"/property/{row['id']}")
+    expect(page.locator("#property-figures-note")).to_contain_text("derived from public records")
+    expect(page.locator("#property-figures-note .lv-demo-claim-note")).to_have_text(" " + NOTE)
+    page.goto("/pricing")
+    expect(page.locator("#pricing-faq .lv-demo-claim-note")).to_have_count(1)
+    expect(page.locator("#pricing-faq p").filter(has_text="estimate from public data")).to_contain_text(NOTE)
     admin = make_user(admin=True)
     start_session(page, live_server.database_url, admin["id"])
     _banner(page, "/explorerdev")

@@ -15,6 +15,7 @@ from sqlmodel import select
 from marketplace.core import headline
 from marketplace.core import marketplace as rules
 from marketplace.core.criteria import SearchCriteria
+from marketplace.core.samples import HERO_SAMPLE, HERO_SAMPLE_ROI
 from marketplace.db import get_engine, session_scope
 from marketplace.models import Lead, UserLead, utcnow
 from marketplace.services import seeding
@@ -143,3 +144,11 @@ def test_the_card_and_property_page_agree_and_look_right(page: Page, rows, live_
         fin = page.locator("#property-financials")
         fin.scroll_into_view_if_needed()
         fin.screenshot(path=str(ARTIFACTS / f"headline-property-{width}.png"))
+
+
+def test_the_home_pages_sample_card_names_its_estimated_arv(page: Page):
+    """The hero's sample lead is a card too: its ROI and ARV are named as a card's estimate-based ones."""
+    page.goto("/")
+    expect(page.locator("#hero-sample-roi")).to_have_text("ROI vs estimated ARV" + rules.percent(HERO_SAMPLE_ROI))
+    expect(page.locator("#hero-sample-arv")).to_have_text("Est. ARV" + rules.usd(HERO_SAMPLE["arv"]))
+

@@ -189,6 +189,8 @@ def test_a_demo_lead_says_so_shows_one_labelled_illustration_and_links_to_no_lis
     page.goto(f"/property/{lead['id']}")
     expect(page.locator("#property-address")).to_have_text(lead["address"], timeout=20000)
     expect(page.locator("#property-provenance")).to_have_text("Demo data (generated)")
+    # The source was invented with the lead: never a record office it came from.
+    expect(page.locator("#property-source")).to_have_text(f"{lead['source']} (invented for the demo, not a record)")
     gallery = page.locator("#property-images")
     expect(gallery.locator("img")).to_have_count(1)
     expect(gallery.locator("img")).to_have_attribute("src", lead["image_urls"][0])

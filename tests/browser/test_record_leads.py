@@ -60,7 +60,9 @@ def records(live_server, tmp_path_factory):
     folder = tmp_path_factory.mktemp("current-samples")
     for dataset in DATASETS:
         summary = record_imports.import_file(dataset, _current_copy(dataset, folder), database_url=url)
-        assert summary.status == "ok" and summary.leads_added > 0
+        # A test before this module on the shared server (the demo banner's real-only install) may have
+        # imported the same records and switched their leads off: they are then unchanged or updated.
+        assert summary.status == "ok" and (summary.leads_added or summary.unchanged or summary.updated), summary
     props = Property.__table__
     with get_engine(url).connect() as conn:
         rows = conn.execute(

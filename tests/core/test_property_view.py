@@ -88,10 +88,13 @@ def test_a_demo_lead_shows_one_labelled_illustration_counted_as_no_image():
     assert d["image_total"] == "0"
     assert d["picture_note"] == d["picture_alt"] == d["gallery_count"] == "Illustration, not a photo of this property"
     assert d["provenance"] == "Demo data (generated)"
+    # its source was invented with it: never shown as a record office it came from
+    assert d["source"] == "County Probate Records (invented for the demo, not a record)"
     # Photos and a drawing: the photos are shown and counted, the drawing is not.
     view = property_view(lead(image_urls=[urls[0], *PHOTOS[:5]], primary_image_url=urls[0]), UNLOCK)
     assert view.images == PHOTOS[:5] and view.more_count == 1 and view.details["picture_note"] == ""
     assert view.details["provenance"] == ""
+    assert view.details["source"] == "County Probate Records"
 
 
 def test_a_demo_lead_s_made_up_listing_url_is_never_linked():
@@ -197,3 +200,12 @@ def test_the_public_record_section_names_every_value_s_basis():
                                                "class_dataset": "nyc-dof-rolling-sales"}))
     assert worded.owner["mailing"] == "417 E Fayette St Rm 1001, Baltimore, MD 21202"
     assert {"label": "Property class", "value": "One family dwellings"} in worded.facts
+
+
+@pytest.mark.parametrize(("raw", "shown"), [("2026-11-26", "Nov 26, 2026"), ("2026-03-04T00:00:00", "Mar 4, 2026"),
+                                            ("last spring", "last spring")])
+def test_a_records_filing_date_reads_in_the_pages_one_date_format(raw, shown):
+    """The record's filing date once read '2026-11-26' beside 'Nov 27, 2026, 8:08 AM' on the same page."""
+    view = property_view(lead(raw_data={"filing_date": raw, "county": "Ada County"}), UNLOCK)
+    rows = {row["label"]: row["value"] for row in view.record}
+    assert rows == {"County": "Ada County", "Filing date": shown}
