@@ -66,6 +66,10 @@ class _Missing(ValueError):
 def map_row(dataset: Dataset, row: Mapping[str, Any], form: str, row_number: int, *, today: date,
             as_of: date | None = None) -> MappedRecord | HpiPoint | RejectedRow:
     """Map one row; ``as_of`` is the extract date of an ``undated`` dataset's rows."""
+    if dataset.kind != "hpi":  # records: the mapping compiled once into field readers (same outcomes)
+        from marketplace.sources.opendata.compiled import compiled
+
+        return compiled(dataset, form, today).map(row, row_number, as_of)
     reader = _RowReader(dataset, row, form, today)
     try:
         if dataset.kind == "hpi":
