@@ -3,8 +3,9 @@
 ``mapper.map_row`` used to walk each field's spec for every cell (which column, template or not, which
 parser, split or not). Here that walk happens once: each field becomes one closure that takes the row and
 returns the field's value or raises ``_Missing`` with the same reason the walk gave. The outcome of a cell's
-text is kept per field (up to ``KEEP_PER_FIELD`` distinct texts): published rows repeat their dates,
-statuses, amounts and cities, and a cell's reading depends only on its text, the spec and the day.
+text is kept per field (up to ``KEEP_PER_FIELD`` distinct texts, for the latest ``KEEP_MAPPINGS``
+mappings): published rows repeat their dates, statuses, amounts and cities, and a cell's reading depends
+only on its text, the spec and the day.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from marketplace.core.records import MappedRecord, RejectedRow
 from marketplace.sources.opendata import mapper as _m
 from marketplace.sources.opendata.dataset import Dataset, FieldSpec
 
-KEEP_PER_FIELD = 4096
+KEEP_PER_FIELD = 1024  # texts kept per field: a few MB per mapping at most
+KEEP_MAPPINGS = 8  # a worker's process lives for days: the mappings of its latest pulls
 _NO = object()
 _compiled: dict[tuple[int, str, date], tuple[Dataset, "CompiledMapping"]] = {}
 
@@ -31,7 +33,7 @@ def compiled(dataset: Dataset, form: str, today: date) -> "CompiledMapping":
     hit = _compiled.get(key)
     if hit is not None and hit[0] is dataset:
         return hit[1]
-    if len(_compiled) > 64:
+    if len(_compiled) >= KEEP_MAPPINGS:
         _compiled.clear()
     made = CompiledMapping(dataset, form, today)
     _compiled[key] = (dataset, made)
