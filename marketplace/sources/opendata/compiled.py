@@ -15,7 +15,7 @@ from datetime import date
 from typing import Any, Callable, Mapping
 
 from marketplace.core import parse
-from marketplace.core.records import MappedRecord, RejectedRow
+from marketplace.core.records import HpiPoint, MappedRecord, RejectedRow
 from marketplace.sources.opendata import mapper as _m
 from marketplace.sources.opendata.dataset import Dataset, FieldSpec
 
@@ -25,6 +25,14 @@ _NO = object()
 _compiled: dict[tuple[int, str, date], tuple[Dataset, "CompiledMapping"]] = {}
 
 Reader = Callable[[Mapping[str, Any]], Any]
+
+
+def map_row(dataset: Dataset, row: Mapping[str, Any], form: str, row_number: int, *, today: date,
+            as_of: date | None = None) -> MappedRecord | HpiPoint | RejectedRow:
+    """``mapper.map_row``'s outcome: a record through the compiled mapping, an index point by the walk."""
+    if dataset.kind == "hpi":
+        return _m.map_row(dataset, row, form, row_number, today=today, as_of=as_of)
+    return compiled(dataset, form, today).map(row, row_number, as_of)
 
 
 def compiled(dataset: Dataset, form: str, today: date) -> "CompiledMapping":
