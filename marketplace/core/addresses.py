@@ -149,12 +149,18 @@ def zip_for_point(latitude: float | None, longitude: float | None,
         return None
     if not (math.isfinite(lat) and math.isfinite(lon) and -90 <= lat <= 90 and -180 <= lon <= 180):
         return None
+    return _nearest_zip(lat, lon, state.upper() if state else None)
+
+
+@lru_cache(maxsize=65536)
+def _nearest_zip(lat: float, lon: float, wanted: str | None) -> str | None:
+    """``zip_for_point`` of a checked point, kept per exact point: a dataset repeats its buildings'
+    coordinates row after row, and the answer of a point never changes within a process."""
     row, col = math.floor(lat / _CELL_DEGREES), math.floor(lon / _CELL_DEGREES)
     best: tuple[float, str] | None = None
     grid = _zip_grid()
     # Cells are 11 km tall; their width shrinks with the latitude's cosine (8.4 km at 41 N, 4.7 at 65 N).
     reach = math.ceil(MAX_ZIP_DISTANCE_KM / (111.0 * _CELL_DEGREES * max(0.05, math.cos(math.radians(lat)))))
-    wanted = state.upper() if state else None
     for dr in (-1, 0, 1):
         for dc in range(-reach, reach + 1):
             for c_lat, c_lon, code, code_state in grid.get((row + dr, col + dc), ()):

@@ -141,8 +141,10 @@ def _comps_arv(prop: Any, comps: list[Comp], today: date) -> headline.CompsArv:
         else zip_centre(prop.zip_code)
     subject = Subject(position[0] if position else None, position[1] if position else None, prop.square_footage,
                       prop.beds, property_type(prop.property_class))
-    own = (address_key(prop.address or ""), prop.zip_code)
-    others = [c for c in comps if (address_key(c.address), c.zip_code) != own]
+    others = []
+    if comps:  # no recorded sales near: nothing to tell apart from the property's own sale
+        own = (address_key(prop.address or ""), prop.zip_code)
+        others = [c for c in comps if (address_key(c.address), c.zip_code) != own]
     return headline.default_comps_arv(subject, others, today)
 
 

@@ -23,7 +23,8 @@ from marketplace.core.records import HpiPoint, MappedRecord, RejectedRow
 from marketplace.sources.opendata.dataset import Dataset, FieldSpec, load_dataset, load_datasets
 from marketplace.sources.opendata.errors import DatasetError
 from marketplace.sources.opendata.files import RowProblem, rows_from_file
-from marketplace.sources.opendata.mapper import Tally, map_row, tally
+from marketplace.sources.opendata.compiled import map_row
+from marketplace.sources.opendata.mapper import Tally, tally
 from marketplace.sources.opendata.portal import CheckReport, check, fetch
 
 Item = MappedRecord | RejectedRow | HpiPoint

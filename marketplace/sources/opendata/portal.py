@@ -34,7 +34,8 @@ from marketplace.core.records import HpiPoint, MappedRecord, RejectedRow
 from marketplace.sources.opendata.dataset import IDENTIFIER, Dataset
 from marketplace.sources.opendata.errors import DatasetError
 from marketplace.sources.opendata.files import json_rows
-from marketplace.sources.opendata.mapper import _dotted, map_row, tally
+from marketplace.sources.opendata.compiled import map_row
+from marketplace.sources.opendata.mapper import _dotted, tally
 from marketplace.sources.retrying import get_with_retries
 
 DEFAULT_TIMEOUT = 30.0  # seconds per request
