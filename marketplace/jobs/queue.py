@@ -256,7 +256,7 @@ async def serve_procrastinate(stopping: threading.Event, database_url: str | Non
             while not stopping.is_set():
                 try:
                     await retry_stalled(app)
-                    await asyncio.to_thread(tick, database_url)
+                    await asyncio.to_thread(tick, database_url, stopping)
                 except Exception:  # noqa: BLE001 - the database is away: the next tick tries again
                     log.exception("records queue tick failed")
                 await asyncio.sleep(settings.record_heartbeat_seconds)
@@ -271,7 +271,11 @@ async def serve_procrastinate(stopping: threading.Event, database_url: str | Non
         side = asyncio.create_task(ticker()) if wait else None
         while not running.done() and not stopping.is_set():
             await asyncio.sleep(0.2)
-        worker.stop()  # Procrastinate's graceful stop: the job under way finishes first
+        # Procrastinate's graceful stop (the job under way finishes first). Its run() clears a stop asked
+        # before it started, so a signal that came during start-up is asked again until the worker ends.
+        while not running.done():
+            worker.stop()
+            await asyncio.wait({running}, timeout=1.0)
         [ended] = await asyncio.gather(running, return_exceptions=True)
         if isinstance(ended, Exception):
             log.error("the queue worker stopped: %s", ended, exc_info=ended)
