@@ -16,6 +16,7 @@ from sqlmodel import select
 from marketplace.api import explorer_export
 from marketplace.config import reload_settings
 from marketplace.core import explorer as rules
+from marketplace.core.address_display import display_city, display_street
 from marketplace.db import session_scope
 from marketplace.models import Lead, utcnow
 from marketplace.services import downloads
@@ -102,11 +103,12 @@ def test_super_admin_pages_searches_sorts_and_exports(page: Page, live_server, m
     download = info.value
     assert download.suggested_filename == f"leads-export-{utcnow():%Y-%m-%d}.csv"
     table = list(csv.reader(io.StringIO(open(download.path(), encoding="utf-8-sig").read())))
-    assert table[0] == list(rules.CSV_COLUMNS) and len(table[0]) == 22
+    # SPEC's 22 columns, then each row's Provenance
+    assert table[0] == list(rules.CSV_COLUMNS) and len(table[0]) == 23 and table[0][-1] == "Provenance"
     expected = sorted((r for r in rows if r.is_active), key=lambda r: r.asking_price)
     assert [line[0] for line in table[1:]] == [str(r.id) for r in expected]
-    assert {len(line) for line in table} == {22}
-    assert table[1][2:10] == ["Active", expected[0].address, city, "TX", expected[0].zip_code, "Auction", "test",
+    assert {len(line) for line in table} == {23}
+    assert table[1][2:10] == ["Active", display_street(expected[0].address), display_city(city), "TX", expected[0].zip_code, "Auction", "test",
                               "103000"]
 
     # An empty view: an empty state, and no download.
