@@ -18,6 +18,7 @@ from marketplace.config import reload_settings
 from marketplace.core import explorer as rules
 from marketplace.core.address_display import display_city, display_street
 from marketplace.db import session_scope
+from marketplace.messages import DEMO_DATA_LINE, NO_PROVENANCE
 from marketplace.models import Lead, utcnow
 from marketplace.services import downloads
 from marketplace.services.marketplace import rebuild_facets_now
@@ -31,7 +32,8 @@ def _add_leads(database_url: str, city: str, count: int = 30, archived: int = 3)
     rows = [
         Lead(address=f"{n + 1} Explorer Way", city=city, state="TX", zip_code=f"7{n:04d}", lead_type="Auction",
              source="test", roi=float(n + 1), asking_price=100_000 + n * 1000, confidence_score=90, credit_cost=150,
-             is_active=n >= archived, created_at=base + timedelta(minutes=n), images_fetch_status="success")
+             is_active=n >= archived, created_at=base + timedelta(minutes=n), images_fetch_status="success",
+             raw_data={"generated": True} if n % 2 else {})
         for n in range(count)
     ]
     with session_scope(database_url) as s:
@@ -108,6 +110,8 @@ def test_super_admin_pages_searches_sorts_and_exports(page: Page, live_server, m
     expected = sorted((r for r in rows if r.is_active), key=lambda r: r.asking_price)
     assert [line[0] for line in table[1:]] == [str(r.id) for r in expected]
     assert {len(line) for line in table} == {23}
+    # Each row's provenance: the odd ones are generated demo leads, the others say nothing of a source.
+    assert [line[-1] for line in table[1:]] == [DEMO_DATA_LINE if r.raw_data else NO_PROVENANCE for r in expected]
     assert table[1][2:10] == ["Active", display_street(expected[0].address), display_city(city), "TX", expected[0].zip_code, "Auction", "test",
                               "103000"]
 

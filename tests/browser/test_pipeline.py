@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 
 from marketplace.db import get_engine
+from marketplace.messages import DEMO_DATA_LINE
 from marketplace.models import PipelineEntry, PipelineNote, utcnow
 from marketplace.states.pipeline import PipelineState
 from marketplace.states.property_pipeline import PropertyPipelineState
@@ -120,6 +121,9 @@ def test_pipeline_board_moves_csv_card_and_bell(page: Page, live_server, make_us
     assert by_address[first["address"]]["Stage"] == "Offer Made"
     assert by_address[third["address"]]["Dead Reason"] == "Owner sold to a neighbour"
     assert locked["address"] not in by_address
+    # Each row says where its data comes from (these are the built-in generator's leads).
+    assert table[0][-1] == "Provenance" and len(by_address) == 3
+    assert {row["Provenance"] for row in by_address.values()} == {DEMO_DATA_LINE}
 
     # An overdue follow-up (set three days ago) shows in the bell and leads to the property page.
     with get_engine(db).begin() as conn:
