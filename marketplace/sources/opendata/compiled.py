@@ -103,8 +103,15 @@ class CompiledMapping:
             return self._template(column)
         nulls = self.nulls
 
+        folded = column.casefold()
+
         def raw(row: Mapping[str, Any]) -> Any:
-            value = row[column] if column in row else _m._dotted(row, column)
+            if column in row:
+                value = row[column]
+            else:
+                value = _m._dotted(row, column)
+                if value is None:  # a column named in another case (PLUTO's ``BBL`` and ``bbl``)
+                    value = next((v for k, v in row.items() if str(k).casefold() == folded), None)
             if nulls and isinstance(value, str) and parse.text(value) in nulls:
                 return None
             return value
@@ -150,7 +157,8 @@ class CompiledMapping:
             except ValueError as exc:
                 if required:
                     return False, f"{label}: {exc}"
-                return True, None
+                # an unreadable list is an empty one (as ``_RowReader.value``)
+                return True, (() if not shown and target in _m._TUPLE_FIELDS else None)
             if result is None and required:
                 return False, f"{label}: missing"
             if shown:
