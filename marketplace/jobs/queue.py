@@ -289,6 +289,29 @@ def drain(database_url: str | None = None) -> None:
     if backend(database_url) == "procrastinate":
         for job in record_jobs.queued(database_url):
             dispatch_pull(job, database_url)
-        asyncio.run(serve_procrastinate(threading.Event(), database_url, wait=False))
+        _run_to_end(lambda: serve_procrastinate(threading.Event(), database_url, wait=False))
     else:
         tick(database_url)
+
+
+def _run_to_end(make) -> None:
+    """Run the coroutine ``make()`` to its end: on this thread, or on a thread of its own when this thread
+    already runs an event loop (a caller inside async code, or a test session driving a browser)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        asyncio.run(make())
+        return
+    done: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(make())
+        except BaseException as exc:  # noqa: BLE001 - raised again on the caller's thread
+            done.append(exc)
+
+    thread = threading.Thread(target=run, name="records-drain")
+    thread.start()
+    thread.join()
+    if done:
+        raise done[0]
