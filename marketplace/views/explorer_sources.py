@@ -78,9 +78,13 @@ def explorer_sources() -> rx.Component:
                             rx.table.column_header_cell("Run"),
                         )),
                         rx.table.body(rx.foreach(S.source_rows, _source_row)),
-                        size="1", width="100%", id="explorer-sources-table",
+                        size="1", width="100%", min_width="60rem", id="explorer-sources-table",
+                        # the table's own scroll area never scrolls: the focusable box around it does
+                        style={"& .rt-ScrollAreaViewport": {"overflow": "visible !important"}},
                     ),
-                    overflow_x="auto", width="100%",
+                    # The box scrolls sideways (not the table's own area), reachable by keyboard.
+                    overflow_x="auto", width="100%", tab_index=0, role="region",
+                    aria_label="Sources (scrolls sideways)",
                 ),
                 rx.spinner(size="2"),
             ),
