@@ -36,7 +36,7 @@ MARK_WRONG = "Mark wrong"
 WRONG_BADGE = "Wrong number"
 UNMARK_WRONG = "Not wrong"
 PROVIDERS = {"demo": "Built-in demo provider", "batchdata": "BatchData"}
-# 'BatchData, Nov 25, 2026 · 25 credits charged' / '... · not charged'
+# 'BatchData, Nov 25, 2026 · 2 credits charged' / '... · not charged'
 SOURCE_LINE = "{provider}, {date} · {charge}"
 CHARGED = "{credits} credits charged"
 NOT_CHARGED = "not charged"

@@ -38,7 +38,7 @@ class OwnerContactState(PropertyState):
     oc_lead: str = ""  # the lead the shown result belongs to
     oc_phones: list[dict[str, str]] = []
     oc_emails: list[str] = []
-    oc_source: str = ""  # 'BatchData, Nov 25, 2026 · 25 credits charged'
+    oc_source: str = ""  # 'BatchData, Nov 25, 2026 · 2 credits charged'
     oc_demo: bool = False
     oc_demo_note: str = ""
     oc_balance: str = ""  # the confirm step's 'Balance: 500 credits, after a hit: 475 credits'
