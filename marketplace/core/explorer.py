@@ -48,7 +48,7 @@ SEARCH_MAX_LENGTH = 100
 
 
 # The developer CSV: SPEC 9's 22 columns, then "Provenance" (where each lead's data comes from:
-# core.leads.export_provenance), a deliberate 23rd. Documented in the README's explorer section.
+# core.leads.export_provenance), a deliberate 23rd. Documented in docs/features.md, the explorer section.
 CSV_COLUMNS = (
     "ID", "Created At", "Status", "Address", "City", "State", "Zip Code", "Lead Type", "Source",
     "Asking Price", "Market Value", "ARV", "Rehab Estimate", "ROI (%)", "Beds", "Baths", "Square Footage",

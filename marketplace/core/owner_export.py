@@ -1,7 +1,7 @@
 """The owner export: the owners found for a user's unlocked leads, as CSV in the column layouts dialers and
 CRMs import (the dashboard's "Export owners", ``api/owner_export.py``).
 
-Layouts (``LAYOUTS``; the README says what each is based on):
+Layouts (``LAYOUTS``; docs/features.md says what each is based on):
 
 - ``dialer``: one row per owner, ``Phone 1`` .. ``Phone 10`` each with its ``Type`` and ``DNC`` column, then
   ``Email 1`` .. ``Email 3``: the wide list layout real-estate dialers map at upload (a name, the property,

@@ -22,7 +22,7 @@ from marketplace.core.http_policy import DEFAULT_BODY_LIMIT
 from marketplace.core.leads import SCRAPER_LEAD_TYPES, US_STATES
 from marketplace.messages import MISSING_PARAMETERS
 
-# --------------------------------------------------------------------------- limits (README: "Bulk scraper and webhook API")
+# --------------------------------------------------------------------------- limits (docs/features.md: "Bulk scraper and webhook API")
 
 MAX_BODY_BYTES = DEFAULT_BODY_LIMIT   # the largest body (the HTTP middleware's default limit; 413 above it)
 MAX_JSON_DEPTH = 32                   # arrays/objects nested deeper are refused with 400 before parsing

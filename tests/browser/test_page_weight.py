@@ -5,7 +5,7 @@ back. Reads the build the shared live server serves (no second build).
 
 Measured when the budgets were set (Reflex 0.10.1): / preloaded 312 KiB of scripts in 33 files
 before issue 26 and 195 KiB in 15 after; /marketplace 313 KiB in 28 files before, 228 KiB in 26
-after; the stylesheet 53 KiB before, 44 KiB after (README, Benchmarks). The budgets leave about
+after; the stylesheet 53 KiB before, 44 KiB after (docs/benchmark-history.md). The budgets leave about
 5 % for what comes next; a change that needs more says so here."""
 
 from __future__ import annotations
