@@ -43,6 +43,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -92,8 +93,9 @@ class SourceUnavailable(ScrapeError):
     """The lead source failed; its detail is in the server log, never in the message."""
 
 
-# Called inside the scrape's transaction, after the spend: (session, result) -> None.
-Within = Callable[..., None]
+# Called inside the scrape's transaction, after the spend: (session, result) -> the caller's answer,
+# which comes back as ``ScrapeResult.answer`` (the webhook API's 200 body, built once).
+Within = Callable[..., Any]
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,7 @@ class ScrapeResult:
     credits_used: int
     balance: int
     leads: list[dict]
+    answer: Any = None  # what ``within`` returned
 
     @property
     def shortfall(self) -> str:
@@ -442,7 +445,7 @@ def store(user_id: uuid.UUID, request: rules.ScrapeRequest, leads: list[dict], *
             result = ScrapeResult(scrape_id=scrape_id, created_at=now, lead_count=request.lead_count,
                                   leads_generated=delivered, credits_used=cost, balance=balance, leads=output)
             if within is not None:
-                within(session, result)
+                result = replace(result, answer=within(session, result))
     except ledger.InsufficientCredits as exc:
         raise ScrapeInsufficientCredits(INSUFFICIENT_CREDITS_TITLE,
                                         rules.need_credits_message(exc.needed, exc.available)) from exc
