@@ -135,10 +135,6 @@ class Settings:
     map_tile_attribution: str = lead_map.DEFAULT_TILE_ATTRIBUTION
 
     @property
-    def is_sqlite(self) -> bool:
-        return self.database_url.startswith("sqlite")
-
-    @property
     def is_production(self) -> bool:
         return self.app_env == "production"
 

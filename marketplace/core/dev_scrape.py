@@ -203,7 +203,3 @@ def parse(form: Mapping[str, Any], states: Any, lead_types: Any) -> DevScrapeReq
         states=chosen_states,
         lead_types=chosen_types,
     )
-
-
-def defaults_request() -> DevScrapeRequest:
-    return parse(default_form(), DEFAULTS["selectedStates"], DEFAULTS["selectedLeadTypes"])

@@ -52,7 +52,7 @@ def _snapshot():
 def test_a_manual_scrape_adds_active_new_leads_to_the_marketplace(new_user):
     admin = new_user(credits=300, admin=True)
     leads_before, scrapes_before, ledger_before, _ = _snapshot()
-    request = dev_scrape.defaults_request()
+    request = dev_scrape.parse(dev_scrape.default_form(), dev_scrape.DEFAULTS["selectedStates"], dev_scrape.DEFAULTS["selectedLeadTypes"])
     result = scrapes.run_inventory_scrape(admin.id, request, source=BuiltinSource(seed=11))
 
     assert (result.leads_generated, result.credits_used, result.balance) == (25, 0, 300)
@@ -117,10 +117,10 @@ def test_a_refresh_that_ran_meanwhile_is_not_duplicated(new_user):
     admin = new_user(admin=True)
     leads = BuiltinSource(seed=4).search(SearchCriteria(count=4, states=("TX",)))
     insert_leads(leads[:2])  # stored after generation, before the transaction
-    result = scrapes.store_inventory(admin.id, dev_scrape.defaults_request(), leads)
+    result = scrapes.store_inventory(admin.id, dev_scrape.parse(dev_scrape.default_form(), dev_scrape.DEFAULTS["selectedStates"], dev_scrape.DEFAULTS["selectedLeadTypes"]), leads)
     assert result.leads_generated == 2
     with pytest.raises(scrapes.ScrapeError) as err:
-        scrapes.store_inventory(admin.id, dev_scrape.defaults_request(), leads)
+        scrapes.store_inventory(admin.id, dev_scrape.parse(dev_scrape.default_form(), dev_scrape.DEFAULTS["selectedStates"], dev_scrape.DEFAULTS["selectedLeadTypes"]), leads)
     assert err.value.message == "Every lead found is already in the marketplace; nothing was added."
 
 
@@ -129,7 +129,7 @@ def test_failures_change_nothing(new_user):
     insert_leads(BuiltinSource(seed=9).search(SearchCriteria(count=5)))
     before = _snapshot()
     with pytest.raises(scrapes.ScrapeError) as err:
-        scrapes.run_inventory_scrape(admin.id, dev_scrape.defaults_request(),
+        scrapes.run_inventory_scrape(admin.id, dev_scrape.parse(dev_scrape.default_form(), dev_scrape.DEFAULTS["selectedStates"], dev_scrape.DEFAULTS["selectedLeadTypes"]),
                                      source=ListSource([], error=SourceError("provider down (HTTP 503)")))
     assert err.value.message == ("The lead source is unavailable right now; nothing was charged. "
                                  "Please try again later.")
