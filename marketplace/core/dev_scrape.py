@@ -16,7 +16,7 @@ from typing import Any
 from marketplace.core.criteria import Range, SearchCriteria
 from marketplace.core.errors import UserError
 from marketplace.core.scrape import _number, pick
-from marketplace.messages import (
+from marketplace.messages.explorer import (
     DEV_FIELD_AT_LEAST,
     DEV_FIELD_BETWEEN,
     DEV_FIELD_NOT_NUMBER,

@@ -15,7 +15,8 @@ import uuid
 import reflex as rx
 
 from marketplace.core import dev_scrape
-from marketplace.messages import DEV_SCRAPE_DONE_TITLE, SCRAPE_FAILED, SCRAPE_FAILED_TITLE
+from marketplace.messages import SCRAPE_FAILED, SCRAPE_FAILED_TITLE
+from marketplace.messages.explorer import DEV_SCRAPE_DONE_TITLE
 from marketplace.services import inventory_scrape
 from marketplace.states.auth import error_toast
 from marketplace.states.bulkscraper import result_row
