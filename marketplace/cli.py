@@ -81,11 +81,11 @@ def cmd_grant_credits(args) -> None:
 
 
 def cmd_make_admin(args) -> None:
-    from marketplace.services import accounts
+    from marketplace.services import users
 
     with session_scope() as session:
         try:
-            user = accounts.make_admin(session, args.email)
+            user = users.make_admin(session, args.email)
         except LookupError as exc:
             raise CommandError(str(exc)) from None
     print(json.dumps({"email": user.email, "super_admin": True}))

@@ -37,10 +37,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy import event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session, create_engine
 
+import sqlalchemy as sa
+
 from marketplace.config import get_settings
+from marketplace.core.filter_values import city_key
 
 
 _ENGINES: dict[str, Engine] = {}
@@ -97,10 +100,25 @@ def dispose_engines() -> None:
     _ENGINES.clear()
 
 
+def city_in(column, cities) -> sa.ColumnElement[bool]:
+    """SQL: ``column`` names one of ``cities``, compared as ``core.filter_values.city_key`` compares
+    cities (case does not count); ``lower(city)`` is what the leads' city index holds."""
+    keys = sorted({city_key(city) for city in cities})
+    return sa.func.lower(column) == keys[0] if len(keys) == 1 else sa.func.lower(column).in_(keys)
+
+
+@contextmanager
+def autocommit(url: str | None = None) -> Iterator[Connection]:
+    """A connection without a transaction (each statement commits alone): a read that never takes
+    SQLite's write lock nor waits behind a writer, or a statement no transaction may hold (VACUUM)."""
+    with get_engine(url).connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        yield conn
+
+
 @contextmanager
 def read_scope(url: str | None = None) -> Iterator[Session]:
     """A read-only session on an autocommit connection: never takes a write lock."""
-    with get_engine(url).connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+    with autocommit(url) as conn:
         session = Session(bind=conn, expire_on_commit=False, autoflush=False)
         try:
             yield session

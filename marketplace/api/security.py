@@ -218,13 +218,16 @@ class HttpHardening:
             await send({"type": "http.response.start", "status": status, "headers": raw})
             await send({"type": "http.response.body", "body": payload})
 
-        limit = http_policy.body_limit(path, self.default_limit, self.stripe_limit, self.default_limit)
+        limit = http_policy.body_limit(path, self.default_limit, self.stripe_limit,
+                                       http_policy.webhook_body_limit(self.default_limit))
+        meter = http_policy.BodyLimit(limit)
+        scope[http_policy.BODY_LIMIT_SCOPE] = meter  # a route behind this does not count the body again
         declared = headers.get("content-length")
         if declared is not None:
             if not declared.strip().isdigit():
                 await respond(400, {"error": "Invalid Content-Length"}, [("connection", "close")])
                 return
-            if int(declared) > limit:
+            if meter.refuses_declared(int(declared)):
                 await respond(413, {"error": too_large_message(limit)},
                               [("connection", "close")])
                 return
@@ -248,10 +251,8 @@ class HttpHardening:
         # An HTTP/1.1 request that declares a body (which every body read here is still counted against).
         declares_body = (declared is not None and int(declared) > 0) or "transfer-encoding" in headers
         state: dict = {"started": False, "refused": None, "body_done": False}
-        received = 0
 
         async def limited_receive():
-            nonlocal received
             if state["body_done"]:
                 return await receive()  # waiting for the disconnect: no deadline
             try:
@@ -260,8 +261,7 @@ class HttpHardening:
                 state["refused"] = _BodyRefused(408, BODY_TIMEOUT_ERROR)
                 raise state["refused"] from None
             if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > limit:
+                if meter.add(len(message.get("body", b""))):
                     state["refused"] = _BodyRefused(413, {"error": too_large_message(limit)})
                     raise state["refused"]
                 state["body_done"] = not message.get("more_body", False)

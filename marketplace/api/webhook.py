@@ -11,7 +11,10 @@ type, JSON (nesting depth first) and the body (400, ``core.webhook.WebhookBody``
 the Idempotency-Key's state (replay, 409 busy, 422 other body), credits (402),
 then the scrape (in a worker process, ``services.scrape_pool``; 503 when the lead source fails).
 The 429, and a 404/401 this worker gave the same user and key moments ago, are answered by
-``api.webhook_gate`` in front of the app, without the database (issue 26).
+``api.webhook_gate`` in front of the app, without the database. Each check runs once per call: the
+gate counts the rate limit, hashes the key and looks up a remembered refusal (``Admitted`` tells the
+route so), ``api.security.HttpHardening`` counts the body against the limit (the route counts it only
+when served without it), and the 200 body is built once, in the scrape's transaction.
 
 Refusals before the key check (401, 404, 413, 429) are counted, not logged
 (``services.webhooks.RefusalCounter``). Every request that passed the key check
@@ -27,6 +30,7 @@ import asyncio
 import functools
 import logging
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -37,7 +41,8 @@ from starlette.background import BackgroundTask
 from marketplace.api.ratelimit import WEBHOOK_PER_SECOND, webhook_limiter
 from marketplace.config import get_settings
 from marketplace.core import webhook as contract
-from marketplace.core.http_policy import BodyRefused
+from marketplace.core import http_policy
+from marketplace.core.http_policy import BODY_LIMIT_SCOPE, BodyRefused, webhook_body_limit
 from marketplace.core.net import client_ip
 from marketplace.messages import INTERNAL_ERROR, MISSING_PARAMETERS, SUPER_ADMIN_REQUIRED
 from marketplace.offloop import run_blocking
@@ -126,9 +131,16 @@ async def _flush_later() -> None:
     await run_blocking(webhooks.refusals.flush)
 
 
-# Set in the ASGI scope by ``api.webhook_gate.WebhookGate`` once it has counted the request against the
-# rate limit (and found no refusal to repeat): the route does not count it a second time.
+# Set in the ASGI scope by ``api.webhook_gate.WebhookGate`` (an ``Admitted``) once it has counted the
+# request against the rate limit, hashed its key and, for a body of declared length, found no refusal to
+# repeat: the route does none of these a second time.
 ADMITTED = "leadvault.webhook_admitted"
+
+
+@dataclass(frozen=True)
+class Admitted:
+    key_hash: str          # ``services.webhooks.key_hash`` of the x-webhook-auth header
+    refusal_checked: bool  # the remembered refusals were looked up (not for a chunked body: 413 comes first)
 
 
 def caller_ip(scope: dict) -> str:
@@ -146,10 +158,11 @@ async def rate_limited(ip: str, endpoint: str) -> JSONResponse | None:
     return None
 
 
-def repeated_refusal(ip: str, endpoint: str, user_id_raw: str, key: str | None) -> JSONResponse | None:
-    """The 404 or 401 this worker gave the same user id and key moments ago (``services.known_refusals``),
-    counted like every refusal, without a database read; None when the database must be asked."""
-    refusal = webhooks.known_refusal(webhooks.parse_user_id(user_id_raw), key)
+def repeated_refusal(ip: str, endpoint: str, user_id_raw: str, key_hash: str) -> JSONResponse | None:
+    """The 404 or 401 this worker gave the same user id and (hashed) key moments ago
+    (``services.known_refusals``), counted like every refusal, without a database read; None when the
+    database must be asked."""
+    refusal = webhooks.known_refusal(webhooks.parse_user_id(user_id_raw), key_hash)
     if refusal is None:
         return None
     return _refuse(ip, endpoint, status_for(refusal), refusal.message)
@@ -165,11 +178,16 @@ def _refuse(ip: str, endpoint: str, status: int, message: str) -> JSONResponse:
 
 
 async def _read_body(request: Request, limit: int) -> bytes | None:
-    """The raw body, or None when it is over ``limit`` bytes (read no further)."""
+    """The raw body, or None when it is over ``limit`` bytes (read no further). Behind
+    ``HttpHardening`` (which counts every body against the same limit) it is not counted again."""
+    upstream = request.scope.get(BODY_LIMIT_SCOPE)
+    if upstream is not None and upstream.limit <= limit:
+        return await request.body()
+    meter = http_policy.BodyLimit(limit)
     raw = bytearray()
     async for chunk in request.stream():
         raw += chunk
-        if len(raw) > limit:
+        if meter.add(len(chunk)):
             return None
     return bytes(raw)
 
@@ -199,17 +217,19 @@ async def _handle(request: Request, user_id_raw: str, super_admin: bool) -> JSON
         return JSONResponse(payload, status_code=status, headers=headers, background=task)
 
     try:
-        if not request.scope.get(ADMITTED) and (refused := await rate_limited(ip, endpoint)) is not None:
+        admitted: Admitted | None = request.scope.get(ADMITTED)
+        if admitted is None and (refused := await rate_limited(ip, endpoint)) is not None:
             return refused
-        limit = min(settings.max_body_bytes, contract.MAX_BODY_BYTES)
+        limit = webhook_body_limit(settings.max_body_bytes)
         raw = await _read_body(request, limit)
         if raw is None:
             return _refuse(ip, endpoint, 413, f"Request body too large ({contract.size_label(limit)} at most).")
-        key = request.headers.get("x-webhook-auth")
-        if (refused := repeated_refusal(ip, endpoint, user_id_raw, key)) is not None:
+        key_hash = admitted.key_hash if admitted else webhooks.key_hash(request.headers.get("x-webhook-auth"))
+        if not (admitted and admitted.refusal_checked) and \
+                (refused := repeated_refusal(ip, endpoint, user_id_raw, key_hash)) is not None:
             return refused
         try:
-            caller = await run_blocking(webhooks.authenticate, webhooks.parse_user_id(user_id_raw), key)
+            caller = await run_blocking(webhooks.check_key, webhooks.parse_user_id(user_id_raw), key_hash)
         except webhooks.CallerError as exc:
             return _refuse(ip, endpoint, status_for(exc), exc.message)
         if super_admin and not caller.is_super_admin:
@@ -259,7 +279,7 @@ async def _scrape(request: Request, caller: webhooks.Caller, body: Any, validate
         if claim is not None:  # nothing was charged: a retry with the same key may run
             await run_blocking(webhooks.release_idempotency_key, claim.claim_id)
         raise
-    return JSONResponse(webhook_answers.scrape_payload(result))
+    return JSONResponse(result.answer)  # ``record_accepted``'s 200 body, built in the scrape's transaction
 
 
 _DOC = {

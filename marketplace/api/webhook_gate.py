@@ -1,10 +1,11 @@
-"""The webhook API's cheapest answers, given at the edge of the app (issue 26).
+"""The webhook API's cheapest answers, given at the edge of the app.
 
 A rate-limited call (429), and a 404 or 401 this worker gave the same user id and key moments ago
 (``services.known_refusals``), are answered here, before Reflex's middleware, the FastAPI app, its
 router and the thread pool: no database, no write, one in-memory count (``api.webhook._refuse``).
-Everything else goes on to the route with the request marked as counted (``webhook.ADMITTED``), and
-the route keeps the order of checks of ``api/webhook.py``: rate limit, body size, user, key, ...
+Everything else goes on to the route with what was done here (``webhook.Admitted``: counted, the key
+hashed, the refusals looked up), which the route does not do again; it keeps the order of checks of
+``api/webhook.py``: rate limit, body size, user, key, ...
 
 The declared body (at most the route's limit: ``HttpHardening`` refused a larger Content-Length
 already) is read before a refusal is sent, so the connection stays open for the client's next call.
@@ -18,6 +19,7 @@ import re
 
 from marketplace.api import webhook
 from marketplace.core.http_policy import WEBHOOK_API_PREFIX
+from marketplace.services import webhooks
 
 _ROUTE = re.compile(r"/functions/v1/webhook-bulk-scrape(?:-sp)?/([^/]+)")
 
@@ -48,10 +50,12 @@ class WebhookGate:
         refused = await webhook.rate_limited(ip, path)
         declared = _header(scope, b"content-length")
         sized = declared is not None and _header(scope, b"transfer-encoding") is None
-        if refused is None and sized:
-            refused = webhook.repeated_refusal(ip, path, match.group(1), _header(scope, b"x-webhook-auth"))
         if refused is None:
-            scope[webhook.ADMITTED] = True
+            key_hash = webhooks.key_hash(_header(scope, b"x-webhook-auth"))
+            if sized:
+                refused = webhook.repeated_refusal(ip, path, match.group(1), key_hash)
+        if refused is None:
+            scope[webhook.ADMITTED] = webhook.Admitted(key_hash, refusal_checked=sized)
             await self.app(scope, receive, send)
             return
         if sized:

@@ -31,7 +31,7 @@ import reflex as rx
 from reflex_components_core.el.elements.inline import A as InlineA
 
 from marketplace import routes
-from marketplace import messages
+from marketplace.messages.pages import PAGE_DESCRIPTION_DEFAULT, PAGE_DESCRIPTIONS
 from marketplace.core import http_policy
 from marketplace.components.balance_refresh import balance_refresh
 from marketplace.components.demo_data import claim_text, demo_data_banner
@@ -380,7 +380,7 @@ def page(route: str, title: str | rx.Var, on_load: list | None = None, shell_wra
             "on_load": [AuthState.check_session, *(on_load or []), NotificationsState.refresh_count,
                         DemoDataState.check_demo_data],
             # Search snippet, link preview image, and noindex for private and transactional pages.
-            "description": messages.PAGE_DESCRIPTIONS.get(route, messages.PAGE_DESCRIPTION_DEFAULT),
+            "description": PAGE_DESCRIPTIONS.get(route, PAGE_DESCRIPTION_DEFAULT),
             "image": PREVIEW_IMAGE,
             "meta": [] if http_policy.is_indexed(route) else [{"name": "robots", "content": "noindex"}],
         }))

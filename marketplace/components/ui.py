@@ -18,6 +18,11 @@ import reflex as rx
 BREAKPOINTS = {"initial": "0px", "xs": "520px", "sm": "768px", "md": "1024px", "lg": "1280px"}
 
 
+def slug(text: str) -> str:
+    """An option's text as part of an element id: 'Make Me Move' -> 'Make-Me-Move'."""
+    return text.replace(" ", "-")
+
+
 def responsive(initial=None, xs=None, sm=None, md=None, lg=None) -> dict:
     """A CSS value per Radix breakpoint (mobile first), for plain style props."""
     values = {"initial": initial, "xs": xs, "sm": sm, "md": md, "lg": lg}

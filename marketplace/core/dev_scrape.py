@@ -16,7 +16,7 @@ from typing import Any
 from marketplace.core.criteria import Range, SearchCriteria
 from marketplace.core.errors import UserError
 from marketplace.core.scrape import _number, pick
-from marketplace.messages import (
+from marketplace.messages.explorer import (
     DEV_FIELD_AT_LEAST,
     DEV_FIELD_BETWEEN,
     DEV_FIELD_NOT_NUMBER,
@@ -203,7 +203,3 @@ def parse(form: Mapping[str, Any], states: Any, lead_types: Any) -> DevScrapeReq
         states=chosen_states,
         lead_types=chosen_types,
     )
-
-
-def defaults_request() -> DevScrapeRequest:
-    return parse(default_form(), DEFAULTS["selectedStates"], DEFAULTS["selectedLeadTypes"])

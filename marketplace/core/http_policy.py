@@ -125,6 +125,33 @@ def body_limit(path: str, default: int = DEFAULT_BODY_LIMIT, stripe: int = STRIP
     return default
 
 
+def webhook_body_limit(configured: int) -> int:
+    """The webhook API's body limit: ``MAX_BODY_BYTES`` (``configured``), never above ``WEBHOOK_API_BODY_LIMIT``."""
+    return min(configured, WEBHOOK_API_BODY_LIMIT)
+
+
+# The ASGI scope key under which ``api.security.HttpHardening`` leaves the ``BodyLimit`` it counts a
+# request's body with: a route behind it reads the body without counting it again.
+BODY_LIMIT_SCOPE = "leadvault.body_limit"
+
+
+class BodyLimit:
+    """One request's body limit, counted as its bytes arrive: the one body-size check of a request."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.received = 0
+
+    def refuses_declared(self, declared: int) -> bool:
+        """A declared Content-Length over the limit (refused before a byte is read)."""
+        return declared > self.limit
+
+    def add(self, size: int) -> bool:
+        """Count ``size`` more bytes; True once the body is over the limit."""
+        self.received += size
+        return self.received > self.limit
+
+
 def forwarded_value(values: Iterable[str], trusted_hops: int) -> str | None:
     """The entry of a comma-separated X-Forwarded-* header written by the
     outermost trusted proxy (``trusted_hops`` from the right), or None when no

@@ -8,11 +8,25 @@ image, image status) are computed here only.
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, TypedDict
 
 from marketplace.core import pricing
 from marketplace.messages import DEMO_DATA_LINE, LISTING_DATA_LINE, NO_PROVENANCE
+
+
+@dataclass(frozen=True)
+class LeadLine:
+    """A lead as one line of a list (the dashboard's unlocked leads, the pipeline board's cards)."""
+
+    lead_id: uuid.UUID
+    address: str
+    city: str
+    state: str
+    zip_code: str
+    lead_type: str
+
 
 LEAD_TYPES = ("Probate", "Pre-Foreclosure", "Auction", "Tax Delinquent", "Vacancy", "Make Me Move")
 # The bulk scraper also offers "Other" (SPEC 5); no source produces it.

@@ -41,7 +41,7 @@ from datetime import date
 from typing import Iterable, Sequence
 
 from marketplace.core.marketplace import usd
-from marketplace.core.records import SIGNAL_KINDS
+from marketplace.core.records import SALE_LABELS, SIGNAL_KINDS
 from marketplace.core.times import format_date
 
 MAX_SCORE = 100
@@ -78,7 +78,6 @@ _DEBT_WORDS = {
     "sale_list": "per the sale list",
     "foreclosure": "on the foreclosed debt",
 }
-_SALE_WORDS = {"sheriff": "Sheriff sale", "tax": "Tax sale", "trustee": "Trustee sale"}
 _KIND_WORDS = {
     "tax_delinquent": "tax delinquent",
     "sale_list": "on a sale list",
@@ -164,11 +163,11 @@ def _sale_part(signals: Sequence[SignalFacts], today: date) -> tuple[int, str] |
         nearest = min(upcoming, key=lambda s: s.sale_date)
         days = (nearest.sale_date - today).days
         when = "today" if days == 0 else f"in {_plural(days, 'day')}"
-        name = _SALE_WORDS.get(nearest.sale_type or "", "Sale")
+        name = SALE_LABELS.get(nearest.sale_type or "", "Sale")
         return _sale_points(days), f"{name} on {_day(nearest.sale_date)}, {when}"
     undated = [s for s in listed if s.sale_date is None]
     if undated:
-        name = _SALE_WORDS.get(undated[0].sale_type or "", "A sale").lower()
+        name = SALE_LABELS.get(undated[0].sale_type or "", "A sale").lower()
         return SALE_UNDATED_POINTS, f"Listed for {name}, no sale date published"
     return None  # only past sales: held, no longer a reason
 

@@ -25,6 +25,7 @@ from urllib.parse import parse_qsl, urlencode
 from marketplace.core.deal import DealAnalysis, flip, rental, rule_70
 from marketplace.core.errors import UserError
 from marketplace.core.leads import LEAD_TYPES, US_STATES
+from marketplace.core.marketplace import usd as money  # the board's amounts read like every other: one rule
 from marketplace.core.limits import (MAX_PIPELINE_NOTES, PIPELINE_NOTE_MAX_LENGTH, PIPELINE_REASON_MAX_LENGTH,
                                      PIPELINE_SEARCH_MAX_LENGTH)
 from marketplace.core.scrape import neutralize
@@ -189,13 +190,6 @@ def user_today(now: datetime, zone) -> date:
     if now.tzinfo is None:
         now = now.replace(tzinfo=timezone.utc)
     return now.astimezone(zone).date()
-
-
-def money(value: float | int | None) -> str:
-    if value is None:
-        return "N/A"
-    sign = "-" if value < 0 else ""
-    return f"{sign}${abs(round(value)):,}"
 
 
 # --------------------------------------------------------------------------- the board's filters

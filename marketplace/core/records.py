@@ -32,6 +32,7 @@ FACT_KINDS = ("assessment", "recorded_sale")
 RECORD_KINDS = SIGNAL_KINDS + FACT_KINDS
 # For kind == "sale_list": which sale.
 SALE_TYPES = ("sheriff", "tax", "trustee")
+SALE_LABELS = {"sheriff": "Sheriff sale", "tax": "Tax sale", "trustee": "Trustee sale"}  # what a user reads
 
 
 @dataclass(frozen=True)
@@ -102,3 +103,10 @@ class HpiPoint:
     year: int
     index: float                    # the index with base 100 when first recorded (FHFA column D)
     annual_change: float | None     # percent
+
+
+def newest_age(newest_as_of: date, max_age_days: int, today: date) -> tuple[int, bool]:
+    """How many days old a dataset's newest record is, and whether that is fresh: a dataset whose
+    newest record is older than its ``max_age_days`` is stale (the explorer and the run say so)."""
+    age = (today - newest_as_of).days
+    return age, age <= max_age_days

@@ -75,11 +75,6 @@ def stored_filters(query: str | dict) -> rules.Filters:
     return replace(filters, page=1, page_size=rules.DEFAULT_PAGE_SIZE)
 
 
-def normalize_query(query: str | dict) -> str:
-    """The stored query string: unknown keys and values, page and per_page dropped, in a fixed order."""
-    return stored_filters(query).to_query()
-
-
 def criterion_value(group: str, value: str) -> str:
     """A criterion as stored and matched: a city in lower case (cities match whatever their case)."""
     return city_key(value) if group == "city" else value

@@ -29,13 +29,13 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
+from marketplace.core.records import SALE_LABELS
 from marketplace.core.times import format_date
 
 NEW_DAYS = 7
 # Kinds dated by the notice (or filing, or deed) they record.
 NOTICE_KINDS = ("vacant", "code_violation", "foreclosure", "probate")
 
-_SALE_WORDS = {"sheriff": "Sheriff sale", "tax": "Tax sale", "trustee": "Trustee sale"}
 _KIND_WORDS = {"tax_delinquent": "Tax delinquent", "vacant": "Vacancy notice", "code_violation": "Code violation",
                "foreclosure": "Foreclosure filing", "probate": "Inheritance deed (probate proxy)"}
 
@@ -101,12 +101,12 @@ def history_line(signal: Any, label: str | None = None) -> str:
     held = _day(signal.sale_date) if signal.kind == "sale_list" else None
     reason = getattr(signal, "closed_reason", None) or ""
     if held is not None:
-        name = label or _SALE_WORDS.get(signal.sale_type or "", "Sale")
+        name = label or SALE_LABELS.get(signal.sale_type or "", "Sale")
         text = f"{name} held {format_date(held, 'UTC')}"
         if reason and not reason.startswith("sale held"):
             text += f": {reason}"
         return f"{text} (history)"
-    name = label or (_SALE_WORDS.get(signal.sale_type or "", "Sale") + " list" if signal.kind == "sale_list"
+    name = label or (SALE_LABELS.get(signal.sale_type or "", "Sale") + " list" if signal.kind == "sale_list"
                      else _KIND_WORDS.get(signal.kind, signal.kind.replace("_", " ").capitalize()))
     dated = event_date(signal) if signal.kind != "sale_list" else record_date(signal)
     if dated is None:

@@ -98,13 +98,6 @@ def _hpi_zip3(hpi: Sequence[HpiPoint]) -> str | None:
     return next(iter(zips), None)
 
 
-def hpi_for_zip(hpi: Iterable[HpiPoint], zip_code: str | None) -> tuple[HpiPoint, ...]:
-    """The index points of the ZIP code's three-digit area, by year (empty when the ZIP is unknown)."""
-    if not zip_code or len(zip_code) < 3:
-        return ()
-    return tuple(sorted((p for p in hpi if p.zip3 == zip_code[:3]), key=lambda p: p.year))
-
-
 def index_forward(value: int, from_date: date, to_date: date, hpi: Sequence[HpiPoint]) -> int | None:
     """``value`` at ``from_date`` carried to ``to_date`` with an annual HPI (one ZIP3):
     value x HPI(to year) / HPI(from year), to $1,000.

@@ -200,11 +200,6 @@ def validate_body(body: Any) -> WebhookBody:
         raise WebhookBodyError(_message(exc)) from None
 
 
-def parse_webhook_body(body: Any) -> rules.ScrapeRequest:
-    """Validate a decoded JSON body and map it onto a scrape request (``WebhookBodyError`` on a 400)."""
-    return validate_body(body).to_request()
-
-
 # --------------------------------------------------------------------------- raw bytes
 
 

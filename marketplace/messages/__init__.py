@@ -234,28 +234,6 @@ SCRAPE_NOT_FOUND = "Scrape not found"
 # --------------------------------------------------------------------------- developer explorer (SPEC 6, 8)
 
 ACCESS_DENIED = "Access Denied: You don't have super admin privileges"
-OVERVIEW_LOAD_FAILED = ("Load Failed", "Could not load the platform overview.")
-EXPLORER_LOAD_FAILED = ("Load Failed", "Could not load the leads. Please try again.")
-NO_DATA = ("No Data", "No leads to export")
-REFRESH_FAILED = ("Refresh Failed", "The lead source failed.")
-IMAGE_FETCH_FAILED = ("Image Fetch Failed", "Could not fetch property images.")
-SCHEDULER_OFF = "Scheduler off"  # the explorer's next-run line when LEAD_REFRESH_SCHEDULER is off
-LEADS_REFRESHED = ("Leads Refreshed", "{added} leads added, {archived} archived.")
-IMAGES_CHECKED = ("Images Checked", "{checked} leads checked: {success} with images, {no_images} without, {failed} failed.")
-DEV_SCRAPE_INVALID_TITLE = "Check the scrape parameters"
-DEV_SCRAPE_ADDED = "Added {count:,} lead{plural} to the marketplace."
-DEV_SCRAPE_MISSING = "The scrape parameters are missing."
-DEV_FIELD_REQUIRED = "{label} is required."
-DEV_FIELD_NOT_NUMBER = "{label} must be a number."
-DEV_FIELD_NOT_WHOLE = "{label} must be a whole number."
-DEV_FIELD_STEP = "{label} must be a multiple of {step}."
-DEV_FIELD_AT_LEAST = "{label} must be at least {low}."
-DEV_FIELD_BETWEEN = "{label} must be between {low} and {high}."
-DEV_RANGE_REVERSED = "Minimum {noun} ({low}) is above maximum {noun} ({high})."
-DEV_NO_STATE = "Select at least one state."
-DEV_NO_LEAD_TYPE = "Select at least one lead type."
-DEV_SCRAPE_DONE_TITLE = "Scrape Completed!"
-
 # --------------------------------------------------------------------------- lead pictures (SPEC 4)
 # One wording for the card and the property page. Built-in leads carry the
 # app's own drawings (core.images.is_illustration): "illustrations"; pictures
@@ -359,38 +337,6 @@ SAVED_SEARCH_UPDATE_FAILED = ("Update Failed", "Your saved search could not be u
 SAVED_SEARCHES_LOAD_FAILED = "Failed to load your saved searches."
 NOTIFICATIONS_EMPTY = "No notifications yet"
 NOTIFICATIONS_LOAD_FAILED = "Notifications could not be loaded. Close and open the list to try again."
-
-# --------------------------------------------------------------------------- page descriptions
-# <meta name="description"> of every page (what a search result or a shared link shows), by route.
-PAGE_DESCRIPTIONS = {
-    routes.HOME: ("Off-market real estate leads for investors: probate, pre-foreclosure, auction and more, each with "
-                  "ROI analysis and a confidence score. Unlock the leads you want with credits."),
-    routes.MARKETPLACE: ("Browse fresh off-market property leads with price, estimated ROI and confidence score, "
-                         "filter by lead type, state and price, and unlock the full address with credits."),
-    routes.BULK_SCRAPER: ("Order off-market leads in bulk by state, price, size and lead type, download them as CSV "
-                          "or receive them through the LeadVault webhook API."),
-    routes.PRICING: ("LeadVault credit packs: Starter 500 credits for $100, Pro 1,500 for $270, Enterprise 5,000 "
-                     "for $750. Use credits to unlock off-market leads and run bulk scrapes."),
-    routes.ABOUT: ("LeadVault turns public records into investment-ready real estate leads, with the analysis "
-                   "already done. Meet the team and what we stand for."),
-    routes.CONTACT: ("Questions about credits, leads or the webhook API? Contact the LeadVault team by e-mail "
-                     f"at {SUPPORT_EMAIL}."),
-    routes.LEGAL: "LeadVault's legal documents: Privacy Policy, Terms of Service and Investment Disclaimer.",
-    routes.LEGAL_PRIVACY: "How LeadVault collects, uses and protects your personal information: the Privacy Policy.",
-    routes.LEGAL_TERMS: "The Terms of Service that govern your use of LeadVault, its credits and its lead data.",
-    routes.LEGAL_DISCLAIMER: ("LeadVault's leads, valuations and ROI estimates are information, not investment "
-                              "advice: read the Investment Disclaimer."),
-    routes.AUTH: "Sign in to LeadVault, or create an account to unlock off-market real estate leads.",
-    routes.AUTH_CALLBACK: "Completing your LeadVault sign-in.",
-    routes.AUTH_RESET: "Reset your LeadVault password: we e-mail you a link to choose a new one.",
-    routes.DASHBOARD: "Your LeadVault dashboard: unlocked leads, bulk scrapes, credits, referrals and settings.",
-    routes.PROPERTY: "Property details of a LeadVault lead: address, pictures, valuation and ROI analysis.",
-    routes.PURCHASE_CREDITS: "Buy LeadVault credits: choose a credit pack and pay through a secure checkout.",
-    routes.CREDITS_PURCHASED: "The result of your LeadVault credit purchase.",
-    routes.EXPLORER: "The LeadVault developer explorer, for operators.",
-    routes.DEMO_CHECKOUT: "LeadVault's demo checkout (TEST MODE): no real payment is taken.",
-}
-PAGE_DESCRIPTION_DEFAULT = "LeadVault: off-market real estate leads with ROI analysis, for investors."
 
 # --------------------------------------------------------------------------- deal desk (issue 25)
 # The deal analyzer's input checks (core.deal.inputs); {field} is a DEAL_FIELDS label.

@@ -56,7 +56,7 @@ from marketplace import routes
 from marketplace.config import get_settings
 from marketplace.core import saved_searches as rules
 from marketplace.core import sale_dates
-from marketplace.db import get_engine, session_scope
+from marketplace.db import autocommit, session_scope
 from marketplace.models import Lead, Notification, SavedSearch, SavedSearchCriterion, User, utcnow
 from marketplace.services.demo_data import listed_condition
 from marketplace.services.mail import send_mails
@@ -312,7 +312,7 @@ def match_refresh(refresh_run_id: int, database_url: str | None = None) -> dict:
     counter = _QueryCounter()
     summary = {"refresh_run_id": refresh_run_id, "new_leads": 0, "searches_matched": 0, "users_matched": 0,
                "users_notified": 0, "mails": 0, "queries": 0}
-    with get_engine(database_url).connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+    with autocommit(database_url) as conn:
         counter.watch(conn)
         leads = _new_leads(conn, refresh_run_id)
         summary["new_leads"] = len(leads)

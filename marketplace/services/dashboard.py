@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, func, select
 
 from marketplace.core.address_display import display_city, display_street
-from marketplace.core.leads import provenance_line
+from marketplace.core.leads import LeadLine, provenance_line
 from marketplace.core import sale_dates
 from marketplace.models import AuthSession, BulkScrape, Lead, Profile, User, UserLead, utcnow
 
@@ -27,13 +27,7 @@ class DashboardSummary:
 
 
 @dataclass(frozen=True)
-class UnlockedLeadRow:
-    lead_id: uuid.UUID
-    address: str
-    city: str
-    state: str
-    zip_code: str
-    lead_type: str
+class UnlockedLeadRow(LeadLine):
     roi: float | None
     credit_cost: int
     unlocked_at: datetime

@@ -24,7 +24,7 @@ import sqlalchemy as sa
 
 from marketplace.config import get_settings, lead_settings
 from marketplace.core.leads import GENERATED_KEY
-from marketplace.db import get_engine
+from marketplace.db import autocommit
 from marketplace.models import Lead
 
 leads_t = Lead.__table__
@@ -49,7 +49,7 @@ def listed_condition(table=leads_t):
 
 def _exists(*where, database_url: str | None = None) -> bool:
     statement = sa.select(sa.literal(1)).select_from(leads_t).where(*where).limit(1)
-    with get_engine(database_url).connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+    with autocommit(database_url) as conn:
         return conn.execute(statement).first() is not None
 
 

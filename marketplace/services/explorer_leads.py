@@ -24,7 +24,7 @@ from sqlmodel import func
 from marketplace.core import explorer as rules
 from marketplace.core.leads import export_provenance
 from marketplace.core.marketplace import total_pages
-from marketplace.db import get_engine, read_scope
+from marketplace.db import city_in, get_engine, read_scope
 from marketplace.models import Lead
 from marketplace.services.demo_data import generated_condition
 
@@ -47,7 +47,7 @@ def _search_conditions(search: rules.LeadSearch) -> list:
     if search.state:
         conditions.append(_T.state == search.state)
     if search.city:
-        conditions.append(func.lower(_T.city) == search.city.lower())
+        conditions.append(city_in(_T.city, [search.city]))
     if search.zip_prefix:
         low, high = rules.zip_range(search.zip_prefix)
         conditions.append(_T.zip_code >= low)

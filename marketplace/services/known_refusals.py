@@ -1,4 +1,4 @@
-"""Webhook callers refused recently, remembered so a repeat is refused without a database read (issue 26).
+"""Webhook callers refused recently, remembered so a repeat is refused without a database read.
 
 Only refusals are remembered, keyed by the user id in the path and the SHA-256 of the key presented:
 (user id, key) -> 404 (no such user) or 401 (not the user's key). An acceptance is never remembered,
@@ -8,8 +8,9 @@ key, 256 random bits, were that very string. What can change is 401 <-> 404 (an 
 an entry lives ``TTL_SECONDS`` at most; a key generated or removed in this process forgets the
 user's entries at once.
 
-The lookup hashes the presented key and looks the hash up in a dict; nothing is compared with a
-stored key here (``services.webhooks.authenticate`` does that, in constant time).
+The presented key is hashed once per call (``services.webhooks.key_hash``) and the hash looked up in a
+dict; nothing is compared with a stored key here (``services.webhooks.check_key`` does that, in
+constant time).
 """
 
 from __future__ import annotations

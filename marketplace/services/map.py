@@ -17,7 +17,7 @@ import sqlalchemy as sa
 
 from marketplace.core import lead_map
 from marketplace.core import marketplace as rules
-from marketplace.db import get_engine
+from marketplace.db import autocommit, get_engine
 from marketplace.services import record_views
 from marketplace.services.demo_data import listed_condition
 from marketplace.services.marketplace import (
@@ -81,7 +81,7 @@ def map_card(lead_id: str, user_id: uuid.UUID | None = None, database_url: str |
     else:
         unlocked = sa.false().label("unlocked")
     statement = sa.select(*CARD_COLUMNS, unlocked).where(leads_t.c.id == key, listed_condition())
-    with get_engine(database_url).connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+    with autocommit(database_url) as conn:
         row = conn.execute(statement).first()
         chips = record_views.chip_labels(conn, [row.property_id]) if row is not None else {}
     return None if row is None else _card(row, bool(row.unlocked), tuple(chips.get(row.property_id, ())))

@@ -28,7 +28,8 @@ from marketplace.core.images import allowed_images
 from marketplace.core.leads import provenance_line
 from marketplace.core.pricing import display_confidence, unlock_cost
 from marketplace.core.address_display import display_city, display_street
-from marketplace.db import get_engine
+from marketplace.core.lead_cards import MAX_CARD_IMAGES
+from marketplace.db import autocommit, get_engine
 from marketplace.models import Lead, LeadFacet, UserLead, utcnow
 from marketplace.config import get_settings
 from marketplace.services import record_views
@@ -257,7 +258,7 @@ def city_suggestions(states: tuple[str, ...] | list[str], database_url: str | No
         .order_by(sa.func.count().desc(), leads_t.c.city)
         .limit(CITY_SUGGESTIONS)
     )
-    with get_engine(database_url).connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+    with autocommit(database_url) as conn:
         cities = conn.execute(statement).scalars().all()
     unique: dict[str, str] = {}
     for city in cities:
@@ -295,7 +296,7 @@ def _card(row: Any, unlocked: bool, signals: tuple[str, ...] = (), today: date |
         credit_cost=unlock_cost(row.credit_cost),
         is_new=row.is_new,
         is_high_roi=row.is_high_roi,
-        images=images[:4],
+        images=images[:MAX_CARD_IMAGES],
         image_status=row.images_fetch_status or "no_images",
         provenance=provenance_line(row.raw_data, row.source),
         signals=signals,

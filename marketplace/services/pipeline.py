@@ -28,8 +28,8 @@ from sqlmodel import Session, select
 from marketplace.core import pipeline as rules
 from marketplace.core.deal import DealInputError, analysis_from_json
 from marketplace.core.headline import arv_used
-from marketplace.core.leads import export_provenance
-from marketplace.db import read_scope, session_scope
+from marketplace.core.leads import LeadLine, export_provenance
+from marketplace.db import city_in, read_scope, session_scope
 from marketplace.messages.pipeline import PIPELINE_LOCKED
 from marketplace.models import DealAnalysisRow, Lead, PipelineEntry, PipelineNote, UserLead, utcnow
 from marketplace.services.deals import parse_ids, unlocked_lead
@@ -43,13 +43,7 @@ NOTES_SHOWN = 50
 
 
 @dataclass(frozen=True)
-class Card:
-    lead_id: uuid.UUID
-    address: str
-    city: str
-    state: str
-    zip_code: str
-    lead_type: str
+class Card(LeadLine):
     stage: str
     dead_reason: str | None
     follow_up: date | None
@@ -113,7 +107,7 @@ def _conditions(user_id: uuid.UUID, filters: rules.BoardFilters, today: date) ->
     if filters.state:
         conds.append(leads_t.c.state == filters.state)
     if filters.city:
-        conds.append(sa.func.lower(leads_t.c.city) == filters.city.lower())
+        conds.append(city_in(leads_t.c.city, [filters.city]))
     if filters.q:
         conds.append(sa.func.lower(leads_t.c.address).contains(filters.q.lower(), autoescape=True))
     if filters.follow_up:

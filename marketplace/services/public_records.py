@@ -44,6 +44,7 @@ from typing import Any, Iterable, Iterator
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from marketplace.core.records import newest_age
 from marketplace.db import session_scope
 from marketplace.models import DatasetRun, HpiPointRow, Property, PropertySignal, RecordedSale, utcnow
 from marketplace.services import record_batches, record_leads
@@ -102,8 +103,8 @@ def stale_warning(newest_as_of: date | None, max_age_days: int | None, today: da
     """'records are as of 2016-07-31, 3770 days old: stale' when the newest record is older than allowed."""
     if newest_as_of is None or not max_age_days:
         return None
-    age = (today - newest_as_of).days
-    if age <= max_age_days:
+    age, fresh = newest_age(newest_as_of, max_age_days, today)
+    if fresh:
         return None
     return f"records are as of {newest_as_of.isoformat()}, {age} days old: stale"
 

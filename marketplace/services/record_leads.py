@@ -43,7 +43,7 @@ from marketplace.core import headline
 from marketplace.core.addresses import address_key, zip_city_state
 from marketplace.core.comps import Comp, Subject, property_type
 from marketplace.core.lead_map import zip_centre
-from marketplace.core.records import SIGNAL_KINDS, HpiPoint
+from marketplace.core.records import SALE_LABELS, SIGNAL_KINDS, HpiPoint
 from marketplace.models import HpiPointRow, Lead, Property, PropertySignal, RecordedSale, utcnow
 from marketplace.services.comps_records import recorded_sales_near
 from marketplace.services import bulk_rows
@@ -101,12 +101,11 @@ _KIND_LABELS = {
     "tax_delinquent": "Tax delinquent", "foreclosure": "Foreclosure", "vacant": "Vacant",
     "code_violation": "Code violation", "sale_list": "Sale list", "probate": "Probate",
 }
-_SALE_LABELS = {"sheriff": "Sheriff sale", "tax": "Tax sale", "trustee": "Trustee sale"}
 
 
 def signal_label(kind: str, sale_type: str | None) -> str:
-    if kind == "sale_list" and sale_type in _SALE_LABELS:
-        return _SALE_LABELS[sale_type]
+    if kind == "sale_list" and sale_type in SALE_LABELS:
+        return SALE_LABELS[sale_type]
     return _KIND_LABELS.get(kind, kind.replace("_", " ").capitalize())
 
 

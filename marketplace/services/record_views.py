@@ -154,46 +154,10 @@ def _signal_rows(conn, lead_id: uuid.UUID, status: str) -> list[Any]:
     ).all()
 
 
-def signal_chips(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = None, titles: TitleLookup | None = None,
-                 database_url: str | None = None) -> list[SignalChip]:
-    """The open signals of a public-record lead, strongest first, as chips with their provenance.
-
-    A record key and a link to the record name the property (a parcel number, a docket), so they are the
-    paid part: for a user who has not unlocked the lead (or nobody signed in), ``record_key`` is '',
-    ``record_url`` and ``as_of`` None and ``source_line`` stops at the dataset ('Public record: City of Chicago, Vacant
-    and Abandoned Buildings - Violations'). No chip ever carries an owner's name or mailing address.
-    ``titles`` defaults to every dataset file's."""
-    lead_uuid = _uuid(lead_id)
-    if lead_uuid is None:
-        return []
-    with read_scope(database_url) as session:
-        conn = session.connection()
-        rows = _signal_rows(conn, lead_uuid, "open")
-        unlocked = _unlocked(conn, lead_uuid, user_id)
-    titles = _titles(titles)
-    return _chips(current_signals(rows, max_age_for(titles), local_today(utcnow())), titles, unlocked)
-
-
 def _owner(row: Any) -> OwnerDetails:
     return OwnerDetails(name=row.owner_name, mailing_address=row.mailing_address, mailing_city=row.mailing_city,
                         mailing_state=row.mailing_state, mailing_zip=row.mailing_zip,
                         absentee_owner=row.absentee_owner, out_of_state_owner=row.out_of_state_owner)
-
-
-def property_owner(lead_id: str | uuid.UUID, user_id: uuid.UUID | None,
-                   database_url: str | None = None) -> OwnerDetails | None:
-    """The owner of a public-record lead's property, for a user who unlocked the lead; None otherwise
-    (not unlocked, no such lead, or not a public-record lead)."""
-    lead_uuid = _uuid(lead_id)
-    if user_id is None or lead_uuid is None:
-        return None
-    with read_scope(database_url) as session:
-        conn = session.connection()
-        if not _unlocked(conn, lead_uuid, user_id):
-            return None
-        row = conn.execute(sa.select(props_t).join(leads_t, leads_t.c.property_id == props_t.c.id)
-                           .where(leads_t.c.id == lead_uuid)).first()
-    return None if row is None else _owner(row)
 
 
 def history_lines(open_rows: list[Any], closed_rows: list[Any], titles: TitleLookup, today: date) -> list[str]:

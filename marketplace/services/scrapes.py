@@ -16,10 +16,9 @@ When public records are configured (``services.record_inventory``), a scrape dra
 public-record leads instead of the generator, and buying one records the user's unlock of that lead (no
 copy): its property page then shows what an unlock shows.
 
-The developer explorer's manual scrape (``run_inventory_scrape``) goes through
-the same generation and source, but adds the leads to the marketplace
-inventory instead: active, flagged New, never a copy of any lead already in
-the table, facets rebuilt in the same transaction, no charge.
+The developer explorer's manual scrape (``services.inventory_scrape``) goes
+through the same generation and source (``generate_or_fail``), but adds the
+leads to the marketplace inventory instead.
 
 Generation runs first, without a transaction (it may take a while and calls
 the source). Then one transaction locks the user's profile row, checks the
@@ -43,6 +42,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -55,13 +55,12 @@ from marketplace.core.errors import UserError
 from marketplace.config import get_settings
 from marketplace.core.leads import export_provenance, is_generated
 from marketplace.core.sale_dates import parse_date
-from marketplace.core.pricing import credit_cost_for_confidence, display_confidence
+from marketplace.core.pricing import display_confidence
 from marketplace.db import read_scope, session_scope
-from marketplace.messages import (ALL_HELD_MEANWHILE, DEMO_SOURCE_REFUSED, INSUFFICIENT_CREDITS_TITLE, NOTHING_NEW,
+from marketplace.messages import (ALL_HELD_MEANWHILE, DEMO_SOURCE_REFUSED, INSUFFICIENT_CREDITS_TITLE,
                                   SCRAPE_FAILED_TITLE, SOURCE_UNAVAILABLE, USER_NOT_FOUND)
 from marketplace.models import BulkScrape, HeldProperty, Lead, Profile, UserLead, utcnow
 from marketplace.services import ledger, unlock_counts
-from marketplace.services.marketplace import rebuild_facets
 from marketplace.sources.base import LeadSource, SourceError
 from marketplace.sources.markets import pin_cities
 
@@ -92,8 +91,9 @@ class SourceUnavailable(ScrapeError):
     """The lead source failed; its detail is in the server log, never in the message."""
 
 
-# Called inside the scrape's transaction, after the spend: (session, result) -> None.
-Within = Callable[..., None]
+# Called inside the scrape's transaction, after the spend: (session, result) -> the caller's answer,
+# which comes back as ``ScrapeResult.answer`` (the webhook API's 200 body, built once).
+Within = Callable[..., Any]
 
 
 @dataclass(frozen=True)
@@ -105,6 +105,7 @@ class ScrapeResult:
     credits_used: int
     balance: int
     leads: list[dict]
+    answer: Any = None  # what ``within`` returned
 
     @property
     def shortfall(self) -> str:
@@ -146,25 +147,6 @@ def _search(source: LeadSource, criteria) -> list[dict]:
     if search_partial is not None:
         return search_partial(criteria)
     return source.search(criteria)
-
-
-def _in_inventory(session, _user_id, candidates: list[dict]) -> tuple[set[str], set[tuple[str, str]]]:
-    """Listing ids and (address, ZIP) keys among ``candidates`` that any stored lead already has."""
-    listing_ids = {c["external_id"] for c in candidates if c.get("external_id")}
-    zips = {c.get("zip_code") for c in candidates if c.get("zip_code")}
-    held_ids: set[str] = set()
-    if listing_ids:
-        rows = session.exec(
-            select(Lead.external_id, Lead.source_listing_id)
-            .where(sa.or_(Lead.external_id.in_(listing_ids), Lead.source_listing_id.in_(listing_ids)))
-        ).all()
-        for external_id, listing_id in rows:
-            held_ids.update(x for x in (external_id, listing_id) if x)
-    held_addresses: set[tuple[str, str]] = set()
-    if zips:
-        rows = session.exec(select(Lead.address, Lead.zip_code).where(Lead.zip_code.in_(zips))).all()
-        held_addresses = {rules.address_key(a, z) for a, z in rows}
-    return held_ids, held_addresses
 
 
 def generate(user_id: uuid.UUID, request: rules.ScrapeRequest, source: LeadSource,
@@ -223,7 +205,7 @@ def _with_count(criteria, count: int):
     return replace(criteria, count=count)
 
 
-def _output_row(lead_id: uuid.UUID, lead: dict, created_at: datetime) -> dict:
+def output_row(lead_id: uuid.UUID, lead: dict, created_at: datetime) -> dict:
     """A lead as the user receives it (page, CSV, webhook response, stored output)."""
     return {
         "id": str(lead_id),
@@ -277,7 +259,7 @@ def run_scrape(user_id: uuid.UUID, request: rules.ScrapeRequest, *, origin: str 
     request = pin_request(request)
     if charge:
         check_balance(user_id, request.lead_count)
-    leads = _generate_or_fail(user_id, request, source, progress)
+    leads = generate_or_fail(user_id, request, source, progress)
     return store(user_id, request, leads, origin=origin, charge=charge, within=within)
 
 
@@ -293,7 +275,7 @@ def pin_request(request: rules.ScrapeRequest) -> rules.ScrapeRequest:
         raise ScrapeError(SCRAPE_FAILED_TITLE, str(exc)) from exc
 
 
-def _generate_or_fail(user_id: uuid.UUID, request, source: LeadSource | None, progress: Progress | None,
+def generate_or_fail(user_id: uuid.UUID, request, source: LeadSource | None, progress: Progress | None,
                       held: Held | None = None, nothing: str = "nothing was charged") -> list[dict]:
     """``generate`` with the configured source; ``ScrapeError`` when the source fails or nothing matched."""
     if source is None:
@@ -312,60 +294,6 @@ def _generate_or_fail(user_id: uuid.UUID, request, source: LeadSource | None, pr
     if not leads:
         raise ScrapeError(SCRAPE_FAILED_TITLE, f"No leads matched your criteria; {nothing}. Try widening the ranges.")
     return leads
-
-
-def run_inventory_scrape(admin_id: uuid.UUID, request, *, source: LeadSource | None = None,
-                         progress: Progress | None = None) -> ScrapeResult:
-    """dev-manual-scrape (SPEC 7): generate ``request`` (``core.dev_scrape.DevScrapeRequest``) through the
-    lead source and add the leads to the marketplace inventory. Charges nothing. Raises ``ScrapeError``."""
-    problems = request.problems()
-    if problems:
-        raise ScrapeError(SCRAPE_FAILED_TITLE, " ".join(problems))
-    leads = _generate_or_fail(admin_id, request, source, progress, held=_in_inventory,
-                              nothing="nothing was added")
-    return store_inventory(admin_id, request, leads)
-
-
-def store_inventory(admin_id: uuid.UUID, request, leads: list[dict], *, origin: str = "explorer") -> ScrapeResult:
-    """One transaction: the leads (active, New, credit cost by confidence tier), re-checked against the
-    table so no lead is stored twice, the admin's bulk_scrapes row (0 credits) and the facets."""
-    now = utcnow()
-    scrape_id = uuid.uuid4()
-    with session_scope() as session:
-        if session.get(Profile, admin_id) is None:
-            raise ScrapeUserNotFound(SCRAPE_FAILED_TITLE, USER_NOT_FOUND)
-        held_ids, held_addresses = _in_inventory(session, admin_id, leads)  # a refresh may have run meanwhile
-        lead_rows, output = [], []
-        for lead in leads:
-            listing = lead.get("external_id")
-            key = rules.address_key(lead.get("address"), lead.get("zip_code"))
-            if key in held_addresses or (listing and listing in held_ids):
-                continue
-            held_addresses.add(key)
-            lead_id = uuid.uuid4()
-            lead = {**lead, "is_new": True, "credit_cost": credit_cost_for_confidence(lead.get("confidence_score"))}
-            lead_rows.append({
-                **{k: v for k, v in lead.items() if k in Lead.__table__.columns and k != "id"},
-                "id": lead_id,
-                "scrape_id": None,
-                "is_active": True,
-                "created_at": now,
-                "unlock_count": 0,  # a new lead: nobody holds it (never a source row's count)
-            })
-            output.append({**_output_row(lead_id, lead, now), "credit_cost": lead["credit_cost"]})
-        if not lead_rows:
-            raise ScrapeError(SCRAPE_FAILED_TITLE, NOTHING_NEW)
-        session.add(BulkScrape(
-            id=scrape_id, user_id=admin_id, created_at=now, lead_count=request.lead_count,
-            leads_generated=len(lead_rows), credits_used=0, status="completed", origin=origin,
-            params=request.as_dict(), output=output,
-        ))
-        session.flush()
-        session.execute(sa.insert(Lead.__table__), lead_rows)
-        rebuild_facets(session.connection())
-        balance = ledger.balance(session, admin_id)
-    return ScrapeResult(scrape_id=scrape_id, created_at=now, lead_count=request.lead_count,
-                        leads_generated=len(lead_rows), credits_used=0, balance=balance, leads=output)
 
 
 def _lock_profile(session, user_id: uuid.UUID) -> bool:
@@ -422,7 +350,7 @@ def store(user_id: uuid.UUID, request: rules.ScrapeRequest, leads: list[dict], *
                                     "credit_cost": per_lead, "purchase_type": "bulk_scrape"})
                 for key in rules.holding_keys(lead.get("address"), lead.get("zip_code"), listing):
                     held_rows.setdefault(key, {"user_id": user_id, "key": key, "lead_id": lead_id, "created_at": now})
-                output.append(_output_row(lead_id, lead, now))
+                output.append(output_row(lead_id, lead, now))
             session.add(BulkScrape(
                 id=scrape_id, user_id=user_id, created_at=now, lead_count=request.lead_count,
                 leads_generated=delivered, credits_used=cost, status="completed", origin=origin,
@@ -442,7 +370,7 @@ def store(user_id: uuid.UUID, request: rules.ScrapeRequest, leads: list[dict], *
             result = ScrapeResult(scrape_id=scrape_id, created_at=now, lead_count=request.lead_count,
                                   leads_generated=delivered, credits_used=cost, balance=balance, leads=output)
             if within is not None:
-                within(session, result)
+                result = replace(result, answer=within(session, result))
     except ledger.InsufficientCredits as exc:
         raise ScrapeInsufficientCredits(INSUFFICIENT_CREDITS_TITLE,
                                         rules.need_credits_message(exc.needed, exc.available)) from exc

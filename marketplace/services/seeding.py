@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlmodel import func, select
 
 from marketplace.core.criteria import SearchCriteria
-from marketplace.db import get_engine, session_scope
+from marketplace.db import autocommit, get_engine, session_scope
 from marketplace.models import Lead, User, utcnow
 from marketplace.services import accounts
 from marketplace.services.marketplace import rebuild_facets_now
@@ -121,7 +121,7 @@ def seed_leads(count: int, seed: int | None = None, progress: bool = True, datab
     engine = get_engine(database_url)
     if engine.dialect.name == "postgresql":
         # Fresh statistics and visibility map: the planner and index-only scans need them.
-        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        with autocommit(database_url) as conn:
             conn.exec_driver_sql("VACUUM (ANALYZE) leads")
     return done
 

@@ -37,12 +37,14 @@ def loggable(payload: dict) -> dict:
 
 
 def record_accepted(session: Session, result, *, user_id: uuid.UUID, method: str, endpoint: str,
-                    ip_address: str, request_body: Any, claim_id: int | None) -> None:
+                    ip_address: str, request_body: Any, claim_id: int | None) -> dict:
     """Inside the scrape's transaction: the request's log row (status 200) and, with an
-    ``Idempotency-Key``, the answer its replays give."""
+    ``Idempotency-Key``, the answer its replays give. Returns that answer (the 200 body), which the
+    scrape hands back as ``ScrapeResult.answer``."""
     payload = scrape_payload(result)
     webhooks.record_request(session, user_id=user_id, method=method, endpoint=endpoint, status=200,
                             ip_address=ip_address, request_body=request_body, response_body=loggable(payload),
                             bulk_scrape_id=result.scrape_id)
     if claim_id is not None:
         webhooks.complete_idempotency_key(session, claim_id, 200, payload, result.scrape_id)
+    return payload

@@ -75,8 +75,19 @@ def parse_user_id(raw: str) -> uuid.UUID | None:
         return None
 
 
+def key_hash(key: str | None) -> str:
+    """The presented key as it is stored and remembered (its SHA-256); a stand-in hash for no key, so
+    a missing key costs the same work as a wrong one. Hashed once per call: the gate or the route."""
+    return hash_token(key) if key else _DUMMY_HASH
+
+
 def authenticate(user_id: uuid.UUID | None, key: str | None) -> Caller:
     """The caller for ``user_id`` holding ``key``; ``UnknownUser`` or ``BadKey`` otherwise."""
+    return check_key(user_id, key_hash(key))
+
+
+def check_key(user_id: uuid.UUID | None, presented: str) -> Caller:
+    """``authenticate`` for a key already hashed (``key_hash``)."""
     stored = None
     found = False
     admin = False
@@ -87,8 +98,7 @@ def authenticate(user_id: uuid.UUID | None, key: str | None) -> Caller:
                 found = True
                 stored = profile.webhook_auth_key
                 admin = session.get(SuperAdmin, user_id) is not None
-    presented = hash_token(key) if key else _DUMMY_HASH
-    matches = hmac.compare_digest(stored or _DUMMY_HASH, presented) and bool(stored) and bool(key)
+    matches = hmac.compare_digest(stored or _DUMMY_HASH, presented) and bool(stored) and presented != _DUMMY_HASH
     if not found:
         known_refusals.remember(user_id, presented, 404)
         raise UnknownUser(USER_NOT_FOUND)
@@ -98,10 +108,10 @@ def authenticate(user_id: uuid.UUID | None, key: str | None) -> Caller:
     return Caller(user_id=user_id, is_super_admin=admin)
 
 
-def known_refusal(user_id: uuid.UUID | None, key: str | None) -> CallerError | None:
-    """The refusal ``authenticate`` gave this (user, key) moments ago (``services.known_refusals``),
+def known_refusal(user_id: uuid.UUID | None, presented: str) -> CallerError | None:
+    """The refusal ``check_key`` gave this (user, hashed key) moments ago (``services.known_refusals``),
     without a database read; None when there is none to repeat (the database must be asked)."""
-    status = 404 if user_id is None else known_refusals.status(user_id, hash_token(key) if key else _DUMMY_HASH)
+    status = 404 if user_id is None else known_refusals.status(user_id, presented)
     if status == 404:
         return UnknownUser(USER_NOT_FOUND)
     if status == 401:

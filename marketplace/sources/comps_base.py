@@ -13,9 +13,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import date
-from typing import Protocol
 
-from marketplace.core.comps import Comp
 
 
 @dataclass(frozen=True)
@@ -34,11 +32,3 @@ class LeadFacts:
     baths: float | None
     property_type: str | None
     created: date
-
-
-class CompsProvider(Protocol):
-    name: str
-
-    def sales_near(self, lead: LeadFacts, today: date) -> list[Comp]:
-        """Recorded sales near ``lead`` (see the module docstring)."""
-        ...

@@ -130,10 +130,6 @@ class BulkScraperState(ProgressVars, AuthState):
         )
 
     @rx.var
-    def parsed_count(self) -> int:
-        return rules.parse_lead_count(self.lead_count)
-
-    @rx.var
     def expected_cost(self) -> int:
         return rules.scrape_cost(rules.parse_lead_count(self.lead_count))
 
@@ -213,10 +209,6 @@ class BulkScraperState(ProgressVars, AuthState):
     @rx.var
     def city_problem(self) -> str:
         return self._city_check()[1]
-
-    @rx.var
-    def confidence_value(self) -> int:
-        return rules.parse_confidence(self.min_confidence)
 
     @rx.var
     def pages(self) -> int:

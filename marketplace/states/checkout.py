@@ -15,7 +15,7 @@ import logging
 
 import reflex as rx
 
-from marketplace.core import packs
+from marketplace.core import packs, receipts
 from marketplace.messages import (
     CANCEL_FAILED,
     ERROR_TITLE,
@@ -31,10 +31,6 @@ from marketplace.services import demo_checkout, payments, purchases, referrals
 from marketplace.states.auth import AuthState, error_toast
 
 log = logging.getLogger("marketplace.checkout")
-
-def _money(cents: int) -> str:
-    return f"${cents / 100:,.2f}"
-
 
 def checkout_id_from_path(path: str) -> str:
     """The id segment of '/demo-checkout/{id}' ('' for anything else)."""
@@ -98,7 +94,7 @@ class DemoCheckoutState(AuthState):
         self.pack_name = pack.name
         self.pack_description = pack.description
         self.pack_credits = f"{pack.credits:,}"
-        self.amount = _money(row.amount_cents)
+        self.amount = receipts.money(row.amount_cents)
         self.per_credit = f"${pack.price_per_credit:.2f}"
         self.pack_breakdown = packs.breakdown_text(pack) if packs.bonus_credits(pack) else ""
         self.referral_bonus = (f"{packs.referral_bonus(pack, first_purchase=True, referred=True):,}"

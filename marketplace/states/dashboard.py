@@ -281,6 +281,3 @@ class DashboardState(AuthState):
     def credits_label(self) -> str:
         return f"{self.credits:,} credit{'' if self.credits == 1 else 's'}"
 
-    @rx.var
-    def full_name(self) -> str:
-        return f"{self.first_name} {self.last_name}".strip()

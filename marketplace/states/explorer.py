@@ -18,9 +18,9 @@ from marketplace.core.marketplace import PACIFIC, next_refresh
 from marketplace.core.times import format_datetime
 from marketplace.jobs import lead_ops
 from marketplace.jobs.scheduler import scheduler_enabled
-from marketplace.messages import (
-    IMAGE_FETCH_FAILED,
+from marketplace.messages.explorer import (
     IMAGES_CHECKED,
+    IMAGE_FETCH_FAILED,
     LEADS_REFRESHED,
     OVERVIEW_LOAD_FAILED,
     REFRESH_FAILED,

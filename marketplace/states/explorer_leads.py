@@ -15,7 +15,7 @@ import reflex as rx
 from marketplace.api.explorer_export import export_url
 from marketplace.core import explorer as rules
 from marketplace.core.marketplace import pagination_window
-from marketplace.messages import EXPLORER_LOAD_FAILED, NO_DATA
+from marketplace.messages.explorer import EXPLORER_LOAD_FAILED, NO_DATA
 from marketplace.offloop import run_blocking
 from marketplace.services import explorer_leads
 from marketplace.states.auth import error_toast

@@ -4,7 +4,7 @@ The number fields are a plain form (sent once, on Run Scrape); the states and
 lead types are chips toggled here. ``core.dev_scrape`` validates; refused
 input changes nothing. The scrape runs in the background through the same
 scrape service and lead source as the bulk scraper
-(``services.scrapes.run_inventory_scrape``), adds the leads to the marketplace
+(``services.inventory_scrape.run_inventory_scrape``), adds the leads to the marketplace
 and charges nothing. Every handler re-checks super-admin rights on the server.
 """
 
@@ -15,8 +15,9 @@ import uuid
 import reflex as rx
 
 from marketplace.core import dev_scrape
-from marketplace.messages import DEV_SCRAPE_DONE_TITLE, SCRAPE_FAILED, SCRAPE_FAILED_TITLE
-from marketplace.services import scrapes
+from marketplace.messages import SCRAPE_FAILED, SCRAPE_FAILED_TITLE
+from marketplace.messages.explorer import DEV_SCRAPE_DONE_TITLE
+from marketplace.services import inventory_scrape
 from marketplace.states.auth import error_toast
 from marketplace.states.bulkscraper import result_row
 from marketplace.states.progress import ProgressVars, run_with_progress
@@ -101,7 +102,7 @@ class ExplorerScrapeState(ProgressVars, ExplorerState):
             self.error_message = ""
             self.progress_done, self.progress_total = 0, request.lead_count
         try:
-            result = await run_with_progress(self, scrapes.run_inventory_scrape, admin_id, request,
+            result = await run_with_progress(self, inventory_scrape.run_inventory_scrape, admin_id, request,
                                              total=request.lead_count)
         except Exception as exc:  # noqa: BLE001 - a ScrapeError's message, else the SPEC's; nothing was stored
             _, message = self._error_text(exc, (SCRAPE_FAILED_TITLE, SCRAPE_FAILED), f"manual scrape for {admin_id}")

@@ -230,13 +230,6 @@ class SavedSearchesState(AuthState):
         return None
 
     @rx.event
-    async def on_tab(self, tab: str):
-        """The dashboard's tab changed: load this tab's rows when it is the one shown."""
-        if tab == routes.SAVED_SEARCHES_TAB:
-            return SavedSearchesState.load
-        return None
-
-    @rx.event
     async def load(self):
         user_id = await self._current_user_id()
         if user_id is None:

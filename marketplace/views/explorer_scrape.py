@@ -12,13 +12,10 @@ from __future__ import annotations
 import reflex as rx
 
 from marketplace.components import cards
+from marketplace.components.ui import slug
 from marketplace.core import dev_scrape
 from marketplace.messages import SCRAPING
 from marketplace.states.explorer_scrape import ExplorerScrapeState as S
-
-
-def _slug(text: str) -> str:
-    return text.replace(" ", "-")
 
 
 def _field(name: str, label: str, hint: str | None = None) -> rx.Component:
@@ -62,7 +59,7 @@ def _chips(label: str, options: tuple[str, ...], chosen, handler, prefix: str) -
     return rx.vstack(
         rx.text(label, size="2", weight="medium"),
         rx.flex(
-            *[_chip(option, chosen.contains(option), handler, f"{prefix}-{_slug(option)}") for option in options],
+            *[_chip(option, chosen.contains(option), handler, f"{prefix}-{slug(option)}") for option in options],
             wrap="wrap",
             spacing="2",
             role="group",

@@ -18,14 +18,11 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.components import cards
+from marketplace.components.ui import slug
 from marketplace.core import scrape as rules
 from marketplace.core.leads import SCRAPER_LEAD_TYPES, SOURCES, US_STATES
 from marketplace.messages import SCRAPING
 from marketplace.states.bulkscraper import BulkScraperState as S
-
-
-def _slug(text: str) -> str:
-    return text.replace(" ", "-")
 
 
 def labelled(label: str, control: rx.Component, hint: str | None = None, html_for: str | None = None) -> rx.Component:
@@ -173,7 +170,7 @@ def config_form() -> rx.Component:
             ),
             states_picker(),
             labelled("Lead Types",
-                     rx.grid(*[option_checkbox("lead_types", t, S.lead_types.contains(t), f"scraper-type-{_slug(t)}")
+                     rx.grid(*[option_checkbox("lead_types", t, S.lead_types.contains(t), f"scraper-type-{slug(t)}")
                                for t in SCRAPER_LEAD_TYPES], columns={"initial": "1", "xs": "2", "md": "3"},
                              spacing="2", width="100%"),
                      "Leave all unticked for every type."),

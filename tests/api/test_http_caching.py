@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from marketplace import messages, routes
+from marketplace import routes
+from marketplace.messages.pages import PAGE_DESCRIPTIONS
 from marketplace.api.security import HttpHardening
 from marketplace.core import http_policy as hp
 from tests.api.test_security import App, call, settings  # noqa: F401  (the settings fixture)
@@ -71,8 +72,8 @@ def test_every_page_has_a_description_and_noindex_where_private():
         robots = [m["content"] for m in kwargs["meta"] if m.get("name") == "robots"]
         assert robots == ([] if hp.is_indexed(route) else ["noindex"]), route
     # Every real page has its own description; only the 404 and referral-capture pages share the default.
-    assert set(declared) - set(messages.PAGE_DESCRIPTIONS) == {"404", routes.REFERRAL_CAPTURE}
-    assert len(set(messages.PAGE_DESCRIPTIONS.values())) == len(messages.PAGE_DESCRIPTIONS)
+    assert set(declared) - set(PAGE_DESCRIPTIONS) == {"404", routes.REFERRAL_CAPTURE}
+    assert len(set(PAGE_DESCRIPTIONS.values())) == len(PAGE_DESCRIPTIONS)
 
 
 # --------------------------------------------------------------------------- the middleware

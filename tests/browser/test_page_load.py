@@ -13,7 +13,8 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from marketplace import messages, routes
+from marketplace import routes
+from marketplace.messages.pages import PAGE_DESCRIPTIONS
 from marketplace.core import http_policy
 from marketplace.core.images import FIRST_CARD_PICTURE
 
@@ -128,7 +129,7 @@ def test_robots_txt(client, live_server):
 def test_every_page_has_a_title_and_description_and_private_ones_noindex(client, path):
     html = client.get(path).text
     route = path if path != "/" else routes.HOME
-    assert _meta(html, "description") == [messages.PAGE_DESCRIPTIONS[route].replace("'", "&#x27;")], path
+    assert _meta(html, "description") == [PAGE_DESCRIPTIONS[route].replace("'", "&#x27;")], path
     assert re.search(r"<title>[^<]+ \| LeadVault</title>", html), path
     assert _meta(html, "robots") == ([] if path in PUBLIC_PAGES else ["noindex"]), path
     assert http_policy.is_indexed(route) is (path in PUBLIC_PAGES)
@@ -138,5 +139,5 @@ def test_dynamic_pages_say_noindex_once_rendered(page: Page):
     page.goto(f"/property/{uuid.uuid4()}")
     expect(page.locator('meta[name="robots"]')).to_have_attribute("content", "noindex")
     expect(page.locator('meta[name="description"]')).to_have_attribute(
-        "content", messages.PAGE_DESCRIPTIONS[routes.PROPERTY])
+        "content", PAGE_DESCRIPTIONS[routes.PROPERTY])
     expect(page).to_have_title("Property Details | LeadVault")

@@ -29,7 +29,7 @@ def test_the_defaults_are_section_9s():
     assert d.DEV_STATES == ("AZ", "TX", "FL", "GA", "CO", "NV", "CA", "NY", "IL", "OH", "PA", "MI")
     assert d.DEV_LEAD_TYPES == ("Probate", "Pre-Foreclosure", "Auction", "Make Me Move", "Tax Delinquent",
                                 "Vacancy")
-    request = d.defaults_request()
+    request = d.parse(d.default_form(), d.DEFAULTS["selectedStates"], d.DEFAULTS["selectedLeadTypes"])
     assert request.lead_count == 25
     assert request.states == ("AZ", "TX", "FL", "GA", "CO", "NV")
     assert request.lead_types == ("Probate", "Pre-Foreclosure", "Auction", "Make Me Move")

@@ -107,5 +107,5 @@ def test_saved_search_criteria_summary_and_matching_with_places_and_prices():
     assert not rules.matches(f, base | rules.place_facets("TX", "Dallas", "75201"), 150000)
     assert not rules.matches(f, base | rules.place_facets("OK", "Austin", "73001"), 150000)
     assert rules.matches(m.Filters(states=("TX",)), austin, None)  # no range: the price does not matter
-    assert rules.normalize_query("city=+Austin+&state=tx&min_price=$1,000&page=2") == (
+    assert rules.stored_filters("city=+Austin+&state=tx&min_price=$1,000&page=2").to_query() == (
         "state=TX&city=Austin&min_price=1000")

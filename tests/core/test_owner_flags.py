@@ -102,16 +102,16 @@ def test_the_cards_chips_say_unknown_for_a_record_without_a_mailing_address():
 
 
 def test_include_bank_owned_selects_bank_owned_leads_not_make_me_move():
-    alone = webhook.parse_webhook_body({"leadCount": 5, "location": "MD", "includeBankOwned": True})
+    alone = webhook.validate_body({"leadCount": 5, "location": "MD", "includeBankOwned": True}).to_request()
     assert alone.bank_owned is True and alone.lead_types == ()
     assert alone.criteria().bank_owned is True and "Make Me Move" not in alone.lead_types
-    both = webhook.parse_webhook_body({"leadCount": 5, "location": "MD", "includeBankOwned": True,
-                                       "includeAuction": True})
+    both = webhook.validate_body({"leadCount": 5, "location": "MD", "includeBankOwned": True,
+                                       "includeAuction": True}).to_request()
     assert both.bank_owned is True and both.lead_types == ("Auction",)
-    without = webhook.parse_webhook_body({"leadCount": 5, "location": "MD", "includeAuction": True})
+    without = webhook.validate_body({"leadCount": 5, "location": "MD", "includeAuction": True}).to_request()
     assert without.bank_owned is False
-    assert webhook.parse_webhook_body({"leadCount": 5, "location": "MD", "includeBankOwned": False,
-                                       "includeAuction": True}).bank_owned is False
+    assert webhook.validate_body({"leadCount": 5, "location": "MD", "includeBankOwned": False,
+                                       "includeAuction": True}).to_request().bank_owned is False
 
 
 def test_generated_leads_are_never_bank_owned():

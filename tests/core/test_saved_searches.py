@@ -30,10 +30,10 @@ def test_names_are_trimmed_and_limited():
 
 
 def test_the_stored_query_drops_page_size_and_junk():
-    assert rules.normalize_query("page=3&per_page=50&type=Probate&roi=gt30&bogus=1&type=Nope") == "type=Probate&roi=gt30"
-    assert rules.normalize_query("sort=newest&tag=new&type=Auction&page=2") == "type=Auction&tag=new&sort=newest"
-    assert rules.normalize_query("") == ""
-    assert rules.normalize_query("sort=roi_desc") == ""  # the default sort is implied
+    assert rules.stored_filters("page=3&per_page=50&type=Probate&roi=gt30&bogus=1&type=Nope").to_query() == "type=Probate&roi=gt30"
+    assert rules.stored_filters("sort=newest&tag=new&type=Auction&page=2").to_query() == "type=Auction&tag=new&sort=newest"
+    assert rules.stored_filters("").to_query() == ""
+    assert rules.stored_filters("sort=roi_desc").to_query() == ""  # the default sort is implied
 
 
 def test_summary_reads_like_the_filter_bar():

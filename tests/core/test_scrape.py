@@ -55,7 +55,7 @@ def test_min_above_max_is_a_problem():
 def test_webhook_body_required_fields():
     for body in ({}, {"leadCount": 5}, {"location": "Austin, TX"}, {"leadCount": 5, "location": " "}):
         with pytest.raises(webhook.WebhookBodyError) as err:
-            webhook.parse_webhook_body(body)
+            webhook.validate_body(body).to_request()
         assert str(err.value) == "Missing required parameters: leadCount, location"
 
 
@@ -84,22 +84,22 @@ def test_webhook_body_required_fields():
 ])
 def test_webhook_body_errors(body, message):
     with pytest.raises(webhook.WebhookBodyError) as err:
-        webhook.parse_webhook_body(body)
+        webhook.validate_body(body).to_request()
     assert str(err.value) == message
 
 
 def test_webhook_body_maps_onto_a_request():
-    request = webhook.parse_webhook_body({
+    request = webhook.validate_body({
         "leadCount": 25, "location": "austin,  tx", "minPrice": 100000, "maxPrice": 400000,
         "minROI": 10, "includeAuction": True, "includePreForeclosure": True, "includeDistressed": False,
-    })
+    }).to_request()
     assert request.lead_count == 25
     assert request.cities == ("austin, TX",) and request.states == ()
     assert request.price == (100_000, 400_000)
     assert request.roi == (10, 100)
     assert request.lead_types == ("Pre-Foreclosure", "Auction")
-    assert webhook.parse_webhook_body({"leadCount": 3, "location": "fl"}).states == ("FL",)
-    assert webhook.parse_webhook_body({"leadCount": 3, "location": "Dallas"}).cities == ("Dallas",)
+    assert webhook.validate_body({"leadCount": 3, "location": "fl"}).to_request().states == ("FL",)
+    assert webhook.validate_body({"leadCount": 3, "location": "Dallas"}).to_request().cities == ("Dallas",)
 
 
 def test_csv_has_the_spec_columns_and_neutralizes_formulas():

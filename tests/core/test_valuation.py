@@ -9,7 +9,7 @@ import pytest
 from marketplace.core import pricing
 from marketplace.core.records import HpiPoint
 from marketplace.core.valuation import (
-    Estimate, Sale, arv, confidence, hpi_for_zip, index_forward, market_value, rehab, roi,
+    Estimate, Sale, arv, confidence, index_forward, market_value, rehab, roi,
 )
 
 TODAY = date(2026, 11, 25)
@@ -54,12 +54,6 @@ def test_index_forward_without_the_from_year_or_backwards_is_none():
     assert index_forward(85_000, date(2012, 1, 1), TODAY, ()) is None
     with pytest.raises(ValueError):
         index_forward(85_000, date(2012, 1, 1), TODAY, HPI_191 + HPI_112)
-
-
-def test_hpi_for_zip_picks_the_three_digit_area():
-    assert hpi_for_zip(HPI_112 + HPI_191, "19134") == HPI_191
-    assert hpi_for_zip(HPI_191, "60609") == ()
-    assert hpi_for_zip(HPI_191, None) == ()
 
 
 # --- market_value ----------------------------------------------------------------------------------------

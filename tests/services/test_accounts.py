@@ -12,7 +12,7 @@ from sqlmodel import func, select
 from marketplace.config import reload_settings
 from marketplace.db import session_scope
 from marketplace.models import AuthSession, EmailOutbox, LoginAttempt, Profile, Subscription, User, utcnow
-from marketplace.services import account_mail, account_settings, accounts, auth_sessions, ledger
+from marketplace.services import account_mail, account_settings, accounts, auth_sessions, ledger, users
 
 INVALID_CREDENTIALS = "Invalid login credentials. Signed up recently? Confirm your e-mail first with the link we sent you."
 
@@ -277,7 +277,7 @@ def test_create_user_with_credits_books_them_through_the_ledger(db_url):
         user = accounts.create_user(s, "rich@example.com", PASSWORD, "R", "Ich", credits=250, admin=True)
     with session_scope() as s:
         assert ledger.balance(s, user.id) == 250 == ledger.ledger_sum(s, user.id)
-        assert accounts.is_super_admin(s, user.id)
+        assert users.is_super_admin(s, user.id)
 
 
 # --------------------------------------------------------------------------- mail

@@ -16,11 +16,17 @@ from marketplace.core.marketplace import Filters
 from marketplace.core.pricing import credit_cost_for_confidence
 from marketplace.db import session_scope
 from marketplace.models import BulkScrape, CreditLedger, Lead, LeadFacet
-from marketplace.services import ledger, scrapes
+from marketplace.services import inventory_scrape, ledger, scrapes
 from marketplace.services.marketplace import query_page
 from marketplace.services.seeding import insert_leads
 from marketplace.sources.base import SourceError
 from marketplace.sources.builtin import BuiltinSource
+
+
+def _defaults() -> dev_scrape.DevScrapeRequest:
+    """The request the explorer's form makes as it first opens."""
+    return dev_scrape.parse(dev_scrape.default_form(), dev_scrape.DEFAULTS["selectedStates"],
+                            dev_scrape.DEFAULTS["selectedLeadTypes"])
 
 
 class ListSource:
@@ -52,8 +58,8 @@ def _snapshot():
 def test_a_manual_scrape_adds_active_new_leads_to_the_marketplace(new_user):
     admin = new_user(credits=300, admin=True)
     leads_before, scrapes_before, ledger_before, _ = _snapshot()
-    request = dev_scrape.defaults_request()
-    result = scrapes.run_inventory_scrape(admin.id, request, source=BuiltinSource(seed=11))
+    request = _defaults()
+    result = inventory_scrape.run_inventory_scrape(admin.id, request, source=BuiltinSource(seed=11))
 
     assert (result.leads_generated, result.credits_used, result.balance) == (25, 0, 300)
     assert len(result.leads) == 25
@@ -97,7 +103,7 @@ def test_no_lead_is_stored_twice(new_user):
                                 "maxPrice": "100000000", "minSqft": "0", "maxSqft": "100000", "minBeds": "1",
                                 "maxBeds": "10", "minConfidence": "0", "roiThreshold": "0"},
                                ["AZ"], ["Probate"])
-    result = scrapes.run_inventory_scrape(admin.id, request, source=source)
+    result = inventory_scrape.run_inventory_scrape(admin.id, request, source=source)
     assert result.leads_generated == 2
     assert {r["address"] for r in result.leads} == {existing[4]["address"], existing[5]["address"]}
     with session_scope() as s:
@@ -108,7 +114,7 @@ def test_no_lead_is_stored_twice(new_user):
     # Everything the source has is already stored: refused, nothing changes.
     before = _snapshot()
     with pytest.raises(scrapes.ScrapeError) as err:
-        scrapes.run_inventory_scrape(admin.id, request, source=ListSource(existing))
+        inventory_scrape.run_inventory_scrape(admin.id, request, source=ListSource(existing))
     assert err.value.message == "No leads matched your criteria; nothing was added. Try widening the ranges."
     assert _snapshot() == before
 
@@ -117,10 +123,10 @@ def test_a_refresh_that_ran_meanwhile_is_not_duplicated(new_user):
     admin = new_user(admin=True)
     leads = BuiltinSource(seed=4).search(SearchCriteria(count=4, states=("TX",)))
     insert_leads(leads[:2])  # stored after generation, before the transaction
-    result = scrapes.store_inventory(admin.id, dev_scrape.defaults_request(), leads)
+    result = inventory_scrape.store_inventory(admin.id, _defaults(), leads)
     assert result.leads_generated == 2
     with pytest.raises(scrapes.ScrapeError) as err:
-        scrapes.store_inventory(admin.id, dev_scrape.defaults_request(), leads)
+        inventory_scrape.store_inventory(admin.id, _defaults(), leads)
     assert err.value.message == "Every lead found is already in the marketplace; nothing was added."
 
 
@@ -129,7 +135,7 @@ def test_failures_change_nothing(new_user):
     insert_leads(BuiltinSource(seed=9).search(SearchCriteria(count=5)))
     before = _snapshot()
     with pytest.raises(scrapes.ScrapeError) as err:
-        scrapes.run_inventory_scrape(admin.id, dev_scrape.defaults_request(),
+        inventory_scrape.run_inventory_scrape(admin.id, _defaults(),
                                      source=ListSource([], error=SourceError("provider down (HTTP 503)")))
     assert err.value.message == ("The lead source is unavailable right now; nothing was charged. "
                                  "Please try again later.")
@@ -137,7 +143,7 @@ def test_failures_change_nothing(new_user):
     cheap = dev_scrape.parse({**dev_scrape.default_form(), "minPrice": "0", "maxPrice": "5000"},
                              ["AZ"], ["Probate"])
     with pytest.raises(scrapes.ScrapeError) as err:
-        scrapes.run_inventory_scrape(admin.id, cheap, source=BuiltinSource(seed=1))
+        inventory_scrape.run_inventory_scrape(admin.id, cheap, source=BuiltinSource(seed=1))
     assert err.value.message == "No leads are priced below $10,000."
     assert _snapshot() == before
 

@@ -74,15 +74,15 @@ def test_bank_owned_tag_and_the_webhooks_include_bank_owned(db_url):
     assert {card.id for card in page.cards} == bank
     assert all("Bank-owned (REO)" in lead_cards.card_data(card)["owner_flags"] for card in page.cards)
     # The webhook body: includeBankOwned alone draws only bank-owned leads, never Make Me Move ones.
-    request = webhook.parse_webhook_body({"leadCount": 25, "location": "MD", "includeBankOwned": True})
+    request = webhook.validate_body({"leadCount": 25, "location": "MD", "includeBankOwned": True}).to_request()
     found = PublicRecordInventory().search(request.criteria())
     assert {str(row["id"]) for row in found} == bank
     # With another flag: that flag's lead types or bank-owned leads.
-    request = webhook.parse_webhook_body({"leadCount": 250, "location": "MD", "includeBankOwned": True,
-                                          "includeDistressed": True})
+    request = webhook.validate_body({"leadCount": 250, "location": "MD", "includeBankOwned": True,
+                                          "includeDistressed": True}).to_request()
     types = {row["lead_type"] for row in PublicRecordInventory().search(request.criteria())}
     assert "Make Me Move" not in types
-    auction_only = webhook.parse_webhook_body({"leadCount": 250, "location": "MD", "includePreForeclosure": True})
+    auction_only = webhook.validate_body({"leadCount": 250, "location": "MD", "includePreForeclosure": True}).to_request()
     assert PublicRecordInventory().search(auction_only.criteria()) == []
 
 
@@ -94,7 +94,7 @@ def test_a_webhook_scrape_with_include_bank_owned_buys_only_bank_owned_leads(db_
     monkeypatch.setenv("OPEN_DATA_DATASETS", "bal-tax-sale-bidbaltimore")
     bank = {str(lead.id) for lead in _leads(db_url) if lead.bank_owned is True}
     user = new_user(credits=10_000)
-    request = webhook.parse_webhook_body({"leadCount": 5, "location": "Baltimore, MD", "includeBankOwned": True})
+    request = webhook.validate_body({"leadCount": 5, "location": "Baltimore, MD", "includeBankOwned": True}).to_request()
     result = scrapes.run_scrape(user.id, request)
     assert {row["id"] for row in result.leads} == bank and result.leads_generated == 2
     assert all(row["lead_type"] != "Make Me Move" for row in result.leads)

@@ -100,16 +100,16 @@ def test_a_property_in_two_datasets_is_one_lead_with_two_signals(db_url):
     assert lead.credit_cost == record_leads.pricing.credit_cost_for_confidence(lead.confidence_score)
 
     # Locked: the chips name the signals and the datasets, never the record (a parcel number names the house).
-    chips = record_views.signal_chips(lead.id, titles=TITLES, database_url=db_url)
+    chips = record_views.public_record_panel(lead.id, titles=TITLES, database_url=db_url).chips
     assert [(c.label, c.record_key, c.record_url, c.as_of) for c in chips] == [("Sheriff sale", "", None, None),
                                                                                ("Tax delinquent", "", None, None)]
     assert [c.source_line for c in chips] == ["Public record: Philadelphia Sheriff's Office, Sheriff Sales (Bid4Assets)",
                                               "Public record: City of Philadelphia, Real Estate Tax Delinquencies"]
     assert "522145900" not in repr(chips) and "1275357" not in repr(chips)
     user = make_user(db_url, credits=500)
-    assert record_views.signal_chips(lead.id, user.id, titles=TITLES, database_url=db_url) == chips
+    assert record_views.public_record_panel(lead.id, user.id, titles=TITLES, database_url=db_url).chips == chips
     unlocks.unlock_lead(user.id, lead.id, database_url=db_url)
-    chips = record_views.signal_chips(lead.id, user.id, titles=TITLES, database_url=db_url)
+    chips = record_views.public_record_panel(lead.id, user.id, titles=TITLES, database_url=db_url).chips
     assert [(c.record_key, c.record_url, c.as_of) for c in chips] == [
         ("1275357", "https://www.bid4assets.com/auction/index/1275357", date(2026, 11, 1)),
         ("522145900", None, date(2026, 10, 1))]
@@ -232,12 +232,12 @@ def test_owner_flags_and_privacy(db_url):
         shown = repr(lead_cards.with_action(lead_cards.card_data(card), True, 1000))
         assert OWNER not in shown and "OCEAN DR" not in shown and "MIAMI" not in shown
     target = leads["5818 WOODCREST AVENUE"].id
-    assert record_views.property_owner(target, user.id, database_url=db_url) is None
+    assert record_views.public_record_panel(target, user.id, database_url=db_url).owner is None
     unlocks.unlock_lead(user.id, target, database_url=db_url)
-    owner = record_views.property_owner(target, user.id, database_url=db_url)
+    owner = record_views.public_record_panel(target, user.id, database_url=db_url).owner
     assert (owner.name, owner.mailing_address, owner.mailing_state) == (OWNER, "12 OCEAN DR", "FL")
     stranger = make_user(db_url)
-    assert record_views.property_owner(target, stranger.id, database_url=db_url) is None
+    assert record_views.public_record_panel(target, stranger.id, database_url=db_url).owner is None
 
 
 def test_zip_from_coordinates_and_rejections(db_url):
@@ -391,10 +391,10 @@ def test_signal_chips_name_the_dataset_files_titles(db_url):
                           address="9332 S LASALLE", zip_code="60620", state="IL")
     public_records.ingest(chicago, [record], mode="file", retrieved_at=RETRIEVED, today=TODAY)
     lead = rows(db_url, Lead)[0]
-    (chip,) = record_views.signal_chips(lead.id, database_url=db_url)
+    (chip,) = record_views.public_record_panel(lead.id, database_url=db_url).chips
     assert (chip.label, chip.source_line) == ("Vacant", "Public record: City of Chicago, Vacant and Abandoned "
                                                          "Buildings - Violations")
-    assert record_views.signal_chips("not-a-uuid", database_url=db_url) == []
+    assert record_views.public_record_panel("not-a-uuid", database_url=db_url) is None
 
 
 def test_overlong_text_is_cut_or_rejected_never_failing_the_run(db_url):

@@ -14,7 +14,7 @@ from marketplace.core import scrape as rules
 from marketplace.core.dev_scrape import DevScrapeRequest
 from marketplace.db import get_engine
 from marketplace.models import Lead, UserLead
-from marketplace.services import record_imports, scrapes
+from marketplace.services import inventory_scrape, record_imports, scrapes
 from marketplace.services.record_inventory import PublicRecordInventory, scrape_source
 from marketplace.sources.builtin import BuiltinSource
 from tests.sources.opendata_helpers import redated_copy
@@ -102,5 +102,5 @@ def test_the_explorers_manual_scrape_adds_no_generated_leads_to_a_real_inventory
                                confidence=(0, 100), roi_threshold=0, states=("IL",), lead_types=())
     # Every public-record lead is listed already: nothing new, and no generated lead is mixed in.
     with pytest.raises(scrapes.ScrapeError, match="No leads matched your criteria; nothing was added"):
-        scrapes.run_inventory_scrape(admin.id, request)
+        inventory_scrape.run_inventory_scrape(admin.id, request)
     assert _count(Lead) == records

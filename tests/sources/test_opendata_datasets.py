@@ -61,13 +61,6 @@ def test_the_shipped_datasets_load():
     assert datasets["bal-tax-sale-bidbaltimore"].sale_type == "tax"
 
 
-def test_attribution_line_names_publisher_title_and_record():
-    chicago = DATASETS["chi-vacant-buildings-violations"]
-    assert chicago.attribution_line("11CP015666 9332 S LASALLE") == (
-        "Public record: City of Chicago, Vacant and Abandoned Buildings - Violations, record 11CP015666 9332 S LASALLE")
-    assert chicago.attribution_line() == "Public record: City of Chicago, Vacant and Abandoned Buildings - Violations"
-
-
 def test_a_good_file_loads(tmp_path):
     dataset = load_datasets(write(tmp_path, GOOD))["test-set"]
     assert (dataset.protocol, dataset.resource, dataset.page_size, dataset.status_note) == (

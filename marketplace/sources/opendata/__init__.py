@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 
-from marketplace.core.records import HpiPoint, MappedRecord, RejectedRow
+from marketplace.core.records import HpiPoint, MappedRecord, RejectedRow, newest_age
 from marketplace.sources.opendata.dataset import Dataset, FieldSpec, load_dataset, load_datasets
 from marketplace.sources.opendata.errors import DatasetError
 from marketplace.sources.opendata.files import RowProblem, rows_from_file
@@ -124,8 +124,7 @@ def freshness(dataset: Dataset, newest_as_of: date | None, today: date) -> Fresh
     if newest_as_of is None:
         return Freshness(dataset.id, False, None, None, dataset.max_age_days,
                          f"no dated record (max {dataset.max_age_days} days)", dataset.status_note)
-    age = (today - newest_as_of).days
-    ok = age <= dataset.max_age_days
+    age, ok = newest_age(newest_as_of, dataset.max_age_days, today)
     message = f"newest record {newest_as_of.isoformat()} is {age} days old (max {dataset.max_age_days})"
     return Freshness(dataset.id, ok, newest_as_of, age, dataset.max_age_days, message, dataset.status_note)
 

@@ -149,12 +149,6 @@ class Dataset:
     def __hash__(self) -> int:  # the mappings are dicts: a dataset is known by its id and file
         return hash((self.id, self.source_file))
 
-    def attribution_line(self, record_key: str | None = None) -> str:
-        """What a user reads under a signal: "Public record: City of Chicago, Vacant and Abandoned
-        Buildings - Violations, record 11CP015666"."""
-        line = f"Public record: {self.publisher}, {self.title}"
-        return f"{line}, record {record_key}" if record_key else line
-
     def record_url(self, record_key: str) -> str | None:
         return self.record_url_template.replace("{key}", record_key) if self.record_url_template else None
 

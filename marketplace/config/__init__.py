@@ -8,6 +8,9 @@ again, for tests that change variables between cases. ``lead_settings()`` and
 ``skip_trace_settings()`` are read only when a source or a job starts, so they
 read on every call.
 
+Reading one variable (``environment``) and the owner-contact settings (``skip_trace``) live beside
+this module; every name is importable from ``marketplace.config``.
+
 ``APP_ENV=production`` turns on ``check_production``: the app refuses to start
 without real payments (Stripe), a fixed ``SECRET_KEY``, a ``SITE_URL`` and a real lead source (a
 public-record dataset or BatchData lists: the built-in generator makes demo data, never sold).
@@ -25,8 +28,11 @@ from pathlib import Path
 from marketplace.core import lead_map
 from marketplace.core.http_policy import DEFAULT_BODY_LIMIT
 from marketplace.core.origin import valid_origin
+from marketplace.config.environment import ConfigError, _float, _flag, _int
+from marketplace.config.skip_trace import (  # noqa: F401 - every setting is importable from here
+    BATCHDATA_SKIP_TRACE_DEFAULT_URL, skip_trace_price, skip_trace_settings)
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def data_dir() -> Path:
@@ -68,10 +74,6 @@ def _secret_key() -> str:
         return key
 
 
-class ConfigError(Exception):
-    """A setting is missing or wrong; the message is one line, fit to print and exit with."""
-
-
 APP_ENVS = ("development", "production")
 PAYMENT_MODES = ("test", "stripe")
 
@@ -93,16 +95,6 @@ def _payments(stripe_secret_key: str | None) -> str:
     if raw == "stripe" and not stripe_secret_key:
         raise ConfigError("PAYMENTS=stripe needs STRIPE_SECRET_KEY")
     return raw
-
-
-def _int(name: str, default: int) -> int:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        return int(raw)
-    except ValueError as exc:  # a misconfiguration should stop the app loudly
-        raise ValueError(f"{name} must be a whole number, got {raw!r}") from exc
 
 
 @dataclass(frozen=True)
@@ -135,10 +127,6 @@ class Settings:
     map_tile_attribution: str = lead_map.DEFAULT_TILE_ATTRIBUTION
 
     @property
-    def is_sqlite(self) -> bool:
-        return self.database_url.startswith("sqlite")
-
-    @property
     def is_production(self) -> bool:
         return self.app_env == "production"
 
@@ -160,24 +148,6 @@ class Settings:
         addresses, share links): SITE_URL when set, else the address the browser is on
         (``origin``, re-validated), else ``public_url``. Never for a mailed link."""
         return self.site_url or valid_origin(origin) or self.public_url
-
-
-FALSE_WORDS = ("0", "off", "false", "no")
-
-
-def _float(name: str, default: float) -> float:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        return float(raw)
-    except ValueError as exc:  # a misconfiguration should stop the app loudly
-        raise ValueError(f"{name} must be a number of seconds, got {raw!r}") from exc
-
-
-def _flag(name: str, default: bool) -> bool:
-    raw = os.environ.get(name, "").strip().lower()
-    return default if not raw else raw not in FALSE_WORDS
 
 
 BATCHDATA_DEFAULT_BASE_URL = "https://api.batchdata.com/api/v1"
@@ -364,50 +334,6 @@ def get_settings() -> Settings:
         map_tile_url=lead_map.tile_url(os.environ.get("MAP_TILE_URL")),
         map_tile_attribution=(os.environ.get("MAP_TILE_ATTRIBUTION") or lead_map.DEFAULT_TILE_ATTRIBUTION).strip(),
     )
-
-
-# --------------------------------------------------------------------------- owner contact (skip trace, issue 25)
-
-SKIP_TRACE_PROVIDERS = ("demo", "batchdata")
-BATCHDATA_SKIP_TRACE_DEFAULT_URL = "https://api.batchdata.com/api/v3"
-# What one skip-trace hit costs in credits: skip-trace APIs bill cents per matched record, so a hit is priced
-# near what the provider charges (2 credits, $0.30-$0.40 at the packs' prices); a miss is always free.
-SKIP_TRACE_CREDITS_PER_HIT_DEFAULT = 2
-SKIP_TRACE_CREDITS_PER_HIT_MAX = 1000
-
-
-@dataclass(frozen=True)
-class SkipTraceSettings:
-    """Who finds a lead owner's phone and e-mail (``sources/skip_trace.py``)."""
-
-    provider: str  # SKIP_TRACE_PROVIDER: "demo" (default: built-in, labelled demo data) or "batchdata"
-    batchdata_api_key: str | None = field(default=None, repr=False)  # BATCHDATA_API_KEY (never printed)
-    batchdata_url: str = BATCHDATA_SKIP_TRACE_DEFAULT_URL  # BATCHDATA_SKIP_TRACE_URL: the v3 API root
-    batchdata_timeout: str = "30"  # BATCHDATA_TIMEOUT as given (seconds; the client validates it)
-    credits_per_hit: int = SKIP_TRACE_CREDITS_PER_HIT_DEFAULT  # SKIP_TRACE_CREDITS_PER_HIT: a hit's price (1-1000)
-
-
-def skip_trace_settings() -> SkipTraceSettings:
-    raw = (os.environ.get("SKIP_TRACE_PROVIDER") or "demo").strip().lower()
-    if raw not in SKIP_TRACE_PROVIDERS:
-        raise ConfigError(f"SKIP_TRACE_PROVIDER must be demo or batchdata, got {raw!r}")
-    return SkipTraceSettings(
-        provider=raw,
-        batchdata_api_key=os.environ.get("BATCHDATA_API_KEY", "").strip() or None,
-        batchdata_url=(os.environ.get("BATCHDATA_SKIP_TRACE_URL", "").strip().rstrip("/")
-                       or BATCHDATA_SKIP_TRACE_DEFAULT_URL),
-        batchdata_timeout=os.environ.get("BATCHDATA_TIMEOUT", "").strip() or "30",
-        credits_per_hit=skip_trace_price(),
-    )
-
-
-def skip_trace_price() -> int:
-    """SKIP_TRACE_CREDITS_PER_HIT: what a skip-trace hit costs in credits (default 2; a miss is free). Read on
-    every call, like the rest of ``skip_trace_settings``; ``ConfigError`` outside 1-1000."""
-    value = _int("SKIP_TRACE_CREDITS_PER_HIT", SKIP_TRACE_CREDITS_PER_HIT_DEFAULT)
-    if not 1 <= value <= SKIP_TRACE_CREDITS_PER_HIT_MAX:
-        raise ConfigError(f"SKIP_TRACE_CREDITS_PER_HIT must be 1-{SKIP_TRACE_CREDITS_PER_HIT_MAX}, got {value}")
-    return value
 
 
 def reload_settings() -> Settings:
