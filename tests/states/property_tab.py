@@ -11,15 +11,20 @@ from __future__ import annotations
 
 import inspect
 import uuid
+from datetime import datetime, timezone
 from types import SimpleNamespace
 
 from reflex.event import EventHandler
 from reflex.vars.base import ComputedVar
 
 import marketplace.pages.property  # noqa: F401 - registers the sections
+from marketplace.db import session_scope
+from marketplace.models import UserLead
 from marketplace.states.auth import AuthState
 from marketplace.states.notifications import NotificationsState
 from marketplace.states.property import SECTIONS, PropertyState
+from tests import aio
+from tests.factories import add_lead
 
 AUTH_METHODS = ("_error_text", "_error_toast", "_access_denied", "_zone", "_open_page", "_load_user",
                 "_clear_user", "_reset_subscription", "_session_ended_toast")
@@ -119,3 +124,34 @@ def open_tab(user: uuid.UUID | None, lead_id: str, credits: int = 0) -> "PageTab
 
 def section(page: "PageTab", cls: type):
     return page.sections[cls]
+
+
+def run_events(handler_result) -> list:
+    """What a handler answers: a coroutine's value or an async generator's events, as a list."""
+    async def go():
+        if inspect.isasyncgen(handler_result):
+            return [event async for event in handler_result]
+        value = await handler_result if inspect.isawaitable(handler_result) else handler_result
+        return [] if value is None else [value]
+    return aio.run(go())
+
+
+def open_page(tab: "PageTab") -> list:
+    """The page's one on_load, run to its end; the events it sent."""
+    return run_events(tab.load())
+
+
+CREATED = datetime(2026, 11, 20, 15, 0, tzinfo=timezone.utc)
+
+
+def demo_lead(**fields) -> uuid.UUID:
+    """A generated lead: the built-in comps provider answers for it (no network)."""
+    values = dict(address="4821 Juniper Hollow Ln", city="Austin", state="TX", zip_code="78704",
+                  latitude=30.2431, longitude=-97.7702, square_footage=1_600, beds=3, baths=2.0,
+                  raw_data={"generated": True}, created_at=CREATED)
+    return add_lead(**{**values, **fields})
+
+
+def unlock(user_id, lead_id) -> None:
+    with session_scope() as session:
+        session.add(UserLead(user_id=user_id, lead_id=lead_id, credit_cost=120, purchase_type="credits"))

@@ -5,36 +5,16 @@ filled from the one view model, or nothing of the lead at all."""
 from __future__ import annotations
 
 import uuid
-from datetime import datetime, timezone
 
 import pytest
 
 from marketplace.db import session_scope
-from marketplace.models import UserLead
 from marketplace.services import comps, lead_access, property_desk
 from marketplace.states.property_analyzer import AnalyzerState
 from marketplace.states.property_comps import PropertyCompsState
 from marketplace.states.property_owner_contact import OwnerContactState
 from marketplace.states.property_pipeline import PropertyPipelineState
-from tests import aio
-from tests.factories import add_lead
-from tests.states.property_tab import open_tab, section
-
-CREATED = datetime(2026, 11, 20, 15, 0, tzinfo=timezone.utc)
-
-
-def demo_lead(**fields) -> uuid.UUID:
-    """A generated lead: the built-in comps provider answers for it (no network)."""
-    values = dict(address="4821 Juniper Hollow Ln", city="Austin", state="TX", zip_code="78704",
-                  latitude=30.2431, longitude=-97.7702, square_footage=1_600, beds=3, baths=2.0,
-                  raw_data={"generated": True}, created_at=CREATED)
-    return add_lead(**{**values, **fields})
-
-
-def unlock(user_id, lead_id) -> None:
-    with session_scope() as session:
-        session.add(UserLead(user_id=user_id, lead_id=lead_id, credit_cost=120, purchase_type="credits"))
-
+from tests.states.property_tab import demo_lead, open_page, open_tab, section, unlock
 
 @pytest.fixture
 def checks(monkeypatch):
@@ -53,12 +33,6 @@ def checks(monkeypatch):
     monkeypatch.setattr(lead_access, "unlock_of", counted_unlock_of)
     monkeypatch.setattr(lead_access, "is_unlocked", counted_is_unlocked)
     return counted
-
-
-def open_page(tab) -> list:
-    async def go():
-        return [event async for event in tab.load()]
-    return aio.run(go())
 
 
 def test_one_open_resolves_the_session_once_checks_access_once_and_fills_every_section(db_url, new_user, checks):
