@@ -134,14 +134,9 @@ DESK_IDS = ("property-analyzer", "comps-arv", "owner-contact", "property-pipelin
 DESK_SHOWN = """
 (() => {
   window.__lvShown = window.__lvShown || {};
-  const check = () => {
-    if ('desk' in window.__lvShown) return;
-    const all = %s.every((id) => { const el = document.getElementById(id); return el && el.getClientRects().length; });
-    if (all) {
-      window.__lvShown.desk = 0;
-      requestAnimationFrame(() => setTimeout(() => { window.__lvShown.desk = Date.now(); }, 0));
-    }
-  };
+  const shown = (id) => { const el = document.getElementById(id); return el && el.getClientRects().length; };
+  const check = () => { if ('desk' in window.__lvShown || !%s.every(shown)) return; window.__lvShown.desk = 0;
+    requestAnimationFrame(() => setTimeout(() => { window.__lvShown.desk = Date.now(); }, 0)); };
   new MutationObserver(check).observe(document, {childList: true, subtree: true});
 })();
 """ % json.dumps(list(DESK_IDS))
@@ -203,11 +198,8 @@ class World:
     def unlocked_lead(self, user_id) -> str:
         """A seeded (generated) lead, unlocked by ``user_id``: its comps come from the built-in provider."""
         with session_scope(self.url) as session:
-            lead_id = session.exec(sa.select(Lead.id).where(Lead.is_active.is_(True))
-                                   .order_by(Lead.id).limit(1)).one()[0]
-            if session.exec(sa.select(UserLead.id).where(UserLead.user_id == user_id,
-                                                         UserLead.lead_id == lead_id)).first() is None:
-                session.add(UserLead(user_id=user_id, lead_id=lead_id, credit_cost=0, purchase_type="credits"))
+            lead_id = session.exec(sa.select(Lead.id).where(Lead.is_active.is_(True)).order_by(Lead.id)).first()[0]
+            session.add(UserLead(user_id=user_id, lead_id=lead_id, credit_cost=0, purchase_type="credits"))
         return str(lead_id)
 
     def mark_unread(self, user_id) -> None:
