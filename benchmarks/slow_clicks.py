@@ -23,6 +23,9 @@ stops when the user sees its result:
 * ``Next page, 100 per page``: /marketplace?per_page=100, a click on Next page
   until the grid shows the next page's cards (painted, as in
   ``benchmarks.browser_marketplace``).
+* ``property page open``: /property/{id} of a lead the member unlocked, opened
+  (a new document) until every section shows: the analyzer, the comps' ARV,
+  the owner contact and the pipeline cards (``DESK_IDS``).
 
 Every clock stops inside the page, after the frame that shows the result has
 been painted: in-page journeys with ``performance.now()``, those that load a
@@ -57,7 +60,7 @@ from benchmarks.event_loop import export_rev
 from marketplace.config import reload_settings
 from marketplace.core import marketplace as rules
 from marketplace.db import session_scope
-from marketplace.models import LeadRefreshRun, Notification, SavedSearch
+from marketplace.models import Lead, LeadRefreshRun, Notification, SavedSearch, UserLead
 from marketplace.services import account_mail, accounts, auth_sessions
 from marketplace.services.passwords import hash_password
 from marketplace.services.seeding import seed_leads
@@ -125,6 +128,20 @@ async ([selector, query]) => {
 """
 
 
+# Installed in the property journey's documents: the time (epoch ms) after the frame in which every
+# section of the property page was rendered.
+DESK_IDS = ("property-analyzer", "comps-arv", "owner-contact", "property-pipeline")
+DESK_SHOWN = """
+(() => {
+  window.__lvShown = window.__lvShown || {};
+  const shown = (id) => { const el = document.getElementById(id); return el && el.getClientRects().length; };
+  const check = () => { if ('desk' in window.__lvShown || !%s.every(shown)) return; window.__lvShown.desk = 0;
+    requestAnimationFrame(() => setTimeout(() => { window.__lvShown.desk = Date.now(); }, 0)); };
+  new MutationObserver(check).observe(document, {childList: true, subtree: true});
+})();
+""" % json.dumps(list(DESK_IDS))
+
+
 def shown_at(page, element_id: str) -> float:
     """Epoch ms after the frame that first rendered ``element_id`` (waits for it)."""
     page.wait_for_function(f"() => (window.__lvShown || {{}})[{element_id!r}] > 0", timeout=60000, polling=50)
@@ -177,6 +194,13 @@ class World:
                 session.add(Notification(user_id=user_id, refresh_run_id=run.id, lead_count=3 + n, matches={
                     "searches": [{"id": search.id, "name": search.name, "query": search.query, "count": 3 + n}],
                     "lead_ids": []}))
+
+    def unlocked_lead(self, user_id) -> str:
+        """A seeded (generated) lead, unlocked by ``user_id``: its comps come from the built-in provider."""
+        with session_scope(self.url) as session:
+            lead_id = session.exec(sa.select(Lead.id).where(Lead.is_active.is_(True)).order_by(Lead.id)).first()[0]
+            session.add(UserLead(user_id=user_id, lead_id=lead_id, credit_cost=0, purchase_type="credits"))
+        return str(lead_id)
 
     def mark_unread(self, user_id) -> None:
         with session_scope(self.url) as session:
@@ -261,12 +285,26 @@ def next_page_samples(page):
         n += 1
 
 
+def property_samples(browser, base_url: str, world: World, user_id, lead_id: str):
+    ctx = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
+    ctx.add_init_script(session_script(world.session(user_id)))
+    ctx.add_init_script(DESK_SHOWN)
+    page = ctx.new_page()
+    page.set_default_timeout(60000)
+    while True:
+        page.goto("/about")  # from another page of the site, its scripts cached
+        page.wait_for_load_state("networkidle")
+        t0 = time.time() * 1000
+        page.goto(f"/property/{lead_id}", wait_until="commit")
+        yield shown_at(page, "desk") - t0
+
+
 def row(name: str, samples: list[float]) -> str:
     return (f"| {name:<38} | {len(samples):>3} | {statistics.median(samples):>8.1f} | {p95(samples):>8.1f} "
             f"| {min(samples):>8.1f} | {max(samples):>8.1f} |")
 
 
-JOURNEYS = ("confirm", "notification", "webhook", "checkout", "next")
+JOURNEYS = ("confirm", "notification", "webhook", "checkout", "next", "property")
 
 
 NAMES = {
@@ -275,10 +313,11 @@ NAMES = {
     "webhook": "Generate webhook key -> key shown",
     "checkout": "Purchase -> first checkout tab ready",
     "next": "Next page, 100 per page -> cards",
+    "property": "property page open -> every section",
 }
 
 
-def journeys(browser, base_url: str, world: World, member_id) -> dict:
+def journeys(browser, base_url: str, world: World, member_id, lead_id: str) -> dict:
     """Each journey's sample generator on the app at ``base_url`` (a signed-in tab of its own)."""
     ctx = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
     ctx.add_init_script(session_script(world.session(member_id)))
@@ -292,6 +331,7 @@ def journeys(browser, base_url: str, world: World, member_id) -> dict:
         "webhook": lambda: webhook_key_samples(page),
         "checkout": lambda: checkout_samples(browser, base_url, world, member_id),
         "next": lambda: next_page_samples(page),
+        "property": lambda: property_samples(browser, base_url, world, member_id, lead_id),
     }
 
 
@@ -313,6 +353,7 @@ def main() -> None:
         world = World(url)
         member = world.user(credits=1_000_000)
         world.notifications(member.id, 5)
+        lead_id = world.unlocked_lead(member.id)
         apps = []  # (label, base url); the two share the database
         if args.rev:
             before_dir = export_rev(args.rev, Path(args.app_dir + "-rev"))
@@ -326,7 +367,7 @@ def main() -> None:
         pw = stack.enter_context(sync_playwright())
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         load_before = load_average()
-        per_app = [journeys(browser, base, world, member.id) for _, base in apps]
+        per_app = [journeys(browser, base, world, member.id, lead_id) for _, base in apps]
         results = {(label, name): [] for label, _ in apps for name in args.only}
         for name in args.only:
             gens = [make[name]() for make in per_app]

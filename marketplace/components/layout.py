@@ -358,9 +358,11 @@ def shell(content: rx.Component) -> rx.Component:
 PAGES: list[tuple[Callable[[], rx.Component], dict]] = []
 
 
-def page(route: str, title: str | rx.Var, on_load: list | None = None, shell_wrapped: bool = True) -> Callable:
+def page(route: str, title: str | rx.Var, on_load: list | None = None, shell_wrapped: bool = True,
+         opens_session: bool = False) -> Callable:
     """Declare a page: shell around it, session check before its own loads. ``title``
-    may be a state var (a title that follows the page's state)."""
+    may be a state var (a title that follows the page's state). ``opens_session``: the page's one
+    on_load does the session check and the bell's count itself (``AuthState._open_page``)."""
 
     def decorator(fn: Callable[[], rx.Component]) -> Callable[[], rx.Component]:
         def wrapped() -> rx.Component:
@@ -377,7 +379,8 @@ def page(route: str, title: str | rx.Var, on_load: list | None = None, shell_wra
             "title": title + f" | {routes.APP_NAME}" if isinstance(title, rx.Var) else f"{title} | {routes.APP_NAME}",
             # The bell's unread count (signed in) refreshes with every page load, after the page's own data.
             # Last, whether the install serves demo data (the banner; a cached read, prerendered already).
-            "on_load": [AuthState.check_session, *(on_load or []), NotificationsState.refresh_count,
+            "on_load": [*(on_load or []), DemoDataState.check_demo_data] if opens_session else
+                       [AuthState.check_session, *(on_load or []), NotificationsState.refresh_count,
                         DemoDataState.check_demo_data],
             # Search snippet, link preview image, and noindex for private and transactional pages.
             "description": PAGE_DESCRIPTIONS.get(route, PAGE_DESCRIPTION_DEFAULT),

@@ -1,5 +1,5 @@
 """The property page's display values (SPEC 2 /property, 4, 8, 9): pure, built
-from a lead and its unlock record as ``services.unlocks.unlocked_lead`` returns
+from a lead and its unlock record as ``services.property_desk.load`` returns
 them: a ``leads`` row (its columns as attributes) and a ``user_leads`` row
 (``unlocked_at``, ``credit_cost``, ``purchase_type``)."""
 

@@ -33,10 +33,8 @@ from marketplace.messages import (
     PROPERTY_SIGNED_OUT as SIGNED_OUT,
 )
 from marketplace.states.property import PropertyState
-from marketplace.states.property_analyzer import AnalyzerState
-from marketplace.states.property_comps import PropertyCompsState
-from marketplace.states.property_pipeline import PropertyPipelineState
-from marketplace.states.property_owner_contact import OwnerContactState
+# The page's sections: importing them registers them with PropertyState.load (``desk_section``).
+from marketplace.states import property_analyzer, property_comps, property_owner_contact, property_pipeline  # noqa: F401
 from marketplace.views.property_sections import property_content
 
 
@@ -80,8 +78,7 @@ def not_found_view() -> rx.Component:
 
 
 @page(route=routes.PROPERTY, title="Property Details",
-      on_load=[PropertyState.load, PropertyCompsState.load_comps, AnalyzerState.load,
-               OwnerContactState.load_owner_contact, PropertyPipelineState.load])
+      on_load=[PropertyState.load], opens_session=True)
 def property_page() -> rx.Component:
     shown = (PropertyState.status == "shown") & AuthState.is_authenticated & (
         PropertyState.loaded_for == AuthState.user_id)

@@ -1,7 +1,7 @@
 """Comparable sales of an unlocked lead, and each user's pinned comps and the ARV they give (issue 25, item 1).
 
-Only a user with an unlock record of the lead (``user_leads``) reaches any of it; anyone else gets
-``messages.comps.LOCKED`` (a ``UserError``) and nothing is read or written (as ``services/deals.py``).
+Only a user with an unlock record of the lead (``lead_access``) reaches any of it; anyone else gets
+``messages.comps.LOCKED`` (a ``UserError``) and nothing is read or written.
 
 - ``comps_for(user_id, lead_id)``: the sales near the lead from its source's provider (chosen by the lead's
   source: a public-record lead -> ``comps_records``; a generated lead -> ``sources.builtin_comps``; a
@@ -37,8 +37,8 @@ from marketplace.core.times import format_date
 from marketplace.db import read_scope, session_scope
 from marketplace.messages import comps as text
 from marketplace.models import CompChoice, Lead, LeadCompCache, UserLead, utcnow
+from marketplace.services import lead_access
 from marketplace.services.comps_records import recorded_sales_near, subject_property
-from marketplace.services.deals import parse_ids, unlocked_lead
 from marketplace.sources.base import SourceError
 from marketplace.sources.builtin_comps import DEMO_SUFFIX, SINGLE_FAMILY, BuiltinComps
 from marketplace.sources.comps_base import LeadFacts
@@ -127,8 +127,10 @@ def _blocked(session: Session, user_id: uuid.UUID, sales: list[rules.Comp]) -> s
     return blocked
 
 
-def _prepare(session: Session, user_id: uuid.UUID, lead_id: uuid.UUID, today: date) -> _Prepared:
-    lead = unlocked_lead(session, user_id, lead_id, text.LOCKED)
+def prepare(session: Session, user_id: uuid.UUID, lead: Lead, today: date) -> _Prepared:
+    """Inside the caller's read, for a lead the caller found unlocked (``lead_access``): what choosing
+    its comps needs from the database (``view_of`` does the rest)."""
+    lead_id = lead.id
     source = _source_of(lead)
     facts, sales, datasets, cached_at = None, None, [], None
     subject = rules.Subject(lead.latitude, lead.longitude, lead.square_footage, lead.beds, None)
@@ -273,26 +275,35 @@ def _today(today: date | None) -> date:
 def comps_for(user_id: uuid.UUID | None, lead_id: object, database_url: str | None = None, *,
               today: date | None = None) -> CompsView:
     """The lead's comps for this user (module docstring); ``UserError(LOCKED)`` without an unlock."""
-    lead_uuid = parse_ids(user_id, lead_id, text.LOCKED)
     day = _today(today)
     with read_scope(database_url) as session:
-        prepared = _prepare(session, user_id, lead_uuid, day)
-    view = _view(user_id, prepared, day, database_url)
+        prepared = prepare(session, user_id, lead_access.require_unlocked(session, user_id, lead_id, text.LOCKED),
+                           day)
+    return view_of(user_id, prepared, day, database_url)[0]
+
+
+def view_of(user_id: uuid.UUID, prepared: _Prepared, today: date,
+            database_url: str | None = None) -> tuple[CompsView, bool]:
+    """The comps of a ``prepare``d lead (the provider asked outside any transaction) and whether the
+    default pins were stored now. The default pins are stored when they changed: the user's own choice of
+    public sales, written for the user whose unlock ``prepare``'s caller checked."""
+    view = _view(user_id, prepared, today, database_url)
     stored = prepared.row
     if not view.error and not view.customized and (stored is None or tuple(stored[0]) != view.pinned):
         with session_scope(database_url) as session:
-            unlocked_lead(session, user_id, lead_uuid, text.LOCKED)
             _store(session, user_id, view, customized=False)
-    return view
+        return view, True
+    return view, False
 
 
 def set_pinned(user_id: uuid.UUID | None, lead_id: object, comp_id: object, pinned: object,
                database_url: str | None = None, *, today: date | None = None) -> CompsView:
     """Pin (``pinned`` true) or unpin one selected sale, store the choice and its ARV; the new view."""
-    lead_uuid = parse_ids(user_id, lead_id, text.LOCKED)
+    lead_uuid = lead_access.parse_lead(user_id, lead_id, text.LOCKED)
     day = _today(today)
     with read_scope(database_url) as session:
-        prepared = _prepare(session, user_id, lead_uuid, day)
+        prepared = prepare(session, user_id, lead_access.require_unlocked(session, user_id, lead_uuid, text.LOCKED),
+                           day)
     view = _view(user_id, prepared, day, database_url)
     ids = [s.comp.comp_id for s in view.selection.comps]
     if view.error or not isinstance(comp_id, str) or comp_id not in ids or not isinstance(pinned, bool):
@@ -303,7 +314,7 @@ def set_pinned(user_id: uuid.UUID | None, lead_id: object, comp_id: object, pinn
     view = CompsView(view.lead_id, view.source, view.source_basis, view.subject_sqft, view.subject_position,
                      view.selection, view.outliers, pins, True, rules.pinned_arv(view.subject_sqft, chosen))
     with session_scope(database_url) as session:
-        unlocked_lead(session, user_id, lead_uuid, text.LOCKED)
+        lead_access.require_unlocked(session, user_id, lead_uuid, text.LOCKED)
         _store(session, user_id, view, customized=True)
     return view
 
@@ -311,11 +322,15 @@ def set_pinned(user_id: uuid.UUID | None, lead_id: object, comp_id: object, pinn
 def comp_arv(user_id: uuid.UUID | None, lead_id: object, database_url: str | None = None) -> CompArv | None:
     """The stored ARV of the user's pinned comps of the lead, or None; ``UserError(LOCKED)`` without an
     unlock."""
-    lead_uuid = parse_ids(user_id, lead_id, text.LOCKED)
     with read_scope(database_url) as session:
-        unlocked_lead(session, user_id, lead_uuid, text.LOCKED)
-        row = session.exec(select(CompChoice).where(CompChoice.user_id == user_id,
-                                                    CompChoice.lead_id == lead_uuid)).first()
+        lead = lead_access.require_unlocked(session, user_id, lead_id, text.LOCKED)
+        return stored_arv(session, user_id, lead.id)
+
+
+def stored_arv(session: Session, user_id: uuid.UUID, lead_id: uuid.UUID) -> CompArv | None:
+    """Inside the caller's read, for a lead the caller found unlocked: the stored ARV of the user's pins."""
+    row = session.exec(select(CompChoice).where(CompChoice.user_id == user_id,
+                                                CompChoice.lead_id == lead_id)).first()
     if row is None or row.arv is None:
         return None
     return CompArv(row.arv, row.arv_low if row.arv_low is not None else row.arv,

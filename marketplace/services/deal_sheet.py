@@ -23,7 +23,8 @@ from marketplace.db import read_scope
 from marketplace.messages import deal as text
 from marketplace.core.errors import UserError
 from marketplace.services import comps as comp_sales, deals
-from marketplace.services.deals import load_analysis, parse_ids, unlocked_lead
+from marketplace.services import lead_access
+from marketplace.services.deals import load_analysis
 
 
 @dataclass(frozen=True)
@@ -76,9 +77,8 @@ def deal_sheet(user_id: uuid.UUID | None, lead_id: object, *, zone_name: str = "
         comps, comps_arv, comps_value = pinned_comps(user_id, lead_id, zone_name, database_url)
     default = deals.default_arv(user_id, lead_id, database_url)
     basis = arv_basis(saved.analysis.flip.arv, default, comps_value, comps_arv)
-    lead_uuid = parse_ids(user_id, lead_id, msg.DEAL_LOCKED)
     with read_scope(database_url) as session:
-        lead = unlocked_lead(session, user_id, lead_uuid, msg.DEAL_LOCKED)
+        lead = lead_access.require_unlocked(session, user_id, lead_id, msg.DEAL_LOCKED)
         raw = lead.raw_data if isinstance(lead.raw_data, dict) else {}
         facts = SheetLead(
             address=lead.address, place=f"{lead.city}, {lead.state} {lead.zip_code}".strip(),

@@ -1,6 +1,6 @@
 """Saved deal analyses and analyzer defaults (issue 25, item 2).
 
-A lead's analysis is reachable only by a user with an unlock record of that lead (``user_leads``); anyone
+A lead's analysis is reachable only by a user with an unlock record of that lead (``lead_access``); anyone
 else gets ``DEAL_LOCKED`` (a ``UserError``) and nothing is read or written. An archived lead stays
 analyzable (an unlock is forever, as on the property page).
 
@@ -40,7 +40,8 @@ from marketplace.core.marketplace import usd
 from marketplace.messages import deal as msg_deal
 from marketplace.core.errors import UserError
 from marketplace.db import read_scope, session_scope
-from marketplace.models import DealAnalysisRow, DealDefaultsRow, Lead, OwnerContact, SkipTraceRun, UserLead, utcnow
+from marketplace.models import DealAnalysisRow, DealDefaultsRow, Lead, OwnerContact, SkipTraceRun, utcnow
+from marketplace.services import lead_access
 
 
 @dataclass(frozen=True)
@@ -58,29 +59,6 @@ class SavedAnalysis:
 class ArvDefault:
     value: float | None  # None: no estimate (the analysis starts at $0 and says so)
     basis: str  # one sentence: what the value is based on
-
-
-def parse_ids(user_id: uuid.UUID | None, lead_id: object, refusal: tuple[str, str]) -> uuid.UUID:
-    """The lead's UUID; ``refusal`` (a UserError) for no user or a malformed id (shared by the deal desk's
-    services: a wrong id reads exactly like a locked lead)."""
-    if user_id is None:
-        raise UserError(*msg.NOT_SIGNED_IN)
-    try:
-        return lead_id if isinstance(lead_id, uuid.UUID) else uuid.UUID(str(lead_id))
-    except ValueError:
-        raise UserError(*refusal) from None
-
-
-def unlocked_lead(session: Session, user_id: uuid.UUID, lead_id: uuid.UUID, refusal: tuple[str, str]) -> Lead:
-    """Inside the caller's transaction: the lead, when ``user_id`` has an unlock record of it; else raises
-    ``UserError(*refusal)``."""
-    lead = session.exec(
-        select(Lead).join(UserLead, UserLead.lead_id == Lead.id)
-        .where(UserLead.user_id == user_id, Lead.id == lead_id)
-    ).first()
-    if lead is None:
-        raise UserError(*refusal)
-    return lead
 
 
 def _lead_arv(lead: Lead) -> ArvDefault:
@@ -111,9 +89,8 @@ def default_arv(user_id: uuid.UUID | None, lead_id: object, database_url: str | 
         ...the lead's estimate, as now
 
     Everything else (``load_analysis``, ``first_analysis``, the page's ARV hint, the PDF) asks this."""
-    lead_uuid = parse_ids(user_id, lead_id, msg.DEAL_LOCKED)
     with read_scope(database_url) as session:
-        return _lead_arv(unlocked_lead(session, user_id, lead_uuid, msg.DEAL_LOCKED))
+        return _lead_arv(lead_access.require_unlocked(session, user_id, lead_id, msg.DEAL_LOCKED))
 
 
 def _first(lead: Lead, defaults: DealDefaults, arv: ArvDefault) -> DealAnalysis:
@@ -129,38 +106,42 @@ def _bases(lead: Lead) -> dict[str, str]:
 def first_analysis(user_id: uuid.UUID | None, lead_id: object, database_url: str | None = None) -> SavedAnalysis:
     """The analysis a lead starts with (its figures, ``default_arv`` and the user's defaults); nothing is
     stored (the page saves it like any edit)."""
-    arv = default_arv(user_id, lead_id, database_url)
-    lead_uuid = parse_ids(user_id, lead_id, msg.DEAL_LOCKED)
     with read_scope(database_url) as session:
-        lead = unlocked_lead(session, user_id, lead_uuid, msg.DEAL_LOCKED)
+        lead = lead_access.require_unlocked(session, user_id, lead_id, msg.DEAL_LOCKED)
+        arv = _lead_arv(lead)
         first = _first(lead, _defaults(session, user_id), arv)
         bases = _bases(lead)
-    return SavedAnalysis(lead_uuid, first, None, arv_basis=arv.basis, estimate_bases=bases)
+    return SavedAnalysis(lead.id, first, None, arv_basis=arv.basis, estimate_bases=bases)
 
 
 def load_analysis(user_id: uuid.UUID | None, lead_id: object, database_url: str | None = None) -> SavedAnalysis:
-    arv = default_arv(user_id, lead_id, database_url)
-    lead_uuid = parse_ids(user_id, lead_id, msg.DEAL_LOCKED)
     with read_scope(database_url) as session:
-        lead = unlocked_lead(session, user_id, lead_uuid, msg.DEAL_LOCKED)
-        row = session.exec(select(DealAnalysisRow).where(
-            DealAnalysisRow.user_id == user_id, DealAnalysisRow.lead_id == lead_uuid)).first()
-        first = _first(lead, _defaults(session, user_id), arv)
-        bases = _bases(lead)
+        return analysis_of(session, user_id, lead_access.require_unlocked(session, user_id, lead_id,
+                                                                          msg.DEAL_LOCKED))
+
+
+def analysis_of(session: Session, user_id: uuid.UUID, lead: Lead) -> SavedAnalysis:
+    """Inside the caller's read, for a lead the caller found unlocked (``lead_access``): the saved analysis,
+    or a first one (module docstring)."""
+    arv = _lead_arv(lead)
+    row = session.exec(select(DealAnalysisRow).where(
+        DealAnalysisRow.user_id == user_id, DealAnalysisRow.lead_id == lead.id)).first()
+    first = _first(lead, _defaults(session, user_id), arv)
+    bases = _bases(lead)
     if row is None:
-        return SavedAnalysis(lead_uuid, first, None, arv_basis=arv.basis, estimate_bases=bases)
+        return SavedAnalysis(lead.id, first, None, arv_basis=arv.basis, estimate_bases=bases)
     try:
-        return SavedAnalysis(lead_uuid, analysis_from_json(row.inputs), row.updated_at, arv_basis=arv.basis,
+        return SavedAnalysis(lead.id, analysis_from_json(row.inputs), row.updated_at, arv_basis=arv.basis,
                              estimate_bases=bases)
     except DealInputError:
-        return SavedAnalysis(lead_uuid, first, None, reset=msg.DEAL_SHAPE, arv_basis=arv.basis,
+        return SavedAnalysis(lead.id, first, None, reset=msg.DEAL_SHAPE, arv_basis=arv.basis,
                              estimate_bases=bases)
 
 
 def save_analysis(user_id: uuid.UUID | None, lead_id: object, analysis: DealAnalysis | dict[str, Any],
                   database_url: str | None = None) -> SavedAnalysis:
     """Store ``analysis`` (a ``DealAnalysis`` or its JSON) as the user's analysis of the lead."""
-    lead_uuid = parse_ids(user_id, lead_id, msg.DEAL_LOCKED)
+    lead_uuid = lead_access.parse_lead(user_id, lead_id, msg.DEAL_LOCKED)
     if isinstance(analysis, DealAnalysis):
         check(analysis)
     else:
@@ -169,7 +150,7 @@ def save_analysis(user_id: uuid.UUID | None, lead_id: object, analysis: DealAnal
     for attempt in range(2):  # a concurrent first save of the same lead: the second attempt updates its row
         try:
             with session_scope(database_url) as session:
-                unlocked_lead(session, user_id, lead_uuid, msg.DEAL_LOCKED)
+                lead_access.require_unlocked(session, user_id, lead_uuid, msg.DEAL_LOCKED)
                 now = utcnow()
                 row = session.exec(select(DealAnalysisRow).where(
                     DealAnalysisRow.user_id == user_id, DealAnalysisRow.lead_id == lead_uuid)).first()

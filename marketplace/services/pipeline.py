@@ -32,7 +32,7 @@ from marketplace.core.leads import LeadLine, export_provenance
 from marketplace.db import city_in, read_scope, session_scope
 from marketplace.messages.pipeline import PIPELINE_LOCKED
 from marketplace.models import DealAnalysisRow, Lead, PipelineEntry, PipelineNote, UserLead, utcnow
-from marketplace.services.deals import parse_ids, unlocked_lead
+from marketplace.services import lead_access
 
 ul = UserLead.__table__
 leads_t = Lead.__table__
@@ -175,7 +175,7 @@ def column_cards(user_id: uuid.UUID, filters: rules.BoardFilters, today: date, s
         return _cards(session.connection(), user_id, filters, today, stage, offset, limit)
 
 
-def _entry_view(session: Session, user_id: uuid.UUID, lead: Lead) -> Entry:
+def entry_of(session: Session, user_id: uuid.UUID, lead: Lead) -> Entry:
     conn = session.connection()
     row = conn.execute(sa.select(entries).where(entries.c.user_id == user_id, entries.c.lead_id == lead.id)).first()
     notes: list[Note] = []
@@ -197,10 +197,9 @@ def _entry_view(session: Session, user_id: uuid.UUID, lead: Lead) -> Entry:
 
 
 def load_entry(user_id: uuid.UUID | None, lead_id: object) -> Entry:
-    lead_uuid = parse_ids(user_id, lead_id, PIPELINE_LOCKED)
     with read_scope() as session:
-        lead = unlocked_lead(session, user_id, lead_uuid, PIPELINE_LOCKED)
-        return _entry_view(session, user_id, lead)
+        lead = lead_access.require_unlocked(session, user_id, lead_id, PIPELINE_LOCKED)
+        return entry_of(session, user_id, lead)
 
 
 def due_follow_ups(user_id: uuid.UUID, today: date, limit: int = 20) -> tuple[int, list[DueFollowUp]]:
@@ -227,11 +226,11 @@ def due_follow_ups(user_id: uuid.UUID, today: date, limit: int = 20) -> tuple[in
 def _write(user_id: uuid.UUID | None, lead_id: object, apply) -> Entry:
     """One transaction: the unlock check, the entry (created at the first change), ``apply(session, row)``,
     then the entry as the card shows it."""
-    lead_uuid = parse_ids(user_id, lead_id, PIPELINE_LOCKED)
+    lead_uuid = lead_access.parse_lead(user_id, lead_id, PIPELINE_LOCKED)
     for attempt in range(2):  # a concurrent first write of the same lead: the second attempt updates its row
         try:
             with session_scope() as session:
-                lead = unlocked_lead(session, user_id, lead_uuid, PIPELINE_LOCKED)
+                lead = lead_access.require_unlocked(session, user_id, lead_uuid, PIPELINE_LOCKED)
                 row = session.exec(select(PipelineEntry).where(
                     PipelineEntry.user_id == user_id, PipelineEntry.lead_id == lead_uuid)).first()
                 if row is None:
@@ -240,7 +239,7 @@ def _write(user_id: uuid.UUID | None, lead_id: object, apply) -> Entry:
                 row.updated_at = utcnow()
                 session.add(row)
                 session.flush()
-                return _entry_view(session, user_id, lead)
+                return entry_of(session, user_id, lead)
         except IntegrityError:
             if attempt:
                 raise

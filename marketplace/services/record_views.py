@@ -41,14 +41,14 @@ from marketplace.core import motivation as motivation_rules
 from marketplace.core import signal_currency
 from marketplace.core.sale_dates import local_today
 from marketplace.db import read_scope
-from marketplace.models import Lead, Property, PropertySignal, UserLead, utcnow
+from marketplace.models import Lead, Property, PropertySignal, utcnow
+from marketplace.services import lead_access
 from marketplace.services.record_leads import TitleLookup, current_signals, max_age_for, signal_label, source_line
 from marketplace.services.record_leads import titles as dataset_file_titles
 
 leads_t = Lead.__table__
 props_t = Property.__table__
 signals_t = PropertySignal.__table__
-user_leads_t = UserLead.__table__
 
 
 @dataclass(frozen=True)
@@ -99,25 +99,10 @@ class PublicRecordPanel:
     retrieved_at: datetime | None = None  # when the proving record of ``source_line`` was retrieved
 
 
-def _uuid(value: str | uuid.UUID) -> uuid.UUID | None:
-    if isinstance(value, uuid.UUID):
-        return value
-    try:
-        return uuid.UUID(str(value))
-    except ValueError:
-        return None
-
-
 def _titles(titles: TitleLookup | None) -> TitleLookup:
     if titles is not None:
         return titles
     return dataset_file_titles()
-
-
-def _unlocked(conn, lead_id: uuid.UUID, user_id: uuid.UUID | None) -> bool:
-    return user_id is not None and conn.execute(
-        sa.select(user_leads_t.c.id).where(user_leads_t.c.lead_id == lead_id, user_leads_t.c.user_id == user_id)
-    ).first() is not None
 
 
 def _chips(rows: list[Any], titles: TitleLookup, unlocked: bool) -> list[SignalChip]:
@@ -172,11 +157,12 @@ def history_lines(open_rows: list[Any], closed_rows: list[Any], titles: TitleLoo
 
 def public_record_panel(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = None,
                         titles: TitleLookup | None = None, database_url: str | None = None,
-                        today: date | None = None) -> PublicRecordPanel | None:
+                        today: date | None = None, unlocked: bool | None = None) -> PublicRecordPanel | None:
     """The public-record panel of a lead's page for this viewer; None for a lead not made from public
     records (or no such lead). Archived leads answer too (their unlockers still read them). ``today``
-    (default: the app's calendar day) decides which signals are current."""
-    lead_uuid = _uuid(lead_id)
+    (default: the app's calendar day) decides which signals are current. ``unlocked``: the caller's answer
+    of ``lead_access`` for this viewer (None: asked here)."""
+    lead_uuid = lead_access.lead_uuid(lead_id)
     if lead_uuid is None:
         return None
     titles = _titles(titles)
@@ -187,7 +173,8 @@ def public_record_panel(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = No
         if lead is None:
             return None
         prop = conn.execute(sa.select(props_t).where(props_t.c.id == lead.property_id)).first()
-        unlocked = _unlocked(conn, lead_uuid, user_id)
+        if unlocked is None:
+            unlocked = lead_access.is_unlocked(conn, user_id, lead_uuid)
         open_rows = _signal_rows(conn, lead_uuid, "open")
         closed_rows = _signal_rows(conn, lead_uuid, "closed")
     raw = lead.raw_data if isinstance(lead.raw_data, dict) else {}

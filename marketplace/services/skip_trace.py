@@ -44,7 +44,7 @@ from marketplace.core.scrape import shortfall_message
 from marketplace.db import read_scope, session_scope
 from marketplace.models import Lead, OwnerContact, Property
 from marketplace.services import ledger
-from marketplace.services.deals import parse_ids, unlocked_lead
+from marketplace.services import lead_access
 from marketplace.sources.base import SourceError
 from marketplace.core.owner_contact import ContactResult
 from marketplace.sources.skip_trace import SkipTraceProvider, provider_from_settings
@@ -77,11 +77,11 @@ class ContactView:
 def find_owner_contact(user_id: uuid.UUID | None, lead_id: object, provider: SkipTraceProvider | None = None,
                        database_url: str | None = None, now: datetime | None = None) -> ContactView:
     """Search the lead's owner (module docstring); raises ``SkipTraceError`` on a refusal."""
-    lead_uuid = parse_ids(user_id, lead_id, msg.SKIP_TRACE_LOCKED)
+    lead_uuid = lead_access.parse_lead(user_id, lead_id, msg.SKIP_TRACE_LOCKED)
     cost = skip_trace_price()
     now = now or datetime.now(timezone.utc)
     with read_scope(database_url) as session:
-        lead = _unlocked(session, user_id, lead_uuid)
+        lead = lead_access.require_unlocked(session, user_id, lead_uuid, msg.SKIP_TRACE_LOCKED)
         stored = _stored(session, user_id, lead_uuid)
         if stored is not None and not rules.needs_search(stored.status, stored.created_at, now):
             return _view(stored)
@@ -94,7 +94,7 @@ def find_owner_contact(user_id: uuid.UUID | None, lead_id: object, provider: Ski
     hit = found.found
     try:
         with session_scope(database_url) as session:
-            _unlocked(session, user_id, lead_uuid)
+            lead_access.require_unlocked(session, user_id, lead_uuid, msg.SKIP_TRACE_LOCKED)
             row = session.exec(select(OwnerContact).where(OwnerContact.user_id == user_id,
                                                           OwnerContact.lead_id == lead_uuid).with_for_update()).first()
             if row is not None and not rules.needs_search(row.status, row.created_at, now):
@@ -132,19 +132,23 @@ def store_result(session: Session, user_id: uuid.UUID, lead_id: uuid.UUID, found
 
 def owner_contact(user_id: uuid.UUID | None, lead_id: object, database_url: str | None = None) -> ContactView | None:
     """The stored search of this user and lead, None before the first; ``SKIP_TRACE_LOCKED`` without an unlock."""
-    lead_uuid = parse_ids(user_id, lead_id, msg.SKIP_TRACE_LOCKED)
     with read_scope(database_url) as session:
-        _unlocked(session, user_id, lead_uuid)
-        stored = _stored(session, user_id, lead_uuid)
-        return _view(stored) if stored is not None else None
+        lead = lead_access.require_unlocked(session, user_id, lead_id, msg.SKIP_TRACE_LOCKED)
+        return contact_of(session, user_id, lead.id)
+
+
+def contact_of(session: Session, user_id: uuid.UUID, lead_id: uuid.UUID) -> ContactView | None:
+    """Inside the caller's read, for a lead the caller found unlocked: the stored search, or None."""
+    stored = _stored(session, user_id, lead_id)
+    return _view(stored) if stored is not None else None
 
 
 def mark_number_wrong(user_id: uuid.UUID | None, lead_id: object, number: object, wrong: bool = True,
                       database_url: str | None = None) -> ContactView:
     """Mark one of the found numbers as a wrong number (``wrong=False`` takes the mark back)."""
-    lead_uuid = parse_ids(user_id, lead_id, msg.SKIP_TRACE_LOCKED)
+    lead_uuid = lead_access.parse_lead(user_id, lead_id, msg.SKIP_TRACE_LOCKED)
     with session_scope(database_url) as session:
-        _unlocked(session, user_id, lead_uuid)
+        lead_access.require_unlocked(session, user_id, lead_uuid, msg.SKIP_TRACE_LOCKED)
         row = session.exec(select(OwnerContact).where(OwnerContact.user_id == user_id,
                                                       OwnerContact.lead_id == lead_uuid).with_for_update()).first()
         if row is None:
@@ -165,10 +169,6 @@ def _ask(provider: SkipTraceProvider | None, where: tuple[str, str, str, str], o
     except SourceError as exc:
         log.warning("owner search failed: %s", exc)
         raise SkipTraceError(*msg.SKIP_TRACE_FAILED) from None
-
-
-def _unlocked(session: Session, user_id: uuid.UUID, lead_id: uuid.UUID):
-    return unlocked_lead(session, user_id, lead_id, msg.SKIP_TRACE_LOCKED)
 
 
 def _stored(session: Session, user_id: uuid.UUID, lead_id: uuid.UUID) -> OwnerContact | None:

@@ -16,7 +16,6 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
-import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
@@ -24,11 +23,11 @@ from marketplace.config import get_settings
 from marketplace.core.errors import UserError
 from marketplace.core.leads import is_generated
 from marketplace.core.unlock_quote import UnlockQuote, quote_unlock
-from marketplace.db import read_scope, session_scope
+from marketplace.db import session_scope
 from marketplace.messages import ALREADY_UNLOCKED, DEMO_LEAD_NOT_FOR_SALE, ERROR_TITLE, LEAD_INACTIVE, LEAD_NOT_FOUND
 from marketplace.messages import UNLOCK_AUTH_REQUIRED as AUTH_REQUIRED
 from marketplace.models import Lead, Subscription, UserLead
-from marketplace.services import ledger, subscriptions, unlock_counts
+from marketplace.services import lead_access, ledger, subscriptions, unlock_counts
 
 
 
@@ -50,10 +49,9 @@ def unlock_lead(user_id: uuid.UUID | None, lead_id: uuid.UUID | str, database_ur
     """Unlock ``lead_id`` for ``user_id``; raises ``UnlockError`` (nothing changes then)."""
     if user_id is None:
         raise UnlockError(*AUTH_REQUIRED)
-    try:
-        lead_uuid = lead_id if isinstance(lead_id, uuid.UUID) else uuid.UUID(str(lead_id))
-    except ValueError:
-        raise UnlockError(ERROR_TITLE, LEAD_NOT_FOUND) from None
+    lead_uuid = lead_access.lead_uuid(lead_id)
+    if lead_uuid is None:
+        raise UnlockError(ERROR_TITLE, LEAD_NOT_FOUND)
     try:
         with session_scope(database_url) as session:
             lead = session.exec(select(Lead.is_active, Lead.credit_cost, Lead.raw_data)
@@ -107,33 +105,3 @@ def _quote(session, user_id: uuid.UUID, unlocked: bool, credit_cost: int | None,
 
 def _subscription_leads(session, user_id: uuid.UUID) -> int:
     return session.exec(select(Subscription.leads_remaining).where(Subscription.user_id == user_id)).one()
-
-
-def unlocked_lead(user_id: uuid.UUID | None, lead_id: str, database_url: str | None = None):
-    """(lead, user_lead) when the user has unlocked it, else None. Archived leads stay readable."""
-    if user_id is None:
-        return None
-    try:
-        lead_uuid = uuid.UUID(str(lead_id))
-    except ValueError:
-        return None
-    with read_scope(database_url) as session:
-        row = session.exec(
-            select(Lead, UserLead).join(UserLead, UserLead.lead_id == Lead.id)
-            .where(UserLead.user_id == user_id, Lead.id == lead_uuid)
-        ).first()
-        if row is None:
-            return None
-        lead, unlock = row
-        session.expunge(lead)
-        session.expunge(unlock)
-        return lead, unlock
-
-
-def lead_exists(lead_id: str, database_url: str | None = None) -> bool:
-    try:
-        lead_uuid = uuid.UUID(str(lead_id))
-    except ValueError:
-        return False
-    with read_scope(database_url) as session:
-        return session.exec(select(sa.literal(1)).where(Lead.id == lead_uuid)).first() is not None

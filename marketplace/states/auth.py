@@ -274,19 +274,28 @@ class AuthState(rx.State):
 
     # ------------------------------------------------------------------ events
 
-    @rx.event
-    async def check_session(self):
-        """Runs on every page load: resolve the session, then the header shows."""
+    async def _open_page(self) -> tuple[uuid.UUID | None, list]:
+        """What every page load does first: the session resolved (once), the header's data, the 'Signed
+        Out' notice and, when the head script did not run (dev server), the tab's zone asked once.
+        Returns the user (None: signed out) and those events."""
         self._device_id()
         user_id = await self._current_user_id()
         if user_id is not None:
             await self._load_user(user_id)
         self.auth_loading = False
+        events = []
+        if not self.time_zone:
+            events.append(rx.call_script(TIME_ZONE_PROBE, callback=AuthState.remember_time_zone))
         ended = self._session_ended_toast()
-        if not self.time_zone:  # the head script did not run (dev server): ask the tab once
-            probe = rx.call_script(TIME_ZONE_PROBE, callback=AuthState.remember_time_zone)
-            return [probe, ended] if ended is not None else probe
-        return ended
+        if ended is not None:
+            events.append(ended)
+        return user_id, events
+
+    @rx.event
+    async def check_session(self):
+        """Runs on every page load: resolve the session, then the header shows."""
+        _, events = await self._open_page()
+        return events or None
 
     @rx.event
     def remember_time_zone(self, name: str):

@@ -120,6 +120,11 @@ class NotificationsState(AuthState):
         if user_id is None:
             self._clear()
             return
+        await self._page_opened(user_id)
+
+    async def _page_opened(self, user_id) -> None:
+        """A page opened for ``user_id`` (resolved by the caller): the popover closed, the followed
+        notification marked read, the count."""
         self.list_open = False  # a new page starts with the popover closed
         await self._mark_followed(user_id)
         await self._count(user_id)

@@ -1,10 +1,14 @@
-"""/property/{id}: one unlocked lead in full (SPEC 2, 4, 8, 9).
+"""/property/{id}: one unlocked lead in full (SPEC 2, 4, 8, 9), and the base of its section states.
 
-Access is decided on the server in ``load`` (the page's on_load): the session
-is re-validated and the ``user_leads`` row looked up through
-``services.unlocks.unlocked_lead``. Until both pass, every lead var stays
-empty, so a visitor, a user who has not unlocked the lead, or an unknown or
+One on_load, ``load``, opens the page: it resolves the session once (``AuthState._open_page``: the header's
+data, as every page load), reads the page's whole view model with ``services.property_desk.load`` (the
+access checked once, on the server) and hands each section state (comps, analyzer, owner contact,
+pipeline: ``@desk_section`` substates of this state) its part, then the bell's count. Until the access
+passes, every lead var stays empty, so a visitor, a user who has not unlocked the lead, or an unknown or
 malformed id never receives any of the lead's data over the websocket.
+
+The lead id is read from the URL once, here, and kept in the backend var ``_lead_id``: every section's
+edit handler acts on that lead (never on an id from the browser), and its service re-checks the unlock.
 
 ``status`` drives the page:
 
@@ -38,10 +42,20 @@ from marketplace.core.sale_dates import local_today
 from marketplace.core.property_view import DEFAULT_HINTS, GALLERY_SIZE, RecordSection, property_view, record_section
 from marketplace import messages
 from marketplace.offloop import run_blocking
-from marketplace.services import record_views, unlocks
+from marketplace.services import property_desk
 from marketplace.states.auth import AuthState
 from marketplace.states.browser import browser_origin
-from marketplace.states.signed_in import signed_in
+from marketplace.states.notifications import NotificationsState
+
+# The section states, each a substate of PropertyState with ``_desk_show(desk)`` (its part of the page's
+# view model; may return events) and ``_desk_clear(status)`` (nothing of a lead; status as ``_clear``'s).
+SECTIONS: list[type] = []
+
+
+def desk_section(cls: type) -> type:
+    """Register a section state: ``PropertyState.load`` hands it its part of every page open."""
+    SECTIONS.append(cls)
+    return cls
 
 
 def lead_id_from_path(path: str) -> str:
@@ -50,17 +64,13 @@ def lead_id_from_path(path: str) -> str:
     return parts[1] if len(parts) == 2 and parts[0] == "property" else ""
 
 
-
-def _signed_out(state) -> None:
-    """No session (``signed_in``'s answer): the page's 'Please log in' panel, nothing else."""
-    state._clear("signed_out")
-
 RECORD_VARS = ("shown", "signals", "closed", "owner", "flags", "motivation", "reasons", "confidence_reasons",
                "facts")  # RecordSection's fields, each in PropertyState's 'pr_' var
 
 
 class PropertyState(AuthState):
     status: str = "loading"
+    _lead_id: str = ""  # the lead this tab shows (set by ``load`` once the access passed; '' otherwise)
     # The user the shown data belongs to: content renders only when it is the
     # signed-in user, so nothing from a previous session can show.
     loaded_for: str = ""
@@ -96,7 +106,7 @@ class PropertyState(AuthState):
 
     def _clear(self, status: str) -> None:
         self.status = status
-        self.loaded_for = ""
+        self.loaded_for = self._lead_id = ""
         self.details = {}
         self.images = []
         self.broken_images = []
@@ -109,23 +119,49 @@ class PropertyState(AuthState):
         self.map_point = {"ids": [], "coords": [], "open": []}
         self._set_record(RecordSection())
 
+    async def _sections(self) -> list:
+        return [await self.get_state(section) for section in SECTIONS]
+
     @rx.event
-    @signed_in((messages.PROPERTY_LOAD_FAILED, ""), signed_out=_signed_out)
-    async def load(self, user_id: uuid.UUID):
-        """on_load: server-side session and unlock check, then the lead."""
+    async def load(self):
+        """The page's one on_load: the session once, the page's view model in one read, every section."""
         self._clear("loading")
-        yield  # the spinner replaces whatever this tab showed before
-        lead_id = lead_id_from_path(self.router.url.path)
-        self.status = "error"  # until the lead is read: a failure shows the error panel and the toast
-        found = await run_blocking(unlocks.unlocked_lead, user_id, lead_id)
-        if found is None:
-            self.status = "denied" if await run_blocking(unlocks.lead_exists, lead_id) else "missing"
+        sections = await self._sections()
+        for section in sections:
+            section._desk_clear("loading")
+        user_id, events = await self._open_page()
+        yield events or None  # the header and the spinner reach the browser
+        bell = await self.get_state(NotificationsState)
+        if user_id is None:
+            self._clear("signed_out")
+            for section in sections:
+                section._desk_clear("idle")
+            bell._clear()
             return
+        self.status = "error"  # until the lead is read: a failure shows the error panel and the toast
+        shown: list = []
+        try:
+            desk = await run_blocking(property_desk.load, user_id, lead_id_from_path(self.router.url.path))
+            if desk.access != "shown":
+                self.status = desk.access
+                for section in sections:
+                    section._desk_clear("unavailable")
+            else:
+                self._show_desk(desk, user_id)
+                shown = [event for section in sections if (event := section._desk_show(desk)) is not None]
+        except Exception as exc:  # noqa: BLE001 - the page's one failure toast ('Failed to load ...')
+            self._clear("error")
+            shown = [self._error_toast(exc, (messages.PROPERTY_LOAD_FAILED, ""), f"property load for {user_id}")]
+        await bell._page_opened(user_id)
+        yield shown or None
+
+    def _show_desk(self, desk: property_desk.DeskView, user_id: uuid.UUID) -> None:
+        """The facts, gallery, map and public record of the shown lead."""
         site_host = urlparse(get_settings().base_url(browser_origin(self))).hostname
-        view = property_view(*found, own_host=site_host, zone_name=self._zone(),
+        view = property_view(desk.lead, desk.unlock, own_host=site_host, zone_name=self._zone(),
                              today=local_today(datetime.now(timezone.utc)))
-        lead = found[0]
-        point = single_point(lead.id, lead.zip_code, lead.latitude, lead.longitude)
+        lead = desk.lead
+        self._lead_id = str(lead.id)
         self.details = view.details
         self.images = view.images
         self.more_count = view.more_count
@@ -134,10 +170,9 @@ class PropertyState(AuthState):
         self.confidence = view.confidence
         self.archived = view.archived
         self.record = view.record
-        self.map_point = point
-        if lead.property_id is not None:
-            panel = await run_blocking(record_views.public_record_panel, lead.id, user_id)
-            section = record_section(panel, self._zone())
+        self.map_point = single_point(lead.id, lead.zip_code, lead.latitude, lead.longitude)
+        if desk.record is not None:
+            section = record_section(desk.record, self._zone())
             self._set_record(section)
             if section.source_line:  # the unlocked lead's line names its record and the retrieval day
                 self.details = {**self.details, "provenance": section.source_line}

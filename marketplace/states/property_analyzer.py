@@ -1,9 +1,10 @@
-"""The property page's Deal Analyzer (issue 25, item 2): Flip, Rental, BRRRR and Max offer of one lead,
-recomputed as the user types, saved per user per lead.
+"""The property page's Deal Analyzer: Flip, Rental, BRRRR and Max offer of one lead, recomputed as the
+user types, saved per user per lead. A section of ``PropertyState``.
 
-- ``load`` (the page's on_load) reads the saved analysis, or a first one from the lead's figures and the
-  user's defaults (``services.deals.load_analysis``: the session and the unlock record are checked on the
-  server; a locked, unknown or malformed lead leaves every var empty and ``status`` 'locked').
+- The page's one load (``PropertyState.load``, ``services.property_desk``) hands it the saved analysis, or
+  a first one from the lead's figures and the user's defaults, and the pinned comps' ARV: only for a lead
+  the user unlocked (the access checked on the server); otherwise every var stays empty and ``an_shown``
+  false.
 - A keystroke is one ``set_field`` / ``set_line`` event: the typed text is read by ``core.deal.form``
   (each field's problem next to it) and the results are recomputed here by ``core.deal.report`` (pure,
   well under a millisecond), so the answer needs no database and no debounce; only the vars whose text
@@ -15,8 +16,8 @@ recomputed as the user types, saved per user per lead.
   indicator says Saving... / Saved / why not.
 - Keystroke handlers act only for the user the tab loaded the analysis for (``_active``); the save, the
   reset and the download are ``signed_in`` handlers or re-validate the session themselves.
-- The lead id lives in a backend var (``_lead_id``): a hand-sent event cannot point the analyzer at a
-  lead; the services refuse any lead without this user's unlock anyway.
+- The lead id is the page's (``PropertyState._lead_id``, a backend var): a hand-sent event cannot point the
+  analyzer at a lead; the services refuse any lead without this user's unlock anyway.
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ from marketplace.core.times import format_datetime
 from marketplace.messages import deal as text
 from marketplace.offloop import run_blocking
 from marketplace.services import comps, deals, downloads
-from marketplace.states.auth import AuthState, success_toast
-from marketplace.states.property import lead_id_from_path
+from marketplace.states.auth import success_toast
+from marketplace.states.property import PropertyState, desk_section
 from marketplace.states.signed_in import signed_in
 
 SAVE_DELAY = 0.6  # seconds without an edit before the analysis is stored
@@ -48,12 +49,12 @@ TABS = tuple(text.TAB_LABELS)
 
 def _forget(state: "AnalyzerState") -> None:
     """Signed out, or a lead this user may not analyze: nothing of it stays."""
-    state._clear("locked")
+    state._an_clear()
 
 
-class AnalyzerState(AuthState):
-    status: str = "loading"  # loading | shown | locked | error
-    loaded_for: str = ""
+@desk_section
+class AnalyzerState(PropertyState):
+    an_shown: bool = False  # the analysis of the page's lead is loaded (the card shows)
     form: dict[str, str] = {}  # field key -> the text typed (financing: 'cash' | 'hard_money')
     lines: list[dict[str, str]] = []  # rehab lines: label, amount (as typed)
     errors: dict[str, str] = {}  # field key or 'line-{i}-label' / 'line-{i}-amount' -> its problem
@@ -73,22 +74,21 @@ class AnalyzerState(AuthState):
     form_key: int = 0
     busy: bool = False
 
-    _lead_id: str = ""
     _edit: int = 0
     _last_edit: float = 0.0  # time.time() of the last valid edit
     _saver_beat: float = 0.0  # when the running saver last looked (0: none runs)
     _pending: dict = {}  # the last valid analysis as JSON, waiting to be saved
 
-    def _clear(self, status: str) -> None:
-        self.status, self.loaded_for = status, ""
+    def _an_clear(self) -> None:
+        self.an_shown = False
         self.form, self.lines, self.errors = {}, [], {}
         self.values, self.hows, self.tones, self.offer_targets = {}, {}, {}, []
         self.offer_note = self.rehab_total = self.arv_basis = self.save_status = self.save_kind = ""
         self.comps_arv = self.comps_arv_offer = self.comps_basis = ""
         self.estimate_bases = {}
-        self._lead_id, self._pending = "", {}
+        self._pending = {}
 
-    def _show(self, analysis: DealAnalysis) -> None:
+    def _an_show(self, analysis: DealAnalysis) -> None:
         self.form, self.lines = analysis_form(analysis)
         self.errors = {}
         self._show_results(analysis)
@@ -114,7 +114,7 @@ class AnalyzerState(AuthState):
         """A keystroke acts only on the analysis this tab loaded for its signed-in user (no database
         read per key: the session itself is re-validated by the save that follows and by every other
         handler, which clear ``user_id`` when it has ended)."""
-        return bool(self._lead_id) and bool(self.user_id) and self.loaded_for == self.user_id
+        return self.an_shown and bool(self._lead_id) and bool(self.user_id) and self.loaded_for == self.user_id
 
     def _edited(self):
         """After an edit: recompute, and schedule the save when the inputs are valid."""
@@ -138,33 +138,22 @@ class AnalyzerState(AuthState):
 
     # ------------------------------------------------------------------ load
 
-    @rx.event
-    @signed_in(text.ANALYZER_LOAD_FAILED, signed_out=_forget)
-    async def load(self, user_id: uuid.UUID):
-        self._clear("loading")
-        lead_id = lead_id_from_path(self.router.url.path)
-        self.status = "error"
-        try:
-            saved = await run_blocking(deals.load_analysis, user_id, lead_id)
-        except UserError:  # not unlocked by this user, or no such lead: the page says so
-            self._clear("locked")
-            return
-        self._lead_id = str(saved.lead_id)
+    def _desk_clear(self, status: str) -> None:
+        self._an_clear()
+
+    def _desk_show(self, desk) -> None:
+        """The shown lead's analysis (``desk.analysis``) and the ARV its pinned comps give."""
+        saved = desk.analysis
         self.arv_basis = saved.arv_basis
         self.estimate_bases = dict(saved.estimate_bases or {})
-        self._show(saved.analysis)
+        self._an_show(saved.analysis)
         self._saved(saved)
         if saved.reset:
             self.save_kind, self.save_status = "new", saved.reset
-        self.loaded_for = str(user_id)
-        self.status = "shown"
-        await self._load_comps_arv(user_id)
+        self._offer_comps_arv(desk.comps_arv)
+        self.an_shown = True
 
-    async def _load_comps_arv(self, user_id: uuid.UUID) -> None:
-        try:
-            found = await run_blocking(comps.comp_arv, user_id, self._lead_id)
-        except UserError:
-            found = None
+    def _offer_comps_arv(self, found: comps.CompArv | None) -> None:
         if found is None:
             self.comps_arv = self.comps_arv_offer = self.comps_basis = ""
             return
@@ -176,8 +165,12 @@ class AnalyzerState(AuthState):
     @signed_in(text.ANALYZER_LOAD_FAILED, signed_out=_forget)
     async def refresh_comps_arv(self, user_id: uuid.UUID):
         """The comps card changed its pins: offer the new ARV (the analysis itself keeps the user's)."""
-        if self._lead_id and self.loaded_for == str(user_id):
-            await self._load_comps_arv(user_id)
+        if self.an_shown and self._lead_id and self.loaded_for == str(user_id):
+            try:
+                found = await run_blocking(comps.comp_arv, user_id, self._lead_id)
+            except UserError:
+                found = None
+            self._offer_comps_arv(found)
 
     @rx.event
     def use_comps_arv(self):
@@ -259,7 +252,7 @@ class AnalyzerState(AuthState):
                     user_id = await self._current_user_id()
                     if user_id is None:
                         self._saver_beat = 0.0
-                        self._clear("locked")
+                        self._an_clear()
                         return
             if wait > 0:
                 await asyncio.sleep(min(wait, SAVE_DELAY))
@@ -288,7 +281,7 @@ class AnalyzerState(AuthState):
             return
         fresh = await run_blocking(deals.first_analysis, user_id, self._lead_id)
         self.arv_basis = fresh.arv_basis
-        self._show(fresh.analysis)
+        self._an_show(fresh.analysis)
         yield self._edited()
         yield success_toast(*text.RESET_DONE)
 

@@ -1,8 +1,7 @@
-"""/property/{id}: the Comparable Sales card (issue 25, item 1), a substate of ``PropertyState``.
+"""/property/{id}: the Comparable Sales card, a section of ``PropertyState``.
 
-``load`` (in the page's on_load list) asks ``services.comps.comps_for`` off the event loop: the service
-checks the session's user holds an unlock of the lead, so a hand-sent event or URL of a locked lead gets
-an empty card and nothing else. The selection (``core.comps``) runs on the server; the browser receives
+The page's one load (``PropertyState.load``, ``services.property_desk``) hands the card its comps: only for
+a lead the user unlocked, so a hand-sent event or URL of a locked lead gets an empty card and nothing else. The selection (``core.comps``) runs on the server; the browser receives
 display strings of one page of rows (``PAGE_SIZE``) and a map payload of the subject and that page.
 ``toggle_pin`` pins or unpins one sale of the shown lead and stores the choice (restored on the next load).
 """
@@ -14,14 +13,14 @@ import uuid
 import reflex as rx
 
 from marketplace.core.comps import Scored
-from marketplace.core.errors import UserError
 from marketplace.core.marketplace import usd
 from marketplace.core.times import format_date
 from marketplace.messages import comps as text
 from marketplace.offloop import run_blocking
 from marketplace.services import comps
-from marketplace.states.property import PropertyState, lead_id_from_path
+from marketplace.states.property import PropertyState, desk_section
 from marketplace.states.property_analyzer import AnalyzerState
+from marketplace.states.auth import error_toast
 from marketplace.states.signed_in import signed_in
 
 PAGE_SIZE = 10
@@ -50,11 +49,7 @@ def _row(scored: Scored, pinned: bool, outlier: bool) -> dict[str, str]:
     }
 
 
-def _signed_out(state) -> None:
-    """No session: forget whatever an earlier session was shown."""
-    state._comps_clear("idle")
-
-
+@desk_section
 class PropertyCompsState(PropertyState):
     comps_status: str = "idle"         # idle, loading, shown, unavailable
     comps_rows: list[dict[str, str]] = []
@@ -72,7 +67,6 @@ class PropertyCompsState(PropertyState):
     comps_arv_basis: str = ""
     comps_points: dict[str, list] = EMPTY_POINTS
     comps_busy: bool = False
-    _comps_lead: str = ""
     _comps_all: list[dict[str, str]] = []
     _comps_subject: list[float] = []
 
@@ -81,7 +75,7 @@ class PropertyCompsState(PropertyState):
         self.comps_error, self.comps_count, self.comps_outliers, self.comps_page = "", 0, 0, 0
         self.comps_pages, self.comps_pinned, self.comps_points = 1, 0, EMPTY_POINTS
         self.comps_arv, self.comps_arv_range, self.comps_arv_basis = "N/A", "", ""
-        self._comps_lead, self._comps_all, self._comps_subject = "", [], []
+        self._comps_all, self._comps_subject = [], []
 
     def _comps_show(self, view: comps.CompsView) -> None:
         pins = set(view.pinned)
@@ -117,33 +111,27 @@ class PropertyCompsState(PropertyState):
         else:
             self.comps_points = EMPTY_POINTS
 
-    @rx.event
-    @signed_in(text.FAILED, signed_out=_signed_out)  # no busy guard: the next property's load is never dropped
-    async def load_comps(self, user_id: uuid.UUID):
-        """on_load: the lead's comps for this user (nothing for a lead the user has not unlocked)."""
-        self._comps_clear("loading")
-        yield
-        lead_id = lead_id_from_path(self.router.url.path)
-        try:
-            view = await run_blocking(comps.comps_for, user_id, lead_id)
-        except UserError:
-            # Not unlocked (or no such lead): the page itself says 'Property Not Found'; a second
-            # message here would only repeat it, so the card stays empty.
-            self._comps_clear("unavailable")
-            return
-        self._comps_lead = lead_id
+    def _desk_clear(self, status: str) -> None:
+        """Nothing of a lead: 'loading' while the page opens, 'unavailable' for a lead not unlocked (the
+        page itself says 'Property Not Found'), 'idle' signed out."""
+        self._comps_clear(status)
+
+    def _desk_show(self, desk):
+        """The shown lead's comps (``desk.comps``); their failure is the card's toast."""
+        if desk.comps is None:
+            return error_toast(*text.FAILED)
         self.comps_show_outliers = False
-        self._comps_show(view)
-        yield AnalyzerState.refresh_comps_arv  # the first view stores the default pins: offer their ARV
+        self._comps_show(desk.comps)
+        return None
 
     @rx.event
     @signed_in(text.FAILED, busy="comps_busy")
     async def toggle_pin(self, user_id: uuid.UUID, comp_id: str):
         """Pin or unpin one sale of the shown lead; the service re-checks the unlock and stores the pins."""
         row = next((r for r in self._comps_all if r["id"] == comp_id), None) if isinstance(comp_id, str) else None
-        if not self._comps_lead or row is None:
+        if not self._lead_id or row is None:
             return
-        view = await run_blocking(comps.set_pinned, user_id, self._comps_lead, comp_id, not row["pinned"])
+        view = await run_blocking(comps.set_pinned, user_id, self._lead_id, comp_id, not row["pinned"])
         self._comps_show(view)
         return AnalyzerState.refresh_comps_arv  # the analyzer offers the new ARV
 

@@ -1,4 +1,4 @@
-"""The property page's "Owner contact" card (issue 25 item 3): find the owner's phone and e-mail of an
+"""The property page's "Owner contact" card, a section of ``PropertyState``: find the owner's phone and e-mail of an
 unlocked lead for the price of a hit (``config.skip_trace_price``, SKIP_TRACE_CREDITS_PER_HIT), charged only on
 a hit. A miss may be searched again once it is 30 days old (the card then offers 'Search again').
 
@@ -7,7 +7,7 @@ a hit. A miss may be searched again once it is 30 days old (the card then offers
 
 Every handler re-checks on the server: the session (``signed_in``) and the unlock record
 (``services.skip_trace`` raises ``SKIP_TRACE_LOCKED`` before anything is read or charged). The lead is
-the one of the page's own path, never an argument from the browser, so a hand-sent event can only act on
+the page's (``PropertyState._lead_id``, set by the page's one load), never an argument from the browser, so a hand-sent event can only act on
 the lead the tab shows, and only when this user unlocked it. Credits move in the service
 (``ledger.apply_credits``); the header balance is set once from the service's answer.
 """
@@ -24,15 +24,16 @@ from marketplace.core import owner_contact as rules
 from marketplace.core.errors import UserError
 from marketplace.core.scrape import shortfall_message
 from marketplace.core.times import format_date
-from marketplace.messages import INSUFFICIENT_CREDITS_TITLE, SKIP_TRACE_FAILED, UNEXPECTED_ERROR
+from marketplace.messages import INSUFFICIENT_CREDITS_TITLE, SKIP_TRACE_FAILED
 from marketplace.messages import owner_contact as text
 from marketplace.offloop import run_blocking
 from marketplace.services import skip_trace
 from marketplace.states.auth import success_toast
-from marketplace.states.property import PropertyState, lead_id_from_path
+from marketplace.states.property import PropertyState, desk_section
 from marketplace.states.signed_in import signed_in
 
 
+@desk_section
 class OwnerContactState(PropertyState):
     oc_status: str = ""
     oc_lead: str = ""  # the lead the shown result belongs to
@@ -75,9 +76,6 @@ class OwnerContactState(PropertyState):
         self.oc_source, self.oc_demo, self.oc_demo_note, self.oc_balance = "", False, "", ""
         self.oc_retry_on, self.oc_can_retry = "", False
 
-    def _oc_lead_id(self) -> str:
-        return lead_id_from_path(self.router.url.path)
-
     def _oc_show(self, view: skip_trace.ContactView) -> None:
         self.oc_status = "found" if view.status == "found" else "miss"
         self.oc_lead = str(view.lead_id)
@@ -97,22 +95,19 @@ class OwnerContactState(PropertyState):
 
     async def _oc_stored(self, user_id: uuid.UUID) -> skip_trace.ContactView | None:
         """The stored result; ``SkipTraceError`` (Lead Locked) when this user has not unlocked the lead."""
-        return await run_blocking(skip_trace.owner_contact, user_id, self._oc_lead_id())
+        return await run_blocking(skip_trace.owner_contact, user_id, self._lead_id)
 
-    @rx.event
-    @signed_in(UNEXPECTED_ERROR)
-    async def load_owner_contact(self, user_id: uuid.UUID):
-        """on_load: the stored result of this lead (free), or the button; nothing for a lead not unlocked."""
+    def _desk_clear(self, status: str) -> None:
+        self._oc_clear()  # not this user's lead (or not yet loaded): the card shows nothing
+
+    def _desk_show(self, desk) -> None:
+        """The stored result of the shown lead (free), or the button."""
         self._oc_clear()
         self.oc_price = skip_trace_price()
-        try:
-            stored = await self._oc_stored(user_id)
-        except skip_trace.SkipTraceError:
-            return  # not this user's lead: the page shows 'Property Not Found', this card nothing
-        if stored is None:
+        if desk.contact is None:
             self.oc_status = "idle"
         else:
-            self._oc_show(stored)
+            self._oc_show(desk.contact)
 
     @rx.event
     @signed_in(SKIP_TRACE_FAILED)
@@ -141,7 +136,7 @@ class OwnerContactState(PropertyState):
         confirmed one (same unlock check, same price, a stored result free)."""
         self.oc_status = "busy"
         yield
-        view = await run_blocking(skip_trace.find_owner_contact, user_id, self._oc_lead_id())
+        view = await run_blocking(skip_trace.find_owner_contact, user_id, self._lead_id)
         self._oc_show(view)
         if view.balance is not None:
             self.credits = view.balance
@@ -162,5 +157,5 @@ class OwnerContactState(PropertyState):
         if not isinstance(number, str):
             return
         wrong = not any(p["number"] == number and p["wrong"] for p in self.oc_phones)
-        view = await run_blocking(skip_trace.mark_number_wrong, user_id, self._oc_lead_id(), number, wrong)
+        view = await run_blocking(skip_trace.mark_number_wrong, user_id, self._lead_id, number, wrong)
         self._oc_show(view)

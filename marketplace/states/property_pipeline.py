@@ -1,9 +1,9 @@
-"""The property page's Pipeline card (issue 25, item 4): the lead's stage (and dead reason), next follow-up
+"""The property page's Pipeline card, a section of ``PropertyState``: the lead's stage (and dead reason), next follow-up
 date, offer and notes, for the signed-in user who unlocked it.
 
-``load`` (on the page's on_load list) reads the entry through ``services.pipeline.load_entry``, which refuses
-a lead the user has not unlocked: then the card stays hidden and empty. ``save`` and ``add_note`` act on the
-lead the card was loaded for (held on the server, never taken from the event), re-checked by the service.
+The page's one load (``PropertyState.load``, ``services.property_desk``) hands it the entry, only for a lead
+the user unlocked: otherwise the card stays hidden and empty. ``save`` and ``add_note`` act on the page's
+lead (``PropertyState._lead_id``, held on the server, never taken from the event), re-checked by the service.
 Note times are shown in the user's time zone (``core.times.format_datetime``).
 """
 
@@ -16,15 +16,14 @@ from datetime import datetime, timezone
 import reflex as rx
 
 from marketplace.core import pipeline as rules
-from marketplace.core.errors import UserError
 from marketplace.core.times import format_date, format_datetime, zone
 from marketplace.messages import NOT_SIGNED_IN
 from marketplace.messages.pipeline import (PIPELINE_NOTE_ADDED, PIPELINE_SAVED, PIPELINE_UPDATE_FAILED,
                                            PIPELINE_NO_FOLLOW_UP)
 from marketplace.offloop import run_blocking
 from marketplace.services import pipeline as service
-from marketplace.states.auth import AuthState, success_toast
-from marketplace.states.property import lead_id_from_path
+from marketplace.states.auth import success_toast
+from marketplace.states.property import PropertyState, desk_section
 from marketplace.states.signed_in import signed_in
 
 TEXT_MAX = 4000  # an input's value from an event; longer is junk (the rules refuse past their own limits)
@@ -41,8 +40,9 @@ def _text(value: object) -> str:
     return value[:TEXT_MAX] if isinstance(value, str) else ""
 
 
-class PropertyPipelineState(AuthState):
-    loaded_for: str = ""  # the lead the card shows ('' : hidden)
+@desk_section
+class PropertyPipelineState(PropertyState):
+    pl_shown: bool = False  # the entry of the page's lead is loaded (the card shows)
     stage: str = rules.DEFAULT_STAGE
     stage_label: str = rules.stage_label(None)
     dead_reason: str = ""
@@ -60,10 +60,9 @@ class PropertyPipelineState(AuthState):
     notes_more: str = ""  # 'Showing the newest 50 of 61 notes' ('' when all are shown)
     saving: bool = False
     note_saving: bool = False
-    _lead: str = ""
 
-    def _clear(self) -> None:
-        self.loaded_for = self._lead = ""
+    def _desk_clear(self, status: str = "") -> None:
+        self.pl_shown = False
         self.notes, self.notes_more = [], ""
         self.stage = self.stage_input = rules.DEFAULT_STAGE
         self.reason_input = self.follow_up_input = self.offer_input = self.note_input = ""
@@ -72,9 +71,12 @@ class PropertyPipelineState(AuthState):
     def _today(self):
         return rules.user_today(datetime.now(timezone.utc), zone(self._zone()))
 
-    def _show(self, entry: service.Entry) -> None:
+    def _desk_show(self, desk) -> None:
+        self._pl_show(desk.pipeline)
+
+    def _pl_show(self, entry: service.Entry) -> None:
         zone_name = self._zone()
-        self._lead = self.loaded_for = str(entry.lead_id)
+        self.pl_shown = True
         self.stage = self.stage_input = entry.stage
         self.stage_label = rules.stage_label(entry.stage)
         self.dead_reason = self.reason_input = entry.dead_reason or ""
@@ -89,18 +91,6 @@ class PropertyPipelineState(AuthState):
                            if entry.note_count > len(entry.notes) else "")
 
     @rx.event
-    @signed_in(signed_out=None)
-    async def load(self, user_id: uuid.UUID):
-        """on_load of /property/{id}: the card for an unlocked lead; any other lead leaves it hidden."""
-        self._clear()
-        lead_id = lead_id_from_path(self.router.url.path)
-        try:
-            entry = await run_blocking(service.load_entry, user_id, lead_id)
-        except UserError:  # not this user's lead: the page says so; the card has nothing to show
-            return
-        self._show(entry)
-
-    @rx.event
     def set_stage_input(self, value: str):
         if isinstance(value, str) and value in rules.STAGE_LABELS:
             self.stage_input = value
@@ -113,22 +103,22 @@ class PropertyPipelineState(AuthState):
     @signed_in(PIPELINE_UPDATE_FAILED, signed_out=NOT_SIGNED_IN, busy="saving")
     async def save(self, user_id: uuid.UUID, form_data: dict):
         """Save stage (and reason), follow-up date and offer together (refused as a whole)."""
-        if not self._lead or not isinstance(form_data, dict):
+        if not self.pl_shown or not isinstance(form_data, dict):
             return
         yield
-        entry = await run_blocking(service.save_entry, user_id, self._lead, _text(form_data.get("stage")),
+        entry = await run_blocking(service.save_entry, user_id, self._lead_id, _text(form_data.get("stage")),
                                    _text(form_data.get("reason")), _text(form_data.get("follow_up")),
                                    _text(form_data.get("offer")), self._today())
-        self._show(entry)
+        self._pl_show(entry)
         yield success_toast(*PIPELINE_SAVED)
 
     @rx.event
     @signed_in(PIPELINE_UPDATE_FAILED, signed_out=NOT_SIGNED_IN, busy="note_saving")
     async def add_note(self, user_id: uuid.UUID, form_data: dict):
-        if not self._lead or not isinstance(form_data, dict):
+        if not self.pl_shown or not isinstance(form_data, dict):
             return
         yield
-        entry = await run_blocking(service.add_note, user_id, self._lead, _text(form_data.get("note")))
-        self._show(entry)
+        entry = await run_blocking(service.add_note, user_id, self._lead_id, _text(form_data.get("note")))
+        self._pl_show(entry)
         self.note_input = ""
         yield success_toast(*PIPELINE_NOTE_ADDED)

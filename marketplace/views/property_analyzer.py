@@ -17,6 +17,7 @@ from marketplace.components import cards
 from marketplace.core.deal import form as spec
 from marketplace.messages import deal as text
 from marketplace.states.auth import AuthState
+from marketplace.states.property import PropertyState
 from marketplace.states.property_analyzer import AnalyzerState as S
 from marketplace.views.property_analyzer_results import offer_results, results_grid
 
@@ -250,7 +251,7 @@ def toolbar() -> rx.Component:
 
 def analyzer_card() -> rx.Component:
     """The section the property page shows below its facts (only once this user's analysis is loaded)."""
-    ready = (S.status == "shown") & (S.loaded_for == AuthState.user_id)
+    ready = S.an_shown & (PropertyState.loaded_for == AuthState.user_id)
     return rx.cond(
         ready,
         cards.section_card(
@@ -265,6 +266,4 @@ def analyzer_card() -> rx.Component:
             tile_size="36px",
             card_id="property-analyzer",
         ),
-        rx.cond(S.status == "loading",
-                rx.skeleton(rx.box(height="24rem", width="100%"), loading=True, id="analyzer-loading")),
     )

@@ -17,6 +17,7 @@ from marketplace.components import cards, styles
 from marketplace.core.limits import PIPELINE_NOTE_MAX_LENGTH, PIPELINE_REASON_MAX_LENGTH
 from marketplace.core.pipeline import STAGES
 from marketplace.messages.pipeline import PIPELINE_NO_NOTES
+from marketplace.states.property import PropertyState
 from marketplace.states.property_pipeline import PropertyPipelineState as S
 
 LABEL_STYLE = {"font_size": "var(--font-size-2)", "font_weight": "500"}
@@ -59,10 +60,10 @@ def entry_form() -> rx.Component:
                     style=styles.NATIVE_SELECT)),
                 _field("Next follow-up", "pipeline-follow-up-input", rx.input(
                     type="date", name="follow_up", id="pipeline-follow-up-input", default_value=S.follow_up_input,
-                    key=S.loaded_for + S.follow_up_input, size="2", width="100%")),
+                    key=PropertyState.loaded_for + S.follow_up_input, size="2", width="100%")),
                 _field("Offer ($)", "pipeline-offer-input", rx.input(
                     name="offer", id="pipeline-offer-input", default_value=S.offer_input,
-                    key=S.loaded_for + S.offer_input, placeholder="e.g. 180,000", input_mode="numeric",
+                    key=PropertyState.loaded_for + S.offer_input, placeholder="e.g. 180,000", input_mode="numeric",
                     auto_complete="off", size="2", width="100%")),
                 columns=rx.breakpoints(initial="1", sm="3"),
                 spacing="3",
@@ -133,7 +134,7 @@ def notes_section() -> rx.Component:
 
 def pipeline_card() -> rx.Component:
     return rx.cond(
-        S.loaded_for != "",
+        S.pl_shown,
         cards.section_card(
             "kanban",
             "Pipeline",

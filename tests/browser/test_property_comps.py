@@ -17,6 +17,7 @@ from marketplace.models import CompChoice
 from marketplace.services import comps
 from marketplace.sources.builtin_comps import BuiltinComps
 from marketplace.sources.comps_base import LeadFacts
+from marketplace.states.property import PropertyState
 from marketplace.states.property_comps import PropertyCompsState
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.leads import make_lead, signed_in, store, unlock
@@ -152,7 +153,7 @@ def test_a_locked_leads_comps_are_unreachable_by_url_and_hand_sent_events(page: 
     expect(page.locator("#property-comps")).to_have_count(0)
 
     name = PropertyCompsState.get_full_name()
-    start = channel.emit(f"{name}.load_comps")
+    start = channel.emit(f"{PropertyState.get_full_name()}.load")  # the page's one load, sent again
     page.wait_for_timeout(1500)
     for sale in sales[:5]:
         channel.emit(f"{name}.toggle_pin", {"comp_id": sale.comp_id})

@@ -16,7 +16,7 @@ from marketplace.core import scrape as scrape_rules
 from marketplace.core.holders import HELD_SORT
 from marketplace.db import get_engine, session_scope
 from marketplace.models import Lead, LeadRefreshRun, UserLead
-from marketplace.services import (account_settings, alerts, notifications, saved_searches, scrapes,
+from marketplace.services import (account_settings, alerts, notifications, property_desk, saved_searches, scrapes,
                                   unlock_counts, unlocks)
 from marketplace.services.marketplace import query_page
 from marketplace.sources.builtin import BuiltinSource
@@ -75,8 +75,7 @@ def test_two_investors_unlocking_a_lead_count_two(new_user):
     assert _card(lead_id, new_user().id).unlock_count == 2
     assert _card(lead_id, first.id).unlock_count == 2
     # ... and the property page reads it with the lead.
-    found = unlocks.unlocked_lead(first.id, str(lead_id))
-    assert found[0].unlock_count == 2
+    assert property_desk.load(first.id, str(lead_id)).lead.unlock_count == 2
     _consistent()
 
 

@@ -8,7 +8,7 @@ from sqlmodel import func, select
 
 from marketplace.db import session_scope
 from marketplace.models import Lead, UserLead
-from marketplace.services import ledger, unlocks
+from marketplace.services import ledger, property_desk, unlocks
 from tests import factories
 
 
@@ -117,10 +117,10 @@ def test_archived_unlocked_lead_stays_readable(new_user):
         lead = s.get(Lead, lead_id)
         lead.is_active = False
         s.add(lead)
-    found = unlocks.unlocked_lead(user.id, str(lead_id))
-    assert found is not None and found[0].address == "12 Oak St"
-    assert unlocks.unlocked_lead(new_user().id, str(lead_id)) is None
-    assert unlocks.unlocked_lead(None, str(lead_id)) is None
+    desk = property_desk.load(user.id, str(lead_id))
+    assert desk.access == "shown" and desk.lead.address == "12 Oak St"
+    assert property_desk.load(new_user().id, str(lead_id)).access == "denied"
+    assert property_desk.load(None, str(lead_id)).access == "signed_out"
 
 
 def test_a_subscriber_spends_a_subscription_lead_instead_of_credits(new_user):

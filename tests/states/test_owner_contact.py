@@ -6,45 +6,46 @@ wrong-number mark is stored."""
 from __future__ import annotations
 
 import uuid
-from types import SimpleNamespace
 
 import sqlalchemy as sa
 
 from marketplace.db import get_engine
 from marketplace.models import CreditLedger, OwnerContact
 from marketplace.services import unlocks
-from marketplace.states.auth import AuthState
 from marketplace.states.property_owner_contact import OwnerContactState as S
 from tests import aio
 from tests.factories import add_lead
+from tests.states.property_tab import open_tab, section
 
 HIT = "100 Contact Ln"  # the demo provider finds 3 phones (one on the Do Not Call list) and an e-mail
 MISS = "103 Contact Ln"  # the demo provider finds nothing
 
 
 class Tab:
-    _error_text = AuthState._error_text
-    _error_toast = AuthState._error_toast
-    _access_denied = AuthState._access_denied
-    _zone = AuthState._zone
-    _oc_clear, _oc_lead_id, _oc_show, _oc_stored, _oc_after_error = (
-        S._oc_clear, S._oc_lead_id, S._oc_show, S._oc_stored, S._oc_after_error)
-    load = S.load_owner_contact.fn
-    ask = S.ask_owner_contact.fn
-    cancel = S.cancel_owner_contact.fn
-    oc_find_label = property(S.oc_find_label.fget)
-    find = S.find_owner_contact.fn
-    toggle = S.toggle_wrong_number.fn
+    """The page's stand-in tab (``property_tab``) opened at the lead, and its Owner contact section."""
 
     def __init__(self, user: uuid.UUID, lead_id: str, credits: int):
-        self.user, self.credits, self.time_zone = user, credits, "UTC"
-        self.router = SimpleNamespace(url=SimpleNamespace(path=f"/property/{lead_id}"))
-        self.oc_busy = self.oc_marking = False
-        self.oc_price = 0
-        self._oc_clear()
+        self.page = open_tab(user, lead_id, credits)
+        self.card = section(self.page, S)
 
-    async def _current_user_id(self):
-        return self.user
+    def __getattr__(self, name):
+        return getattr(self.card, name)
+
+    async def load(self):
+        async for _ in self.page.load():
+            pass
+
+    def ask(self):
+        return self.card.ask_owner_contact()
+
+    def cancel(self):
+        return self.card.cancel_owner_contact()
+
+    def find(self):
+        return self.card.find_owner_contact()
+
+    def toggle(self, number):
+        return self.card.toggle_wrong_number(number)
 
 
 def _drain(gen) -> list:
