@@ -4,14 +4,14 @@ pagination, the refresh countdown and money formatting. Pure functions only.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from urllib.parse import parse_qs, quote_plus, urlencode, urlparse
 from zoneinfo import ZoneInfo
 
 from marketplace.core import filter_values as values
-from marketplace.core.holders import HELD_BANDS, HELD_SORT
+from marketplace.core.holders import HELD_BAND_BOUNDS, HELD_BANDS, HELD_SORT, held_chip
 from marketplace.core.leads import LEAD_TYPES, LISTING_URL_KEYS, is_generated
 from marketplace.core.limits import MAX_PLACES
 from marketplace.messages import BANK_OWNED_LABEL, COUNTDOWN
@@ -57,9 +57,6 @@ TAGS = (
     ("out_of_state", "Out-of-state owner"),
     ("bank_owned", BANK_OWNED_LABEL),
 )
-# Tags ``lead_facets`` has no column for: counted over ``leads`` (services.marketplace). "Auction Soon"
-# depends on today's date (core.sale_dates), which a facet recount once a refresh cannot follow.
-LEAD_ONLY_TAGS = frozenset({"unlocked", "two_signals", "absentee", "out_of_state", "bank_owned", "auction_soon"})
 SORTS = (
     ("roi_desc", "Highest ROI"),
     ("newest", "Newest"),
@@ -118,18 +115,89 @@ def size_band(sqft: int | None) -> str | None:
 
 
 @dataclass(frozen=True)
-class Group:
-    """A set-wise filter group: a Filters field, its URL key (repeatable), the cleaner of one value
-    (None: dropped), at most ``limit`` values, and whether a URL value may list several with commas.
+class Match:
+    """A predicate over one lead's columns, declared here and applied twice: as SQL by
+    ``services.marketplace`` (over ``leads``, or ``lead_facets`` when it has the columns) and
+    on a lead's own values by ``holds`` (new-lead alerts). ``op``: 'true' (the flag is set;
+    NULL, unknown, never matches), 'eq' / 'at_least' ``value``, 'bounds' (``value``:
+    (lower, inclusive, upper, inclusive)), 'no_figure' (NULL or 0), 'sale_soon' (a sale date
+    within core.sale_dates' window of today), 'unlocked' (the viewer holds the lead; a new
+    lead is held by nobody)."""
 
-    Adding a dimension is a field of Filters, a row of GROUPS, its SQL condition
-    (``services.marketplace``) and its facet (``core.saved_searches.lead_facets``)."""
+    op: str
+    column: str = ""
+    value: object = None
+
+
+# The columns ``lead_facets`` has beside its count: a filter only on these is counted there.
+FACET_COLUMNS = frozenset({"lead_type", "roi_band", "size_band", "is_new", "is_high_roi"})
+
+
+def facet_match(match: Match) -> bool:
+    """Whether ``lead_facets`` answers ``match`` as ``leads`` would (a fact of its columns)."""
+    return match.op in ("true", "eq") and match.column in FACET_COLUMNS
+
+
+def holds(match: Match, lead: Mapping[str, object], today: date | None) -> bool:
+    """``match`` on a lead's values (a mapping of its columns), as the SQL decides it."""
+    value = lead.get(match.column) if match.column else None
+    if match.op == "true":
+        return value is True
+    if match.op == "eq":
+        return value == match.value
+    if match.op == "at_least":
+        return (value or 0) >= match.value
+    if match.op == "bounds":
+        return value is not None and in_bounds(value, match.value)
+    if match.op == "no_figure":
+        return value is None or value == 0
+    if match.op == "sale_soon":
+        from marketplace.core.sale_dates import is_auction_soon  # it reads this module's PACIFIC
+
+        return today is not None and is_auction_soon(value, today)
+    return False  # 'unlocked': nobody holds a lead an alert announces
+
+
+@dataclass(frozen=True)
+class FilterSpec:
+    """One marketplace filter: everything about it is this row.
+
+    ``field`` of ``Filters``; ``key`` in the URL (repeatable), in saved-search criteria and in
+    element ids; ``options`` the checkboxes (value, label), None for typed values; ``clean`` one
+    value (None: dropped); ``chip`` how its chip reads; at most ``limit`` values; ``commas``
+    whether a URL value may list several. Options OR within a filter, filters AND.
+
+    What it matches is either ``column`` (the value is the lead's column, compared after
+    ``fold``; ``any_case``: the column lower-cased in SQL) or ``matches`` (each option's
+    ``Match``); ``facet``: ``lead_facets``' column holding the option values. ``place``: alert matching checks it
+    against the leads' place cells (services.alerts)."""
 
     field: str
     key: str
     clean: Callable[[object], str | None]
+    chip: Callable[[str], str]
+    options: tuple[tuple[str, str], ...] | None = None
     limit: int = 50
     commas: bool = True
+    column: str = ""
+    fold: Callable[[str], str] = str
+    any_case: bool = False
+    facet: str = ""
+    matches: Mapping[str, Match] | None = None
+    place: bool = False
+
+    def countable_from_facets(self, values: tuple[str, ...]) -> bool:
+        """Whether ``lead_facets`` can count these values of this filter: ``facet`` holds them,
+        or each value's ``Match`` reads only its columns."""
+        return bool(self.facet) or (self.matches is not None and all(
+            facet_match(self.matches[value]) for value in values))
+
+    def offered(self, lead: Mapping[str, object], today: date | None) -> set[str]:
+        """The values of this filter a lead offers to the alert criteria."""
+        if self.column:
+            value = lead.get(self.column)
+            return {self.fold(value)} if value else set()
+        return {option for option, match in self.matches.items() if holds(match, lead, today)}
 
 
 def _one_of(options) -> Callable[[object], str | None]:
@@ -137,18 +205,53 @@ def _one_of(options) -> Callable[[object], str | None]:
     return lambda value: value if isinstance(value, str) and value in allowed else None
 
 
-GROUPS = (
-    Group("lead_types", "type", _one_of(LEAD_TYPE_OPTIONS)),
-    Group("roi_ranges", "roi", _one_of(v for v, _ in ROI_BANDS)),
-    Group("sizes", "size", _one_of(v for v, _ in SIZE_BANDS)),
-    Group("tags", "tag", _one_of(v for v, _ in TAGS)),
-    Group("states", "state", values.clean_state),
-    Group("cities", "city", values.clean_city, MAX_PLACES, commas=False),
-    Group("zips", "zip", values.clean_zip, MAX_PLACES),
+def _option_of(options) -> Callable[[object], str | None]:
+    return _one_of(value for value, _ in options)
+
+
+def _labelled(options, prefix: str = "") -> Callable[[str], str]:
+    labels = dict(options)
+    return lambda value: prefix + labels.get(value, value)
+
+
+TAG_MATCHES = {
+    "new": Match("true", "is_new"),
+    "high_roi": Match("true", "is_high_roi"),
+    "vacant": Match("eq", "lead_type", "Vacancy"),
+    "auction_soon": Match("sale_soon", "sale_date"),  # core.sale_dates.AUCTION_SOON_TAG
+    "unlocked": Match("unlocked"),
+    "two_signals": Match("at_least", "signal_count", 2),
+    "absentee": Match("true", "absentee_owner"),
+    "out_of_state": Match("true", "out_of_state_owner"),
+    "bank_owned": Match("true", "bank_owned"),
+}
+ROI_MATCHES = {**{band: Match("bounds", "roi", bounds) for band, bounds in ROI_BAND_BOUNDS.items()},
+               "unknown": Match("no_figure", "roi")}
+HELD_MATCHES = {band: Match("bounds", "unlock_count", (low, True, high, True))
+                for band, (low, high) in HELD_BAND_BOUNDS.items()}
+FILTERS = (
+    FilterSpec("lead_types", "type", _one_of(LEAD_TYPE_OPTIONS), str, tuple((v, v) for v in LEAD_TYPE_OPTIONS),
+               column="lead_type", facet="lead_type"),
+    FilterSpec("roi_ranges", "roi", _option_of(ROI_BANDS), _labelled(ROI_BANDS, "ROI "), ROI_BANDS,
+               facet="roi_band", matches=ROI_MATCHES),
+    FilterSpec("sizes", "size", _option_of(SIZE_BANDS), _labelled(SIZE_BANDS), SIZE_BANDS, facet="size_band",
+               matches={band: Match("bounds", "square_footage", b) for band, b in SIZE_BAND_BOUNDS.items()}),
+    FilterSpec("tags", "tag", _option_of(TAGS), _labelled(TAGS), TAGS, matches=TAG_MATCHES),
+    FilterSpec("states", "state", values.clean_state, _labelled(values.STATE_NAMES.items()),
+               column="state", place=True),
+    FilterSpec("cities", "city", values.clean_city, str, limit=MAX_PLACES, commas=False,
+               column="city", fold=values.city_key, any_case=True, place=True),
+    FilterSpec("zips", "zip", values.clean_zip, "ZIP {}".format, limit=MAX_PLACES,
+               column="zip_code", fold=lambda zip_code: zip_code[:5], place=True),
     # How many investors hold the lead (core.holders): 'held=none' for leads nobody has unlocked yet.
-    Group("held", "held", _one_of(v for v, _ in HELD_BANDS), len(HELD_BANDS)),
+    FilterSpec("held", "held", _option_of(HELD_BANDS), held_chip, HELD_BANDS, len(HELD_BANDS),
+               matches=HELD_MATCHES),
 )
-GROUP_BY_FIELD = {group.field: group for group in GROUPS}
+FILTER_BY_FIELD = {spec.field: spec for spec in FILTERS}
+# Tags ``lead_facets`` cannot count (counted over ``leads``): the user's own, the public-record
+# flags, and "Auction Soon", which depends on today's date.
+LEAD_ONLY_TAGS = frozenset(tag for tag, match in TAG_MATCHES.items() if not facet_match(match))
+SORT_VALUES = frozenset(value for value, _ in SORTS)
 PRICE_KEYS = ("min_price", "max_price")  # the asking-price range: whole dollars, both ends included
 
 
@@ -181,12 +284,12 @@ class Filters:
 
     @property
     def active_count(self) -> int:
-        return sum(len(getattr(self, group.field)) for group in GROUPS) + (1 if self.has_price else 0)
+        return sum(len(getattr(self, group.field)) for group in FILTERS) + (1 if self.has_price else 0)
 
     def toggled(self, group: str, value: str) -> Filters:
         """Add or remove one option; any filter change goes back to page 1. A value the group
         does not accept, or one past its limit, changes nothing but the page."""
-        spec = GROUP_BY_FIELD[group]
+        spec = FILTER_BY_FIELD[group]
         current = getattr(self, group)
         if any(_same(v, value) for v in current):
             return replace(self, **{group: tuple(v for v in current if not _same(v, value))}, page=1)
@@ -209,7 +312,7 @@ class Filters:
     def to_query(self) -> str:
         """The URL query string (only non-default values), for bookmarking and sharing."""
         params: list[tuple[str, str]] = []
-        for group in GROUPS:
+        for group in FILTERS:
             params.extend((group.key, v) for v in getattr(self, group.field))
         params.extend((key, str(getattr(self, key))) for key in PRICE_KEYS if getattr(self, key) is not None)
         if self.sort != DEFAULT_SORT:
@@ -227,7 +330,7 @@ class Filters:
         params = parse_qs(query) if isinstance(query, str) else {k: v if isinstance(v, list) else [v]
                                                                     for k, v in query.items()}
 
-        def pick(group: Group) -> tuple[str, ...]:
+        def pick(group: FilterSpec) -> tuple[str, ...]:
             seen: list[str] = []
             for raw in params.get(group.key, []):
                 for value in (str(raw).split(",") if group.commas else [str(raw)]):
@@ -242,7 +345,7 @@ class Filters:
         sort = (params.get("sort") or [DEFAULT_SORT])[0]
         page_size = _int((params.get("per_page") or [""])[0], DEFAULT_PAGE_SIZE)
         return cls(
-            **{group.field: pick(group) for group in GROUPS},
+            **{group.field: pick(group) for group in FILTERS},
             min_price=low,
             max_price=high,
             sort=sort if sort in {v for v, _ in SORTS} else DEFAULT_SORT,
