@@ -11,15 +11,21 @@ page, the sign-in or the credit balance changes (display values:
 ``core.lead_cards``). The page has one View Images dialog: ``gallery`` holds
 the pictures of the card it was opened for (``open_gallery``), nothing otherwise.
 
-The location and price filters, the chips and the city suggestions are the
-``MarketplaceLocationVars`` mixin (``states/marketplace_location.py``).
+The filters are one ``core.marketplace.Filters`` value, the backend var
+``_filters``: every control, chip and count the page shows is a computed var
+of it (``chosen``, ``sort``, ``page``, ``filter_chips``...). A change builds the
+new value once (``Filters.toggled`` and the like) and hands it to ``show``,
+which runs the one query for it and puts the answer in state. The location
+and price inputs are the substate ``MarketplaceLocationState``
+(``states/marketplace_location.py``): it calls ``show`` with the filters it
+wants, and ``show`` hands it the filters shown (``follow``). The map is the
+substate ``MarketplaceMapState`` (``states/marketplace_map.py``): ``show``
+hands it the filters and the user (``follow``) in the map view.
 
 The filter state lives in the URL query string (``Filters.to_query``): the
 page reads it on load and rewrites the address bar (``history.replaceState``)
 after every change, so any view can be bookmarked and shared. The Grid | Map
-switch travels with it (``view=map``); the map's vars and handlers are the
-``MarketplaceMapVars`` mixin (``states/marketplace_map.py``), which shares
-this state's filters, URL and unlock path.
+switch travels with it (``view=map``).
 
 Every handler re-validates the session on the server (``_current_user_id``), and
 the database work runs off the event loop (``run_blocking``). Event arguments are
@@ -31,6 +37,7 @@ from __future__ import annotations
 import json
 import logging
 import uuid
+from dataclasses import replace
 from datetime import datetime, timezone
 
 import reflex as rx
@@ -39,7 +46,7 @@ from marketplace import routes
 from marketplace.core import lead_map
 from marketplace.core import marketplace as rules
 from marketplace.core import samples
-from marketplace.core.holders import HELD_BANDS
+from marketplace.core.filter_values import price_range_label
 from marketplace.core.images import CARD_PICTURE_SIZES, card_picture
 from marketplace.core.lead_cards import CardView, GalleryView, card_data, gallery_view, with_action
 from marketplace.messages import (
@@ -56,22 +63,12 @@ from marketplace.offloop import run_blocking
 from marketplace.services.marketplace import query_page
 from marketplace.services.unlocks import UnlockError, unlock_lead
 from marketplace.states.auth import AuthState, error_toast, success_toast
-from marketplace.states.marketplace_location import MarketplaceLocationVars
-from marketplace.states.marketplace_map import MarketplaceMapVars
 from marketplace.states.signed_in import signed_in
 from marketplace.states.unlock_confirm import UnlockConfirmVars
 
 log = logging.getLogger("marketplace.marketplace")
 
-# The checkbox groups (toggle_filter); places and prices: states/marketplace_location.py.
-GROUP_OPTIONS = {
-    "lead_types": set(rules.LEAD_TYPE_OPTIONS),
-    "roi_ranges": {value for value, _ in rules.ROI_BANDS},
-    "sizes": {value for value, _ in rules.SIZE_BANDS},
-    "tags": {value for value, _ in rules.TAGS},
-    "held": {value for value, _ in HELD_BANDS},
-}
-SORT_VALUES = {value for value, _ in rules.SORTS}
+PRICE = "price"  # the chip of the price range
 # Where the grid starts: page changes scroll back to it.
 RESULTS_ANCHOR = "lead-results"
 
@@ -85,16 +82,10 @@ def unlock_message(result) -> str:
     return UNLOCK_SUCCESS.format(credits=result.credits_deducted, balance=result.remaining_credits)
 
 
-class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfirmVars, AuthState):
+class MarketplaceState(UnlockConfirmVars, AuthState):
     # ----------------------------------------------------------------- filters
-    lead_types: list[str] = []
-    roi_ranges: list[str] = []
-    sizes: list[str] = []
-    tags: list[str] = []
-    held: list[str] = []  # how many investors hold the lead (core.holders.HELD_BANDS)
-    sort: str = rules.DEFAULT_SORT
-    page: int = 1
-    page_size: int = rules.DEFAULT_PAGE_SIZE
+    _filters: rules.Filters = rules.Filters()  # the one value: URL, grid, map, chips, counts
+    view: str = lead_map.DEFAULT_VIEW  # 'grid' or 'map' (``view=map`` in the URL)
 
     # ----------------------------------------------------------------- results
     _page_cards: list[dict] = []  # card_data() dicts of the current page
@@ -112,10 +103,48 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
 
     unlocking_id: str = ""  # the card whose unlock is in flight ('Unlocking...')
     gallery_id: str = ""  # the card whose View Images dialog is open (one dialog for the page)
+    _gallery_card: dict = {}  # that card (of the grid's page or the map's open card)
     gallery_large: int = 0  # the picture the dialog shows large (a clicked thumbnail)
     countdown: str = ""
 
     # ------------------------------------------------------------ computed vars
+
+    @rx.var
+    def chosen(self) -> dict[str, list[str]]:
+        """Each filter's chosen values by ``Filters`` field (what its checkboxes and badge show)."""
+        return {spec.field: list(getattr(self._filters, spec.field)) for spec in rules.FILTERS}
+
+    @rx.var
+    def sort(self) -> str:
+        return self._filters.sort
+
+    @rx.var
+    def page(self) -> int:
+        return self._filters.page
+
+    @rx.var
+    def page_size_value(self) -> str:
+        return str(self._filters.page_size)
+
+    @rx.var
+    def has_price(self) -> bool:
+        return self._filters.has_price
+
+    @rx.var
+    def active_filter_count(self) -> int:
+        return self._filters.active_count
+
+    @rx.var
+    def filter_chips(self) -> list[dict[str, str]]:
+        """One chip per active filter value, in the bar's order: {group, value, label, id}."""
+        chips = [{"group": spec.field, "value": v, "label": spec.chip(v)}
+                 for spec in rules.FILTERS for v in getattr(self._filters, spec.field)]
+        label = price_range_label(self._filters.min_price, self._filters.max_price)
+        if label:
+            chips.append({"group": PRICE, "value": "", "label": "Price " + label[0].lower() + label[1:]})
+        for chip in chips:
+            chip["id"] = f"chip-{chip['group']}-{chip['value'].replace(' ', '-')}".rstrip("-")
+        return chips
 
     @rx.var
     def cards(self) -> list[CardView]:
@@ -129,11 +158,7 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
         """The View Images dialog's content: built only while it is open."""
         if not self.gallery_id:
             return GalleryView()
-        return gallery_view(self._card_of(self.gallery_id), self.gallery_large)
-
-    @rx.var
-    def active_filter_count(self) -> int:
-        return self._filters().active_count
+        return gallery_view(self._gallery_card, self.gallery_large)
 
     @rx.var
     def result_count_label(self) -> str:
@@ -156,50 +181,37 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
         """'Showing 21-40 of 5,000'."""
         if self.total == 0 or self.showing_samples:
             return ""
-        first = (self.page - 1) * self.page_size + 1
-        last = min(self.total, self.page * self.page_size)
+        size = self._filters.page_size
+        first = (self._filters.page - 1) * size + 1
+        last = min(self.total, self._filters.page * size)
         return f"Showing {first:,}-{last:,} of {self.total:,}"
-
-    @rx.var
-    def page_size_value(self) -> str:
-        return str(self.page_size)
 
     # ----------------------------------------------------------------- helpers
 
-    def _filters(self) -> rules.Filters:
-        return rules.Filters(
-            lead_types=tuple(self.lead_types),
-            roi_ranges=tuple(self.roi_ranges),
-            sizes=tuple(self.sizes),
-            tags=tuple(self.tags),
-            held=tuple(self.held),
-            **self._place_fields(),  # states, cities, ZIP codes and the price range (marketplace_location)
-            sort=self.sort,
-            page=self.page,
-            page_size=self.page_size,
-        )
+    def current_filters(self) -> rules.Filters:
+        """The filters shown (the substates read them here, never ``_filters``)."""
+        return self._filters
 
-    def _set_filters(self, filters: rules.Filters) -> None:
-        self.lead_types = list(filters.lead_types)
-        self.roi_ranges = list(filters.roi_ranges)
-        self.sizes = list(filters.sizes)
-        self.tags = list(filters.tags)
-        self.held = list(filters.held)
-        self._set_place_fields(filters)
-        self.sort = filters.sort
-        self.page = filters.page
-        self.page_size = filters.page_size
+    def _card_of(self, lead_id: str) -> dict | None:
+        return next((c for c in self._page_cards if c["id"] == lead_id), None)
+
+    async def _any_card(self, lead_id: str) -> dict | None:
+        """A card of the grid's page, or the map's open card (unlock and View Images look here)."""
+        card = self._card_of(lead_id)
+        if card is None and self.view == "map":
+            card = (await self._substates())[0].card_of(lead_id)
+        return card
 
     async def _query(self, user_id: uuid.UUID | None) -> bool:
-        """Load the page for the current filters; False (and samples) on failure."""
-        filters = self._filters()
+        """Load the page for ``_filters`` (one service call); False (and samples) on failure."""
+        filters = self._filters
         try:
             result = await run_blocking(query_page, filters, user_id)
         except Exception:  # noqa: BLE001 - shown as the SPEC's load failure
             log.exception("marketplace query failed (%s)", filters.to_query())
             self._show_samples(failed=True)
             return False
-        self._set_filters(result.filters)  # the page may have been clamped
+        self._filters = result.filters  # the page may have been clamped
         self.total = result.total
         self.pages = result.pages
         self.page_window = [n or 0 for n in rules.pagination_window(result.page, result.pages)]
@@ -219,18 +231,18 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
         self.showing_samples = True
         self.total = 0
         self.pages = 1
-        self.page = 1
+        self._filters = replace(self._filters, page=1)
         self.page_window = [1]
         self._page_cards = [card_data(lead, is_sample=True) for lead in samples.sample_leads()]
         self._next_pictures = []
-        self.shown_query = self._filters().to_query()
+        self.shown_query = self._filters.to_query()
 
     def _sync_url(self, scroll: bool = False):
         """Rewrite the address bar with the filter query (no reload, no history entry).
 
         After the new grid is painted: a same-document URL change costs the
         browser a few milliseconds that the user would otherwise wait for."""
-        url = routes.marketplace_url(lead_map.with_view(self._filters().to_query(), self.view))
+        url = routes.marketplace_url(lead_map.with_view(self.shown_query, self.view))
         script = ("requestAnimationFrame(() => setTimeout(() => window.history.replaceState("
                   f"window.history.state, '', {json.dumps(url)}), 0));")
         # Fetch (and so decode) the next page's first pictures once the user stays on this page and
@@ -248,17 +260,39 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
             )
         return rx.call_script(script)
 
-    async def _refresh(self, scroll: bool = False) -> list:
-        """Re-run the query for the current filters; the events to send back.
+    async def _substates(self) -> tuple:
+        """(the map, the location inputs): the substates this state hands the filters shown."""
+        from marketplace.states.marketplace_location import MarketplaceLocationState
+        from marketplace.states.marketplace_map import MarketplaceMapState
+
+        return await self.get_state(MarketplaceMapState), await self.get_state(MarketplaceLocationState)
+
+    async def _reset_substates(self) -> None:
+        """A page load: no open map card, no typed place or message."""
+        the_map, location = await self._substates()
+        the_map.close()
+        location.clear_inputs()
+
+    async def _follow(self, user_id: uuid.UUID | None, clear_messages: bool) -> bool:
+        """The substates follow the filters shown: the map (its points, in the map view) and the
+        location inputs (the price as applied, the city suggestions of the chosen states)."""
+        the_map, location = await self._substates()
+        ok = await the_map.follow(self._filters, self.view, user_id)
+        await location.follow(self._filters, clear_messages)
+        return ok
+
+    async def show(self, filters: rules.Filters, scroll: bool = False, clear_messages: bool = False) -> list:
+        """Show ``filters``: the one query, the substates, the URL; the events to send back.
 
         No intermediate "loading" delta: the query takes milliseconds, and an
         extra round trip plus a re-render of the grid would double what the
         user waits for. ``loading`` covers the first load ('Loading fresh
         leads...' until the first page is there).
         """
+        self._filters = filters
         user_id = await self._current_user_id()
         ok = await self._query(user_id)
-        ok = await self._load_map(user_id) and ok  # map view only
+        ok = await self._follow(user_id, clear_messages) and ok
         self.loading = False
         self.loaded = True
         events = [self._sync_url(scroll=scroll)]
@@ -274,24 +308,21 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
     @rx.event
     async def load(self):
         """on_load: filters from the URL query string, then the first page."""
-        self._set_filters(rules.Filters.from_query(self.router.url.query))
+        filters = rules.Filters.from_query(self.router.url.query)
         self.view = lead_map.view_from_query(self.router.url.query)
         if self.view == "map":
-            self.page = 1  # the map shows every matching lead
+            filters = replace(filters, page=1)  # the map shows every matching lead
         self.unlocking_id = ""
-        self.gallery_id = ""
-        self._clear_map()
+        self.gallery_id, self._gallery_card = "", {}
         self._take_confirmation()  # a reload does not bring back a confirmation left open
-        self._clear_messages()
-        self.city_text = self.zip_text = ""
-        await self._load_city_options()
+        await self._reset_substates()
         self._tick_countdown()
         if self.loaded:
             # Back on the page in the same session: no stale grid while loading.
             self.loaded = False
             self.loading = True
             yield
-        for event in await self._refresh():
+        for event in await self.show(filters, clear_messages=True):
             yield event
 
     @rx.event
@@ -302,20 +333,19 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
 
     @rx.event
     async def toggle_filter(self, group: str, value: str):
-        if not isinstance(group, str) or not isinstance(value, str):
+        """A checkbox of a filter with options (``FilterSpec.options``)."""
+        spec = rules.FILTER_BY_FIELD.get(group) if isinstance(group, str) else None
+        if spec is None or spec.options is None or not isinstance(value, str):
             return None
-        if group not in GROUP_OPTIONS or value not in GROUP_OPTIONS[group]:
+        if value not in {option for option, _ in spec.options}:
             return None
-        self._set_filters(self._filters().toggled(group, value))
-        return await self._refresh()
+        return await self.show(self._filters.toggled(group, value))
 
     @rx.event
     async def set_sort(self, value: str):
-        if not isinstance(value, str) or value not in SORT_VALUES or value == self.sort:
+        if not isinstance(value, str) or value not in rules.SORT_VALUES or value == self._filters.sort:
             return None
-        self.sort = value
-        self.page = 1
-        return await self._refresh()
+        return await self.show(replace(self._filters, sort=value, page=1))
 
     @rx.event
     async def set_page_size(self, value: str | list[str]):
@@ -323,11 +353,9 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
         if isinstance(value, list):
             value = value[0] if value else ""
         size = rules.parse_whole_number(value)
-        if size is None or size not in rules.PAGE_SIZES or size == self.page_size:
+        if size is None or size not in rules.PAGE_SIZES or size == self._filters.page_size:
             return None
-        self.page_size = size
-        self.page = 1
-        return await self._refresh()
+        return await self.show(replace(self._filters, page_size=size, page=1))
 
     @rx.event
     async def go_to_page(self, number: int):
@@ -335,17 +363,47 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
         if wanted is None:
             return None  # junk (a dict, 'abc', Infinity, NaN, 1e999): ignored
         number = max(1, min(wanted, self.pages))
-        if number == self.page:
+        if number == self._filters.page:
             return None
-        self.page = number
-        return await self._refresh(scroll=True)
+        return await self.show(replace(self._filters, page=number), scroll=True)
 
     @rx.event
-    def open_gallery(self, lead_id: str):
+    async def set_view(self, view: str | list[str]):
+        """The Grid | Map switch (the map shows every matching lead: page 1)."""
+        if isinstance(view, list):
+            view = view[0] if view else ""
+        if not isinstance(view, str) or view not in lead_map.VIEWS or view == self.view:
+            return None
+        self.view = view
+        return await self.show(replace(self._filters, page=1))
+
+    @rx.event
+    async def remove_filter(self, group: str, value: str = ""):
+        """A chip's remove button: that value (or the price range) goes; page 1 again."""
+        if not isinstance(group, str) or not isinstance(value, str):
+            return None
+        if group == PRICE:
+            if not self._filters.has_price:
+                return None
+            return await self.show(self._filters.with_price(None, None), clear_messages=True)
+        if group not in rules.FILTER_BY_FIELD or value not in getattr(self._filters, group):
+            return None
+        return await self.show(self._filters.toggled(group, value), clear_messages=True)
+
+    @rx.event
+    async def clear_filters(self):
+        return await self.show(self._filters.cleared(), clear_messages=True)
+
+    @rx.event
+    async def retry(self):
+        return await self.show(self._filters)
+
+    @rx.event
+    async def open_gallery(self, lead_id: str):
         """A card's View Images: the page's one dialog shows that card's pictures."""
-        card = self._card_of(lead_id) if isinstance(lead_id, str) else None
+        card = await self._any_card(lead_id) if isinstance(lead_id, str) else None
         if card and card["images"]:
-            self.gallery_id, self.gallery_large = lead_id, 0
+            self.gallery_id, self._gallery_card, self.gallery_large = lead_id, card, 0
 
     @rx.event
     def show_large(self, index: int):
@@ -354,15 +412,7 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
 
     @rx.event
     def close_gallery(self, _open: bool = False):
-        self.gallery_id, self.gallery_large = "", 0
-
-    @rx.event
-    async def clear_filters(self):
-        return await self._apply(self._filters().cleared())
-
-    @rx.event
-    async def retry(self):
-        return await self._refresh()
+        self.gallery_id, self._gallery_card, self.gallery_large = "", {}, 0
 
     @rx.event
     @signed_in(UNLOCK_FAILED, signed_out=UNLOCK_AUTH_REQUIRED)
@@ -372,7 +422,7 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
         a UX guard, not a security boundary; the unlock itself is checked as always)."""
         if self.unlocking_id or not isinstance(lead_id, str) or not 0 < len(lead_id) <= 64:
             return
-        card = self._card_of(lead_id)
+        card = await self._any_card(lead_id)
         if card is not None and card["unlocked"]:
             return  # a repeated click that arrived after the unlock finished
         if card is not None and await self._ask_first(user_id, card):
@@ -407,7 +457,7 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
                 # spent elsewhere): show its balance and cards again.
                 await self._load_user(user_id)
                 await self._query(user_id)
-                await self._after_map_unlock(user_id)
+                await self._after_unlock(user_id)
                 raise
             # The unlock is committed: say so at once. Nothing changed since the
             # 'Unlocking...' delta, so this message is the toast alone (a few hundred
@@ -420,6 +470,13 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
             # Reload the page: this card now carries its full address, and with
             # the "unlocked" tag the page itself may change.
             await self._query(user_id)
-            await self._after_map_unlock(user_id)  # the marker moves to the lead's own coordinates
+            await self._after_unlock(user_id)  # the marker moves to the lead's own coordinates
         finally:
             self.unlocking_id = ""
+
+
+    async def _after_unlock(self, user_id: uuid.UUID | None) -> None:
+        """After an unlock (or a refused one) in the map view: its points and open card again."""
+        if self.view == "map":
+            the_map, _ = await self._substates()
+            await the_map.follow(self._filters, self.view, user_id, reload_card=True)
