@@ -8,16 +8,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from urllib.parse import parse_qs, quote_plus, urlencode, urlparse
-from zoneinfo import ZoneInfo
 
 from marketplace.core import filter_values as values
 from marketplace.core.holders import HELD_BAND_BOUNDS, HELD_BANDS, HELD_SORT, held_chip
 from marketplace.core.leads import LEAD_TYPES, LISTING_URL_KEYS, is_generated
 from marketplace.core.limits import MAX_PLACES
+from marketplace.core.sale_dates import AUCTION_SOON_TAG, PACIFIC, is_auction_soon
 from marketplace.messages import BANK_OWNED_LABEL, COUNTDOWN
 from marketplace.messages.holders import HELD_SORT_LABEL
 
-PACIFIC = ZoneInfo("America/Los_Angeles")
 REFRESH_HOUR = 8
 PAGE_SIZES = (20, 50, 100)
 DEFAULT_PAGE_SIZE = 20
@@ -152,8 +151,6 @@ def holds(match: Match, lead: Mapping[str, object], today: date | None) -> bool:
     if match.op == "no_figure":
         return value is None or value == 0
     if match.op == "sale_soon":
-        from marketplace.core.sale_dates import is_auction_soon  # it reads this module's PACIFIC
-
         return today is not None and is_auction_soon(value, today)
     return False  # 'unlocked': nobody holds a lead an alert announces
 
@@ -218,7 +215,7 @@ TAG_MATCHES = {
     "new": Match("true", "is_new"),
     "high_roi": Match("true", "is_high_roi"),
     "vacant": Match("eq", "lead_type", "Vacancy"),
-    "auction_soon": Match("sale_soon", "sale_date"),  # core.sale_dates.AUCTION_SOON_TAG
+    AUCTION_SOON_TAG: Match("sale_soon", "sale_date"),
     "unlocked": Match("unlocked"),
     "two_signals": Match("at_least", "signal_count", 2),
     "absentee": Match("true", "absentee_owner"),

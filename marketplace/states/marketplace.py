@@ -15,12 +15,12 @@ The filters are one ``core.marketplace.Filters`` value, the backend var
 ``_filters``: every control, chip and count the page shows is a computed var
 of it (``chosen``, ``sort``, ``page``, ``filter_chips``...). A change builds the
 new value once (``Filters.toggled`` and the like) and hands it to ``show``,
-which runs the one query for it and puts the answer in state. The location
-and price inputs are the substate ``MarketplaceLocationState``
-(``states/marketplace_location.py``): it calls ``show`` with the filters it
-wants, and ``show`` hands it the filters shown (``follow``). The map is the
-substate ``MarketplaceMapState`` (``states/marketplace_map.py``): ``show``
-hands it the filters and the user (``follow``) in the map view.
+which runs the one query for it, puts the answer in state and hands what it
+shows (``Shown``: the filters, the view, the user) to the substates'
+``follow``: the location and price inputs (``MarketplaceLocationState``,
+``states/marketplace_location.py``, which calls ``show`` with the filters it
+wants) and the map (``MarketplaceMapState``, ``states/marketplace_map.py``,
+whose points load in the map view). This state never imports them.
 
 The filter state lives in the URL query string (``Filters.to_query``): the
 page reads it on load and rewrites the address bar (``history.replaceState``)
@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import logging
 import uuid
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 
 import reflex as rx
@@ -71,6 +71,18 @@ log = logging.getLogger("marketplace.marketplace")
 PRICE = "price"  # the chip of the price range
 # Where the grid starts: page changes scroll back to it.
 RESULTS_ANCHOR = "lead-results"
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What ``MarketplaceState`` hands its substates after each change: their only input from it."""
+
+    filters: rules.Filters
+    view: str
+    user_id: uuid.UUID | None
+    clear_messages: bool = False  # a location change, a chip removed, Clear All Filters, a page load
+    page_load: bool = False  # nothing typed or open survives
+    unlocked: bool = False  # after an unlock (or a refused one): an open card again
 
 
 def unlock_message(result) -> str:
@@ -198,8 +210,8 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
     async def _any_card(self, lead_id: str) -> dict | None:
         """A card of the grid's page, or the map's open card (unlock and View Images look here)."""
         card = self._card_of(lead_id)
-        if card is None and self.view == "map":
-            card = (await self._substates())[0].card_of(lead_id)
+        for sub in await self._substates() if card is None and self.view == "map" else ():
+            card = card or (sub.card_of(lead_id) if hasattr(sub, "card_of") else None)
         return card
 
     async def _query(self, user_id: uuid.UUID | None) -> bool:
@@ -260,28 +272,18 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
             )
         return rx.call_script(script)
 
-    async def _substates(self) -> tuple:
-        """(the map, the location inputs): the substates this state hands the filters shown."""
-        from marketplace.states.marketplace_location import MarketplaceLocationState
-        from marketplace.states.marketplace_map import MarketplaceMapState
+    async def _substates(self) -> list:
+        """The substates that follow the filters shown (the map, the location inputs): each
+        has ``follow(Shown) -> bool`` and reads nothing else of this state."""
+        return [await self.get_state(sub) for sub in sorted(type(self).get_substates(), key=lambda c: c.get_name())
+                if hasattr(sub, "follow")]
 
-        return await self.get_state(MarketplaceMapState), await self.get_state(MarketplaceLocationState)
+    async def _follow(self, user_id: uuid.UUID | None, **how) -> bool:
+        shown = Shown(self._filters, self.view, user_id, **how)
+        return all([await sub.follow(shown) for sub in await self._substates()])
 
-    async def _reset_substates(self) -> None:
-        """A page load: no open map card, no typed place or message."""
-        the_map, location = await self._substates()
-        the_map.close()
-        location.clear_inputs()
-
-    async def _follow(self, user_id: uuid.UUID | None, clear_messages: bool) -> bool:
-        """The substates follow the filters shown: the map (its points, in the map view) and the
-        location inputs (the price as applied, the city suggestions of the chosen states)."""
-        the_map, location = await self._substates()
-        ok = await the_map.follow(self._filters, self.view, user_id)
-        await location.follow(self._filters, clear_messages)
-        return ok
-
-    async def show(self, filters: rules.Filters, scroll: bool = False, clear_messages: bool = False) -> list:
+    async def show(self, filters: rules.Filters, scroll: bool = False, clear_messages: bool = False,
+                   page_load: bool = False) -> list:
         """Show ``filters``: the one query, the substates, the URL; the events to send back.
 
         No intermediate "loading" delta: the query takes milliseconds, and an
@@ -292,7 +294,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         self._filters = filters
         user_id = await self._current_user_id()
         ok = await self._query(user_id)
-        ok = await self._follow(user_id, clear_messages) and ok
+        ok = await self._follow(user_id, clear_messages=clear_messages, page_load=page_load) and ok
         self.loading = False
         self.loaded = True
         events = [self._sync_url(scroll=scroll)]
@@ -315,14 +317,13 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         self.unlocking_id = ""
         self.gallery_id, self._gallery_card = "", {}
         self._take_confirmation()  # a reload does not bring back a confirmation left open
-        await self._reset_substates()
         self._tick_countdown()
         if self.loaded:
             # Back on the page in the same session: no stale grid while loading.
             self.loaded = False
             self.loading = True
             yield
-        for event in await self.show(filters, clear_messages=True):
+        for event in await self.show(filters, clear_messages=True, page_load=True):
             yield event
 
     @rx.event
@@ -476,7 +477,5 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
 
 
     async def _after_unlock(self, user_id: uuid.UUID | None) -> None:
-        """After an unlock (or a refused one) in the map view: its points and open card again."""
-        if self.view == "map":
-            the_map, _ = await self._substates()
-            await the_map.follow(self._filters, self.view, user_id, reload_card=True)
+        """After an unlock (or a refused one): the substates follow (the map's points and open card)."""
+        await self._follow(user_id, unlocked=True)

@@ -5,8 +5,8 @@
 The values live in the same ``core.marketplace.Filters`` as the other filters (and so
 in the URL, saved searches and the map): a handler reads the filters shown
 (``MarketplaceState.current_filters``), builds the new value and hands it to
-``MarketplaceState.show``, which hands the filters shown back to ``follow`` (the
-price as applied, the city suggestions of the chosen states). An input is checked here with
+``MarketplaceState.show``, which hands what it shows back to ``follow`` (``Shown``:
+the price as applied, the city suggestions of the chosen states). An input is checked here with
 ``core.filter_values``: a bad value shows its message under the inputs and changes
 nothing; a minimum above the maximum applies neither end. Event arguments are
 checked for type first: a hand-made event with junk is ignored or refused the same way.
@@ -23,7 +23,7 @@ from marketplace.core import filter_values as values
 from marketplace.core import marketplace as rules
 from marketplace.offloop import run_blocking
 from marketplace.services.marketplace import city_suggestions
-from marketplace.states.marketplace import MarketplaceState
+from marketplace.states.marketplace import MarketplaceState, Shown
 
 log = logging.getLogger("marketplace.marketplace")
 
@@ -47,31 +47,31 @@ class MarketplaceLocationState(MarketplaceState):
 
     # ----------------------------------------------------------------- helpers
 
-    def clear_inputs(self) -> None:
-        """A page load: no typed place, no message, the city suggestions loaded afresh."""
-        self.city_text = self.zip_text = ""
-        self._options_for = None
-        self._clear_messages()
-
     def _clear_messages(self) -> None:
         self.location_error = ""
         self.price_error = ""
 
-    async def follow(self, filters: rules.Filters, clear_messages: bool) -> None:
+    async def follow(self, shown: Shown) -> bool:
         """The filters shown: the price inputs show the range applied; the city suggestions
-        follow the states (none without a state; a failure leaves none)."""
-        if clear_messages:
+        follow the states (none without a state; a failure leaves none). A page load starts
+        with nothing typed and the suggestions loaded afresh."""
+        filters = shown.filters
+        if shown.page_load:
+            self.city_text = self.zip_text = ""
+            self._options_for = None
+        if shown.clear_messages:
             self._clear_messages()
         self.price_min_text = values.price_text(filters.min_price)
         self.price_max_text = values.price_text(filters.max_price)
         if filters.states == self._options_for:
-            return
+            return True
         self._options_for = filters.states
         try:
             self.city_options = await run_blocking(city_suggestions, filters.states) if filters.states else []
         except Exception:  # noqa: BLE001 - suggestions are a convenience: the filter works without them
             log.exception("city suggestions failed (%s)", filters.states)
             self.city_options = []
+        return True  # the filters work without suggestions
 
     async def _add(self, group: str, raw: str, invalid: str) -> rules.Filters | None:
         """The filters with ``raw`` added to ``group``; None (and the message) when refused."""

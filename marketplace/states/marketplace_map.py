@@ -3,9 +3,10 @@
 
 ``MarketplaceState.view`` is 'grid' or 'map' and travels in the URL with the
 filters (``view=map``; the page and page size do not apply to the map). Its
-inputs are explicit: ``MarketplaceState.show`` hands ``follow`` the filters
-shown, the view and the user; the unlock asks ``card_of`` for the open card and
-calls ``follow(..., reload_card=True)`` after it. In the map view ``map_points`` holds every lead matching the filters as the compact
+one input is explicit: ``MarketplaceState`` hands ``follow`` what it shows
+(``Shown``: the filters, the view, the user; after an unlock, ``unlocked``), and
+its unlock asks ``card_of`` for the open card. In the map view ``map_points``
+holds every lead matching the filters as the compact
 payload of ``core.lead_map`` (built by ``services.map.map_points``): a lead
 the user has not unlocked is at its ZIP code's centre and nowhere finer. A
 marker's click sends its token to ``open_map_lead``, which loads that lead's
@@ -31,7 +32,7 @@ from marketplace.messages import LEADS_LOAD_FAILED, MAP_LEAD_GONE
 from marketplace.offloop import run_blocking
 from marketplace.services import map as map_service
 from marketplace.states.auth import error_toast
-from marketplace.states.marketplace import MarketplaceState
+from marketplace.states.marketplace import MarketplaceState, Shown
 
 log = logging.getLogger("marketplace.map")
 
@@ -73,7 +74,7 @@ class MarketplaceMapState(MarketplaceState):
         """The open card when it is ``lead_id``'s (the unlock and View Images look here)."""
         return self._map_card if self._map_card and self._map_card["id"] == lead_id else None
 
-    def close(self) -> None:
+    def _close(self) -> None:
         """Nothing on the map (a page load, the grid view)."""
         self.map_points = EMPTY_POINTS
         self.map_key = ""
@@ -81,17 +82,18 @@ class MarketplaceMapState(MarketplaceState):
         self.map_loaded = False
         self._close_card()
 
-    async def follow(self, filters: rules.Filters, view: str, user_id: uuid.UUID | None,
-                     reload_card: bool = False) -> bool:
-        """The points for ``filters`` in the map view (one service call); False on failure."""
-        if view != "map":
-            self.close()
+    async def follow(self, shown: Shown) -> bool:
+        """The points for the filters shown, in the map view (one service call); False on failure."""
+        if shown.page_load or shown.view != "map":
+            self._close()
+        if shown.view != "map":
             return True
+        filters, user_id = shown.filters, shown.user_id
         try:
             points = await run_blocking(map_service.map_points, filters, user_id)
         except Exception:  # noqa: BLE001 - shown as the marketplace's load failure
             log.exception("map query failed (%s)", filters.to_query())
-            self.close()
+            self._close()
             return False
         self.map_points = points.payload
         # Refit only when the set of leads changes (not for a sort or an unlock).
@@ -101,7 +103,7 @@ class MarketplaceMapState(MarketplaceState):
         self.map_loaded = True
         if self.map_selected and self.map_selected not in points.ids:
             self._close_card()
-        elif self.map_selected and reload_card:
+        elif self.map_selected and shown.unlocked:
             await self._reload_map_card(user_id)
         return True
 
