@@ -14,11 +14,11 @@ the pictures of the card it was opened for (``open_gallery``), nothing otherwise
 The filters are one ``core.marketplace.Filters`` value, the backend var
 ``_filters``: every control, chip and count the page shows is a computed var
 of it (``chosen``, ``sort``, ``page``, ``filter_chips``...). A change builds the
-new value once (``Filters.toggled`` and the like) and hands it to ``show``,
+new value once (``Filters.toggled`` and the like) and hands it to ``_apply``,
 which runs the one query for it, puts the answer in state and hands what it
 shows (``Shown``: the filters, the view, the user) to the substates'
-``follow``: the location and price inputs (``MarketplaceLocationState``,
-``states/marketplace_location.py``, which calls ``show`` with the filters it
+``_follow``: the location and price inputs (``MarketplaceLocationState``,
+``states/marketplace_location.py``, which calls ``_apply`` with the filters it
 wants) and the map (``MarketplaceMapState``, ``states/marketplace_map.py``,
 whose points load in the map view). This state never imports them.
 
@@ -200,7 +200,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
 
     # ----------------------------------------------------------------- helpers
 
-    def current_filters(self) -> rules.Filters:
+    def _current_filters(self) -> rules.Filters:
         """The filters shown (the substates read them here, never ``_filters``)."""
         return self._filters
 
@@ -211,7 +211,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         """A card of the grid's page, or the map's open card (unlock and View Images look here)."""
         card = self._card_of(lead_id)
         for sub in await self._substates() if card is None and self.view == "map" else ():
-            card = card or (sub.card_of(lead_id) if hasattr(sub, "card_of") else None)
+            card = card or (sub._open_card(lead_id) if hasattr(sub, "_open_card") else None)
         return card
 
     async def _query(self, user_id: uuid.UUID | None) -> bool:
@@ -274,15 +274,15 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
 
     async def _substates(self) -> list:
         """The substates that follow the filters shown (the map, the location inputs): each
-        has ``follow(Shown) -> bool`` and reads nothing else of this state."""
+        has ``_follow(Shown) -> bool`` and reads nothing else of this state."""
         return [await self.get_state(sub) for sub in sorted(type(self).get_substates(), key=lambda c: c.get_name())
-                if hasattr(sub, "follow")]
+                if hasattr(sub, "_follow")]
 
-    async def _follow(self, user_id: uuid.UUID | None, **how) -> bool:
+    async def _hand_over(self, user_id: uuid.UUID | None, **how) -> bool:
         shown = Shown(self._filters, self.view, user_id, **how)
-        return all([await sub.follow(shown) for sub in await self._substates()])
+        return all([await sub._follow(shown) for sub in await self._substates()])
 
-    async def show(self, filters: rules.Filters, scroll: bool = False, clear_messages: bool = False,
+    async def _apply(self, filters: rules.Filters, scroll: bool = False, clear_messages: bool = False,
                    page_load: bool = False) -> list:
         """Show ``filters``: the one query, the substates, the URL; the events to send back.
 
@@ -294,7 +294,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         self._filters = filters
         user_id = await self._current_user_id()
         ok = await self._query(user_id)
-        ok = await self._follow(user_id, clear_messages=clear_messages, page_load=page_load) and ok
+        ok = await self._hand_over(user_id, clear_messages=clear_messages, page_load=page_load) and ok
         self.loading = False
         self.loaded = True
         events = [self._sync_url(scroll=scroll)]
@@ -323,7 +323,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
             self.loaded = False
             self.loading = True
             yield
-        for event in await self.show(filters, clear_messages=True, page_load=True):
+        for event in await self._apply(filters, clear_messages=True, page_load=True):
             yield event
 
     @rx.event
@@ -340,13 +340,13 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
             return None
         if value not in {option for option, _ in spec.options}:
             return None
-        return await self.show(self._filters.toggled(group, value))
+        return await self._apply(self._filters.toggled(group, value))
 
     @rx.event
     async def set_sort(self, value: str):
         if not isinstance(value, str) or value not in rules.SORT_VALUES or value == self._filters.sort:
             return None
-        return await self.show(replace(self._filters, sort=value, page=1))
+        return await self._apply(replace(self._filters, sort=value, page=1))
 
     @rx.event
     async def set_page_size(self, value: str | list[str]):
@@ -356,7 +356,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         size = rules.parse_whole_number(value)
         if size is None or size not in rules.PAGE_SIZES or size == self._filters.page_size:
             return None
-        return await self.show(replace(self._filters, page_size=size, page=1))
+        return await self._apply(replace(self._filters, page_size=size, page=1))
 
     @rx.event
     async def go_to_page(self, number: int):
@@ -366,7 +366,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         number = max(1, min(wanted, self.pages))
         if number == self._filters.page:
             return None
-        return await self.show(replace(self._filters, page=number), scroll=True)
+        return await self._apply(replace(self._filters, page=number), scroll=True)
 
     @rx.event
     async def set_view(self, view: str | list[str]):
@@ -376,7 +376,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         if not isinstance(view, str) or view not in lead_map.VIEWS or view == self.view:
             return None
         self.view = view
-        return await self.show(replace(self._filters, page=1))
+        return await self._apply(replace(self._filters, page=1))
 
     @rx.event
     async def remove_filter(self, group: str, value: str = ""):
@@ -386,18 +386,18 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         if group == PRICE:
             if not self._filters.has_price:
                 return None
-            return await self.show(self._filters.with_price(None, None), clear_messages=True)
+            return await self._apply(self._filters.with_price(None, None), clear_messages=True)
         if group not in rules.FILTER_BY_FIELD or value not in getattr(self._filters, group):
             return None
-        return await self.show(self._filters.toggled(group, value), clear_messages=True)
+        return await self._apply(self._filters.toggled(group, value), clear_messages=True)
 
     @rx.event
     async def clear_filters(self):
-        return await self.show(self._filters.cleared(), clear_messages=True)
+        return await self._apply(self._filters.cleared(), clear_messages=True)
 
     @rx.event
     async def retry(self):
-        return await self.show(self._filters)
+        return await self._apply(self._filters)
 
     @rx.event
     async def open_gallery(self, lead_id: str):
@@ -478,4 +478,4 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
 
     async def _after_unlock(self, user_id: uuid.UUID | None) -> None:
         """After an unlock (or a refused one): the substates follow (the map's points and open card)."""
-        await self._follow(user_id, unlocked=True)
+        await self._hand_over(user_id, unlocked=True)

@@ -4,8 +4,8 @@
 
 The values live in the same ``core.marketplace.Filters`` as the other filters (and so
 in the URL, saved searches and the map): a handler reads the filters shown
-(``MarketplaceState.current_filters``), builds the new value and hands it to
-``MarketplaceState.show``, which hands what it shows back to ``follow`` (``Shown``:
+(``MarketplaceState._current_filters``), builds the new value and hands it to
+``MarketplaceState._apply``, which hands what it shows back to ``_follow`` (``Shown``:
 the price as applied, the city suggestions of the chosen states). An input is checked here with
 ``core.filter_values``: a bad value shows its message under the inputs and changes
 nothing; a minimum above the maximum applies neither end. Event arguments are
@@ -51,7 +51,7 @@ class MarketplaceLocationState(MarketplaceState):
         self.location_error = ""
         self.price_error = ""
 
-    async def follow(self, shown: Shown) -> bool:
+    async def _follow(self, shown: Shown) -> bool:
         """The filters shown: the price inputs show the range applied; the city suggestions
         follow the states (none without a state; a failure leaves none). A page load starts
         with nothing typed and the suggestions loaded afresh."""
@@ -80,15 +80,16 @@ class MarketplaceLocationState(MarketplaceState):
         if value is None:
             self.location_error = invalid
             return None
-        current = (await self.get_state(MarketplaceState)).current_filters()
+        current = (await self.get_state(MarketplaceState))._current_filters()
         chosen = getattr(current, group)
         if len(chosen) >= spec.limit and not any(v.lower() == value.lower() for v in chosen):
             self.location_error = messages.PLACES_LIMIT
             return None
         return current.with_value(group, value)
 
-    async def _show(self, filters: rules.Filters) -> list:
-        return await (await self.get_state(MarketplaceState)).show(filters, clear_messages=True)
+    async def _choose(self, filters: rules.Filters) -> list:
+        """Hand the marketplace the filters wanted: it shows them (and this state follows)."""
+        return await (await self.get_state(MarketplaceState))._apply(filters, clear_messages=True)
 
     # ------------------------------------------------------------------ events
 
@@ -112,7 +113,7 @@ class MarketplaceLocationState(MarketplaceState):
     async def add_state(self, value: str):
         """The State select: adds the chosen state (several may be chosen; chips remove them)."""
         filters = await self._add("states", _text(value), messages.STATE_INVALID)
-        return None if filters is None else await self._show(filters)
+        return None if filters is None else await self._choose(filters)
 
     async def _add_typed(self, group: str, key: str, form_data: dict | None, invalid: str):
         """A City or ZIP form's Add (or Enter): the typed value, added; the input empties."""
@@ -121,7 +122,7 @@ class MarketplaceLocationState(MarketplaceState):
         if filters is None:
             return None
         setattr(self, f"{key}_text", "")
-        return await self._show(filters)
+        return await self._choose(filters)
 
     @rx.event
     async def add_city(self, form_data: dict | None = None):
@@ -146,10 +147,10 @@ class MarketplaceLocationState(MarketplaceState):
         if low is not None and high is not None and low > high:
             self.price_error = messages.PRICE_MIN_ABOVE_MAX
             return None
-        current = (await self.get_state(MarketplaceState)).current_filters()
+        current = (await self.get_state(MarketplaceState))._current_filters()
         if (low, high) == (current.min_price, current.max_price):
             self.price_min_text = values.price_text(low)  # '$250,000' again
             self.price_max_text = values.price_text(high)
             self.price_error = ""
             return None
-        return await self._show(current.with_price(low, high))
+        return await self._choose(current.with_price(low, high))

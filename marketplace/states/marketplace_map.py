@@ -3,9 +3,9 @@
 
 ``MarketplaceState.view`` is 'grid' or 'map' and travels in the URL with the
 filters (``view=map``; the page and page size do not apply to the map). Its
-one input is explicit: ``MarketplaceState`` hands ``follow`` what it shows
+one input is explicit: ``MarketplaceState`` hands ``_follow`` what it shows
 (``Shown``: the filters, the view, the user; after an unlock, ``unlocked``), and
-its unlock asks ``card_of`` for the open card. In the map view ``map_points``
+its unlock asks ``_open_card`` for the open card. In the map view ``map_points``
 holds every lead matching the filters as the compact
 payload of ``core.lead_map`` (built by ``services.map.map_points``): a lead
 the user has not unlocked is at its ZIP code's centre and nowhere finer. A
@@ -70,7 +70,7 @@ class MarketplaceMapState(MarketplaceState):
             return CardView()
         return with_action(self._map_card, self.user_id != "", self.credits, self.subscribed, self.leads_remaining)
 
-    def card_of(self, lead_id: str) -> dict | None:
+    def _open_card(self, lead_id: str) -> dict | None:
         """The open card when it is ``lead_id``'s (the unlock and View Images look here)."""
         return self._map_card if self._map_card and self._map_card["id"] == lead_id else None
 
@@ -82,7 +82,7 @@ class MarketplaceMapState(MarketplaceState):
         self.map_loaded = False
         self._close_card()
 
-    async def follow(self, shown: Shown) -> bool:
+    async def _follow(self, shown: Shown) -> bool:
         """The points for the filters shown, in the map view (one service call); False on failure."""
         if shown.page_load or shown.view != "map":
             self._close()
