@@ -7,12 +7,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
-from urllib.parse import parse_qs, quote_plus, urlencode, urlparse
+from urllib.parse import parse_qs, urlencode
 
 from marketplace.core import filter_values as values
 from marketplace.core.holders import HELD_BAND_BOUNDS, HELD_BANDS, HELD_SORT, held_chip
-from marketplace.core.leads import LEAD_TYPES, LISTING_URL_KEYS, is_generated
+from marketplace.core.leads import LEAD_TYPES
+# Re-exported: the marketplace's pages and links as its callers have always read them.
+from marketplace.core.listing_links import KNOWN_LISTING_SITES, ListingLinks, external_links  # noqa: F401
 from marketplace.core.limits import MAX_PLACES
+from marketplace.core.paging import PAGE_WINDOW, pagination_window, parse_whole_number, total_pages  # noqa: F401
 from marketplace.core.sale_dates import AUCTION_SOON_TAG, PACIFIC, is_auction_soon
 from marketplace.messages import BANK_OWNED_LABEL, COUNTDOWN
 from marketplace.messages.holders import HELD_SORT_LABEL
@@ -20,7 +23,6 @@ from marketplace.messages.holders import HELD_SORT_LABEL
 REFRESH_HOUR = 8
 PAGE_SIZES = (20, 50, 100)
 DEFAULT_PAGE_SIZE = 20
-PAGE_WINDOW = 2
 # Pictures of the next page's first cards (two rows of the widest grid) that the browser
 # fetches while idle, so that Next page shows them without waiting; only once the user has
 # stayed on a page this long (someone paging quickly through never waits for them, and the
@@ -351,55 +353,11 @@ class Filters:
         )
 
 
-def parse_whole_number(value: object, limit: int = 1_000_000_000) -> int | None:
-    """A page number or size from an event: an int, a finite integral float or a
-    string of digits, within ``limit``; None for anything else (a dict, 'abc',
-    Infinity, NaN, 1e999, True)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        number = value
-    elif isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")) or not value.is_integer():
-            return None
-        number = int(value)
-    elif isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 12:
-        number = int(value.strip())
-    else:
-        return None
-    return number if -limit <= number <= limit else None
-
-
 def _int(text: str, default: int) -> int:
     try:
         return int(text)
     except (TypeError, ValueError):
         return default
-
-
-def total_pages(total: int, page_size: int) -> int:
-    return max(1, -(-total // page_size))
-
-
-def pagination_window(current: int, pages: int, window: int = PAGE_WINDOW) -> list[int | None]:
-    """First and last page, ``window`` pages either side of ``current``, None for an ellipsis.
-
-    >>> pagination_window(6, 12)
-    [1, None, 4, 5, 6, 7, 8, None, 12]
-    """
-    if pages <= 1:
-        return [1]
-    current = min(max(current, 1), pages)
-    shown = sorted({1, pages, *range(max(1, current - window), min(pages, current + window) + 1)})
-    result: list[int | None] = []
-    previous = 0
-    for number in shown:
-        if number - previous > 1:
-            # A gap of exactly one page shows that page rather than an ellipsis.
-            result.append(previous + 1 if number - previous == 2 else None)
-        result.append(number)
-        previous = number
-    return result
 
 
 def mask_address(address: str | None) -> str:
@@ -438,40 +396,3 @@ def usd(value: int | float | None) -> str:
 
 def percent(value: float | None) -> str:
     return "N/A" if value is None else f"{value:.1f}%"
-
-
-@dataclass(frozen=True)
-class ListingLinks:
-    listing: str
-    listing_label: str
-    maps: str
-    web: str
-
-
-KNOWN_LISTING_SITES = ("zillow.com", "redfin.com", "realtor.com", "trulia.com", "homes.com")
-
-
-def external_links(address: str, city: str, state: str, zip_code: str, raw_data: dict | None) -> ListingLinks:
-    """SPEC 2 /property: the listing from raw_data when it is on a known listing site,
-    otherwise a listing-site search; a maps search; a web search. A generated (demo)
-    lead has no listing: any URL its raw_data holds was made up, so it gets the search."""
-    full = f"{address}, {city}, {state} {zip_code}".strip()
-    listing = ""
-    for key in () if is_generated(raw_data) else LISTING_URL_KEYS:
-        url = (raw_data or {}).get(key)
-        if isinstance(url, str) and url.startswith("https://"):
-            host = (urlparse(url).hostname or "").lower()
-            if any(host == site or host.endswith("." + site) for site in KNOWN_LISTING_SITES):
-                listing = url
-                break
-    label = "View Listing"
-    if not listing:
-        listing = f"https://www.zillow.com/homes/{quote_plus(full)}_rb/"
-        label = "Search on Zillow"
-    return ListingLinks(
-        listing=listing,
-        listing_label=label,
-        maps=f"https://www.google.com/maps/search/?api=1&query={quote_plus(full)}",
-        web=f"https://www.google.com/search?q={quote_plus(full)}",
-    )
-

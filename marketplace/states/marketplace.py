@@ -1,53 +1,38 @@
 """/marketplace: filters, sorts and pages over all active leads, and unlocking.
 
-What reaches the browser is only the current page of cards, already formatted
-(display strings, flags, the card's action). The cards come from
-``services.marketplace.query_page``, which masks the address of every lead the
-signed-in user has not unlocked, so a locked lead's full address never leaves
-the server. The raw page lives in the backend var ``_page_cards``; the public
-``cards`` var adds each card's action (Login / View Details / Insufficient /
-Unlock) from ``core.unlock_quote.quote_unlock`` and is recomputed whenever the
-page, the sign-in or the credit balance changes (display values:
-``core.lead_cards``). The page has one View Images dialog: ``gallery`` holds
-the pictures of the card it was opened for (``open_gallery``), nothing otherwise.
+Only the current page of cards reaches the browser, formatted, from
+``services.marketplace.query_page``, which masks every address the user has not
+unlocked. The raw page is the backend var ``_page_cards``; ``cards`` adds each
+card's action (``core.unlock_quote`` via ``core.lead_cards``). One View Images
+dialog: ``gallery``, built only while open.
 
 The filters are one ``core.marketplace.Filters`` value, the backend var
-``_filters``: every control, chip and count the page shows is a computed var
-of it (``chosen``, ``sort``, ``page``, ``filter_chips``...). A change builds the
-new value once (``Filters.toggled`` and the like) and hands it to ``_apply``,
-which runs the one query for it, puts the answer in state and hands what it
-shows (``Shown``: the filters, the view, the user) to the substates'
-``_follow``: the location and price inputs (``MarketplaceLocationState``,
-``states/marketplace_location.py``, which calls ``_apply`` with the filters it
-wants) and the map (``MarketplaceMapState``, ``states/marketplace_map.py``,
-whose points load in the map view). This state never imports them.
+``_filters``; every control, chip and count is a computed var of it
+(``chosen``, ``sort``, ``page``, ``filter_chips``...). A change builds the new
+value once and hands it to ``_apply``: one ``query_page`` call, the answer in
+state, the URL (``history.replaceState``, with ``view=map`` for the map) and
+``Shown`` handed to the substates' ``_follow``: the location and price inputs
+(``states/marketplace_location.py``, which call ``_apply`` with the filters
+they want) and the map (``states/marketplace_map.py``). This state never
+imports them.
 
-The filter state lives in the URL query string (``Filters.to_query``): the
-page reads it on load and rewrites the address bar (``history.replaceState``)
-after every change, so any view can be bookmarked and shared. The Grid | Map
-switch travels with it (``view=map``).
-
-Every handler re-validates the session on the server (``_current_user_id``), and
-the database work runs off the event loop (``run_blocking``). Event arguments are
-checked for type before use: a hand-made event with junk is ignored.
+Every handler re-validates the session (``_current_user_id``); database work
+runs off the event loop (``run_blocking``); event arguments are checked for
+type: a hand-made event with junk is ignored.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import uuid
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime, timezone
 
 import reflex as rx
 
-from marketplace import routes
 from marketplace.core import lead_map
 from marketplace.core import marketplace as rules
 from marketplace.core import samples
-from marketplace.core.filter_values import price_range_label
-from marketplace.core.images import CARD_PICTURE_SIZES, card_picture
 from marketplace.core.lead_cards import CardView, GalleryView, card_data, gallery_view, with_action
 from marketplace.messages import (
     ERROR_TITLE,
@@ -55,43 +40,17 @@ from marketplace.messages import (
     SAMPLE_NOT_UNLOCKABLE,
     UNLOCK_AUTH_REQUIRED,
     UNLOCK_FAILED,
-    UNLOCK_SUCCESS,
-    UNLOCK_SUCCESS_SUBSCRIPTION,
     UNLOCK_SUCCESS_TITLE,
 )
 from marketplace.offloop import run_blocking
 from marketplace.services.marketplace import query_page
 from marketplace.services.unlocks import UnlockError, unlock_lead
 from marketplace.states.auth import AuthState, error_toast, success_toast
+from marketplace.states.marketplace_page import PRICE, Shown, filter_chips, page_script, unlock_message
 from marketplace.states.signed_in import signed_in
 from marketplace.states.unlock_confirm import UnlockConfirmVars
 
 log = logging.getLogger("marketplace.marketplace")
-
-PRICE = "price"  # the chip of the price range
-# Where the grid starts: page changes scroll back to it.
-RESULTS_ANCHOR = "lead-results"
-
-
-@dataclass(frozen=True)
-class Shown:
-    """What ``MarketplaceState`` hands its substates after each change: their only input from it."""
-
-    filters: rules.Filters
-    view: str
-    user_id: uuid.UUID | None
-    clear_messages: bool = False  # a location change, a chip removed, Clear All Filters, a page load
-    page_load: bool = False  # nothing typed or open survives
-    unlocked: bool = False  # after an unlock (or a refused one): an open card again
-
-
-def unlock_message(result) -> str:
-    """SPEC 8: 'Lead unlocked for N credits. M credits remaining.'; a subscription
-    unlock (no credits spent) says what it used instead."""
-    if result.purchase_type == "subscription":
-        left = result.subscription_leads_remaining or 0
-        return UNLOCK_SUCCESS_SUBSCRIPTION.format(left=left, s="" if left == 1 else "s")
-    return UNLOCK_SUCCESS.format(credits=result.credits_deducted, balance=result.remaining_credits)
 
 
 class MarketplaceState(UnlockConfirmVars, AuthState):
@@ -148,15 +107,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
 
     @rx.var
     def filter_chips(self) -> list[dict[str, str]]:
-        """One chip per active filter value, in the bar's order: {group, value, label, id}."""
-        chips = [{"group": spec.field, "value": v, "label": spec.chip(v)}
-                 for spec in rules.FILTERS for v in getattr(self._filters, spec.field)]
-        label = price_range_label(self._filters.min_price, self._filters.max_price)
-        if label:
-            chips.append({"group": PRICE, "value": "", "label": "Price " + label[0].lower() + label[1:]})
-        for chip in chips:
-            chip["id"] = f"chip-{chip['group']}-{chip['value'].replace(' ', '-')}".rstrip("-")
-        return chips
+        return filter_chips(self._filters)
 
     @rx.var
     def cards(self) -> list[CardView]:
@@ -224,8 +175,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
             self._show_samples(failed=True)
             return False
         self._filters = result.filters  # the page may have been clamped
-        self.total = result.total
-        self.pages = result.pages
+        self.total, self.pages = result.total, result.pages
         self.page_window = [n or 0 for n in rules.pagination_window(result.page, result.pages)]
         self.load_failed = False
         if result.total == 0 and filters.active_count == 0:
@@ -239,38 +189,17 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         return True
 
     def _show_samples(self, failed: bool) -> None:
-        self.load_failed = failed
-        self.showing_samples = True
-        self.total = 0
-        self.pages = 1
+        self.load_failed, self.showing_samples = failed, True
+        self.total, self.pages, self.page_window = 0, 1, [1]
         self._filters = replace(self._filters, page=1)
-        self.page_window = [1]
         self._page_cards = [card_data(lead, is_sample=True) for lead in samples.sample_leads()]
         self._next_pictures = []
         self.shown_query = self._filters.to_query()
 
     def _sync_url(self, scroll: bool = False):
-        """Rewrite the address bar with the filter query (no reload, no history entry).
-
-        After the new grid is painted: a same-document URL change costs the
-        browser a few milliseconds that the user would otherwise wait for."""
-        url = routes.marketplace_url(lead_map.with_view(self.shown_query, self.view))
-        script = ("requestAnimationFrame(() => setTimeout(() => window.history.replaceState("
-                  f"window.history.state, '', {json.dumps(url)}), 0));")
-        # Fetch (and so decode) the next page's first pictures once the user stays on this page and
-        # the browser is idle: the same candidates the cards will pick (sizes, srcset, src).
-        script += "clearTimeout(window.lvPrefetch);"
-        if self._next_pictures and self.view != "map":
-            pictures = json.dumps([card_picture(url) for url in self._next_pictures])
-            script += (f"window.lvPrefetch = setTimeout(() => (window.requestIdleCallback || setTimeout)(() =>"
-                       f" {{ window.lvNextPictures = {pictures}.map(([src, srcset]) => Object.assign(new Image(),"
-                       f" {{sizes: {json.dumps(CARD_PICTURE_SIZES)}, srcset, src}})); }}), {rules.PREFETCH_AFTER_MS});")
-        if scroll:
-            script += (
-                f"(() => {{ const el = document.getElementById({json.dumps(RESULTS_ANCHOR)});"
-                " if (el && el.getBoundingClientRect().top < 0) el.scrollIntoView({block: 'start'}); })();"
-            )
-        return rx.call_script(script)
+        """The address bar, the next page's pictures and the scroll (``page_script``)."""
+        next_pictures = self._next_pictures if self.view != "map" else []
+        return rx.call_script(page_script(lead_map.with_view(self.shown_query, self.view), next_pictures, scroll))
 
     async def _substates(self) -> list:
         """The substates that follow the filters shown (the map, the location inputs): each
@@ -284,19 +213,14 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
 
     async def _apply(self, filters: rules.Filters, scroll: bool = False, clear_messages: bool = False,
                    page_load: bool = False) -> list:
-        """Show ``filters``: the one query, the substates, the URL; the events to send back.
-
-        No intermediate "loading" delta: the query takes milliseconds, and an
-        extra round trip plus a re-render of the grid would double what the
-        user waits for. ``loading`` covers the first load ('Loading fresh
-        leads...' until the first page is there).
-        """
+        """Show ``filters``: the one query, the substates, the URL; the events to send back. No
+        "loading" delta (the query takes milliseconds; a round trip more would double the wait):
+        ``loading`` covers the first load only ('Loading fresh leads...')."""
         self._filters = filters
         user_id = await self._current_user_id()
         ok = await self._query(user_id)
         ok = await self._hand_over(user_id, clear_messages=clear_messages, page_load=page_load) and ok
-        self.loading = False
-        self.loaded = True
+        self.loading, self.loaded = False, True
         events = [self._sync_url(scroll=scroll)]
         if not ok:
             events.append(error_toast(*LEADS_LOAD_FAILED))
@@ -314,14 +238,11 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         self.view = lead_map.view_from_query(self.router.url.query)
         if self.view == "map":
             filters = replace(filters, page=1)  # the map shows every matching lead
-        self.unlocking_id = ""
-        self.gallery_id, self._gallery_card = "", {}
+        self.unlocking_id, self.gallery_id, self._gallery_card = "", "", {}
         self._take_confirmation()  # a reload does not bring back a confirmation left open
         self._tick_countdown()
-        if self.loaded:
-            # Back on the page in the same session: no stale grid while loading.
-            self.loaded = False
-            self.loading = True
+        if self.loaded:  # back on the page in the same session: no stale grid while loading
+            self.loaded, self.loading = False, True
             yield
         for event in await self._apply(filters, clear_messages=True, page_load=True):
             yield event
@@ -458,7 +379,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
                 # spent elsewhere): show its balance and cards again.
                 await self._load_user(user_id)
                 await self._query(user_id)
-                await self._after_unlock(user_id)
+                await self._hand_over(user_id, unlocked=True)  # the map's points and open card again
                 raise
             # The unlock is committed: say so at once. Nothing changed since the
             # 'Unlocking...' delta, so this message is the toast alone (a few hundred
@@ -471,11 +392,6 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
             # Reload the page: this card now carries its full address, and with
             # the "unlocked" tag the page itself may change.
             await self._query(user_id)
-            await self._after_unlock(user_id)  # the marker moves to the lead's own coordinates
+            await self._hand_over(user_id, unlocked=True)  # the marker moves to the lead's own coordinates
         finally:
             self.unlocking_id = ""
-
-
-    async def _after_unlock(self, user_id: uuid.UUID | None) -> None:
-        """After an unlock (or a refused one): the substates follow (the map's points and open card)."""
-        await self._hand_over(user_id, unlocked=True)

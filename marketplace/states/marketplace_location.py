@@ -23,7 +23,8 @@ from marketplace.core import filter_values as values
 from marketplace.core import marketplace as rules
 from marketplace.offloop import run_blocking
 from marketplace.services.marketplace import city_suggestions
-from marketplace.states.marketplace import MarketplaceState, Shown
+from marketplace.states.marketplace import MarketplaceState
+from marketplace.states.marketplace_page import Shown
 
 log = logging.getLogger("marketplace.marketplace")
 

@@ -32,7 +32,8 @@ from marketplace.messages import LEADS_LOAD_FAILED, MAP_LEAD_GONE
 from marketplace.offloop import run_blocking
 from marketplace.services import map as map_service
 from marketplace.states.auth import error_toast
-from marketplace.states.marketplace import MarketplaceState, Shown
+from marketplace.states.marketplace import MarketplaceState
+from marketplace.states.marketplace_page import Shown
 
 log = logging.getLogger("marketplace.map")
 
