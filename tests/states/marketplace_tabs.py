@@ -66,6 +66,7 @@ class Market(_Account):
     set_page_size, go_to_page, set_view = S.set_page_size.fn, S.go_to_page.fn, S.set_view.fn
     remove_filter, clear_filters, retry = S.remove_filter.fn, S.clear_filters.fn, S.retry.fn
     open_gallery, close_gallery = S.open_gallery.fn, S.close_gallery.fn
+    unlock, confirm_unlock, _unlock_now, _stop_asking = S.unlock.fn, S.confirm_unlock.fn, S._unlock_now, S._stop_asking
     chosen, sort, page = _var(S, "chosen"), _var(S, "sort"), _var(S, "page")
     has_price, active_filter_count = _var(S, "has_price"), _var(S, "active_filter_count")
     filter_chips, range_label = _var(S, "filter_chips"), _var(S, "range_label")
@@ -85,6 +86,9 @@ class Market(_Account):
     async def _current_user_id(self):
         self.resolved += 1
         return self.user
+
+    async def _load_user(self, user_id):
+        return True
 
     async def _substates(self) -> list:
         return [self.location, self.map]

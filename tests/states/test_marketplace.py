@@ -152,3 +152,48 @@ def test_the_url_holds_every_filter_of_the_registry(service):
     drain(tab.load())
     assert dataclasses.asdict(service.calls[0][0]) == dataclasses.asdict(Filters.from_query(query))
     assert tab.shown_query == query and len(tab.filter_chips) == len(rules.FILTERS)
+
+
+@pytest.fixture
+def unlocks(monkeypatch):
+    """``unlock_lead`` answering a credit unlock; the confirmation preference: never ask."""
+    from datetime import datetime, timezone
+
+    from marketplace.core.unlock_confirm import ConfirmPreference
+    from marketplace.services import unlock_prefs
+    from marketplace.services.unlocks import UnlockResult
+
+    monkeypatch.setattr(unlock_prefs, "get_preference", Calls(lambda user: ConfirmPreference(enabled=False)))
+    unlock = Calls(lambda user, lead_id: UnlockResult(lead_id=uuid.UUID(lead_id), credits_deducted=10,
+                                                      remaining_credits=90, purchase_type="credits",
+                                                      unlocked_at=datetime.now(timezone.utc)))
+    monkeypatch.setattr(state_module, "unlock_lead", unlock)
+    return unlock
+
+
+def test_an_unlock_is_refused_signed_out_for_junk_and_for_samples(service, unlocks):
+    from marketplace.messages import UNLOCK_AUTH_REQUIRED
+
+    tab = Market()
+    drain(tab.load())
+    assert UNLOCK_AUTH_REQUIRED[1] in str(drain(tab.unlock(tab._page_cards[0]["id"])))
+    tab = Market(uuid.uuid4(), credits=100)
+    drain(tab.load())
+    for junk in ("", "x" * 65, 7, None):
+        assert drain(tab.unlock(junk)) == []
+    from marketplace.core.samples import SAMPLE_PREFIX
+    from marketplace.messages import SAMPLE_NOT_UNLOCKABLE
+
+    assert SAMPLE_NOT_UNLOCKABLE in str(drain(tab.unlock(SAMPLE_PREFIX + "1")))
+    assert unlocks.calls == [] and tab.unlocking_id == "" and tab.credits == 100
+
+
+def test_an_unlock_calls_the_service_once_and_shows_the_new_balance(service, unlocks):
+    me = uuid.uuid4()
+    tab = Market(me, credits=100)
+    drain(tab.load())
+    lead_id = tab._page_cards[0]["id"]
+    updates = drain(tab.unlock(lead_id))
+    assert unlocks.calls == [(me, lead_id)] and tab.credits == 90 and tab.unlocking_id == ""
+    assert "Lead unlocked for 10 credits. 90 credits remaining." in str(updates)
+    assert len(service.calls) == 2  # the page again: the card now carries its full address

@@ -99,3 +99,25 @@ def test_the_open_card_is_the_unlocks_and_the_galleries_in_the_map_view(services
     assert tab.gallery_id == LEAD and tab.gallery.id == LEAD
     drain(tab.load())  # a page load closes the card
     assert tab.map.map_selected == "" and run(tab._any_card(LEAD)) is None
+
+
+def test_an_unlock_on_the_map_reloads_its_points_and_open_card(services, monkeypatch):
+    from datetime import datetime, timezone
+
+    from marketplace.core.unlock_confirm import ConfirmPreference
+    from marketplace.services import unlock_prefs
+    from marketplace.services.unlocks import UnlockResult
+
+    _query, points, card = services
+    monkeypatch.setattr(unlock_prefs, "get_preference", Calls(lambda user: ConfirmPreference(enabled=False)))
+    unlock = Calls(lambda user, lead_id: UnlockResult(lead_id=uuid.UUID(lead_id), credits_deducted=10,
+                                                      remaining_credits=90, purchase_type="credits",
+                                                      unlocked_at=datetime.now(timezone.utc)))
+    monkeypatch.setattr(state_module, "unlock_lead", unlock)
+    me = uuid.uuid4()
+    tab = Market(me, credits=100, query="view=map")
+    drain(tab.load())
+    run(tab.map.open_map_lead(TOKEN))
+    drain(tab.unlock(LEAD))  # the map's card, not on the grid's page
+    assert unlock.calls == [(me, LEAD)] and len(points.calls) == 2 and len(card.calls) == 2
+    assert tab.map.map_selected == TOKEN and tab.credits == 90
