@@ -1,5 +1,7 @@
-"""Marketplace rules (SPEC sections 2, 4, 5 and 9): masking, filters, sorts,
-pagination, the refresh countdown and money formatting. Pure functions only.
+"""Marketplace rules (SPEC sections 2, 4, 5 and 9): the filter registry (``FILTERS``, one
+``FilterSpec`` row per filter) and the ``Filters`` value, sorts, masking, the refresh
+countdown and money formatting. Pure functions only (pages: ``core.paging``; a lead's
+outside links: ``core.listing_links``).
 """
 
 from __future__ import annotations
@@ -168,8 +170,9 @@ class FilterSpec:
 
     What it matches is either ``column`` (the value is the lead's column, compared after
     ``fold``; ``any_case``: the column lower-cased in SQL) or ``matches`` (each option's
-    ``Match``); ``facet``: ``lead_facets``' column holding the option values. ``place``: alert matching checks it
-    against the leads' place cells (services.alerts)."""
+    ``Match``); ``facet``: ``lead_facets``' column holding the option values. ``place``: alert
+    matching checks it against the leads' place cells (services.alerts). Adding a filter is a
+    ``Filters`` field, a row here and its control (views/marketplace_filters.py)."""
 
     field: str
     key: str
@@ -199,13 +202,9 @@ class FilterSpec:
         return {option for option, match in self.matches.items() if holds(match, lead, today)}
 
 
-def _one_of(options) -> Callable[[object], str | None]:
-    allowed = frozenset(options)
-    return lambda value: value if isinstance(value, str) and value in allowed else None
-
-
 def _option_of(options) -> Callable[[object], str | None]:
-    return _one_of(value for value, _ in options)
+    allowed = frozenset(value for value, _ in options)
+    return lambda value: value if isinstance(value, str) and value in allowed else None
 
 
 def _labelled(options, prefix: str = "") -> Callable[[str], str]:
@@ -228,8 +227,9 @@ ROI_MATCHES = {**{band: Match("bounds", "roi", bounds) for band, bounds in ROI_B
                "unknown": Match("no_figure", "roi")}
 HELD_MATCHES = {band: Match("bounds", "unlock_count", (low, True, high, True))
                 for band, (low, high) in HELD_BAND_BOUNDS.items()}
+LEAD_TYPE_CHOICES = tuple((v, v) for v in LEAD_TYPE_OPTIONS)
 FILTERS = (
-    FilterSpec("lead_types", "type", _one_of(LEAD_TYPE_OPTIONS), str, tuple((v, v) for v in LEAD_TYPE_OPTIONS),
+    FilterSpec("lead_types", "type", _option_of(LEAD_TYPE_CHOICES), str, LEAD_TYPE_CHOICES,
                column="lead_type", facet="lead_type"),
     FilterSpec("roi_ranges", "roi", _option_of(ROI_BANDS), _labelled(ROI_BANDS, "ROI "), ROI_BANDS,
                facet="roi_band", matches=ROI_MATCHES),
