@@ -1,27 +1,30 @@
-"""Marketplace rules (SPEC sections 2, 4, 5 and 9): masking, filters, sorts,
-pagination, the refresh countdown and money formatting. Pure functions only.
+"""Marketplace rules (SPEC sections 2, 4, 5 and 9): the filter registry (``FILTERS``, one
+``FilterSpec`` row per filter) and the ``Filters`` value, sorts, masking, the refresh
+countdown and money formatting. Pure functions only (pages: ``core.paging``; a lead's
+outside links: ``core.listing_links``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
-from urllib.parse import parse_qs, quote_plus, urlencode, urlparse
-from zoneinfo import ZoneInfo
+from datetime import date, datetime, timedelta
+from urllib.parse import parse_qs, urlencode
 
 from marketplace.core import filter_values as values
-from marketplace.core.holders import HELD_BANDS, HELD_SORT
-from marketplace.core.leads import LEAD_TYPES, LISTING_URL_KEYS, is_generated
+from marketplace.core.holders import HELD_BAND_BOUNDS, HELD_BANDS, HELD_SORT, held_chip
+from marketplace.core.leads import LEAD_TYPES
+# Re-exported: the marketplace's pages and links as its callers have always read them.
+from marketplace.core.listing_links import KNOWN_LISTING_SITES, ListingLinks, external_links  # noqa: F401
 from marketplace.core.limits import MAX_PLACES
+from marketplace.core.paging import PAGE_WINDOW, pagination_window, parse_whole_number, total_pages  # noqa: F401
+from marketplace.core.sale_dates import AUCTION_SOON_TAG, PACIFIC, is_auction_soon
 from marketplace.messages import BANK_OWNED_LABEL, COUNTDOWN
 from marketplace.messages.holders import HELD_SORT_LABEL
 
-PACIFIC = ZoneInfo("America/Los_Angeles")
 REFRESH_HOUR = 8
 PAGE_SIZES = (20, 50, 100)
 DEFAULT_PAGE_SIZE = 20
-PAGE_WINDOW = 2
 # Pictures of the next page's first cards (two rows of the widest grid) that the browser
 # fetches while idle, so that Next page shows them without waiting; only once the user has
 # stayed on a page this long (someone paging quickly through never waits for them, and the
@@ -57,9 +60,6 @@ TAGS = (
     ("out_of_state", "Out-of-state owner"),
     ("bank_owned", BANK_OWNED_LABEL),
 )
-# Tags ``lead_facets`` has no column for: counted over ``leads`` (services.marketplace). "Auction Soon"
-# depends on today's date (core.sale_dates), which a facet recount once a refresh cannot follow.
-LEAD_ONLY_TAGS = frozenset({"unlocked", "two_signals", "absentee", "out_of_state", "bank_owned", "auction_soon"})
 SORTS = (
     ("roi_desc", "Highest ROI"),
     ("newest", "Newest"),
@@ -118,37 +118,139 @@ def size_band(sqft: int | None) -> str | None:
 
 
 @dataclass(frozen=True)
-class Group:
-    """A set-wise filter group: a Filters field, its URL key (repeatable), the cleaner of one value
-    (None: dropped), at most ``limit`` values, and whether a URL value may list several with commas.
+class Match:
+    """A predicate over one lead's columns, declared here and applied twice: as SQL by
+    ``services.marketplace`` (over ``leads``, or ``lead_facets`` when it has the columns) and
+    on a lead's own values by ``holds`` (new-lead alerts). ``op``: 'true' (the flag is set;
+    NULL, unknown, never matches), 'eq' / 'at_least' ``value``, 'bounds' (``value``:
+    (lower, inclusive, upper, inclusive)), 'no_figure' (NULL or 0), 'sale_soon' (a sale date
+    within core.sale_dates' window of today), 'unlocked' (the viewer holds the lead; a new
+    lead is held by nobody)."""
 
-    Adding a dimension is a field of Filters, a row of GROUPS, its SQL condition
-    (``services.marketplace``) and its facet (``core.saved_searches.lead_facets``)."""
+    op: str
+    column: str = ""
+    value: object = None
+
+
+# The columns ``lead_facets`` has beside its count: a filter only on these is counted there.
+FACET_COLUMNS = frozenset({"lead_type", "roi_band", "size_band", "is_new", "is_high_roi"})
+
+
+def facet_match(match: Match) -> bool:
+    """Whether ``lead_facets`` answers ``match`` as ``leads`` would (a fact of its columns)."""
+    return match.op in ("true", "eq") and match.column in FACET_COLUMNS
+
+
+def holds(match: Match, lead: Mapping[str, object], today: date | None) -> bool:
+    """``match`` on a lead's values (a mapping of its columns), as the SQL decides it."""
+    value = lead.get(match.column) if match.column else None
+    if match.op == "true":
+        return value is True
+    if match.op == "eq":
+        return value == match.value
+    if match.op == "at_least":
+        return (value or 0) >= match.value
+    if match.op == "bounds":
+        return value is not None and in_bounds(value, match.value)
+    if match.op == "no_figure":
+        return value is None or value == 0
+    if match.op == "sale_soon":
+        return today is not None and is_auction_soon(value, today)
+    return False  # 'unlocked': nobody holds a lead an alert announces
+
+
+@dataclass(frozen=True)
+class FilterSpec:
+    """One marketplace filter: everything about it is this row.
+
+    ``field`` of ``Filters``; ``key`` in the URL (repeatable), in saved-search criteria and in
+    element ids; ``options`` the checkboxes (value, label), None for typed values; ``clean`` one
+    value (None: dropped); ``chip`` how its chip reads; at most ``limit`` values; ``commas``
+    whether a URL value may list several. Options OR within a filter, filters AND.
+
+    What it matches is either ``column`` (the value is the lead's column, compared after
+    ``fold``; ``any_case``: the column lower-cased in SQL) or ``matches`` (each option's
+    ``Match``); ``facet``: ``lead_facets``' column holding the option values. ``place``: alert
+    matching checks it against the leads' place cells (services.alerts). Adding a filter is a
+    ``Filters`` field, a row here and its control (views/marketplace_filters.py)."""
 
     field: str
     key: str
     clean: Callable[[object], str | None]
+    chip: Callable[[str], str]
+    options: tuple[tuple[str, str], ...] | None = None
     limit: int = 50
     commas: bool = True
+    column: str = ""
+    fold: Callable[[str], str] = str
+    any_case: bool = False
+    facet: str = ""
+    matches: Mapping[str, Match] | None = None
+    place: bool = False
+
+    def countable_from_facets(self, values: tuple[str, ...]) -> bool:
+        """Whether ``lead_facets`` can count these values of this filter: ``facet`` holds them,
+        or each value's ``Match`` reads only its columns."""
+        return bool(self.facet) or (self.matches is not None and all(
+            facet_match(self.matches[value]) for value in values))
+
+    def offered(self, lead: Mapping[str, object], today: date | None) -> set[str]:
+        """The values of this filter a lead offers to the alert criteria."""
+        if self.column:
+            value = lead.get(self.column)
+            return {self.fold(value)} if value else set()
+        return {option for option, match in self.matches.items() if holds(match, lead, today)}
 
 
-def _one_of(options) -> Callable[[object], str | None]:
-    allowed = frozenset(options)
+def _option_of(options) -> Callable[[object], str | None]:
+    allowed = frozenset(value for value, _ in options)
     return lambda value: value if isinstance(value, str) and value in allowed else None
 
 
-GROUPS = (
-    Group("lead_types", "type", _one_of(LEAD_TYPE_OPTIONS)),
-    Group("roi_ranges", "roi", _one_of(v for v, _ in ROI_BANDS)),
-    Group("sizes", "size", _one_of(v for v, _ in SIZE_BANDS)),
-    Group("tags", "tag", _one_of(v for v, _ in TAGS)),
-    Group("states", "state", values.clean_state),
-    Group("cities", "city", values.clean_city, MAX_PLACES, commas=False),
-    Group("zips", "zip", values.clean_zip, MAX_PLACES),
+def _labelled(options, prefix: str = "") -> Callable[[str], str]:
+    labels = dict(options)
+    return lambda value: prefix + labels.get(value, value)
+
+
+TAG_MATCHES = {
+    "new": Match("true", "is_new"),
+    "high_roi": Match("true", "is_high_roi"),
+    "vacant": Match("eq", "lead_type", "Vacancy"),
+    AUCTION_SOON_TAG: Match("sale_soon", "sale_date"),
+    "unlocked": Match("unlocked"),
+    "two_signals": Match("at_least", "signal_count", 2),
+    "absentee": Match("true", "absentee_owner"),
+    "out_of_state": Match("true", "out_of_state_owner"),
+    "bank_owned": Match("true", "bank_owned"),
+}
+ROI_MATCHES = {**{band: Match("bounds", "roi", bounds) for band, bounds in ROI_BAND_BOUNDS.items()},
+               "unknown": Match("no_figure", "roi")}
+HELD_MATCHES = {band: Match("bounds", "unlock_count", (low, True, high, True))
+                for band, (low, high) in HELD_BAND_BOUNDS.items()}
+LEAD_TYPE_CHOICES = tuple((v, v) for v in LEAD_TYPE_OPTIONS)
+FILTERS = (
+    FilterSpec("lead_types", "type", _option_of(LEAD_TYPE_CHOICES), str, LEAD_TYPE_CHOICES,
+               column="lead_type", facet="lead_type"),
+    FilterSpec("roi_ranges", "roi", _option_of(ROI_BANDS), _labelled(ROI_BANDS, "ROI "), ROI_BANDS,
+               facet="roi_band", matches=ROI_MATCHES),
+    FilterSpec("sizes", "size", _option_of(SIZE_BANDS), _labelled(SIZE_BANDS), SIZE_BANDS, facet="size_band",
+               matches={band: Match("bounds", "square_footage", b) for band, b in SIZE_BAND_BOUNDS.items()}),
+    FilterSpec("tags", "tag", _option_of(TAGS), _labelled(TAGS), TAGS, matches=TAG_MATCHES),
+    FilterSpec("states", "state", values.clean_state, _labelled(values.STATE_NAMES.items()),
+               column="state", place=True),
+    FilterSpec("cities", "city", values.clean_city, str, limit=MAX_PLACES, commas=False,
+               column="city", fold=values.city_key, any_case=True, place=True),
+    FilterSpec("zips", "zip", values.clean_zip, "ZIP {}".format, limit=MAX_PLACES,
+               column="zip_code", fold=lambda zip_code: zip_code[:5], place=True),
     # How many investors hold the lead (core.holders): 'held=none' for leads nobody has unlocked yet.
-    Group("held", "held", _one_of(v for v, _ in HELD_BANDS), len(HELD_BANDS)),
+    FilterSpec("held", "held", _option_of(HELD_BANDS), held_chip, HELD_BANDS, len(HELD_BANDS),
+               matches=HELD_MATCHES),
 )
-GROUP_BY_FIELD = {group.field: group for group in GROUPS}
+FILTER_BY_FIELD = {spec.field: spec for spec in FILTERS}
+# Tags ``lead_facets`` cannot count (counted over ``leads``): the user's own, the public-record
+# flags, and "Auction Soon", which depends on today's date.
+LEAD_ONLY_TAGS = frozenset(tag for tag, match in TAG_MATCHES.items() if not facet_match(match))
+SORT_VALUES = frozenset(value for value, _ in SORTS)
 PRICE_KEYS = ("min_price", "max_price")  # the asking-price range: whole dollars, both ends included
 
 
@@ -181,12 +283,12 @@ class Filters:
 
     @property
     def active_count(self) -> int:
-        return sum(len(getattr(self, group.field)) for group in GROUPS) + (1 if self.has_price else 0)
+        return sum(len(getattr(self, group.field)) for group in FILTERS) + (1 if self.has_price else 0)
 
     def toggled(self, group: str, value: str) -> Filters:
         """Add or remove one option; any filter change goes back to page 1. A value the group
         does not accept, or one past its limit, changes nothing but the page."""
-        spec = GROUP_BY_FIELD[group]
+        spec = FILTER_BY_FIELD[group]
         current = getattr(self, group)
         if any(_same(v, value) for v in current):
             return replace(self, **{group: tuple(v for v in current if not _same(v, value))}, page=1)
@@ -209,7 +311,7 @@ class Filters:
     def to_query(self) -> str:
         """The URL query string (only non-default values), for bookmarking and sharing."""
         params: list[tuple[str, str]] = []
-        for group in GROUPS:
+        for group in FILTERS:
             params.extend((group.key, v) for v in getattr(self, group.field))
         params.extend((key, str(getattr(self, key))) for key in PRICE_KEYS if getattr(self, key) is not None)
         if self.sort != DEFAULT_SORT:
@@ -227,7 +329,7 @@ class Filters:
         params = parse_qs(query) if isinstance(query, str) else {k: v if isinstance(v, list) else [v]
                                                                     for k, v in query.items()}
 
-        def pick(group: Group) -> tuple[str, ...]:
+        def pick(group: FilterSpec) -> tuple[str, ...]:
             seen: list[str] = []
             for raw in params.get(group.key, []):
                 for value in (str(raw).split(",") if group.commas else [str(raw)]):
@@ -242,7 +344,7 @@ class Filters:
         sort = (params.get("sort") or [DEFAULT_SORT])[0]
         page_size = _int((params.get("per_page") or [""])[0], DEFAULT_PAGE_SIZE)
         return cls(
-            **{group.field: pick(group) for group in GROUPS},
+            **{group.field: pick(group) for group in FILTERS},
             min_price=low,
             max_price=high,
             sort=sort if sort in {v for v, _ in SORTS} else DEFAULT_SORT,
@@ -251,55 +353,11 @@ class Filters:
         )
 
 
-def parse_whole_number(value: object, limit: int = 1_000_000_000) -> int | None:
-    """A page number or size from an event: an int, a finite integral float or a
-    string of digits, within ``limit``; None for anything else (a dict, 'abc',
-    Infinity, NaN, 1e999, True)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        number = value
-    elif isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")) or not value.is_integer():
-            return None
-        number = int(value)
-    elif isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 12:
-        number = int(value.strip())
-    else:
-        return None
-    return number if -limit <= number <= limit else None
-
-
 def _int(text: str, default: int) -> int:
     try:
         return int(text)
     except (TypeError, ValueError):
         return default
-
-
-def total_pages(total: int, page_size: int) -> int:
-    return max(1, -(-total // page_size))
-
-
-def pagination_window(current: int, pages: int, window: int = PAGE_WINDOW) -> list[int | None]:
-    """First and last page, ``window`` pages either side of ``current``, None for an ellipsis.
-
-    >>> pagination_window(6, 12)
-    [1, None, 4, 5, 6, 7, 8, None, 12]
-    """
-    if pages <= 1:
-        return [1]
-    current = min(max(current, 1), pages)
-    shown = sorted({1, pages, *range(max(1, current - window), min(pages, current + window) + 1)})
-    result: list[int | None] = []
-    previous = 0
-    for number in shown:
-        if number - previous > 1:
-            # A gap of exactly one page shows that page rather than an ellipsis.
-            result.append(previous + 1 if number - previous == 2 else None)
-        result.append(number)
-        previous = number
-    return result
 
 
 def mask_address(address: str | None) -> str:
@@ -338,40 +396,3 @@ def usd(value: int | float | None) -> str:
 
 def percent(value: float | None) -> str:
     return "N/A" if value is None else f"{value:.1f}%"
-
-
-@dataclass(frozen=True)
-class ListingLinks:
-    listing: str
-    listing_label: str
-    maps: str
-    web: str
-
-
-KNOWN_LISTING_SITES = ("zillow.com", "redfin.com", "realtor.com", "trulia.com", "homes.com")
-
-
-def external_links(address: str, city: str, state: str, zip_code: str, raw_data: dict | None) -> ListingLinks:
-    """SPEC 2 /property: the listing from raw_data when it is on a known listing site,
-    otherwise a listing-site search; a maps search; a web search. A generated (demo)
-    lead has no listing: any URL its raw_data holds was made up, so it gets the search."""
-    full = f"{address}, {city}, {state} {zip_code}".strip()
-    listing = ""
-    for key in () if is_generated(raw_data) else LISTING_URL_KEYS:
-        url = (raw_data or {}).get(key)
-        if isinstance(url, str) and url.startswith("https://"):
-            host = (urlparse(url).hostname or "").lower()
-            if any(host == site or host.endswith("." + site) for site in KNOWN_LISTING_SITES):
-                listing = url
-                break
-    label = "View Listing"
-    if not listing:
-        listing = f"https://www.zillow.com/homes/{quote_plus(full)}_rb/"
-        label = "Search on Zillow"
-    return ListingLinks(
-        listing=listing,
-        listing_label=label,
-        maps=f"https://www.google.com/maps/search/?api=1&query={quote_plus(full)}",
-        web=f"https://www.google.com/search?q={quote_plus(full)}",
-    )
-

@@ -18,13 +18,14 @@ from __future__ import annotations
 import random
 from datetime import date, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from marketplace.core.leads import is_generated
-from marketplace.core.marketplace import PACIFIC
 from marketplace.core.times import format_date
 from marketplace.messages import sale_dates as text
 
 AUCTION_SOON_DAYS = 30
+PACIFIC = ZoneInfo("America/Los_Angeles")  # the app's zone: the 8:00 AM Pacific refresh (SPEC 2)
 AUCTION_SOON_TAG = "auction_soon"
 # The generator's leads that get a demo sale date, and how far ahead of their making it falls.
 DATED_DEMO_TYPES = ("Auction", "Pre-Foreclosure")

@@ -23,11 +23,10 @@ from functools import cached_property
 
 from marketplace import messages, routes
 from marketplace.core import marketplace as rules
-from marketplace.core import sale_dates
 from marketplace.core.address_display import display_city, display_street
 from marketplace.core.errors import UserError
 from marketplace.core.filter_values import city_key, price_range_label
-from marketplace.core.holders import held_band, held_chip
+from marketplace.core.holders import held_chip
 from marketplace.core.limits import MAX_SAVED_SEARCHES, SAVED_SEARCH_NAME_MAX_LENGTH
 from marketplace.core.pricing import unlock_cost
 
@@ -36,14 +35,11 @@ DIGEST_MAX_MATCHES = 20  # lead lines in one digest e-mail
 NOTIFICATION_LEAD_IDS = 20  # lead ids kept with a notification
 # Criteria groups: the marketplace's set-wise groups by URL key (type, roi, size, tag, state, city, zip);
 # the asking-price range is the group PRICE, kept as the search's min_price/max_price columns.
-GROUPS = tuple(group.key for group in rules.GROUPS)
-_GROUP_FIELDS = {group.key: group.field for group in rules.GROUPS}
+GROUPS = tuple(spec.key for spec in rules.FILTERS)
+_GROUP_FIELDS = {spec.key: spec.field for spec in rules.FILTERS}
 PRICE = "price"
 # Groups whose facet a lead offers only when some search asks for its value (services.alerts).
-PLACE_GROUPS = ("state", "city", "zip")
-# Tags that are facts of the lead (the "unlocked" tag depends on the user: a new lead matches it never;
-# "Auction Soon" is its sale date against today, core.sale_dates).
-TAG_LEAD_TYPES = {"vacant": "Vacancy"}
+PLACE_GROUPS = tuple(spec.key for spec in rules.FILTERS if spec.place)
 
 
 # --------------------------------------------------------------------------- names and queries
@@ -102,31 +98,24 @@ def lead_facets(lead_type: str, roi: float | None, square_footage: int | None, i
                 out_of_state_owner: bool | None = None, sale_date: date | None = None,
                 today: date | None = None, unlock_count: int = 0,
                 bank_owned: bool | None = None) -> frozenset[tuple[str, str]]:
-    """The (group, value) pairs a lead offers to the criteria (a lead of unknown size offers no size;
-    a public-record lead its '2+ signals', 'Absentee owner' and 'Out-of-state owner' tags; a lead whose
-    ``sale_date`` is within 30 days of ``today`` 'Auction Soon', ``core.sale_dates``; how many investors
-    hold it when the alert goes out, ``core.holders``: a new lead is held by nobody yet)."""
-    values = {("type", lead_type), ("roi", rules.roi_band(roi)), ("held", held_band(unlock_count))}
-    size = rules.size_band(square_footage)
-    if size:
-        values.add(("size", size))
-    if is_new:
-        values.add(("tag", "new"))
-    if is_high_roi:
-        values.add(("tag", "high_roi"))
-    values.update(("tag", tag) for tag, kind in TAG_LEAD_TYPES.items() if kind == lead_type)
-    if today is not None and sale_dates.is_auction_soon(sale_date, today):
-        values.add(("tag", sale_dates.AUCTION_SOON_TAG))
-    values.update(("tag", tag) for tag, flag in (("two_signals", (signal_count or 0) >= 2),
-                                                 ("absentee", absentee_owner),
-                                                 ("out_of_state", out_of_state_owner),
-                                                 ("bank_owned", bank_owned)) if flag is True)
-    return frozenset(values)
+    """The (group, value) pairs a lead offers to the criteria: each filter's values that hold for
+    it (``core.marketplace.FILTERS``; a lead of unknown size offers no size, 'Auction Soon' needs
+    ``today``, a new lead is held by nobody yet and never 'Unlocked'). Places: ``place_facets``."""
+    lead = {"lead_type": lead_type, "roi": roi, "square_footage": square_footage, "is_new": is_new,
+            "is_high_roi": is_high_roi, "signal_count": signal_count, "absentee_owner": absentee_owner,
+            "out_of_state_owner": out_of_state_owner, "sale_date": sale_date, "unlock_count": unlock_count or 0,
+            "bank_owned": bank_owned}
+    return _offered(lead, today, place=False)
+
+
+def _offered(lead: dict, today: date | None, place: bool) -> frozenset[tuple[str, str]]:
+    return frozenset((spec.key, value) for spec in rules.FILTERS if spec.place == place
+                     for value in spec.offered(lead, today))
 
 
 def place_facets(state: str, city: str, zip_code: str) -> frozenset[tuple[str, str]]:
     """The location pairs a lead offers: its state, its city (lower case) and its five-digit ZIP."""
-    return frozenset({("state", state), ("city", city_key(city)), ("zip", (zip_code or "")[:5])})
+    return _offered({"state": state, "city": city, "zip_code": zip_code}, None, place=True)
 
 
 def price_matches(filters: rules.Filters, asking_price: int | None) -> bool:

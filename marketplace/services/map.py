@@ -32,7 +32,7 @@ from marketplace.services.marketplace import (
 )
 
 
-def _points_statement(filters: rules.Filters, user_id: uuid.UUID | None, limit: int):
+def _points_statement(filters: rules.Filters, user_id: uuid.UUID | None, limit: int, conditions: list):
     if user_id is None:
         columns = (leads_t.c.id, leads_t.c.zip_code, sa.null().label("latitude"), sa.null().label("longitude"),
                    sa.false().label("unlocked"))
@@ -50,7 +50,7 @@ def _points_statement(filters: rules.Filters, user_id: uuid.UUID | None, limit: 
     return (
         sa.select(*columns)
         .select_from(source)
-        .where(*_lead_conditions(filters, user_id))
+        .where(*conditions)
         .order_by(*SORT_ORDER[filters.sort])
         .limit(limit + 1)
     )
@@ -62,9 +62,10 @@ def map_points(filters: rules.Filters, user_id: uuid.UUID | None = None, databas
     matter), placed for ``user_id`` (None: a visitor, every lead locked). At most
     ``limit`` leads, the first ones in the filters' sort; ``matched`` counts all."""
     with get_engine(database_url).connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-        rows = conn.execute(_points_statement(filters, user_id, limit)).all()
+        conditions = _lead_conditions(filters, user_id)  # once: the points and, past the cap, the count
+        rows = conn.execute(_points_statement(filters, user_id, limit, conditions)).all()
         capped = len(rows) > limit
-        matched = count_leads(conn, filters, user_id) if capped else None
+        matched = count_leads(conn, filters, user_id, conditions) if capped else None
     return lead_map.build_points(rows[:limit], matched=matched, capped=capped)
 
 

@@ -23,7 +23,7 @@ from sqlalchemy.engine import Connection
 from marketplace.core import marketplace as rules
 from marketplace.core import sale_dates
 from marketplace.core.filter_values import CITY_SUGGESTIONS, city_key
-from marketplace.core.holders import HELD_BAND_BOUNDS, HELD_SORT
+from marketplace.core.holders import HELD_SORT
 from marketplace.core.images import allowed_images
 from marketplace.core.leads import provenance_line
 from marketplace.core.pricing import display_confidence, unlock_cost
@@ -59,7 +59,6 @@ SORT_ORDER = {
     # "Least unlocked": the fewest investors holding the lead first, the best ROI first among equals.
     HELD_SORT: (leads_t.c.unlock_count.asc(), leads_t.c.roi.desc().nulls_last(), leads_t.c.id),
 }
-TAG_LEAD_TYPES = {"vacant": "Vacancy"}
 
 
 @dataclass(frozen=True)
@@ -131,38 +130,23 @@ def _bounds_sql(column, bounds: tuple):
     return sa.and_(*parts)
 
 
-def _held_bounds(band: str) -> tuple:
-    """core.holders' band as (lower, inclusive, upper, inclusive) for ``_bounds_sql``."""
-    low, high = HELD_BAND_BOUNDS[band]
-    return (low, True, high, True)
-
-
-def _roi_condition(band: str):
-    if band == "unknown":
-        return sa.or_(leads_t.c.roi.is_(None), leads_t.c.roi == 0)
-    return _bounds_sql(leads_t.c.roi, rules.ROI_BAND_BOUNDS[band])
-
-
-def _tag_condition(tag: str, user_id: uuid.UUID | None):
-    if tag == "new":
-        return leads_t.c.is_new == sa.true()
-    if tag == "high_roi":
-        return leads_t.c.is_high_roi == sa.true()
-    if tag in TAG_LEAD_TYPES:
-        return leads_t.c.lead_type == TAG_LEAD_TYPES[tag]
-    if tag == sale_dates.AUCTION_SOON_TAG:
-        return auction_soon_condition(sale_dates.local_today(utcnow()))
-    if tag == "two_signals":
-        return leads_t.c.signal_count >= 2
-    if tag == "absentee":
-        return leads_t.c.absentee_owner == sa.true()
-    if tag == "out_of_state":
-        return leads_t.c.out_of_state_owner == sa.true()
-    if tag == "bank_owned":  # NULL (unknown) never matches a flag's filter
-        return leads_t.c.bank_owned == sa.true()
-    # "unlocked": signed out, nobody has unlocked anything, so the tag matches no lead.
-    return (leads_t.c.id.in_(sa.select(user_leads_t.c.lead_id).where(user_leads_t.c.user_id == user_id))
-            if user_id is not None else sa.false())
+def _match_sql(table, match: rules.Match, user_id: uuid.UUID | None, today: date):
+    """``core.marketplace.Match`` as SQL over ``table`` (``leads`` or ``lead_facets``)."""
+    if match.op == "unlocked":  # signed out, nobody has unlocked anything: no lead matches
+        return (leads_t.c.id.in_(sa.select(user_leads_t.c.lead_id).where(user_leads_t.c.user_id == user_id))
+                if user_id is not None else sa.false())
+    if match.op == "sale_soon":
+        return auction_soon_condition(today)
+    column = table.c[match.column]
+    if match.op == "true":  # NULL (unknown) never matches a flag's filter
+        return column == sa.true()
+    if match.op == "eq":
+        return column == match.value
+    if match.op == "at_least":
+        return column >= match.value
+    if match.op == "no_figure":
+        return sa.or_(column.is_(None), column == 0)
+    return _bounds_sql(column, match.value)
 
 
 def auction_soon_condition(today: date):
@@ -171,35 +155,13 @@ def auction_soon_condition(today: date):
     return leads_t.c.sale_date.between(first, last)
 
 
-def _facet_tag(tag: str):
-    if tag == "new":
-        return facets_t.c.is_new == sa.true()
-    if tag == "high_roi":
-        return facets_t.c.is_high_roi == sa.true()
-    return facets_t.c.lead_type == TAG_LEAD_TYPES[tag]
-
-
-# One condition per set-wise group (core.marketplace.GROUPS), over ``leads``: options OR.
-LEAD_GROUP_CONDITIONS = {
-    "lead_types": lambda values, _user: leads_t.c.lead_type.in_(values),
-    "roi_ranges": lambda values, _user: sa.or_(*[_roi_condition(b) for b in values]),
-    "sizes": lambda values, _user: sa.or_(*[_bounds_sql(leads_t.c.square_footage, rules.SIZE_BAND_BOUNDS[b])
-                                            for b in values]),
-    "tags": lambda values, user: sa.or_(*[_tag_condition(t, user) for t in values]),
-    "states": lambda values, _user: leads_t.c.state.in_(values),
-    # Any case: lower(city) of the active leads has its own index on PostgreSQL (migration 0014).
-    "cities": lambda values, _user: sa.func.lower(leads_t.c.city).in_(sorted({city_key(v) for v in values})),
-    "zips": lambda values, _user: leads_t.c.zip_code.in_(values),
-    "held": lambda values, _user: sa.or_(*[_bounds_sql(leads_t.c.unlock_count, _held_bounds(b)) for b in values]),
-}
-# The groups ``lead_facets`` has a column for; a filter on any other group (or the price
-# range, or the user's own "unlocked" tag) is counted over ``leads`` through their indexes.
-FACET_GROUP_CONDITIONS = {
-    "lead_types": lambda values: facets_t.c.lead_type.in_(values),
-    "roi_ranges": lambda values: facets_t.c.roi_band.in_(values),
-    "sizes": lambda values: facets_t.c.size_band.in_(values),
-    "tags": lambda values: sa.or_(*[_facet_tag(tag) for tag in values if tag not in rules.LEAD_ONLY_TAGS]),
-}
+def _filter_sql(spec: rules.FilterSpec, values: tuple[str, ...], user_id: uuid.UUID | None, today: date):
+    """One filter of the registry over ``leads``: its values OR."""
+    if not spec.column:
+        return sa.or_(*[_match_sql(leads_t, spec.matches[value], user_id, today) for value in values])
+    if spec.any_case:  # lower(city) of the active leads has its own index on PostgreSQL (migration 0014)
+        return sa.func.lower(leads_t.c[spec.column]).in_(sorted({spec.fold(value) for value in values}))
+    return leads_t.c[spec.column].in_(values)
 
 
 def _price_conditions(filters: rules.Filters) -> list:
@@ -213,34 +175,45 @@ def _price_conditions(filters: rules.Filters) -> list:
 
 
 def _lead_conditions(filters: rules.Filters, user_id: uuid.UUID | None) -> list:
+    """The filters over ``leads``, built once per query and shared by its statements."""
     conditions = [listed_condition()]  # active; in production never a generated (demo) lead
-    for group in rules.GROUPS:
-        values = getattr(filters, group.field)
+    today = sale_dates.local_today(utcnow())
+    for spec in rules.FILTERS:
+        values = getattr(filters, spec.field)
         if values:
-            conditions.append(LEAD_GROUP_CONDITIONS[group.field](values, user_id))
+            conditions.append(_filter_sql(spec, values, user_id, today))
     return conditions + _price_conditions(filters)
 
 
 def counted_from_facets(filters: rules.Filters) -> bool:
-    """Whether ``lead_facets`` can count this filter (no price, place, "unlocked" or public-record tag).
+    """Whether ``lead_facets`` can count this filter (no price, and every filter one it answers).
     Never in production: the facets count every active lead, and production lists no generated one."""
     if get_settings().is_production:
         return False
-    return not filters.has_price and not rules.LEAD_ONLY_TAGS.intersection(filters.tags) and not any(
-        getattr(filters, group.field) for group in rules.GROUPS if group.field not in FACET_GROUP_CONDITIONS)
+    return not filters.has_price and all(spec.countable_from_facets(getattr(filters, spec.field))
+                                         for spec in rules.FILTERS if getattr(filters, spec.field))
 
 
 def _facet_conditions(filters: rules.Filters) -> list:
-    """Conditions over ``lead_facets`` for the groups it has (see ``counted_from_facets``)."""
-    return [condition(getattr(filters, field)) for field, condition in FACET_GROUP_CONDITIONS.items()
-            if getattr(filters, field)]
+    """Conditions over ``lead_facets`` for the filters it answers (see ``counted_from_facets``)."""
+    conditions = []
+    for spec in rules.FILTERS:
+        values = getattr(filters, spec.field)
+        if values and spec.facet:
+            conditions.append(facets_t.c[spec.facet].in_(values))
+        elif values and spec.matches is not None:
+            facts = [spec.matches[value] for value in values if rules.facet_match(spec.matches[value])]
+            if facts:
+                conditions.append(sa.or_(*[_match_sql(facets_t, match, None, None) for match in facts]))
+    return conditions
 
 
-def count_leads(conn: Connection, filters: rules.Filters, user_id: uuid.UUID | None) -> int:
+def count_leads(conn: Connection, filters: rules.Filters, user_id: uuid.UUID | None,
+                conditions: list | None = None) -> int:
+    """The filtered count (``conditions``: the query's own ``_lead_conditions``, if built)."""
     if not counted_from_facets(filters):
-        return conn.execute(
-            sa.select(sa.func.count()).select_from(leads_t).where(*_lead_conditions(filters, user_id))
-        ).scalar_one()
+        conditions = _lead_conditions(filters, user_id) if conditions is None else conditions
+        return conn.execute(sa.select(sa.func.count()).select_from(leads_t).where(*conditions)).scalar_one()
     return conn.execute(
         sa.select(sa.func.coalesce(sa.func.sum(facets_t.c.lead_count), 0)).where(*_facet_conditions(filters))
     ).scalar_one()
@@ -314,13 +287,13 @@ def _card(row: Any, unlocked: bool, signals: tuple[str, ...] = (), today: date |
     )
 
 
-def _page_statement(filters: rules.Filters, page: int, user_id, unlocked_column):
+def _page_statement(filters: rules.Filters, page: int, user_id, unlocked_column, conditions: list | None = None):
     """Deferred join: find the page's ids first (an index-only scan for the
     unfiltered sorts, however deep the page), then read just those rows."""
     order = SORT_ORDER[filters.sort]
     ids = (
         sa.select(leads_t.c.id)
-        .where(*_lead_conditions(filters, user_id))
+        .where(*(_lead_conditions(filters, user_id) if conditions is None else conditions))
         .order_by(*order)
         .limit(filters.page_size)
         .offset((page - 1) * filters.page_size)
@@ -333,12 +306,12 @@ def _page_statement(filters: rules.Filters, page: int, user_id, unlocked_column)
     )
 
 
-def _next_pictures_statement(filters: rules.Filters, page: int, user_id):
+def _next_pictures_statement(filters: rules.Filters, page: int, conditions: list):
     """The first ``PREFETCH_PICTURES`` leads of ``page``: their pictures only."""
     order = SORT_ORDER[filters.sort]
     ids = (
         sa.select(leads_t.c.id)
-        .where(*_lead_conditions(filters, user_id))
+        .where(*conditions)
         .order_by(*order)
         .limit(min(filters.page_size, rules.PREFETCH_PICTURES))
         .offset((page - 1) * filters.page_size)
@@ -365,11 +338,12 @@ def query_page(filters: rules.Filters, user_id: uuid.UUID | None = None,
         unlocked_column = sa.false().label("unlocked")
     # Two reads, no transaction needed: autocommit saves the BEGIN/ROLLBACK round trips.
     with get_engine(database_url).connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-        total = count_leads(conn, filters, user_id)
+        conditions = _lead_conditions(filters, user_id)  # once: the count, the page and the next pictures
+        total = count_leads(conn, filters, user_id, conditions)
         pages = rules.total_pages(total, filters.page_size)
         page = min(filters.page, pages)
-        rows = conn.execute(_page_statement(filters, page, user_id, unlocked_column)).all()
-        upcoming = conn.execute(_next_pictures_statement(filters, page + 1, user_id)).all() if page < pages else []
+        rows = conn.execute(_page_statement(filters, page, user_id, unlocked_column, conditions)).all()
+        upcoming = conn.execute(_next_pictures_statement(filters, page + 1, conditions)).all() if page < pages else []
         # The page's signal chips: one query for the whole page, none for a page without public records.
         chips = record_views.chip_labels(conn, [r.property_id for r in rows if r.property_id is not None])
     today = sale_dates.local_today(utcnow())

@@ -1,46 +1,38 @@
 """/marketplace: filters, sorts and pages over all active leads, and unlocking.
 
-What reaches the browser is only the current page of cards, already formatted
-(display strings, flags, the card's action). The cards come from
-``services.marketplace.query_page``, which masks the address of every lead the
-signed-in user has not unlocked, so a locked lead's full address never leaves
-the server. The raw page lives in the backend var ``_page_cards``; the public
-``cards`` var adds each card's action (Login / View Details / Insufficient /
-Unlock) from ``core.unlock_quote.quote_unlock`` and is recomputed whenever the
-page, the sign-in or the credit balance changes (display values:
-``core.lead_cards``). The page has one View Images dialog: ``gallery`` holds
-the pictures of the card it was opened for (``open_gallery``), nothing otherwise.
+Only the current page of cards reaches the browser, formatted, from
+``services.marketplace.query_page``, which masks every address the user has not
+unlocked. The raw page is the backend var ``_page_cards``; ``cards`` adds each
+card's action (``core.unlock_quote`` via ``core.lead_cards``). One View Images
+dialog: ``gallery``, built only while open.
 
-The location and price filters, the chips and the city suggestions are the
-``MarketplaceLocationVars`` mixin (``states/marketplace_location.py``).
+The filters are one ``core.marketplace.Filters`` value, the backend var
+``_filters``; every control, chip and count is a computed var of it
+(``chosen``, ``sort``, ``page``, ``filter_chips``...). A change builds the new
+value once and hands it to ``_apply``: one ``query_page`` call, the answer in
+state, the URL (``history.replaceState``, with ``view=map`` for the map) and
+``Shown`` handed to the substates' ``_follow``: the location and price inputs
+(``states/marketplace_location.py``, which call ``_apply`` with the filters
+they want) and the map (``states/marketplace_map.py``). This state never
+imports them.
 
-The filter state lives in the URL query string (``Filters.to_query``): the
-page reads it on load and rewrites the address bar (``history.replaceState``)
-after every change, so any view can be bookmarked and shared. The Grid | Map
-switch travels with it (``view=map``); the map's vars and handlers are the
-``MarketplaceMapVars`` mixin (``states/marketplace_map.py``), which shares
-this state's filters, URL and unlock path.
-
-Every handler re-validates the session on the server (``_current_user_id``), and
-the database work runs off the event loop (``run_blocking``). Event arguments are
-checked for type before use: a hand-made event with junk is ignored.
+Every handler re-validates the session (``_current_user_id``); database work
+runs off the event loop (``run_blocking``); event arguments are checked for
+type: a hand-made event with junk is ignored.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import uuid
+from dataclasses import replace
 from datetime import datetime, timezone
 
 import reflex as rx
 
-from marketplace import routes
 from marketplace.core import lead_map
 from marketplace.core import marketplace as rules
 from marketplace.core import samples
-from marketplace.core.holders import HELD_BANDS
-from marketplace.core.images import CARD_PICTURE_SIZES, card_picture
 from marketplace.core.lead_cards import CardView, GalleryView, card_data, gallery_view, with_action
 from marketplace.messages import (
     ERROR_TITLE,
@@ -48,53 +40,23 @@ from marketplace.messages import (
     SAMPLE_NOT_UNLOCKABLE,
     UNLOCK_AUTH_REQUIRED,
     UNLOCK_FAILED,
-    UNLOCK_SUCCESS,
-    UNLOCK_SUCCESS_SUBSCRIPTION,
     UNLOCK_SUCCESS_TITLE,
 )
 from marketplace.offloop import run_blocking
 from marketplace.services.marketplace import query_page
 from marketplace.services.unlocks import UnlockError, unlock_lead
 from marketplace.states.auth import AuthState, error_toast, success_toast
-from marketplace.states.marketplace_location import MarketplaceLocationVars
-from marketplace.states.marketplace_map import MarketplaceMapVars
+from marketplace.states.marketplace_page import PRICE, Shown, filter_chips, page_script, unlock_message
 from marketplace.states.signed_in import signed_in
 from marketplace.states.unlock_confirm import UnlockConfirmVars
 
 log = logging.getLogger("marketplace.marketplace")
 
-# The checkbox groups (toggle_filter); places and prices: states/marketplace_location.py.
-GROUP_OPTIONS = {
-    "lead_types": set(rules.LEAD_TYPE_OPTIONS),
-    "roi_ranges": {value for value, _ in rules.ROI_BANDS},
-    "sizes": {value for value, _ in rules.SIZE_BANDS},
-    "tags": {value for value, _ in rules.TAGS},
-    "held": {value for value, _ in HELD_BANDS},
-}
-SORT_VALUES = {value for value, _ in rules.SORTS}
-# Where the grid starts: page changes scroll back to it.
-RESULTS_ANCHOR = "lead-results"
 
-
-def unlock_message(result) -> str:
-    """SPEC 8: 'Lead unlocked for N credits. M credits remaining.'; a subscription
-    unlock (no credits spent) says what it used instead."""
-    if result.purchase_type == "subscription":
-        left = result.subscription_leads_remaining or 0
-        return UNLOCK_SUCCESS_SUBSCRIPTION.format(left=left, s="" if left == 1 else "s")
-    return UNLOCK_SUCCESS.format(credits=result.credits_deducted, balance=result.remaining_credits)
-
-
-class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfirmVars, AuthState):
+class MarketplaceState(UnlockConfirmVars, AuthState):
     # ----------------------------------------------------------------- filters
-    lead_types: list[str] = []
-    roi_ranges: list[str] = []
-    sizes: list[str] = []
-    tags: list[str] = []
-    held: list[str] = []  # how many investors hold the lead (core.holders.HELD_BANDS)
-    sort: str = rules.DEFAULT_SORT
-    page: int = 1
-    page_size: int = rules.DEFAULT_PAGE_SIZE
+    _filters: rules.Filters = rules.Filters()  # the one value: URL, grid, map, chips, counts
+    view: str = lead_map.DEFAULT_VIEW  # 'grid' or 'map' (``view=map`` in the URL)
 
     # ----------------------------------------------------------------- results
     _page_cards: list[dict] = []  # card_data() dicts of the current page
@@ -112,10 +74,40 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
 
     unlocking_id: str = ""  # the card whose unlock is in flight ('Unlocking...')
     gallery_id: str = ""  # the card whose View Images dialog is open (one dialog for the page)
+    _gallery_card: dict = {}  # that card (of the grid's page or the map's open card)
     gallery_large: int = 0  # the picture the dialog shows large (a clicked thumbnail)
     countdown: str = ""
 
     # ------------------------------------------------------------ computed vars
+
+    @rx.var
+    def chosen(self) -> dict[str, list[str]]:
+        """Each filter's chosen values by ``Filters`` field (what its checkboxes and badge show)."""
+        return {spec.field: list(getattr(self._filters, spec.field)) for spec in rules.FILTERS}
+
+    @rx.var
+    def sort(self) -> str:
+        return self._filters.sort
+
+    @rx.var
+    def page(self) -> int:
+        return self._filters.page
+
+    @rx.var
+    def page_size_value(self) -> str:
+        return str(self._filters.page_size)
+
+    @rx.var
+    def has_price(self) -> bool:
+        return self._filters.has_price
+
+    @rx.var
+    def active_filter_count(self) -> int:
+        return self._filters.active_count
+
+    @rx.var
+    def filter_chips(self) -> list[dict[str, str]]:
+        return filter_chips(self._filters)
 
     @rx.var
     def cards(self) -> list[CardView]:
@@ -129,11 +121,7 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
         """The View Images dialog's content: built only while it is open."""
         if not self.gallery_id:
             return GalleryView()
-        return gallery_view(self._card_of(self.gallery_id), self.gallery_large)
-
-    @rx.var
-    def active_filter_count(self) -> int:
-        return self._filters().active_count
+        return gallery_view(self._gallery_card, self.gallery_large)
 
     @rx.var
     def result_count_label(self) -> str:
@@ -156,52 +144,38 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
         """'Showing 21-40 of 5,000'."""
         if self.total == 0 or self.showing_samples:
             return ""
-        first = (self.page - 1) * self.page_size + 1
-        last = min(self.total, self.page * self.page_size)
+        size = self._filters.page_size
+        first = (self._filters.page - 1) * size + 1
+        last = min(self.total, self._filters.page * size)
         return f"Showing {first:,}-{last:,} of {self.total:,}"
-
-    @rx.var
-    def page_size_value(self) -> str:
-        return str(self.page_size)
 
     # ----------------------------------------------------------------- helpers
 
-    def _filters(self) -> rules.Filters:
-        return rules.Filters(
-            lead_types=tuple(self.lead_types),
-            roi_ranges=tuple(self.roi_ranges),
-            sizes=tuple(self.sizes),
-            tags=tuple(self.tags),
-            held=tuple(self.held),
-            **self._place_fields(),  # states, cities, ZIP codes and the price range (marketplace_location)
-            sort=self.sort,
-            page=self.page,
-            page_size=self.page_size,
-        )
+    def _current_filters(self) -> rules.Filters:
+        """The filters shown (the substates read them here, never ``_filters``)."""
+        return self._filters
 
-    def _set_filters(self, filters: rules.Filters) -> None:
-        self.lead_types = list(filters.lead_types)
-        self.roi_ranges = list(filters.roi_ranges)
-        self.sizes = list(filters.sizes)
-        self.tags = list(filters.tags)
-        self.held = list(filters.held)
-        self._set_place_fields(filters)
-        self.sort = filters.sort
-        self.page = filters.page
-        self.page_size = filters.page_size
+    def _card_of(self, lead_id: str) -> dict | None:
+        return next((c for c in self._page_cards if c["id"] == lead_id), None)
+
+    async def _any_card(self, lead_id: str) -> dict | None:
+        """A card of the grid's page, or the map's open card (unlock and View Images look here)."""
+        card = self._card_of(lead_id)
+        for sub in await self._substates() if card is None and self.view == "map" else ():
+            card = card or (sub._open_card(lead_id) if hasattr(sub, "_open_card") else None)
+        return card
 
     async def _query(self, user_id: uuid.UUID | None) -> bool:
-        """Load the page for the current filters; False (and samples) on failure."""
-        filters = self._filters()
+        """Load the page for ``_filters`` (one service call); False (and samples) on failure."""
+        filters = self._filters
         try:
             result = await run_blocking(query_page, filters, user_id)
         except Exception:  # noqa: BLE001 - shown as the SPEC's load failure
             log.exception("marketplace query failed (%s)", filters.to_query())
             self._show_samples(failed=True)
             return False
-        self._set_filters(result.filters)  # the page may have been clamped
-        self.total = result.total
-        self.pages = result.pages
+        self._filters = result.filters  # the page may have been clamped
+        self.total, self.pages = result.total, result.pages
         self.page_window = [n or 0 for n in rules.pagination_window(result.page, result.pages)]
         self.load_failed = False
         if result.total == 0 and filters.active_count == 0:
@@ -215,52 +189,38 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
         return True
 
     def _show_samples(self, failed: bool) -> None:
-        self.load_failed = failed
-        self.showing_samples = True
-        self.total = 0
-        self.pages = 1
-        self.page = 1
-        self.page_window = [1]
+        self.load_failed, self.showing_samples = failed, True
+        self.total, self.pages, self.page_window = 0, 1, [1]
+        self._filters = replace(self._filters, page=1)
         self._page_cards = [card_data(lead, is_sample=True) for lead in samples.sample_leads()]
         self._next_pictures = []
-        self.shown_query = self._filters().to_query()
+        self.shown_query = self._filters.to_query()
 
     def _sync_url(self, scroll: bool = False):
-        """Rewrite the address bar with the filter query (no reload, no history entry).
+        """The address bar, the next page's pictures and the scroll (``page_script``)."""
+        next_pictures = self._next_pictures if self.view != "map" else []
+        return rx.call_script(page_script(lead_map.with_view(self.shown_query, self.view), next_pictures, scroll))
 
-        After the new grid is painted: a same-document URL change costs the
-        browser a few milliseconds that the user would otherwise wait for."""
-        url = routes.marketplace_url(lead_map.with_view(self._filters().to_query(), self.view))
-        script = ("requestAnimationFrame(() => setTimeout(() => window.history.replaceState("
-                  f"window.history.state, '', {json.dumps(url)}), 0));")
-        # Fetch (and so decode) the next page's first pictures once the user stays on this page and
-        # the browser is idle: the same candidates the cards will pick (sizes, srcset, src).
-        script += "clearTimeout(window.lvPrefetch);"
-        if self._next_pictures and self.view != "map":
-            pictures = json.dumps([card_picture(url) for url in self._next_pictures])
-            script += (f"window.lvPrefetch = setTimeout(() => (window.requestIdleCallback || setTimeout)(() =>"
-                       f" {{ window.lvNextPictures = {pictures}.map(([src, srcset]) => Object.assign(new Image(),"
-                       f" {{sizes: {json.dumps(CARD_PICTURE_SIZES)}, srcset, src}})); }}), {rules.PREFETCH_AFTER_MS});")
-        if scroll:
-            script += (
-                f"(() => {{ const el = document.getElementById({json.dumps(RESULTS_ANCHOR)});"
-                " if (el && el.getBoundingClientRect().top < 0) el.scrollIntoView({block: 'start'}); })();"
-            )
-        return rx.call_script(script)
+    async def _substates(self) -> list:
+        """The substates that follow the filters shown (the map, the location inputs): each
+        has ``_follow(Shown) -> bool`` and reads nothing else of this state."""
+        return [await self.get_state(sub) for sub in sorted(type(self).get_substates(), key=lambda c: c.get_name())
+                if hasattr(sub, "_follow")]
 
-    async def _refresh(self, scroll: bool = False) -> list:
-        """Re-run the query for the current filters; the events to send back.
+    async def _hand_over(self, user_id: uuid.UUID | None, **how) -> bool:
+        shown = Shown(self._filters, self.view, user_id, **how)
+        return all([await sub._follow(shown) for sub in await self._substates()])
 
-        No intermediate "loading" delta: the query takes milliseconds, and an
-        extra round trip plus a re-render of the grid would double what the
-        user waits for. ``loading`` covers the first load ('Loading fresh
-        leads...' until the first page is there).
-        """
+    async def _apply(self, filters: rules.Filters, scroll: bool = False, clear_messages: bool = False,
+                   page_load: bool = False) -> list:
+        """Show ``filters``: the one query, the substates, the URL; the events to send back. No
+        "loading" delta (the query takes milliseconds; a round trip more would double the wait):
+        ``loading`` covers the first load only ('Loading fresh leads...')."""
+        self._filters = filters
         user_id = await self._current_user_id()
         ok = await self._query(user_id)
-        ok = await self._load_map(user_id) and ok  # map view only
-        self.loading = False
-        self.loaded = True
+        ok = await self._hand_over(user_id, clear_messages=clear_messages, page_load=page_load) and ok
+        self.loading, self.loaded = False, True
         events = [self._sync_url(scroll=scroll)]
         if not ok:
             events.append(error_toast(*LEADS_LOAD_FAILED))
@@ -274,24 +234,17 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
     @rx.event
     async def load(self):
         """on_load: filters from the URL query string, then the first page."""
-        self._set_filters(rules.Filters.from_query(self.router.url.query))
+        filters = rules.Filters.from_query(self.router.url.query)
         self.view = lead_map.view_from_query(self.router.url.query)
         if self.view == "map":
-            self.page = 1  # the map shows every matching lead
-        self.unlocking_id = ""
-        self.gallery_id = ""
-        self._clear_map()
+            filters = replace(filters, page=1)  # the map shows every matching lead
+        self.unlocking_id, self.gallery_id, self._gallery_card = "", "", {}
         self._take_confirmation()  # a reload does not bring back a confirmation left open
-        self._clear_messages()
-        self.city_text = self.zip_text = ""
-        await self._load_city_options()
         self._tick_countdown()
-        if self.loaded:
-            # Back on the page in the same session: no stale grid while loading.
-            self.loaded = False
-            self.loading = True
+        if self.loaded:  # back on the page in the same session: no stale grid while loading
+            self.loaded, self.loading = False, True
             yield
-        for event in await self._refresh():
+        for event in await self._apply(filters, clear_messages=True, page_load=True):
             yield event
 
     @rx.event
@@ -302,20 +255,19 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
 
     @rx.event
     async def toggle_filter(self, group: str, value: str):
-        if not isinstance(group, str) or not isinstance(value, str):
+        """A checkbox of a filter with options (``FilterSpec.options``)."""
+        spec = rules.FILTER_BY_FIELD.get(group) if isinstance(group, str) else None
+        if spec is None or spec.options is None or not isinstance(value, str):
             return None
-        if group not in GROUP_OPTIONS or value not in GROUP_OPTIONS[group]:
+        if value not in {option for option, _ in spec.options}:
             return None
-        self._set_filters(self._filters().toggled(group, value))
-        return await self._refresh()
+        return await self._apply(self._filters.toggled(group, value))
 
     @rx.event
     async def set_sort(self, value: str):
-        if not isinstance(value, str) or value not in SORT_VALUES or value == self.sort:
+        if not isinstance(value, str) or value not in rules.SORT_VALUES or value == self._filters.sort:
             return None
-        self.sort = value
-        self.page = 1
-        return await self._refresh()
+        return await self._apply(replace(self._filters, sort=value, page=1))
 
     @rx.event
     async def set_page_size(self, value: str | list[str]):
@@ -323,11 +275,9 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
         if isinstance(value, list):
             value = value[0] if value else ""
         size = rules.parse_whole_number(value)
-        if size is None or size not in rules.PAGE_SIZES or size == self.page_size:
+        if size is None or size not in rules.PAGE_SIZES or size == self._filters.page_size:
             return None
-        self.page_size = size
-        self.page = 1
-        return await self._refresh()
+        return await self._apply(replace(self._filters, page_size=size, page=1))
 
     @rx.event
     async def go_to_page(self, number: int):
@@ -335,17 +285,47 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
         if wanted is None:
             return None  # junk (a dict, 'abc', Infinity, NaN, 1e999): ignored
         number = max(1, min(wanted, self.pages))
-        if number == self.page:
+        if number == self._filters.page:
             return None
-        self.page = number
-        return await self._refresh(scroll=True)
+        return await self._apply(replace(self._filters, page=number), scroll=True)
 
     @rx.event
-    def open_gallery(self, lead_id: str):
+    async def set_view(self, view: str | list[str]):
+        """The Grid | Map switch (the map shows every matching lead: page 1)."""
+        if isinstance(view, list):
+            view = view[0] if view else ""
+        if not isinstance(view, str) or view not in lead_map.VIEWS or view == self.view:
+            return None
+        self.view = view
+        return await self._apply(replace(self._filters, page=1))
+
+    @rx.event
+    async def remove_filter(self, group: str, value: str = ""):
+        """A chip's remove button: that value (or the price range) goes; page 1 again."""
+        if not isinstance(group, str) or not isinstance(value, str):
+            return None
+        if group == PRICE:
+            if not self._filters.has_price:
+                return None
+            return await self._apply(self._filters.with_price(None, None), clear_messages=True)
+        if group not in rules.FILTER_BY_FIELD or value not in getattr(self._filters, group):
+            return None
+        return await self._apply(self._filters.toggled(group, value), clear_messages=True)
+
+    @rx.event
+    async def clear_filters(self):
+        return await self._apply(self._filters.cleared(), clear_messages=True)
+
+    @rx.event
+    async def retry(self):
+        return await self._apply(self._filters)
+
+    @rx.event
+    async def open_gallery(self, lead_id: str):
         """A card's View Images: the page's one dialog shows that card's pictures."""
-        card = self._card_of(lead_id) if isinstance(lead_id, str) else None
+        card = await self._any_card(lead_id) if isinstance(lead_id, str) else None
         if card and card["images"]:
-            self.gallery_id, self.gallery_large = lead_id, 0
+            self.gallery_id, self._gallery_card, self.gallery_large = lead_id, card, 0
 
     @rx.event
     def show_large(self, index: int):
@@ -354,15 +334,7 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
 
     @rx.event
     def close_gallery(self, _open: bool = False):
-        self.gallery_id, self.gallery_large = "", 0
-
-    @rx.event
-    async def clear_filters(self):
-        return await self._apply(self._filters().cleared())
-
-    @rx.event
-    async def retry(self):
-        return await self._refresh()
+        self.gallery_id, self._gallery_card, self.gallery_large = "", {}, 0
 
     @rx.event
     @signed_in(UNLOCK_FAILED, signed_out=UNLOCK_AUTH_REQUIRED)
@@ -372,7 +344,7 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
         a UX guard, not a security boundary; the unlock itself is checked as always)."""
         if self.unlocking_id or not isinstance(lead_id, str) or not 0 < len(lead_id) <= 64:
             return
-        card = self._card_of(lead_id)
+        card = await self._any_card(lead_id)
         if card is not None and card["unlocked"]:
             return  # a repeated click that arrived after the unlock finished
         if card is not None and await self._ask_first(user_id, card):
@@ -407,7 +379,7 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
                 # spent elsewhere): show its balance and cards again.
                 await self._load_user(user_id)
                 await self._query(user_id)
-                await self._after_map_unlock(user_id)
+                await self._hand_over(user_id, unlocked=True)  # the map's points and open card again
                 raise
             # The unlock is committed: say so at once. Nothing changed since the
             # 'Unlocking...' delta, so this message is the toast alone (a few hundred
@@ -420,6 +392,6 @@ class MarketplaceState(MarketplaceLocationVars, MarketplaceMapVars, UnlockConfir
             # Reload the page: this card now carries its full address, and with
             # the "unlocked" tag the page itself may change.
             await self._query(user_id)
-            await self._after_map_unlock(user_id)  # the marker moves to the lead's own coordinates
+            await self._hand_over(user_id, unlocked=True)  # the marker moves to the lead's own coordinates
         finally:
             self.unlocking_id = ""

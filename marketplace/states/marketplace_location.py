@@ -1,9 +1,12 @@
-"""The marketplace's location and asking-price filters (issue 24 #8), as a mixin of
-``MarketplaceState``: states, cities and ZIP codes (each repeatable), a min/max asking
-price, the chips of every active filter and the city suggestions.
+"""The marketplace's location and asking-price inputs, the substate
+``MarketplaceLocationState`` of ``MarketplaceState``: states, cities and ZIP codes
+(each repeatable), a min/max asking price and the city suggestions.
 
-The values live in the same ``core.marketplace.Filters`` as the other groups (and so
-in the URL, saved searches and the map). An input is checked here with
+The values live in the same ``core.marketplace.Filters`` as the other filters (and so
+in the URL, saved searches and the map): a handler reads the filters shown
+(``MarketplaceState._current_filters``), builds the new value and hands it to
+``MarketplaceState._apply``, which hands what it shows back to ``_follow`` (``Shown``:
+the price as applied, the city suggestions of the chosen states). An input is checked here with
 ``core.filter_values``: a bad value shows its message under the inputs and changes
 nothing; a minimum above the maximum applies neither end. Event arguments are
 checked for type first: a hand-made event with junk is ignored or refused the same way.
@@ -18,24 +21,12 @@ import reflex as rx
 from marketplace import messages
 from marketplace.core import filter_values as values
 from marketplace.core import marketplace as rules
-from marketplace.core.holders import held_chip
 from marketplace.offloop import run_blocking
 from marketplace.services.marketplace import city_suggestions
+from marketplace.states.marketplace import MarketplaceState
+from marketplace.states.marketplace_page import Shown
 
 log = logging.getLogger("marketplace.marketplace")
-
-PRICE = "price"  # the chip of the price range
-_CHIP_LABELS = {  # group -> how its chip reads
-    "lead_types": lambda v: v,
-    "roi_ranges": lambda v: "ROI " + dict(rules.ROI_BANDS).get(v, v),
-    "sizes": lambda v: dict(rules.SIZE_BANDS).get(v, v),
-    "tags": lambda v: dict(rules.TAGS).get(v, v),
-    "states": lambda v: values.STATE_NAMES.get(v, v),
-    "cities": lambda v: v,
-    "zips": lambda v: f"ZIP {v}",
-    "held": held_chip,  # 'Unlocked by nobody yet'
-}
-
 
 def _text(value: object) -> str:
     """An input's value from an event or a form: text, else nothing."""
@@ -44,13 +35,7 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) and len(value) <= 1000 else ""
 
 
-class MarketplaceLocationVars(rx.State, mixin=True):
-    states: list[str] = []
-    cities: list[str] = []
-    zips: list[str] = []
-    _min_price: int | None = None
-    _max_price: int | None = None
-
+class MarketplaceLocationState(MarketplaceState):
     # What the inputs show (the price as '$250,000' once applied) and their messages.
     city_text: str = ""
     zip_text: str = ""
@@ -59,73 +44,53 @@ class MarketplaceLocationVars(rx.State, mixin=True):
     location_error: str = ""
     price_error: str = ""
     city_options: list[str] = []  # cities of the chosen states in the inventory (datalist)
-
-    @rx.var
-    def has_price(self) -> bool:
-        return self._min_price is not None or self._max_price is not None
-
-    @rx.var
-    def filter_chips(self) -> list[dict[str, str]]:
-        """One chip per active filter value, in the bar's order: {group, value, label}."""
-        chips = [{"group": group.field, "value": v, "label": _CHIP_LABELS[group.field](v)}
-                 for group in rules.GROUPS for v in getattr(self, group.field)]
-        label = values.price_range_label(self._min_price, self._max_price)
-        if label:
-            chips.append({"group": PRICE, "value": "", "label": "Price " + label[0].lower() + label[1:]})
-        for chip in chips:
-            chip["id"] = f"chip-{chip['group']}-{chip['value'].replace(' ', '-')}".rstrip("-")
-        return chips
+    _options_for: tuple[str, ...] | None = None  # the states of city_options (None: load them)
 
     # ----------------------------------------------------------------- helpers
-
-    def _place_fields(self) -> dict:
-        return {"states": tuple(self.states), "cities": tuple(self.cities), "zips": tuple(self.zips),
-                "min_price": self._min_price, "max_price": self._max_price}
-
-    def _set_place_fields(self, filters: rules.Filters) -> None:
-        self.states = list(filters.states)
-        self.cities = list(filters.cities)
-        self.zips = list(filters.zips)
-        self._min_price, self._max_price = filters.min_price, filters.max_price
-        self.price_min_text = values.price_text(filters.min_price)
-        self.price_max_text = values.price_text(filters.max_price)
 
     def _clear_messages(self) -> None:
         self.location_error = ""
         self.price_error = ""
 
-    async def _load_city_options(self) -> None:
-        """The city suggestions for the chosen states (none without a state); a failure leaves none."""
-        if not self.states:
-            self.city_options = []
-            return
+    async def _follow(self, shown: Shown) -> bool:
+        """The filters shown: the price inputs show the range applied; the city suggestions
+        follow the states (none without a state; a failure leaves none). A page load starts
+        with nothing typed and the suggestions loaded afresh."""
+        filters = shown.filters
+        if shown.page_load:
+            self.city_text = self.zip_text = ""
+            self._options_for = None
+        if shown.clear_messages:
+            self._clear_messages()
+        self.price_min_text = values.price_text(filters.min_price)
+        self.price_max_text = values.price_text(filters.max_price)
+        if filters.states == self._options_for:
+            return True
+        self._options_for = filters.states
         try:
-            self.city_options = await run_blocking(city_suggestions, tuple(self.states))
+            self.city_options = await run_blocking(city_suggestions, filters.states) if filters.states else []
         except Exception:  # noqa: BLE001 - suggestions are a convenience: the filter works without them
-            log.exception("city suggestions failed (%s)", self.states)
+            log.exception("city suggestions failed (%s)", filters.states)
             self.city_options = []
+        return True  # the filters work without suggestions
 
-    async def _apply(self, filters: rules.Filters) -> list:
-        """Show ``filters`` (page 1); the city suggestions follow the states."""
-        self._clear_messages()
-        states_before = list(self.states)
-        self._set_filters(filters)
-        if self.states != states_before:
-            await self._load_city_options()
-        return await self._refresh()
-
-    def _add(self, group: str, raw: str, invalid: str) -> rules.Filters | None:
+    async def _add(self, group: str, raw: str, invalid: str) -> rules.Filters | None:
         """The filters with ``raw`` added to ``group``; None (and the message) when refused."""
-        spec = rules.GROUP_BY_FIELD[group]
+        spec = rules.FILTER_BY_FIELD[group]
         value = spec.clean(raw)
         if value is None:
             self.location_error = invalid
             return None
-        current = getattr(self, group)
-        if len(current) >= spec.limit and not any(v.lower() == value.lower() for v in current):
+        current = (await self.get_state(MarketplaceState))._current_filters()
+        chosen = getattr(current, group)
+        if len(chosen) >= spec.limit and not any(v.lower() == value.lower() for v in chosen):
             self.location_error = messages.PLACES_LIMIT
             return None
-        return self._filters().with_value(group, value)
+        return current.with_value(group, value)
+
+    async def _choose(self, filters: rules.Filters) -> list:
+        """Hand the marketplace the filters wanted: it shows them (and this state follows)."""
+        return await (await self.get_state(MarketplaceState))._apply(filters, clear_messages=True)
 
     # ------------------------------------------------------------------ events
 
@@ -148,17 +113,17 @@ class MarketplaceLocationVars(rx.State, mixin=True):
     @rx.event
     async def add_state(self, value: str):
         """The State select: adds the chosen state (several may be chosen; chips remove them)."""
-        filters = self._add("states", _text(value), messages.STATE_INVALID)
-        return None if filters is None else await self._apply(filters)
+        filters = await self._add("states", _text(value), messages.STATE_INVALID)
+        return None if filters is None else await self._choose(filters)
 
     async def _add_typed(self, group: str, key: str, form_data: dict | None, invalid: str):
         """A City or ZIP form's Add (or Enter): the typed value, added; the input empties."""
         raw = _text(form_data.get(key)) if isinstance(form_data, dict) else ""
-        filters = self._add(group, raw or getattr(self, f"{key}_text"), invalid)
+        filters = await self._add(group, raw or getattr(self, f"{key}_text"), invalid)
         if filters is None:
             return None
         setattr(self, f"{key}_text", "")
-        return await self._apply(filters)
+        return await self._choose(filters)
 
     @rx.event
     async def add_city(self, form_data: dict | None = None):
@@ -183,19 +148,10 @@ class MarketplaceLocationVars(rx.State, mixin=True):
         if low is not None and high is not None and low > high:
             self.price_error = messages.PRICE_MIN_ABOVE_MAX
             return None
-        if (low, high) == (self._min_price, self._max_price):
-            self._set_place_fields(self._filters())  # '$250,000' again
+        current = (await self.get_state(MarketplaceState))._current_filters()
+        if (low, high) == (current.min_price, current.max_price):
+            self.price_min_text = values.price_text(low)  # '$250,000' again
+            self.price_max_text = values.price_text(high)
             self.price_error = ""
             return None
-        return await self._apply(self._filters().with_price(low, high))
-
-    @rx.event
-    async def remove_filter(self, group: str, value: str = ""):
-        """A chip's remove button: that value (or the price range) goes; page 1 again."""
-        if not isinstance(group, str) or not isinstance(value, str):
-            return None
-        if group == PRICE:
-            return await self._apply(self._filters().with_price(None, None)) if self.has_price else None
-        if group not in rules.GROUP_BY_FIELD or value not in getattr(self, group):
-            return None
-        return await self._apply(self._filters().toggled(group, value))
+        return await self._choose(current.with_price(low, high))

@@ -1,9 +1,12 @@
-"""The marketplace's Map view (issue 15), as a mixin of ``MarketplaceState``
-(the same page, filters, URL and unlock path as the grid).
+"""The marketplace's Map view, the substate ``MarketplaceMapState`` of
+``MarketplaceState`` (the same page, filters, URL and unlock path as the grid).
 
-``view`` is 'grid' or 'map' and travels in the URL with the filters
-(``view=map``; the page and page size do not apply to the map). In the map
-view ``map_points`` holds every lead matching the filters as the compact
+``MarketplaceState.view`` is 'grid' or 'map' and travels in the URL with the
+filters (``view=map``; the page and page size do not apply to the map). Its
+one input is explicit: ``MarketplaceState`` hands ``_follow`` what it shows
+(``Shown``: the filters, the view, the user; after an unlock, ``unlocked``), and
+its unlock asks ``_open_card`` for the open card. In the map view ``map_points``
+holds every lead matching the filters as the compact
 payload of ``core.lead_map`` (built by ``services.map.map_points``): a lead
 the user has not unlocked is at its ZIP code's centre and nowhere finer. A
 marker's click sends its token to ``open_map_lead``, which loads that lead's
@@ -29,6 +32,8 @@ from marketplace.messages import LEADS_LOAD_FAILED, MAP_LEAD_GONE
 from marketplace.offloop import run_blocking
 from marketplace.services import map as map_service
 from marketplace.states.auth import error_toast
+from marketplace.states.marketplace import MarketplaceState
+from marketplace.states.marketplace_page import Shown
 
 log = logging.getLogger("marketplace.map")
 
@@ -52,8 +57,7 @@ SHOW_PANEL = (
 )
 
 
-class MarketplaceMapVars(rx.State, mixin=True):
-    view: str = lead_map.DEFAULT_VIEW
+class MarketplaceMapState(MarketplaceState):
     map_points: dict[str, list] = EMPTY_POINTS
     map_key: str = ""  # the filter query of map_points: the map fits its leads when it changes
     map_caption: str = ""  # 'Showing 1,234 leads on the map.' (+ how many are not on it)
@@ -67,30 +71,30 @@ class MarketplaceMapVars(rx.State, mixin=True):
             return CardView()
         return with_action(self._map_card, self.user_id != "", self.credits, self.subscribed, self.leads_remaining)
 
-    def _card_of(self, lead_id: str) -> dict | None:
-        """A card of the grid's page, or the map's open card (unlock and View Images look here)."""
-        card = next((c for c in self._page_cards if c["id"] == lead_id), None)
-        return card or (self._map_card if self._map_card and self._map_card["id"] == lead_id else None)
+    def _open_card(self, lead_id: str) -> dict | None:
+        """The open card when it is ``lead_id``'s (the unlock and View Images look here)."""
+        return self._map_card if self._map_card and self._map_card["id"] == lead_id else None
 
-    def _clear_map(self) -> None:
+    def _close(self) -> None:
+        """Nothing on the map (a page load, the grid view)."""
         self.map_points = EMPTY_POINTS
         self.map_key = ""
         self.map_caption = ""
         self.map_loaded = False
-        self.map_selected = ""
-        self._map_card = {}
+        self._close_card()
 
-    async def _load_map(self, user_id: uuid.UUID | None) -> bool:
-        """The points for the current filters (map view only); False on failure."""
-        if self.view != "map":
-            self._clear_map()
+    async def _follow(self, shown: Shown) -> bool:
+        """The points for the filters shown, in the map view (one service call); False on failure."""
+        if shown.page_load or shown.view != "map":
+            self._close()
+        if shown.view != "map":
             return True
-        filters = self._filters()
+        filters, user_id = shown.filters, shown.user_id
         try:
             points = await run_blocking(map_service.map_points, filters, user_id)
         except Exception:  # noqa: BLE001 - shown as the marketplace's load failure
             log.exception("map query failed (%s)", filters.to_query())
-            self._clear_map()
+            self._close()
             return False
         self.map_points = points.payload
         # Refit only when the set of leads changes (not for a sort or an unlock).
@@ -99,8 +103,9 @@ class MarketplaceMapVars(rx.State, mixin=True):
         self.map_caption = lead_map.map_caption(len(points.ids), points.matched, points.unplaced, points.capped)
         self.map_loaded = True
         if self.map_selected and self.map_selected not in points.ids:
-            self.map_selected = ""
-            self._map_card = {}
+            self._close_card()
+        elif self.map_selected and shown.unlocked:
+            await self._reload_map_card(user_id)
         return True
 
     async def _reload_map_card(self, user_id: uuid.UUID | None) -> None:
@@ -115,25 +120,13 @@ class MarketplaceMapVars(rx.State, mixin=True):
             self.map_selected = ""
 
     @rx.event
-    async def set_view(self, view: str | list[str]):
-        """The Grid | Map switch."""
-        if isinstance(view, list):
-            view = view[0] if view else ""
-        if not isinstance(view, str) or view not in lead_map.VIEWS or view == self.view:
-            return None
-        self.view = view
-        self.page = 1
-        self.map_selected = ""
-        self._map_card = {}
-        return await self._refresh()
-
-    @rx.event
     async def open_map_lead(self, token: str):
         """A marker's click: that lead's card over the map."""
         lead_id = lead_map.lead_id_from_token(token)
-        if lead_id is None or self.view != "map":
+        market = await self.get_state(MarketplaceState)
+        if lead_id is None or market.view != "map":
             return None
-        user_id = await self._current_user_id()
+        user_id = await market._current_user_id()
         try:
             card = await run_blocking(map_service.map_card, lead_id, user_id)
         except Exception:  # noqa: BLE001 - a marker click works signed out too (not a signed_in handler):
@@ -141,8 +134,7 @@ class MarketplaceMapVars(rx.State, mixin=True):
             log.exception("map card %s failed", lead_id)
             return error_toast(*LEADS_LOAD_FAILED)
         if card is None:
-            self.map_selected = ""
-            self._map_card = {}
+            self._close_card()
             return error_toast(*MAP_LEAD_GONE)
         self.map_selected = token
         self._map_card = card_data(card)
@@ -150,13 +142,8 @@ class MarketplaceMapVars(rx.State, mixin=True):
 
     @rx.event
     def close_map_card(self):
+        self._close_card()
+
+    def _close_card(self) -> None:
         self.map_selected = ""
         self._map_card = {}
-
-    async def _after_map_unlock(self, user_id: uuid.UUID | None) -> None:
-        """After an unlock (or a refused one) in the map view: the points and the open card again."""
-        if self.view != "map":
-            return
-        await self._load_map(user_id)
-        if self.map_selected:
-            await self._reload_map_card(user_id)

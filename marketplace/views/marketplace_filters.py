@@ -8,7 +8,6 @@ import reflex as rx
 
 from marketplace.components import ui
 from marketplace.core import marketplace as rules
-from marketplace.core.holders import HELD_BANDS
 from marketplace.messages import LEADS_LOADING
 from marketplace.messages.holders import HELD_GROUP_LABEL
 from marketplace.states.marketplace import MarketplaceState as S
@@ -21,26 +20,28 @@ from marketplace.views.marketplace_location import (
 )
 from marketplace.views.marketplace_save_search import save_search_control
 
-GROUP_IDS = {"lead_types": "type", "roi_ranges": "roi", "sizes": "size", "tags": "tag", "held": "held"}
-# (state var, label, short label for the bar, icon, options)
-FILTER_GROUPS = (
-    ("lead_types", "Lead Type", "Lead Type", "house", tuple((v, v) for v in rules.LEAD_TYPE_OPTIONS)),
-    ("roi_ranges", "ROI", "ROI", "trending_up", rules.ROI_BANDS),
-    ("sizes", "Property Size", "Size", "ruler", rules.SIZE_BANDS),
-    ("tags", "Tags", "Tags", "tag", rules.TAGS),
+# The controls of the filters with options (core.marketplace.FILTERS, whose row gives the
+# options and the key of the ids): (Filters field, label, short label for the bar, icon).
+FILTER_CONTROLS = (
+    ("lead_types", "Lead Type", "Lead Type", "house"),
+    ("roi_ranges", "ROI", "ROI", "trending_up"),
+    ("sizes", "Property Size", "Size", "ruler"),
+    ("tags", "Tags", "Tags", "tag"),
     # How many investors hold the lead (core.holders): the least-held leads.
-    ("held", HELD_GROUP_LABEL, HELD_GROUP_LABEL, "users", HELD_BANDS),
+    ("held", HELD_GROUP_LABEL, HELD_GROUP_LABEL, "users"),
 )
+FILTER_GROUPS = tuple((field, label, short, icon, rules.FILTER_BY_FIELD[field].options)
+                      for field, label, short, icon in FILTER_CONTROLS)
 
 
 
 def control_id(prefix: str, group: str, value: str) -> str:
     """'filter-type-Tax-Delinquent': ids without spaces, so CSS selectors work."""
-    return f"{prefix}-{GROUP_IDS[group]}-{value.replace(' ', '-')}"
+    return f"{prefix}-{rules.FILTER_BY_FIELD[group].key}-{value.replace(' ', '-')}"
 
 
 def _checked(group: str, value: str) -> rx.Var:
-    return getattr(S, group).contains(value)
+    return S.chosen[group].contains(value)
 
 
 def filter_checkbox(group: str, value: str, label: str, prefix: str) -> rx.Component:
@@ -62,7 +63,7 @@ def filter_options(group: str, options, prefix: str, columns: str = "1") -> rx.C
 
 
 def filter_popover(group: str, label: str, short: str, icon: str, options) -> rx.Component:
-    return bar_popover(GROUP_IDS[group], label, short, icon, getattr(S, group).length(),
+    return bar_popover(rules.FILTER_BY_FIELD[group].key, label, short, icon, S.chosen[group].length(),
                        filter_options(group, options, "filter"))
 
 

@@ -19,6 +19,7 @@ from marketplace import messages
 from marketplace.components import ui
 from marketplace.core.filter_values import CITY_MAX_LENGTH, STATE_OPTIONS
 from marketplace.states.marketplace import MarketplaceState as S
+from marketplace.states.marketplace_location import MarketplaceLocationState as L
 
 LABEL_STYLE = {"font_size": "var(--font-size-2)", "font_weight": "500"}
 SELECT_STYLE = {
@@ -70,7 +71,7 @@ def location_controls(prefix: str) -> rx.Component:
                 rx.el.option("Add a state...", value=""),
                 *[rx.el.option(label, value=code) for code, label in STATE_OPTIONS],
                 value="",
-                on_change=S.add_state,
+                on_change=L.add_state,
                 id=state_id,
                 name="state",
                 style=SELECT_STYLE,
@@ -78,13 +79,13 @@ def location_controls(prefix: str) -> rx.Component:
             spacing="1",
             width="100%",
         ),
-        _add_form(prefix, "city", "City", S.city_text, S.set_city_text, S.add_city,
-                  rx.cond(S.states.length() > 0, "Start typing a city", "Any city"),
+        _add_form(prefix, "city", "City", L.city_text, L.set_city_text, L.add_city,
+                  rx.cond(S.chosen["states"].length() > 0, "Start typing a city", "Any city"),
                   max_length=CITY_MAX_LENGTH, list=options_id),
-        rx.el.datalist(rx.foreach(S.city_options, lambda city: rx.el.option(value=city)), id=options_id),
-        _add_form(prefix, "zip", "ZIP code", S.zip_text, S.set_zip_text, S.add_zip, "5 digits",
+        rx.el.datalist(rx.foreach(L.city_options, lambda city: rx.el.option(value=city)), id=options_id),
+        _add_form(prefix, "zip", "ZIP code", L.zip_text, L.set_zip_text, L.add_zip, "5 digits",
                   max_length=5, input_mode="numeric"),
-        _error(S.location_error, f"{prefix}-location-error"),
+        _error(L.location_error, f"{prefix}-location-error"),
         spacing="3",
         width="100%",
     )
@@ -97,14 +98,14 @@ def price_controls(prefix: str) -> rx.Component:
             rx.hstack(
                 rx.vstack(
                     _label("Min price", low),
-                    rx.input(id=low, name="min_price", value=S.price_min_text, on_change=S.set_price_min_text,
+                    rx.input(id=low, name="min_price", value=L.price_min_text, on_change=L.set_price_min_text,
                              placeholder="$0", input_mode="numeric", auto_complete="off", size="2", width="100%"),
                     spacing="1",
                     flex="1",
                 ),
                 rx.vstack(
                     _label("Max price", high),
-                    rx.input(id=high, name="max_price", value=S.price_max_text, on_change=S.set_price_max_text,
+                    rx.input(id=high, name="max_price", value=L.price_max_text, on_change=L.set_price_max_text,
                              placeholder="No max", input_mode="numeric", auto_complete="off", size="2",
                              width="100%"),
                     spacing="1",
@@ -114,13 +115,13 @@ def price_controls(prefix: str) -> rx.Component:
                 width="100%",
             ),
             rx.text(messages.PRICE_FILTER_NOTE, size="1", color_scheme="gray", id=f"{prefix}-price-note"),
-            _error(S.price_error, f"{prefix}-price-error"),
+            _error(L.price_error, f"{prefix}-price-error"),
             rx.button("Apply price", type="submit", size="2", id=f"{prefix}-price-apply", cursor="pointer",
                       align_self="end"),
             spacing="2",
             width="100%",
         ),
-        on_submit=S.apply_price,
+        on_submit=L.apply_price,
         reset_on_submit=False,
         width="100%",
     )
@@ -160,7 +161,7 @@ def bar_popover(group_id: str, label: str, short: str, icon: str, count, content
 
 
 def location_popover() -> rx.Component:
-    count = S.states.length() + S.cities.length() + S.zips.length()
+    count = S.chosen["states"].length() + S.chosen["cities"].length() + S.chosen["zips"].length()
     return bar_popover("location", "Location", "Location", "map_pin", count, location_controls("filter"), "300px")
 
 

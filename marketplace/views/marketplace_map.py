@@ -20,6 +20,7 @@ from marketplace.components.lead_card import lead_card
 from marketplace.components.lead_map import lead_map
 from marketplace.messages import MAP_LOCKED_MARKER, MAP_LOCKED_NOTE, MAP_OPEN_MARKER
 from marketplace.states.marketplace import MarketplaceState as S
+from marketplace.states.marketplace_map import MarketplaceMapState as M
 
 
 def view_switch() -> rx.Component:
@@ -38,13 +39,13 @@ def view_switch() -> rx.Component:
 
 
 def _card_panel() -> rx.Component:
-    card = S.map_card
+    card = M.map_card
     return rx.cond(
-        S.map_selected != "",
+        M.map_selected != "",
         rx.el.div(
             rx.hstack(
                 rx.text("Selected lead", size="2", weight="bold", as_="span"),
-                rx.icon_button(rx.icon("x", size=16, aria_hidden="true"), on_click=S.close_map_card,
+                rx.icon_button(rx.icon("x", size=16, aria_hidden="true"), on_click=M.close_map_card,
                                variant="soft", color_scheme="gray", size="1", aria_label="Close lead card",
                                id="map-card-close", cursor="pointer"),
                 justify="between",
@@ -64,13 +65,13 @@ def _card_panel() -> rx.Component:
 def map_view() -> rx.Component:
     return rx.vstack(
         rx.cond(
-            S.map_loaded,
+            M.map_loaded,
             rx.el.div(
                 lead_map(
-                    S.map_points,
-                    fit_key=S.map_key,
-                    selected=S.map_selected,
-                    on_select=S.open_map_lead,
+                    M.map_points,
+                    fit_key=M.map_key,
+                    selected=M.map_selected,
+                    on_select=M.open_map_lead,
                     locked_label=MAP_LOCKED_MARKER,
                     open_label=MAP_OPEN_MARKER,
                     class_name="lv-map",
@@ -80,14 +81,14 @@ def map_view() -> rx.Component:
                 class_name="lv-map-wrap",
                 role="region",
                 aria_label="Map of matching leads",
-                data_count=S.map_points["ids"].length(),
-                data_key=S.map_key,
+                data_count=M.map_points["ids"].length(),
+                data_key=M.map_key,
             ),
             rx.hstack(rx.spinner(size="3"), rx.text("Loading the map...", size="3", weight="medium"),
                       spacing="3", align="center", id="map-loading", role="status", min_height="420px"),
         ),
         rx.vstack(
-            rx.text(S.map_caption, size="2", weight="medium", id="map-caption"),
+            rx.text(M.map_caption, size="2", weight="medium", id="map-caption"),
             rx.hstack(
                 rx.el.span(class_name="lv-map-key lv-map-key-locked", aria_hidden="true"),
                 rx.text(MAP_LOCKED_NOTE, size="1", color_scheme="gray"),

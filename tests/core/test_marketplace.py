@@ -95,3 +95,31 @@ def test_parse_whole_number_takes_page_numbers_and_refuses_junk():
     for junk in (float("inf"), float("-inf"), float("nan"), 2.5, "abc", "", {"page": 2}, [2], None, True,
                  "1e999", "9" * 40, 10**20):
         assert parse_whole_number(junk) is None, junk
+
+
+def test_the_filter_registry_is_one_row_per_filter():
+    specs = m.FILTERS
+    assert [s.key for s in specs] == ["type", "roi", "size", "tag", "state", "city", "zip", "held"]
+    assert len({s.field for s in specs}) == len({s.key for s in specs}) == len(specs)
+    for spec in specs:
+        assert (spec.column == "") == (spec.matches is not None), spec.field  # one way to match
+        if spec.options is not None:  # a checkbox filter accepts exactly its options
+            assert all(spec.clean(value) == value for value, _ in spec.options)
+            assert spec.clean("nope") is None and spec.clean(None) is None
+            assert spec.matches is None or set(spec.matches) == {value for value, _ in spec.options}
+    # lead_facets counts only what its columns answer: the public-record flags, the user's own
+    # "unlocked" and today's "Auction Soon" are counted over the leads.
+    assert m.LEAD_ONLY_TAGS == {"unlocked", "two_signals", "absentee", "out_of_state", "bank_owned",
+                                    "auction_soon"}
+    assert [s.field for s in specs if s.place] == ["states", "cities", "zips"]
+    assert m.FILTER_BY_FIELD["roi_ranges"].chip("gt30") == "ROI Over 30%"
+    assert m.FILTER_BY_FIELD["zips"].chip("78701") == "ZIP 78701"
+    assert m.FILTER_BY_FIELD["states"].chip("TX") == "Texas"
+
+
+def test_a_match_holds_on_a_lead_as_its_sql_matches():
+    lead = {"roi": 0, "square_footage": 1000, "is_new": True, "bank_owned": None, "signal_count": None,
+            "lead_type": "Vacancy", "unlock_count": 2, "sale_date": None}
+    offered = {spec.field: spec.offered(lead, None) for spec in m.FILTERS if not spec.place}
+    assert offered == {"lead_types": {"Vacancy"}, "roi_ranges": {"unknown"}, "sizes": {"small"},
+                       "tags": {"new", "vacant"}, "held": {"1-2"}}

@@ -189,3 +189,29 @@ def test_a_generated_lead_s_card_says_demo_data_and_carries_its_illustration(lea
     assert generated and all(card.provenance == "Demo data (generated)" for card in generated)
     assert all(len(card.images) == 1 and card.images[0].startswith("/api/images/house/") for card in generated)
     assert all(card.image_status == "no_images" for card in generated)
+
+
+@pytest.mark.parametrize("filters", [
+    rules.Filters(tags=("new",)),  # counted from lead_facets
+    rules.Filters(lead_types=("Probate", "Auction"), min_price=1),  # counted over leads
+], ids=["facets", "leads"])
+def test_a_query_builds_its_conditions_once(leads, monkeypatch, filters):
+    """The count, the page and the next page's pictures share one set of conditions; so do the
+    map's points and its count past the cap."""
+    from marketplace.services import map as map_service
+
+    built = []
+    real = svc._lead_conditions
+
+    def counted(*args):
+        built.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(svc, "_lead_conditions", counted)
+    monkeypatch.setattr(map_service, "_lead_conditions", counted)
+    page = svc.query_page(filters, user_id=None)
+    assert page.pages > 1 and page.next_pictures and len(built) == 1  # the next page's pictures too
+    assert svc.counted_from_facets(filters) == (not filters.has_price)
+    built.clear()
+    points = map_service.map_points(filters, limit=3)
+    assert points.capped and len(built) == 1

@@ -1,0 +1,95 @@
+"""``MarketplaceLocationState`` without a browser (stand-ins: ``tests/states/marketplace_tabs.py``): a
+bad place or price shows its message and calls nothing; a good one is handed to the marketplace as
+one ``Filters`` value (one ``query_page`` call); the price inputs and the city suggestions follow
+the filters shown (one ``city_suggestions`` call per change of states)."""
+
+from __future__ import annotations
+
+import pytest
+
+from marketplace import messages
+from marketplace.core.limits import MAX_PLACES
+from marketplace.core.marketplace import Filters
+from marketplace.states import marketplace as state_module
+from marketplace.states import marketplace_location as location_module
+from tests.states.marketplace_tabs import Calls, Market, drain, lead_card, page_of, run
+
+
+@pytest.fixture
+def services(monkeypatch):
+    query = Calls(page_of([lead_card()]))
+    cities = Calls(lambda states: [f"City of {state}" for state in states])
+    monkeypatch.setattr(state_module, "query_page", query)
+    monkeypatch.setattr(location_module, "city_suggestions", cities)
+    return query, cities
+
+
+def test_a_state_is_checked_added_once_and_brings_its_cities(services):
+    query, cities = services
+    tab = Market()
+    drain(tab.load())
+    place = tab.location
+    for junk in ("ZZ", "", None, 5, ["XX"]):
+        assert run(place.add_state(junk)) is None and place.location_error == messages.STATE_INVALID
+    assert len(query.calls) == 1 and cities.calls == []
+    run(place.add_state(["TX"]))
+    assert query.calls[-1][0] == Filters(states=("TX",)) and place.location_error == ""
+    assert cities.calls == [(("TX",),)] and place.city_options == ["City of TX"]
+    run(place.add_state("TX"))  # already chosen: the same filters, no new suggestions
+    assert tab.chosen["states"] == ["TX"] and len(cities.calls) == 1
+    run(tab.toggle_filter("tags", "new"))  # other filters leave the suggestions alone
+    assert len(cities.calls) == 1
+
+
+def test_a_typed_city_or_zip_is_added_and_the_input_empties(services):
+    query, _cities = services
+    tab = Market()
+    drain(tab.load())
+    place = tab.location
+    place.set_city_text("  austin ")
+    run(place.add_city({}))
+    assert query.calls[-1][0].cities == ("austin",) and place.city_text == ""
+    assert run(place.add_zip({"zip": "7870"})) is None and place.location_error == messages.ZIP_INVALID
+    run(place.add_zip({"zip": "78701"}))
+    assert tab.chosen["zips"] == ["78701"] and place.location_error == "" and len(query.calls) == 3
+    assert [chip["label"] for chip in tab.filter_chips] == ["austin", "ZIP 78701"]
+
+
+def test_places_past_the_limit_are_refused(services):
+    query, _cities = services
+    tab = Market(query="&".join(f"zip={78701 + n}" for n in range(MAX_PLACES)))
+    drain(tab.load())
+    assert run(tab.location.add_zip({"zip": "10001"})) is None
+    assert tab.location.location_error == messages.PLACES_LIMIT and len(query.calls) == 1
+    run(tab.location.add_zip({"zip": "78701"}))  # one already chosen: no refusal
+    assert tab.location.location_error == "" and len(tab.chosen["zips"]) == MAX_PLACES
+
+
+def test_the_price_range_is_checked_then_applied_once(services):
+    query, _cities = services
+    tab = Market()
+    drain(tab.load())
+    place = tab.location
+    assert run(place.apply_price({"min_price": "abc", "max_price": ""})) is None
+    assert place.price_error == messages.PRICE_INVALID
+    assert run(place.apply_price({"min_price": "300000", "max_price": "200000"})) is None
+    assert place.price_error == messages.PRICE_MIN_ABOVE_MAX and len(query.calls) == 1
+    run(place.apply_price({"min_price": "$250,000", "max_price": ""}))
+    assert query.calls[-1][0] == Filters(min_price=250_000) and tab.has_price
+    assert (place.price_min_text, place.price_max_text, place.price_error) == ("$250,000", "", "")
+    place.set_price_min_text("250000")
+    assert run(place.apply_price({"min_price": "250000"})) is None  # the same range: shown as applied again
+    assert place.price_min_text == "$250,000" and len(query.calls) == 2
+    run(tab.clear_filters())
+    assert place.price_min_text == "" and not tab.has_price
+
+
+def test_a_page_load_forgets_what_was_typed(services):
+    _query, cities = services
+    tab = Market(query="state=TX")
+    drain(tab.load())
+    tab.location.set_city_text("Aus")
+    tab.location.location_error = messages.CITY_INVALID
+    drain(tab.load())
+    assert (tab.location.city_text, tab.location.location_error) == ("", "")
+    assert len(cities.calls) == 2  # the suggestions are read afresh on every load
