@@ -38,8 +38,8 @@ hpi_t = HpiPointRow.__table__
 # Property columns a record can change after the property exists (its address and ZIP are set once: when it
 # is made, or when a record of a parcel-only property's parcel names them; they never change after).
 UPDATE_COLUMNS = ("parcel_id", "address_key", "address", "unit", "zip_code", *record_rows.FACT_COLUMNS,
-                  "facts_as_of", "facts_record", *record_rows.VALUE_COLUMNS, "value_dataset_id", "last_sale_price", "last_sale_date", "absentee_owner", "out_of_state_owner",
-                  "bank_owned")
+                  "facts_as_of", "facts_record", *record_rows.VALUE_COLUMNS, "value_dataset_id", "last_sale_price",
+                  "last_sale_date", "absentee_owner", "out_of_state_owner", "bank_owned")
 INSERT_COLUMNS = ("state", *UPDATE_COLUMNS)
 SIGNAL_COLUMNS = ("property_id", "kind", "sale_type", "as_of", "amount_owed", "years_owed", "delinquent_since",
                   "sale_date", "notice_date", "opening_bid", "details", "record_url", "status", "closed_reason")
@@ -144,9 +144,10 @@ class Batch:
 
     # 2. the properties (one read by parcel, one by address; then one INSERT and one UPDATE)
     def place(self) -> list[_Placed]:
-        """Each record's property, parcel first (``core.record_rows.property_for``): by ``(state, parcel_id)`` when the record has a
-        parcel id, else by ``(address_key, zip_code)``. A record with a parcel id and no street address (or
-        no ZIP) keeps a parcel-only property (no address) until a record of the same parcel names them."""
+        """Each record's property, parcel first (``core.record_rows.property_for``): by ``(state, parcel_id)``
+        when the record has a parcel id, else by ``(address_key, zip_code)``. A record with a parcel id and no
+        street address (or no ZIP) keeps a parcel-only property (no address) until a record of the same
+        parcel names them."""
         conn, run = self.conn, self.run
         known: dict[int, _Row] = {}                             # every property read, by id
         by_parcel: dict[tuple[str, str], _Row] = {}
@@ -175,7 +176,8 @@ class Batch:
         dataset_id = run.dataset.id
         for index, item, state, parcel, key, zip_code, street, unit in self.places:
             addressed = bool(key and zip_code)
-            existing = record_rows.property_for(by_parcel, by_address, state, parcel, key if addressed else None, zip_code)
+            existing = record_rows.property_for(by_parcel, by_address, state, parcel, key if addressed else None,
+                                                zip_code)
             if existing is None:
                 if not parcel and not key:
                     self.reject(index, f"record {item.record_key}: no address")
