@@ -204,8 +204,9 @@ def _closing_refused(run: _Run, mode: str) -> str | None:
 
 
 def _leadless_properties(conn: Connection, dataset_id: str) -> set[int]:
-    """Properties with an open lead-making signal of the dataset and no lead: what a run that died between
-    its batches and its lead step left (the next run materialises them)."""
+    """Properties with a street address, an open lead-making signal of the dataset and no lead: what a run
+    that died between its batches and its lead step left (the next run materialises them). Parcel-only
+    properties (no address) make no lead: not read again."""
     from marketplace.core.motivation import LEAD_TYPE_ORDER
     from marketplace.models import Lead
 
@@ -214,7 +215,9 @@ def _leadless_properties(conn: Connection, dataset_id: str) -> set[int]:
         sa.select(signals_t.c.property_id).distinct()
         .where(signals_t.c.dataset_id == dataset_id, signals_t.c.status == "open",
                signals_t.c.kind.in_([kind for kind, _ in LEAD_TYPE_ORDER]),
-               ~sa.exists().where(leads_t.c.property_id == signals_t.c.property_id))).scalars())
+               ~sa.exists().where(leads_t.c.property_id == signals_t.c.property_id),
+               sa.exists().where(props_t.c.id == signals_t.c.property_id, props_t.c.address_key.is_not(None))
+               )).scalars())
 
 
 def _lead_properties_in(conn: Connection, zips: set[str], zip3s: set[str]) -> set[int]:
