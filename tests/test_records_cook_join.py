@@ -16,9 +16,11 @@ import pytest
 import sqlalchemy as sa
 
 from marketplace.config import PROJECT_ROOT
+from marketplace.core import marketplace as rules
 from marketplace.core import signal_currency
 from marketplace.db import get_engine
 from marketplace.models import Lead, Property, PropertySignal
+from marketplace.services.marketplace import query_page
 from marketplace.services.record_imports import import_file
 
 MORE = Path(__file__).resolve().parent / "fixtures" / "public_records_more"
@@ -116,6 +118,10 @@ def test_every_tax_sale_pin_the_roll_names_is_one_lead_whatever_the_order(db_url
         if (dataset_id, path) in LISTS and ORDERS[order].index(ROLL) > ORDERS[order].index((dataset_id, path)):
             assert summary.leads_added == 0  # no street address yet: no lead
     assert _leads() == expected
+    # The marketplace lists exactly these: the parcel-only properties (PINs the roll does not name) never.
+    page = query_page(rules.Filters(page_size=50), None, database_url=db_url)
+    assert page.total == len(expected)
+    assert sorted(card.zip_code for card in page.cards) == sorted(z for *_, z in expected)
     before = _counts()
     for dataset_id, path in ORDERS[order]:
         again = _import(dataset_id, path)
