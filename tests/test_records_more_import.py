@@ -4,21 +4,19 @@ PostgreSQL; importing the same file again changes nothing. The counts were check
 (and the rejections against the ingest's join rules as they stand):
 
 - Cook: the roll (3723-97qp) holds 80 rows = 40 PINs x tax years 2025 and 2026, each with a street address
-  and ZIP; 11 PINs share their street address with another PIN (a house and its side lot, same owner),
-  and the ingest refuses a second parcel at a known address (22 rows); the 2026 row of each stored PIN
-  updates its 2025 one (29). Every other Cook dataset names a PIN only: a row is stored when its PIN is
-  on the stored roll, else rejected "no address" (tax sale 44 of 99; scavenger 1 of 10 and the 26
-  consolidated rows of other batches; the 10 characteristics PINs and 254 of 262 cmfproperty rows are not
-  in the roll batch; all 95 parcel sales are). Roll values are kept by tax year: an older row only fills
-  what is missing (the 8 cmfproperty rows of 5 roll PINs fill their assessed value once: 5 updated).
+  and ZIP; 11 PINs share their street address with another PIN (a house and its side lot, condominium
+  units): each PIN is a property of its own (properties are identified by parcel first); the 2026 row of
+  each PIN updates its 2025 one (40). Every other Cook dataset names a PIN only: a row whose PIN the roll
+  did not name is kept on a parcel-only property (no address, no lead) until the roll names it (tax sale,
+  scavenger sale, the 10 characteristics PINs, cmfproperty). Roll values are kept by tax year: an older row
+  only fills what is missing (the 8 cmfproperty rows of 5 roll PINs fill their assessed value).
 - Philadelphia: the OPA overlap (167 rows) is a second cut of phl-opa-properties (imported --partial);
-  vacancy rows carry the OPA number and no ZIP: kept when OPA named the parcel or (buildings) a WGS84
-  point gives the ZIP (or the 2014 balances, imported first, placed the parcel by its coordinates);
-  1 building polygon and 40 land parcels outside both cuts have neither.
-- NYC: 15 tax-lien condo lots share their building's address with another lot (refused as above); one
-  HPD vacate has no BBL, ZIP or point; one PLUTO lot has no address; the 5 DOF valuation lots have no
-  address and no PLUTO row; ACRIS Legals carry no sale date or price (Master holds them, by document id).
-- Cuyahoga: 52 documents have no parcel and no address; one address has no ZIP.
+  vacancy rows carry the OPA number and no ZIP: placed on OPA's parcel, or (buildings) a WGS84 point gives
+  the ZIP, else kept parcel-only (1 building polygon and 40 land parcels outside both cuts).
+- NYC: the tax-lien condo lots that share their building's address are lots of their own; one HPD vacate
+  has no BBL, ZIP or point; the PLUTO lot without an address and the 5 DOF valuation lots (no PLUTO row)
+  are kept parcel-only; ACRIS Legals carry no sale date or price (Master holds them, by document id).
+- Cuyahoga: 52 documents have no parcel and no address; the one address without a ZIP has a parcel.
 """
 
 from __future__ import annotations
@@ -40,35 +38,35 @@ AT = datetime(2026, 11, 27, 8, 0, tzinfo=timezone.utc)
 
 # (dataset id, file under public_records_more, partial, rows read, added, updated, rejected)
 COOK = [
-    ("cook-ccao-parcel-addresses", "cook-ccao-parcel-addresses/3723-97qp_batch_000_years2025-2026.json", False, 80, 29, 29, 22),
-    ("cook-treasurer-annual-tax-sale", "cook-treasurer-annual-tax-sale/55ju-2fs9_batch_000.json", False, 99, 55, 0, 44),
-    ("cook-treasurer-scavenger-sale", "cook-treasurer-scavenger-sale/ydgz-vkrp_batch_000.json", True, 10, 9, 0, 1),
-    ("cook-treasurer-scavenger-sale", "cook-treasurer-scavenger-sale/tax_agency_scavenger_consolidated.json", False, 35, 0, 0, 26),
+    ("cook-ccao-parcel-addresses", "cook-ccao-parcel-addresses/3723-97qp_batch_000_years2025-2026.json", False, 80, 40, 40, 0),
+    ("cook-treasurer-annual-tax-sale", "cook-treasurer-annual-tax-sale/55ju-2fs9_batch_000.json", False, 99, 99, 0, 0),
+    ("cook-treasurer-scavenger-sale", "cook-treasurer-scavenger-sale/ydgz-vkrp_batch_000.json", True, 10, 10, 0, 0),
+    ("cook-treasurer-scavenger-sale", "cook-treasurer-scavenger-sale/tax_agency_scavenger_consolidated.json", False, 35, 25, 0, 0),
     ("cook-ccao-parcel-sales", "cook-ccao-parcel-sales/wvhk-k5uv_batch_000.json", False, 95, 95, 0, 0),
-    ("cook-ccao-res-characteristics-sample", "cook-ccao-res-characteristics-sample/chars_sample_athena.csv", False, 70, 0, 0, 70),
-    ("cook-ccao-residential-sales-assessments", "cook-ccao-residential-sales-assessments/cmfproperty_example_data_sample.csv", False, 262, 0, 5, 254),
+    ("cook-ccao-res-characteristics-sample", "cook-ccao-res-characteristics-sample/chars_sample_athena.csv", False, 70, 10, 15, 0),
+    ("cook-ccao-residential-sales-assessments", "cook-ccao-residential-sales-assessments/cmfproperty_example_data_sample.csv", False, 262, 250, 8, 0),
 ]
 PHILADELPHIA = [
     ("phl-opa-properties", "phl-opa-properties-vacant-overlap/opa_properties_public_vacant_overlap_sample.csv", True, 167, 167, 0, 0),
     ("phl-property-tax-balances-2014-with-li", "phl-property-tax-balances-2014-with-li/2014-Philadelphia-Property-Tax-Liabilities-With-Permits_sample.csv", False, 62, 62, 0, 0),
-    ("phl-vacant-indicators-buildings", "phl-vacant-indicators-2024-backup/vacant_buildings_backup_2024_06_24_sample.csv", False, 97, 96, 0, 1),
-    ("phl-vacant-indicators-land", "phl-vacant-indicators-2024-backup/vacant_land_backup_2024_06_24_sample.csv", False, 173, 133, 0, 40),
+    ("phl-vacant-indicators-buildings", "phl-vacant-indicators-2024-backup/vacant_buildings_backup_2024_06_24_sample.csv", False, 97, 97, 0, 0),
+    ("phl-vacant-indicators-land", "phl-vacant-indicators-2024-backup/vacant_land_backup_2024_06_24_sample.csv", False, 173, 173, 0, 0),
 ]
 BALTIMORE = [
     ("bal-vacant-building-notices", "bal-vacant-building-notices/Vacant_Buildings_2016-10_sample.csv", False, 250, 250, 0, 0),
 ]
 NEW_YORK = [
-    ("nyc-dof-tax-lien-sale-list", "nyc-dof-tax-lien-sale-list/dof_tax_lien_sale_list_2019-04_first100.csv", False, 100, 85, 0, 15),
+    ("nyc-dof-tax-lien-sale-list", "nyc-dof-tax-lien-sale-list/dof_tax_lien_sale_list_2019-04_first100.csv", False, 100, 100, 0, 0),
     ("nyc-hpd-vacate-orders", "nyc-hpd-vacate-orders/hpd_vacateorders_sample.csv", False, 100, 99, 0, 1),
     ("nyc-hpd-violations", "nyc-hpd-violations/hpd_violations_sample.csv", False, 100, 100, 0, 0),
     ("nyc-dob-vacate-orders", "nyc-dob-vacate-orders/dob_vacate_orders_2012_sample.csv", False, 100, 100, 0, 0),
-    ("nyc-dcp-pluto", "nyc-dcp-pluto/pluto_16v2_BK_sample.csv", True, 100, 99, 0, 1),
+    ("nyc-dcp-pluto", "nyc-dcp-pluto/pluto_16v2_BK_sample.csv", True, 100, 100, 0, 0),
     ("nyc-dcp-pluto", "nyc-dcp-pluto/pluto_25v2_1_first5.csv", True, 5, 5, 0, 0),
-    ("nyc-dof-property-valuation-assessments", "nyc-dof-property-valuation-assessments/dof_property_valuation_and_assessments_sample.csv", False, 5, 0, 0, 5),
+    ("nyc-dof-property-valuation-assessments", "nyc-dof-property-valuation-assessments/dof_property_valuation_and_assessments_sample.csv", False, 5, 5, 0, 0),
     ("nyc-acris-real-property", "nyc-acris-real-property/acris_real_property_legals_sample.csv", False, 100, 0, 0, 100),
 ]
 CUYAHOGA = [
-    ("cuy-recorder-probate-trigger-docs", "cuy-recorder-probate-trigger-docs/cuyahoga_all_records_20260317_150646.json", False, 150, 97, 0, 53),
+    ("cuy-recorder-probate-trigger-docs", "cuy-recorder-probate-trigger-docs/cuyahoga_all_records_20260317_150646.json", False, 150, 98, 0, 52),
 ]
 MARKETS = {"cook": COOK, "philadelphia": PHILADELPHIA, "baltimore": BALTIMORE, "new_york": NEW_YORK,
            "cuyahoga": CUYAHOGA}
@@ -144,7 +142,7 @@ def test_import_records_command_takes_a_bare_soda_array_and_a_saved_answer(db_ur
                              text=True, timeout=300)
         assert out.returncode == 0, out.stderr
         outputs.append(out.stdout.splitlines()[0])
-    assert outputs[0].startswith("cook-ccao-parcel-addresses: read 80, added 29, updated 29, unchanged 0, closed 0, "
-                                 "archived 0, rejected 22")
-    assert outputs[1].startswith("cook-ccao-parcel-addresses: read 80, added 0, updated 0, unchanged 58, closed 0, "
-                                 "archived 0, rejected 22")
+    assert outputs[0].startswith("cook-ccao-parcel-addresses: read 80, added 40, updated 40, unchanged 0, closed 0, "
+                                 "archived 0, rejected 0")
+    assert outputs[1].startswith("cook-ccao-parcel-addresses: read 80, added 0, updated 0, unchanged 80, closed 0, "
+                                 "archived 0, rejected 0")

@@ -1,7 +1,8 @@
 """What one mapped record writes (issue 23), as pure functions of the record: the property columns it
 sets (``property_values``: newer facts replace, older ones only fill gaps; owner flags), its signal row
 (``signal_values``: a sale list whose date has passed is stored closed), and the record fitted to the
-columns' widths (``fitted``). ``services.public_records`` does the reading and writing."""
+columns' widths (``fitted``), and which known property a record belongs to (``property_for``: parcel first).
+``services.public_records`` does the reading and writing."""
 
 from __future__ import annotations
 
@@ -116,3 +117,24 @@ def fitted(record: MappedRecord) -> MappedRecord | str:
     if record.record_url and not record.record_url.startswith(("https://", "http://")):
         changes["record_url"] = None
     return dataclasses.replace(record, **changes) if changes else record
+
+
+def property_for(by_parcel: dict, by_address: dict, state: str, parcel: str | None, key: str | None,
+                 zip_code: str | None) -> Any:
+    """The stored property a record belongs to, or None (a new one): the property of its parcel; else, at its
+    street address, the property without a parcel id (a record with a parcel id adopts it), or, for a record
+    without a parcel id, the one parcel there. Several parcels at one address stay several properties; a
+    record naming none of them belongs to the address's own property (without a parcel id)."""
+    if parcel:
+        found = by_parcel.get((state, parcel))
+        if found is not None:
+            return found
+    if not key:
+        return None
+    here = by_address.get((key, zip_code), [])
+    unparcelled = [p for p in here if not p.parcel_id]
+    if unparcelled:
+        return unparcelled[0]
+    if not parcel and len(here) == 1:
+        return here[0]
+    return None

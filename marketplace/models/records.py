@@ -1,8 +1,12 @@
 """Public records (issue 23): properties, their signals, recorded sales, the house price index, dataset runs.
 
-- ``properties``: one row per real property. Identified by ``(address_key, zip_code)`` (``core.addresses``)
-  and, where a dataset publishes one, by ``(state, parcel_id)``: both UNIQUE (NULL parcel ids never
-  collide). Parcel ids are matched within a state; two counties of one state using the same parcel id for
+- ``properties``: one row per real property (a parcel where the county publishes one). Identified by
+  ``(state, parcel_id)`` where a dataset publishes a parcel id (UNIQUE; NULL parcel ids never collide), else by
+  ``(address_key, zip_code)`` (``core.addresses``), UNIQUE only among properties without a parcel id: two
+  parcels at one street address (condominium units, a house and its side lot) are two properties. A
+  parcel-only property (a record with a parcel id and no street address, such as a tax-sale row with
+  coordinates) has no address, address key or ZIP (NULL) until a record of the same parcel names them; it
+  holds its signals and never makes a lead meanwhile. Parcel ids are matched within a state; two counties of one state using the same parcel id for
   different houses would collide, which none of the known datasets does (Philadelphia's 9-digit OPA
   numbers, Allegheny's 16-character pins).
   Owner name and mailing address are personal data: they live here only, and are read only for a
@@ -48,12 +52,12 @@ class Property(SQLModel, table=True):
     __tablename__ = "properties"
 
     id: Optional[int] = Field(default=None, sa_column=bigint_pk())
-    address_key: str = Field(sa_column=sa.Column(sa.String(255), nullable=False))
-    address: str = Field(sa_column=sa.Column(sa.String(255), nullable=False))
+    address_key: Optional[str] = Field(default=None, sa_column=sa.Column(sa.String(255), nullable=True))
+    address: Optional[str] = Field(default=None, sa_column=sa.Column(sa.String(255), nullable=True))
     unit: Optional[str] = Field(default=None, sa_column=_text(32))
     city: Optional[str] = Field(default=None, sa_column=_text(100))
     state: str = Field(sa_column=sa.Column(sa.String(2), nullable=False))
-    zip_code: str = Field(sa_column=sa.Column(sa.String(5), nullable=False))
+    zip_code: Optional[str] = Field(default=None, sa_column=sa.Column(sa.String(5), nullable=True))
     parcel_id: Optional[str] = Field(default=None, sa_column=_text(64))
     latitude: Optional[float] = Field(default=None, sa_column=sa.Column(sa.Float(), nullable=True))
     longitude: Optional[float] = Field(default=None, sa_column=sa.Column(sa.Float(), nullable=True))
@@ -86,7 +90,9 @@ class Property(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
 
     __table_args__ = (
-        sa.UniqueConstraint("address_key", "zip_code", name="uq_properties_address_zip"),
+        sa.Index("uq_properties_address_zip_no_parcel", "address_key", "zip_code", unique=True,
+                 sqlite_where=sa.text("parcel_id IS NULL"), postgresql_where=sa.text("parcel_id IS NULL")),
+        sa.Index("ix_properties_address_zip", "address_key", "zip_code"),
         sa.UniqueConstraint("state", "parcel_id", name="uq_properties_state_parcel"),
         sa.Index("ix_properties_zip_code", "zip_code"),
     )

@@ -11,9 +11,11 @@ then the leads of the touched properties (``services.record_leads``).
   the dataset gives a lead to any property with an open signal and none. A ``dataset_runs`` row is
   created first (status running) and completed at the end (ok, or failed with the error);
 - a property is found by parcel id within its state when the record has one, else by address key + ZIP
-  (``core.addresses``); a record without a ZIP gets the nearest ZIP centre of its coordinates
-  (``zip_for_point``), else it is rejected ("no ZIP"). A record value replaces a property value only when
-  the record has one (missing values never erase);
+  (``core.addresses``; two parcels at one address are two properties); a record with a street address and
+  no ZIP gets the nearest ZIP centre of its coordinates (``zip_for_point``); a record with a parcel id and
+  no street address or ZIP is kept on a parcel-only property (no address, no lead) until a record of its
+  parcel names them; without a parcel id it is rejected ("no address", "no ZIP"). A record value replaces
+  a property value only when the record has one (missing values never erase);
 - a signal is keyed by (dataset_id, record_key): the same content is *unchanged* (nothing written), other
   content *updated*; a ``sale_list`` signal whose sale date has passed is stored closed ("sale held on
   ...");
@@ -203,8 +205,9 @@ def _closing_refused(run: _Run, mode: str) -> str | None:
 
 
 def _leadless_properties(conn: Connection, dataset_id: str) -> set[int]:
-    """Properties with an open lead-making signal of the dataset and no lead: what a run that died between
-    its batches and its lead step left (the next run materialises them)."""
+    """Properties with a street address, an open lead-making signal of the dataset and no lead: what a run
+    that died between its batches and its lead step left (the next run materialises them). Parcel-only
+    properties (no address) make no lead: not read again."""
     from marketplace.core.motivation import LEAD_TYPE_ORDER
     from marketplace.models import Lead
 
@@ -213,7 +216,9 @@ def _leadless_properties(conn: Connection, dataset_id: str) -> set[int]:
         sa.select(signals_t.c.property_id).distinct()
         .where(signals_t.c.dataset_id == dataset_id, signals_t.c.status == "open",
                signals_t.c.kind.in_([kind for kind, _ in LEAD_TYPE_ORDER]),
-               ~sa.exists().where(leads_t.c.property_id == signals_t.c.property_id))).scalars())
+               ~sa.exists().where(leads_t.c.property_id == signals_t.c.property_id),
+               sa.exists().where(props_t.c.id == signals_t.c.property_id, props_t.c.address_key.is_not(None))
+               )).scalars())
 
 
 def _lead_properties_in(conn: Connection, zips: set[str], zip3s: set[str]) -> set[int]:

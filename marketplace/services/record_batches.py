@@ -35,11 +35,12 @@ signals_t = PropertySignal.__table__
 sales_t = RecordedSale.__table__
 hpi_t = HpiPointRow.__table__
 
-# Property columns a record can change after the property exists (its address and ZIP never change).
-UPDATE_COLUMNS = ("parcel_id", *record_rows.FACT_COLUMNS, "facts_as_of", "facts_record", *record_rows.VALUE_COLUMNS,
-                  "value_dataset_id", "last_sale_price", "last_sale_date", "absentee_owner", "out_of_state_owner",
-                  "bank_owned")
-INSERT_COLUMNS = ("address_key", "address", "unit", "state", "zip_code", *UPDATE_COLUMNS)
+# Property columns a record can change after the property exists (its address and ZIP are set once: when it
+# is made, or when a record of a parcel-only property's parcel names them; they never change after).
+UPDATE_COLUMNS = ("parcel_id", "address_key", "address", "unit", "zip_code", *record_rows.FACT_COLUMNS,
+                  "facts_as_of", "facts_record", *record_rows.VALUE_COLUMNS, "value_dataset_id", "last_sale_price",
+                  "last_sale_date", "absentee_owner", "out_of_state_owner", "bank_owned")
+INSERT_COLUMNS = ("state", *UPDATE_COLUMNS)
 SIGNAL_COLUMNS = ("property_id", "kind", "sale_type", "as_of", "amount_owed", "years_owed", "delinquent_since",
                   "sale_date", "notice_date", "opening_bid", "details", "record_url", "status", "closed_reason")
 SALE_COLUMNS = ("address", "zip_code", "price", "sale_date", "square_footage", "property_class")
@@ -143,57 +144,66 @@ class Batch:
 
     # 2. the properties (one read by parcel, one by address; then one INSERT and one UPDATE)
     def place(self) -> list[_Placed]:
+        """Each record's property, parcel first (``core.record_rows.property_for``): by ``(state, parcel_id)``
+        when the record has a parcel id, else by ``(address_key, zip_code)``. A record with a parcel id and no
+        street address (or no ZIP) keeps a parcel-only property (no address) until a record of the same
+        parcel names them."""
         conn, run = self.conn, self.run
+        known: dict[int, _Row] = {}                             # every property read, by id
         by_parcel: dict[tuple[str, str], _Row] = {}
-        by_address: dict[tuple[str, str], _Row] = {}
+        by_address: dict[tuple[str, str], list[_Row]] = {}      # all the properties at an address
+
+        def remember(row: Any) -> None:
+            prop = known.get(row.id)
+            if prop is None:
+                prop = known[row.id] = _Row(row._asdict(), new=False)
+                if prop.parcel_id:
+                    by_parcel[(prop.state, prop.parcel_id)] = prop
+                if prop.address_key and prop.zip_code:
+                    by_address.setdefault((prop.address_key, prop.zip_code), []).append(prop)
+
         parcels = {(state, parcel) for _, _, state, parcel, *_ in self.places if parcel}
         addresses = {(key, zip_code) for _, _, _, _, key, zip_code, *_ in self.places if key and zip_code}
         for chunk in _chunks(sorted(parcels)):
             for row in conn.execute(sa.select(props_t).where(
                     sa.tuple_(props_t.c.state, props_t.c.parcel_id).in_(chunk))):
-                prop = _Row(row._asdict(), new=False)
-                by_parcel[(prop.state, prop.parcel_id)] = prop
-                by_address[(prop.address_key, prop.zip_code)] = prop
+                remember(row)
         for chunk in _chunks(sorted(addresses)):
             for row in conn.execute(sa.select(props_t).where(
-                    sa.tuple_(props_t.c.address_key, props_t.c.zip_code).in_(chunk))):
-                if (row.address_key, row.zip_code) in by_address:
-                    continue
-                prop = _Row(row._asdict(), new=False)
-                by_address[(prop.address_key, prop.zip_code)] = prop
-                if prop.parcel_id:
-                    by_parcel[(prop.state, prop.parcel_id)] = prop
+                    sa.tuple_(props_t.c.address_key, props_t.c.zip_code).in_(chunk)).order_by(props_t.c.id)):
+                remember(row)
         placed: list[_Placed] = []
         dataset_id = run.dataset.id
         for index, item, state, parcel, key, zip_code, street, unit in self.places:
-            existing = by_parcel.get((state, parcel)) if parcel else None
-            if existing is None and key and zip_code:
-                existing = by_address.get((key, zip_code))
+            addressed = bool(key and zip_code)
+            existing = record_rows.property_for(by_parcel, by_address, state, parcel, key if addressed else None,
+                                                zip_code)
             if existing is None:
-                if not key:
+                if not parcel and not key:
                     self.reject(index, f"record {item.record_key}: no address")
                     continue
-                if not zip_code:
+                if not parcel and not zip_code:
                     self.reject(index, f"record {item.record_key}: no ZIP")
                     continue
                 values = dict.fromkeys(INSERT_COLUMNS)
-                values.update(address_key=key, address=street, unit=unit, state=state, zip_code=zip_code,
-                              parcel_id=parcel, id=None)
+                values.update(state=state, parcel_id=parcel, id=None)
+                if addressed:
+                    values.update(address_key=key, address=street, unit=unit, zip_code=zip_code)
                 values.update(map_property(item, None, dataset_id, state))
                 prop = _Row(values, new=True)
-                by_address[(key, zip_code)] = prop
+                if addressed:
+                    by_address.setdefault((key, zip_code), []).append(prop)
                 if parcel:
                     by_parcel[(state, parcel)] = prop
                 placed.append(_Placed(index, item, prop, "added"))
-                continue
-            if parcel and existing.parcel_id and existing.parcel_id != parcel:
-                self.reject(index, f"record {item.record_key}: address matches parcel {existing.parcel_id}, "
-                                   f"record has parcel {parcel}")
                 continue
             values = map_property(item, existing, dataset_id, state)
             if parcel and not existing.parcel_id:
                 values["parcel_id"] = parcel
                 by_parcel[(state, parcel)] = existing
+            if addressed and not existing.address_key:  # a parcel-only property gets its street address
+                values.update(address_key=key, address=street, unit=unit, zip_code=zip_code)
+                by_address.setdefault((key, zip_code), []).append(existing)
             changed = {k: v for k, v in values.items() if getattr(existing, k) != v}
             if changed:
                 existing.__dict__.update(changed)

@@ -11,6 +11,8 @@ property it reads the open signals, and:
   ``core.valuation``, the unlock cost from ``core.pricing`` for that confidence, the motivation score from
   ``core.motivation``. ``raw_data`` holds the provenance of every open signal and the basis sentence of
   every figure. A lead whose values did not change is not written.
+- a property without a street address and ZIP (parcel-only: ``has_street_address``) makes no lead whatever
+  its signals, until a record of its parcel names them;
 - with none: archives the lead (``is_active = false``). Archived leads stay readable by the users who
   unlocked them (the property page reads through ``user_leads``).
 
@@ -254,6 +256,13 @@ def _next_sale(signals: list[Any], titles: TitleLookup, today: date) -> tuple[da
                                                      titles(first.dataset_id)[0], first.retrieved_at)
 
 
+def has_street_address(prop: Any) -> bool:
+    """A property makes a lead only with its street address and ZIP: a parcel-only property (a parcel id and
+    coordinates, no address yet) holds its signals and is never listed until a record of its parcel names
+    them."""
+    return bool(prop.address and prop.address_key and prop.zip_code)
+
+
 def _same(stored: Any, new: Any) -> bool:
     if isinstance(new, float) and stored is not None:
         return abs(float(stored) - new) < 1e-9
@@ -326,7 +335,7 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
                                                          signals_t.c.status == "open")):
             open_signals.setdefault(s.property_id, []).append(s)
         existing = {r.property_id: r for r in conn.execute(sa.select(leads_t).where(leads_t.c.property_id.in_(chunk)))}
-        _prefetch(conn, {p.zip_code for p in props.values()}, today, hpi_cache, sales_cache)
+        _prefetch(conn, {p.zip_code for p in props.values() if p.zip_code}, today, hpi_cache, sales_cache)
         inserts, updates, archives = [], [], []
         now = utcnow()
         for pid in chunk:
@@ -335,7 +344,7 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
                 continue
             signals = current_signals(open_signals.get(pid, []), max_ages, today)
             values = None
-            if motivation_rules.lead_type_for({s.kind for s in signals}) is not None:
+            if has_street_address(prop) and motivation_rules.lead_type_for({s.kind for s in signals}) is not None:
                 if prop.zip_code[:3] not in comps_cache:
                     comps_cache[prop.zip_code[:3]] = recorded_sales_near(conn, prop.zip_code, today)[0]
                 values = lead_values(prop, signals, titles, hpi=hpi_cache[prop.zip_code[:3]],

@@ -199,11 +199,36 @@ def test_a_held_sale_is_stored_closed_and_makes_no_lead(db_url):
     assert ingest(SHERIFF, [sheriff(sale=date(2026, 7, 7))]).unchanged == 1
 
 
-def test_a_record_naming_another_parcel_at_a_known_address_is_rejected(db_url):
+def test_two_parcels_at_one_known_address_are_two_properties_and_two_leads(db_url):
+    """Properties are found by parcel first: a second parcel at a known street address (a condominium unit,
+    a side lot) is a property of its own, with its own lead; a record without a parcel id at that address
+    is kept on the address's own property (it names neither parcel)."""
     ingest(TAX, [tax()])
     summary = ingest(TAX, [tax(), tax("999999999")], full=False)
-    assert summary.rejections == ["record 999999999: address matches parcel 522145900, record has parcel 999999999"]
-    assert len(rows(db_url, Property)) == 1
+    assert (summary.added, summary.unchanged, summary.rejected) == (1, 1, 0)
+    props = sorted((p.parcel_id or "", p.address, p.zip_code) for p in rows(db_url, Property))
+    assert props == [("522145900", "5818 WOODCREST AVENUE", "19131"), ("999999999", "5818 WOODCREST AVENUE", "19131")]
+    assert sorted(lead.address for lead in rows(db_url, Lead) if lead.is_active) == ["5818 WOODCREST AVENUE"] * 2
+    ingest(TAX, [tax(), tax("999999999"), tax("no-parcel", parcel_id=None)], full=False)
+    assert len(rows(db_url, Property)) == 3
+
+
+def test_a_parcel_without_an_address_is_kept_without_a_lead_until_a_record_names_its_address(db_url):
+    """A record with a parcel id and coordinates only (no street address; the coordinates' ZIP makes no
+    address) is kept on a parcel-only property with its signal and no lead; the first record of the same
+    parcel that names the street address and ZIP gives it the address, and its lead, in that batch."""
+    first = ingest(TAX, [tax("111", address=None, zip_code=None, latitude=39.99, longitude=-75.23)])
+    assert (first.added, first.rejected, first.leads_added) == (1, 0, 0)
+    [prop] = rows(db_url, Property)
+    assert (prop.parcel_id, prop.address, prop.address_key, prop.zip_code) == ("111", None, None, None)
+    assert len(rows(db_url, PropertySignal)) == 1 and rows(db_url, Lead) == []
+    named = ingest(TAX, [tax("111", address=None, zip_code=None, latitude=39.99, longitude=-75.23),
+                         tax("111", record_key="roll-111", address="7 ELM ST", zip_code="19131")], full=False)
+    assert named.leads_added == 1
+    [prop] = rows(db_url, Property)
+    assert (prop.address, prop.zip_code) == ("7 ELM ST", "19131")
+    [lead] = rows(db_url, Lead)
+    assert (lead.address, lead.zip_code, lead.is_active) == ("7 ELM ST", "19131", True)
 
 
 def test_owner_flags_and_privacy(db_url):
