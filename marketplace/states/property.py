@@ -151,6 +151,8 @@ class PropertyState(AuthState):
                 shown = [event for section in sections if (event := section._desk_show(desk)) is not None]
         except Exception as exc:  # noqa: BLE001 - the page's one failure toast ('Failed to load ...')
             self._clear("error")
+            for section in sections:
+                section._desk_clear("unavailable")
             shown = [self._error_toast(exc, (messages.PROPERTY_LOAD_FAILED, ""), f"property load for {user_id}")]
         await bell._page_opened(user_id)
         yield shown or None

@@ -157,3 +157,20 @@ def test_pipeline_save_and_note_each_call_the_service_once(desk, calls):
     events = run_events(card.add_note({"note": "Called the owner"}))
     assert len(notes) == 1 and [n.body for n in card.notes] == ["Called the owner"] and card.note_input == ""
     assert "Your note was saved." in str(events)
+
+
+# ---------------------------------------------------------------------------------------------- owner contact
+# (a hit, a miss, the confirm step and the wrong-number mark: tests/states/test_owner_contact.py)
+
+def test_owner_contact_refuses_a_signed_out_tab_and_a_locked_lead_before_any_search(desk, calls):
+    from marketplace.services import skip_trace
+    from marketplace.states.property_owner_contact import OwnerContactState
+
+    mine, theirs, _ = desk
+    stored, searches = calls(skip_trace, "owner_contact"), calls(skip_trace, "find_owner_contact")
+    events = run_events(section(theirs, OwnerContactState).ask_owner_contact())
+    assert "Unlock this lead to find the owner's phone and e-mail." in str(events)
+    assert len(stored) == 1 and stored[0][1] == ""  # no lead id for a page that was refused
+    card = section(signed_out(mine), OwnerContactState)
+    assert run_events(card.ask_owner_contact()) == [] and run_events(card.find_owner_contact()) == []
+    assert len(stored) == 1 and searches == [] and card.oc_status == "idle"
