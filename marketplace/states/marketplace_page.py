@@ -39,7 +39,8 @@ def page_script(query: str, next_pictures: list[str], scroll: bool) -> str:
     url = routes.marketplace_url(query)
     script = ("requestAnimationFrame(() => setTimeout(() => window.history.replaceState("
               f"window.history.state, '', {json.dumps(url)}), 0));")
-    script += "clearTimeout(window.lvPrefetch);"
+    # A new page forgets the pictures fetched for the one before (they were that page's next).
+    script += "clearTimeout(window.lvPrefetch); window.lvNextPictures = [];"
     if next_pictures:
         pictures = json.dumps([card_picture(url) for url in next_pictures])
         script += (f"window.lvPrefetch = setTimeout(() => (window.requestIdleCallback || setTimeout)(() =>"
