@@ -56,7 +56,7 @@ def _signed_out(state) -> None:
     state._clear("signed_out")
 
 RECORD_VARS = ("shown", "signals", "closed", "owner", "flags", "motivation", "reasons", "confidence_reasons",
-               "facts")  # RecordSection's fields, each in PropertyState's 'pr_' var
+               "facts", "sales", "comps")  # RecordSection's fields, each in PropertyState's 'pr_' var
 
 
 class PropertyState(AuthState):
@@ -87,6 +87,8 @@ class PropertyState(AuthState):
     pr_reasons: list[str] = []
     pr_confidence_reasons: list[str] = []
     pr_facts: list[dict[str, str]] = []
+    pr_sales: list[dict[str, str]] = []  # the parcel's recorded sales
+    pr_comps: list[dict[str, str]] = []  # its market's comparable recorded sales
     hints: dict[str, str] = dict(DEFAULT_HINTS)
 
     def _set_record(self, section: RecordSection) -> None:
