@@ -8,7 +8,7 @@ Pure: ``services.record_sales`` reads the rows.
 - Comparable sales: only the market's own sales datasets (``marketplace/markets/<id>.toml``, role
   ``sales``), only arm's-length sales, never a sale of the subject's parcel or address, sold within
   ``COMPS_MONTHS`` before today. Sales in the subject's ZIP first; when fewer than ``core.comps.MIN_COMPS``,
-  its three-digit ZIP area. Of the same property type when both are known. Nearest first where both have a
+  its three-digit ZIP area; when still fewer, the whole market (a suburb's ZIP3 may hold no sale). Of the same property type when both are known. Nearest first where both have a
   position, then newest; at most ``MAX_COMPS``. Each comp names its basis: the dataset and the sale date
   ("Assessor - Parcel Sales (Cook County Assessor's Office), sale of Jan 17, 2025").
 - Comps ARV by price: where the sales carry no living area (a county's sales list prints the price and
@@ -107,6 +107,8 @@ def comparable(sales: list[SaleRecord], *, subject_property_id: int | None, subj
     chosen = [s for s in candidates if subject_zip and s.zip_code == subject_zip]
     if len(chosen) < MIN_COMPS:
         chosen = [s for s in candidates if subject_zip and s.zip_code[:3] == subject_zip[:3]]
+    if len(chosen) < MIN_COMPS:
+        chosen = candidates
 
     def order(s: SaleRecord) -> tuple:
         miles = haversine_miles(position[0], position[1], s.latitude, s.longitude) \
@@ -129,7 +131,8 @@ def arv_basis(comps: list[SaleRecord], subject_zip: str) -> str:
     if len(comps) < MIN_COMPS:
         return ""
     area = f"ZIP {subject_zip}" if all(s.zip_code == subject_zip for s in comps) \
-        else f"ZIP area {subject_zip[:3]}xx"
+        else f"ZIP area {subject_zip[:3]}xx" if all(s.zip_code[:3] == subject_zip[:3] for s in comps) \
+        else "the county, nearest first"
     titles = ", ".join(sorted({s.title for s in comps}))
     first, last = min(s.sale_date for s in comps), max(s.sale_date for s in comps)
     return (f"Median price of {len(comps)} arm's-length recorded sales in {area} ({titles}), "

@@ -5,7 +5,8 @@ read inside the caller's transaction.
   (a county's sales list names the parcel, not the street) and by street address and ZIP.
 - ``market_sales(conn, market, zip_code, today, titles)``: the arm's-length sales of the market's own
   sales datasets (``marketplace/markets/<id>.toml``, role ``sales``) in the ZIP's three-digit area within
-  ``core.recorded_comps.COMPS_MONTHS``, each placed where its parcel's stored property is (street, ZIP,
+  ``core.recorded_comps.COMPS_MONTHS`` (fewer than ``MIN_COMPS`` there: the market's newest, up to
+  ``MAX_MARKET_SALES``), each placed where its parcel's stored property is (street, ZIP,
   position, living area, beds). A market without a sales dataset has none.
 - ``as_comps``: those sales as ``core.comps.Comp`` (the comps page and the $/sqft ARV).
 - ``sales_view(conn, prop, market, today, titles)``: what the property page shows (history, last sale,
@@ -25,7 +26,7 @@ from marketplace.core import recorded_comps as rules
 from marketplace.core import headline
 from marketplace.core import roll_facts
 from marketplace.core.addresses import address_key
-from marketplace.core.comps import Comp, months_before, property_type
+from marketplace.core.comps import MIN_COMPS, Comp, months_before, property_type
 from marketplace.core.lead_map import zip_centre
 from marketplace.models import Property, RecordedSale
 from marketplace.sources.opendata.markets import market_of
@@ -76,6 +77,14 @@ def market_sales(conn: Connection, market: Any, zip_code: str | None, today: dat
     """The market's arm's-length recorded sales around ``zip_code`` (module docstring), newest first."""
     if market is None or not market.sales or not zip_code or len(zip_code) < 3:
         return []
+    found = _market_rows(conn, market, zip_code[:3], today, titles)
+    if len(found) < MIN_COMPS:
+        seen = {s.sale_id for s in found}
+        found += [s for s in _market_rows(conn, market, "", today, titles) if s.sale_id not in seen]
+    return found
+
+
+def _market_rows(conn: Connection, market: Any, zip3: str, today: date, titles: Titles) -> list[rules.SaleRecord]:
     since = months_before(today, rules.COMPS_MONTHS) - timedelta(days=1)
     joined = sales_t.outerjoin(props_t, sa.and_(props_t.c.state == sales_t.c.state,
                                                 props_t.c.parcel_id == sales_t.c.parcel_id))
@@ -88,7 +97,7 @@ def market_sales(conn: Connection, market: Any, zip_code: str | None, today: dat
         .select_from(joined)
         .where(sales_t.c.dataset_id.in_(list(market.sales)), sales_t.c.excluded_reason.is_(None),
                sales_t.c.price > 0, sales_t.c.sale_date > since, sales_t.c.sale_date <= today,
-               zip_of.like(f"{zip_code[:3]}%"))
+               zip_of.like(f"{zip3}%"))
         .order_by(sales_t.c.sale_date.desc(), sales_t.c.id).limit(MAX_MARKET_SALES)
     ).all()
     return [rules.located(_record(r, titles), address=r.p_address, zip_code=r.p_zip, latitude=r.p_lat,
