@@ -124,10 +124,12 @@ def short_source(title: str) -> str:
     return title if len(title) <= SOURCE_LENGTH else title[:SOURCE_LENGTH - 3].rstrip() + "..."
 
 
-def _facts(signal: Any) -> motivation_rules.SignalFacts:
+def _facts(signal: Any, titles: TitleLookup) -> motivation_rules.SignalFacts:
+    """The signal as the score reads it; its dataset's title is the list it stacks as."""
     return motivation_rules.SignalFacts(kind=signal.kind, as_of=signal.as_of, amount_owed=signal.amount_owed,
                                         years_owed=signal.years_owed, sale_date=signal.sale_date,
-                                        sale_type=signal.sale_type, notice_date=signal.notice_date)
+                                        sale_type=signal.sale_type, notice_date=signal.notice_date,
+                                        source=titles(signal.dataset_id)[0])
 
 
 def _proving(signals: list[Any], lead_type: str) -> Any:
@@ -194,7 +196,8 @@ def lead_values(prop: Any, signals: list[Any], titles: TitleLookup, *, hpi: list
         market_value_basis=market.basis, arv_sample_size=after.sample_size, arv_widened_steps=after.widened_steps,
         newest_record_age_days=(today - max(dated)).days if dated else None,
     )
-    score = motivation_rules.motivation([_facts(s) for s in signals], market_value=market.value, today=today)
+    score = motivation_rules.motivation([_facts(s, titles) for s in signals], market_value=market.value,
+                                        today=today)
     city = prop.city or (zip_city_state(prop.zip_code) or ("", ""))[0]
     provenance = []
     for s in sorted(signals, key=lambda s: (s.dataset_id, s.record_key)):
