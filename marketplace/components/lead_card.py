@@ -208,6 +208,7 @@ def _roll(card) -> rx.Component:
     """The county roll's values with their basis ('Market value $82,000 · Philadelphia Office of Property
     Assessment, tax year 2022') or 'No property facts: ...'; the last recorded sale (unlocked cards)."""
     return rx.fragment(
+        rx.cond(card.roll_use != "", rx.el.p(card.roll_use, **_id("lead-use", card), class_name="lv-lc-provenance")),
         rx.cond(card.roll_line != "", rx.el.p(card.roll_line, **_id("lead-roll", card), class_name="lv-lc-provenance")),
         rx.cond(card.last_sale != "", rx.el.p(card.last_sale, **_id("lead-last-sale", card),
                                               class_name="lv-lc-provenance")),

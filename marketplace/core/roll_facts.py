@@ -111,6 +111,16 @@ def card_facts_line(raw_data: Any) -> str:
     return ", ".join(parts) + (f" · {basis}" if basis else "")
 
 
+def card_use_line(raw_data: Any) -> str:
+    """The roll's land use and year built for the card: 'Single family, built 1925'; '' without either."""
+    roll = _raw(raw_data, ROLL_KEY)
+    parts = [str(roll["land_use"])] if roll.get("land_use") else []
+    if roll.get("year_built"):
+        parts.append(f"built {roll['year_built']}")
+    text = ", ".join(parts)
+    return text[:1].upper() + text[1:]
+
+
 def card_last_sale(raw_data: Any) -> str:
     """'Last sale: $45,000 on Apr 7, 2017, Warranty deed'; '' without a recorded sale."""
     sale = _raw(raw_data, LAST_SALE_KEY)

@@ -28,7 +28,7 @@ from tests.browser.test_marketplace_map import _set_active, collect_frames
 from tests.test_records_more_import import MARKETS, MORE
 
 DAYS = {"philadelphia": date(2024, 12, 1), "cook": date(2016, 12, 1), "baltimore": date(2016, 12, 1)}
-PHL, COOK = "372016800", "25322170530000"  # 1240 W TUCKER ST; 12713 S MAY ST
+PHL, COOK = "371437100", "25322170530000"  # 1240 W TUCKER ST; 12713 S MAY ST
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +78,7 @@ def test_cards_and_the_cook_property_page_show_the_county(page: Page, county_lea
     expect(page.locator(f"#lead-facts-{phl.id}")).to_contain_text("1,104 sqft")
     expect(page.locator(f"#lead-roll-{phl.id}")).to_have_text(
         "Market value $75,000 · Philadelphia Office of Property Assessment, tax year 2022")
+    expect(page.locator(f"#lead-use-{phl.id}")).to_have_text("Single family, built 1925")
     expect(page.locator(f"#lead-roll-{bal.id}")).to_have_text(
         "No property facts: Baltimore City's assessor roll is not configured")
     expect(page.locator(f"#lead-action-{bal.id}")).to_have_text("Unlock for 30 credits")

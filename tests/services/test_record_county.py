@@ -90,11 +90,12 @@ def test_philadelphia_vacant_buildings_carry_opa_facts_and_value_on_their_card(d
                                   f"tax year {year}"), parcel
         checked += beds is not None
     assert checked >= 20  # most overlap buildings have OPA's bedroom count
-    # One spelled out: 1240 W TUCKER ST (OPA 372016800 in the sample: 3 beds, 1 bath, 1,104 sq ft, $75,000).
+    # One spelled out: 1240 W TUCKER ST (OPA 371437100 in the sample: 3 beds, 1 bath, 1,104 sq ft, $75,000).
     tucker = next(p for p in overlap if opa[p]["location"] == "1240 W TUCKER ST")
     view = _card(db_url, leads[tucker].id)
     assert (view.beds, view.baths, view.sqft) == ("3 bd", "1 ba", "1,104 sqft")
     assert view.roll_line == "Market value $75,000 · Philadelphia Office of Property Assessment, tax year 2022"
+    assert view.roll_use == "Single family, built 1925"
     assert view.last_sale == ""  # locked: the sale's date and price find the parcel
 
 
