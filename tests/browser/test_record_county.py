@@ -42,7 +42,9 @@ def county_leads(live_server):
         before = list(conn.execute(sa.select(leads.c.id).where(leads.c.is_active == sa.true())).scalars())
     _set_active(url, before, False)
     for market, today in DAYS.items():
-        ordered = sorted(MARKETS[market], key=lambda item: item[0] != "cook-ccao-parcel-addresses")
+        # The sales first: read on another day, they would bring the leads around them to that day.
+        first = ("cook-ccao-parcel-addresses", "cook-ccao-parcel-sales")
+        ordered = sorted(MARKETS[market], key=lambda item: first.index(item[0]) if item[0] in first else 2)
         for dataset_id, path, partial, *_ in ordered:
             day = date.today() if dataset_id == "cook-ccao-parcel-sales" else today
             run = record_imports.import_file(dataset_id, MORE / path, partial=partial, today=day,
