@@ -198,7 +198,9 @@ def record_section(panel: Any, zone_name: str = UTC_NAME) -> RecordSection:
         ("Parcel ID", panel.parcel_id), ("Year built", panel.year_built),
         ("Property class", describe_class(getattr(panel, "class_dataset", None), panel.property_class)))
         if value not in (None, "")]
-    facts += [{"label": label, "value": value} for label, value in getattr(panel, "roll_facts", None) or ()]
+    shown = {fact["value"] for fact in facts}  # the roll's land use is the class already shown
+    facts += [{"label": label, "value": value} for label, value in getattr(panel, "roll_facts", None) or ()
+              if not (label == "Land use" and value in shown)]
     sales = getattr(panel, "sales", None)
     if sales is not None:
         facts.append({"label": "Last sale", "value": sales.last_sale.removeprefix("Last sale: ") or "None recorded"})
