@@ -24,7 +24,7 @@ import sqlalchemy as sa
 from alembic import op
 
 
-revision = '0025_h3'
+revision = '0025'
 down_revision = '0020'
 branch_labels = None
 depends_on = None

@@ -204,6 +204,17 @@ def _provenance(card) -> rx.Component:
                    rx.el.p(card.provenance, **_id("lead-provenance", card), class_name="lv-lc-provenance"))
 
 
+def _roll(card) -> rx.Component:
+    """The county roll's values with their basis ('Market value $82,000 · Philadelphia Office of Property
+    Assessment, tax year 2022') or 'No property facts: ...'; the last recorded sale (unlocked cards)."""
+    return rx.fragment(
+        rx.cond(card.roll_use != "", rx.el.p(card.roll_use, **_id("lead-use", card), class_name="lv-lc-provenance")),
+        rx.cond(card.roll_line != "", rx.el.p(card.roll_line, **_id("lead-roll", card), class_name="lv-lc-provenance")),
+        rx.cond(card.last_sale != "", rx.el.p(card.last_sale, **_id("lead-last-sale", card),
+                                              class_name="lv-lc-provenance")),
+    )
+
+
 def _held_by(card) -> rx.Component:
     """'Unlocked by 2 investors' / 'Nobody has unlocked this yet': how many hold the lead, never who."""
     return rx.cond(card.held_by != "", rx.el.p(card.held_by, **_id("lead-held", card), title=HELD_BASIS,
@@ -240,6 +251,7 @@ def _card(busy, eager, **fields) -> rx.Component:
         _record_chips(card),
         _financials(card),
         _confidence(card),
+        _roll(card),
         _provenance(card),
         _held_by(card),
         card_action(card, busy),

@@ -64,6 +64,12 @@ class CardView:
     # 'Motivation 72/100'; without an asking price the ROI is against the market value.
     signals: str = ""
     owner_flags: str = ""
+    # The county roll (core.roll_facts): 'Market value $82,000 · <publisher>, tax year 2022' or 'No property
+    # facts: Baltimore City's assessor roll is not configured'; the last recorded sale, unlocked cards only
+    # (its date and price find the parcel in the county's sales list).
+    roll_line: str = ""
+    roll_use: str = ""  # 'Single family, built 1925'
+    last_sale: str = ""
     motivation: str = ""
     roi_label: str = "Est. ROI"
     # Which ARV the ROI rests on (core.headline): 'Comps ARV' / 'Est. ARV' beside the ARV shown, and the
@@ -189,6 +195,9 @@ def card_data(lead: Any, is_sample: bool = False) -> dict:
         "picture_note": ILLUSTRATION_NOTE if drawn else "",
         "provenance": data.get("provenance") or "",
         "signals": CHIP_SEPARATOR.join(data.get("signals") or ()),
+        "roll_line": data.get("roll_line") or "",
+        "roll_use": data.get("roll_use") or "",
+        "last_sale": (data.get("last_sale") or "") if data["unlocked"] else "",
         "owner_flags": CHIP_SEPARATOR.join(owner_flags(data.get("absentee_owner"), data.get("out_of_state_owner"),
                                                        data.get("bank_owned"), bool(data.get("public_record")))),
         "motivation": motivation_text(data.get("motivation_score")),

@@ -21,8 +21,11 @@ strongest first (most points; on a tie, in the order of this list).
 6. Vacancy age. A ``vacant`` signal: 10 points plus 2 per full year since its earliest date (``notice_date``,
    else ``as_of``), at most 20; 10 when undated.
 7. Code violations. 5 points per ``code_violation`` signal, at most 10.
-8. Number of signals. 5 points per distinct signal kind beyond the first, at most 20
-   ("3 distress signals" -> 10).
+8. Number of signals. 5 points per stacked signal beyond the first, at most 20 ("3 distress signals" ->
+   10). A stacked signal is one list the parcel is on: a distinct (kind, ``source``) pair, so a Cook County
+   parcel on the annual tax sale and on the scavenger sale stacks two sale-list signals ("2 distress
+   signals: on a sale list (Treasurer - Annual Tax Sale); on a sale list (Treasurer - Scavenger Tax
+   Sale)"); several records of one list (its years) are one. Without sources, one per distinct kind.
 
 Adding a signal or a larger debt never lowers the score (every part takes the maximum, the earliest or
 the count, and the caps only stop growth).
@@ -99,6 +102,7 @@ class SignalFacts:
     sale_date: date | None = None
     sale_type: str | None = None
     notice_date: date | None = None
+    source: str = ""                # the list (dataset title) it comes from: each list stacks (rule 8)
 
 
 @dataclass(frozen=True)
@@ -222,11 +226,14 @@ def _violation_part(signals: Sequence[SignalFacts]) -> tuple[int, str] | None:
 
 
 def _count_part(signals: Sequence[SignalFacts]) -> tuple[int, str] | None:
-    kinds = [k for k in SIGNAL_KINDS if any(s.kind == k for s in signals)]
-    if len(kinds) < 2:
+    stacks = sorted({(SIGNAL_KINDS.index(s.kind), s.source) for s in signals})
+    if len(stacks) < 2:
         return None
-    points = min(EXTRA_SIGNAL_CAP, EXTRA_SIGNAL_POINTS * (len(kinds) - 1))
-    return points, f"{len(kinds)} distress signals ({', '.join(_KIND_WORDS[k] for k in kinds)})"
+    points = min(EXTRA_SIGNAL_CAP, EXTRA_SIGNAL_POINTS * (len(stacks) - 1))
+    if not any(source for _, source in stacks):
+        return points, f"{len(stacks)} distress signals ({', '.join(_KIND_WORDS[SIGNAL_KINDS[k]] for k, _ in stacks)})"
+    items = [_KIND_WORDS[SIGNAL_KINDS[k]] + (f" ({source})" if source else "") for k, source in stacks]
+    return points, f"{len(stacks)} distress signals: {'; '.join(items)}"
 
 
 def motivation(signals: Sequence[SignalFacts], *, market_value: int | None, today: date) -> Motivation:

@@ -30,6 +30,12 @@ def credit_cost_for_confidence(confidence: int | None) -> int:
     return COST_TIERS[-1][1]  # below the lowest tier: its price
 
 
+def lowest_credit_cost() -> int:
+    """The lowest tier's price: what a lead with little more than an address costs (a public-record lead
+    whose county has no roll configured, ``core.roll_facts``)."""
+    return min(cost for _, cost in COST_TIERS)
+
+
 def cost_tiers() -> list[tuple[int, int, int]]:
     """(lowest score, highest score, credits) per tier, highest first: (90, 100, 150), ..."""
     tiers, top = [], 100

@@ -149,7 +149,11 @@ class RecordSection:
     motivation: str = ""                                         # '72/100'
     reasons: list[str] = field(default_factory=list)
     confidence_reasons: list[str] = field(default_factory=list)
-    facts: list[dict[str, str]] = field(default_factory=list)    # parcel id, year built, class
+    facts: list[dict[str, str]] = field(default_factory=list)    # parcel id, year built, class, the roll's
+    # The parcel's recorded sales (date, price, deed, note, basis) and its market's comparable sales
+    # (address, date, price, deed, note, basis): services.record_sales.
+    sales: list[dict[str, str]] = field(default_factory=list)
+    comps: list[dict[str, str]] = field(default_factory=list)
     hints: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_HINTS))
 
 
@@ -194,6 +198,17 @@ def record_section(panel: Any, zone_name: str = UTC_NAME) -> RecordSection:
         ("Parcel ID", panel.parcel_id), ("Year built", panel.year_built),
         ("Property class", describe_class(getattr(panel, "class_dataset", None), panel.property_class)))
         if value not in (None, "")]
+    shown = {fact["value"] for fact in facts}  # the roll's land use is the class already shown
+    facts += [{"label": label, "value": value} for label, value in getattr(panel, "roll_facts", None) or ()
+              if not (label == "Land use" and value in shown)]
+    sales = getattr(panel, "sales", None)
+    if sales is not None:
+        facts.append({"label": "Last sale", "value": sales.last_sale.removeprefix("Last sale: ") or "None recorded"})
+        if sales.last_sale_basis:
+            facts.append({"label": "Last sale basis", "value": sales.last_sale_basis})
+        if sales.comps_arv is not None:
+            facts.append({"label": "Comps ARV (recorded sales)", "value": f"${sales.comps_arv:,}"})
+            facts.append({"label": "Comps ARV basis", "value": sales.comps_arv_basis})
     hints = {
         "asking_basis": NO_ASKING_BASIS,
         "market_value_basis": str(basis.get("market_value") or "N/A: no basis on record"),
@@ -212,7 +227,8 @@ def record_section(panel: Any, zone_name: str = UTC_NAME) -> RecordSection:
         flags=flags,
         motivation="N/A" if panel.motivation_score is None else f"{panel.motivation_score}/100",
         reasons=list(panel.motivation_reasons), confidence_reasons=[str(r) for r in basis.get("confidence") or ()],
-        facts=facts, hints=hints,
+        facts=facts, hints=hints, sales=list(sales.history) if sales else [],
+        comps=list(sales.comps) if sales else [],
     )
 
 

@@ -43,6 +43,8 @@ def property_values(record: MappedRecord, existing: Any, dataset_id: str, state:
         # Values follow the same rule as facts: an older roll year (the 2025 row of a PIN whose 2026 row
         # is stored) only fills what is missing, so reading a roll of several years twice changes nothing.
         assessed = {name: getattr(record, name) for name in VALUE_COLUMNS if getattr(record, name) is not None}
+        if "market_value" not in assessed and "assessed_value" not in assessed:
+            assessed.pop("value_year", None)  # a year dates a value: a roll row without one dates nothing
         if not newer:
             assessed = {name: value for name, value in assessed.items() if getattr(existing, name) is None}
         values.update(assessed)

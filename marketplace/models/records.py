@@ -13,7 +13,7 @@
   user who unlocked the property's lead. The lead carries just the two flags.
 - ``property_signals``: what a dataset says about a property (tax delinquent, on a sale list, vacant...),
   one row per ``(dataset_id, record_key)``, open until it disappears from its dataset.
-- ``recorded_sales``: deed sales for comparable-sales estimates (ARV).
+- ``recorded_sales``: deed sales for comparable-sales estimates (ARV) and a parcel's sale history.
 - ``hpi_points``: the FHFA house price index per three-digit ZIP and year.
 - ``dataset_runs``: one ingestion (file import or API fetch) with its counts.
 """
@@ -144,11 +144,19 @@ class RecordedSale(SQLModel, table=True):
     sale_date: date = Field(sa_column=sa.Column(sa.Date(), nullable=False))
     square_footage: Optional[int] = Field(default=None, sa_column=_int())
     property_class: Optional[str] = Field(default=None, sa_column=_text(100))
+    # A county's sales dataset names the parcel, not the street: the sale joins its property by
+    # (state, parcel_id). ``excluded_reason``: why the sale is not arm's length (core.arms_length), never a
+    # comparable sale; NULL for an arm's-length sale.
+    state: Optional[str] = Field(default=None, sa_column=_text(2))
+    parcel_id: Optional[str] = Field(default=None, sa_column=_text(64))
+    deed_type: Optional[str] = Field(default=None, sa_column=_text(64))
+    excluded_reason: Optional[str] = Field(default=None, sa_column=_text(120))
     retrieved_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
 
     __table_args__ = (
         sa.UniqueConstraint("dataset_id", "record_key", name="uq_recorded_sales_dataset_record"),
         sa.Index("ix_recorded_sales_zip_date", "zip_code", "sale_date"),
+        sa.Index("ix_recorded_sales_state_parcel", "state", "parcel_id"),
     )
 
 

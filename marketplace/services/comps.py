@@ -141,7 +141,7 @@ def prepare(session: Session, user_id: uuid.UUID, lead: Lead, today: date) -> _P
                                     prop.longitude if prop.longitude is not None else lead.longitude,
                                     prop.square_footage or lead.square_footage, prop.beds or lead.beds,
                                     rules.property_type(prop.property_class))
-        sales, datasets = recorded_sales_near(session.connection(), lead.zip_code, today)
+        sales, datasets = _records_comps(session.connection(), lead, today)
     elif source in ("builtin", "rentcast"):
         raw_type = SINGLE_FAMILY if source == "builtin" else _rentcast_type(lead)
         subject = rules.Subject(lead.latitude, lead.longitude, lead.square_footage, lead.beds,
@@ -164,6 +164,22 @@ def prepare(session: Session, user_id: uuid.UUID, lead: Lead, today: date) -> _P
     stored = (list(row.pinned or []), bool(row.customized)) if row is not None else None
     return _Prepared(lead_id, source, facts, subject, sales, datasets, cached_at, stored,
                      (_street(lead.address), (lead.zip_code or "")[:5]))
+
+
+def _records_comps(conn, lead: Lead, today: date) -> tuple[list[rules.Comp], list[str]]:
+    """A public-record lead's candidate sales: its market's own recorded sales where the market has a sales
+    dataset (``services.record_sales``), else every recorded sale of its ZIP area."""
+    from marketplace.core.roll_facts import ROLL_KEY
+    from marketplace.services import record_sales
+    from marketplace.services.record_leads import titles
+    from marketplace.sources.opendata.markets import markets
+
+    raw = lead.raw_data if isinstance(lead.raw_data, dict) else {}
+    market = markets().get(str((raw.get(ROLL_KEY) or {}).get("market") or ""))
+    if market is None or not market.sales:
+        return recorded_sales_near(conn, lead.zip_code, today)
+    found = record_sales.market_sales(conn, market, lead.zip_code, today, titles())
+    return record_sales.as_comps(found), sorted({s.dataset_id for s in found})
 
 
 def _to_json(comp: rules.Comp) -> dict:

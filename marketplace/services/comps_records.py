@@ -9,6 +9,9 @@
 - Beds and baths come from that matched property when it has them (a deed has none); the property type is
   the dataset's building class read by ``core.comps.property_type``.
 - The subject's facts come from the lead's property (coordinates, living area, beds, class).
+- A sale that is not arm's length (``recorded_sales.excluded_reason``, ``core.arms_length``) is never a comp.
+  A market with sales datasets of its own (``marketplace/markets``) takes its comps from those only
+  (``services.record_sales.market_sales``); this reader serves the others.
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ def recorded_sales_near(conn: Connection, zip_code: str, today: date) -> tuple[l
                   sales_t.c.zip_code, sales_t.c.price, sales_t.c.sale_date, sales_t.c.square_footage,
                   sales_t.c.property_class)
         .where(sales_t.c.zip_code.like(f"{zip_code[:3]}%"), sales_t.c.sale_date > since,
-               sales_t.c.sale_date <= today, sales_t.c.price > 0)
+               sales_t.c.sale_date <= today, sales_t.c.price > 0, sales_t.c.excluded_reason.is_(None))
         .order_by(sales_t.c.sale_date.desc(), sales_t.c.id).limit(MAX_CANDIDATES)
     ).all()
     keys = {(address_key(r.address), r.zip_code) for r in rows if r.address and r.zip_code}

@@ -26,6 +26,7 @@ from marketplace.core.filter_values import CITY_SUGGESTIONS, city_key
 from marketplace.core.holders import HELD_SORT
 from marketplace.core.images import allowed_images
 from marketplace.core.leads import provenance_line
+from marketplace.core.roll_facts import card_facts_line, card_last_sale, card_use_line
 from marketplace.core.pricing import display_confidence, unlock_cost
 from marketplace.core.address_display import display_city, display_street
 from marketplace.core.lead_cards import MAX_CARD_IMAGES
@@ -106,6 +107,11 @@ class LeadCard:
     comps_arv: int | None = None
     comps_count: int = 0
     roi_basis: str = ""
+    # The county roll's values and basis, or why there are none (core.roll_facts.card_facts_line); the
+    # last recorded sale, unlocked cards only.
+    roll_line: str = ""
+    roll_use: str = ""  # 'Single family, built 1925' (core.roll_facts.card_use_line)
+    last_sale: str = ""
 
 
 @dataclass(frozen=True)
@@ -284,6 +290,9 @@ def _card(row: Any, unlocked: bool, signals: tuple[str, ...] = (), today: date |
         comps_arv=row.comps_arv,
         comps_count=row.comps_count or 0,
         roi_basis=row.roi_basis or "",
+        roll_line=card_facts_line(row.raw_data),
+        roll_use=card_use_line(row.raw_data),
+        last_sale=card_last_sale(row.raw_data) if unlocked else "",
     )
 
 

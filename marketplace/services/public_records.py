@@ -159,6 +159,7 @@ class _Run:
         self.seen = SeenKeys()
         self.touched: set[int] = set()
         self.sale_zips: set[str] = set()    # ZIPs whose recorded sales changed (ARV)
+        self.sale_parcels: set[tuple[str, str]] = set()  # (state, parcel id) of the sales read (comps, last sale)
         self.hpi_zip3s: set[str] = set()    # ZIP3 areas whose index changed (market value)
         self.open_before = 0                # the dataset's open signals when the run started
         self.started_at: datetime | None = None  # leads created since belong to this run
@@ -236,6 +237,20 @@ def _lead_properties_in(conn: Connection, zips: set[str], zip3s: set[str]) -> se
     return ids
 
 
+def _parcel_zip3s(conn: Connection, parcels: set[tuple[str, str]]) -> set[str]:
+    """The ZIP3 areas of the stored properties of ``parcels``: a sale that names only its parcel changes
+    the comps of the leads around that property (and its own lead's last sale)."""
+    found: set[str] = set()
+    for state in sorted({s for s, _ in parcels}):
+        ids = sorted(p for s, p in parcels if s == state)
+        for start in range(0, len(ids), record_batches.IN_CHUNK):
+            found.update(z[:3] for z in conn.execute(
+                sa.select(props_t.c.zip_code).where(props_t.c.state == state,
+                                                    props_t.c.parcel_id.in_(ids[start:start + record_batches.IN_CHUNK]))
+            ).scalars() if z)
+    return found
+
+
 def _dialect(database_url: str | None) -> str:
     from marketplace.db import get_engine
 
@@ -296,7 +311,8 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
             run.touched.clear()
             if full and refusal is None:
                 record_batches.close_unseen(conn, run, batch_size)
-            run.touched.update(_lead_properties_in(conn, run.sale_zips, run.hpi_zip3s))
+            run.touched.update(_lead_properties_in(conn, run.sale_zips,
+                                                   run.hpi_zip3s | _parcel_zip3s(conn, run.sale_parcels)))
             run.touched.update(_leadless_properties(conn, dataset.id))
             run.materialise(conn, run.touched, titles)
             summary.archived = run.lead_count("archived")

@@ -24,7 +24,7 @@ from typing import Any, Iterable
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from marketplace.core import record_rows
+from marketplace.core import arms_length, record_rows
 from marketplace.core.addresses import address_key, split_unit, zip5, zip_for_point
 from marketplace.core.records import FACT_KINDS, RECORD_KINDS, HpiPoint, MappedRecord, RejectedRow
 from marketplace.models import HpiPointRow, Property, PropertySignal, RecordedSale, utcnow
@@ -43,7 +43,8 @@ UPDATE_COLUMNS = ("parcel_id", "address_key", "address", "unit", "zip_code", *re
 INSERT_COLUMNS = ("state", *UPDATE_COLUMNS)
 SIGNAL_COLUMNS = ("property_id", "kind", "sale_type", "as_of", "amount_owed", "years_owed", "delinquent_since",
                   "sale_date", "notice_date", "opening_bid", "details", "record_url", "status", "closed_reason")
-SALE_COLUMNS = ("address", "zip_code", "price", "sale_date", "square_footage", "property_class")
+SALE_COLUMNS = ("address", "zip_code", "price", "sale_date", "square_footage", "property_class", "state",
+                "parcel_id", "deed_type", "excluded_reason")
 IN_CHUNK = 900  # values per IN list (SQLite's old limit of 999 variables per statement)
 
 
@@ -279,11 +280,17 @@ class Batch:
         stored = {r.record_key: _Row(r._asdict(), new=False) for r in _rows(
             conn, sales_t, sales_t.c.record_key, [r.record_key for _, r in self.sales],
             sales_t.c.dataset_id == run.dataset.id)}
+        publisher = _sales_publisher(run.dataset)
         for _, record in self.sales:
             values = {"address": record.address, "zip_code": zip5(record.zip_code), "price": record.sale_price,
                       "sale_date": record.sale_date, "square_footage": record.square_footage,
-                      "property_class": record.property_class}
+                      "property_class": record.property_class,
+                      "state": (record.state or run.state or "").upper()[:2] or None,
+                      "parcel_id": record.parcel_id or None, "deed_type": arms_length.deed_type(record.extra),
+                      "excluded_reason": arms_length.excluded_reason(record.sale_price, record.extra, publisher)}
             sale = stored.get(record.record_key)
+            if values["parcel_id"] and values["state"]:
+                run.sale_parcels.add((values["state"], values["parcel_id"]))  # the parcel's leads read it
             if sale is None:
                 stored[record.record_key] = _Row(dict(values, id=None, record_key=record.record_key), new=True)
                 run.sale_zips.add(values["zip_code"] or "")
@@ -336,6 +343,15 @@ class Batch:
             conn.execute(sa.update(hpi_t).where(hpi_t.c.id == sa.bindparam("p_id")).values(
                 index=sa.bindparam("p_index"), annual_change=sa.bindparam("p_change")),
                 [{"p_id": r.id, "p_index": r.index, "p_change": r.annual_change} for r in dirty])
+
+
+def _sales_publisher(dataset: Any) -> str:
+    """Who flags a sales dataset's sales: the market's roll publisher ('Cook County Assessor'), else the
+    dataset's publisher."""
+    from marketplace.sources.opendata.markets import market_of
+
+    market = market_of(getattr(dataset, "id", ""))
+    return (market.roll_publisher if market is not None else "") or getattr(dataset, "publisher", "") or ""
 
 
 def prepare(run: Any, items: list[Any]) -> Batch:

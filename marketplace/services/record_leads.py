@@ -42,6 +42,7 @@ from marketplace.core import sale_dates
 from marketplace.core import signal_currency
 from marketplace.core import valuation
 from marketplace.core import headline
+from marketplace.core import roll_facts
 from marketplace.core.addresses import address_key, zip_city_state
 from marketplace.core.comps import Comp, Subject, property_type
 from marketplace.core.lead_map import zip_centre
@@ -49,6 +50,7 @@ from marketplace.core.records import SALE_LABELS, SIGNAL_KINDS, HpiPoint
 from marketplace.models import HpiPointRow, Lead, Property, PropertySignal, RecordedSale, utcnow
 from marketplace.services.comps_records import recorded_sales_near
 from marketplace.services import bulk_rows
+from marketplace.services import record_sales
 
 leads_t = Lead.__table__
 props_t = Property.__table__
@@ -123,10 +125,12 @@ def short_source(title: str) -> str:
     return title if len(title) <= SOURCE_LENGTH else title[:SOURCE_LENGTH - 3].rstrip() + "..."
 
 
-def _facts(signal: Any) -> motivation_rules.SignalFacts:
+def _facts(signal: Any, titles: TitleLookup) -> motivation_rules.SignalFacts:
+    """The signal as the score reads it; its dataset's title is the list it stacks as."""
     return motivation_rules.SignalFacts(kind=signal.kind, as_of=signal.as_of, amount_owed=signal.amount_owed,
                                         years_owed=signal.years_owed, sale_date=signal.sale_date,
-                                        sale_type=signal.sale_type, notice_date=signal.notice_date)
+                                        sale_type=signal.sale_type, notice_date=signal.notice_date,
+                                        source=titles(signal.dataset_id)[0])
 
 
 def _proving(signals: list[Any], lead_type: str) -> Any:
@@ -150,9 +154,14 @@ def _comps_arv(prop: Any, comps: list[Comp], today: date) -> headline.CompsArv:
 
 
 def lead_values(prop: Any, signals: list[Any], titles: TitleLookup, *, hpi: list[HpiPoint],
-                sales: list[valuation.Sale], today: date, comps: list[Comp] | None = None) -> dict | None:
-    """The lead columns of a property from its open signals; None when no signal makes a lead. Pure."""
+                sales: list[valuation.Sale], today: date, comps: list[Comp] | None = None,
+                parcel_sales: list | None = None, market_sales: list | None = None) -> dict | None:
+    """The lead columns of a property from its open signals; None when no signal makes a lead. Pure.
+    The property's market adds its roll facts, last recorded sale and comps (``record_sales.county_inputs``;
+    a market without a roll costs the lowest tier)."""
     signals = [s for s in signals if s.kind in SIGNAL_KINDS]
+    county, recorded, comps, arms_length = record_sales.county_inputs(signals, parcel_sales, market_sales, comps,
+                                                                      today)
     kinds = {s.kind for s in signals}
     lead_type = motivation_rules.lead_type_for(kinds)
     if lead_type is None:
@@ -163,6 +172,9 @@ def lead_values(prop: Any, signals: list[Any], titles: TitleLookup, *, hpi: list
     if prop.last_sale_price and prop.last_sale_date:
         last_sale = valuation.Sale(price=prop.last_sale_price, sale_date=prop.last_sale_date,
                                    square_footage=prop.square_footage, zip_code=prop.zip_code)
+    elif arms_length is not None:  # the parcel's last arm's-length recorded sale
+        last_sale = valuation.Sale(price=arms_length.price, sale_date=arms_length.sale_date,
+                                   square_footage=prop.square_footage, zip_code=prop.zip_code)
     value_label = titles(prop.value_dataset_id)[0] if prop.value_dataset_id else "assessor"
     market = valuation.market_value(assessor_value=prop.market_value, assessor_year=prop.value_year,
                                     assessor_label=value_label, last_sale=last_sale, hpi=hpi, today=today)
@@ -172,8 +184,10 @@ def lead_values(prop: Any, signals: list[Any], titles: TitleLookup, *, hpi: list
     roi, roi_basis = valuation.roi(asking_price=None, market_value=market.value, arv=after.value,
                                    rehab=repair.value)
     # The headline ROI rests on the comps ARV where there are enough comps (core.headline).
+    comps_arv, comps_basis = record_sales.price_comps_arv(prop, market_sales, today,
+                                                          _comps_arv(prop, comps or [], today))
     top = headline.columns(asking_price=None, market_value=market.value, estimate_arv=after.value,
-                           rehab=repair.value, comps=_comps_arv(prop, comps or [], today))
+                           rehab=repair.value, comps=comps_arv)
     roi = top["roi"]
     if top["roi_basis"] == headline.COMPS:
         roi_basis = f"{roi_basis}, with the comps ARV ({top['comps_count']} comparable sales, default selection)"
@@ -183,7 +197,8 @@ def lead_values(prop: Any, signals: list[Any], titles: TitleLookup, *, hpi: list
         market_value_basis=market.basis, arv_sample_size=after.sample_size, arv_widened_steps=after.widened_steps,
         newest_record_age_days=(today - max(dated)).days if dated else None,
     )
-    score = motivation_rules.motivation([_facts(s) for s in signals], market_value=market.value, today=today)
+    score = motivation_rules.motivation([_facts(s, titles) for s in signals], market_value=market.value,
+                                        today=today)
     city = prop.city or (zip_city_state(prop.zip_code) or ("", ""))[0]
     provenance = []
     for s in sorted(signals, key=lambda s: (s.dataset_id, s.record_key)):
@@ -213,7 +228,7 @@ def lead_values(prop: Any, signals: list[Any], titles: TitleLookup, *, hpi: list
         "baths": prop.baths,
         "square_footage": prop.square_footage,
         "confidence_score": confidence,
-        "credit_cost": pricing.credit_cost_for_confidence(confidence),
+        "credit_cost": roll_facts.credit_cost(county, pricing.credit_cost_for_confidence(confidence)),
         "is_high_roi": roi is not None and roi >= pricing.HIGH_ROI_THRESHOLD,
         "comps_arv": top["comps_arv"],
         "comps_count": top["comps_count"],
@@ -240,6 +255,7 @@ def lead_values(prop: Any, signals: list[Any], titles: TitleLookup, *, hpi: list
             "basis": {"market_value": market.basis, "arv": after.basis, "rehab": repair.basis, "roi": roi_basis,
                       "confidence": list(confidence_reasons)},
             "arv_low": after.low, "arv_high": after.high,
+            **record_sales.county_raw(prop, county, recorded, comps_basis),
             **({sale_dates.SOURCE_KEY: sale_source} if sale_source else {}),
         },
     }
@@ -327,6 +343,7 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
     hpi_cache: dict[str, list[HpiPoint]] = {}      # by ZIP3: one read per area, not per property
     sales_cache: dict[str, list[valuation.Sale]] = {}  # by ZIP
     comps_cache: dict[str, list[Comp]] = {}  # by ZIP3: the recorded sales core.comps selects from
+    market_cache: dict[tuple[str, str], list] = {}  # by (market, ZIP3): record_sales.market_sales
     for start in range(0, len(ids), CHUNK):
         chunk = ids[start:start + CHUNK]
         props = {p.id: p for p in conn.execute(sa.select(props_t).where(props_t.c.id.in_(chunk)))}
@@ -336,6 +353,7 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
             open_signals.setdefault(s.property_id, []).append(s)
         existing = {r.property_id: r for r in conn.execute(sa.select(leads_t).where(leads_t.c.property_id.in_(chunk)))}
         _prefetch(conn, {p.zip_code for p in props.values() if p.zip_code}, today, hpi_cache, sales_cache)
+        own_sales = record_sales.parcel_sales(conn, props.values(), titles)
         inserts, updates, archives = [], [], []
         now = utcnow()
         for pid in chunk:
@@ -345,11 +363,14 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
             signals = current_signals(open_signals.get(pid, []), max_ages, today)
             values = None
             if has_street_address(prop) and motivation_rules.lead_type_for({s.kind for s in signals}) is not None:
-                if prop.zip_code[:3] not in comps_cache:
+                nearby = record_sales.cached_market_sales(conn, record_sales.market_for(signals), prop.zip_code, today, titles,
+                                                          market_cache)
+                if nearby is None and prop.zip_code[:3] not in comps_cache:
                     comps_cache[prop.zip_code[:3]] = recorded_sales_near(conn, prop.zip_code, today)[0]
                 values = lead_values(prop, signals, titles, hpi=hpi_cache[prop.zip_code[:3]],
                                      sales=sales_cache[prop.zip_code], today=today,
-                                     comps=comps_cache[prop.zip_code[:3]])
+                                     comps=comps_cache.get(prop.zip_code[:3]), parcel_sales=own_sales.get(pid),
+                                     market_sales=nearby)
                 values["is_new"] = lead_is_new(signals, max_ages, today)
             outcome = None
             if values is None:

@@ -45,6 +45,9 @@ from marketplace.models import Lead, Property, PropertySignal, utcnow
 from marketplace.services import lead_access
 from marketplace.services.record_leads import TitleLookup, current_signals, max_age_for, signal_label, source_line
 from marketplace.services.record_leads import titles as dataset_file_titles
+from marketplace.services.record_sales import SalesView, sales_view
+from marketplace.core.roll_facts import ROLL_KEY, page_facts
+from marketplace.sources.opendata.markets import markets
 
 leads_t = Lead.__table__
 props_t = Property.__table__
@@ -97,6 +100,11 @@ class PublicRecordPanel:
     owner: OwnerDetails | None = None   # unlocked only
     closed: list[str] = field(default_factory=list)  # history: 'Tax sale held Jul 23, 2020 (history)'
     retrieved_at: datetime | None = None  # when the proving record of ``source_line`` was retrieved
+    # The county's roll facts with their basis ('Value basis': 'Cook County Assessor, tax year 2025'), or
+    # the market's 'No property facts: ...' line (core.roll_facts); no owner in them.
+    roll_facts: list[tuple[str, str]] = field(default_factory=list)
+    # Unlocked only: the parcel's recorded sales and its market's comparable sales (services.record_sales).
+    sales: SalesView | None = None
 
 
 def _titles(titles: TitleLookup | None) -> TitleLookup:
@@ -177,7 +185,10 @@ def public_record_panel(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = No
             unlocked = lead_access.is_unlocked(conn, user_id, lead_uuid)
         open_rows = _signal_rows(conn, lead_uuid, "open")
         closed_rows = _signal_rows(conn, lead_uuid, "closed")
-    raw = lead.raw_data if isinstance(lead.raw_data, dict) else {}
+        raw = lead.raw_data if isinstance(lead.raw_data, dict) else {}
+        market = markets().get(str((raw.get(ROLL_KEY) or {}).get("market") or ""))
+        day = today or local_today(utcnow())
+        sales = sales_view(conn, prop, market, day, titles) if unlocked and prop is not None else None
     line = str(raw.get("source_line") or "")
     retrieved_at = _proof_retrieved(raw, line)
     if not unlocked:
@@ -198,6 +209,7 @@ def public_record_panel(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = No
         class_dataset=(prop.facts_record or "").split("/")[0] or None if prop is not None else None,
         owner=_owner(prop) if unlocked and prop is not None else None, closed=closed,
         retrieved_at=retrieved_at if unlocked else None,
+        roll_facts=page_facts(raw), sales=sales,
     )
 
 

@@ -65,7 +65,7 @@ def lead_id_from_path(path: str) -> str:
 
 
 RECORD_VARS = ("shown", "signals", "closed", "owner", "flags", "motivation", "reasons", "confidence_reasons",
-               "facts")  # RecordSection's fields, each in PropertyState's 'pr_' var
+               "facts", "sales", "comps")  # RecordSection's fields, each in PropertyState's 'pr_' var
 
 
 class PropertyState(AuthState):
@@ -97,6 +97,8 @@ class PropertyState(AuthState):
     pr_reasons: list[str] = []
     pr_confidence_reasons: list[str] = []
     pr_facts: list[dict[str, str]] = []
+    pr_sales: list[dict[str, str]] = []  # the parcel's recorded sales
+    pr_comps: list[dict[str, str]] = []  # its market's comparable recorded sales
     hints: dict[str, str] = dict(DEFAULT_HINTS)
 
     def _set_record(self, section: RecordSection) -> None:

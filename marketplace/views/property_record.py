@@ -7,7 +7,9 @@ dates; the owner of record, the mailing address and the absentee / out-of-state 
 score with its reasons; the parcel facts. Element ids: ``property-public-record``, ``record-signal`` rows
 (``record-link`` links),
 ``record-closed``, ``record-owner``, ``record-mailing``, ``record-flags``, ``record-motivation``,
-``record-reasons``, ``record-facts``, ``property-roi-basis``, ``property-confidence-basis``.
+``record-reasons``, ``record-facts``, ``record-sales`` (``record-sale`` rows: the parcel's recorded
+sales), ``record-comps`` (``record-comp`` rows: comparable recorded sales of the market, each with its
+basis), ``property-roi-basis``, ``property-confidence-basis``.
 """
 
 from __future__ import annotations
@@ -59,6 +61,27 @@ def _bullets(items, list_id: str) -> rx.Component:
                     style={"margin": "0", "padding_left": "1.1rem"})
 
 
+def _sale(sale, row_class: str) -> rx.Component:
+    """One recorded sale: '$45,000 · Apr 7, 2017 · Warranty', the note when not arm's length, its basis."""
+    address = rx.text(sale["address"], size="2", weight="medium") if row_class == "record-comp" else rx.fragment()
+    return rx.vstack(
+        address,
+        rx.text(rx.el.strong(sale["price"]), " · ", sale["date"],
+                rx.cond(sale["deed"] != "", rx.fragment(" · ", sale["deed"])), size="2", as_="p"),
+        rx.cond(sale["note"] != "", rx.text(sale["note"], size="1", color_scheme="amber")),
+        rx.text(sale["basis"], size="1", color_scheme="gray"),
+        spacing="0", width="100%", padding_y="0.35rem", border_bottom="1px solid var(--gray-a4)",
+        class_name=row_class,
+    )
+
+
+def _sales(title: str, items, row_class: str, list_id: str) -> rx.Component:
+    return rx.cond(items.length() > 0, rx.vstack(
+        rx.text(title, size="2", weight="medium"),
+        rx.vstack(rx.foreach(items, lambda sale: _sale(sale, row_class)), spacing="0", width="100%", id=list_id),
+        spacing="1", width="100%"))
+
+
 def record_card() -> rx.Component:
     return rx.cond(S.pr_shown, cards.section_card(
         "landmark",
@@ -78,6 +101,8 @@ def record_card() -> rx.Component:
             width="100%",
             id="record-facts",
         ),
+        _sales("Recorded sales of this parcel", S.pr_sales, "record-sale", "record-sales"),
+        _sales("Comparable recorded sales", S.pr_comps, "record-comp", "record-comps"),
         rx.vstack(
             _row("Motivation score", S.pr_motivation, "record-motivation"),
             _bullets(S.pr_reasons, "record-reasons"),
