@@ -16,7 +16,7 @@ and the signals (which the drop would delete by cascade).
 Downgrade: parcel-only properties (no address) are deleted with their signals; it refuses when two
 properties share an address and ZIP (the old constraint cannot hold them).
 
-Revision ID: 0025_h3
+Revision ID: 0025
 Revises: 0020
 Create Date: 2026-11-27
 """

@@ -5,8 +5,8 @@ street address: the sale joins its property by ``(state, parcel_id)``), ``deed_t
 deed on the card) and ``excluded_reason`` (why the publisher's flags or the price say the sale is not arm's
 length: never a comparable sale). Existing rows keep NULL until their dataset is read again.
 
-Revision ID: 0025_h4
-Revises: 0020
+Revision ID: 0026
+Revises: 0025
 Create Date: 2026-11-27
 """
 import sqlalchemy as sa
