@@ -3,9 +3,10 @@ then the leads of the touched properties (``services.record_leads``).
 
 ``ingest(dataset, records, mode=..., retrieved_at=...)`` is idempotent:
 
-- records stream in batches of ``BATCH_SIZE`` (``SQLITE_BATCH_SIZE`` on SQLite, whose one write lock a
-  batch holds), one transaction each, written set-wise (``services.record_batches``: one read per target,
-  COPY or one multi-row INSERT of the new rows, one UPDATE of the changed ones), followed in the same
+- records stream in batches of ``BATCH_SIZE`` (on SQLite, whose one write lock a batch holds, sized by
+  ``core.batch_sizer`` so a transaction holds it ``SQLITE_BATCH_MS``, 100 ms, at most), one transaction
+  each, written set-wise (``services.record_batches``: one read per target, COPY or one multi-row INSERT
+  of the new rows, one UPDATE of the changed ones), followed in the same
   transaction by the leads of the properties the batch touched: a batch that fails leaves nothing of
   itself, a run killed between batches leaves every stored property with its lead, and the next run of
   the dataset gives a lead to any property with an open signal and none. A ``dataset_runs`` row is
@@ -18,10 +19,11 @@ then the leads of the touched properties (``services.record_leads``).
   content *updated*; a ``sale_list`` signal whose sale date has passed is stored closed ("sale held on
   ...");
 - with ``full=True`` (a whole dataset was read) every open signal of the dataset that this run did not see
-  is closed ("no longer in the dataset as of <date>"; one anti-join), unless the read returned no rows,
-  more than ``MAX_UNMAPPED_SHARE`` of the rows could not be read, or it held fewer records than the
-  dataset's ``min_full_share`` (default ``MIN_FULL_SHARE``) of its open signals: then nothing closes and
-  the run warns;
+  is closed ("no longer in the dataset as of <date>"; one anti-join on PostgreSQL, short transactions of
+  ids picked in Python on SQLite), then the leads of the closed signals' properties are brought up to
+  date in short transactions too; unless the read returned no rows, more than ``MAX_UNMAPPED_SHARE`` of
+  the rows could not be read, or it held fewer records than the dataset's ``min_full_share`` (default
+  ``MIN_FULL_SHARE``) of its open signals: then nothing closes and the run warns;
   ``full=False`` (a partial import) never closes;
 - ``assessment`` records fill the property's facts and values, ``recorded_sale`` records go to
   ``recorded_sales``, ``HpiPoint`` to ``hpi_points``, ``RejectedRow`` is counted;
@@ -37,6 +39,7 @@ import hashlib
 import json
 import logging
 import tempfile
+import time
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any, Iterable, Iterator
@@ -44,7 +47,8 @@ from typing import Any, Iterable, Iterator
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from marketplace.db import session_scope
+from marketplace.core.batch_sizer import BatchSizer
+from marketplace.db import read_scope, session_scope
 from marketplace.models import DatasetRun, HpiPointRow, Property, PropertySignal, RecordedSale, utcnow
 from marketplace.services import record_batches, record_leads
 from marketplace.services.record_leads import dataset_titles
@@ -53,7 +57,7 @@ from marketplace.services.marketplace import rebuild_facets
 log = logging.getLogger("marketplace.public_records")
 
 BATCH_SIZE = 5000         # records per batch (one transaction)
-SQLITE_BATCH_SIZE = 500   # on SQLite: a batch holds the database's one write lock for about 100 ms at most
+SQLITE_BATCH_SIZE = 200   # on SQLite: the first batch's records; the next ones are sized by ``BatchSizer``
 RUN_LOCK = 724023                       # pg_advisory_xact_lock class of "one run per dataset"
 RUN_STALE_AFTER = timedelta(hours=6)    # a run "running" longer than this died: another may start
 
@@ -130,6 +134,9 @@ class SeenKeys:
         self.count += 1
         return True
 
+    def __contains__(self, key: str) -> bool:
+        return int.from_bytes(hashlib.blake2b(key.encode("utf-8"), digest_size=8).digest(), "big") in self._digests
+
     def keys(self) -> Iterator[str]:
         if self._file is None:
             return
@@ -141,6 +148,15 @@ class SeenKeys:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+def _sizer(database_url: str | None) -> BatchSizer:
+    """Fixed batches on PostgreSQL; on SQLite batches sized to hold the lock ``SQLITE_BATCH_MS`` at most."""
+    from marketplace.config import lead_settings
+
+    if _dialect(database_url) == "postgresql":
+        return BatchSizer(BATCH_SIZE, budget_ms=None)
+    return BatchSizer(SQLITE_BATCH_SIZE, budget_ms=lead_settings().sqlite_batch_ms, ceiling=BATCH_SIZE)
 
 
 class _Run:
@@ -275,28 +291,29 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
         ).scalar_one()
     run = _Run(dataset, summary, retrieved_at, today)
     run.open_before, run.started_at = open_before, started
-    batch_size = BATCH_SIZE if _dialect(database_url) == "postgresql" else min(BATCH_SIZE, SQLITE_BATCH_SIZE)
+    sizer = _sizer(database_url)
     try:
         batch: list[Any] = []
         for item in records:
             batch.append(item)
-            if len(batch) >= batch_size:
-                _write_batch(database_url, run, batch, titles)
+            if len(batch) >= sizer.size:
+                sizer.observe(len(batch), _write_batch(database_url, run, batch, titles))
                 batch = []
         _write_batch(database_url, run, batch, titles)
-        with session_scope(database_url) as session:
+        refusal = _closing_refused(run, mode) if full else None
+        run.touched.clear()
+        if full and refusal is None:
+            _close_unseen(database_url, run, _sizer(database_url))
+        with read_scope(database_url) as session:
             conn = session.connection()
-            refusal = _closing_refused(run, mode) if full else None
-            run.touched.clear()
-            if full and refusal is None:
-                record_batches.close_unseen(conn, run, batch_size)
             run.touched.update(_lead_properties_in(conn, run.sale_zips, run.hpi_zip3s))
             run.touched.update(_leadless_properties(conn, dataset.id))
-            run.materialise(conn, run.touched, titles)
-            summary.archived = run.lead_count("archived")
-            summary.leads_added, summary.leads_updated = run.lead_count("added"), run.lead_count("updated")
-            if any(run.lead_counts.values()):
-                rebuild_facets(conn)
+        _materialise_in_steps(database_url, run, sorted(run.touched), titles, _sizer(database_url))
+        summary.archived = run.lead_count("archived")
+        summary.leads_added, summary.leads_updated = run.lead_count("added"), run.lead_count("updated")
+        if any(run.lead_counts.values()):
+            with session_scope(database_url) as session:
+                rebuild_facets(session.connection())
         summary.status = "ok"
         replaced = getattr(records, "replaced_rows", 0)
         warnings = [stale_warning(summary.newest_as_of, getattr(dataset, "max_age_days", None), today), refusal,
@@ -318,18 +335,66 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
     return summary
 
 
-def _write_batch(database_url: str | None, run: _Run, batch: list[Any], titles: record_leads.TitleLookup) -> None:
+def _write_batch(database_url: str | None, run: _Run, batch: list[Any], titles: record_leads.TitleLookup) -> float:
     """One batch in one transaction (``record_batches``): its records, then the leads of the properties it
     touched (a run killed between batches leaves every committed property with its lead; a batch that
-    fails leaves nothing of itself)."""
+    fails leaves nothing of itself). What each record is was decided before the transaction opened.
+    Returns the milliseconds the transaction held the lock (its ``BEGIN`` to its commit)."""
     if not batch:
-        return
+        return 0.0
     prepared = record_batches.prepare(run, batch)
     with session_scope(database_url) as session:
-        conn = session.connection()
+        conn = session.connection()  # BEGIN (IMMEDIATE on SQLite: the write lock is held from here)
+        began = time.perf_counter()
         run.touched.clear()
         record_batches.write_batch(conn, prepared)
         run.materialise(conn, run.touched, titles)
+    return (time.perf_counter() - began) * 1000
+
+
+def _close_unseen(database_url: str | None, run: _Run, sizer: BatchSizer) -> None:
+    """Close the open signals of the dataset a full run did not see. PostgreSQL: one anti-join
+    (``record_batches.close_unseen``). SQLite: the open signals are read without a lock, the unseen ones
+    picked in Python, and closed in transactions of ``sizer``'s size (each re-checks that the signal is
+    still open), so no transaction holds the write lock long."""
+    if _dialect(database_url) == "postgresql":
+        with session_scope(database_url) as session:
+            record_batches.close_unseen(session.connection(), run, BATCH_SIZE)
+        return
+    with read_scope(database_url) as session:
+        rows = session.connection().execute(sa.select(signals_t.c.id, signals_t.c.record_key).where(
+            signals_t.c.dataset_id == run.dataset.id, signals_t.c.status == "open")).all()
+    unseen = [row.id for row in rows if row.record_key not in run.seen]
+    reason = f"no longer in the dataset as of {run.today.isoformat()}"
+    start = 0
+    while start < len(unseen):
+        chunk = unseen[start:start + min(sizer.size, record_batches.IN_CHUNK)]
+        start += len(chunk)
+        with session_scope(database_url) as session:
+            conn = session.connection()
+            began = time.perf_counter()
+            gone = conn.execute(
+                sa.update(signals_t).where(signals_t.c.id.in_(chunk), signals_t.c.status == "open")
+                .values(status="closed", closed_at=run.retrieved_at, closed_reason=reason)
+                .returning(signals_t.c.property_id)).scalars().all()
+        sizer.observe(len(chunk), (time.perf_counter() - began) * 1000)
+        run.summary.closed += len(gone)
+        run.touched.update(gone)
+
+
+def _materialise_in_steps(database_url: str | None, run: _Run, property_ids: list[int],
+                          titles: record_leads.TitleLookup, sizer: BatchSizer) -> None:
+    """The leads of ``property_ids`` brought up to date, a transaction per ``sizer``-sized step (each
+    step's leads are whole; a run killed between steps leaves the rest to the next run's repair)."""
+    start = 0
+    while start < len(property_ids):
+        step = property_ids[start:start + sizer.size]
+        start += len(step)
+        with session_scope(database_url) as session:
+            conn = session.connection()
+            began = time.perf_counter()
+            run.materialise(conn, set(step), titles)
+        sizer.observe(len(step), (time.perf_counter() - began) * 1000)
 
 
 def rescore_leads(today: date, *, titles: record_leads.TitleLookup, database_url: str | None = None) -> dict:
