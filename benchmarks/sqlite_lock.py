@@ -4,7 +4,8 @@
     .venv/bin/python -m benchmarks.sqlite_lock --records 20000
 
 On a throwaway SQLite database (WAL, as the app runs it) it imports a real-shaped file
-(``benchmarks.records_ingest.write_file``: Chicago's vacant-building violations export repeated) with
+(``benchmarks._record_files.tax_file``: Philadelphia's tax-delinquency extract repeated, each row its own
+property and current, so each makes a lead), then the same file with 1% of the rows changed, with
 ``services.record_imports.import_file`` (what ``python -m marketplace import-records`` runs) in a process
 of its own, whose engine listeners time every write transaction from its ``BEGIN IMMEDIATE`` (the lock
 taken) to its commit and count the rows it changed (SQLite's ``total_changes``). Meanwhile a bystander
@@ -27,14 +28,12 @@ import sys
 import tempfile
 import threading
 import time
-from datetime import date
 from pathlib import Path
 
 from benchmarks._db import sqlite_database
-from benchmarks.records_ingest import FILE_DATASET, write_file
+from benchmarks._record_files import tax_file
 
-# The sample's newest record is of 2023-09-18: a day soon after keeps its records current (they make leads).
-TODAY = date(2023, 10, 1)
+FILE_DATASET = "phl-tax-delinquencies"
 
 
 def p(samples: list[float], q: float) -> float:
@@ -105,7 +104,7 @@ def child(url: str, path: str, out: str) -> None:
     event.listen(engine, "commit", _ended)
     event.listen(engine, "rollback", _ended)
     t0 = time.perf_counter()
-    summary = import_file(FILE_DATASET, path, today=TODAY, database_url=url)
+    summary = import_file(FILE_DATASET, path, database_url=url)
     seconds = time.perf_counter() - t0
     Path(out).write_text(json.dumps({"transactions": transactions, "seconds": seconds,
                                      "summary": {k: summary.as_dict()[k] for k in (
@@ -146,9 +145,11 @@ def main() -> None:
         db_path = url.split(":///", 1)[1]
         with sqlite3.connect(db_path) as conn:
             conn.execute("CREATE TABLE bench_bystander (id INTEGER PRIMARY KEY, at REAL)")
-        first, second = Path(tmp) / "violations.csv", Path(tmp) / "violations_changed.csv"
-        write_file(first, args.records)
-        _, n = write_file(second, args.records, args.changed)
+        (Path(tmp) / "first").mkdir()
+        (Path(tmp) / "changed").mkdir()
+        first = tax_file(Path(tmp) / "first", args.records)
+        second = tax_file(Path(tmp) / "changed", args.records, args.changed)
+        n = len(range(0, args.records, round(1 / args.changed)))
         load = ["%.1f" % os.getloadavg()[0]]
         with Bystander(db_path, args.every) as floor:
             time.sleep(args.floor_seconds)

@@ -57,7 +57,7 @@ from marketplace.services.marketplace import rebuild_facets
 log = logging.getLogger("marketplace.public_records")
 
 BATCH_SIZE = 5000         # records per batch (one transaction)
-SQLITE_BATCH_SIZE = 200   # on SQLite: the first batch's records; the next ones are sized by ``BatchSizer``
+SQLITE_BATCH_SIZE = 50    # on SQLite: the first batch's records; the next ones are sized by ``BatchSizer``
 RUN_LOCK = 724023                       # pg_advisory_xact_lock class of "one run per dataset"
 RUN_STALE_AFTER = timedelta(hours=6)    # a run "running" longer than this died: another may start
 
@@ -155,7 +155,7 @@ def _sizer(database_url: str | None) -> BatchSizer:
     from marketplace.config import lead_settings
 
     if _dialect(database_url) == "postgresql":
-        return BatchSizer(BATCH_SIZE, budget_ms=None)
+        return BatchSizer(BATCH_SIZE, budget_ms=None, ceiling=BATCH_SIZE)
     return BatchSizer(SQLITE_BATCH_SIZE, budget_ms=lead_settings().sqlite_batch_ms, ceiling=BATCH_SIZE)
 
 
@@ -343,6 +343,7 @@ def _write_batch(database_url: str | None, run: _Run, batch: list[Any], titles: 
     if not batch:
         return 0.0
     prepared = record_batches.prepare(run, batch)
+    _warm_zip_centres(getattr(item, "zip_code", None) for item in batch)
     with session_scope(database_url) as session:
         conn = session.connection()  # BEGIN (IMMEDIATE on SQLite: the write lock is held from here)
         began = time.perf_counter()
@@ -350,6 +351,16 @@ def _write_batch(database_url: str | None, run: _Run, batch: list[Any], titles: 
         record_batches.write_batch(conn, prepared)
         run.materialise(conn, run.touched, titles)
     return (time.perf_counter() - began) * 1000
+
+
+def _warm_zip_centres(zip_codes: Iterable[str | None]) -> None:
+    """Look up the ZIP centres a step's leads need (the first look-up of a ZIP scans the ``zipcodes``
+    package's table, up to a second on a loaded machine; then it is cached) before its transaction opens,
+    so the transaction never holds the write lock for them."""
+    from marketplace.core.lead_map import zip_centre
+
+    for zip_code in set(zip_codes):
+        zip_centre(zip_code)
 
 
 def _close_unseen(database_url: str | None, run: _Run, sizer: BatchSizer) -> None:
@@ -390,6 +401,9 @@ def _materialise_in_steps(database_url: str | None, run: _Run, property_ids: lis
     while start < len(property_ids):
         step = property_ids[start:start + sizer.size]
         start += len(step)
+        with read_scope(database_url) as session:
+            _warm_zip_centres(session.connection().execute(
+                sa.select(props_t.c.zip_code).where(props_t.c.id.in_(step))).scalars())
         with session_scope(database_url) as session:
             conn = session.connection()
             began = time.perf_counter()
