@@ -90,16 +90,16 @@ def child(url: str, path: str, out: str) -> None:
 
     @event.listens_for(engine, "begin")
     def _began(conn):  # runs after the engine's own BEGIN IMMEDIATE listener: the lock is held
+        if conn.get_execution_options().get("isolation_level") == "AUTOCOMMIT":
+            return  # a plain read: no transaction, no lock
         raw = conn.connection.driver_connection
         open_[id(raw)] = (time.perf_counter(), raw.total_changes)
 
     def _ended(conn):
         raw = conn.connection.driver_connection
         began = open_.pop(id(raw), None)
-        if began is not None:
-            raw_changes = raw.total_changes - began[1]
-            if raw_changes:  # a transaction that wrote nothing held no lock worth counting
-                transactions.append(((time.perf_counter() - began[0]) * 1000, raw_changes))
+        if began is not None:  # one that wrote nothing held the lock all the same
+            transactions.append(((time.perf_counter() - began[0]) * 1000, raw.total_changes - began[1]))
 
     event.listen(engine, "commit", _ended)
     event.listen(engine, "rollback", _ended)

@@ -50,7 +50,7 @@ from sqlalchemy.engine import Connection
 from marketplace.core.batch_sizer import BatchSizer
 from marketplace.db import read_scope, session_scope
 from marketplace.models import DatasetRun, HpiPointRow, Property, PropertySignal, RecordedSale, utcnow
-from marketplace.services import record_batches, record_leads
+from marketplace.services import record_batches, record_leads, record_steps
 from marketplace.services.record_leads import dataset_titles
 from marketplace.services.marketplace import rebuild_facets
 
@@ -176,6 +176,7 @@ class _Run:
         self.open_before = 0                # the dataset's open signals when the run started
         self.started_at: datetime | None = None  # leads created since belong to this run
         self.lead_counts = {"added": 0, "updated": 0, "archived": 0}
+        self.committed_at: float | None = None  # time.monotonic() of the run's last write transaction's end
 
     def materialise(self, conn: Connection, property_ids: set[int], titles: record_leads.TitleLookup) -> None:
         """The leads of ``property_ids`` brought up to date (in the caller's transaction); the run's lead
@@ -297,18 +298,18 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
         for item in records:
             batch.append(item)
             if len(batch) >= sizer.size:
-                sizer.observe(len(batch), _write_batch(database_url, run, batch, titles))
+                sizer.observe(len(batch), _write_batch(database_url, run, batch, titles, sizer))
                 batch = []
-        _write_batch(database_url, run, batch, titles)
+        _write_batch(database_url, run, batch, titles, sizer)
         refusal = _closing_refused(run, mode) if full else None
         run.touched.clear()
         if full and refusal is None:
-            _close_unseen(database_url, run, _sizer(database_url))
+            record_steps.close_unseen(database_url, run, _sizer(database_url), BATCH_SIZE)
         with read_scope(database_url) as session:
             conn = session.connection()
             run.touched.update(_lead_properties_in(conn, run.sale_zips, run.hpi_zip3s))
             run.touched.update(_leadless_properties(conn, dataset.id))
-        _materialise_in_steps(database_url, run, sorted(run.touched), titles, _sizer(database_url))
+        record_steps.materialise_in_steps(database_url, run, sorted(run.touched), titles, _sizer(database_url))
         summary.archived = run.lead_count("archived")
         summary.leads_added, summary.leads_updated = run.lead_count("added"), run.lead_count("updated")
         if any(run.lead_counts.values()):
@@ -335,7 +336,8 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
     return summary
 
 
-def _write_batch(database_url: str | None, run: _Run, batch: list[Any], titles: record_leads.TitleLookup) -> float:
+def _write_batch(database_url: str | None, run: _Run, batch: list[Any], titles: record_leads.TitleLookup,
+                 sizer: BatchSizer) -> float:
     """One batch in one transaction (``record_batches``): its records, then the leads of the properties it
     touched (a run killed between batches leaves every committed property with its lead; a batch that
     fails leaves nothing of itself). What each record is was decided before the transaction opened.
@@ -343,72 +345,16 @@ def _write_batch(database_url: str | None, run: _Run, batch: list[Any], titles: 
     if not batch:
         return 0.0
     prepared = record_batches.prepare(run, batch)
-    _warm_zip_centres(getattr(item, "zip_code", None) for item in batch)
+    record_steps.warm_zip_centres(getattr(item, "zip_code", None) for item in batch)
+    record_steps.give_way(run, sizer)
     with session_scope(database_url) as session:
         conn = session.connection()  # BEGIN (IMMEDIATE on SQLite: the write lock is held from here)
         began = time.perf_counter()
         run.touched.clear()
         record_batches.write_batch(conn, prepared)
         run.materialise(conn, run.touched, titles)
+    run.committed_at = time.monotonic()
     return (time.perf_counter() - began) * 1000
-
-
-def _warm_zip_centres(zip_codes: Iterable[str | None]) -> None:
-    """Look up the ZIP centres a step's leads need (the first look-up of a ZIP scans the ``zipcodes``
-    package's table, up to a second on a loaded machine; then it is cached) before its transaction opens,
-    so the transaction never holds the write lock for them."""
-    from marketplace.core.lead_map import zip_centre
-
-    for zip_code in set(zip_codes):
-        zip_centre(zip_code)
-
-
-def _close_unseen(database_url: str | None, run: _Run, sizer: BatchSizer) -> None:
-    """Close the open signals of the dataset a full run did not see. PostgreSQL: one anti-join
-    (``record_batches.close_unseen``). SQLite: the open signals are read without a lock, the unseen ones
-    picked in Python, and closed in transactions of ``sizer``'s size (each re-checks that the signal is
-    still open), so no transaction holds the write lock long."""
-    if _dialect(database_url) == "postgresql":
-        with session_scope(database_url) as session:
-            record_batches.close_unseen(session.connection(), run, BATCH_SIZE)
-        return
-    with read_scope(database_url) as session:
-        rows = session.connection().execute(sa.select(signals_t.c.id, signals_t.c.record_key).where(
-            signals_t.c.dataset_id == run.dataset.id, signals_t.c.status == "open")).all()
-    unseen = [row.id for row in rows if row.record_key not in run.seen]
-    reason = f"no longer in the dataset as of {run.today.isoformat()}"
-    start = 0
-    while start < len(unseen):
-        chunk = unseen[start:start + min(sizer.size, record_batches.IN_CHUNK)]
-        start += len(chunk)
-        with session_scope(database_url) as session:
-            conn = session.connection()
-            began = time.perf_counter()
-            gone = conn.execute(
-                sa.update(signals_t).where(signals_t.c.id.in_(chunk), signals_t.c.status == "open")
-                .values(status="closed", closed_at=run.retrieved_at, closed_reason=reason)
-                .returning(signals_t.c.property_id)).scalars().all()
-        sizer.observe(len(chunk), (time.perf_counter() - began) * 1000)
-        run.summary.closed += len(gone)
-        run.touched.update(gone)
-
-
-def _materialise_in_steps(database_url: str | None, run: _Run, property_ids: list[int],
-                          titles: record_leads.TitleLookup, sizer: BatchSizer) -> None:
-    """The leads of ``property_ids`` brought up to date, a transaction per ``sizer``-sized step (each
-    step's leads are whole; a run killed between steps leaves the rest to the next run's repair)."""
-    start = 0
-    while start < len(property_ids):
-        step = property_ids[start:start + sizer.size]
-        start += len(step)
-        with read_scope(database_url) as session:
-            _warm_zip_centres(session.connection().execute(
-                sa.select(props_t.c.zip_code).where(props_t.c.id.in_(step))).scalars())
-        with session_scope(database_url) as session:
-            conn = session.connection()
-            began = time.perf_counter()
-            run.materialise(conn, set(step), titles)
-        sizer.observe(len(step), (time.perf_counter() - began) * 1000)
 
 
 def rescore_leads(today: date, *, titles: record_leads.TitleLookup, database_url: str | None = None) -> dict:
