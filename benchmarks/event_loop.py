@@ -29,6 +29,16 @@ Scenarios:
   shapes (``benchmarks.records_ingest --once``), runs in a process of its own
   against the same database, as ``python -m marketplace worker`` does; the
   bystanders are measured until it ends (at most ``--ingest-seconds``, 120).
+* ``two workers ingest`` (``--two-workers``, PostgreSQL, no app): two
+  ``python -m marketplace import-records`` processes ingest real-shaped files of
+  ``--ingest-records`` rows each at once (Chicago's vacant-building violations
+  and Philadelphia's tax delinquencies, repeated), as two workers pulling two
+  datasets do, into a fresh database on the server of ``BENCH_POSTGRES_URL``
+  with ``--leads`` leads; meanwhile a visitor's filter click is the service call
+  the click makes (``services.marketplace.query_page``: a lead type on, then
+  off), back to back, measured until both end (at most ``--ingest-seconds``).
+  The same clicks with no import first (the floor). Target (issue 32): p95 under
+  300 ms.
 
 Prints median and p95 (nearest rank) in milliseconds. Nothing is asserted:
 targets are read off the table (p95 < 100 ms under sign-ins; unaffected by
@@ -199,6 +209,65 @@ def worker_ingest(url: str, records: int, seconds: float, visitor: Visitor) -> l
     return samples
 
 
+def filter_clicks(url: str, user_id, seconds: float, running=None) -> list[float]:
+    """The service call of a visitor's lead-type filter click (on, then off), back to back, for ``seconds``
+    or while ``running()``."""
+    from marketplace.services.marketplace import query_page
+
+    samples, i = [], 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and (running is None or running()):
+        lead_type = FILTER_TYPES[(i // 2) % len(FILTER_TYPES)]
+        filters = rules.Filters(lead_types=(lead_type,)) if i % 2 == 0 else rules.Filters()
+        i += 1
+        t0 = time.perf_counter()
+        query_page(filters, user_id, database_url=url)
+        samples.append((time.perf_counter() - t0) * 1000)
+    return samples
+
+
+def two_workers(args) -> None:
+    """The ``two workers ingest`` scenario (module docstring), on PostgreSQL."""
+    from benchmarks._db import postgres_database
+    from benchmarks._record_files import tax_file
+    from benchmarks.records_ingest import FILE_DATASET, write_file
+
+    with postgres_database() as url, tempfile.TemporaryDirectory(prefix="lv-bench-two-") as tmp:
+        seed_leads(args.leads, seed=11, progress=False, database_url=url)
+        with session_scope(url) as session:
+            visitor = accounts.create_user(session, f"visitor-{uuid.uuid4().hex[:6]}@example.com", PASSWORD,
+                                           "Visitor", "User", credits=1000, confirmed=True)
+        chicago = Path(tmp) / "violations.csv"
+        write_file(chicago, args.ingest_records)
+        tax = tax_file(Path(tmp), args.ingest_records)
+        filter_clicks(url, visitor.id, 1.0)  # warm-up
+        loads = [os.getloadavg()[0]]
+        idle = filter_clicks(url, visitor.id, 5.0)
+        env = dict(os.environ, DATABASE_URL=url)
+        workers = [subprocess.Popen([sys.executable, "-m", "marketplace", "import-records", dataset, "--file",
+                                     str(path)], cwd=PROJECT_ROOT, env=env, stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, text=True)
+                   for dataset, path in ((FILE_DATASET, chicago), ("phl-tax-delinquencies", tax))]
+        t0 = time.monotonic()
+        ingesting = filter_clicks(url, visitor.id, args.ingest_seconds,
+                                  running=lambda: any(w.poll() is None for w in workers))
+        seconds = time.monotonic() - t0
+        loads.append(os.getloadavg()[0])
+        for w in workers:
+            if w.poll() is None:
+                w.terminate()
+            out = w.communicate(timeout=60)[0].strip().splitlines()
+            print(out[0] if out else "a worker printed nothing", flush=True)
+    print()
+    print(f"A visitor's filter click (services.marketplace.query_page), PostgreSQL, {args.leads:,} leads, "
+          f"milliseconds; two import-records of {args.ingest_records:,} rows each for {seconds:.0f} s; "
+          f"load average (1 min) before and after: {', '.join(f'{x:.1f}' for x in loads)}")
+    print("| scenario           | bystander                    |    n |   median |      p95 |      max |")
+    print("|--------------------|------------------------------|------|----------|----------|----------|")
+    print(row("idle", "filter click (service)", idle))
+    print(row("two workers ingest", "filter click (service)", ingesting))
+
+
 def hold_write_lock(db_path: str, seconds: float, ready: threading.Event) -> None:
     conn = sqlite3.connect(db_path, isolation_level=None, timeout=30)
     conn.execute("BEGIN IMMEDIATE")
@@ -226,7 +295,12 @@ def main() -> None:
     parser.add_argument("--only-worker", action="store_true", help="idle and the worker scenario only")
     parser.add_argument("--only-scrapes", action="store_true", help="idle and the three-scrape scenario only")
     parser.add_argument("--scrape-rounds", type=int, default=3, help="three-scrape bursts, back to back")
+    parser.add_argument("--two-workers", action="store_true",
+                        help="only the two-workers scenario, on PostgreSQL (no app, no browser)")
     args = parser.parse_args()
+    if args.two_workers:
+        two_workers(args)
+        return
 
     with sqlite_database() as url, tempfile.TemporaryDirectory(prefix="lv-bench-data-") as data_dir:
         seed_leads(args.leads, seed=11, progress=False, database_url=url)

@@ -193,6 +193,9 @@ class LeadSettings:
     # heartbeat is older than this died: its run is marked failed and its job retried (jobs/queue.py)
     record_heartbeat_seconds: float = 10.0
     record_dead_after_seconds: float = 60.0
+    # SQLITE_BATCH_MS: on SQLite, the longest an ingestion's write transaction should hold the database's
+    # one write lock, in milliseconds (the batches are sized from the time the last ones took)
+    sqlite_batch_ms: float = 100.0
 
     @property
     def batchdata_configured(self) -> bool:
@@ -230,6 +233,7 @@ def lead_settings() -> LeadSettings:
         scrape_processes=max(0, _int("SCRAPE_PROCESSES", 2)),
         record_heartbeat_seconds=max(0.2, _float("RECORD_HEARTBEAT_SECONDS", 10.0)),
         record_dead_after_seconds=max(1.0, _float("RECORD_DEAD_AFTER_SECONDS", 60.0)),
+        sqlite_batch_ms=max(1.0, _float("SQLITE_BATCH_MS", 100.0)),
     )
 
 

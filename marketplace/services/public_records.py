@@ -3,9 +3,10 @@ then the leads of the touched properties (``services.record_leads``).
 
 ``ingest(dataset, records, mode=..., retrieved_at=...)`` is idempotent:
 
-- records stream in batches of ``BATCH_SIZE`` (``SQLITE_BATCH_SIZE`` on SQLite, whose one write lock a
-  batch holds), one transaction each, written set-wise (``services.record_batches``: one read per target,
-  COPY or one multi-row INSERT of the new rows, one UPDATE of the changed ones), followed in the same
+- records stream in batches of ``BATCH_SIZE`` (on SQLite, whose one write lock a batch holds, sized by
+  ``core.batch_sizer`` so a transaction holds it ``SQLITE_BATCH_MS``, 100 ms, at most), one transaction
+  each, written set-wise (``services.record_batches``: one read per target, COPY or one multi-row INSERT
+  of the new rows, one UPDATE of the changed ones), followed in the same
   transaction by the leads of the properties the batch touched: a batch that fails leaves nothing of
   itself, a run killed between batches leaves every stored property with its lead, and the next run of
   the dataset gives a lead to any property with an open signal and none. A ``dataset_runs`` row is
@@ -20,10 +21,11 @@ then the leads of the touched properties (``services.record_leads``).
   content *updated*; a ``sale_list`` signal whose sale date has passed is stored closed ("sale held on
   ...");
 - with ``full=True`` (a whole dataset was read) every open signal of the dataset that this run did not see
-  is closed ("no longer in the dataset as of <date>"; one anti-join), unless the read returned no rows,
-  more than ``MAX_UNMAPPED_SHARE`` of the rows could not be read, or it held fewer records than the
-  dataset's ``min_full_share`` (default ``MIN_FULL_SHARE``) of its open signals: then nothing closes and
-  the run warns;
+  is closed ("no longer in the dataset as of <date>"; one anti-join on PostgreSQL, short transactions of
+  ids picked in Python on SQLite), then the leads of the closed signals' properties are brought up to
+  date in short transactions too; unless the read returned no rows, more than ``MAX_UNMAPPED_SHARE`` of
+  the rows could not be read, or it held fewer records than the dataset's ``min_full_share`` (default
+  ``MIN_FULL_SHARE``) of its open signals: then nothing closes and the run warns;
   ``full=False`` (a partial import) never closes;
 - ``assessment`` records fill the property's facts and values, ``recorded_sale`` records go to
   ``recorded_sales``, ``HpiPoint`` to ``hpi_points``, ``RejectedRow`` is counted;
@@ -39,6 +41,7 @@ import hashlib
 import json
 import logging
 import tempfile
+import time
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any, Iterable, Iterator
@@ -46,17 +49,18 @@ from typing import Any, Iterable, Iterator
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from marketplace.core.batch_sizer import BatchSizer
 from marketplace.core.records import newest_age
-from marketplace.db import session_scope
+from marketplace.db import read_scope, session_scope
 from marketplace.models import DatasetRun, HpiPointRow, Property, PropertySignal, RecordedSale, utcnow
-from marketplace.services import record_batches, record_leads
+from marketplace.services import record_batches, record_leads, record_steps
 from marketplace.services.record_leads import dataset_titles
 from marketplace.services.marketplace import rebuild_facets
 
 log = logging.getLogger("marketplace.public_records")
 
 BATCH_SIZE = 5000         # records per batch (one transaction)
-SQLITE_BATCH_SIZE = 500   # on SQLite: a batch holds the database's one write lock for about 100 ms at most
+SQLITE_BATCH_SIZE = 50    # on SQLite: the first batch's records; the next ones are sized by ``BatchSizer``
 RUN_LOCK = 724023                       # pg_advisory_xact_lock class of "one run per dataset"
 RUN_STALE_AFTER = timedelta(hours=6)    # a run "running" longer than this died: another may start
 
@@ -133,6 +137,9 @@ class SeenKeys:
         self.count += 1
         return True
 
+    def __contains__(self, key: str) -> bool:
+        return int.from_bytes(hashlib.blake2b(key.encode("utf-8"), digest_size=8).digest(), "big") in self._digests
+
     def keys(self) -> Iterator[str]:
         if self._file is None:
             return
@@ -144,6 +151,15 @@ class SeenKeys:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+def _sizer(database_url: str | None) -> BatchSizer:
+    """Fixed batches on PostgreSQL; on SQLite batches sized to hold the lock ``SQLITE_BATCH_MS`` at most."""
+    from marketplace.config import lead_settings
+
+    if _dialect(database_url) == "postgresql":
+        return BatchSizer(BATCH_SIZE, budget_ms=None, ceiling=BATCH_SIZE)
+    return BatchSizer(SQLITE_BATCH_SIZE, budget_ms=lead_settings().sqlite_batch_ms, ceiling=BATCH_SIZE)
 
 
 class _Run:
@@ -164,6 +180,7 @@ class _Run:
         self.open_before = 0                # the dataset's open signals when the run started
         self.started_at: datetime | None = None  # leads created since belong to this run
         self.lead_counts = {"added": 0, "updated": 0, "archived": 0}
+        self.committed_at: float | None = None  # time.monotonic() of the run's last write transaction's end
 
     def materialise(self, conn: Connection, property_ids: set[int], titles: record_leads.TitleLookup) -> None:
         """The leads of ``property_ids`` brought up to date (in the caller's transaction); the run's lead
@@ -296,29 +313,30 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
         ).scalar_one()
     run = _Run(dataset, summary, retrieved_at, today)
     run.open_before, run.started_at = open_before, started
-    batch_size = BATCH_SIZE if _dialect(database_url) == "postgresql" else min(BATCH_SIZE, SQLITE_BATCH_SIZE)
+    sizer = _sizer(database_url)
     try:
         batch: list[Any] = []
         for item in records:
             batch.append(item)
-            if len(batch) >= batch_size:
-                _write_batch(database_url, run, batch, titles)
+            if len(batch) >= sizer.size:
+                sizer.observe(len(batch), _write_batch(database_url, run, batch, titles, sizer))
                 batch = []
-        _write_batch(database_url, run, batch, titles)
-        with session_scope(database_url) as session:
+        _write_batch(database_url, run, batch, titles, sizer)
+        refusal = _closing_refused(run, mode) if full else None
+        run.touched.clear()
+        if full and refusal is None:
+            record_steps.close_unseen(database_url, run, _sizer(database_url), BATCH_SIZE)
+        with read_scope(database_url) as session:
             conn = session.connection()
-            refusal = _closing_refused(run, mode) if full else None
-            run.touched.clear()
-            if full and refusal is None:
-                record_batches.close_unseen(conn, run, batch_size)
             run.touched.update(_lead_properties_in(conn, run.sale_zips,
                                                    run.hpi_zip3s | _parcel_zip3s(conn, run.sale_parcels)))
             run.touched.update(_leadless_properties(conn, dataset.id))
-            run.materialise(conn, run.touched, titles)
-            summary.archived = run.lead_count("archived")
-            summary.leads_added, summary.leads_updated = run.lead_count("added"), run.lead_count("updated")
-            if any(run.lead_counts.values()):
-                rebuild_facets(conn)
+        record_steps.materialise_in_steps(database_url, run, sorted(run.touched), titles, _sizer(database_url))
+        summary.archived = run.lead_count("archived")
+        summary.leads_added, summary.leads_updated = run.lead_count("added"), run.lead_count("updated")
+        if any(run.lead_counts.values()):
+            with session_scope(database_url) as session:
+                rebuild_facets(session.connection())
         summary.status = "ok"
         replaced = getattr(records, "replaced_rows", 0)
         warnings = [stale_warning(summary.newest_as_of, getattr(dataset, "max_age_days", None), today), refusal,
@@ -340,18 +358,25 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
     return summary
 
 
-def _write_batch(database_url: str | None, run: _Run, batch: list[Any], titles: record_leads.TitleLookup) -> None:
+def _write_batch(database_url: str | None, run: _Run, batch: list[Any], titles: record_leads.TitleLookup,
+                 sizer: BatchSizer) -> float:
     """One batch in one transaction (``record_batches``): its records, then the leads of the properties it
     touched (a run killed between batches leaves every committed property with its lead; a batch that
-    fails leaves nothing of itself)."""
+    fails leaves nothing of itself). What each record is was decided before the transaction opened.
+    Returns the milliseconds the transaction held the lock (its ``BEGIN`` to its commit)."""
     if not batch:
-        return
+        return 0.0
     prepared = record_batches.prepare(run, batch)
+    record_steps.warm_zip_centres(getattr(item, "zip_code", None) for item in batch)
+    record_steps.give_way(run, sizer)
     with session_scope(database_url) as session:
-        conn = session.connection()
+        conn = session.connection()  # BEGIN (IMMEDIATE on SQLite: the write lock is held from here)
+        began = time.perf_counter()
         run.touched.clear()
         record_batches.write_batch(conn, prepared)
         run.materialise(conn, run.touched, titles)
+    run.committed_at = time.monotonic()
+    return (time.perf_counter() - began) * 1000
 
 
 def rescore_leads(today: date, *, titles: record_leads.TitleLookup, database_url: str | None = None) -> dict:

@@ -1,0 +1,93 @@
+"""The steps of an ingestion (``services.public_records``) after its batches, in short transactions, and
+what keeps every one of its transactions short on SQLite, where a transaction holds the database's one
+write lock and every user's click that writes waits for it: the sizes come from ``core.batch_sizer``,
+what can be done before a transaction opens is done before, and the run gives way between transactions.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Iterable
+
+import sqlalchemy as sa
+
+from marketplace.core.batch_sizer import BatchSizer
+from marketplace.db import get_engine, read_scope, session_scope
+from marketplace.models import Property, PropertySignal
+from marketplace.services import record_batches
+
+props_t = Property.__table__
+signals_t = PropertySignal.__table__
+
+
+def give_way(run: Any, sizer: BatchSizer) -> None:
+    """On SQLite, let half the lock budget pass between the run's transactions (its next batch is decided
+    meanwhile): a user's write waiting for the lock naps in SQLite's busy handler, 50 ms at a time once it
+    has waited 128 ms, and would otherwise wake while the run holds the lock again, batch after batch."""
+    if sizer.budget_ms is None or run.committed_at is None:
+        return
+    rest = sizer.budget_ms / 2000 - (time.monotonic() - run.committed_at)
+    if rest > 0:
+        time.sleep(rest)
+
+
+def warm_zip_centres(zip_codes: Iterable[str | None]) -> None:
+    """Look up the ZIP centres a step's leads need (the first look-up of a ZIP scans the ``zipcodes``
+    package's table, up to a second on a loaded machine; then it is cached) before its transaction opens,
+    so the transaction never holds the write lock for them."""
+    from marketplace.core.lead_map import zip_centre
+
+    for zip_code in set(zip_codes):
+        zip_centre(zip_code)
+
+
+def close_unseen(database_url: str | None, run: Any, sizer: BatchSizer, batch_size: int) -> None:
+    """Close the open signals of the dataset a full run did not see. PostgreSQL: one anti-join
+    (``record_batches.close_unseen``). SQLite: the open signals are read without a lock, the unseen ones
+    picked in Python, and closed in transactions of ``sizer``'s size (each re-checks that the signal is
+    still open), so no transaction holds the write lock long."""
+    if get_engine(database_url).dialect.name == "postgresql":
+        with session_scope(database_url) as session:
+            record_batches.close_unseen(session.connection(), run, batch_size)
+        return
+    with read_scope(database_url) as session:
+        rows = session.connection().execute(sa.select(signals_t.c.id, signals_t.c.record_key).where(
+            signals_t.c.dataset_id == run.dataset.id, signals_t.c.status == "open")).all()
+    unseen = [row.id for row in rows if row.record_key not in run.seen]
+    reason = f"no longer in the dataset as of {run.today.isoformat()}"
+    start = 0
+    while start < len(unseen):
+        chunk = unseen[start:start + min(sizer.size, record_batches.IN_CHUNK)]
+        start += len(chunk)
+        give_way(run, sizer)
+        with session_scope(database_url) as session:
+            conn = session.connection()
+            began = time.perf_counter()
+            gone = conn.execute(
+                sa.update(signals_t).where(signals_t.c.id.in_(chunk), signals_t.c.status == "open")
+                .values(status="closed", closed_at=run.retrieved_at, closed_reason=reason)
+                .returning(signals_t.c.property_id)).scalars().all()
+        run.committed_at = time.monotonic()
+        sizer.observe(len(chunk), (time.perf_counter() - began) * 1000)
+        run.summary.closed += len(gone)
+        run.touched.update(gone)
+
+
+def materialise_in_steps(database_url: str | None, run: Any, property_ids: list[int],
+                          titles: Any, sizer: BatchSizer) -> None:
+    """The leads of ``property_ids`` brought up to date, a transaction per ``sizer``-sized step (each
+    step's leads are whole; a run killed between steps leaves the rest to the next run's repair)."""
+    start = 0
+    while start < len(property_ids):
+        step = property_ids[start:start + sizer.size]
+        start += len(step)
+        with read_scope(database_url) as session:
+            warm_zip_centres(session.connection().execute(
+                sa.select(props_t.c.zip_code).where(props_t.c.id.in_(step))).scalars())
+        give_way(run, sizer)
+        with session_scope(database_url) as session:
+            conn = session.connection()
+            began = time.perf_counter()
+            run.materialise(conn, set(step), titles)
+        run.committed_at = time.monotonic()
+        sizer.observe(len(step), (time.perf_counter() - began) * 1000)
