@@ -319,3 +319,37 @@ def provenance_badge(text, **props) -> rx.Component:
                  color_scheme="amber", variant="soft", radius="full", size="1", high_contrast=True,
                  style={"white_space": "normal", "height": "auto", "max_width": "100%"}, **props),
     )
+
+
+
+# A button whose label may be long ("Find owner contact for 2 credits"): it wraps instead of overflowing.
+WRAP_BUTTON = {"white_space": "normal", "height": "auto", "min_height": "var(--space-7)", "padding_y": "0.5rem",
+               "text_align": "left"}
+
+
+def confirm_callout(title: str, text, balance, *, confirm_label, on_confirm, on_cancel, cancel_label: str,
+                    prefix: str, balance_id: str, text_id: str | None = None) -> rx.Component:
+    """The "are you sure?" step before a paid action: its title, what it does, the balance before and after,
+    and the confirm and cancel buttons (ids ``{prefix}-confirm``, ``{prefix}-go``, ``{prefix}-cancel``)."""
+    return rx.callout.root(
+        rx.vstack(
+            rx.text(title, weight="bold", size="2"),
+            rx.text(text, size="2", id=text_id) if text_id else rx.text(text, size="2"),
+            rx.text(balance, size="2", weight="medium", id=balance_id),
+            rx.flex(
+                rx.button(confirm_label, on_click=on_confirm, size="2", id=f"{prefix}-go", style=WRAP_BUTTON),
+                rx.button(cancel_label, on_click=on_cancel, size="2", variant="soft", color_scheme="gray",
+                          id=f"{prefix}-cancel"),
+                spacing="2",
+                wrap="wrap",
+            ),
+            spacing="2",
+            width="100%",
+        ),
+        color_scheme="indigo",
+        variant="surface",
+        width="100%",
+        id=f"{prefix}-confirm",
+        role="group",
+        aria_label=title,
+    )

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 
 from marketplace.core import lead_map
 from marketplace.core import marketplace as rules
-from marketplace.db import autocommit, get_engine
+from marketplace.db import autocommit
 from marketplace.services import record_views
 from marketplace.services.demo_data import listed_condition
 from marketplace.services.marketplace import (
@@ -61,7 +61,7 @@ def map_points(filters: rules.Filters, user_id: uuid.UUID | None = None, databas
     """Every active lead matching ``filters`` (the page and page size do not
     matter), placed for ``user_id`` (None: a visitor, every lead locked). At most
     ``limit`` leads, the first ones in the filters' sort; ``matched`` counts all."""
-    with get_engine(database_url).connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+    with autocommit(database_url) as conn:
         conditions = _lead_conditions(filters, user_id)  # once: the points and, past the cap, the count
         rows = conn.execute(_points_statement(filters, user_id, limit, conditions)).all()
         capped = len(rows) > limit

@@ -346,7 +346,7 @@ def query_page(filters: rules.Filters, user_id: uuid.UUID | None = None,
     else:
         unlocked_column = sa.false().label("unlocked")
     # Two reads, no transaction needed: autocommit saves the BEGIN/ROLLBACK round trips.
-    with get_engine(database_url).connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+    with autocommit(database_url) as conn:
         conditions = _lead_conditions(filters, user_id)  # once: the count, the page and the next pictures
         total = count_leads(conn, filters, user_id, conditions)
         pages = rules.total_pages(total, filters.page_size)

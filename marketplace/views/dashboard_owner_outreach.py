@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketplace.components import cards, styles
+from marketplace.components import cards, styles, ui
 from marketplace.core.owner_export import LAYOUTS
 from marketplace.messages import owner_contact as text
 from marketplace.states.dashboard import DashboardState
 from marketplace.states.owner_outreach import OwnerOutreachState as S
 
-WRAP = {"white_space": "normal", "height": "auto", "min_height": "var(--space-7)", "padding_y": "0.5rem",
-        "text_align": "left"}
+WRAP = ui.WRAP_BUTTON
 
 
 def _row(row: dict) -> rx.Component:
@@ -50,28 +49,10 @@ def _row(row: dict) -> rx.Component:
 
 
 def _confirm() -> rx.Component:
-    return rx.callout.root(
-        rx.vstack(
-            rx.text(text.BULK_CONFIRM_TITLE, weight="bold", size="2"),
-            rx.text(S.ot_confirm_text, size="2", id="owner-outreach-confirm-text"),
-            rx.text(S.ot_confirm_balance, size="2", weight="medium", id="owner-outreach-confirm-balance"),
-            rx.flex(
-                rx.button(S.ot_confirm_button, on_click=S.ot_run, size="2", id="owner-outreach-go", style=WRAP),
-                rx.button(text.CANCEL, on_click=S.ot_cancel, size="2", variant="soft", color_scheme="gray",
-                          id="owner-outreach-cancel"),
-                spacing="2",
-                wrap="wrap",
-            ),
-            spacing="2",
-            width="100%",
-        ),
-        color_scheme="indigo",
-        variant="surface",
-        width="100%",
-        id="owner-outreach-confirm",
-        role="group",
-        aria_label=text.BULK_CONFIRM_TITLE,
-    )
+    return ui.confirm_callout(text.BULK_CONFIRM_TITLE, S.ot_confirm_text, S.ot_confirm_balance,
+                              confirm_label=S.ot_confirm_button, on_confirm=S.ot_run, on_cancel=S.ot_cancel,
+                              cancel_label=text.CANCEL, prefix="owner-outreach",
+                              balance_id="owner-outreach-confirm-balance", text_id="owner-outreach-confirm-text")
 
 
 def _progress() -> rx.Component:

@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketplace.components import cards, styles
+from marketplace.components import cards, styles, ui
 from marketplace.messages import owner_contact as text
 from marketplace.states.property_owner_contact import OwnerContactState as S
 
-WRAP = {"white_space": "normal", "height": "auto", "min_height": "var(--space-7)", "padding_y": "0.5rem",
-        "text_align": "left"}
+WRAP = ui.WRAP_BUTTON
 
 
 def _find_button() -> rx.Component:
@@ -33,29 +32,10 @@ def _find_button() -> rx.Component:
 
 
 def _confirm() -> rx.Component:
-    return rx.callout.root(
-        rx.vstack(
-            rx.text(text.CONFIRM_TITLE, weight="bold", size="2"),
-            rx.text(S.oc_confirm_text, size="2"),
-            rx.text(S.oc_balance, size="2", weight="medium", id="owner-contact-balance"),
-            rx.flex(
-                rx.button(S.oc_confirm_button, on_click=S.find_owner_contact, size="2", id="owner-contact-go",
-                          style=WRAP),
-                rx.button(text.CANCEL, on_click=S.cancel_owner_contact, size="2", variant="soft", color_scheme="gray",
-                          id="owner-contact-cancel"),
-                spacing="2",
-                wrap="wrap",
-            ),
-            spacing="2",
-            width="100%",
-        ),
-        color_scheme="indigo",
-        variant="surface",
-        width="100%",
-        id="owner-contact-confirm",
-        role="group",
-        aria_label=text.CONFIRM_TITLE,
-    )
+    return ui.confirm_callout(text.CONFIRM_TITLE, S.oc_confirm_text, S.oc_balance,
+                              confirm_label=S.oc_confirm_button, on_confirm=S.find_owner_contact,
+                              on_cancel=S.cancel_owner_contact, cancel_label=text.CANCEL, prefix="owner-contact",
+                              balance_id="owner-contact-balance")
 
 
 def _busy() -> rx.Component:
