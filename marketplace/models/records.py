@@ -138,11 +138,13 @@ class RecordedSale(SQLModel, table=True):
     sale_date: date = Field(sa_column=sa.Column(sa.Date(), nullable=False))
     square_footage: Optional[int] = Field(default=None, sa_column=_int())
     property_class: Optional[str] = Field(default=None, sa_column=_text(100))
+    parcel_id: Optional[str] = Field(default=None, sa_column=_text(64))  # normalised, as on properties
     retrieved_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
 
     __table_args__ = (
         sa.UniqueConstraint("dataset_id", "record_key", name="uq_recorded_sales_dataset_record"),
         sa.Index("ix_recorded_sales_zip_date", "zip_code", "sale_date"),
+        sa.Index("ix_recorded_sales_parcel", "parcel_id", "dataset_id"),
     )
 
 

@@ -42,7 +42,7 @@ UPDATE_COLUMNS = ("parcel_id", *record_rows.FACT_COLUMNS, "facts_as_of", "facts_
 INSERT_COLUMNS = ("address_key", "address", "unit", "state", "zip_code", *UPDATE_COLUMNS)
 SIGNAL_COLUMNS = ("property_id", "kind", "sale_type", "as_of", "amount_owed", "years_owed", "delinquent_since",
                   "sale_date", "notice_date", "opening_bid", "details", "record_url", "status", "closed_reason")
-SALE_COLUMNS = ("address", "zip_code", "price", "sale_date", "square_footage", "property_class")
+SALE_COLUMNS = ("address", "zip_code", "price", "sale_date", "square_footage", "property_class", "parcel_id")
 IN_CHUNK = 900  # values per IN list (SQLite's old limit of 999 variables per statement)
 
 
@@ -272,7 +272,7 @@ class Batch:
         for _, record in self.sales:
             values = {"address": record.address, "zip_code": zip5(record.zip_code), "price": record.sale_price,
                       "sale_date": record.sale_date, "square_footage": record.square_footage,
-                      "property_class": record.property_class}
+                      "property_class": record.property_class, "parcel_id": record.parcel_id or None}
             sale = stored.get(record.record_key)
             if sale is None:
                 stored[record.record_key] = _Row(dict(values, id=None, record_key=record.record_key), new=True)

@@ -44,6 +44,7 @@ from marketplace.db import read_scope
 from marketplace.models import Lead, Property, PropertySignal, UserLead, utcnow
 from marketplace.services.record_leads import TitleLookup, current_signals, max_age_for, signal_label, source_line
 from marketplace.services.record_leads import titles as dataset_file_titles
+from marketplace.services.record_mentions import DatasetMention, parcel_mentions
 
 leads_t = Lead.__table__
 props_t = Property.__table__
@@ -97,6 +98,9 @@ class PublicRecordPanel:
     owner: OwnerDetails | None = None   # unlocked only
     closed: list[str] = field(default_factory=list)  # history: 'Tax sale held Jul 23, 2020 (history)'
     retrieved_at: datetime | None = None  # when the proving record of ``source_line`` was retrieved
+    # unlocked only: every dataset that mentions the parcel (each signal, the roll records, the recorded
+    # sales), by dataset (``services.record_mentions``)
+    datasets: list[DatasetMention] = field(default_factory=list)
 
 
 def _uuid(value: str | uuid.UUID) -> uuid.UUID | None:
@@ -226,6 +230,8 @@ def public_record_panel(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = No
         unlocked = _unlocked(conn, lead_uuid, user_id)
         open_rows = _signal_rows(conn, lead_uuid, "open")
         closed_rows = _signal_rows(conn, lead_uuid, "closed")
+        mentions = parcel_mentions(conn, prop, [*open_rows, *closed_rows], titles) \
+            if unlocked and prop is not None else []
     raw = lead.raw_data if isinstance(lead.raw_data, dict) else {}
     line = str(raw.get("source_line") or "")
     retrieved_at = _proof_retrieved(raw, line)
@@ -246,7 +252,7 @@ def public_record_panel(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = No
         bank_owned=lead.bank_owned,
         class_dataset=(prop.facts_record or "").split("/")[0] or None if prop is not None else None,
         owner=_owner(prop) if unlocked and prop is not None else None, closed=closed,
-        retrieved_at=retrieved_at if unlocked else None,
+        retrieved_at=retrieved_at if unlocked else None, datasets=mentions,
     )
 
 

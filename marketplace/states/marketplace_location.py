@@ -12,6 +12,7 @@ checked for type first: a hand-made event with junk is ignored or refused the sa
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 import reflex as rx
 
@@ -19,8 +20,12 @@ from marketplace import messages
 from marketplace.core import filter_values as values
 from marketplace.core import marketplace as rules
 from marketplace.core.holders import held_chip
+from marketplace.core.limits import MAX_PLACES
+from marketplace.core.market_coverage import leads_text
+from marketplace.core.times import format_date
 from marketplace.offloop import run_blocking
 from marketplace.services.marketplace import city_suggestions
+from marketplace.services.record_markets import market_summaries, market_summary
 
 log = logging.getLogger("marketplace.marketplace")
 
@@ -59,6 +64,8 @@ class MarketplaceLocationVars(rx.State, mixin=True):
     location_error: str = ""
     price_error: str = ""
     city_options: list[str] = []  # cities of the chosen states in the inventory (datalist)
+    # The covered markets (services.record_markets): {id, name, holds, leads, newest} as display text.
+    market_rows: list[dict[str, str]] = []
 
     @rx.var
     def has_price(self) -> bool:
@@ -94,8 +101,21 @@ class MarketplaceLocationVars(rx.State, mixin=True):
         self.location_error = ""
         self.price_error = ""
 
+    async def _load_markets(self) -> None:
+        """The covered markets with what each holds; a failure leaves none (the inputs still work)."""
+        try:
+            found = await run_blocking(market_summaries)
+        except Exception:  # noqa: BLE001 - the market list is a shortcut: the filter works without it
+            log.exception("market summaries failed")
+            found = []
+        self.market_rows = [{"id": m.id, "name": m.name, "holds": m.holds, "leads": leads_text(m.leads),
+                             "newest": "Newest record " + format_date(m.newest, "UTC") if m.newest else
+                             "No dated record"} for m in found]
+
     async def _load_city_options(self) -> None:
-        """The city suggestions for the chosen states (none without a state); a failure leaves none."""
+        """The city suggestions for the chosen states (none without a state), and the covered markets;
+        a failure leaves none."""
+        await self._load_markets()
         if not self.states:
             self.city_options = []
             return
@@ -144,6 +164,22 @@ class MarketplaceLocationVars(rx.State, mixin=True):
     @rx.event
     def set_price_max_text(self, value: str):
         self.price_max_text = _text(value)[:20]
+
+    @rx.event
+    async def pick_market(self, market_id: str):
+        """A covered market: the location filters become its state and the cities its live leads are in
+        (the ``MAX_PLACES`` with the most leads); read again here, so a hand-sent id only picks a market."""
+        if not isinstance(market_id, str) or len(market_id) > 100:
+            return None
+        market = await run_blocking(market_summary, market_id)
+        if market is None:
+            return None
+        if not market.cities:
+            self.location_error = messages.MARKET_NO_LEADS.format(name=market.name)
+            return None
+        filters = replace(self._filters(), states=(market.state,), cities=market.cities[:MAX_PLACES], zips=(),
+                          page=1)
+        return await self._apply(filters)
 
     @rx.event
     async def add_state(self, value: str):

@@ -56,7 +56,7 @@ def _signed_out(state) -> None:
     state._clear("signed_out")
 
 RECORD_VARS = ("shown", "signals", "closed", "owner", "flags", "motivation", "reasons", "confidence_reasons",
-               "facts")  # RecordSection's fields, each in PropertyState's 'pr_' var
+               "facts", "datasets")  # RecordSection's fields, each in PropertyState's 'pr_' var
 
 
 class PropertyState(AuthState):
@@ -87,6 +87,7 @@ class PropertyState(AuthState):
     pr_reasons: list[str] = []
     pr_confidence_reasons: list[str] = []
     pr_facts: list[dict[str, str]] = []
+    pr_datasets: list[dict[str, str]] = []  # every dataset that mentions the parcel
     hints: dict[str, str] = dict(DEFAULT_HINTS)
 
     def _set_record(self, section: RecordSection) -> None:

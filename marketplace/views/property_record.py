@@ -7,7 +7,8 @@ dates; the owner of record, the mailing address and the absentee / out-of-state 
 score with its reasons; the parcel facts. Element ids: ``property-public-record``, ``record-signal`` rows
 (``record-link`` links),
 ``record-closed``, ``record-owner``, ``record-mailing``, ``record-flags``, ``record-motivation``,
-``record-reasons``, ``record-facts``, ``property-roi-basis``, ``property-confidence-basis``.
+``record-reasons``, ``record-facts``, ``record-datasets`` (every dataset that mentions the parcel: a
+``record-dataset`` row each, ``record-dataset-link`` links), ``property-roi-basis``, ``property-confidence-basis``.
 """
 
 from __future__ import annotations
@@ -54,6 +55,37 @@ def _signal(signal) -> rx.Component:
     )
 
 
+def _mention(row) -> rx.Component:
+    """One record of a dataset that mentions the parcel; the dataset's title heads its first record."""
+    return rx.el.li(
+        rx.cond(row["title"] != "", rx.vstack(
+            rx.text(row["title"], size="2", weight="medium", as_="p"),
+            rx.text(row["publisher"], size="1", color_scheme="gray", as_="p"),
+            spacing="0", padding_top="0.5rem", width="100%")),
+        rx.hstack(
+            rx.text(row["what"], size="1", weight="medium"),
+            rx.cond(row["record"] != "", rx.text(row["record"], size="1")),
+            rx.cond(row["date"] != "", rx.text(row["date"], size="1", color_scheme="gray")),
+            rx.cond(row["url"] != "", rx.link(
+                row["link"], rx.icon("arrow_up_right", size=12, aria_hidden="true"),
+                rx.el.span(" (opens in a new tab)", class_name="lv-sr-only"),
+                href=row["url"], is_external=True, size="1", class_name="record-dataset-link",
+                style={"display": "inline-flex", "align_items": "center", "gap": "4px"})),
+            spacing="2", wrap="wrap", align="center", padding_left="0.75rem", width="100%",
+        ),
+        class_name="record-dataset",
+        style={"list_style": "none", "width": "100%", "overflow_wrap": "anywhere"},
+    )
+
+
+def _datasets() -> rx.Component:
+    return rx.cond(S.pr_datasets.length() > 0, rx.vstack(
+        rx.text("Datasets that mention this parcel", size="2", weight="medium", id="record-datasets-heading"),
+        rx.el.ul(rx.foreach(S.pr_datasets, _mention), id="record-datasets", aria_labelledby="record-datasets-heading",
+                 style={"margin": "0", "padding": "0", "width": "100%"}),
+        spacing="1", width="100%"))
+
+
 def _bullets(items, list_id: str) -> rx.Component:
     return rx.el.ul(rx.foreach(items, lambda item: rx.el.li(rx.text(item, size="1"))), id=list_id,
                     style={"margin": "0", "padding_left": "1.1rem"})
@@ -68,6 +100,7 @@ def record_card() -> rx.Component:
         rx.cond(S.pr_closed.length() > 0, rx.vstack(
             rx.text("History", size="2", weight="medium"),
             _bullets(S.pr_closed, "record-closed"), spacing="1", width="100%")),
+        _datasets(),
         rx.vstack(
             _row("Owner of record", S.pr_owner["name"], "record-owner"),
             _row("Mailing address", S.pr_owner["mailing"], "record-mailing"),
