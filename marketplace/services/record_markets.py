@@ -40,6 +40,7 @@ class MarketSummary:
     last_run: datetime | None       # the latest run of any of its datasets
     cities: tuple[str, ...]         # the cities its live leads are in, most leads first
     imported: tuple[str, ...]       # its imported dataset ids, in the market file's order
+    own: tuple[str, ...] = ()       # its roll, sales and lists dataset ids (not the shared price index)
 
     @property
     def covered(self) -> bool:
@@ -106,7 +107,7 @@ def market_summaries(database_url: str | None = None, titles: TitleLookup | None
             cities[row.key][city] = cities[row.key].get(city, 0) + int(row.n or 0)
     out = []
     for market in known.values():
-        own = [d for d in (*market.roll, *market.sales, *market.lists)]
+        own = (*market.roll, *market.sales, *market.lists)
         imported = tuple(d for d in own if d in per_dataset and int(per_dataset[d].n or 0) > 0)
         if covered_only and not imported:
             continue
@@ -121,7 +122,7 @@ def market_summaries(database_url: str | None = None, titles: TitleLookup | None
             completeness=tuple(market_coverage.completeness(roles, imported)),
             leads=sum(by_city.values()), newest=newest, last_run=last_run,
             cities=tuple(c for c, _ in sorted(by_city.items(), key=lambda kv: (-kv[1], kv[0])) if c),
-            imported=imported))
+            imported=imported, own=tuple(own)))
     out.sort(key=lambda m: m.name.lower())
     return out
 

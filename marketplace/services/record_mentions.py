@@ -4,8 +4,8 @@ only to a user who unlocked the lead: record keys, dates and links find the hous
 A property is mentioned by
 - each of its signals, open or closed (a distress list's record: its event or as-of date, the record's
   page on the portal when the dataset has one);
-- its roll records: the record that gave its facts (``properties.facts_record``, as of ``facts_as_of``) and
-  the dataset that gave its value (``value_dataset_id``, for tax year ``value_year``) when another;
+- its roll records: the newest roll record that names it (``properties.roll_record``, as of ``roll_as_of``)
+  and the dataset that gave its value (``value_dataset_id``, for tax year ``value_year``) when another;
 - its recorded sales: the sales of its market's sales datasets that name its parcel id
   (``recorded_sales.parcel_id``), or its street address and ZIP where the sale names no parcel.
 
@@ -82,10 +82,10 @@ def parcel_mentions(conn: Any, prop: Any, signal_rows: list[Any], titles: TitleL
         day = signal_currency.event_date(s) or signal_currency.record_date(s)
         add(s.dataset_id, "list", signal_label(s.kind, s.sale_type), s.record_key, day, "As of", s.record_url)
     roll_ids = []
-    facts = (prop.facts_record or "").split("/", 1)
-    if facts[0]:
-        roll_ids.append(facts[0])
-        add(facts[0], "roll", "Roll record", facts[1] if len(facts) > 1 else "", prop.facts_as_of, "As of")
+    roll = (prop.roll_record or "").split("/", 1)
+    if roll[0]:
+        roll_ids.append(roll[0])
+        add(roll[0], "roll", "Roll record", roll[1] if len(roll) > 1 else "", prop.roll_as_of, "As of")
     if prop.value_dataset_id and prop.value_dataset_id not in roll_ids:
         roll_ids.append(prop.value_dataset_id)
         what = f"Assessed value, tax year {prop.value_year}" if prop.value_year else "Assessed value"

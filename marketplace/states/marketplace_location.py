@@ -19,6 +19,7 @@ import reflex as rx
 from marketplace import messages
 from marketplace.core import filter_values as values
 from marketplace.core import marketplace as rules
+from marketplace.core.address_display import display_city
 from marketplace.core.holders import held_chip
 from marketplace.core.limits import MAX_PLACES
 from marketplace.core.market_coverage import leads_text
@@ -177,8 +178,8 @@ class MarketplaceLocationVars(rx.State, mixin=True):
         if not market.cities:
             self.location_error = messages.MARKET_NO_LEADS.format(name=market.name)
             return None
-        filters = replace(self._filters(), states=(market.state,), cities=market.cities[:MAX_PLACES], zips=(),
-                          page=1)
+        cities = tuple(display_city(c) for c in market.cities[:MAX_PLACES])
+        filters = replace(self._filters(), states=(market.state,), cities=cities, zips=(), page=1)
         return await self._apply(filters)
 
     @rx.event
