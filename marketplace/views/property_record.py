@@ -63,9 +63,9 @@ def _mention(row) -> rx.Component:
             rx.text(row["publisher"], size="1", color_scheme="gray", as_="p"),
             spacing="0", padding_top="0.5rem", width="100%")),
         rx.hstack(
-            rx.text(row["what"], size="1", weight="medium"),
-            rx.cond(row["record"] != "", rx.text(row["record"], size="1")),
-            rx.cond(row["date"] != "", rx.text(row["date"], size="1", color_scheme="gray")),
+            rx.text(row["what"], size="1", weight="medium", as_="span"),
+            rx.cond(row["record"] != "", rx.text(row["record"], size="1", as_="span")),
+            rx.cond(row["date"] != "", rx.text(row["date"], size="1", color_scheme="gray", as_="span")),
             rx.cond(row["url"] != "", rx.link(
                 row["link"], rx.icon("arrow_up_right", size=12, aria_hidden="true"),
                 rx.el.span(" (opens in a new tab)", class_name="lv-sr-only"),
