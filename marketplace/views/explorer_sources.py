@@ -29,7 +29,9 @@ def _market_row(row: rx.Var) -> rx.Component:
             rx.text(row["completeness"], size="1", class_name="source-completeness"),
             rx.text(row["newest"], rx.cond(row["last_run"] != "", rx.text.span(" · ", row["last_run"])),
                     size="1", color_scheme="gray", class_name="source-freshness"),
-            spacing="1"), col_span=len(COUNTS) + 4),
+            # stays in view (and wraps) while the wide table scrolls sideways on a phone
+            spacing="1", position="sticky", left="0", max_width="calc(100vw - 5rem)"),
+            col_span=len(COUNTS) + 4),
         id="source-" + row["id"].to(str),
         class_name="source-market",
         style={"background": "var(--gray-a2)"},

@@ -71,10 +71,11 @@ def _mention(row) -> rx.Component:
                 rx.el.span(" (opens in a new tab)", class_name="lv-sr-only"),
                 href=row["url"], is_external=True, size="1", class_name="record-dataset-link",
                 style={"display": "inline-flex", "align_items": "center", "gap": "4px"})),
-            spacing="2", wrap="wrap", align="center", padding_left="0.75rem", width="100%",
+            wrap="wrap", align="center", padding_left="0.75rem", width="100%",
+            style={"column_gap": "var(--space-2)", "row_gap": "2px"},
         ),
         class_name="record-dataset",
-        style={"list_style": "none", "width": "100%", "overflow_wrap": "anywhere"},
+        style={"list_style": "none", "width": "100%", "overflow_wrap": "anywhere", "padding_bottom": "0.4rem"},
     )
 
 
