@@ -23,6 +23,7 @@ from marketplace.config import PROJECT_ROOT
 from marketplace.services import record_imports
 from tests.browser.conftest import ARTIFACTS, _serve
 from tests.browser.helpers import sign_in
+from tests.browser.test_accessibility import axe_violations, describe
 from tests.factories import make_user
 from tests.fakes.portal import FakePortal
 from tests.fakes.portal_datasets import datasets_dir
@@ -86,6 +87,8 @@ def test_sources_panel_lists_datasets_and_run_now_is_done_by_the_worker(records_
         expect(panel.locator(f"{philadelphia} .source-completeness")).to_have_text(
             "Roll: configured, not imported · Sales: missing · Lists: imported")
         expect(panel.locator(f"{philadelphia} .source-freshness")).to_contain_text("Newest record Jul 1, 2016 · last run ")
+        violations = axe_violations(page)
+        assert not violations, describe(violations)
         for width in (1280, 375):
             page.set_viewport_size({"width": width, "height": 900})
             panel.screenshot(path=str(ARTIFACTS / f"explorer-sources-markets-{width}.png"))

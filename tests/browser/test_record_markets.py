@@ -27,6 +27,7 @@ from marketplace.db import get_engine
 from marketplace.models import Lead, Property
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.helpers import start_session
+from tests.browser.test_accessibility import axe_violations, describe
 from tests.browser.test_marketplace_map import _set_active, collect_frames
 from tests.cook_samples import import_cook, roll_row, sales_of
 
@@ -127,6 +128,8 @@ def test_a_locked_cook_lead_sends_no_owner_and_the_unlock_shows_owner_mailing_an
     expect(links.nth(1)).to_have_attribute("href", "https://datacatalog.cookcountyil.gov/d/wvhk-k5uv")
     expect(links.nth(1)).to_have_attribute("target", "_blank")
     expect(links.nth(1)).to_have_text(re.compile("^View the dataset"))
+    violations = axe_violations(page)
+    assert not violations, describe(violations)
     section.scroll_into_view_if_needed()
     _shot(page, "public-record-1280", section)
     page.set_viewport_size({"width": 375, "height": 800})
@@ -146,6 +149,8 @@ def test_the_location_filter_lists_cook_county_and_picking_it_filters_to_its_cit
     expect(market).to_contain_text("Roll: Assessor - Parcel Addresses · Sales: Assessor - Parcel Sales · "
                                    "Lists: Treasurer - Annual Tax Sale")
     expect(market).to_contain_text(f"{len(cook)} live leads · Newest record Jan 1, ")
+    violations = axe_violations(page)
+    assert not violations, describe(violations)
     _shot(page, "location-1280")
     market.click()
     grid = page.locator("#lead-grid")
