@@ -63,7 +63,8 @@ def test_sources_panel_lists_datasets_and_run_now_is_done_by_the_worker(records_
                       first_name="Ada", last_name="Admin", credits=0, admin=True, confirmed=True)
     worker = None
     # The session's Chromium: a second sync Playwright cannot start beside it.
-    context = browser.new_context(base_url=server.url, viewport={"width": 1440, "height": 900})
+    context = browser.new_context(base_url=server.url, viewport={"width": 1440, "height": 900},
+                                  bypass_csp=True)  # the axe script is injected
     page = context.new_page()
     page.set_default_timeout(20000)
     try:

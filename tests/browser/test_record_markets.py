@@ -34,6 +34,21 @@ from tests.cook_samples import import_cook, roll_row, sales_of
 PIN = "24252010800000"  # 11904 ANN ST, BLUE ISLAND: on the roll, the tax sale and two recorded sales
 
 
+@pytest.fixture
+def page(browser, live_server, request):
+    """The suite's page (conftest), in a context that lets the axe script in (bypass_csp: the app's
+    Content-Security-Policy refuses injected scripts)."""
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900},
+                                  bypass_csp=True)
+    context.set_default_timeout(15000)
+    pg = context.new_page()
+    yield pg
+    failed = getattr(request.node, "rep_call", None)
+    if failed is not None and failed.failed:
+        pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+    context.close()
+
+
 @pytest.fixture(scope="module")
 def cook(live_server, tmp_path_factory):
     url = live_server.database_url
