@@ -154,6 +154,10 @@ class RecordSection:
     # (address, date, price, deed, note, basis): services.record_sales.
     sales: list[dict[str, str]] = field(default_factory=list)
     comps: list[dict[str, str]] = field(default_factory=list)
+    # Every dataset that mentions the parcel (``record_views.PublicRecordPanel.datasets``): title (on the
+    # first row of each dataset, else ''), publisher, what, record, date, url, link ('View the record' or
+    # 'View the dataset').
+    datasets: list[dict[str, str]] = field(default_factory=list)
     hints: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_HINTS))
 
 
@@ -229,7 +233,23 @@ def record_section(panel: Any, zone_name: str = UTC_NAME) -> RecordSection:
         reasons=list(panel.motivation_reasons), confidence_reasons=[str(r) for r in basis.get("confidence") or ()],
         facts=facts, hints=hints, sales=list(sales.history) if sales else [],
         comps=list(sales.comps) if sales else [],
+        datasets=dataset_rows(getattr(panel, "datasets", ()), zone_name),
     )
+
+
+def dataset_rows(mentions: Any, zone_name: str = UTC_NAME) -> list[dict[str, str]]:
+    """The Public record section's list of datasets that mention the parcel, as display strings."""
+    rows, last = [], None
+    for m in mentions:
+        day = format_date(m.date, zone_name)
+        rows.append({
+            "title": m.title if m.dataset_id != last else "", "publisher": m.publisher, "what": m.what,
+            "record": f"Record {m.record_key}" if m.record_key else "",
+            "date": f"{m.date_label} {day}" if day else "",
+            "url": m.url or "", "link": "View the record" if m.record_page else "View the dataset",
+        })
+        last = m.dataset_id
+    return rows
 
 
 def _sale(lead: Any, raw: dict, today: date | None) -> dict[str, str]:

@@ -52,6 +52,10 @@ def property_values(record: MappedRecord, existing: Any, dataset_id: str, state:
             values["value_dataset_id"] = dataset_id
         if record.sale_price is not None and record.sale_date is not None:
             values["last_sale_price"], values["last_sale_date"] = record.sale_price, record.sale_date
+        # The roll record that names the property (its newest): the Public record section links it.
+        if existing is None or (as_of, mark) >= (getattr(existing, "roll_as_of", None) or date.min,
+                                                 getattr(existing, "roll_record", None) or ""):
+            values["roll_record"], values["roll_as_of"] = mark, record.as_of
     values.update(owner_values(record, existing, values, state))
     return values
 

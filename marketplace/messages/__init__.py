@@ -300,6 +300,7 @@ CITY_INVALID = f"Enter a city name of at most {CITY_MAX_LENGTH} characters."
 ZIP_INVALID = "Enter a five-digit ZIP code."
 STATE_INVALID = "Choose one of the 50 states."
 PLACES_LIMIT = f"You can filter by at most {MAX_PLACES} cities and {MAX_PLACES} ZIP codes."
+MARKET_NO_LEADS = "{name} has no live leads yet: its records are history or only its roll is imported."
 # One notification (and e-mail subject) per refresh: the count is of distinct new leads.
 ALERT_TITLE_ONE = "1 new lead matches your saved searches"
 ALERT_TITLE_MANY = "{count} new leads match your saved searches"

@@ -86,6 +86,9 @@ class Property(SQLModel, table=True):
     # replaces them, an older one only fills what is missing (so re-ingesting never flips values).
     facts_as_of: Optional[date] = Field(default=None, sa_column=sa.Column(sa.Date(), nullable=True))
     facts_record: Optional[str] = Field(default=None, sa_column=_text(200))
+    # The newest roll (assessment) record that names the property: "<dataset id>/<record key>", its as-of.
+    roll_record: Optional[str] = Field(default=None, sa_column=_text(200))
+    roll_as_of: Optional[date] = Field(default=None, sa_column=sa.Column(sa.Date(), nullable=True))
     created_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
     updated_at: datetime = Field(default_factory=utcnow, sa_column=created_column())
 

@@ -39,7 +39,8 @@ hpi_t = HpiPointRow.__table__
 # is made, or when a record of a parcel-only property's parcel names them; they never change after).
 UPDATE_COLUMNS = ("parcel_id", "address_key", "address", "unit", "zip_code", *record_rows.FACT_COLUMNS,
                   "facts_as_of", "facts_record", *record_rows.VALUE_COLUMNS, "value_dataset_id", "last_sale_price",
-                  "last_sale_date", "absentee_owner", "out_of_state_owner", "bank_owned")
+                  "last_sale_date", "absentee_owner", "out_of_state_owner", "bank_owned",
+                  "roll_record", "roll_as_of")
 INSERT_COLUMNS = ("state", *UPDATE_COLUMNS)
 SIGNAL_COLUMNS = ("property_id", "kind", "sale_type", "as_of", "amount_owed", "years_owed", "delinquent_since",
                   "sale_date", "notice_date", "opening_bid", "details", "record_url", "status", "closed_reason")

@@ -13,7 +13,9 @@ BatchData list): the worker runs only then (``make run`` starts it only then).
 
 ``panel_rows(zone_name, today)``: one plain dict per dataset for the panel (title, publisher, protocol,
 status note, last run in the viewer's zone, counts, newest record, freshness warning, Run now and its hint,
-the latest job).
+the latest job), grouped by market (``marketplace/markets``): each market's datasets follow its header row
+(``kind`` 'market': its name, completeness of roll, sales and lists, newest record and last run); datasets of
+no market (the price index, commercial lists) close the table under 'Every market'.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from marketplace.core.errors import UserError
 from marketplace.db import read_scope, session_scope
 from marketplace.models import RecordJob, utcnow
 from marketplace.services import record_imports, record_runs
+from marketplace.services.record_markets import market_summaries
 
 log = logging.getLogger("marketplace.record_jobs")
 
@@ -232,4 +235,31 @@ def panel_rows(zone_name: str, today: date | None = None) -> list[dict]:
             "job_error": (job.error or "") if job else "",
         })
     rows.sort(key=lambda r: r["title"].lower())
-    return rows
+    return _by_market(rows, zone_name)
+
+
+BLANK = ("title", "publisher", "protocol", "note", "last_run", "read", "added", "updated", "closed", "archived",
+         "rejected", "newest", "warning", "error", "hint", "job", "job_error")
+
+
+def _by_market(rows: list[dict], zone_name: str) -> list[dict]:
+    """The dataset rows under their market's header row (module docstring)."""
+    by_id = {r["id"]: r for r in rows}
+    out: list[dict] = []
+    for market in market_summaries(covered_only=False):
+        header = {**dict.fromkeys(BLANK, ""), "kind": "market", "id": f"market-{market.id}", "market": market.id,
+                  "title": market.name, "can_run": False,
+                  "completeness": " · ".join(f"{word}: {status}" for word, status in market.completeness),
+                  "newest": (f"Newest record {times.format_date(market.newest, zone_name)}" if market.newest
+                             else "No record imported"),
+                  "last_run": (f"last run {times.format_datetime(market.last_run, zone_name)}" if market.last_run
+                               else "never run")}
+        own = sorted((by_id.pop(d) for d in market.own if d in by_id), key=lambda r: r["title"].lower())
+        out.append(header)
+        out.extend({**r, "kind": "dataset", "market": market.id, "completeness": ""} for r in own)
+    if by_id:
+        out.append({**dict.fromkeys(BLANK, ""), "kind": "market", "id": "market-other", "market": "",
+                    "title": "Every market", "can_run": False, "completeness": "Price index and commercial lists",
+                    "newest": "", "last_run": ""})
+        out.extend({**r, "kind": "dataset", "market": "", "completeness": ""} for r in by_id.values())
+    return out

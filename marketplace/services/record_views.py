@@ -48,6 +48,7 @@ from marketplace.services.record_leads import titles as dataset_file_titles
 from marketplace.services.record_sales import SalesView, sales_view
 from marketplace.core.roll_facts import ROLL_KEY, page_facts
 from marketplace.sources.opendata.markets import markets
+from marketplace.services.record_mentions import DatasetMention, parcel_mentions
 
 leads_t = Lead.__table__
 props_t = Property.__table__
@@ -105,6 +106,9 @@ class PublicRecordPanel:
     roll_facts: list[tuple[str, str]] = field(default_factory=list)
     # Unlocked only: the parcel's recorded sales and its market's comparable sales (services.record_sales).
     sales: SalesView | None = None
+    # unlocked only: every dataset that mentions the parcel (each signal, the roll records, the recorded
+    # sales), by dataset (``services.record_mentions``)
+    datasets: list[DatasetMention] = field(default_factory=list)
 
 
 def _titles(titles: TitleLookup | None) -> TitleLookup:
@@ -189,6 +193,8 @@ def public_record_panel(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = No
         market = markets().get(str((raw.get(ROLL_KEY) or {}).get("market") or ""))
         day = today or local_today(utcnow())
         sales = sales_view(conn, prop, market, day, titles) if unlocked and prop is not None else None
+        mentions = parcel_mentions(conn, prop, [*open_rows, *closed_rows], titles) \
+            if unlocked and prop is not None else []
     line = str(raw.get("source_line") or "")
     retrieved_at = _proof_retrieved(raw, line)
     if not unlocked:
@@ -209,7 +215,7 @@ def public_record_panel(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = No
         class_dataset=(prop.facts_record or "").split("/")[0] or None if prop is not None else None,
         owner=_owner(prop) if unlocked and prop is not None else None, closed=closed,
         retrieved_at=retrieved_at if unlocked else None,
-        roll_facts=page_facts(raw), sales=sales,
+        roll_facts=page_facts(raw), sales=sales, datasets=mentions,
     )
 
 

@@ -2,7 +2,8 @@
 counts, newest record, freshness warning and "Run now" (``services.record_jobs``). Super admins only: every
 handler re-checks the role on the server. "Run now" only queues: the records worker process runs it.
 
-Only one page of rows (``PAGE_SIZE``) is held in the state.
+Only one page of rows (``PAGE_SIZE``) is held in the state. Datasets come grouped by market under a header
+row (``services.record_jobs.panel_rows``); a page that starts inside a market repeats its header.
 """
 
 from __future__ import annotations
@@ -43,7 +44,12 @@ class ExplorerSourcesState(ExplorerState):
         self.sources_total = len(rows)
         self.sources_page = min(self.sources_page, max(0, (len(rows) - 1) // PAGE_SIZE))
         start = self.sources_page * PAGE_SIZE
-        self.source_rows = [_row(r) for r in rows[start:start + PAGE_SIZE]]
+        page = rows[start:start + PAGE_SIZE]
+        if page and page[0].get("kind") == "dataset":
+            header = next((r for r in reversed(rows[:start]) if r.get("kind") == "market"), None)
+            if header is not None:
+                page = [{**header, "title": header["title"] + " (continued)"}, *page]
+        self.source_rows = [_row(r) for r in page]
         self.sources_loaded = True
 
     @rx.event

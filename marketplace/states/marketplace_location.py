@@ -15,14 +15,20 @@ checked for type first: a hand-made event with junk is ignored or refused the sa
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 import reflex as rx
 
 from marketplace import messages
 from marketplace.core import filter_values as values
 from marketplace.core import marketplace as rules
+from marketplace.core.address_display import display_city
+from marketplace.core.limits import MAX_PLACES
+from marketplace.core.market_coverage import leads_text
+from marketplace.core.times import format_date
 from marketplace.offloop import run_blocking
 from marketplace.services.marketplace import city_suggestions
+from marketplace.services.record_markets import market_summaries, market_summary
 from marketplace.states.marketplace import MarketplaceState
 from marketplace.states.marketplace_page import Shown
 
@@ -45,6 +51,8 @@ class MarketplaceLocationState(MarketplaceState):
     price_error: str = ""
     city_options: list[str] = []  # cities of the chosen states in the inventory (datalist)
     _options_for: tuple[str, ...] | None = None  # the states of city_options (None: load them)
+    # The covered markets (services.record_markets): {id, name, holds, leads, newest} as display text.
+    market_rows: list[dict[str, str]] = []
 
     # ----------------------------------------------------------------- helpers
 
@@ -60,6 +68,7 @@ class MarketplaceLocationState(MarketplaceState):
         if shown.page_load:
             self.city_text = self.zip_text = ""
             self._options_for = None
+            await self._load_markets()
         if shown.clear_messages:
             self._clear_messages()
         self.price_min_text = values.price_text(filters.min_price)
@@ -73,6 +82,17 @@ class MarketplaceLocationState(MarketplaceState):
             log.exception("city suggestions failed (%s)", filters.states)
             self.city_options = []
         return True  # the filters work without suggestions
+
+    async def _load_markets(self) -> None:
+        """The covered markets with what each holds; a failure leaves none (the inputs still work)."""
+        try:
+            found = await run_blocking(market_summaries)
+        except Exception:  # noqa: BLE001 - the market list is a shortcut: the filter works without it
+            log.exception("market summaries failed")
+            found = []
+        self.market_rows = [{"id": m.id, "name": m.name, "holds": m.holds, "leads": leads_text(m.leads),
+                             "newest": "Newest record " + format_date(m.newest, "UTC") if m.newest else
+                             "No dated record"} for m in found]
 
     async def _add(self, group: str, raw: str, invalid: str) -> rules.Filters | None:
         """The filters with ``raw`` added to ``group``; None (and the message) when refused."""
@@ -109,6 +129,22 @@ class MarketplaceLocationState(MarketplaceState):
     @rx.event
     def set_price_max_text(self, value: str):
         self.price_max_text = _text(value)[:20]
+
+    @rx.event
+    async def pick_market(self, market_id: str):
+        """A covered market: the location filters become its state and the cities its live leads are in
+        (the ``MAX_PLACES`` with the most leads); read again here, so a hand-sent id only picks a market."""
+        if not isinstance(market_id, str) or len(market_id) > 100:
+            return None
+        market = await run_blocking(market_summary, market_id)
+        if market is None:
+            return None
+        if not market.cities:
+            self.location_error = messages.MARKET_NO_LEADS.format(name=market.name)
+            return None
+        current = (await self.get_state(MarketplaceState))._current_filters()
+        cities = tuple(display_city(c) for c in market.cities[:MAX_PLACES])
+        return await self._choose(replace(current, states=(market.state,), cities=cities, zips=(), page=1))
 
     @rx.event
     async def add_state(self, value: str):

@@ -65,7 +65,7 @@ def lead_id_from_path(path: str) -> str:
 
 
 RECORD_VARS = ("shown", "signals", "closed", "owner", "flags", "motivation", "reasons", "confidence_reasons",
-               "facts", "sales", "comps")  # RecordSection's fields, each in PropertyState's 'pr_' var
+               "facts", "sales", "comps", "datasets")  # RecordSection's fields, each in PropertyState's 'pr_' var
 
 
 class PropertyState(AuthState):
@@ -99,6 +99,7 @@ class PropertyState(AuthState):
     pr_facts: list[dict[str, str]] = []
     pr_sales: list[dict[str, str]] = []  # the parcel's recorded sales
     pr_comps: list[dict[str, str]] = []  # its market's comparable recorded sales
+    pr_datasets: list[dict[str, str]] = []  # every dataset that mentions the parcel
     hints: dict[str, str] = dict(DEFAULT_HINTS)
 
     def _set_record(self, section: RecordSection) -> None:

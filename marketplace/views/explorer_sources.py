@@ -1,7 +1,8 @@
 """The Sources panel on /explorerdev (issue 23, item 7): one row per public-record dataset (title,
 publisher, protocol, status note, last run in the viewer's zone, counts, newest record, freshness warning,
-the latest "Run now" job and the button). Element ids: ``explorer-sources``, ``source-<dataset id>``,
-``run-now-<dataset id>``, ``explorer-sources-reload``."""
+the latest "Run now" job and the button), grouped by market under a header row (its name, completeness of
+roll, sales and lists, newest record and last run). Element ids: ``explorer-sources``, ``source-<dataset id>``,
+``run-now-<dataset id>``, ``source-market-<market id>`` (a header row), ``explorer-sources-reload``."""
 
 from __future__ import annotations
 
@@ -20,7 +21,28 @@ def _job_badge(row: rx.Var) -> rx.Component:
                                               class_name="source-job"))
 
 
+def _market_row(row: rx.Var) -> rx.Component:
+    """A market's header: its name, what of roll, sales and lists it has, and how fresh it is."""
+    return rx.table.row(
+        rx.table.row_header_cell(rx.vstack(
+            rx.heading(row["title"], as_="h3", size="3"),
+            rx.text(row["completeness"], size="1", class_name="source-completeness"),
+            rx.text(row["newest"], rx.cond(row["last_run"] != "", rx.text.span(" · ", row["last_run"])),
+                    size="1", color_scheme="gray", class_name="source-freshness"),
+            # stays in view (and wraps) while the wide table scrolls sideways on a phone
+            spacing="1", position="sticky", left="0", max_width="calc(100vw - 5rem)"),
+            col_span=len(COUNTS) + 4),
+        id="source-" + row["id"].to(str),
+        class_name="source-market",
+        style={"background": "var(--gray-a2)"},
+    )
+
+
 def _source_row(row: rx.Var) -> rx.Component:
+    return rx.cond(row["kind"] == "market", _market_row(row), _dataset_row(row))
+
+
+def _dataset_row(row: rx.Var) -> rx.Component:
     return rx.table.row(
         rx.table.cell(rx.vstack(
             rx.text(row["title"], size="2", weight="medium"),

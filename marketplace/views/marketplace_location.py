@@ -7,7 +7,8 @@ Element ids (``prefix`` is ``filter`` in the bar's popovers, ``sheet-filter`` in
 ``{prefix}-state``, ``{prefix}-city``, ``{prefix}-city-add``, ``{prefix}-zip``,
 ``{prefix}-zip-add``, ``{prefix}-location-error``, ``{prefix}-min-price``,
 ``{prefix}-max-price``, ``{prefix}-price-apply``, ``{prefix}-price-note``,
-``{prefix}-price-error``; ``filter-group-location``, ``filter-group-price``;
+``{prefix}-price-error``; ``{prefix}-markets`` (the covered markets) with a ``{prefix}-market-{id}`` button
+each; ``filter-group-location``, ``filter-group-price``;
 ``filter-chips`` with ``chip-{group}-{value}`` and its ``...-remove`` button.
 """
 
@@ -61,10 +62,47 @@ def _add_form(prefix: str, name: str, label: str, value, on_change, on_submit, p
     )
 
 
+MARKET_STYLE = {
+    "display": "flex", "flex_direction": "column", "align_items": "flex-start", "gap": "2px", "width": "100%",
+    "text_align": "left", "padding": "0.45rem 0.6rem", "border_radius": "var(--radius-2)",
+    "border": "1px solid var(--gray-a6)", "background": "var(--color-surface)", "color": "var(--gray-12)",
+    "cursor": "pointer", "font": "inherit",
+}
+
+
+def _market(prefix: str, row) -> rx.Component:
+    """A covered market: its name, what it holds, its live leads and newest record; a click filters to it."""
+    return rx.el.li(rx.el.button(
+        rx.text(row["name"], size="2", weight="bold", as_="span"),
+        rx.text(row["holds"], size="1", color_scheme="gray", as_="span"),
+        rx.text(row["leads"], " · ", row["newest"], size="1", as_="span"),
+        type="button",
+        on_click=L.pick_market(row["id"]),
+        id=f"{prefix}-market-" + row["id"].to(str),
+        class_name="lv-market",
+        style=MARKET_STYLE,
+    ), style={"list_style": "none", "width": "100%"})
+
+
+def market_list(prefix: str) -> rx.Component:
+    """The covered markets (only markets with imported records); nothing when there are none."""
+    heading_id = f"{prefix}-markets-heading"
+    return rx.cond(L.market_rows.length() > 0, rx.vstack(
+        rx.text("Covered markets", size="2", weight="medium", id=heading_id),
+        rx.el.ul(rx.foreach(L.market_rows, lambda row: _market(prefix, row)), id=f"{prefix}-markets",
+                 aria_labelledby=heading_id,
+                 style={"margin": "0", "padding": "0", "display": "flex", "flex_direction": "column",
+                        "gap": "0.4rem", "width": "100%", "max_height": "16rem", "overflow_y": "auto"}),
+        spacing="1",
+        width="100%",
+    ))
+
+
 def location_controls(prefix: str) -> rx.Component:
     state_id = f"{prefix}-state"
     options_id = f"{prefix}-city-options"
     return rx.vstack(
+        market_list(prefix),
         rx.vstack(
             _label("State", state_id),
             rx.el.select(

@@ -9,7 +9,8 @@ score with its reasons; the parcel facts. Element ids: ``property-public-record`
 ``record-closed``, ``record-owner``, ``record-mailing``, ``record-flags``, ``record-motivation``,
 ``record-reasons``, ``record-facts``, ``record-sales`` (``record-sale`` rows: the parcel's recorded
 sales), ``record-comps`` (``record-comp`` rows: comparable recorded sales of the market, each with its
-basis), ``property-roi-basis``, ``property-confidence-basis``.
+basis), ``record-datasets`` (every dataset that mentions the parcel: a
+``record-dataset`` row each, ``record-dataset-link`` links), ``property-roi-basis``, ``property-confidence-basis``.
 """
 
 from __future__ import annotations
@@ -56,6 +57,38 @@ def _signal(signal) -> rx.Component:
     )
 
 
+def _mention(row) -> rx.Component:
+    """One record of a dataset that mentions the parcel; the dataset's title heads its first record."""
+    return rx.el.li(
+        rx.cond(row["title"] != "", rx.vstack(
+            rx.text(row["title"], size="2", weight="medium", as_="p"),
+            rx.text(row["publisher"], size="1", color_scheme="gray", as_="p"),
+            spacing="0", padding_top="0.5rem", width="100%")),
+        rx.hstack(
+            rx.text(row["what"], size="1", weight="medium", as_="span"),
+            rx.cond(row["record"] != "", rx.text(row["record"], size="1", as_="span")),
+            rx.cond(row["date"] != "", rx.text(row["date"], size="1", color_scheme="gray", as_="span")),
+            rx.cond(row["url"] != "", rx.link(
+                row["link"], rx.icon("arrow_up_right", size=12, aria_hidden="true"),
+                rx.el.span(" (opens in a new tab)", class_name="lv-sr-only"),
+                href=row["url"], is_external=True, size="1", class_name="record-dataset-link",
+                style={"display": "inline-flex", "align_items": "center", "gap": "4px"})),
+            wrap="wrap", align="center", padding_left="0.75rem", width="100%",
+            style={"column_gap": "var(--space-2)", "row_gap": "2px"},
+        ),
+        class_name="record-dataset",
+        style={"list_style": "none", "width": "100%", "overflow_wrap": "anywhere", "padding_bottom": "0.4rem"},
+    )
+
+
+def _datasets() -> rx.Component:
+    return rx.cond(S.pr_datasets.length() > 0, rx.vstack(
+        rx.text("Datasets that mention this parcel", size="2", weight="medium", id="record-datasets-heading"),
+        rx.el.ul(rx.foreach(S.pr_datasets, _mention), id="record-datasets", aria_labelledby="record-datasets-heading",
+                 style={"margin": "0", "padding": "0", "width": "100%"}),
+        spacing="1", width="100%"))
+
+
 def _bullets(items, list_id: str) -> rx.Component:
     return rx.el.ul(rx.foreach(items, lambda item: rx.el.li(rx.text(item, size="1"))), id=list_id,
                     style={"margin": "0", "padding_left": "1.1rem"})
@@ -91,6 +124,7 @@ def record_card() -> rx.Component:
         rx.cond(S.pr_closed.length() > 0, rx.vstack(
             rx.text("History", size="2", weight="medium"),
             _bullets(S.pr_closed, "record-closed"), spacing="1", width="100%")),
+        _datasets(),
         rx.vstack(
             _row("Owner of record", S.pr_owner["name"], "record-owner"),
             _row("Mailing address", S.pr_owner["mailing"], "record-mailing"),

@@ -1,4 +1,6 @@
-"""The explorer's Sources panel (issue 23, item 7): every shipped dataset (28) with a stale warning after an import;
+"""The explorer's Sources panel (issue 23, item 7): every shipped dataset (28) grouped by market (8 market
+header rows with completeness and freshness, and 'Every market' for the price index) with a stale warning
+after an import;
 "Run now" on an enabled dataset queues a run that the records worker, a process of its own, completes from
 the (fake) portal. Its own app server: the datasets must be enabled (``OPEN_DATA_DATASETS``) and pointed at
 the fake portal (``OPEN_DATA_DIR``) in the server's environment, which the shared server does not have."""
@@ -21,6 +23,7 @@ from marketplace.config import PROJECT_ROOT
 from marketplace.services import record_imports
 from tests.browser.conftest import ARTIFACTS, _serve
 from tests.browser.helpers import sign_in
+from tests.browser.test_accessibility import axe_violations, describe
 from tests.factories import make_user
 from tests.fakes.portal import FakePortal
 from tests.fakes.portal_datasets import datasets_dir
@@ -60,19 +63,37 @@ def test_sources_panel_lists_datasets_and_run_now_is_done_by_the_worker(records_
                       first_name="Ada", last_name="Admin", credits=0, admin=True, confirmed=True)
     worker = None
     # The session's Chromium: a second sync Playwright cannot start beside it.
-    context = browser.new_context(base_url=server.url, viewport={"width": 1440, "height": 900})
+    context = browser.new_context(base_url=server.url, viewport={"width": 1440, "height": 900},
+                                  bypass_csp=True)  # the axe script is injected
     page = context.new_page()
     page.set_default_timeout(20000)
     try:
         sign_in(page, "sources-admin@example.com", "secret123")
         page.goto("/explorerdev")
         panel = page.locator("#explorer-sources")
-        # 28 datasets, 20 a page (the state holds one page)
+        # 28 datasets under 9 headers, 20 rows a page (the state holds one page)
         expect(panel.locator("tbody tr")).to_have_count(20)
         expect(panel).to_contain_text("Page 1 of 2")
+        philadelphia = "#source-market-philadelphia-pa"
+        expect(panel.locator("tbody tr.source-market")).to_have_count(7)
+        expect(panel.locator("#source-market-kent-county-mi .source-completeness")).to_have_text(
+            "Roll: configured, not imported · Sales: missing · Lists: missing")
+        expect(panel.locator("#source-market-kent-county-mi .source-freshness")).to_have_text(
+            "No record imported · never run")
         panel.get_by_role("button", name="Next").click()
         expect(panel).to_contain_text("Page 2 of 2")
-        expect(panel.locator("tbody tr")).to_have_count(8)
+        # the page opens inside New York City: its header again, then 17 rows
+        expect(panel.locator("tbody tr")).to_have_count(18)
+        expect(panel.locator("tbody tr").first).to_contain_text("New York City, NY (continued)")
+        expect(panel.locator(f"{philadelphia} .source-completeness")).to_have_text(
+            "Roll: configured, not imported · Sales: missing · Lists: imported")
+        expect(panel.locator(f"{philadelphia} .source-freshness")).to_contain_text("Newest record Jul 1, 2016 · last run ")
+        violations = axe_violations(page)
+        assert not violations, describe(violations)
+        for width in (1280, 375):
+            page.set_viewport_size({"width": width, "height": 900})
+            panel.screenshot(path=str(ARTIFACTS / f"explorer-sources-markets-{width}.png"))
+        page.set_viewport_size({"width": 1440, "height": 900})
         _show(panel, "phl-tax-delinquencies")
         tax = page.locator("#source-phl-tax-delinquencies")
         # The newest record's date once, in the app's date format; the warning gives its age.
