@@ -115,7 +115,9 @@ class MapTab(_Account):
 
 class LocationTab:
     _follow, _clear_messages, _add, _choose, _add_typed = L._follow, L._clear_messages, L._add, L._choose, L._add_typed
+    _load_markets = L._load_markets
     add_state, add_city, add_zip, apply_price = L.add_state.fn, L.add_city.fn, L.add_zip.fn, L.apply_price.fn
+    pick_market = L.pick_market.fn
     set_city_text, set_price_min_text = L.set_city_text.fn, L.set_price_min_text.fn
 
     def __init__(self, market: Market):
@@ -123,6 +125,7 @@ class LocationTab:
         self.city_text = self.zip_text = self.price_min_text = self.price_max_text = ""
         self.location_error = self.price_error = ""
         self.city_options, self._options_for = [], None
+        self.market_rows = []
 
     async def get_state(self, cls):
         return await self.market.get_state(cls)

@@ -93,3 +93,45 @@ def test_a_page_load_forgets_what_was_typed(services):
     drain(tab.load())
     assert (tab.location.city_text, tab.location.location_error) == ("", "")
     assert len(cities.calls) == 2  # the suggestions are read afresh on every load
+
+
+def _summary(cities: tuple[str, ...]):
+    from datetime import date
+
+    from marketplace.services.record_markets import MarketSummary
+    return MarketSummary(id="cook-county-il", name="Cook County, IL", state="IL", holds="Roll: Assessor - Parcel Addresses",
+                         completeness=(), leads=len(cities), newest=date(2026, 1, 1), last_run=None, cities=cities,
+                         imported=("cook-ccao-parcel-addresses",))
+
+
+def test_a_covered_market_is_listed_on_page_load_and_picking_it_filters_to_its_state_and_cities(services, monkeypatch):
+    query, _cities = services
+    summaries = Calls(lambda: [_summary(("CALUMET PARK", "MIDLOTHIAN"))])
+    summary = Calls(lambda market_id: _summary(("CALUMET PARK", "MIDLOTHIAN")) if market_id == "cook-county-il"
+                    else None)
+    monkeypatch.setattr(location_module, "market_summaries", summaries)
+    monkeypatch.setattr(location_module, "market_summary", summary)
+    tab = Market()
+    drain(tab.load())
+    place = tab.location
+    assert len(summaries.calls) == 1
+    assert place.market_rows == [{"id": "cook-county-il", "name": "Cook County, IL",
+                                  "holds": "Roll: Assessor - Parcel Addresses", "leads": "2 live leads",
+                                  "newest": "Newest record Jan 1, 2026"}]
+    for junk in (None, 5, "x" * 101, "nowhere"):
+        assert run(place.pick_market(junk)) is None
+    assert len(query.calls) == 1
+    run(place.pick_market("cook-county-il"))
+    assert query.calls[-1][0] == Filters(states=("IL",), cities=("Calumet Park", "Midlothian"))
+    assert tab.chosen["cities"] == ["Calumet Park", "Midlothian"]
+
+
+def test_a_market_without_live_leads_says_so_and_changes_nothing(services, monkeypatch):
+    query, _cities = services
+    monkeypatch.setattr(location_module, "market_summaries", Calls(lambda: []))
+    monkeypatch.setattr(location_module, "market_summary", Calls(lambda market_id: _summary(())))
+    tab = Market()
+    drain(tab.load())
+    assert run(tab.location.pick_market("cook-county-il")) is None
+    assert tab.location.location_error == messages.MARKET_NO_LEADS.format(name="Cook County, IL")
+    assert len(query.calls) == 1
