@@ -201,17 +201,27 @@ def _closing_refused(run: _Run, mode: str) -> str | None:
     return None
 
 
-def _leadless_properties(conn: Connection, dataset_id: str) -> set[int]:
-    """Properties with an open lead-making signal of the dataset and no lead: what a run that died between
-    its batches and its lead step left (the next run materialises them)."""
+def _leadless_properties(conn: Connection, dataset_id: str, max_age_days: int | None = None,
+                         today: date | None = None) -> set[int]:
+    """Properties with an open, current lead-making signal of the dataset and no lead: what a run that died
+    between its batches and its lead step left (the next run materialises them). A signal that is not
+    current (``core.signal_currency``: a held sale, older than the dataset's ``max_age_days`` on ``today``)
+    makes no lead: its property is not read again on every run."""
     from marketplace.core.motivation import LEAD_TYPE_ORDER
     from marketplace.models import Lead
 
     leads_t = Lead.__table__
+    current = []
+    if today is not None:
+        sale = sa.and_(signals_t.c.kind == "sale_list", signals_t.c.sale_date.is_not(None))
+        dated = sa.func.coalesce(signals_t.c.notice_date, signals_t.c.as_of)
+        rest = sa.true() if not max_age_days else \
+            sa.or_(dated.is_(None), dated >= today - timedelta(days=max_age_days))
+        current = [sa.or_(sa.and_(sale, signals_t.c.sale_date >= today), sa.and_(~sale, rest))]
     return set(conn.execute(
         sa.select(signals_t.c.property_id).distinct()
         .where(signals_t.c.dataset_id == dataset_id, signals_t.c.status == "open",
-               signals_t.c.kind.in_([kind for kind, _ in LEAD_TYPE_ORDER]),
+               signals_t.c.kind.in_([kind for kind, _ in LEAD_TYPE_ORDER]), *current,
                ~sa.exists().where(leads_t.c.property_id == signals_t.c.property_id))).scalars())
 
 
@@ -291,7 +301,8 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
             if full and refusal is None:
                 record_batches.close_unseen(conn, run, batch_size)
             run.touched.update(_lead_properties_in(conn, run.sale_zips, run.hpi_zip3s))
-            run.touched.update(_leadless_properties(conn, dataset.id))
+            run.touched.update(_leadless_properties(conn, dataset.id, getattr(dataset, "max_age_days", None),
+                                                    today))
             run.materialise(conn, run.touched, titles)
             summary.archived = run.lead_count("archived")
             summary.leads_added, summary.leads_updated = run.lead_count("added"), run.lead_count("updated")

@@ -299,14 +299,17 @@ def _prefetch(conn: Connection, zips: set[str], today: date, hpi_cache: dict, sa
         sales_cache.update(sales)
 
 
-CHUNK = 1000  # properties read and written per round on SQLite (IN lists); PostgreSQL reads them all at once
+# A signal's columns as the leads read them (its ``details`` are shown on the property page, never used here).
+_SIGNAL_READ = tuple(c for c in signals_t.c if c.name != "details")
+CHUNK = 1000  # properties read and written per round on SQLite (IN lists)
+PG_CHUNK = 5000  # on PostgreSQL (one array parameter per read): memory stays flat however many properties
 
 
 def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLookup, today: date,
                 outcomes: dict[int, str] | None = None, added_since: datetime | None = None,
                 max_ages: MaxAgeLookup | None = None) -> dict:
     """Insert, update or archive the leads of ``property_ids`` (inside the caller's transaction), in bulk:
-    per round (all the properties on PostgreSQL, ``CHUNK`` on SQLite), one read each of the properties,
+    per round (``PG_CHUNK`` properties on PostgreSQL, ``CHUNK`` on SQLite), one read each of the properties,
     their open signals, their leads, the areas' index and the ZIPs' sales, then one COPY or multi-row
     INSERT, one merge of the leads whose values changed (``bulk_rows.update_rows``) and one UPDATE of the
     leads to archive. Returns counts: added, updated, archived,
@@ -320,12 +323,12 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
     hpi_cache: dict[str, list[HpiPoint]] = {}      # by ZIP3: one read per area, not per property
     sales_cache: dict[str, list[valuation.Sale]] = {}  # by ZIP
     comps_cache: dict[str, list[Comp]] = {}  # by ZIP3: the recorded sales core.comps selects from
-    size = len(ids) or 1 if conn.dialect.name == "postgresql" else CHUNK
+    size = PG_CHUNK if conn.dialect.name == "postgresql" else CHUNK
     for start in range(0, len(ids), size):
         chunk = ids[start:start + size]
         props = {p.id: p for p in conn.execute(sa.select(props_t).where(bulk_rows.any_of(conn, props_t.c.id, chunk)))}
         open_signals: dict[int, list[Any]] = {}
-        for s in conn.execute(sa.select(signals_t).where(bulk_rows.any_of(conn, signals_t.c.property_id, chunk),
+        for s in conn.execute(sa.select(*_SIGNAL_READ).where(bulk_rows.any_of(conn, signals_t.c.property_id, chunk),
                                                          signals_t.c.status == "open")):
             open_signals.setdefault(s.property_id, []).append(s)
         existing = {r.property_id: r for r in conn.execute(
