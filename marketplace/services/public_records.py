@@ -44,6 +44,7 @@ from typing import Any, Iterable, Iterator
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from marketplace.config import record_batch_size
 from marketplace.db import session_scope
 from marketplace.models import DatasetRun, HpiPointRow, Property, PropertySignal, RecordedSale, utcnow
 from marketplace.services import record_batches, record_leads
@@ -52,7 +53,7 @@ from marketplace.services.marketplace import rebuild_facets
 
 log = logging.getLogger("marketplace.public_records")
 
-BATCH_SIZE = 5000         # records per batch (one transaction)
+BATCH_SIZE = record_batch_size()  # records per batch (one transaction): RECORD_BATCH_SIZE, default 5000
 SQLITE_BATCH_SIZE = 500   # on SQLite: a batch holds the database's one write lock for about 100 ms at most
 RUN_LOCK = 724023                       # pg_advisory_xact_lock class of "one run per dataset"
 RUN_STALE_AFTER = timedelta(hours=6)    # a run "running" longer than this died: another may start
