@@ -3,7 +3,7 @@
 
     .venv/bin/python -m benchmarks.records_ingest                       # 100,000 rows, a throwaway database
                                                                         # on the server of BENCH_POSTGRES_URL
-    .venv/bin/python -m benchmarks.records_ingest --records 1000000 \\
+    .venv/bin/python -m benchmarks.records_ingest --sizes 100000,1000000 \\
         --database-url postgresql://postgres@127.0.0.1:5432/lv_h7 --empty-first
 
 The file is Chicago's vacant-building violations export (``chi-vacant-buildings-violations``, the sample's
@@ -13,7 +13,8 @@ run it measures: the reader and mapper alone (``opendata.read_file``, in this pr
 core); psql's ``\\copy`` of the file into a table of text columns; ``python -m marketplace
 import-records`` of the file end to end (a process of its own: wall seconds and its peak resident memory
 from ``wait4``); the same for the changed file; each import's ratio to the ``\\copy``; the load average
-beside them (the machine is shared). Prints a table; asserts nothing. Targets: each import within 10x of
+beside them (the machine is shared). ``--sizes`` runs several sizes in one run (each on emptied record
+tables) and prints one table of them all at the end. Prints a table; asserts nothing. Targets: each import within 10x of
 the ``\\copy``, 1,000,000 rows under 300 MB peak RSS, the reader at 50,000 rows/s.
 
 ``--once`` is the older in-memory mode ``benchmarks.event_loop`` runs as its ingesting worker: records
@@ -218,7 +219,18 @@ def import_records(url: str, path: Path) -> tuple[float, float, str, float]:
     return seconds, usage.ru_maxrss / 1024, out.splitlines()[0], usage.ru_utime + usage.ru_stime
 
 
-def run_file(url: str, total: int, share: float) -> None:
+HEAD = ("pass", "rows", "import-records s", "its CPU s", "rows/s", "\\copy s", "ratio", "peak RSS MB", "load avg")
+
+
+def table(lines: list[tuple]) -> None:
+    print("| " + " | ".join(HEAD) + " |")
+    print("|" + "---|" * len(HEAD))
+    for label, rows, seconds, floor, rss, load, _, cpu in lines:
+        print(f"| {label} | {rows:,} | {seconds:.1f} | {cpu:.1f} | {rows / seconds:,.0f} | {floor:.2f} | "
+              f"{seconds / floor:.0f}x | {rss:.0f} | {load} |")
+
+
+def run_file(url: str, total: int, share: float) -> list[tuple]:
     from marketplace.config import PROJECT_ROOT
 
     with tempfile.TemporaryDirectory(prefix="lv-records-") as tmp:
@@ -237,13 +249,18 @@ def run_file(url: str, total: int, share: float) -> None:
             seconds, rss, summary, cpu = import_records(url, path)
             lines.append((label, total, seconds, floor, rss, "%.1f %.1f %.1f" % os.getloadavg(), summary, cpu))
             print(f"{label}: {seconds:.1f} s ({cpu:.1f} CPU s), \\copy {floor:.2f} s; {summary}", flush=True)
-    head = ("pass", "rows", "import-records s", "its CPU s", "rows/s", "\\copy s", "ratio", "peak RSS MB",
-            "load avg")
-    print("| " + " | ".join(head) + " |")
-    print("|" + "---|" * len(head))
-    for label, rows, seconds, floor, rss, load, _, cpu in lines:
-        print(f"| {label} | {rows:,} | {seconds:.1f} | {cpu:.1f} | {rows / seconds:,.0f} | {floor:.2f} | {seconds / floor:.0f}x | "
-              f"{rss:.0f} | {load} |")
+    table(lines)
+    return lines
+
+
+def run_sizes(url: str, sizes: list[int], share: float) -> None:
+    """``run_file`` for each size (the record tables emptied before each), then one table of all."""
+    lines: list[tuple] = []
+    for total in sizes:
+        empty_records(url)
+        lines.extend(run_file(url, total, share))
+    if len(sizes) > 1:
+        table(lines)
 
 
 def main() -> None:
@@ -253,10 +270,13 @@ def main() -> None:
     parser.add_argument("--empty-first", action="store_true",
                         help="delete the database's public-record rows (and their leads) first")
     parser.add_argument("--records", type=int, default=100_000)
+    parser.add_argument("--sizes", help="comma list of sizes, each run in turn (e.g. 100000,1000000); "
+                                        "overrides --records")
     parser.add_argument("--changed", type=float, default=0.01, help="share changed on the re-ingest")
     parser.add_argument("--once", action="store_true", help="the first ingest only (benchmarks.event_loop's "
                                                             "worker process)")
     args = parser.parse_args()
+    sizes = [int(n) for n in args.sizes.split(",")] if args.sizes else [args.records]
     if args.database_url:
         from marketplace.config import normalize_database_url
         from marketplace.db import get_engine
@@ -272,7 +292,7 @@ def main() -> None:
         if args.once:
             run(url, args.records, args.changed, True)
         else:
-            run_file(url, args.records, args.changed)
+            run_sizes(url, sizes, args.changed)
         return
     from benchmarks._db import postgres_database
 
@@ -280,7 +300,7 @@ def main() -> None:
         if args.once:
             run(url, args.records, args.changed, True)
         else:
-            run_file(url, args.records, args.changed)
+            run_sizes(url, sizes, args.changed)
 
 
 if __name__ == "__main__":

@@ -340,6 +340,15 @@ def get_settings() -> Settings:
     )
 
 
+RECORD_BATCH_SIZE_DEFAULT = 5000
+
+
+def record_batch_size() -> int:
+    """RECORD_BATCH_SIZE: public records per ingestion batch (one transaction) on PostgreSQL, default 5000
+    (SQLite keeps its own smaller batch: its one write lock is held per batch)."""
+    return max(1, _int("RECORD_BATCH_SIZE", RECORD_BATCH_SIZE_DEFAULT))
+
+
 def reload_settings() -> Settings:
     """Read the environment again (tests that change a variable call this after it)."""
     get_settings.cache_clear()

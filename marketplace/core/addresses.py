@@ -26,8 +26,12 @@ Pure: no I/O beyond the package's bundled data, read once.
 from __future__ import annotations
 
 import math
+import os
+import pickle
 import re
+import tempfile
 from functools import lru_cache
+from pathlib import Path
 
 import zipcodes
 
@@ -112,8 +116,38 @@ def same_street(a: str | None, b: str | None) -> bool:
     return normalize_street(a) == normalize_street(b) and bool(normalize_street(a))
 
 
+def _grid_cache_file() -> Path:
+    """Where the built grid is kept between processes: the user's cache folder, one file per ``zipcodes``
+    version and cell size (a new package version builds a new file)."""
+    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(root) / "leadvault" / f"zip_grid-{zipcodes.__version__}-{_CELL_DEGREES}.pickle"
+
+
 @lru_cache(maxsize=1)
 def _zip_grid() -> dict[tuple[int, int], list[tuple[float, float, str, str]]]:
+    """The grid of ZIP centres, built once per process lazily: read from the cache file (about 20 ms) when
+    an earlier process wrote it, else built from the ``zipcodes`` data (about a second) and written there
+    (a cache that cannot be read or written is rebuilt, never an error)."""
+    path = _grid_cache_file()
+    try:
+        with path.open("rb") as handle:
+            grid = pickle.load(handle)
+        if isinstance(grid, dict):
+            return grid
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ValueError, TypeError):
+        pass
+    grid = _build_zip_grid()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("wb", dir=path.parent, delete=False) as handle:
+            pickle.dump(grid, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(handle.name, path)  # whole or not at all: a reader never sees half a file
+    except OSError:
+        pass
+    return grid
+
+
+def _build_zip_grid() -> dict[tuple[int, int], list[tuple[float, float, str, str]]]:
     grid: dict[tuple[int, int], list[tuple[float, float, str, str]]] = {}
     # filter_by hands out a list of its own (list_all's stays cached in the module: 150 MB for the
     # process's life); this one is freed once the grid is built.

@@ -38,6 +38,7 @@ Ingesting the same records twice writes nothing but the run row: every count is 
 from __future__ import annotations
 
 import hashlib
+from array import array
 import json
 import logging
 import tempfile
@@ -49,6 +50,7 @@ from typing import Any, Iterable, Iterator
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from marketplace.config import record_batch_size
 from marketplace.core.batch_sizer import BatchSizer
 from marketplace.core.records import newest_age
 from marketplace.db import read_scope, session_scope
@@ -59,7 +61,7 @@ from marketplace.services.marketplace import rebuild_facets
 
 log = logging.getLogger("marketplace.public_records")
 
-BATCH_SIZE = 5000         # records per batch (one transaction)
+BATCH_SIZE = record_batch_size()  # records per batch (one transaction): RECORD_BATCH_SIZE, default 5000
 SQLITE_BATCH_SIZE = 50    # on SQLite: the first batch's records; the next ones are sized by ``BatchSizer``
 RUN_LOCK = 724023                       # pg_advisory_xact_lock class of "one run per dataset"
 RUN_STALE_AFTER = timedelta(hours=6)    # a run "running" longer than this died: another may start
@@ -115,22 +117,59 @@ def stale_warning(newest_as_of: date | None, max_age_days: int | None, today: da
     return f"records are as of {newest_as_of.isoformat()}, {age} days old: stale"
 
 
-class SeenKeys:
-    """The record keys a run has seen, in little memory: an 8-byte digest of each in a set (to find a key
-    seen twice; two keys sharing a digest, about 1 in 10^10 for a million keys, would reject the second),
-    the keys themselves in a temporary file (for closing the ones not seen)."""
+class _DigestSet:
+    """A set of non-zero 64-bit digests in one flat array (open addressing, linear probing, at most half
+    full): 16-32 bytes a digest, where a Python set of ints takes about 90."""
 
     def __init__(self) -> None:
-        self._digests: set[int] = set()
+        self._slots = array("Q", [0]) * 1024
+        self._mask = 1023
+        self._count = 0
+
+    def add(self, digest: int) -> bool:
+        """Whether the digest is new (then it is kept)."""
+        slots, mask = self._slots, self._mask
+        i = digest & mask
+        while True:
+            found = slots[i]
+            if found == 0:
+                break
+            if found == digest:
+                return False
+            i = (i + 1) & mask
+        slots[i] = digest
+        self._count += 1
+        if 2 * self._count > mask:
+            self._grow()
+        return True
+
+    def _grow(self) -> None:
+        old = self._slots
+        self._slots, self._mask = array("Q", [0]) * (2 * len(old)), 2 * len(old) - 1
+        slots, mask = self._slots, self._mask
+        for digest in old:
+            if digest:
+                i = digest & mask
+                while slots[i]:
+                    i = (i + 1) & mask
+                slots[i] = digest
+
+
+class SeenKeys:
+    """The record keys a run has seen, in little memory: an 8-byte digest of each in a flat hash table (to
+    find a key seen twice; two keys sharing a digest, about 1 in 10^10 for a million keys, would reject the
+    second), the keys themselves in a temporary file (for closing the ones not seen)."""
+
+    def __init__(self) -> None:
+        self._digests = _DigestSet()
         self._file: Any = None
         self.count = 0
 
     def add(self, key: str) -> bool:
         """Whether the key is new (then it is remembered)."""
-        digest = int.from_bytes(hashlib.blake2b(key.encode("utf-8"), digest_size=8).digest(), "big")
-        if digest in self._digests:
+        digest = int.from_bytes(hashlib.blake2b(key.encode("utf-8"), digest_size=8).digest(), "big") or 1
+        if not self._digests.add(digest):
             return False
-        self._digests.add(digest)
         if self._file is None:
             self._file = tempfile.TemporaryFile("w+", encoding="utf-8")
         self._file.write(json.dumps(key) + "\n")
@@ -222,18 +261,28 @@ def _closing_refused(run: _Run, mode: str) -> str | None:
     return None
 
 
-def _leadless_properties(conn: Connection, dataset_id: str) -> set[int]:
-    """Properties with a street address, an open lead-making signal of the dataset and no lead: what a run
-    that died between its batches and its lead step left (the next run materialises them). Parcel-only
-    properties (no address) make no lead: not read again."""
+def _leadless_properties(conn: Connection, dataset_id: str, max_age_days: int | None = None,
+                         today: date | None = None) -> set[int]:
+    """Properties with an open, current lead-making signal of the dataset and no lead: what a run that died
+    between its batches and its lead step left (the next run materialises them). A signal that is not
+    current (``core.signal_currency``: a held sale, older than the dataset's ``max_age_days`` on ``today``)
+    makes no lead: its property is not read again on every run; nor is a parcel-only property
+    (no street address)."""
     from marketplace.core.motivation import LEAD_TYPE_ORDER
     from marketplace.models import Lead
 
     leads_t = Lead.__table__
+    current = []
+    if today is not None:
+        sale = sa.and_(signals_t.c.kind == "sale_list", signals_t.c.sale_date.is_not(None))
+        dated = sa.func.coalesce(signals_t.c.notice_date, signals_t.c.as_of)
+        rest = sa.true() if not max_age_days else \
+            sa.or_(dated.is_(None), dated >= today - timedelta(days=max_age_days))
+        current = [sa.or_(sa.and_(sale, signals_t.c.sale_date >= today), sa.and_(~sale, rest))]
     return set(conn.execute(
         sa.select(signals_t.c.property_id).distinct()
         .where(signals_t.c.dataset_id == dataset_id, signals_t.c.status == "open",
-               signals_t.c.kind.in_([kind for kind, _ in LEAD_TYPE_ORDER]),
+               signals_t.c.kind.in_([kind for kind, _ in LEAD_TYPE_ORDER]), *current,
                ~sa.exists().where(leads_t.c.property_id == signals_t.c.property_id),
                sa.exists().where(props_t.c.id == signals_t.c.property_id, props_t.c.address_key.is_not(None))
                )).scalars())
@@ -330,7 +379,8 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
             conn = session.connection()
             run.touched.update(_lead_properties_in(conn, run.sale_zips,
                                                    run.hpi_zip3s | _parcel_zip3s(conn, run.sale_parcels)))
-            run.touched.update(_leadless_properties(conn, dataset.id))
+            run.touched.update(_leadless_properties(conn, dataset.id, getattr(dataset, "max_age_days", None),
+                                                    today))
         record_steps.materialise_in_steps(database_url, run, sorted(run.touched), titles, _sizer(database_url))
         summary.archived = run.lead_count("archived")
         summary.leads_added, summary.leads_updated = run.lead_count("added"), run.lead_count("updated")

@@ -3,13 +3,16 @@ per batch): what every record means is decided in Python against the rows the ba
 only the rows that differ are written, in bulk.
 
 - reads: the batch's properties by ``(state, parcel_id)`` and by ``(address_key, zip_code)``, its signals,
-  recorded sales and index points by key: one query each (IN lists in chunks);
+  recorded sales and index points by key: one query each (PostgreSQL: a join to the unnested key arrays or
+  ``= ANY`` of one array; SQLite: IN lists in chunks);
 - decisions: record by record, in file order, exactly as one record at a time would decide them (a
   property added by an earlier record of the batch is found by a later one; rejections keep their order);
   ``map_property`` is the one step that turns a record into property columns;
 - writes: new rows in one COPY per table on PostgreSQL (properties with ids drawn from their sequence
-  first), one multi-row INSERT on SQLite (``bulk_rows``); changed rows in one executemany UPDATE per
-  table, properties first, then signals, sales and index points. Unchanged rows write nothing.
+  first), one multi-row INSERT on SQLite (``bulk_rows``); changed rows on PostgreSQL COPYed into a staging
+  table and merged with one ``UPDATE ... FROM`` per table that writes only the rows distinct from the
+  stored ones, on SQLite one executemany UPDATE per table; properties first, then signals, sales and index
+  points. Unchanged rows write nothing.
 
 ``close_unseen`` closes a full run's unseen signals with one anti-join against a temporary table of the
 keys the run saw.
@@ -71,12 +74,29 @@ def _chunks(values: list, size: int = IN_CHUNK) -> Iterable[list]:
         yield values[start:start + size]
 
 
+def _in_chunk(conn: Connection) -> int:
+    """Keys per look-up: all of them on PostgreSQL (one array parameter), ``IN_CHUNK`` on SQLite."""
+    return 1 << 30 if conn.dialect.name == "postgresql" else IN_CHUNK
+
+
 def _rows(conn: Connection, table: sa.Table, column: Any, values: Iterable, *where: Any) -> list[Any]:
     values = sorted(set(values), key=repr)
     out: list[Any] = []
-    for chunk in _chunks(values):
-        out.extend(conn.execute(sa.select(table).where(column.in_(chunk), *where)).all())
+    for chunk in _chunks(values, _in_chunk(conn)):
+        out.extend(conn.execute(sa.select(table).where(bulk_rows.any_of(conn, column, chunk), *where)).all())
     return out
+
+
+def _matching(conn: Connection, columns: tuple[Any, Any], pairs: list[tuple]) -> Any:
+    """The properties whose two ``columns`` are one of ``pairs``: on PostgreSQL a join to the two key arrays
+    unnested (one statement, index look-ups), elsewhere a tuple IN list."""
+    if conn.dialect.name != "postgresql":
+        return sa.select(props_t).where(sa.tuple_(*columns).in_(pairs))
+    from sqlalchemy.dialects.postgresql import ARRAY
+
+    keys = sa.func.unnest(*[sa.bindparam(None, [p[i] for p in pairs], type_=ARRAY(sa.Text)) for i in (0, 1)]) \
+        .table_valued("a", "b").render_derived()
+    return sa.select(props_t).join(keys, sa.and_(columns[0] == keys.c.a, columns[1] == keys.c.b))
 
 
 def map_property(record: MappedRecord, existing: Any, dataset_id: str, state: str) -> dict:
@@ -166,14 +186,14 @@ class Batch:
 
         parcels = {(state, parcel) for _, _, state, parcel, *_ in self.places if parcel}
         addresses = {(key, zip_code) for _, _, _, _, key, zip_code, *_ in self.places if key and zip_code}
-        for chunk in _chunks(sorted(parcels)):
-            for row in conn.execute(sa.select(props_t).where(
-                    sa.tuple_(props_t.c.state, props_t.c.parcel_id).in_(chunk))):
+        for chunk in _chunks(sorted(parcels), _in_chunk(conn)):
+            for row in conn.execute(_matching(conn, (props_t.c.state, props_t.c.parcel_id), chunk)):
                 remember(row)
-        for chunk in _chunks(sorted(addresses)):
-            for row in conn.execute(sa.select(props_t).where(
-                    sa.tuple_(props_t.c.address_key, props_t.c.zip_code).in_(chunk)).order_by(props_t.c.id)):
+        for chunk in _chunks(sorted(addresses), _in_chunk(conn)):
+            for row in conn.execute(_matching(conn, (props_t.c.address_key, props_t.c.zip_code), chunk)):
                 remember(row)
+        for rows in by_address.values():
+            rows.sort(key=lambda prop: prop.id)  # the oldest property at an address first, however read
         placed: list[_Placed] = []
         dataset_id = run.dataset.id
         for index, item, state, parcel, key, zip_code, street, unit in self.places:
@@ -229,11 +249,8 @@ class Batch:
                 for prop, new_id in zip(new, ids):
                     prop.id = new_id
         dirty = list({id(p.prop): p.prop for p in placed if p.prop.dirty and not p.prop.new}.values())
-        if dirty:
-            statement = sa.update(props_t).where(props_t.c.id == sa.bindparam("p_id")).values(
-                updated_at=now, **{c: sa.bindparam(f"p_{c}") for c in UPDATE_COLUMNS})
-            self.conn.execute(statement, [{"p_id": p.id, **{f"p_{c}": getattr(p, c) for c in UPDATE_COLUMNS}}
-                                          for p in dirty])
+        bulk_rows.update_rows(self.conn, props_t, [{c: getattr(p, c) for c in ("id", *UPDATE_COLUMNS)}
+                                                   for p in dirty], UPDATE_COLUMNS, {"updated_at": now})
 
     # 3. the signals of the placed records (one read, one INSERT, one UPDATE)
     def signals(self, placed: list[_Placed]) -> None:
@@ -263,15 +280,13 @@ class Batch:
             if all(getattr(stored, k) == v for k, v in values.items()):
                 run.count("unchanged" if p.outcome == "unchanged" else "updated")
                 continue
-            updates.append({**{f"p_{k}": v for k, v in values.items()}, "p_id": stored.id,
-                            "p_closed_at": (stored.closed_at or now) if values["status"] == "closed" else None})
+            updates.append({**values, "id": stored.id,
+                            "closed_at": (stored.closed_at or now) if values["status"] == "closed" else None})
             run.touched.update({p.prop.id, stored.property_id})
             run.count("updated")
         bulk_rows.insert_rows(conn, signals_t, inserts)
-        if updates:
-            conn.execute(sa.update(signals_t).where(signals_t.c.id == sa.bindparam("p_id")).values(
-                last_seen_at=now, retrieved_at=now, closed_at=sa.bindparam("p_closed_at"),
-                **{c: sa.bindparam(f"p_{c}") for c in SIGNAL_COLUMNS}), updates)
+        bulk_rows.update_rows(conn, signals_t, updates, (*SIGNAL_COLUMNS, "closed_at"),
+                              {"last_seen_at": now, "retrieved_at": now})
 
     # 4. recorded sales and index points
     def write_sales(self) -> None:
@@ -310,10 +325,8 @@ class Batch:
                                                "dataset_id": run.dataset.id, "retrieved_at": run.retrieved_at}
                                               for s in new])
         dirty = [s for s in stored.values() if s.dirty and not s.new]
-        if dirty:
-            conn.execute(sa.update(sales_t).where(sales_t.c.id == sa.bindparam("p_id")).values(
-                retrieved_at=run.retrieved_at, **{c: sa.bindparam(f"p_{c}") for c in SALE_COLUMNS}),
-                [{"p_id": s.id, **{f"p_{c}": getattr(s, c) for c in SALE_COLUMNS}} for s in dirty])
+        bulk_rows.update_rows(conn, sales_t, [{c: getattr(s, c) for c in ("id", *SALE_COLUMNS)} for s in dirty],
+                              SALE_COLUMNS, {"retrieved_at": run.retrieved_at})
 
     def write_points(self) -> None:
         conn, run = self.conn, self.run
@@ -340,10 +353,8 @@ class Batch:
         new = [r for r in stored.values() if r.new]
         bulk_rows.insert_rows(conn, hpi_t, [{c: getattr(r, c) for c in columns} for r in new])
         dirty = [r for r in stored.values() if r.dirty and not r.new]
-        if dirty:
-            conn.execute(sa.update(hpi_t).where(hpi_t.c.id == sa.bindparam("p_id")).values(
-                index=sa.bindparam("p_index"), annual_change=sa.bindparam("p_change")),
-                [{"p_id": r.id, "p_index": r.index, "p_change": r.annual_change} for r in dirty])
+        bulk_rows.update_rows(conn, hpi_t, [{"id": r.id, "index": r.index, "annual_change": r.annual_change}
+                                            for r in dirty], ("index", "annual_change"))
 
 
 def _sales_publisher(dataset: Any) -> str:

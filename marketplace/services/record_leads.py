@@ -323,16 +323,20 @@ def _prefetch(conn: Connection, zips: set[str], today: date, hpi_cache: dict, sa
         sales_cache.update(sales)
 
 
-CHUNK = 1000  # properties read and written per round
+# A signal's columns as the leads read them (its ``details`` are shown on the property page, never used here).
+_SIGNAL_READ = tuple(c for c in signals_t.c if c.name != "details")
+CHUNK = 1000  # properties read and written per round on SQLite (IN lists)
+PG_CHUNK = 5000  # on PostgreSQL (one array parameter per read): memory stays flat however many properties
 
 
 def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLookup, today: date,
                 outcomes: dict[int, str] | None = None, added_since: datetime | None = None,
                 max_ages: MaxAgeLookup | None = None) -> dict:
     """Insert, update or archive the leads of ``property_ids`` (inside the caller's transaction), in bulk:
-    per round of ``CHUNK`` properties, one read each of the properties, their open signals, their leads,
-    the areas' index and the ZIPs' sales, then one multi-row INSERT, one executemany UPDATE (the leads
-    whose values changed) and one UPDATE of the leads to archive. Returns counts: added, updated, archived,
+    per round (``PG_CHUNK`` properties on PostgreSQL, ``CHUNK`` on SQLite), one read each of the properties,
+    their open signals, their leads, the areas' index and the ZIPs' sales, then one COPY or multi-row
+    INSERT, one merge of the leads whose values changed (``bulk_rows.update_rows``) and one UPDATE of the
+    leads to archive. Returns counts: added, updated, archived,
     unchanged; ``outcomes`` (when given) receives each written property's outcome. A lead created at or
     after ``added_since`` (by an earlier batch of the same run) is written but not counted again: the run
     counts it once, as added. Only current signals count (module docstring); ``max_ages`` (dataset id ->
@@ -344,14 +348,16 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
     sales_cache: dict[str, list[valuation.Sale]] = {}  # by ZIP
     comps_cache: dict[str, list[Comp]] = {}  # by ZIP3: the recorded sales core.comps selects from
     market_cache: dict[tuple[str, str], list] = {}  # by (market, ZIP3): record_sales.market_sales
-    for start in range(0, len(ids), CHUNK):
-        chunk = ids[start:start + CHUNK]
-        props = {p.id: p for p in conn.execute(sa.select(props_t).where(props_t.c.id.in_(chunk)))}
+    size = PG_CHUNK if conn.dialect.name == "postgresql" else CHUNK
+    for start in range(0, len(ids), size):
+        chunk = ids[start:start + size]
+        props = {p.id: p for p in conn.execute(sa.select(props_t).where(bulk_rows.any_of(conn, props_t.c.id, chunk)))}
         open_signals: dict[int, list[Any]] = {}
-        for s in conn.execute(sa.select(signals_t).where(signals_t.c.property_id.in_(chunk),
+        for s in conn.execute(sa.select(*_SIGNAL_READ).where(bulk_rows.any_of(conn, signals_t.c.property_id, chunk),
                                                          signals_t.c.status == "open")):
             open_signals.setdefault(s.property_id, []).append(s)
-        existing = {r.property_id: r for r in conn.execute(sa.select(leads_t).where(leads_t.c.property_id.in_(chunk)))}
+        existing = {r.property_id: r for r in conn.execute(
+            sa.select(leads_t).where(bulk_rows.any_of(conn, leads_t.c.property_id, chunk)))}
         _prefetch(conn, {p.zip_code for p in props.values() if p.zip_code}, today, hpi_cache, sales_cache)
         own_sales = record_sales.parcel_sales(conn, props.values(), titles)
         inserts, updates, archives = [], [], []
@@ -382,7 +388,7 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
                                     created_at=now, image_urls=[], images_fetch_status=IMAGE_STATUS))
                 outcome = "added"
             elif any(not _same(getattr(lead, k), v) for k, v in values.items()):
-                updates.append({"p_id": lead.id, **{f"p_{k}": v for k, v in values.items()}})
+                updates.append({**values, "id": lead.id})
                 outcome = "updated"
             else:
                 counts["unchanged"] += 1
@@ -394,11 +400,9 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
                 if outcomes is not None:
                     outcomes[pid] = outcome
         bulk_rows.insert_rows(conn, leads_t, inserts)
-        if updates:
-            conn.execute(sa.update(leads_t).where(leads_t.c.id == sa.bindparam("p_id")).values(
-                {c: sa.bindparam(f"p_{c}") for c in LEAD_COLUMNS}), updates)
+        bulk_rows.update_rows(conn, leads_t, updates, LEAD_COLUMNS)
         if archives:
-            conn.execute(sa.update(leads_t).where(leads_t.c.id.in_(archives)).values(is_active=False,
+            conn.execute(sa.update(leads_t).where(bulk_rows.any_of(conn, leads_t.c.id, archives)).values(is_active=False,
                                                                                      is_new=False))
     return counts
 

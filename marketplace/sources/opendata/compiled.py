@@ -96,12 +96,13 @@ class CompiledMapping:
 
     # -- building the readers --------------------------------------------------------------------------
 
-    def _raw(self, column: str) -> Reader:
+    def _raw(self, column: str, check_nulls: bool = True) -> Reader:
         """The cell of ``column`` (a template's text, a dotted path's value), nulls as None (as
-        ``_RowReader.raw``)."""
+        ``_RowReader.raw``; with ``check_nulls`` false a plain column's null texts come back as they are,
+        for a caller that checks them once per distinct text)."""
         if "{" in column:
             return self._template(column)
-        nulls = self.nulls
+        nulls = self.nulls if check_nulls else None
 
         folded = column.casefold()
 
@@ -166,15 +167,16 @@ class CompiledMapping:
                 return True, ("; ".join(parts) if parts else None)
             return True, result
 
-        raw = self._raw(column)
-        kept: dict[str, tuple[bool, Any]] = {}
+        raw = self._raw(column, check_nulls=False)
+        nulls, text = self.nulls, parse.text
+        kept: dict[str, tuple[bool, Any]] = {}  # outcome per cell text (its null check included)
 
         def read(row: Mapping[str, Any]) -> Any:
             value = raw(row)
             if value.__class__ is str:
                 hit = kept.get(value, _NO)
-                if hit is _NO:
-                    hit = outcome(value)
+                if hit is _NO:  # a null text (the dataset's "N/A") reads as a missing cell
+                    hit = outcome(None if nulls and text(value) in nulls else value)
                     if len(kept) < KEEP_PER_FIELD:
                         kept[value] = hit
             else:
