@@ -143,6 +143,15 @@ class _DigestSet:
             self._grow()
         return True
 
+    def __contains__(self, digest: int) -> bool:
+        slots, mask = self._slots, self._mask
+        i = digest & mask
+        while slots[i]:
+            if slots[i] == digest:
+                return True
+            i = (i + 1) & mask
+        return False
+
     def _grow(self) -> None:
         old = self._slots
         self._slots, self._mask = array("Q", [0]) * (2 * len(old)), 2 * len(old) - 1
@@ -165,10 +174,13 @@ class SeenKeys:
         self._file: Any = None
         self.count = 0
 
+    @staticmethod
+    def _digest(key: str) -> int:
+        return int.from_bytes(hashlib.blake2b(key.encode("utf-8"), digest_size=8).digest(), "big") or 1
+
     def add(self, key: str) -> bool:
         """Whether the key is new (then it is remembered)."""
-        digest = int.from_bytes(hashlib.blake2b(key.encode("utf-8"), digest_size=8).digest(), "big") or 1
-        if not self._digests.add(digest):
+        if not self._digests.add(self._digest(key)):
             return False
         if self._file is None:
             self._file = tempfile.TemporaryFile("w+", encoding="utf-8")
@@ -177,7 +189,7 @@ class SeenKeys:
         return True
 
     def __contains__(self, key: str) -> bool:
-        return int.from_bytes(hashlib.blake2b(key.encode("utf-8"), digest_size=8).digest(), "big") in self._digests
+        return self._digest(key) in self._digests
 
     def keys(self) -> Iterator[str]:
         if self._file is None:

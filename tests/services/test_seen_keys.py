@@ -17,3 +17,16 @@ def test_a_key_seen_twice_is_found_among_many():
         assert list(seen.keys()) == [*keys, "new"]
     finally:
         seen.close()
+
+
+def test_membership_finds_every_key_seen_and_no_other():
+    seen = SeenKeys()
+    keys = [f"R-{i}" for i in range(3000)]  # past the first table's size: the probe crosses a grown table
+    try:
+        for key in keys:
+            seen.add(key)
+        assert all(key in seen for key in keys)
+        assert not any(f"S-{i}" in seen for i in range(3000))
+        assert seen.count == 3000  # asking adds nothing
+    finally:
+        seen.close()
