@@ -57,6 +57,7 @@ def tab_class(state_cls: type) -> type:
             members.update(_members(cls))
         members["_current_user_id"] = _resolve
         members["get_state"] = _get_state
+        members["__aenter__"], members["__aexit__"] = _enter, _exit  # a background task's ``async with self``
         _TAB_CLASSES[state_cls] = type(f"{state_cls.__name__}Tab", (), members)
     return _TAB_CLASSES[state_cls]
 
@@ -64,6 +65,14 @@ def tab_class(state_cls: type) -> type:
 async def _resolve(self):
     self.resolved += 1
     return self.user
+
+
+async def _enter(self):
+    return self
+
+
+async def _exit(self, *exc):
+    return False
 
 
 async def _get_state(self, cls):
