@@ -57,6 +57,7 @@ def tab_class(state_cls: type) -> type:
             members.update(_members(cls))
         members["_current_user_id"] = _resolve
         members["get_state"] = _get_state
+        members["reset"] = _reset
         members["__aenter__"], members["__aexit__"] = _enter, _exit  # a background task's ``async with self``
         _TAB_CLASSES[state_cls] = type(f"{state_cls.__name__}Tab", (), members)
     return _TAB_CLASSES[state_cls]
@@ -65,6 +66,12 @@ def tab_class(state_cls: type) -> type:
 async def _resolve(self):
     self.resolved += 1
     return self.user
+
+
+def _reset(self):
+    """``rx.State.reset``: the state's own vars (not its parent's) back to their defaults."""
+    for name, value in _defaults(self._state_cls).items():
+        setattr(self, name, value)
 
 
 async def _enter(self):
@@ -98,6 +105,7 @@ def open_tab(state_cls: type, user: uuid.UUID | None, *, credits: int = 0, path:
     for cls in _chain(state_cls):
         for name, value in _defaults(cls).items():
             setattr(tab, name, value)
+    tab._state_cls = state_cls
     tab.user, tab.resolved, tab.credits = user, 0, credits
     tab.user_id = str(user) if user else ""
     tab.time_zone, tab.device_id = "UTC", "d" * 32
