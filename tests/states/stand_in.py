@@ -10,6 +10,7 @@ database. ``run`` gives what a handler answers, as a list of events.
 from __future__ import annotations
 
 import inspect
+import types
 import uuid
 from types import SimpleNamespace
 
@@ -50,16 +51,33 @@ def _chain(state_cls: type) -> list[type]:
 _TAB_CLASSES: dict[type, type] = {}
 
 
+def _rebound(value, layer: type):
+    """A function using ``super()`` gets ``layer`` as its class: ``super()`` then finds the layer below."""
+    fn = value.fget if isinstance(value, property) else value
+    if not inspect.isfunction(fn) or "__class__" not in fn.__code__.co_freevars:
+        return value
+    cells = tuple(types.CellType(layer) if name == "__class__" else cell
+                  for name, cell in zip(fn.__code__.co_freevars, fn.__closure__))
+    new = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, cells)
+    new.__kwdefaults__, new.__dict__ = fn.__kwdefaults__, dict(fn.__dict__)
+    return property(new) if isinstance(value, property) else new
+
+
 def tab_class(state_cls: type) -> type:
+    """One class per state class of the chain (AuthState's at the bottom), each holding that class's own
+    members, so that a helper calling ``super()`` reaches the one below as in Reflex."""
     if state_cls not in _TAB_CLASSES:
-        members: dict = {}
+        base: type = object
         for cls in _chain(state_cls):
-            members.update(_members(cls))
-        members["_current_user_id"] = _resolve
-        members["get_state"] = _get_state
-        members["reset"] = _reset
-        members["__aenter__"], members["__aexit__"] = _enter, _exit  # a background task's ``async with self``
-        _TAB_CLASSES[state_cls] = type(f"{state_cls.__name__}Tab", (), members)
+            layer = type(f"{cls.__name__}Tab", (base,), {})
+            for name, value in _members(cls).items():
+                setattr(layer, name, _rebound(value, layer))
+            base = layer
+        base._current_user_id = _resolve
+        base.get_state = _get_state
+        base.reset = _reset
+        base.__aenter__, base.__aexit__ = _enter, _exit  # a background task's ``async with self``
+        _TAB_CLASSES[state_cls] = base
     return _TAB_CLASSES[state_cls]
 
 
