@@ -103,7 +103,8 @@ def test_a_referral_code_that_cannot_apply_is_said_after_sign_up(db_url):
 def test_a_bad_confirmation_link_goes_back_to_sign_in(db_url):
     tab = open_tab(CallbackState, None, path="/auth/callback", query={"token": "forged"})
     events = seen(tab.load())
-    assert toasts(events) == [("error", "Authentication Failed", "This link is invalid or has expired. Please sign in.")]
+    assert toasts(events) == [("error", "Authentication Failed",
+                               "This link is invalid or has expired. Please sign in.")]
     assert events[-1] == ("redirect", "/auth") and tab.status == "working" and tab.access_token == ""
     no_token = open_tab(CallbackState, None, path="/auth/callback")
     assert seen(no_token.load()) == [("redirect", "/auth")]

@@ -50,7 +50,7 @@ def test_the_dialogs_confirm_unlocks_its_lead_once_and_dont_ask_is_stored(db_url
     seen(tab.unlock(lead))
     tab.set_confirm_dont_ask(True)
     events = seen(tab.confirm_unlock())
-    assert [t[:2] for t in toasts(events)] == [("success", "Lead Unlocked!")]
+    assert toasts(events) == [("success", "Lead Unlocked!", "Lead unlocked for 150 credits. 350 credits remaining.")]
     assert (tab.confirm_open, tab.credits, _balance(user.id)) == (False, 350, 350)
     assert unlock_prefs.get_preference(user.id).enabled is False
     assert seen(tab.confirm_unlock()) == [] and _balance(user.id) == 350  # the dialog's lead is gone
