@@ -1,4 +1,4 @@
-"""Saved-search alert matching (issue 15) on PostgreSQL: 1,000,000 leads, 2,000 users,
+"""Saved-search alert matching on PostgreSQL: 1,000,000 leads, 2,000 users,
 10,000 saved searches, a 500-lead refresh.
 
     .venv/bin/python -m benchmarks.alert_matching                     # a fresh database, dropped after
@@ -51,7 +51,7 @@ PLACES = False  # --places: some searches also name states, cities, ZIP codes an
 
 
 def random_places(rng: random.Random) -> dict:
-    """Location and price filters (issue 24 #8): a state for a quarter of the searches, a city or a ZIP
+    """Location and price filters: a state for a quarter of the searches, a city or a ZIP
     code for some, an asking-price range for a third (round amounts, as people type them)."""
     if not PLACES:
         return {}
@@ -189,7 +189,7 @@ def main() -> None:
     parser.add_argument("--new", type=int, default=500, help="leads the refresh adds")
     parser.add_argument("--keep", metavar="NAME", help="use and keep the database NAME (seeded once, reused)")
     parser.add_argument("--places", action="store_true",
-                        help="searches also filter by state, city, ZIP code and asking price (issue 24 #8)")
+                        help="searches also filter by state, city, ZIP code and asking price")
     args = parser.parse_args()
     global PLACES
     PLACES = args.places

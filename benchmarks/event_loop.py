@@ -23,7 +23,7 @@ Scenarios:
   the webhook API at the same moment; the bystanders are measured until all
   three have answered, ``--scrape-rounds`` (3) times back to back (skipped on
   revisions without the API). ``--only-scrapes``: idle and this case only.
-  Target (issue 26): the click's p95 under 300 ms.
+  Target: the click's p95 under 300 ms.
 * ``worker ingests N``: the records worker's work, a public-record ingestion of
   ``--ingest-records`` (20,000) records built from the real samples'
   shapes (``benchmarks.records_ingest --once``), runs in a process of its own
@@ -37,7 +37,7 @@ Scenarios:
   with ``--leads`` leads; meanwhile a visitor's filter click is the service call
   the click makes (``services.marketplace.query_page``: a lead type on, then
   off), back to back, measured until both end (at most ``--ingest-seconds``).
-  The same clicks with no import first (the floor). Target (issue 32): p95 under
+  The same clicks with no import first (the floor). Target: p95 under
   300 ms.
 
 Prints median and p95 (nearest rank) in milliseconds. Nothing is asserted:

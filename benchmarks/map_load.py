@@ -1,4 +1,4 @@
-"""The marketplace map with many leads (issue 15): the query, the payload, the time
+"""The marketplace map with many leads: the query, the payload, the time
 to the first clusters and how smoothly the map pans and zooms.
 
     .venv/bin/python -m benchmarks.map_load                     # 10,000 leads, SQLite, 3 runs

@@ -32,12 +32,12 @@ CASES = [
     ("size 1-2k sqft + tag new, price asc", Filters(sizes=("medium",), tags=("new",), sort="price_asc")),
     ("Vacancy, ROI 10-30, 100 per page", Filters(lead_types=("Vacancy",), roi_ranges=("10-20", "20-30"),
                                                  page_size=100, sort="zestimate_desc")),
-    # Location and price (issue 24 #8): counted over leads through their indexes.
+    # Location and price: counted over leads through their indexes.
     ("TX, $100k-$300k, price asc", Filters(states=("TX",), min_price=100_000, max_price=300_000, sort="price_asc")),
     ("city Austin (any case), newest", Filters(cities=("austin",), sort="newest")),
     ("ZIP 78701 or 33101", Filters(zips=("78701", "33101"))),
     ("up to $150k, ROI > 30", Filters(max_price=150_000, roi_ranges=("gt30",))),
-    # Auction Soon (issue 24 #9): a sale date within 30 days, counted over leads (ix_leads_active_sale_date).
+    # Auction Soon: a sale date within 30 days, counted over leads (ix_leads_active_sale_date).
     ("tag Auction Soon, default sort", Filters(tags=("auction_soon",))),
     ("Auction Soon, ROI > 30, newest", Filters(tags=("auction_soon",), roi_ranges=("gt30",), sort="newest")),
 ]

@@ -1,4 +1,4 @@
-"""Five clicks that took over a second (issue 24 #17): click -> the user sees the result.
+"""Five clicks that took over a second: click -> the user sees the result.
 
     .venv/bin/python -m benchmarks.slow_clicks                 # the working tree, 15 runs each
     .venv/bin/python -m benchmarks.slow_clicks --rev 393cf8b   # that commit too ("before"), turn about
@@ -381,7 +381,7 @@ def main() -> None:
             browser.close()
 
     print()
-    print(f"Slow clicks (issue 24 #17), prod app, SQLite, {args.leads:,} leads, {args.runs} runs each "
+    print(f"Slow clicks, prod app, SQLite, {args.leads:,} leads, {args.runs} runs each "
           f"(+{WARMUP} warm-up){', the apps turn about' if len(apps) > 1 else ''}, milliseconds; "
           f"load average (1/5/15 min) {load_before} before, {load_after} after")
     print("| app          | journey                                |   n |   median |      p95 |      min |      max |")

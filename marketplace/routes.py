@@ -93,7 +93,7 @@ def owners_csv_url(layout: str, token: str) -> str:
     return f"{API_OWNERS_CSV}?layout={layout}&token={token}"
 
 
-# Saved searches and alerts (issue 15): the dashboard tab, a search opened on the
+# Saved searches and alerts: the dashboard tab, a search opened on the
 # marketplace, and the one-click unsubscribe link of the alert e-mails (GET and POST).
 SAVED_SEARCHES_TAB = "saved"
 API_ALERTS_UNSUBSCRIBE = "/api/alerts/unsubscribe"

@@ -1,4 +1,4 @@
-"""profiles: the unlock confirmation preference (issue 14)
+"""profiles: the unlock confirmation preference
 
 Ask before an unlock that costs at least ``unlock_confirm_threshold`` credits,
 while ``unlock_confirm_enabled``. Server defaults switch it on at 120 credits

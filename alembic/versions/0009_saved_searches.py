@@ -1,4 +1,4 @@
-"""saved searches, their criteria, notifications; leads.refresh_run_id; email_outbox.headers (issue 15)
+"""saved searches, their criteria, notifications; leads.refresh_run_id; email_outbox.headers
 
 - ``saved_searches``: a user's named marketplace filter (one name per user, case-insensitively,
   through ``name_key``); ``saved_search_criteria`` its options as (group, value) rows, which the

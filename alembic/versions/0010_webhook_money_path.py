@@ -1,4 +1,4 @@
-"""held_properties, webhook_refusals, webhook_idempotency_keys (issue 22: the webhook/scrape money path)
+"""held_properties, webhook_refusals, webhook_idempotency_keys (the webhook/scrape money path)
 
 - ``held_properties``: (user_id, key) PRIMARY KEY, one row per holding key ('listing:<id>',
   'address:<address>|<ZIP>') of every property a bulk scrape delivered to the user, written in the

@@ -1,4 +1,4 @@
-"""credit_ledger reason 'forfeited'; the partial index that finds a lead by its house drawing (issue 22)
+"""credit_ledger reason 'forfeited'; the partial index that finds a lead by its house drawing
 
 - ``credit_ledger.reason`` may be ``forfeited``: deleting an account books its remaining balance out
   through the ledger, so every account's ledger sums to its balance (0 once deleted). Accounts

@@ -1,4 +1,4 @@
-"""public records: properties, property_signals, recorded_sales, hpi_points, dataset_runs; leads.property_id (issue 23)
+"""public records: properties, property_signals, recorded_sales, hpi_points, dataset_runs; leads.property_id
 
 - ``properties``: one per real property, UNIQUE (address_key, zip_code) and UNIQUE (state, parcel_id)
   (NULL parcel ids never collide); owner name and mailing address live here only.

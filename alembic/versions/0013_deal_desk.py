@@ -1,4 +1,4 @@
-"""deal desk: deal_analyses, deal_defaults, owner_contacts; credit_ledger reason 'skip_trace' (issue 25)
+"""deal desk: deal_analyses, deal_defaults, owner_contacts; credit_ledger reason 'skip_trace'
 
 - ``deal_analyses``: one saved analyzer state per user and lead (UNIQUE), JSON inputs validated on load.
 - ``deal_defaults``: a user's analyzer defaults (JSON; no row: the built-in defaults).

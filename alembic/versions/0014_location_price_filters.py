@@ -1,4 +1,4 @@
-"""location and asking-price filters (issue 24 item 8)
+"""location and asking-price filters
 
 - ``saved_searches.min_price`` / ``max_price``: a saved search's asking-price range, which the
   alert matching joins as a range; ``place_groups``: how many of its ``criteria_groups`` are

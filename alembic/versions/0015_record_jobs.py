@@ -1,4 +1,4 @@
-"""record_jobs: the explorer's "Run now" of a public-record dataset, queued for the records worker (issue 23)
+"""record_jobs: the explorer's "Run now" of a public-record dataset, queued for the records worker
 
 Revision ID: 0015
 Revises: 0014

@@ -1,5 +1,5 @@
 """comparable sales: comp_choices (each user's pinned comps of a lead and their ARV), lead_comp_cache (a paid
-provider's comparables of a lead) (issue 25, item 1)
+provider's comparables of a lead)
 
 Revision ID: 0016
 Revises: 0015

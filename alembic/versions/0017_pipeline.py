@@ -1,5 +1,5 @@
 """pipeline: pipeline_entries (stage, dead reason, follow-up date, offer per user and lead) and pipeline_notes
-(append-only, timestamped) (issue 25, item 4)
+(append-only, timestamped)
 
 Indexes: the board reads (user_id, stage, follow_up_date); the bell reads (user_id, follow_up_date); notes
 are read per entry in time order.

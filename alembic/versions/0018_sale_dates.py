@@ -1,4 +1,4 @@
-"""leads.sale_date: a lead's next sale or auction date; "Auction Soon" is a date within 30 days (issue 24 #9)
+"""leads.sale_date: a lead's next sale or auction date; "Auction Soon" is a date within 30 days
 
 Public-record leads get theirs from their open sale-list signals at the next ingestion (``record_leads``
 rewrites a lead whose values changed); generated auction and pre-foreclosure leads made from now on carry

@@ -1,4 +1,4 @@
-"""One-click unsubscribe from saved-search alert e-mails (issue 15, RFC 8058).
+"""One-click unsubscribe from saved-search alert e-mails.
 
 ``GET /api/alerts/unsubscribe?token=...`` (the link in the e-mail) answers a
 page that names the searches and asks, with one button: mail scanners and link

@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse, Response
 
 from marketplace import routes
 from marketplace.config import get_settings
-from marketplace.core import scrape as rules
+from marketplace.core import scrape as scrape_rules
 from marketplace.core.webhook_docs import webhook_markdown
 from marketplace.messages import DOWNLOAD_LINK_INVALID, SCRAPE_NOT_FOUND
 from marketplace.offloop import run_blocking
@@ -33,9 +33,9 @@ async def scrape_csv(scrape_id: str, token: str = "", kind: str = "results") -> 
     stored = await run_blocking(scrape_history.stored_scrape, user_id, scrape_id)
     if stored is None:
         return JSONResponse({"error": SCRAPE_NOT_FOUND}, status_code=404)
-    text = await run_blocking(rules.csv_text, stored.output)
-    name = (rules.stored_scrape_filename(stored.lead_count, stored.created_at) if kind == "stored"
-            else rules.results_filename(stored.created_at))
+    text = await run_blocking(scrape_rules.csv_text, stored.output)
+    name = (scrape_rules.stored_scrape_filename(stored.lead_count, stored.created_at) if kind == "stored"
+            else scrape_rules.results_filename(stored.created_at))
     return Response(
         content="\ufeff" + text,  # BOM: spreadsheets read the file as UTF-8
         media_type="text/csv; charset=utf-8",

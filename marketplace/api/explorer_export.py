@@ -22,7 +22,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from marketplace import routes
-from marketplace.core import explorer as rules
+from marketplace.core import explorer as explorer_rules
 from marketplace.messages import DOWNLOAD_LINK_INVALID, SUPER_ADMIN_REQUIRED
 from marketplace.offloop import run_blocking
 from marketplace.services import admin, downloads, explorer_leads
@@ -34,11 +34,11 @@ PURPOSE = "explorer-leads-csv"
 BATCH = 1000
 
 
-def export_token(user_id, view: rules.LeadView) -> str:
+def export_token(user_id, view: explorer_rules.LeadView) -> str:
     return downloads.make_token(PURPOSE, user_id, view.params())
 
 
-def export_url(user_id, view: rules.LeadView) -> str:
+def export_url(user_id, view: explorer_rules.LeadView) -> str:
     """The link the export handler hands to the browser."""
     return routes.explorer_csv_url(view.params(), export_token(user_id, view))
 
@@ -63,15 +63,15 @@ async def _stream(chunks: Iterator[str]) -> AsyncIterator[bytes]:
 
 
 @router.get(routes.API_EXPLORER_CSV, include_in_schema=False)
-async def explorer_leads_csv(q: str = "", status: str = rules.DEFAULT_STATUS, sort: str = rules.DEFAULT_SORT,
+async def explorer_leads_csv(q: str = "", status: str = explorer_rules.DEFAULT_STATUS, sort: str = explorer_rules.DEFAULT_SORT,
                              token: str = "") -> Response:
-    view = rules.LeadView.of(q, status, sort)
+    view = explorer_rules.LeadView.of(q, status, sort)
     user_id = await run_blocking(downloads.link_holder, token, PURPOSE, view.params())
     if user_id is None:
         return JSONResponse({"error": DOWNLOAD_LINK_INVALID}, status_code=403)
     if not await run_blocking(admin.is_super_admin, user_id):
         return JSONResponse({"error": SUPER_ADMIN_REQUIRED}, status_code=403)
-    name = rules.export_filename(datetime.now(timezone.utc).date())
+    name = explorer_rules.export_filename(datetime.now(timezone.utc).date())
     return StreamingResponse(
         _stream(explorer_leads.iter_csv(view, BATCH)),
         media_type="text/csv; charset=utf-8",

@@ -1,4 +1,4 @@
-"""/marketplace's first picture, shown before the page's state arrives (issue 26 #2).
+"""/marketplace's first picture, shown before the page's state arrives.
 
 The page is prerendered without its cards: they arrive with the page's state, after the scripts
 have run and the websocket has answered, and the first card's picture is the page's largest
@@ -36,7 +36,7 @@ from fastapi.responses import RedirectResponse, Response
 from marketplace import routes
 from marketplace.api.ratelimit import Limiter
 from marketplace.config import get_settings
-from marketplace.core import marketplace as rules
+from marketplace.core import marketplace as marketplace_rules
 from marketplace.core.images import CARD_PICTURE_SIZES, FIRST_CARD_PICTURE, PLACEHOLDER_SVG, srcset_widths
 from marketplace.core.lead_cards import card_data
 from marketplace.core.net import client_ip
@@ -68,7 +68,7 @@ def preload_header(src: str, srcset: str) -> str | None:
 def first_picture(database_url: str | None = None, query: str = "") -> tuple[str, str] | None:
     """(src, srcset) of the first card of /marketplace?``query`` (blocking); the default filters
     without one."""
-    result = query_page(rules.Filters.from_query(query), None, database_url)
+    result = query_page(marketplace_rules.Filters.from_query(query), None, database_url)
     if not result.cards:
         return None
     card = card_data(result.cards[0])

@@ -13,7 +13,7 @@ without the framework stack:
   at a time, so that a flood of new keys queues instead of taking every core
   from the event loop; the newest ``CACHE_SIZE`` are kept.
 
-Drawing is work anyone could ask for, so (issue 22):
+Drawing is work anyone could ask for, so:
 
 * only a lead's own drawings are drawn: the key and number must be among a
   lead's pictures (``services.images.house_drawings``, a read through an index,

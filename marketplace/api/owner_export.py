@@ -15,7 +15,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 
 from marketplace import routes
-from marketplace.core import owner_export as rules
+from marketplace.core import owner_export as export_rules
 from marketplace.messages import DOWNLOAD_LINK_INVALID
 from marketplace.offloop import run_blocking
 from marketplace.services import downloads, owner_export
@@ -26,15 +26,15 @@ UNKNOWN_LAYOUT = "Unknown export layout."
 
 @router.get(routes.API_OWNERS_CSV, include_in_schema=False)
 async def owners_csv(token: str = "", layout: str = "") -> Response:
-    if layout not in rules.LAYOUTS:
+    if layout not in export_rules.LAYOUTS:
         return JSONResponse({"error": UNKNOWN_LAYOUT}, status_code=404)
     user_id = await run_blocking(downloads.link_holder, token, downloads.OWNERS_CSV, layout)
     if user_id is None:
         return JSONResponse({"error": DOWNLOAD_LINK_INVALID}, status_code=403)
     rows = await run_blocking(owner_export.owner_rows, user_id)
-    name = rules.filename(layout, datetime.now(timezone.utc).date())
+    name = export_rules.filename(layout, datetime.now(timezone.utc).date())
     return Response(
-        content="\ufeff" + rules.csv_text(layout, rows),  # BOM: spreadsheets read the file as UTF-8
+        content="\ufeff" + export_rules.csv_text(layout, rows),  # BOM: spreadsheets read the file as UTF-8
         media_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "private, no-store"},
     )

@@ -1,4 +1,4 @@
-"""The deal pipeline as CSV (issue 25, item 4).
+"""The deal pipeline as CSV.
 
 ``GET /api/pipeline.csv?token=...`` answers every lead the token's user has unlocked with its stage, dead
 reason, follow-up date, offer, notes (UTC timestamps) and, where the user saved one, the deal analyzer's
@@ -16,7 +16,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 
 from marketplace import routes
-from marketplace.core import pipeline as rules
+from marketplace.core import pipeline as pipeline_rules
 from marketplace.messages import DOWNLOAD_LINK_INVALID
 from marketplace.offloop import run_blocking
 from marketplace.services import downloads, pipeline
@@ -27,9 +27,9 @@ router = APIRouter()
 def pipeline_csv_text(user_id) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(rules.CSV_COLUMNS)
+    writer.writerow(pipeline_rules.CSV_COLUMNS)
     for lead in pipeline.csv_leads(user_id):
-        writer.writerow(rules.csv_row(lead))
+        writer.writerow(pipeline_rules.csv_row(lead))
     return out.getvalue()
 
 
@@ -39,7 +39,7 @@ async def pipeline_csv(token: str = "") -> Response:
     if user_id is None:
         return JSONResponse({"error": DOWNLOAD_LINK_INVALID}, status_code=403)
     text = await run_blocking(pipeline_csv_text, user_id)
-    name = rules.csv_filename(datetime.now(timezone.utc).date())
+    name = pipeline_rules.csv_filename(datetime.now(timezone.utc).date())
     return Response(
         content="\ufeff" + text,  # BOM: spreadsheets read the file as UTF-8
         media_type="text/csv; charset=utf-8",

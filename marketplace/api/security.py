@@ -1,4 +1,4 @@
-"""HTTP hardening around the whole app (issue 10, section 5).
+"""HTTP hardening around the whole app.
 
 ``HardenedApp`` is ``rx.App`` whose ASGI application is wrapped, outermost, in
 ``HttpHardening``, so every response passes through it (Reflex's own CORS and
@@ -25,7 +25,7 @@ error middleware, the API, the websocket and the compiled frontend alike):
 - ``/robots.txt`` (with an ETag: revalidated with 304) keeps crawlers out of private, transactional and API paths
   and names the sitemap;
 - inside it, ``api.webhook_gate.WebhookGate`` answers the webhook API's rate-limited calls and repeated
-  wrong keys before Reflex's middleware and the FastAPI app (issue 26).
+  wrong keys before Reflex's middleware and the FastAPI app.
 
 The rules themselves are pure functions in ``marketplace.core.http_policy``.
 """

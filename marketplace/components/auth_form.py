@@ -4,7 +4,7 @@ field, the submit button with its busy label, and the refusal callout.
 The refusal sits right above the submit button, where the eye is after a click,
 and the state that sets it also scrolls it into view (``states.auth.reveal``):
 at 1280x800 the sign-up form's button is near the bottom of the window, and a
-message below it went unseen (issue 24 #10). ``role="alert"`` announces it.
+message below it went unseen. ``role="alert"`` announces it.
 """
 
 from __future__ import annotations

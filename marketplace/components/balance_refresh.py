@@ -1,5 +1,5 @@
 """Keeps a signed-in tab's balance current when credits change in another tab
-(a checkout paid there, issue 24 item 12).
+(a checkout paid there).
 
 - When the tab becomes visible again or the window regains focus, a hidden
   button is clicked, which sends ``AuthState.refresh_balance`` (one short read,

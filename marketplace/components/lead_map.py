@@ -1,4 +1,4 @@
-"""The map (issue 15): Leaflet 1.9 through react-leaflet 5, with
+"""The map: Leaflet 1.9 through react-leaflet 5, with
 leaflet.markercluster, wrapped as a Reflex component.
 
 The React side is ``assets/lead_map.jsx`` (with ``assets/lead_map.css`` and

@@ -4,7 +4,7 @@ opening a popover with the latest notifications and "Mark all as read".
 
 Element ids: ``notifications-button``, ``notifications-count``,
 ``notifications-popover``, ``notifications-list``, ``notifications-empty``,
-``notifications-mark-all``, ``notification-{id}``; pipeline follow-ups due today or overdue (issue 25):
+``notifications-mark-all``, ``notification-{id}``; pipeline follow-ups due today or overdue:
 ``follow-ups-list``, ``follow-up-{lead id}``.
 """
 

@@ -1,4 +1,4 @@
-"""Load a page's code before the user goes there (issue 24 #17): React Router's ``<Link
+"""Load a page's code before the user goes there: React Router's ``<Link
 prefetch="render">`` puts the route's modules in ``<link rel="modulepreload">`` tags while it is
 rendered, so a later redirect or click to that page does not wait for its code. The link itself
 is hidden from everyone (no text, not focusable, not in the accessibility tree)."""

@@ -1,4 +1,4 @@
-"""Street addresses as keys (issue 23): one property however a dataset spells its address.
+"""Street addresses as keys: one property however a dataset spells its address.
 
 Public-record datasets write the same house as "5818 Woodcrest Avenue", "5818 WOODCREST AVE." or
 "5818 WOODCREST AVE APT 2". ``address_key`` folds those into one key, which with the ZIP code

@@ -1,4 +1,4 @@
-"""Comparable sales (issue 25, item 1): which recorded sales compare with a lead, which are outliers, and the
+"""Comparable sales: which recorded sales compare with a lead, which are outliers, and the
 ARV of the sales the user pins. Pure rules: the caller passes the sales (``services/comps.py`` gets them from
 the lead's source) and today's date.
 

@@ -1,4 +1,4 @@
-"""Location and asking-price filter values (issue 24 item 8): pure parsing and validation.
+"""Location and asking-price filter values: pure parsing and validation.
 
 A value from the URL or from an input is cleaned here once; ``None`` means "not a valid
 value" (the URL drops it silently, an input says why with the texts in ``messages``).

@@ -1,4 +1,4 @@
-"""HTTP rules for every response (issue 10, section 5): body limits, which
+"""HTTP rules for every response: body limits, which
 origins may talk to the app, when a request came over HTTPS, the security
 headers, the Content-Security-Policy, what may be cached and robots.txt. Pure
 functions: the ASGI middleware in ``marketplace.api.security`` applies them.

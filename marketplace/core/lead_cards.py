@@ -18,7 +18,7 @@ from typing import Any
 
 from marketplace import routes
 from marketplace.core import headline
-from marketplace.core import marketplace as rules
+from marketplace.core import marketplace as marketplace_rules
 from marketplace.core.holders import held_text
 from marketplace.core.images import card_picture, split_pictures
 from marketplace.core.unlock_quote import quote_unlock
@@ -59,7 +59,7 @@ class CardView:
     image_count: int = 0  # photos only: an illustration is not an image of the property
     picture_note: str = ""  # 'Illustration, not a photo of this property' over an illustration
     provenance: str = ""  # 'Demo data (generated)' (core.leads.provenance_line)
-    # Public-record leads (issue 23), shown locked or not: one chip per open signal kind, the owner
+    # Public-record leads, shown locked or not: one chip per open signal kind, the owner
     # flags as chips ('Tax delinquent|Vacant': strings, so the memoised card compares them by value),
     # 'Motivation 72/100'; without an asking price the ROI is against the market value.
     signals: str = ""
@@ -173,12 +173,12 @@ def card_data(lead: Any, is_sample: bool = False) -> dict:
         "beds": count_text(data["beds"], "bd"),
         "baths": count_text(data["baths"], "ba"),
         "sqft": count_text(data["square_footage"], "sqft"),
-        "roi": rules.percent(roi),
+        "roi": marketplace_rules.percent(roi),
         "roi_tone": "unknown" if roi is None else ("positive" if roi > 0 else "negative"),
-        "asking": rules.usd(data["asking_price"]),
-        "market": rules.usd(data["zestimate"]),
-        "arv": rules.usd(shown_arv),
-        "rehab": rules.usd(data["rehab_estimate"]),
+        "asking": marketplace_rules.usd(data["asking_price"]),
+        "market": marketplace_rules.usd(data["zestimate"]),
+        "arv": marketplace_rules.usd(shown_arv),
+        "rehab": marketplace_rules.usd(data["rehab_estimate"]),
         "confidence": confidence,
         "confidence_label": f"Confidence {confidence} out of 100",
         "credit_cost": int(data["credit_cost"]),

@@ -1,4 +1,4 @@
-"""The marketplace map's rules (issue 15): where a lead may be shown, the compact
+"""The marketplace map's rules: where a lead may be shown, the compact
 point array the browser receives, and the Grid | Map view in the URL. Pure:
 no database, no Reflex (the ZIP centres come from the ``zipcodes`` package's
 bundled data, looked up once per ZIP).

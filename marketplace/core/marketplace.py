@@ -54,7 +54,7 @@ TAGS = (
     ("vacant", "Vacant"),
     ("auction_soon", "Auction Soon"),
     ("unlocked", "Unlocked"),
-    # Public-record leads (issue 23): signals and owner flags, which every viewer may filter on.
+    # Public-record leads: signals and owner flags, which every viewer may filter on.
     ("two_signals", "2+ signals"),
     ("absentee", "Absentee owner"),
     ("out_of_state", "Out-of-state owner"),
@@ -66,7 +66,7 @@ SORTS = (
     ("price_asc", "Lowest Price"),
     ("zestimate_desc", "Highest Market Value"),
     ("sqft_asc", "Smallest Size"),
-    ("motivation_desc", "Motivation (high to low)"),  # issue 23: public-record leads' motivation score
+    ("motivation_desc", "Motivation (high to low)"),  # public-record leads' motivation score
     (HELD_SORT, HELD_SORT_LABEL),  # fewest investors holding the lead first (core.holders)
 )
 DEFAULT_SORT = "roi_desc"

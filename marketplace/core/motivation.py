@@ -1,4 +1,4 @@
-"""Motivation score and lead type of a public-record property (issue 23), defined once.
+"""Motivation score and lead type of a public-record property, defined once.
 
 A property's distress signals (``core.records.SIGNAL_KINDS``) become one ``SignalFacts`` each. The
 motivation score (0-100, higher = the owner is more likely to sell) is the sum of the points below, capped

@@ -1,4 +1,4 @@
-"""Owner contact (skip trace) rules: the price, what counts as a hit, phone numbers (issue 25).
+"""Owner contact (skip trace) rules: the price, what counts as a hit, phone numbers.
 
 - The price of a hit is a setting (``config.skip_trace_price``, SKIP_TRACE_CREDITS_PER_HIT, default 2
   credits: skip-trace providers bill cents per matched record). It is charged only when the provider returns

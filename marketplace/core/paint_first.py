@@ -1,4 +1,4 @@
-"""Prerendered pages paint before their scripts load (issue 26): a pure rewrite of a built page.
+"""Prerendered pages paint before their scripts load: a pure rewrite of a built page.
 
 Each page is prerendered HTML with its content, one stylesheet, a list of
 ``<link rel="modulepreload">`` hoisted into the head (the whole module graph of the page, ~20

@@ -1,4 +1,4 @@
-"""Published values as they arrive from public-record portals, parsed in one place (issue 23).
+"""Published values as they arrive from public-record portals, parsed in one place.
 
 Every open-data adapter reads its values through these functions, whatever the protocol: portals send
 strings (``"$1,234.50"``, ``"Y"``, ``"20151231"``, ``"07-07-26 10:00 AM"``), JSON numbers, or epoch

@@ -1,4 +1,4 @@
-"""The deal pipeline's rules (issue 25, item 4): stages, moves, notes, follow-up dates, offers, the board's
+"""The deal pipeline's rules: stages, moves, notes, follow-up dates, offers, the board's
 filters and the pipeline CSV. Pure: no database, no Reflex.
 
 - A lead the user has unlocked is in exactly one stage; a lead without a stored entry is ``new``.

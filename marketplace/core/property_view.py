@@ -138,7 +138,7 @@ NO_ASKING_BASIS = "Public records carry no asking price"
 
 @dataclass
 class RecordSection:
-    """The property page's 'Public record' section (issue 23) as display values: empty for other leads."""
+    """The property page's 'Public record' section as display values: empty for other leads."""
 
     shown: bool = False
     source_line: str = ""  # 'Public record: City of Chicago, ..., record 11CP015666, retrieved Nov 25, 2026, ...'

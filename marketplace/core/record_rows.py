@@ -1,4 +1,4 @@
-"""What one mapped record writes (issue 23), as pure functions of the record: the property columns it
+"""What one mapped record writes, as pure functions of the record: the property columns it
 sets (``property_values``: newer facts replace, older ones only fill gaps; owner flags), its signal row
 (``signal_values``: a sale list whose date has passed is stored closed), and the record fitted to the
 columns' widths (``fitted``), and which known property a record belongs to (``property_for``: parcel first).

@@ -1,4 +1,4 @@
-"""Public-record records: the one shape every open-data adapter produces (issue 23).
+"""Public-record records: the one shape every open-data adapter produces.
 
 An adapter (``marketplace/sources/opendata/``) reads one dataset (Socrata SODA, ArcGIS REST, Carto SQL,
 CKAN DataStore, or a downloaded file) through the dataset's mapping file (``marketplace/datasets/*.toml``)

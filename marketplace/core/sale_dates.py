@@ -1,4 +1,4 @@
-"""A lead's next sale or auction date and the "Auction Soon" rule (issue 24 item 9). Pure.
+"""A lead's next sale or auction date and the "Auction Soon" rule. Pure.
 
 - The date is ``leads.sale_date``, one column for every lead: a public-record lead's is the earliest sale
   date of its open sale-list signals still ahead (``services.record_leads``), a generated (demo) Auction or

@@ -13,7 +13,7 @@ from the confidence score).
 
 from __future__ import annotations
 
-from marketplace.core import marketplace as rules
+from marketplace.core import marketplace as marketplace_rules
 from marketplace.core import pricing
 from marketplace.core.images import illustration_url
 from marketplace.core.leads import GENERATED_KEY, lead_record, provenance_line
@@ -63,4 +63,4 @@ def is_sample_id(lead_id: str) -> bool:
 
 def sample_leads() -> list[dict]:
     """The sample leads as card data, addresses masked (they are never unlocked)."""
-    return [{**lead, "address": rules.mask_address(lead["address"]), "unlocked": False} for lead in SAMPLE_LEADS]
+    return [{**lead, "address": marketplace_rules.mask_address(lead["address"]), "unlocked": False} for lead in SAMPLE_LEADS]

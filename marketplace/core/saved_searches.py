@@ -1,4 +1,4 @@
-"""Saved searches and new-lead alerts (issue 15): pure rules.
+"""Saved searches and new-lead alerts: pure rules.
 
 A saved search is a marketplace ``Filters`` query string (without page and
 page size) under a name. Its filter options are also kept as (group, value)
@@ -22,7 +22,7 @@ from datetime import date
 from functools import cached_property
 
 from marketplace import messages, routes
-from marketplace.core import marketplace as rules
+from marketplace.core import marketplace as marketplace_rules
 from marketplace.core.address_display import display_city, display_street
 from marketplace.core.errors import UserError
 from marketplace.core.filter_values import city_key, price_range_label
@@ -35,11 +35,11 @@ DIGEST_MAX_MATCHES = 20  # lead lines in one digest e-mail
 NOTIFICATION_LEAD_IDS = 20  # lead ids kept with a notification
 # Criteria groups: the marketplace's set-wise groups by URL key (type, roi, size, tag, state, city, zip);
 # the asking-price range is the group PRICE, kept as the search's min_price/max_price columns.
-GROUPS = tuple(spec.key for spec in rules.FILTERS)
-_GROUP_FIELDS = {spec.key: spec.field for spec in rules.FILTERS}
+GROUPS = tuple(spec.key for spec in marketplace_rules.FILTERS)
+_GROUP_FIELDS = {spec.key: spec.field for spec in marketplace_rules.FILTERS}
 PRICE = "price"
 # Groups whose facet a lead offers only when some search asks for its value (services.alerts).
-PLACE_GROUPS = tuple(spec.key for spec in rules.FILTERS if spec.place)
+PLACE_GROUPS = tuple(spec.key for spec in marketplace_rules.FILTERS if spec.place)
 
 
 # --------------------------------------------------------------------------- names and queries
@@ -65,10 +65,10 @@ def name_taken(name: str) -> UserError:
     return UserError(title, message.format(name=name))
 
 
-def stored_filters(query: str | dict) -> rules.Filters:
+def stored_filters(query: str | dict) -> marketplace_rules.Filters:
     """The filters a saved search keeps: the query's filters and sort, page 1, the default page size."""
-    filters = rules.Filters.from_query(query if isinstance(query, (str, dict)) else "")
-    return replace(filters, page=1, page_size=rules.DEFAULT_PAGE_SIZE)
+    filters = marketplace_rules.Filters.from_query(query if isinstance(query, (str, dict)) else "")
+    return replace(filters, page=1, page_size=marketplace_rules.DEFAULT_PAGE_SIZE)
 
 
 def criterion_value(group: str, value: str) -> str:
@@ -76,18 +76,18 @@ def criterion_value(group: str, value: str) -> str:
     return city_key(value) if group == "city" else value
 
 
-def criteria(filters: rules.Filters) -> list[tuple[str, str]]:
+def criteria(filters: marketplace_rules.Filters) -> list[tuple[str, str]]:
     """The (group, value) rows of a search's set-wise options (the price range is not one of them)."""
     return [(group, criterion_value(group, value)) for group in GROUPS
             for value in getattr(filters, _GROUP_FIELDS[group])]
 
 
-def criteria_groups(filters: rules.Filters) -> int:
+def criteria_groups(filters: marketplace_rules.Filters) -> int:
     """How many groups the search constrains, the price range included; 0 matches every lead."""
     return sum(1 for group in GROUPS if getattr(filters, _GROUP_FIELDS[group])) + (1 if filters.has_price else 0)
 
 
-def place_groups(filters: rules.Filters) -> int:
+def place_groups(filters: marketplace_rules.Filters) -> int:
     """How many of those groups are places (state, city, ZIP) or the price range: the alert
     matching checks them against the leads' place cells, the others against their kind cells."""
     return sum(1 for group in PLACE_GROUPS if getattr(filters, _GROUP_FIELDS[group])) + (1 if filters.has_price else 0)
@@ -109,7 +109,7 @@ def lead_facets(lead_type: str, roi: float | None, square_footage: int | None, i
 
 
 def _offered(lead: dict, today: date | None, place: bool) -> frozenset[tuple[str, str]]:
-    return frozenset((spec.key, value) for spec in rules.FILTERS if spec.place == place
+    return frozenset((spec.key, value) for spec in marketplace_rules.FILTERS if spec.place == place
                      for value in spec.offered(lead, today))
 
 
@@ -118,7 +118,7 @@ def place_facets(state: str, city: str, zip_code: str) -> frozenset[tuple[str, s
     return _offered({"state": state, "city": city, "zip_code": zip_code}, None, place=True)
 
 
-def price_matches(filters: rules.Filters, asking_price: int | None) -> bool:
+def price_matches(filters: marketplace_rules.Filters, asking_price: int | None) -> bool:
     """The price group: no range matches every lead; a range never matches a lead without a price."""
     if not filters.has_price:
         return True
@@ -128,7 +128,7 @@ def price_matches(filters: rules.Filters, asking_price: int | None) -> bool:
             and (filters.max_price is None or asking_price <= filters.max_price))
 
 
-def matches(filters: rules.Filters, facets: frozenset[tuple[str, str]], asking_price: int | None = None) -> bool:
+def matches(filters: marketplace_rules.Filters, facets: frozenset[tuple[str, str]], asking_price: int | None = None) -> bool:
     """The reference rule the SQL matching implements: every constrained group has a hit."""
     wanted = criteria(filters)
     return price_matches(filters, asking_price) and all(
@@ -142,20 +142,20 @@ def _label(options: tuple, value: str) -> str:
     return dict(options).get(value, value)
 
 
-def summary(filters: rules.Filters) -> str:
+def summary(filters: marketplace_rules.Filters) -> str:
     """'Probate or Auction · ROI over 30% · New · sorted by Highest ROI'; 'All leads' without filters."""
     parts = []
     if filters.lead_types:
         parts.append(" or ".join(filters.lead_types))
     if filters.roi_ranges:
-        labels = [_label(rules.ROI_BANDS, v) for v in filters.roi_ranges]
+        labels = [_label(marketplace_rules.ROI_BANDS, v) for v in filters.roi_ranges]
         parts.append("ROI " + " or ".join(label[0].lower() + label[1:] for label in labels))
     if filters.sizes:
-        labels = [_label(rules.SIZE_BANDS, v) for v in filters.sizes]
+        labels = [_label(marketplace_rules.SIZE_BANDS, v) for v in filters.sizes]
         text = " or ".join(label[0].lower() + label[1:] for label in labels)
         parts.append(text[0].upper() + text[1:])
     if filters.tags:
-        parts.append(" or ".join(_label(rules.TAGS, v) for v in filters.tags))
+        parts.append(" or ".join(_label(marketplace_rules.TAGS, v) for v in filters.tags))
     parts.extend(place_summary(filters))
     if filters.held:
         parts.append(" or ".join(held_chip(v) for v in filters.held))
@@ -164,13 +164,13 @@ def summary(filters: rules.Filters) -> str:
         parts.append(messages.SUMMARY_PRICE.format(range=label[0].lower() + label[1:]))
     if not parts:
         parts.append(messages.SUMMARY_ALL_LEADS)
-        if filters.sort == rules.DEFAULT_SORT:
+        if filters.sort == marketplace_rules.DEFAULT_SORT:
             return parts[0]
-    parts.append(messages.SUMMARY_SORTED_BY.format(sort=_label(rules.SORTS, filters.sort)))
+    parts.append(messages.SUMMARY_SORTED_BY.format(sort=_label(marketplace_rules.SORTS, filters.sort)))
     return " · ".join(parts)
 
 
-def place_summary(filters: rules.Filters) -> list[str]:
+def place_summary(filters: marketplace_rules.Filters) -> list[str]:
     """'TX or OK', 'Austin or Dallas', 'ZIP 78701 or 78702': the location parts of the summary."""
     parts = []
     if filters.states:
@@ -214,10 +214,10 @@ class DigestLead:
     @cached_property
     def line(self) -> str:
         """'•••• •••• St, Austin, TX 78701 · Probate · 120 credits · ROI 18.4%' (the address masked)."""
-        street = rules.mask_address(display_street(self.address))
+        street = marketplace_rules.mask_address(display_street(self.address))
         place = f"{street}, {display_city(self.city)}, {self.state} {self.zip_code}"
         return (f"{place} · {self.lead_type} · {unlock_cost(self.credit_cost)} credits to unlock · "
-                f"ROI {rules.percent(self.roi)}")
+                f"ROI {marketplace_rules.percent(self.roi)}")
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""When an unlock asks "are you sure?" first (issue 14): a credit unlock whose cost
+"""When an unlock asks "are you sure?" first: a credit unlock whose cost
 is at or above the user's threshold, unless the user switched the question off.
 
 The question is a UX guard against an expensive accidental click, not a

@@ -1,4 +1,4 @@
-"""The one unlock quote (SPEC 2, 5, 9; issue 14): what a lead's Unlock offers
+"""The one unlock quote (SPEC 2, 5, 9): what a lead's Unlock offers
 and what it charges, decided in one place.
 
 ``quote_unlock`` is pure. Three callers ask it with the facts they hold:

@@ -1,4 +1,4 @@
-"""Values of a public-record property without a paid valuation service, honestly labelled (issue 23).
+"""Values of a public-record property without a paid valuation service, honestly labelled.
 
 Every function returns the number and the sentence the property page shows as its basis; a value that
 cannot be computed is None with a basis starting "N/A: " that says why (SPEC: a missing value shows N/A).

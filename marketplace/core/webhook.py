@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from marketplace.core import scrape as rules
+from marketplace.core import scrape as scrape_rules
 from marketplace.core.http_policy import DEFAULT_BODY_LIMIT
 from marketplace.core.leads import SCRAPER_LEAD_TYPES, US_STATES
 from marketplace.messages import MISSING_PARAMETERS
@@ -72,7 +72,7 @@ BAD_LOCATION = "location must be a city, a state code, or 'city, state' (e.g. 'A
 NO_INCLUDE_FLAG = "At least one include flag must be true (or leave them all out for every lead type)."
 # The 400 message for a field whose value is wrong (its type, or out of range).
 FIELD_MESSAGES: dict[str, str] = {
-    "leadCount": f"leadCount must be a whole number from {rules.MIN_LEADS} to {rules.MAX_LEADS:,}.",
+    "leadCount": f"leadCount must be a whole number from {scrape_rules.MIN_LEADS} to {scrape_rules.MAX_LEADS:,}.",
     "location": f"location must be a string of at most {LOCATION_MAX_LENGTH} characters.",
     "minPrice": f"minPrice must be a number from 0 to {MAX_PRICE:,}.",
     "maxPrice": f"maxPrice must be a number from 0 to {MAX_PRICE:,}.",
@@ -99,7 +99,7 @@ class WebhookBody(BaseModel):
     model_config = ConfigDict(strict=True, allow_inf_nan=False, extra="ignore",
                               json_schema_extra={"examples": [EXAMPLE_BODY]})
 
-    leadCount: int = Field(..., ge=rules.MIN_LEADS, le=rules.MAX_LEADS,
+    leadCount: int = Field(..., ge=scrape_rules.MIN_LEADS, le=scrape_rules.MAX_LEADS,
                            description="How many leads.", examples=[25])
     location: str = Field(..., max_length=LOCATION_MAX_LENGTH,
                           description="A city (`Austin`: the largest city of that name, Austin, TX), a state code "
@@ -150,11 +150,11 @@ class WebhookBody(BaseModel):
         chosen = {t for flag, types in INCLUDE_FLAGS.items() if getattr(self, flag) for t in types}
         return tuple(t for t in SCRAPER_LEAD_TYPES if t in chosen)
 
-    def to_request(self) -> rules.ScrapeRequest:
+    def to_request(self) -> scrape_rules.ScrapeRequest:
         cities, states = parse_location(self.location)
         price = (int(self.minPrice or 0), int(self.maxPrice if self.maxPrice is not None else MAX_PRICE))
         roi = (int(self.minROI or 0), int(self.maxROI if self.maxROI is not None else 100))
-        return rules.ScrapeRequest(lead_count=self.leadCount, cities=cities, states=states,
+        return scrape_rules.ScrapeRequest(lead_count=self.leadCount, cities=cities, states=states,
                                    lead_types=self.lead_types(), price=price, roi=roi, min_confidence=0,
                                    size=(0, 1_000_000), bank_owned=bool(self.includeBankOwned))
 

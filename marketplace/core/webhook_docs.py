@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from marketplace.core import scrape as rules
+from marketplace.core import scrape as scrape_rules
 from marketplace.core import webhook as contract
 from marketplace.messages import MISSING_PARAMETERS, SOURCE_UNAVAILABLE
 
@@ -41,7 +41,7 @@ def curl_example(base_url: str, user_id: str, key: str = "YOUR_WEBHOOK_AUTH_KEY"
 
 def webhook_markdown(user_id: str, base_url: str = "https://YOUR-LEADVAULT-SITE") -> str:
     tiers = "\n".join(
-        f"| {rules.tier_label(i)} | {pct}% |" for i, (_, pct) in enumerate(rules.DISCOUNT_TIERS)
+        f"| {scrape_rules.tier_label(i)} | {pct}% |" for i, (_, pct) in enumerate(scrape_rules.DISCOUNT_TIERS)
     )
     flags = "\n".join(f"| `{flag}` | {', '.join(types) or contract.BANK_OWNED_DOC} |"
                       for flag, types in contract.INCLUDE_FLAGS.items())
@@ -107,7 +107,7 @@ Properties you already hold are never returned or charged again.
 
 ## Cost
 
-Lead count x {rules.CREDITS_PER_LEAD} credits, minus a volume discount:
+Lead count x {scrape_rules.CREDITS_PER_LEAD} credits, minus a volume discount:
 
 | leads | discount |
 |---|---|

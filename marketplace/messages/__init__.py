@@ -120,7 +120,7 @@ CARD_VIEW = "View Details"
 CARD_INSUFFICIENT = "Insufficient Credits - Buy More"
 CARD_SUBSCRIPTION = "Unlock with Subscription"
 UNLOCK_LABEL = "Unlock for {cost} credits"  # the card's button and the confirmation dialog's
-# The marketplace map (issue 15).
+# The marketplace map.
 MAP_LEAD_GONE = ("Lead Unavailable", "This lead is no longer in the marketplace.")
 MAP_SHOWN = "{shown} on the map"  # '1,234 leads on the map'
 MAP_SHOWN_CAPPED = "The map shows the first {shown} of {matched} matching leads; narrow the filters to see the rest."
@@ -277,7 +277,7 @@ UNLOCK_CONFIRM_DONT_ASK = "Don't ask again"
 UNLOCK_CONFIRM_BAD_SETTING = ("Invalid Setting", "Choose one of the offered thresholds.")
 UNLOCK_CONFIRM_SAVED = ("Settings Saved", "Your unlock confirmation setting was updated.")
 
-# --------------------------------------------------------------------------- saved searches and alerts (issue 15)
+# --------------------------------------------------------------------------- saved searches and alerts
 
 SAVED_SEARCH_LIMIT = ("Saved Search Limit",
                       f"You can save up to {MAX_SAVED_SEARCHES} searches. Delete one to save another.")
@@ -292,7 +292,7 @@ SUMMARY_ALL_LEADS = "All leads"
 SUMMARY_SORTED_BY = "sorted by {sort}"
 SUMMARY_PRICE = "Asking price {range}"
 
-# Location and price filters on /marketplace (issue 24 #8): shown under their inputs.
+# Location and price filters on /marketplace: shown under their inputs.
 PRICE_FILTER_NOTE = "Leads without an asking price are hidden while a price range is set."
 PRICE_INVALID = f"Enter a whole-dollar price from $0 to ${MAX_PRICE:,}."
 PRICE_MIN_ABOVE_MAX = "The minimum price is above the maximum price. Nothing was applied."
@@ -339,7 +339,7 @@ SAVED_SEARCHES_LOAD_FAILED = "Failed to load your saved searches."
 NOTIFICATIONS_EMPTY = "No notifications yet"
 NOTIFICATIONS_LOAD_FAILED = "Notifications could not be loaded. Close and open the list to try again."
 
-# --------------------------------------------------------------------------- deal desk (issue 25)
+# --------------------------------------------------------------------------- deal desk
 # The deal analyzer's input checks (core.deal.inputs); {field} is a DEAL_FIELDS label.
 
 DEAL_INPUT_TITLE = "Check the deal inputs"
@@ -376,7 +376,7 @@ MAX_OFFER_NONE = "No purchase price meets {target}, not even $0."
 MAX_OFFER_NO_TARGETS = "Set at least one target (minimum profit, ROI or DSCR) to solve for a maximum offer."
 DEAL_LOCKED = ("Lead Locked", "Unlock this lead to analyze the deal.")
 
-# --------------------------------------------------------------------------- owner contact / skip trace (issue 25)
+# --------------------------------------------------------------------------- owner contact / skip trace
 
 SKIP_TRACE_LOCKED = ("Lead Locked", "Unlock this lead to find the owner's phone and e-mail.")
 SKIP_TRACE_FAILED = ("Owner Search Failed",
@@ -389,7 +389,7 @@ SKIP_TRACE_DEMO_NOTE = ("Demo data: these are fictional numbers (555-01xx) and e
                         "not the owner's real contact details.")
 DNC_NOTE = "On the Do Not Call list: do not call for marketing."
 
-# The explorer's Sources panel (issue 23, item 7)
+# The explorer's Sources panel
 SOURCES_FAILED = "Failed to read the public-record sources"
 RUN_QUEUED_TITLE = "Run queued"
 RUN_QUEUED = "The records worker runs it within seconds: press Reload to follow it."

@@ -1,4 +1,4 @@
-"""/auth's headings (issue 24): 'Welcome back' only on a browser someone has signed in on."""
+"""/auth's headings: 'Welcome back' only on a browser someone has signed in on."""
 
 AUTH_HEADING_FIRST_VISIT = "Sign in or create your account"
 AUTH_HEADING_RETURNING = "Welcome back"

@@ -1,4 +1,4 @@
-"""Texts of the comparable sales (issue 25, item 1): the property page's Comparable Sales card and its
+"""Texts of the comparable sales: the property page's Comparable Sales card and its
 refusals."""
 
 from __future__ import annotations

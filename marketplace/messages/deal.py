@@ -1,4 +1,4 @@
-"""Texts of the deal analyzer's page section, its Settings card and its PDF deal sheet (issue 25, item 2).
+"""Texts of the deal analyzer's page section, its Settings card and its PDF deal sheet.
 
 The input checks' sentences (``DEAL_NUMBER``, ``DEAL_MONEY``, ...) and the field labels (``DEAL_FIELDS``) live
 in ``messages/__init__.py`` beside ``core.deal.inputs``, which raises them; this module holds what the page,

@@ -1,4 +1,4 @@
-"""Texts of the property page's "Owner contact" card (issue 25 item 3). The refusals (lead locked, search
+"""Texts of the property page's "Owner contact" card. The refusals (lead locked, search
 failed, shortfall) and the demo note are in ``messages/__init__.py`` (SKIP_TRACE_*), which the service
 raises.
 

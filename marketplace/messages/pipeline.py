@@ -1,4 +1,4 @@
-"""Texts of the deal pipeline (issue 25, item 4): the dashboard's Pipeline tab, the property page's
+"""Texts of the deal pipeline: the dashboard's Pipeline tab, the property page's
 Pipeline card, the bell's follow-up reminders and the pipeline CSV."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Texts of a lead's sale or auction date (issue 24 item 9): the card's line, the property page's and the
+"""Texts of a lead's sale or auction date: the card's line, the property page's and the
 dashboard's date line and its source."""
 
 SALE_TODAY = "Sale today"

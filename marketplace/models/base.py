@@ -17,7 +17,7 @@ LEDGER_REASONS = (
     "admin_grant",
     "refund",
     "forfeited",  # the balance of a deleted account (services.account_settings.delete_account)
-    "skip_trace",  # owner contact found (services.skip_trace, issue 25)
+    "skip_trace",  # owner contact found (services.skip_trace)
     "skip_trace_bulk",  # the hits of one bulk owner search, one row a run (services.skip_trace_bulk)
 )
 IMAGE_STATUSES = ("success", "pending", "failed", "no_images")

@@ -1,4 +1,4 @@
-"""Comparable sales (issue 25, item 1): each user's pinned comps of a lead with the ARV they give, and the
+"""Comparable sales: each user's pinned comps of a lead with the ARV they give, and the
 comparables a paid provider (RentCast) sent for a lead, kept so a page view does not call it again."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The deal desk (issue 25): saved deal analyses, each user's analyzer defaults, owner contacts (skip trace)."""
+"""The deal desk: saved deal analyses, each user's analyzer defaults, owner contacts (skip trace)."""
 
 from __future__ import annotations
 

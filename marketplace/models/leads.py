@@ -62,7 +62,7 @@ class Lead(SQLModel, table=True):
         sa_column=sa.Column(sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
                             sa.ForeignKey("lead_refresh_runs.id", ondelete="SET NULL"), nullable=True, index=True),
     )
-    # A lead made from public records (issue 23, migration 0012): its property (one lead per property,
+    # A lead made from public records (migration 0012): its property (one lead per property,
     # re-activated rather than duplicated), the motivation score and open-signal count it is sorted and
     # filtered by, and the owner flags (the owner's name and mailing address stay in ``properties``).
     # No ON DELETE: a property with a lead is never deleted (migration 0012 says why).
@@ -79,7 +79,7 @@ class Lead(SQLModel, table=True):
     absentee_owner: Optional[bool] = Field(default=None, sa_column=sa.Column(sa.Boolean(), nullable=True))
     out_of_state_owner: Optional[bool] = Field(default=None, sa_column=sa.Column(sa.Boolean(), nullable=True))
     bank_owned: Optional[bool] = Field(default=None, sa_column=sa.Column(sa.Boolean(), nullable=True))
-    # The next sale or auction date (issue 24 item 9, migration 0018): "Auction Soon" is a date within
+    # The next sale or auction date (migration 0018): "Auction Soon" is a date within
     # core.sale_dates.AUCTION_SOON_DAYS; NULL for a lead without one (never Auction Soon).
     sale_date: Optional[date] = Field(default=None, sa_column=sa.Column(sa.Date(), nullable=True))
     # How many live accounts hold an unlock record of the lead (migration 0021): moved by

@@ -1,4 +1,4 @@
-"""The deal pipeline (issue 25, item 4): one entry per user and unlocked lead, and its append-only notes.
+"""The deal pipeline: one entry per user and unlocked lead, and its append-only notes.
 
 A lead the user unlocked without an entry is in stage 'new' (``core.pipeline``); an entry is written on the
 first change. Indexes serve the board (user, stage, follow-up) and the bell (user, follow-up).

@@ -1,4 +1,4 @@
-"""Public records (issue 23): properties, their signals, recorded sales, the house price index, dataset runs.
+"""Public records: properties, their signals, recorded sales, the house price index, dataset runs.
 
 - ``properties``: one row per real property (a parcel where the county publishes one). Identified by
   ``(state, parcel_id)`` where a dataset publishes a parcel id (UNIQUE; NULL parcel ids never collide), else by

@@ -13,7 +13,7 @@ import reflex as rx
 from marketplace import messages, routes
 from marketplace.components import ui
 from marketplace.components.layout import page
-from marketplace.states.bulkscraper import BulkScraperState as S
+from marketplace.states.bulkscraper import BulkScraperState
 from marketplace.states.webhook import WebhookState
 from marketplace.views.scraper_form import confirm_dialog, config_form, cost_panel, tier_table
 from marketplace.views.scraper_results import results_section
@@ -72,7 +72,7 @@ def signed_in_view() -> rx.Component:
     )
 
 
-@page(routes.BULK_SCRAPER, "Bulk Scraper", on_load=[S.load, WebhookState.load])
+@page(routes.BULK_SCRAPER, "Bulk Scraper", on_load=[BulkScraperState.load, WebhookState.load])
 def bulkscraper() -> rx.Component:
     return ui.section(
         rx.vstack(
@@ -81,9 +81,9 @@ def bulkscraper() -> rx.Component:
             # signed in): the footer starts below the fold, so nothing it shows moves (CLS).
             rx.box(
                 rx.cond(
-                    S.auth_loading,
+                    BulkScraperState.auth_loading,
                     rx.center(rx.spinner(size="3"), padding="3rem", width="100%"),
-                    rx.cond(S.is_authenticated, signed_in_view(), auth_required()),
+                    rx.cond(BulkScraperState.is_authenticated, signed_in_view(), auth_required()),
                 ),
                 min_height="70vh",
                 width="100%",

@@ -24,7 +24,7 @@ from marketplace.components import ui
 from marketplace.components.layout import page
 from marketplace.components.demo_mode import demo_mode_banner
 from marketplace import messages
-from marketplace.states.checkout import CreditsPurchasedState as S
+from marketplace.states.checkout import CreditsPurchasedState
 
 
 def _panel(*children, panel_id: str, **props) -> rx.Component:
@@ -76,22 +76,22 @@ def success() -> rx.Component:
         _badge_icon("check", "grass"),
         rx.heading("Credits added!", as_="h1", size="7", weight="bold"),
         rx.text(
-            rx.el.strong(S.credits_added, id="purchase-credits-added"), " credits have been added to your account",
+            rx.el.strong(CreditsPurchasedState.credits_added, id="purchase-credits-added"), " credits have been added to your account",
             size="4", id="purchase-success-message",
         ),
         rx.box(
             rx.hstack(
                 rx.text("Pack", size="2", color_scheme="gray"),
-                rx.text(S.pack_name, size="2", weight="medium", id="purchase-pack"),
+                rx.text(CreditsPurchasedState.pack_name, size="2", weight="medium", id="purchase-pack"),
                 justify="between",
                 width="100%",
             ),
-            _line("Pack credits", S.pack_credits, "purchase-pack-credits"),
-            rx.cond(S.pack_breakdown != "", _line("Includes", S.pack_breakdown, "purchase-breakdown")),
-            rx.cond(S.bonus_credits != "", _line("Referral bonus", f"+{S.bonus_credits}", "purchase-bonus")),
+            _line("Pack credits", CreditsPurchasedState.pack_credits, "purchase-pack-credits"),
+            rx.cond(CreditsPurchasedState.pack_breakdown != "", _line("Includes", CreditsPurchasedState.pack_breakdown, "purchase-breakdown")),
+            rx.cond(CreditsPurchasedState.bonus_credits != "", _line("Referral bonus", f"+{CreditsPurchasedState.bonus_credits}", "purchase-bonus")),
             rx.hstack(
                 rx.text("New balance", size="2", color_scheme="gray"),
-                rx.text(f"{S.new_balance} credits", size="2", weight="bold", id="purchase-new-balance"),
+                rx.text(f"{CreditsPurchasedState.new_balance} credits", size="2", weight="bold", id="purchase-new-balance"),
                 justify="between",
                 width="100%",
             ),
@@ -120,7 +120,7 @@ def success() -> rx.Component:
 def failed() -> rx.Component:
     return _panel(
         _badge_icon("triangle_alert", "red"),
-        rx.heading(S.error_message, as_="h1", size="6", weight="bold", id="purchase-error"),
+        rx.heading(CreditsPurchasedState.error_message, as_="h1", size="6", weight="bold", id="purchase-error"),
         rx.text(messages.PAID_SHORTLY, size="3", id="purchase-failed-note"),
         rx.text(
             "Still missing credits? Contact ",
@@ -130,7 +130,7 @@ def failed() -> rx.Component:
             size="2", color_scheme="gray",
         ),
         rx.flex(
-            rx.button(rx.icon("refresh_cw", size=16, aria_hidden="true"), "Check again", on_click=S.load,
+            rx.button(rx.icon("refresh_cw", size=16, aria_hidden="true"), "Check again", on_click=CreditsPurchasedState.load,
                       size="3", variant="outline", id="purchase-retry"),
             ui.button_link("Back to Purchase Credits", routes.PURCHASE_CREDITS, size="3", id="purchase-back"),
             spacing="3",
@@ -153,9 +153,9 @@ def signed_out() -> rx.Component:
     )
 
 
-@page(route=routes.CREDITS_PURCHASED, title=S.page_title, on_load=[S.load])
+@page(route=routes.CREDITS_PURCHASED, title=CreditsPurchasedState.page_title, on_load=[CreditsPurchasedState.load])
 def credits_purchased() -> rx.Component:
-    return rx.fragment(demo_mode_banner(S.demo_mode), result_section())
+    return rx.fragment(demo_mode_banner(CreditsPurchasedState.demo_mode), result_section())
 
 
 def result_section() -> rx.Component:
@@ -163,7 +163,7 @@ def result_section() -> rx.Component:
         ui.container(
             rx.center(
                 rx.match(
-                    S.status,
+                    CreditsPurchasedState.status,
                     ("success", success()),
                     ("failed", failed()),
                     ("signed_out", signed_out()),

@@ -25,7 +25,7 @@ from marketplace.components.footer import brand
 from marketplace.components.layout import page
 from marketplace.components.demo_data import demo_data_banner
 from marketplace.components.demo_mode import demo_mode_banner
-from marketplace.states.checkout import DemoCheckoutState as S
+from marketplace.states.checkout import DemoCheckoutState
 
 def top_bar() -> rx.Component:
     return rx.box(
@@ -59,19 +59,19 @@ def _row(label: str, value, value_id: str) -> rx.Component:
 def summary_panel() -> rx.Component:
     return rx.vstack(
         rx.text("LeadVault credits", size="2", color_scheme="gray", weight="medium"),
-        rx.text(S.amount, size="9", weight="bold", id="demo-checkout-amount", letter_spacing="-0.03em",
+        rx.text(DemoCheckoutState.amount, size="9", weight="bold", id="demo-checkout-amount", letter_spacing="-0.03em",
                 line_height="1"),
         rx.vstack(
-            _row("Pack", S.pack_name, "demo-checkout-pack"),
-            _row("Credits", S.pack_credits, "demo-checkout-credits"),
-            rx.cond(S.pack_breakdown != "", _row("Includes", S.pack_breakdown, "demo-checkout-breakdown")),
-            rx.cond(S.referral_bonus != "", _row("Referral bonus", f"+{S.referral_bonus}", "demo-checkout-referral")),
-            _row("Price per credit", S.per_credit, "demo-checkout-per-credit"),
+            _row("Pack", DemoCheckoutState.pack_name, "demo-checkout-pack"),
+            _row("Credits", DemoCheckoutState.pack_credits, "demo-checkout-credits"),
+            rx.cond(DemoCheckoutState.pack_breakdown != "", _row("Includes", DemoCheckoutState.pack_breakdown, "demo-checkout-breakdown")),
+            rx.cond(DemoCheckoutState.referral_bonus != "", _row("Referral bonus", f"+{DemoCheckoutState.referral_bonus}", "demo-checkout-referral")),
+            _row("Price per credit", DemoCheckoutState.per_credit, "demo-checkout-per-credit"),
             spacing="2",
             width="100%",
             padding_top="0.5rem",
         ),
-        rx.text(S.pack_description, size="2", color_scheme="gray"),
+        rx.text(DemoCheckoutState.pack_description, size="2", color_scheme="gray"),
         spacing="3",
         width="100%",
     )
@@ -92,22 +92,22 @@ def pay_panel() -> rx.Component:
             size="1",
         ),
         rx.cond(
-            S.checkout_status == "open",
+            DemoCheckoutState.checkout_status == "open",
             rx.vstack(
                 rx.button(
-                    rx.cond(S.busy, rx.spinner(size="2"), rx.icon("lock", size=16, aria_hidden="true")),
-                    f"Pay {S.amount}",
+                    rx.cond(DemoCheckoutState.busy, rx.spinner(size="2"), rx.icon("lock", size=16, aria_hidden="true")),
+                    f"Pay {DemoCheckoutState.amount}",
                     id="demo-checkout-pay",
-                    on_click=S.pay,
-                    disabled=S.busy,
+                    on_click=DemoCheckoutState.pay,
+                    disabled=DemoCheckoutState.busy,
                     size="4",
                     width="100%",
                 ),
                 rx.button(
                     "Cancel",
                     id="demo-checkout-cancel",
-                    on_click=S.cancel,
-                    disabled=S.busy,
+                    on_click=DemoCheckoutState.cancel,
+                    disabled=DemoCheckoutState.busy,
                     variant="soft",
                     color_scheme="gray",
                     size="3",
@@ -118,11 +118,11 @@ def pay_panel() -> rx.Component:
             ),
             rx.vstack(
                 rx.text(
-                    rx.cond(S.checkout_status == "complete", "This checkout has already been paid.",
+                    rx.cond(DemoCheckoutState.checkout_status == "complete", "This checkout has already been paid.",
                             "This checkout was canceled."),
                     size="3", weight="medium", id="demo-checkout-finished",
                 ),
-                rx.button("Continue", id="demo-checkout-continue", on_click=S.pay, disabled=S.busy, size="3",
+                rx.button("Continue", id="demo-checkout-continue", on_click=DemoCheckoutState.pay, disabled=DemoCheckoutState.busy, size="3",
                           width="100%"),
                 spacing="3",
                 width="100%",
@@ -170,7 +170,7 @@ def message_card(icon: str, title: str, text: str, action: rx.Component, card_id
 
 def body() -> rx.Component:
     return rx.match(
-        S.status,
+        DemoCheckoutState.status,
         ("ready", checkout_card()),
         ("not_found", message_card(
             "search_x", "Checkout not found",
@@ -189,7 +189,7 @@ def body() -> rx.Component:
     )
 
 
-@page(route=routes.DEMO_CHECKOUT, title="Demo Checkout", on_load=[S.load], shell_wrapped=False)
+@page(route=routes.DEMO_CHECKOUT, title="Demo Checkout", on_load=[DemoCheckoutState.load], shell_wrapped=False)
 def demo_checkout() -> rx.Component:
     # Landmarks of its own (no site shell here): the bars are the banner, the card the main content.
     return rx.box(

@@ -32,7 +32,7 @@ from marketplace.components.unlock_confirm import unlock_confirm_dialog
 from marketplace.core.images import CARD_PICTURE_SIZES, first_card_srcset
 from marketplace.core.pricing import low_credit_cost_text
 from marketplace.messages import COUNTDOWN_PENDING, ILLUSTRATION_NOTE, LEADS_LOADING, NO_MATCHING_LEADS
-from marketplace.states.marketplace import MarketplaceState as S
+from marketplace.states.marketplace import MarketplaceState
 from marketplace.views.marketplace_filters import filter_bar
 from marketplace.views.marketplace_gallery import images_dialog
 from marketplace.views.marketplace_map import map_view, view_switch
@@ -51,7 +51,7 @@ GRID_COLUMNS = {"initial": "1", "sm": "2", "md": "3"}
 def countdown_pill() -> rx.Component:
     return rx.badge(
         rx.icon("clock", size=14, aria_hidden="true"),
-        rx.cond(S.countdown != "", rx.text(S.countdown, as_="span", id="refresh-countdown"),
+        rx.cond(MarketplaceState.countdown != "", rx.text(MarketplaceState.countdown, as_="span", id="refresh-countdown"),
                 rx.text(COUNTDOWN_PENDING, as_="span")),
         size="2",
         variant="soft",
@@ -76,14 +76,14 @@ def _header_panel(tile: rx.Component, text: rx.Component, action: rx.Component, 
 def credits_panel() -> rx.Component:
     """Signed in: Available Credits and Buy More Credits. Visitors: a sign-in prompt."""
     return rx.cond(
-        S.is_authenticated,
+        MarketplaceState.is_authenticated,
         _header_panel(
             rx.box(ui.icon_tile("coins", "amber"), class_name="lv-hide-below-sm"),
             # Phones: label and balance on one line (the panel is one slim row).
             rx.flex(
                 rx.text("Available Credits", size={"initial": "1", "sm": "2"}, color_scheme="gray", weight="medium",
                         white_space="nowrap"),
-                rx.text(S.credits_label, size={"initial": "3", "sm": "6"}, weight="bold", id="available-credits",
+                rx.text(MarketplaceState.credits_label, size={"initial": "3", "sm": "6"}, weight="bold", id="available-credits",
                         style={**styles.NUMBER_STYLE, "line_height": "1.1"}),
                 direction={"initial": "row", "sm": "column"},
                 align={"initial": "baseline", "sm": "start"},
@@ -94,7 +94,7 @@ def credits_panel() -> rx.Component:
             id="credits-panel",
         ),
         rx.cond(
-            ~S.auth_loading,
+            ~MarketplaceState.auth_loading,
             _header_panel(
                 rx.box(ui.icon_tile("lock_keyhole"), class_name="lv-hide-below-sm"),
                 rx.vstack(
@@ -115,13 +115,13 @@ def credits_panel() -> rx.Component:
 
 def low_credit_banner() -> rx.Component:
     return rx.cond(
-        S.low_credits,
+        MarketplaceState.low_credits,
         rx.callout.root(
             rx.callout.icon(rx.icon("triangle_alert", size=18)),
             rx.flex(
                 rx.callout.text(
                     rx.text.strong("You're running low on credits. "),
-                    f"You have {S.credits_label} credits left; {low_credit_cost_text()}",
+                    f"You have {MarketplaceState.credits_label} credits left; {low_credit_cost_text()}",
                 ),
                 ui.button_link("Buy Credits", routes.PURCHASE_CREDITS, size="1", color_scheme="amber",
                                id="low-credit-buy", flex_shrink="0"),
@@ -232,7 +232,7 @@ def empty_results() -> rx.Component:
     return cards.empty_state(
         "search_x",
         *NO_MATCHING_LEADS,
-        rx.button(rx.icon("x", size=16, aria_hidden="true"), "Clear All Filters", on_click=S.clear_filters,
+        rx.button(rx.icon("x", size=16, aria_hidden="true"), "Clear All Filters", on_click=MarketplaceState.clear_filters,
                   size="3", id="empty-clear-filters", cursor="pointer"),
         "empty-results",
         title_as="h2",
@@ -242,11 +242,11 @@ def empty_results() -> rx.Component:
 
 def sample_notice() -> rx.Component:
     return rx.callout.root(
-        rx.callout.icon(rx.cond(S.load_failed, rx.icon("cloud_off", size=18), rx.icon("flask_conical", size=18))),
+        rx.callout.icon(rx.cond(MarketplaceState.load_failed, rx.icon("cloud_off", size=18), rx.icon("flask_conical", size=18))),
         rx.flex(
             rx.callout.text(
                 rx.cond(
-                    S.load_failed,
+                    MarketplaceState.load_failed,
                     rx.fragment(rx.text.strong("We couldn't load the marketplace right now. "),
                                 "Meanwhile, here are two sample leads that show what every lead includes."),
                     rx.fragment(rx.text.strong("Sample leads. "),
@@ -254,8 +254,8 @@ def sample_notice() -> rx.Component:
                                 "8:00 AM Pacific. These two samples show what every lead includes."),
                 ),
             ),
-            rx.cond(S.load_failed,
-                    rx.button(rx.icon("rotate_cw", size=14, aria_hidden="true"), "Try Again", on_click=S.retry,
+            rx.cond(MarketplaceState.load_failed,
+                    rx.button(rx.icon("rotate_cw", size=14, aria_hidden="true"), "Try Again", on_click=MarketplaceState.retry,
                               size="1", variant="soft", id="marketplace-retry", flex_shrink="0")),
             direction={"initial": "column", "sm": "row"},
             justify="between",
@@ -263,7 +263,7 @@ def sample_notice() -> rx.Component:
             spacing="3",
             width="100%",
         ),
-        color_scheme=rx.cond(S.load_failed, "red", "amber"),
+        color_scheme=rx.cond(MarketplaceState.load_failed, "red", "amber"),
         variant="surface",
         id="sample-notice",
         width="100%",
@@ -272,20 +272,20 @@ def sample_notice() -> rx.Component:
 
 def _grid_card(card, index) -> rx.Component:
     """A card of the grid; the first row loads its pictures eagerly."""
-    return lead_card(card, busy=S.unlocking_id == card.id, eager=index < EAGER_CARDS)
+    return lead_card(card, busy=MarketplaceState.unlocking_id == card.id, eager=index < EAGER_CARDS)
 
 
 def lead_grid() -> rx.Component:
     return rx.grid(
-        rx.foreach(S.cards, _grid_card),
+        rx.foreach(MarketplaceState.cards, _grid_card),
         columns=GRID_COLUMNS,
         spacing="5",
         width="100%",
         id="lead-grid",
         class_name="lv-mkt-grid",
-        data_query=S.shown_query,
-        data_loading=rx.cond(S.loading, "true", "false"),
-        aria_busy=S.loading,
+        data_query=MarketplaceState.shown_query,
+        data_loading=rx.cond(MarketplaceState.loading, "true", "false"),
+        aria_busy=MarketplaceState.loading,
     )
 
 
@@ -293,17 +293,17 @@ def results() -> rx.Component:
     return rx.el.section(
         ui.container(
             rx.cond(
-                ~S.loaded,
+                ~MarketplaceState.loaded,
                 loading_block(),
                 rx.vstack(
                     view_switch(),
-                    rx.cond(S.showing_samples, sample_notice()),
+                    rx.cond(MarketplaceState.showing_samples, sample_notice()),
                     rx.cond(
-                        (S.total == 0) & ~S.showing_samples,
+                        (MarketplaceState.total == 0) & ~MarketplaceState.showing_samples,
                         empty_results(),
-                        rx.cond(S.view == "map", map_view(), lead_grid()),
+                        rx.cond(MarketplaceState.view == "map", map_view(), lead_grid()),
                     ),
-                    rx.cond(S.view != "map", pagination()),
+                    rx.cond(MarketplaceState.view != "map", pagination()),
                     spacing={"initial": "2", "sm": "5"},  # as the loading block's
                     width="100%",
                 ),
@@ -317,14 +317,14 @@ def results() -> rx.Component:
     )
 
 
-@page(route=routes.MARKETPLACE, title="Lead Marketplace", on_load=[S.load])
+@page(route=routes.MARKETPLACE, title="Lead Marketplace", on_load=[MarketplaceState.load])
 def marketplace() -> rx.Component:
     return rx.fragment(
         page_header(),
         filter_bar(),
         results(),
         # Hidden ticker: recomputes 'Next refresh in' every 60 seconds.
-        rx.moment(interval=COUNTDOWN_INTERVAL_MS, on_change=S.tick, display="none", aria_hidden="true"),
+        rx.moment(interval=COUNTDOWN_INTERVAL_MS, on_change=MarketplaceState.tick, display="none", aria_hidden="true"),
         images_dialog(),  # one View Images dialog for every card, filled with the card it was opened for
-        unlock_confirm_dialog(S),  # one dialog for every card, filled with the lead it asks about
+        unlock_confirm_dialog(MarketplaceState),  # one dialog for every card, filled with the lead it asks about
     )

@@ -1,4 +1,4 @@
-"""/auth/reset: "Forgot password?" (issue 24 #7): ask for a link, then choose a new password."""
+"""/auth/reset: "Forgot password?": ask for a link, then choose a new password."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ from marketplace.components.pack_card import pack_option
 from marketplace.components.demo_mode import demo_mode_banner
 from marketplace.core.packs import PACKS
 from marketplace import messages
-from marketplace.states.purchase import PurchaseState as S
+from marketplace.states.purchase import PurchaseState
 
 
 def page_header() -> rx.Component:
@@ -39,13 +39,13 @@ def page_header() -> rx.Component:
                     spacing="3",
                 ),
                 rx.cond(
-                    S.is_authenticated,
+                    PurchaseState.is_authenticated,
                     rx.card(
                         rx.hstack(
                             ui.icon_tile("coins", "amber"),
                             rx.vstack(
                                 rx.text("Current balance", size="2", color_scheme="gray", weight="medium"),
-                                rx.text(S.balance_label, size="5", weight="bold", id="purchase-balance"),
+                                rx.text(PurchaseState.balance_label, size="5", weight="bold", id="purchase-balance"),
                                 spacing="0",
                             ),
                             spacing="3",
@@ -70,7 +70,7 @@ def page_header() -> rx.Component:
 
 def canceled_note() -> rx.Component:
     return rx.cond(
-        S.canceled,
+        PurchaseState.canceled,
         rx.callout.root(
             rx.callout.icon(rx.icon("info", size=18)),
             rx.callout.text(messages.CANCELED_NOTE),
@@ -88,8 +88,8 @@ def pack_selection() -> rx.Component:
         rx.heading("1. Choose a pack", as_="h2", size="5", weight="bold"),
         rx.radio_cards.root(
             *[pack_option(pack) for pack in PACKS],
-            value=S.selected_pack,
-            on_value_change=S.select_pack,
+            value=PurchaseState.selected_pack,
+            on_value_change=PurchaseState.select_pack,
             columns="1",
             gap="3",
             size="2",
@@ -121,7 +121,7 @@ def _summary_row(label, value, value_id: str, **value_props) -> rx.Component:
 
 def referral_note() -> rx.Component:
     return rx.cond(
-        S.bonus_shown,
+        PurchaseState.bonus_shown,
         rx.hstack(
             rx.icon("gift", size=16, aria_hidden="true", flex_shrink="0", margin_top="2px"),
             rx.text("Referral bonus: 50% extra credits on your first purchase.", size="2"),
@@ -154,13 +154,13 @@ def auth_required() -> rx.Component:
 
 def checkout_opened() -> rx.Component:
     return rx.cond(
-        (S.checkout_url != "") & S.checkout_pending,
+        (PurchaseState.checkout_url != "") & PurchaseState.checkout_pending,
         rx.callout.root(
             rx.callout.icon(rx.icon("external_link", size=18)),
             rx.vstack(
                 rx.text("Checkout opened in a new tab. Complete your payment there.", size="2"),
                 rx.text("Didn't open? ",
-                        rx.link("Open checkout", href=S.checkout_url, is_external=True, id="checkout-link",
+                        rx.link("Open checkout", href=PurchaseState.checkout_url, is_external=True, id="checkout-link",
                                 weight="medium", underline="always"),
                         size="2"),
                 spacing="1",
@@ -176,11 +176,11 @@ def checkout_opened() -> rx.Component:
 
 def purchase_button() -> rx.Component:
     return rx.button(
-        rx.cond(S.busy, rx.spinner(size="2"), rx.icon("lock", size=16, aria_hidden="true")),
-        rx.cond(S.busy, "Opening checkout...", f"Purchase {S.pack_name} · {S.pack_price}"),
+        rx.cond(PurchaseState.busy, rx.spinner(size="2"), rx.icon("lock", size=16, aria_hidden="true")),
+        rx.cond(PurchaseState.busy, "Opening checkout...", f"Purchase {PurchaseState.pack_name} · {PurchaseState.pack_price}"),
         id="purchase-button",
-        on_click=S.purchase,
-        disabled=S.busy,
+        on_click=PurchaseState.purchase,
+        disabled=PurchaseState.busy,
         size="4",
         width="100%",
     )
@@ -191,13 +191,13 @@ def order_summary() -> rx.Component:
         rx.vstack(
             rx.heading("2. Order summary", as_="h2", size="5", weight="bold"),
             rx.vstack(
-                _summary_row("Pack", S.pack_name, "summary-pack"),
-                _summary_row("Credits", S.pack_credits, "summary-credits"),
-                rx.cond(S.pack_breakdown != "", _summary_row("Includes", S.pack_breakdown, "summary-breakdown",
+                _summary_row("Pack", PurchaseState.pack_name, "summary-pack"),
+                _summary_row("Credits", PurchaseState.pack_credits, "summary-credits"),
+                rx.cond(PurchaseState.pack_breakdown != "", _summary_row("Includes", PurchaseState.pack_breakdown, "summary-breakdown",
                                                              color="var(--grass-11)")),
-                rx.cond(S.pack_bonus != "", _summary_row("Referral bonus", f"+{S.pack_bonus}", "summary-bonus",
+                rx.cond(PurchaseState.pack_bonus != "", _summary_row("Referral bonus", f"+{PurchaseState.pack_bonus}", "summary-bonus",
                                                           color="var(--grass-11)")),
-                _summary_row("Price per credit", S.pack_per_credit, "summary-per-credit"),
+                _summary_row("Price per credit", PurchaseState.pack_per_credit, "summary-per-credit"),
                 spacing="2",
                 width="100%",
             ),
@@ -205,20 +205,20 @@ def order_summary() -> rx.Component:
             rx.hstack(
                 rx.vstack(
                     rx.text("Total", size="3", weight="bold"),
-                    rx.text(f"{S.pack_total_credits} credits", size="1", color_scheme="gray",
+                    rx.text(f"{PurchaseState.pack_total_credits} credits", size="1", color_scheme="gray",
                             id="summary-total-credits"),
                     spacing="0",
                 ),
-                rx.text(S.pack_price, size="7", weight="bold", id="summary-price", letter_spacing="-0.02em"),
+                rx.text(PurchaseState.pack_price, size="7", weight="bold", id="summary-price", letter_spacing="-0.02em"),
                 justify="between",
                 align="center",
                 width="100%",
             ),
             referral_note(),
             rx.cond(
-                S.auth_loading,
+                PurchaseState.auth_loading,
                 rx.skeleton(height="48px", width="100%"),
-                rx.cond(S.is_authenticated, purchase_button(), auth_required()),
+                rx.cond(PurchaseState.is_authenticated, purchase_button(), auth_required()),
             ),
             checkout_opened(),
             rx.hstack(
@@ -237,12 +237,12 @@ def order_summary() -> rx.Component:
     )
 
 
-@page(route=routes.PURCHASE_CREDITS, title="Purchase Credits", on_load=[S.load])
+@page(route=routes.PURCHASE_CREDITS, title="Purchase Credits", on_load=[PurchaseState.load])
 def purchase_credits() -> rx.Component:
     return rx.fragment(
-        # The checkout tab's page code is in the browser's cache before Purchase opens it (issue 24 #17).
-        rx.cond(S.demo_mode, prefetch_route("/demo-checkout/prefetch")),
-        demo_mode_banner(S.demo_mode),
+        # The checkout tab's page code is in the browser's cache before Purchase opens it.
+        rx.cond(PurchaseState.demo_mode, prefetch_route("/demo-checkout/prefetch")),
+        demo_mode_banner(PurchaseState.demo_mode),
         page_header(),
         ui.section(
             rx.vstack(

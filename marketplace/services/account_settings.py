@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 import sqlalchemy as sa
 from sqlmodel import select
 
-from marketplace.core import account_settings as rules
+from marketplace.core import account_settings as settings_rules
 from marketplace.core.errors import UserError
 from marketplace.core.limits import PASSWORD_MAX_LENGTH
 from marketplace.core.user_agent import describe_user_agent
@@ -144,11 +144,11 @@ def list_sessions(user_id: uuid.UUID, access_token: str = "", refresh_token: str
 # --------------------------------------------------------------------------- profile and e-mail
 
 
-def update_names(user_id: uuid.UUID, first_name: object, last_name: object) -> rules.Names:
+def update_names(user_id: uuid.UUID, first_name: object, last_name: object) -> settings_rules.Names:
     """Save both names (trimmed, checked: ``SettingsError`` with the reason)."""
     try:
-        names = rules.validate_names(first_name, last_name)
-    except rules.ValidationError as exc:
+        names = settings_rules.validate_names(first_name, last_name)
+    except settings_rules.ValidationError as exc:
         raise SettingsError(exc.title, exc.message) from None
     with session_scope() as session:
         _live_user(session, user_id)
@@ -202,8 +202,8 @@ def change_password(
     and changes nothing. The session holding ``access_token`` stays signed in.
     """
     try:
-        new_password = rules.validate_new_password(current, new, confirm)
-    except rules.ValidationError as exc:
+        new_password = settings_rules.validate_new_password(current, new, confirm)
+    except settings_rules.ValidationError as exc:
         raise SettingsError(exc.title, exc.message) from None
     with read_scope() as session:
         user = _live_user(session, user_id)
@@ -290,7 +290,7 @@ def delete_account(user_id: uuid.UUID, typed_email: object, now: datetime | None
     now = now or utcnow()
     with session_scope() as session:
         user = _live_user(session, user_id, lock=True)
-        if not rules.delete_confirmation_matches(typed_email, user.email):
+        if not settings_rules.delete_confirmation_matches(typed_email, user.email):
             raise SettingsError(*DELETE_MISMATCH)
         email = user.email
         profile = session.get(Profile, user_id, with_for_update=True)  # the balance forfeited is the last one
@@ -325,7 +325,7 @@ def delete_account(user_id: uuid.UUID, typed_email: object, now: datetime | None
             ledger.apply_credits(session, user_id, -credits, "forfeited")
         delete(Profile, Profile.__table__.c.user_id == user_id)
 
-        user.email = rules.tombstone_email(user_id.hex)
+        user.email = settings_rules.tombstone_email(user_id.hex)
         user.password_hash = "!deleted:" + secrets.token_hex(16)  # no Argon2 hash: never verifies
         user.email_confirmed_at = None
         user.deleted_at = now

@@ -30,7 +30,7 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, func, select
 
-from marketplace.core import accounts as rules
+from marketplace.core import accounts as account_rules
 from marketplace.models import EmailOutbox, User, utcnow
 from marketplace.messages import (
     CONFIRM_SUBJECT,
@@ -101,8 +101,8 @@ def sign_up(
     inside the caller's transaction. Raises ``AuthError`` for invalid input (nothing is written) or too many
     sign-ups from one IP."""
     try:
-        normalized = rules.validate_sign_up(first_name, last_name, email, password, confirm_password)
-    except rules.ValidationError as exc:
+        normalized = account_rules.validate_sign_up(first_name, last_name, email, password, confirm_password)
+    except account_rules.ValidationError as exc:
         raise AuthError(exc.title, exc.message) from exc
     now = now or utcnow()
     wait = throttle.signup_wait(session, ip_address, now)
@@ -175,7 +175,7 @@ def _sign_in(
     now = now or utcnow()
     password = password if isinstance(password, str) else ""
     try:
-        normalized = rules.normalize_email(email)
+        normalized = account_rules.normalize_email(email)
     except ValueError:
         normalized = (email or "").strip().lower()[:throttle.EMAIL_COLUMN_WIDTH]
     wait = throttle.throttle_wait(session, normalized, ip_address, now)
@@ -186,7 +186,7 @@ def _sign_in(
             retry_after=wait,
         )
     user = find_user_by_email(session, normalized)
-    if len(password) > rules.PASSWORD_MAX_LENGTH:
+    if len(password) > account_rules.PASSWORD_MAX_LENGTH:
         ok = False  # never hashed: Argon2 of a huge input is a denial of service
     else:
         stored = user.password_hash if user else DUMMY_HASH
@@ -266,9 +266,9 @@ def sign_in_user(
     from marketplace.db import read_scope, session_scope
 
     pre = None
-    if isinstance(password, str) and len(password) <= rules.PASSWORD_MAX_LENGTH:
+    if isinstance(password, str) and len(password) <= account_rules.PASSWORD_MAX_LENGTH:
         try:
-            normalized = rules.normalize_email(email)
+            normalized = account_rules.normalize_email(email)
         except ValueError:
             normalized = None
         if normalized is not None:

@@ -1,4 +1,4 @@
-"""New-lead alerts (issue 15): after a refresh, every saved search with alerts on
+"""New-lead alerts: after a refresh, every saved search with alerts on
 is matched against the leads that refresh inserted (``leads.refresh_run_id``).
 
 Matching is set-wise, in a fixed number of queries whatever the number of
@@ -54,7 +54,7 @@ from sqlalchemy import event
 
 from marketplace import routes
 from marketplace.config import get_settings
-from marketplace.core import saved_searches as rules
+from marketplace.core import saved_searches as search_rules
 from marketplace.core import sale_dates
 from marketplace.db import autocommit, session_scope
 from marketplace.models import Lead, Notification, SavedSearch, SavedSearchCriterion, User, utcnow
@@ -109,9 +109,9 @@ class _Asked:
 def _asked(conn, leads: list) -> _Asked:
     """One query: the place criteria naming one of the new leads' places (any search: a criterion of a
     search with alerts off only splits a cell more) and the ends of the alerting searches' price ranges."""
-    offered = set().union(*(rules.place_facets(lead.state, lead.city, lead.zip_code) for lead in leads))
+    offered = set().union(*(search_rules.place_facets(lead.state, lead.city, lead.zip_code) for lead in leads))
     places = (sa.select(criteria_t.c.grp, criteria_t.c.value)
-              .where(criteria_t.c.grp.in_(rules.PLACE_GROUPS), criteria_t.c.value.in_(sorted({v for _, v in offered})))
+              .where(criteria_t.c.grp.in_(search_rules.PLACE_GROUPS), criteria_t.c.value.in_(sorted({v for _, v in offered})))
               .distinct())
     priced = searches_t.c.alerts_enabled == sa.true()
     ends = [sa.select(sa.literal(grp).label("grp"), sa.cast(column + shift, sa.String).label("value"))
@@ -151,12 +151,12 @@ def _cells(leads: list, asked: _Asked) -> _Cells:
     places = []
     for index, lead in enumerate(leads):
         kind = kind_keys.setdefault(
-            rules.lead_facets(lead.lead_type, lead.roi, lead.square_footage, lead.is_new, lead.is_high_roi,
+            search_rules.lead_facets(lead.lead_type, lead.roi, lead.square_footage, lead.is_new, lead.is_high_roi,
                               lead.signal_count, lead.absentee_owner, lead.out_of_state_owner,
                               sale_date=lead.sale_date, today=today, unlock_count=lead.unlock_count,
                               bank_owned=lead.bank_owned),
             len(kind_keys) + 1)
-        places.append((rules.place_facets(lead.state, lead.city, lead.zip_code) & asked.places,
+        places.append((search_rules.place_facets(lead.state, lead.city, lead.zip_code) & asked.places,
                        asked.segment(lead.asking_price), lead.asking_price, kind))
     kinds = len(kind_keys)
     prices: dict[int, int] = {}
@@ -219,7 +219,7 @@ def _matches(conn, facet_rows: list[tuple[int, str, str]], price_rows: list[tupl
     alerting_criteria = (
         sa.select(criteria_t.c.saved_search_id.label("sid"), criteria_t.c.grp, criteria_t.c.value,
                   # A hit on a place cell counts towards the place groups, on a kind cell the others.
-                  sa.case((criteria_t.c.grp.in_(rules.PLACE_GROUPS), searches_t.c.place_groups),
+                  sa.case((criteria_t.c.grp.in_(search_rules.PLACE_GROUPS), searches_t.c.place_groups),
                           else_=searches_t.c.criteria_groups - searches_t.c.place_groups).label("groups"))
         .select_from(criteria_t.join(joined, searches_t.c.id == criteria_t.c.saved_search_id))
         .where(alerting, searches_t.c.criteria_groups > 0)
@@ -241,10 +241,10 @@ def _matches(conn, facet_rows: list[tuple[int, str, str]], price_rows: list[tupl
                   .cte("ranged"))
         inside = sa.and_(sa.or_(ranged.c.min_price.is_(None), cell_prices.c.price >= ranged.c.min_price),
                          sa.or_(ranged.c.max_price.is_(None), cell_prices.c.price <= ranged.c.max_price))
-        hits = sa.union_all(hits, sa.select(ranged.c.sid, cell_prices.c.cell, sa.literal(rules.PRICE),
+        hits = sa.union_all(hits, sa.select(ranged.c.sid, cell_prices.c.cell, sa.literal(search_rules.PRICE),
                                             ranged.c.groups).select_from(ranged.join(cell_prices, inside)))
     hits = hits.subquery("hits")
-    groups_hit = sum(sa.func.max(sa.case((hits.c.grp == group, 1), else_=0)) for group in rules.GROUPS + (rules.PRICE,))
+    groups_hit = sum(sa.func.max(sa.case((hits.c.grp == group, 1), else_=0)) for group in search_rules.GROUPS + (search_rules.PRICE,))
     per_cell = (
         sa.select(hits.c.sid, hits.c.cell)
         .group_by(hits.c.sid, hits.c.cell, hits.c.groups)
@@ -265,12 +265,12 @@ def _matches(conn, facet_rows: list[tuple[int, str, str]], price_rows: list[tupl
     return conn.execute(sa.union_all(constrained, unconstrained)).all()
 
 
-def _digest_leads(leads: list) -> list[rules.DigestLead]:
-    return [rules.DigestLead(address=lead.address, city=lead.city, state=lead.state, zip_code=lead.zip_code,
+def _digest_leads(leads: list) -> list[search_rules.DigestLead]:
+    return [search_rules.DigestLead(address=lead.address, city=lead.city, state=lead.state, zip_code=lead.zip_code,
                              lead_type=lead.lead_type, credit_cost=lead.credit_cost, roi=lead.roi) for lead in leads]
 
 
-def _digest(matches: list[_Match], leads: list[rules.DigestLead], members: dict[int, list[int]], best: _Best,
+def _digest(matches: list[_Match], leads: list[search_rules.DigestLead], members: dict[int, list[int]], best: _Best,
             secret: str, base: str) -> dict | None:
     """The e-mail of one user: the searches with e-mail on, or None (none, or an unconfirmed address)."""
     mailed = [m for m in matches if m.search.email_enabled]
@@ -279,19 +279,19 @@ def _digest(matches: list[_Match], leads: list[rules.DigestLead], members: dict[
         return None
 
     def unsubscribe_url(ids: list[int]) -> str:
-        return base + routes.alerts_unsubscribe_url(rules.unsubscribe_token(secret, owner.user_id, ids))
+        return base + routes.alerts_unsubscribe_url(search_rules.unsubscribe_token(secret, owner.user_id, ids))
 
     sections = [
-        rules.DigestSection(
+        search_rules.DigestSection(
             name=m.search.name, query=m.search.query, count=m.count,
-            leads=tuple(leads[i] for i in best(m.cells)[:rules.DIGEST_MAX_MATCHES]),
+            leads=tuple(leads[i] for i in best(m.cells)[:search_rules.DIGEST_MAX_MATCHES]),
             unsubscribe_url=unsubscribe_url([m.search.id]),
         )
         for m in mailed
     ]
     all_url = unsubscribe_url([m.search.id for m in mailed])
     lead_count = sum(len(members[c]) for c in set().union(*(m.cells for m in mailed)))
-    subject, body = rules.digest_text(sections, lead_count, base, all_url)
+    subject, body = search_rules.digest_text(sections, lead_count, base, all_url)
     return {"to_address": owner.email, "subject": subject, "body": body,
             "headers": {"List-Unsubscribe": f"<{all_url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}}
 
@@ -337,7 +337,7 @@ def match_refresh(refresh_run_id: int, database_url: str | None = None) -> dict:
         summary["queries"] = counter.count
         return summary
 
-    best = _Best(members, max(rules.NOTIFICATION_LEAD_IDS, rules.DIGEST_MAX_MATCHES))
+    best = _Best(members, max(search_rules.NOTIFICATION_LEAD_IDS, search_rules.DIGEST_MAX_MATCHES))
     rows = []
     for user_id, matches in by_user.items():
         matches.sort(key=lambda m: (-m.count, m.search.name.lower(), m.search.id))
@@ -347,7 +347,7 @@ def match_refresh(refresh_run_id: int, database_url: str | None = None) -> dict:
             "lead_count": sum(len(members[c]) for c in cells),
             "matches": {"searches": [{"id": m.search.id, "name": m.search.name, "query": m.search.query,
                                       "count": m.count} for m in matches],
-                        "lead_ids": [str(leads[i].id) for i in best(cells)[:rules.NOTIFICATION_LEAD_IDS]]},
+                        "lead_ids": [str(leads[i].id) for i in best(cells)[:search_rules.NOTIFICATION_LEAD_IDS]]},
         })
     settings = get_settings()
     base = settings.public_url.rstrip("/")

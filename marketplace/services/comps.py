@@ -1,4 +1,4 @@
-"""Comparable sales of an unlocked lead, and each user's pinned comps and the ARV they give (issue 25, item 1).
+"""Comparable sales of an unlocked lead, and each user's pinned comps and the ARV they give.
 
 Only a user with an unlock record of the lead (``lead_access``) reaches any of it; anyone else gets
 ``messages.comps.LOCKED`` (a ``UserError``) and nothing is read or written.
@@ -29,7 +29,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from marketplace.config import lead_settings
-from marketplace.core import comps as rules
+from marketplace.core import comps as comps_rules
 from marketplace.core import headline
 from marketplace.core.lead_map import zip_centre
 from marketplace.core.leads import is_generated
@@ -68,11 +68,11 @@ class CompsView:
     source_basis: str                            # where the sales come from (messages.comps.BASIS_*)
     subject_sqft: int | None
     subject_position: tuple[float, float] | None
-    selection: rules.Selection
+    selection: comps_rules.Selection
     outliers: frozenset[str] = frozenset()
     pinned: tuple[str, ...] = ()
     customized: bool = False
-    arv: rules.Arv | None = None
+    arv: comps_rules.Arv | None = None
     error: str = ""                              # the provider failed: nothing selected, nothing stored
 
 
@@ -81,8 +81,8 @@ class _Prepared:
     lead_id: uuid.UUID
     source: str
     facts: LeadFacts | None
-    subject: rules.Subject
-    sales: list[rules.Comp] | None               # None: the provider must be asked (outside the transaction)
+    subject: comps_rules.Subject
+    sales: list[comps_rules.Comp] | None               # None: the provider must be asked (outside the transaction)
     datasets: list[str]
     cached_at: datetime | None
     row: tuple[list, bool] | None                # the stored (pins, customized)
@@ -109,7 +109,7 @@ def _street(address: str) -> str:
     return address.removesuffix(DEMO_SUFFIX).strip().upper()
 
 
-def _blocked(session: Session, user_id: uuid.UUID, sales: list[rules.Comp]) -> set[tuple[str, str]]:
+def _blocked(session: Session, user_id: uuid.UUID, sales: list[comps_rules.Comp]) -> set[tuple[str, str]]:
     """(street, ZIP5) of the ``sales`` that are the address of a lead the user has not unlocked."""
     streets = sorted({_street(c.address) for c in sales})
     zips = sorted({c.zip_code[:5] for c in sales if c.zip_code})
@@ -133,19 +133,19 @@ def prepare(session: Session, user_id: uuid.UUID, lead: Lead, today: date) -> _P
     lead_id = lead.id
     source = _source_of(lead)
     facts, sales, datasets, cached_at = None, None, [], None
-    subject = rules.Subject(lead.latitude, lead.longitude, lead.square_footage, lead.beds, None)
+    subject = comps_rules.Subject(lead.latitude, lead.longitude, lead.square_footage, lead.beds, None)
     if source == "records":
         prop = subject_property(session.connection(), lead.property_id)
         if prop is not None:
-            subject = rules.Subject(prop.latitude if prop.latitude is not None else lead.latitude,
+            subject = comps_rules.Subject(prop.latitude if prop.latitude is not None else lead.latitude,
                                     prop.longitude if prop.longitude is not None else lead.longitude,
                                     prop.square_footage or lead.square_footage, prop.beds or lead.beds,
-                                    rules.property_type(prop.property_class))
+                                    comps_rules.property_type(prop.property_class))
         sales, datasets = _records_comps(session.connection(), lead, today)
     elif source in ("builtin", "rentcast"):
         raw_type = SINGLE_FAMILY if source == "builtin" else _rentcast_type(lead)
-        subject = rules.Subject(lead.latitude, lead.longitude, lead.square_footage, lead.beds,
-                                rules.property_type(raw_type))
+        subject = comps_rules.Subject(lead.latitude, lead.longitude, lead.square_footage, lead.beds,
+                                comps_rules.property_type(raw_type))
         facts = LeadFacts(lead.id, lead.address, lead.city, lead.state, (lead.zip_code or "")[:5], lead.latitude,
                           lead.longitude, lead.square_footage, lead.beds, lead.baths, raw_type,
                           lead.created_at.date())
@@ -166,7 +166,7 @@ def prepare(session: Session, user_id: uuid.UUID, lead: Lead, today: date) -> _P
                      (_street(lead.address), (lead.zip_code or "")[:5]))
 
 
-def _records_comps(conn, lead: Lead, today: date) -> tuple[list[rules.Comp], list[str]]:
+def _records_comps(conn, lead: Lead, today: date) -> tuple[list[comps_rules.Comp], list[str]]:
     """A public-record lead's candidate sales: its market's own recorded sales where the market has a sales
     dataset (``services.record_sales``), else every recorded sale of its ZIP area."""
     from marketplace.core.roll_facts import ROLL_KEY
@@ -182,12 +182,12 @@ def _records_comps(conn, lead: Lead, today: date) -> tuple[list[rules.Comp], lis
     return record_sales.as_comps(found), sorted({s.dataset_id for s in found})
 
 
-def _to_json(comp: rules.Comp) -> dict:
+def _to_json(comp: comps_rules.Comp) -> dict:
     return {**asdict(comp), "sale_date": comp.sale_date.isoformat()}
 
 
-def _from_json(item: dict) -> rules.Comp:
-    return rules.Comp(**{**item, "sale_date": date.fromisoformat(item["sale_date"])})
+def _from_json(item: dict) -> comps_rules.Comp:
+    return comps_rules.Comp(**{**item, "sale_date": date.fromisoformat(item["sale_date"])})
 
 
 def _rentcast() -> RentCastComps | None:
@@ -201,7 +201,7 @@ def _rentcast() -> RentCastComps | None:
     return RentCastComps(settings.source_url or DEFAULT_BASE_URL, settings.source_api_key, timeout=timeout)
 
 
-def _fetch(prepared: _Prepared, today: date, database_url: str | None) -> tuple[list[rules.Comp], str]:
+def _fetch(prepared: _Prepared, today: date, database_url: str | None) -> tuple[list[comps_rules.Comp], str]:
     """The provider's sales (outside any transaction), and an error text ('' when it answered)."""
     if prepared.sales is not None:
         return prepared.sales, ""
@@ -225,7 +225,7 @@ def _fetch(prepared: _Prepared, today: date, database_url: str | None) -> tuple[
     return sales, ""
 
 
-def _store_headline(session: Session, prepared: _Prepared, sales: list[rules.Comp], today: date) -> None:
+def _store_headline(session: Session, prepared: _Prepared, sales: list[comps_rules.Comp], today: date) -> None:
     """A RentCast lead's headline (core.headline) once its comparables are known: the default selection's
     ARV (never its own address), the ROI the card shows and sorts by."""
     lead = session.get(Lead, prepared.lead_id)
@@ -255,18 +255,18 @@ def _view(user_id: uuid.UUID, prepared: _Prepared, today: date, database_url: st
     with read_scope(database_url) as session:
         blocked = _blocked(session, user_id, sales) | {prepared.own}
     visible = [c for c in sales if (_street(c.address), c.zip_code[:5]) not in blocked]
-    selection = rules.select_comps(prepared.subject, visible, today)
-    hidden = rules.outliers(selection.comps)
+    selection = comps_rules.select_comps(prepared.subject, visible, today)
+    hidden = comps_rules.outliers(selection.comps)
     ids = [s.comp.comp_id for s in selection.comps]
     customized = bool(prepared.row and prepared.row[1])
-    pins = tuple(i for i in ids if i in set(prepared.row[0])) if customized else rules.default_pins(selection.comps)
+    pins = tuple(i for i in ids if i in set(prepared.row[0])) if customized else comps_rules.default_pins(selection.comps)
     pinned = [s for s in selection.comps if s.comp.comp_id in pins]
     position = None
     if prepared.subject.latitude is not None and prepared.subject.longitude is not None:
         position = (prepared.subject.latitude, prepared.subject.longitude)
     return CompsView(prepared.lead_id, prepared.source, _basis(prepared, today), prepared.subject.square_footage,
                      position, selection, hidden, pins, customized,
-                     rules.pinned_arv(prepared.subject.square_footage, pinned), error)
+                     comps_rules.pinned_arv(prepared.subject.square_footage, pinned), error)
 
 
 def _store(session: Session, user_id: uuid.UUID, view: CompsView, customized: bool) -> None:
@@ -328,7 +328,7 @@ def set_pinned(user_id: uuid.UUID | None, lead_id: object, comp_id: object, pinn
     pins = tuple(i for i in ids if i in wanted)
     chosen = [s for s in view.selection.comps if s.comp.comp_id in wanted]
     view = CompsView(view.lead_id, view.source, view.source_basis, view.subject_sqft, view.subject_position,
-                     view.selection, view.outliers, pins, True, rules.pinned_arv(view.subject_sqft, chosen))
+                     view.selection, view.outliers, pins, True, comps_rules.pinned_arv(view.subject_sqft, chosen))
     with session_scope(database_url) as session:
         lead_access.require_unlocked(session, user_id, lead_uuid, text.LOCKED)
         _store(session, user_id, view, customized=True)

@@ -1,4 +1,4 @@
-"""The one-page PDF deal sheet of a lead the user has unlocked (issue 25, item 2).
+"""The one-page PDF deal sheet of a lead the user has unlocked.
 
 ``deal_sheet`` reads the lead (only through an unlock record of this user: ``DEAL_LOCKED`` otherwise, and
 nothing is built), the user's saved analysis (or the first one, as the page shows it) and the default

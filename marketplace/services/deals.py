@@ -1,4 +1,4 @@
-"""Saved deal analyses and analyzer defaults (issue 25, item 2).
+"""Saved deal analyses and analyzer defaults.
 
 A lead's analysis is reachable only by a user with an unlock record of that lead (``lead_access``); anyone
 else gets ``DEAL_LOCKED`` (a ``UserError``) and nothing is read or written. An archived lead stays

@@ -21,14 +21,14 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlmodel import func
 
-from marketplace.core import explorer as rules
+from marketplace.core import explorer as explorer_rules
 from marketplace.core.leads import export_provenance
 from marketplace.core.marketplace import total_pages
 from marketplace.db import city_in, get_engine, read_scope
 from marketplace.models import Lead
 from marketplace.services.demo_data import generated_condition
 
-_COLUMNS = [Lead.__table__.c[name] for name in rules.LEAD_FIELDS]
+_COLUMNS = [Lead.__table__.c[name] for name in explorer_rules.LEAD_FIELDS]
 _T = Lead.__table__.c
 
 
@@ -42,14 +42,14 @@ class LeadPage:
     archived: int
 
 
-def _search_conditions(search: rules.LeadSearch) -> list:
+def _search_conditions(search: explorer_rules.LeadSearch) -> list:
     conditions = [_T.scrape_id.is_(None)]
     if search.state:
         conditions.append(_T.state == search.state)
     if search.city:
         conditions.append(city_in(_T.city, [search.city]))
     if search.zip_prefix:
-        low, high = rules.zip_range(search.zip_prefix)
+        low, high = explorer_rules.zip_range(search.zip_prefix)
         conditions.append(_T.zip_code >= low)
         if high is not None:
             conditions.append(_T.zip_code < high)
@@ -58,7 +58,7 @@ def _search_conditions(search: rules.LeadSearch) -> list:
     return conditions
 
 
-def _conditions(view: rules.LeadView) -> list:
+def _conditions(view: explorer_rules.LeadView) -> list:
     conditions = _search_conditions(view.search)
     if view.status == "active":
         conditions.append(_T.is_active == sa.true())
@@ -96,14 +96,14 @@ def _with_provenance(row: dict) -> dict:
     return {**row, "provenance": export_provenance(raw, row.get("source"))}
 
 
-def view_query(view: rules.LeadView, provenance: bool = False) -> sa.Select:
+def view_query(view: explorer_rules.LeadView, provenance: bool = False) -> sa.Select:
     """Every lead of the view, in the view's order (the table pages it, the export streams it with
     ``provenance``: the columns ``_with_provenance`` reads)."""
     columns = (*_COLUMNS, *_provenance_columns()) if provenance else _COLUMNS
     return sa.select(*columns).where(*_conditions(view)).order_by(*_order(view.sort))
 
 
-def _page_query(view: rules.LeadView, limit: int, offset: int) -> sa.Select:
+def _page_query(view: explorer_rules.LeadView, limit: int, offset: int) -> sa.Select:
     """One page of the view. Past the first page the rows skipped by OFFSET are
     walked as ids only (on PostgreSQL an index-only scan of the sort's partial
     index when there is no filter) and only the page's rows are read in full."""
@@ -120,7 +120,7 @@ def _tally(*conditions) -> sa.Select:
     return sa.select(func.count().label("n"), active.label("active")).select_from(Lead.__table__).where(*conditions)
 
 
-def _counts_query(view: rules.LeadView) -> sa.Select:
+def _counts_query(view: explorer_rules.LeadView) -> sa.Select:
     """(rows, active rows) of the view's search, status filter aside.
 
     Without a search: every lead minus the bulk-scrape deliveries, one
@@ -136,7 +136,7 @@ def _counts_query(view: rules.LeadView) -> sa.Select:
     return sa.select(every.c.n - scraped.c.n, every.c.active - scraped.c.active).select_from(both)
 
 
-def counts(view: rules.LeadView) -> tuple[int, int]:
+def counts(view: explorer_rules.LeadView) -> tuple[int, int]:
     """(active, archived) leads matching the view's search, whatever its status filter."""
     query = _counts_query(view)
     with read_scope() as session:
@@ -144,33 +144,33 @@ def counts(view: rules.LeadView) -> tuple[int, int]:
     return int(active), int(total) - int(active)
 
 
-def page(view: rules.LeadView, number: int, page_size: int, known_counts: tuple[int, int] | None = None,
+def page(view: explorer_rules.LeadView, number: int, page_size: int, known_counts: tuple[int, int] | None = None,
          zone_name: str = "UTC") -> LeadPage:
     """One page of the view (the page number is clamped to the last page).
 
     ``known_counts``: the (active, archived) counts of the same search from the
     previous page, so paging and sorting skip the count (a scan of the view)."""
-    page_size = page_size if page_size in rules.PAGE_SIZES else rules.DEFAULT_PAGE_SIZE
+    page_size = page_size if page_size in explorer_rules.PAGE_SIZES else explorer_rules.DEFAULT_PAGE_SIZE
     active, archived = known_counts if known_counts is not None else counts(view)
-    total = rules.view_total(view.status, active, archived)
+    total = explorer_rules.view_total(view.status, active, archived)
     pages = total_pages(total, page_size)
     number = min(max(1, number), pages)
     rows: list[dict[str, str]] = []
     if total:
         with read_scope() as session:
             result = session.execute(_page_query(view, page_size, (number - 1) * page_size))
-            rows = [rules.table_row(lead, zone_name) for lead in result.mappings()]
+            rows = [explorer_rules.table_row(lead, zone_name) for lead in result.mappings()]
     return LeadPage(rows=rows, page=number, pages=pages, total=total, active=active, archived=archived)
 
 
-def has_leads(view: rules.LeadView) -> bool:
+def has_leads(view: explorer_rules.LeadView) -> bool:
     """Whether the view holds at least one lead (an export of it is worth a link)."""
     query = sa.select(sa.literal(1)).select_from(Lead.__table__).where(*_conditions(view)).limit(1)
     with read_scope() as session:
         return session.execute(query).first() is not None
 
 
-def iter_leads(view: rules.LeadView, batch: int = 1000) -> Iterator[list[dict]]:
+def iter_leads(view: explorer_rules.LeadView, batch: int = 1000) -> Iterator[list[dict]]:
     """The whole view in order, ``batch`` leads at a time, never more in memory, each with its
     ``provenance`` line.
 
@@ -196,8 +196,8 @@ def iter_leads(view: rules.LeadView, batch: int = 1000) -> Iterator[list[dict]]:
             yield [_with_provenance(dict(row)) for row in part]
 
 
-def iter_csv(view: rules.LeadView, batch: int = 1000) -> Iterator[str]:
+def iter_csv(view: explorer_rules.LeadView, batch: int = 1000) -> Iterator[str]:
     """The developer CSV of the view as text chunks: BOM and header, then one chunk per batch."""
-    yield "\ufeff" + rules.csv_chunk((), header=True)  # BOM: spreadsheets read the file as UTF-8
+    yield "\ufeff" + explorer_rules.csv_chunk((), header=True)  # BOM: spreadsheets read the file as UTF-8
     for leads in iter_leads(view, batch):
-        yield rules.csv_chunk(leads)
+        yield explorer_rules.csv_chunk(leads)

@@ -10,7 +10,7 @@ import uuid
 import sqlalchemy as sa
 from sqlmodel import select
 
-from marketplace.core import scrape as rules
+from marketplace.core import scrape as scrape_rules
 from marketplace.core.pricing import credit_cost_for_confidence
 from marketplace.db import session_scope
 from marketplace.messages import NOTHING_NEW, SCRAPE_FAILED_TITLE, USER_NOT_FOUND
@@ -37,7 +37,7 @@ def _in_inventory(session, _user_id, candidates: list[dict]) -> tuple[set[str], 
     held_addresses: set[tuple[str, str]] = set()
     if zips:
         rows = session.exec(select(Lead.address, Lead.zip_code).where(Lead.zip_code.in_(zips))).all()
-        held_addresses = {rules.address_key(a, z) for a, z in rows}
+        held_addresses = {scrape_rules.address_key(a, z) for a, z in rows}
     return held_ids, held_addresses
 
 
@@ -65,7 +65,7 @@ def store_inventory(admin_id: uuid.UUID, request, leads: list[dict], *, origin: 
         lead_rows, output = [], []
         for lead in leads:
             listing = lead.get("external_id")
-            key = rules.address_key(lead.get("address"), lead.get("zip_code"))
+            key = scrape_rules.address_key(lead.get("address"), lead.get("zip_code"))
             if key in held_addresses or (listing and listing in held_ids):
                 continue
             held_addresses.add(key)

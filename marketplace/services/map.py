@@ -1,4 +1,4 @@
-"""The marketplace map (issue 15): every active lead matching the filters as
+"""The marketplace map: every active lead matching the filters as
 map points, and one lead's card for a marker.
 
 ``map_points`` is one query over the same conditions as the grid
@@ -16,7 +16,7 @@ import uuid
 import sqlalchemy as sa
 
 from marketplace.core import lead_map
-from marketplace.core import marketplace as rules
+from marketplace.core import marketplace as marketplace_rules
 from marketplace.db import autocommit
 from marketplace.services import record_views
 from marketplace.services.demo_data import listed_condition
@@ -32,7 +32,7 @@ from marketplace.services.marketplace import (
 )
 
 
-def _points_statement(filters: rules.Filters, user_id: uuid.UUID | None, limit: int, conditions: list):
+def _points_statement(filters: marketplace_rules.Filters, user_id: uuid.UUID | None, limit: int, conditions: list):
     if user_id is None:
         columns = (leads_t.c.id, leads_t.c.zip_code, sa.null().label("latitude"), sa.null().label("longitude"),
                    sa.false().label("unlocked"))
@@ -56,7 +56,7 @@ def _points_statement(filters: rules.Filters, user_id: uuid.UUID | None, limit: 
     )
 
 
-def map_points(filters: rules.Filters, user_id: uuid.UUID | None = None, database_url: str | None = None,
+def map_points(filters: marketplace_rules.Filters, user_id: uuid.UUID | None = None, database_url: str | None = None,
                limit: int = lead_map.MAX_POINTS) -> lead_map.MapPoints:
     """Every active lead matching ``filters`` (the page and page size do not
     matter), placed for ``user_id`` (None: a visitor, every lead locked). At most

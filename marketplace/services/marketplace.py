@@ -20,7 +20,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from marketplace.core import marketplace as rules
+from marketplace.core import marketplace as marketplace_rules
 from marketplace.core import sale_dates
 from marketplace.core.filter_values import CITY_SUGGESTIONS, city_key
 from marketplace.core.holders import HELD_SORT
@@ -88,7 +88,7 @@ class LeadCard:
     images: list[str]
     image_status: str = "no_images"  # leads.images_fetch_status: why a lead has no pictures
     provenance: str = ""  # core.leads.provenance_line: 'Demo data (generated)'
-    # Public-record leads (issue 23): open signals' labels (record_views.chip_labels), the owner flags
+    # Public-record leads: open signals' labels (record_views.chip_labels), the owner flags
     # and the motivation score; every viewer sees these (no owner name or address).
     signals: tuple[str, ...] = ()
     # Owner flags: True, False or None (unknown: no mailing address / owner name on record).
@@ -120,9 +120,9 @@ class MarketplacePage:
     total: int
     page: int
     pages: int
-    filters: rules.Filters
+    filters: marketplace_rules.Filters
     # The pictures the first cards of the next page will show: the browser fetches them
-    # while idle, so "Next page" does not wait for them (rules.PREFETCH_PICTURES).
+    # while idle, so "Next page" does not wait for them (marketplace_rules.PREFETCH_PICTURES).
     next_pictures: list[str] = field(default_factory=list)
 
 
@@ -136,7 +136,7 @@ def _bounds_sql(column, bounds: tuple):
     return sa.and_(*parts)
 
 
-def _match_sql(table, match: rules.Match, user_id: uuid.UUID | None, today: date):
+def _match_sql(table, match: marketplace_rules.Match, user_id: uuid.UUID | None, today: date):
     """``core.marketplace.Match`` as SQL over ``table`` (``leads`` or ``lead_facets``)."""
     if match.op == "unlocked":  # signed out, nobody has unlocked anything: no lead matches
         return (leads_t.c.id.in_(sa.select(user_leads_t.c.lead_id).where(user_leads_t.c.user_id == user_id))
@@ -161,7 +161,7 @@ def auction_soon_condition(today: date):
     return leads_t.c.sale_date.between(first, last)
 
 
-def _filter_sql(spec: rules.FilterSpec, values: tuple[str, ...], user_id: uuid.UUID | None, today: date):
+def _filter_sql(spec: marketplace_rules.FilterSpec, values: tuple[str, ...], user_id: uuid.UUID | None, today: date):
     """One filter of the registry over ``leads``: its values OR."""
     if not spec.column:
         return sa.or_(*[_match_sql(leads_t, spec.matches[value], user_id, today) for value in values])
@@ -170,7 +170,7 @@ def _filter_sql(spec: rules.FilterSpec, values: tuple[str, ...], user_id: uuid.U
     return leads_t.c[spec.column].in_(values)
 
 
-def _price_conditions(filters: rules.Filters) -> list:
+def _price_conditions(filters: marketplace_rules.Filters) -> list:
     """The asking-price range, both ends included; a lead without a price (NULL) never matches."""
     conditions = []
     if filters.min_price is not None:
@@ -180,41 +180,41 @@ def _price_conditions(filters: rules.Filters) -> list:
     return conditions
 
 
-def _lead_conditions(filters: rules.Filters, user_id: uuid.UUID | None) -> list:
+def _lead_conditions(filters: marketplace_rules.Filters, user_id: uuid.UUID | None) -> list:
     """The filters over ``leads``, built once per query and shared by its statements."""
     conditions = [listed_condition()]  # active; in production never a generated (demo) lead
     today = sale_dates.local_today(utcnow())
-    for spec in rules.FILTERS:
+    for spec in marketplace_rules.FILTERS:
         values = getattr(filters, spec.field)
         if values:
             conditions.append(_filter_sql(spec, values, user_id, today))
     return conditions + _price_conditions(filters)
 
 
-def counted_from_facets(filters: rules.Filters) -> bool:
+def counted_from_facets(filters: marketplace_rules.Filters) -> bool:
     """Whether ``lead_facets`` can count this filter (no price, and every filter one it answers).
     Never in production: the facets count every active lead, and production lists no generated one."""
     if get_settings().is_production:
         return False
     return not filters.has_price and all(spec.countable_from_facets(getattr(filters, spec.field))
-                                         for spec in rules.FILTERS if getattr(filters, spec.field))
+                                         for spec in marketplace_rules.FILTERS if getattr(filters, spec.field))
 
 
-def _facet_conditions(filters: rules.Filters) -> list:
+def _facet_conditions(filters: marketplace_rules.Filters) -> list:
     """Conditions over ``lead_facets`` for the filters it answers (see ``counted_from_facets``)."""
     conditions = []
-    for spec in rules.FILTERS:
+    for spec in marketplace_rules.FILTERS:
         values = getattr(filters, spec.field)
         if values and spec.facet:
             conditions.append(facets_t.c[spec.facet].in_(values))
         elif values and spec.matches is not None:
-            facts = [spec.matches[value] for value in values if rules.facet_match(spec.matches[value])]
+            facts = [spec.matches[value] for value in values if marketplace_rules.facet_match(spec.matches[value])]
             if facts:
                 conditions.append(sa.or_(*[_match_sql(facets_t, match, None, None) for match in facts]))
     return conditions
 
 
-def count_leads(conn: Connection, filters: rules.Filters, user_id: uuid.UUID | None,
+def count_leads(conn: Connection, filters: marketplace_rules.Filters, user_id: uuid.UUID | None,
                 conditions: list | None = None) -> int:
     """The filtered count (``conditions``: the query's own ``_lead_conditions``, if built)."""
     if not counted_from_facets(filters):
@@ -257,7 +257,7 @@ def _card(row: Any, unlocked: bool, signals: tuple[str, ...] = (), today: date |
     return LeadCard(
         id=str(row.id),
         # Public records publish "0466 ROUNDVIEW ROAD": shown in reading case, then masked when locked.
-        address=display_street(row.address) if unlocked else rules.mask_address(display_street(row.address)),
+        address=display_street(row.address) if unlocked else marketplace_rules.mask_address(display_street(row.address)),
         unlocked=unlocked,
         city=display_city(row.city),
         state=row.state,
@@ -296,7 +296,7 @@ def _card(row: Any, unlocked: bool, signals: tuple[str, ...] = (), today: date |
     )
 
 
-def _page_statement(filters: rules.Filters, page: int, user_id, unlocked_column, conditions: list | None = None):
+def _page_statement(filters: marketplace_rules.Filters, page: int, user_id, unlocked_column, conditions: list | None = None):
     """Deferred join: find the page's ids first (an index-only scan for the
     unfiltered sorts, however deep the page), then read just those rows."""
     order = SORT_ORDER[filters.sort]
@@ -315,14 +315,14 @@ def _page_statement(filters: rules.Filters, page: int, user_id, unlocked_column,
     )
 
 
-def _next_pictures_statement(filters: rules.Filters, page: int, conditions: list):
+def _next_pictures_statement(filters: marketplace_rules.Filters, page: int, conditions: list):
     """The first ``PREFETCH_PICTURES`` leads of ``page``: their pictures only."""
     order = SORT_ORDER[filters.sort]
     ids = (
         sa.select(leads_t.c.id)
         .where(*conditions)
         .order_by(*order)
-        .limit(min(filters.page_size, rules.PREFETCH_PICTURES))
+        .limit(min(filters.page_size, marketplace_rules.PREFETCH_PICTURES))
         .offset((page - 1) * filters.page_size)
         .subquery("next_ids")
     )
@@ -333,7 +333,7 @@ def _next_pictures_statement(filters: rules.Filters, page: int, conditions: list
     )
 
 
-def query_page(filters: rules.Filters, user_id: uuid.UUID | None = None,
+def query_page(filters: marketplace_rules.Filters, user_id: uuid.UUID | None = None,
                database_url: str | None = None) -> MarketplacePage:
     """One page of active leads matching ``filters`` plus the filtered count.
 
@@ -349,7 +349,7 @@ def query_page(filters: rules.Filters, user_id: uuid.UUID | None = None,
     with autocommit(database_url) as conn:
         conditions = _lead_conditions(filters, user_id)  # once: the count, the page and the next pictures
         total = count_leads(conn, filters, user_id, conditions)
-        pages = rules.total_pages(total, filters.page_size)
+        pages = marketplace_rules.total_pages(total, filters.page_size)
         page = min(filters.page, pages)
         rows = conn.execute(_page_statement(filters, page, user_id, unlocked_column, conditions)).all()
         upcoming = conn.execute(_next_pictures_statement(filters, page + 1, conditions)).all() if page < pages else []
@@ -359,17 +359,17 @@ def query_page(filters: rules.Filters, user_id: uuid.UUID | None = None,
     cards = [_card(r, bool(r.unlocked), tuple(chips.get(r.property_id, ())), today) for r in rows]
     next_pictures = [pictures[0] for r in upcoming if (pictures := _pictures(r))]
     return MarketplacePage(cards=cards, total=total, page=page, pages=pages,
-                           filters=rules.Filters(**{**filters.__dict__, "page": page}), next_pictures=next_pictures)
+                           filters=marketplace_rules.Filters(**{**filters.__dict__, "page": page}), next_pictures=next_pictures)
 
 
 def rebuild_facets(conn: Connection) -> int:
     """Recount ``lead_facets`` from the active leads (inside the caller's transaction)."""
     roi_band = sa.case(
-        *[(_bounds_sql(leads_t.c.roi, bounds), band) for band, bounds in rules.ROI_BAND_BOUNDS.items()],
+        *[(_bounds_sql(leads_t.c.roi, bounds), band) for band, bounds in marketplace_rules.ROI_BAND_BOUNDS.items()],
         else_="unknown",
     )
     size_band = sa.case(
-        *[(_bounds_sql(leads_t.c.square_footage, bounds), band) for band, bounds in rules.SIZE_BAND_BOUNDS.items()],
+        *[(_bounds_sql(leads_t.c.square_footage, bounds), band) for band, bounds in marketplace_rules.SIZE_BAND_BOUNDS.items()],
         else_="unknown",
     )
     grouped = (

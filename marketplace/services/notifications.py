@@ -1,4 +1,4 @@
-"""In-app notifications (issue 15): one per user per lead refresh whose new leads
+"""In-app notifications: one per user per lead refresh whose new leads
 matched the user's saved searches (written by ``services.alerts``), read here
 for the header's bell and its list. Each function opens its own scope."""
 
@@ -11,7 +11,7 @@ from datetime import datetime
 import sqlalchemy as sa
 
 from marketplace import messages, routes
-from marketplace.core import saved_searches as rules
+from marketplace.core import saved_searches as search_rules
 from marketplace.core.errors import UserError
 from marketplace.db import read_scope, session_scope
 from marketplace.models import Notification, utcnow
@@ -37,8 +37,8 @@ def view(row) -> NotificationView:
     url = routes.marketplace_url(searches[0].get("query", "")) if len(searches) == 1 else routes.saved_searches_url()
     return NotificationView(
         id=row.id,
-        title=rules.alert_title(row.lead_count),
-        body=rules.alert_body([(s.get("name", ""), int(s.get("count", 0))) for s in searches]),
+        title=search_rules.alert_title(row.lead_count),
+        body=search_rules.alert_body([(s.get("name", ""), int(s.get("count", 0))) for s in searches]),
         created_at=row.created_at,
         read=row.read_at is not None,
         url=url,

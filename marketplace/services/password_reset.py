@@ -1,6 +1,6 @@
-"""Password reset: "Forgot password?" (issue 24 #7).
+"""Password reset: "Forgot password?".
 
-"Forgot password?" (issue 24 #7). A request always gets the same answer,
+"Forgot password?". A request always gets the same answer,
 whether or not an account exists for the address: the mail with the link
 goes to a registered address; an unknown one is sent nothing (a notice would
 let anyone make the app mail any address). Requests are throttled per typed
@@ -21,7 +21,7 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from marketplace.core import accounts as rules
+from marketplace.core import accounts as account_rules
 from marketplace.db import read_scope, session_scope
 from marketplace.messages import RESET_EMAIL_INVALID, RESET_LINK_INVALID, RESET_REQUEST_FAILED_TITLE, RESET_THROTTLED
 from marketplace.models import User, utcnow
@@ -44,7 +44,7 @@ def request_password_reset(email: object, *, ip_address: str = "", now: datetime
     event loop. Raises ``AuthError`` for a malformed address or too many requests (neither tells
     whether the address is registered)."""
     try:
-        normalized = rules.normalize_email(email if isinstance(email, str) else "")
+        normalized = account_rules.normalize_email(email if isinstance(email, str) else "")
     except ValueError:
         raise AuthError(*RESET_EMAIL_INVALID) from None
     now = now or utcnow()
@@ -95,8 +95,8 @@ def reset_password(
             raise ResetLinkInvalid()
         user_id, stored = user.id, user.password_hash
     try:
-        new_password = rules.validate_password_pair(password, confirm)
-    except rules.ValidationError as exc:
+        new_password = account_rules.validate_password_pair(password, confirm)
+    except account_rules.ValidationError as exc:
         raise AuthError(exc.title, exc.message) from None
     new_hash = hash_password(new_password)
     now = now or utcnow()

@@ -1,4 +1,4 @@
-"""The deal pipeline (issue 25, item 4): every read and write of pipeline entries and notes.
+"""The deal pipeline: every read and write of pipeline entries and notes.
 
 Every function takes the user's id and reaches only leads that user has unlocked (a ``user_leads`` row):
 anything else, a malformed id included, is ``PIPELINE_LOCKED`` (a ``UserError``) and nothing is read or
@@ -25,7 +25,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from marketplace.core import pipeline as rules
+from marketplace.core import pipeline as pipeline_rules
 from marketplace.core.deal import DealInputError, analysis_from_json
 from marketplace.core.headline import arv_used
 from marketplace.core.leads import LeadLine, export_provenance
@@ -90,7 +90,7 @@ class DueFollowUp:
 
 
 def _stage_is(stage: str):
-    if stage == rules.DEFAULT_STAGE:
+    if stage == pipeline_rules.DEFAULT_STAGE:
         return sa.or_(entries.c.stage.is_(None), entries.c.stage == stage)
     return entries.c.stage == stage
 
@@ -100,7 +100,7 @@ def _board_from():
         entries, sa.and_(entries.c.user_id == ul.c.user_id, entries.c.lead_id == ul.c.lead_id))
 
 
-def _conditions(user_id: uuid.UUID, filters: rules.BoardFilters, today: date) -> list:
+def _conditions(user_id: uuid.UUID, filters: pipeline_rules.BoardFilters, today: date) -> list:
     conds = [ul.c.user_id == user_id]
     if filters.lead_type:
         conds.append(leads_t.c.lead_type == filters.lead_type)
@@ -112,7 +112,7 @@ def _conditions(user_id: uuid.UUID, filters: rules.BoardFilters, today: date) ->
         conds.append(sa.func.lower(leads_t.c.address).contains(filters.q.lower(), autoescape=True))
     if filters.follow_up:
         day = entries.c.follow_up_date
-        open_stage = sa.or_(entries.c.stage.is_(None), entries.c.stage.notin_(rules.FINISHED))
+        open_stage = sa.or_(entries.c.stage.is_(None), entries.c.stage.notin_(pipeline_rules.FINISHED))
         window = {
             "due": sa.and_(day <= today, open_stage),
             "overdue": sa.and_(day < today, open_stage),
@@ -132,7 +132,7 @@ def _card_columns():
 
 def _card(row) -> Card:
     return Card(row.id, row.address or "", row.city or "", row.state or "", row.zip_code or "", row.lead_type or "",
-                row.stage or rules.DEFAULT_STAGE, row.dead_reason, row.follow_up_date, row.offer_amount)
+                row.stage or pipeline_rules.DEFAULT_STAGE, row.dead_reason, row.follow_up_date, row.offer_amount)
 
 
 def _cards(conn, user_id, filters, today, stage: str, offset: int, limit: int) -> list[Card]:
@@ -147,28 +147,28 @@ def _cards(conn, user_id, filters, today, stage: str, offset: int, limit: int) -
     return [_card(row) for row in rows]
 
 
-def board(user_id: uuid.UUID, filters: rules.BoardFilters, today: date,
-          per_column: int = rules.COLUMN_PAGE) -> list[Column]:
+def board(user_id: uuid.UUID, filters: pipeline_rules.BoardFilters, today: date,
+          per_column: int = pipeline_rules.COLUMN_PAGE) -> list[Column]:
     """Every stage in order: how many of the user's leads match ``filters`` there, and the first cards."""
-    per_column = max(1, min(per_column, rules.MAX_COLUMN_CARDS))
+    per_column = max(1, min(per_column, pipeline_rules.MAX_COLUMN_CARDS))
     with read_scope() as session:
         conn = session.connection()
-        stage_expr = sa.func.coalesce(entries.c.stage, rules.DEFAULT_STAGE)
+        stage_expr = sa.func.coalesce(entries.c.stage, pipeline_rules.DEFAULT_STAGE)
         counts = dict(conn.execute(
             sa.select(stage_expr, sa.func.count()).select_from(_board_from())
             .where(*_conditions(user_id, filters, today)).group_by(stage_expr)
         ).all())
         return [Column(stage, int(counts.get(stage, 0)),
                        _cards(conn, user_id, filters, today, stage, 0, per_column) if counts.get(stage) else [])
-                for stage in rules.STAGE_KEYS]
+                for stage in pipeline_rules.STAGE_KEYS]
 
 
-def column_cards(user_id: uuid.UUID, filters: rules.BoardFilters, today: date, stage: str, offset: int,
-                 limit: int = rules.COLUMN_PAGE) -> list[Card]:
+def column_cards(user_id: uuid.UUID, filters: pipeline_rules.BoardFilters, today: date, stage: str, offset: int,
+                 limit: int = pipeline_rules.COLUMN_PAGE) -> list[Card]:
     """The cards of one column after the first ``offset`` ("Show more")."""
-    stage = rules.clean_stage(stage)
-    offset = max(0, min(int(offset), rules.MAX_COLUMN_CARDS))
-    limit = max(0, min(limit, rules.MAX_COLUMN_CARDS - offset))
+    stage = pipeline_rules.clean_stage(stage)
+    offset = max(0, min(int(offset), pipeline_rules.MAX_COLUMN_CARDS))
+    limit = max(0, min(limit, pipeline_rules.MAX_COLUMN_CARDS - offset))
     if not limit:
         return []
     with read_scope() as session:
@@ -187,7 +187,7 @@ def entry_of(session: Session, user_id: uuid.UUID, lead: Lead) -> Entry:
             .order_by(notes_t.c.created_at.desc(), notes_t.c.id.desc()).limit(NOTES_SHOWN)).all()]
     return Entry(
         lead_id=lead.id, address=lead.address or "",
-        stage=row.stage if row is not None else rules.DEFAULT_STAGE,
+        stage=row.stage if row is not None else pipeline_rules.DEFAULT_STAGE,
         dead_reason=row.dead_reason if row is not None else None,
         follow_up=row.follow_up_date if row is not None else None,
         offer=row.offer_amount if row is not None else None,
@@ -205,7 +205,7 @@ def load_entry(user_id: uuid.UUID | None, lead_id: object) -> Entry:
 def due_follow_ups(user_id: uuid.UUID, today: date, limit: int = 20) -> tuple[int, list[DueFollowUp]]:
     """How many open leads have a follow-up today or earlier, and the ``limit`` most overdue first."""
     due = sa.and_(entries.c.user_id == user_id, entries.c.follow_up_date <= today,
-                  entries.c.stage.notin_(rules.FINISHED))
+                  entries.c.stage.notin_(pipeline_rules.FINISHED))
     joined = entries.join(ul, sa.and_(ul.c.user_id == entries.c.user_id, ul.c.lead_id == entries.c.lead_id)).join(
         leads_t, leads_t.c.id == entries.c.lead_id)
     with read_scope() as session:
@@ -217,7 +217,7 @@ def due_follow_ups(user_id: uuid.UUID, today: date, limit: int = 20) -> tuple[in
             .order_by(entries.c.follow_up_date, leads_t.c.address, leads_t.c.id).limit(max(0, limit))
         ).all() if count else []
     return count, [DueFollowUp(r.id, r.address or "", r.stage, r.follow_up_date,
-                               rules.due_status(r.follow_up_date, r.stage, today)) for r in rows]
+                               pipeline_rules.due_status(r.follow_up_date, r.stage, today)) for r in rows]
 
 
 # --------------------------------------------------------------------------- writes
@@ -234,7 +234,7 @@ def _write(user_id: uuid.UUID | None, lead_id: object, apply) -> Entry:
                 row = session.exec(select(PipelineEntry).where(
                     PipelineEntry.user_id == user_id, PipelineEntry.lead_id == lead_uuid)).first()
                 if row is None:
-                    row = PipelineEntry(user_id=user_id, lead_id=lead_uuid, stage=rules.DEFAULT_STAGE)
+                    row = PipelineEntry(user_id=user_id, lead_id=lead_uuid, stage=pipeline_rules.DEFAULT_STAGE)
                 apply(session, row)
                 row.updated_at = utcnow()
                 session.add(row)
@@ -249,12 +249,12 @@ def _write(user_id: uuid.UUID | None, lead_id: object, apply) -> Entry:
 def move(user_id: uuid.UUID | None, lead_id: object, stage: object, reason: object = "") -> Entry:
     """Move the lead to ``stage`` (a board move): the reason only for Dead; a finished stage drops the
     follow-up date; the offer stays."""
-    key = rules.clean_stage(stage)
-    dead_reason = rules.clean_reason(key, reason)
+    key = pipeline_rules.clean_stage(stage)
+    dead_reason = pipeline_rules.clean_reason(key, reason)
 
     def apply(session, row: PipelineEntry) -> None:
         row.stage, row.dead_reason = key, dead_reason
-        if key in rules.FINISHED:
+        if key in pipeline_rules.FINISHED:
             row.follow_up_date = None
 
     return _write(user_id, lead_id, apply)
@@ -263,10 +263,10 @@ def move(user_id: uuid.UUID | None, lead_id: object, stage: object, reason: obje
 def save_entry(user_id: uuid.UUID | None, lead_id: object, stage: object, reason: object, follow_up: object,
                offer: object, today: date) -> Entry:
     """The property card's Save: stage (and reason), follow-up date and offer, validated together."""
-    rules.clean_stage(stage)  # a junk stage is refused before anything is read
+    pipeline_rules.clean_stage(stage)  # a junk stage is refused before anything is read
 
     def apply(session, row: PipelineEntry) -> None:
-        change = rules.check_change(stage, reason, follow_up, offer, today, row.follow_up_date)
+        change = pipeline_rules.check_change(stage, reason, follow_up, offer, today, row.follow_up_date)
         row.stage, row.dead_reason = change.stage, change.dead_reason
         row.follow_up_date, row.offer_amount = change.follow_up, change.offer
 
@@ -274,7 +274,7 @@ def save_entry(user_id: uuid.UUID | None, lead_id: object, stage: object, reason
 
 
 def add_note(user_id: uuid.UUID | None, lead_id: object, text: object) -> Entry:
-    rules.clean_note(text)  # an empty or long note is refused before anything is read
+    pipeline_rules.clean_note(text)  # an empty or long note is refused before anything is read
 
     def apply(session, row: PipelineEntry) -> None:
         if row.id is None:
@@ -282,7 +282,7 @@ def add_note(user_id: uuid.UUID | None, lead_id: object, text: object) -> Entry:
             session.flush()
         count = session.connection().execute(
             sa.select(sa.func.count()).where(notes_t.c.entry_id == row.id)).scalar_one()
-        session.add(PipelineNote(entry_id=row.id, body=rules.clean_note(text, count), created_at=utcnow()))
+        session.add(PipelineNote(entry_id=row.id, body=pipeline_rules.clean_note(text, count), created_at=utcnow()))
 
     return _write(user_id, lead_id, apply)
 
@@ -290,7 +290,7 @@ def add_note(user_id: uuid.UUID | None, lead_id: object, text: object) -> Entry:
 # --------------------------------------------------------------------------- CSV, account deletion
 
 
-def csv_leads(user_id: uuid.UUID) -> Iterator[rules.CsvLead]:
+def csv_leads(user_id: uuid.UUID) -> Iterator[pipeline_rules.CsvLead]:
     """Every lead the user unlocked (newest unlock first) with its entry, notes and saved analysis."""
     with read_scope() as session:
         conn = session.connection()
@@ -313,15 +313,15 @@ def csv_leads(user_id: uuid.UUID) -> Iterator[rules.CsvLead]:
         analysis_at, figures = None, None
         if row.inputs is not None:
             try:
-                figures = rules.headline(analysis_from_json(row.inputs))
+                figures = pipeline_rules.headline(analysis_from_json(row.inputs))
                 analysis_at = row.analysis_at
             except DealInputError:  # a stored analysis that no longer validates: no figures (as the page)
                 figures = None
-        yield rules.CsvLead(
+        yield pipeline_rules.CsvLead(
             address=row.address or "", city=row.city or "", state=row.state or "", zip_code=row.zip_code or "",
             lead_type=row.lead_type or "", asking_price=row.asking_price,
             arv=arv_used(row.arv, row.comps_arv, row.roi_basis),
-            stage=row.stage or rules.DEFAULT_STAGE, dead_reason=row.dead_reason, follow_up=row.follow_up_date,
+            stage=row.stage or pipeline_rules.DEFAULT_STAGE, dead_reason=row.dead_reason, follow_up=row.follow_up_date,
             offer=row.offer_amount, notes=tuple(notes.get(row.entry_id, ())), analysis_saved_at=analysis_at,
             headline=figures, updated_at=row.updated_at, provenance=export_provenance(row.raw_data, row.source),
         )

@@ -1,4 +1,4 @@
-"""Public-record ingestion (issue 23): mapped records -> properties, signals, recorded sales, the HPI,
+"""Public-record ingestion: mapped records -> properties, signals, recorded sales, the HPI,
 then the leads of the touched properties (``services.record_leads``).
 
 ``ingest(dataset, records, mode=..., retrieved_at=...)`` is idempotent:

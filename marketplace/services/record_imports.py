@@ -1,4 +1,4 @@
-"""Operator work on public-record datasets (issue 23): import a downloaded file, refresh the live datasets,
+"""Operator work on public-record datasets: import a downloaded file, refresh the live datasets,
 list every dataset with its last run. The readers are ``marketplace.sources.opendata``; the storing is
 ``services.public_records.ingest``.
 

@@ -1,5 +1,5 @@
 """The ingested public-record leads as a lead source for the bulk scraper, the webhook API and the
-explorer's manual scrape (issue 23, item 7).
+explorer's manual scrape.
 
 ``scrape_source()`` is what a scrape draws from: this inventory whenever there is a real one (the open-data
 source is configured, ``LeadSettings.records_configured``: ``OPEN_DATA_DATASETS`` non-empty or BatchData

@@ -1,4 +1,4 @@
-"""Leads made from public-record properties (issue 23): one marketplace lead per property with an open
+"""Leads made from public-record properties: one marketplace lead per property with an open
 lead-making signal, kept in step with its signals.
 
 ``materialise(conn, property_ids, today)`` runs inside the caller's transaction (the ingestion's). For each
@@ -114,7 +114,7 @@ def signal_label(kind: str, sale_type: str | None) -> str:
 
 
 def source_line(publisher: str, title: str, record_key: str, retrieved_at: datetime) -> str:
-    """SPEC issue 23 item 7: 'Public record: City of Chicago, Vacant and Abandoned Buildings - Violations,
+    """'Public record: City of Chicago, Vacant and Abandoned Buildings - Violations,
     record 11CP015666, retrieved 2026-11-25'."""
     who = f"{publisher}, {title}" if publisher and publisher != title else title
     return f"Public record: {who}, record {record_key}, retrieved {retrieved_at.date().isoformat()}"

@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterable
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from marketplace.core import recorded_comps as rules
+from marketplace.core import recorded_comps
 from marketplace.core import headline
 from marketplace.core import roll_facts
 from marketplace.core.addresses import address_key
@@ -39,19 +39,19 @@ MAX_MARKET_SALES = 2_000
 Titles = Callable[[str], tuple[str, str]]
 
 
-def _record(r: Any, titles: Titles) -> rules.SaleRecord:
+def _record(r: Any, titles: Titles) -> recorded_comps.SaleRecord:
     title, publisher = titles(r.dataset_id)
-    return rules.SaleRecord(
+    return recorded_comps.SaleRecord(
         sale_id=r.id, dataset_id=r.dataset_id, title=title, publisher=publisher, parcel_id=r.parcel_id,
         address=(r.address or "").strip(), zip_code=r.zip_code or "", sale_date=r.sale_date, price=r.price,
         deed_type=r.deed_type, excluded_reason=r.excluded_reason, square_footage=r.square_footage,
         property_type=property_type(r.property_class))
 
 
-def parcel_sales(conn: Connection, props: Iterable[Any], titles: Titles) -> dict[int, list[rules.SaleRecord]]:
+def parcel_sales(conn: Connection, props: Iterable[Any], titles: Titles) -> dict[int, list[recorded_comps.SaleRecord]]:
     """Each property's recorded sales (any dataset), by parcel and by street address and ZIP."""
     props = [p for p in props if p is not None]
-    found: dict[int, dict[int, rules.SaleRecord]] = {p.id: {} for p in props}
+    found: dict[int, dict[int, recorded_comps.SaleRecord]] = {p.id: {} for p in props}
     by_parcel = {(p.state, p.parcel_id): p.id for p in props if p.parcel_id}
     by_address = {(p.address_key, p.zip_code): p.id for p in props if p.address_key and p.zip_code}
     for state in sorted({s for s, _ in by_parcel}):
@@ -73,7 +73,7 @@ def parcel_sales(conn: Connection, props: Iterable[Any], titles: Titles) -> dict
 
 
 def market_sales(conn: Connection, market: Any, zip_code: str | None, today: date,
-                 titles: Titles) -> list[rules.SaleRecord]:
+                 titles: Titles) -> list[recorded_comps.SaleRecord]:
     """The market's arm's-length recorded sales around ``zip_code`` (module docstring), newest first."""
     if market is None or not market.sales or not zip_code or len(zip_code) < 3:
         return []
@@ -84,8 +84,8 @@ def market_sales(conn: Connection, market: Any, zip_code: str | None, today: dat
     return found
 
 
-def _market_rows(conn: Connection, market: Any, zip3: str, today: date, titles: Titles) -> list[rules.SaleRecord]:
-    since = months_before(today, rules.COMPS_MONTHS) - timedelta(days=1)
+def _market_rows(conn: Connection, market: Any, zip3: str, today: date, titles: Titles) -> list[recorded_comps.SaleRecord]:
+    since = months_before(today, recorded_comps.COMPS_MONTHS) - timedelta(days=1)
     joined = sales_t.outerjoin(props_t, sa.and_(props_t.c.state == sales_t.c.state,
                                                 props_t.c.parcel_id == sales_t.c.parcel_id))
     zip_of = sa.func.coalesce(sales_t.c.zip_code, props_t.c.zip_code)
@@ -100,7 +100,7 @@ def _market_rows(conn: Connection, market: Any, zip3: str, today: date, titles: 
                zip_of.like(f"{zip3}%"))
         .order_by(sales_t.c.sale_date.desc(), sales_t.c.id).limit(MAX_MARKET_SALES)
     ).all()
-    return [rules.located(_record(r, titles), address=r.p_address, zip_code=r.p_zip, latitude=r.p_lat,
+    return [recorded_comps.located(_record(r, titles), address=r.p_address, zip_code=r.p_zip, latitude=r.p_lat,
                           longitude=r.p_lng, square_footage=r.p_sqft, beds=r.p_beds, property_id=r.p_id,
                           property_type=property_type(r.p_class))
             for r in rows]
@@ -116,7 +116,7 @@ def market_for(signals: Iterable[Any]) -> Any:
 
 
 def cached_market_sales(conn: Connection, market: Any, zip_code: str, today: date, titles: Titles,
-                        cache: dict) -> list[rules.SaleRecord] | None:
+                        cache: dict) -> list[recorded_comps.SaleRecord] | None:
     """``market_sales`` read once per (market, ZIP3) into ``cache``; None for a market without sales
     datasets (its leads take every recorded sale of the area, ``comps_records``)."""
     if market is None or not market.sales:
@@ -127,20 +127,20 @@ def cached_market_sales(conn: Connection, market: Any, zip_code: str, today: dat
     return cache[area]
 
 
-def county_inputs(signals: list[Any], parcel_sales: list[rules.SaleRecord] | None,
-                  market_sales: list[rules.SaleRecord] | None, comps: list[Comp] | None,
-                  today: date) -> tuple[Any, list[rules.SaleRecord], list[Comp] | None, rules.SaleRecord | None]:
+def county_inputs(signals: list[Any], parcel_sales: list[recorded_comps.SaleRecord] | None,
+                  market_sales: list[recorded_comps.SaleRecord] | None, comps: list[Comp] | None,
+                  today: date) -> tuple[Any, list[recorded_comps.SaleRecord], list[Comp] | None, recorded_comps.SaleRecord | None]:
     """What a lead's market adds to its values: (the market, the parcel's sales newest first, the comps
     core.comps selects from: the market's own ``market_sales`` where it has sales datasets, else
     ``comps``, the parcel's last arm's-length sale: a market value basis where the roll prints none)."""
     county = market_for(signals)
-    recorded = rules.history(parcel_sales or [], today)
+    recorded = recorded_comps.history(parcel_sales or [], today)
     if county is not None and county.sales:
         comps = as_comps(market_sales or [])
     return county, recorded, comps, next((s for s in recorded if s.arms_length), None)
 
 
-def county_raw(prop: Any, county: Any, recorded: list[rules.SaleRecord], comps_basis: str) -> dict:
+def county_raw(prop: Any, county: Any, recorded: list[recorded_comps.SaleRecord], comps_basis: str) -> dict:
     """The lead's ``raw_data`` entries of its market: the roll facts, the last sale (recorded, else the
     roll's own), the basis of a comps ARV by price."""
     last = recorded[0] if recorded else roll_facts.roll_sale(prop, county)
@@ -149,20 +149,20 @@ def county_raw(prop: Any, county: Any, recorded: list[rules.SaleRecord], comps_b
             **({"comps_arv_basis": comps_basis} if comps_basis else {})}
 
 
-def price_comps_arv(prop: Any, sales: list[rules.SaleRecord] | None, today: date,
+def price_comps_arv(prop: Any, sales: list[recorded_comps.SaleRecord] | None, today: date,
                     by_area: headline.CompsArv) -> tuple[headline.CompsArv, str]:
     """The lead's comps ARV: ``by_area`` ($/sqft of the default selection) when it has one, else the median
     price of the comparable recorded sales (``core.recorded_comps``) with its basis sentence."""
     if by_area.value is not None or not sales:
         return by_area, ""
     chosen = comparable_of(prop, sales, today)
-    value = rules.median_price_arv(chosen)
+    value = recorded_comps.median_price_arv(chosen)
     if value is None:
         return by_area, ""
-    return headline.CompsArv(value, len(chosen)), rules.arv_basis(chosen, prop.zip_code)
+    return headline.CompsArv(value, len(chosen)), recorded_comps.arv_basis(chosen, prop.zip_code)
 
 
-def as_comps(sales: Iterable[rules.SaleRecord]) -> list[Comp]:
+def as_comps(sales: Iterable[recorded_comps.SaleRecord]) -> list[Comp]:
     """The sales as ``core.comps`` reads them (placed at the ZIP's centre without a position)."""
     comps = []
     for s in sales:
@@ -176,10 +176,10 @@ def as_comps(sales: Iterable[rules.SaleRecord]) -> list[Comp]:
     return comps
 
 
-def comparable_of(prop: Any, sales: list[rules.SaleRecord], today: date) -> list[rules.SaleRecord]:
+def comparable_of(prop: Any, sales: list[recorded_comps.SaleRecord], today: date) -> list[recorded_comps.SaleRecord]:
     position = (prop.latitude, prop.longitude) if prop.latitude is not None and prop.longitude is not None \
         else zip_centre(prop.zip_code)
-    return rules.comparable(sales, subject_property_id=prop.id, subject_parcel=prop.parcel_id,
+    return recorded_comps.comparable(sales, subject_property_id=prop.id, subject_parcel=prop.parcel_id,
                             subject_address=prop.address, subject_zip=prop.zip_code,
                             subject_type=property_type(prop.property_class), position=position, today=today)
 
@@ -196,7 +196,7 @@ class SalesView:
     comps_arv_basis: str = ""
 
 
-def _row(s: rules.SaleRecord, address: bool = False) -> dict[str, str]:
+def _row(s: recorded_comps.SaleRecord, address: bool = False) -> dict[str, str]:
     from marketplace.core.marketplace import usd
     from marketplace.core.times import format_date
 
@@ -208,11 +208,11 @@ def _row(s: rules.SaleRecord, address: bool = False) -> dict[str, str]:
 
 
 def sales_view(conn: Connection, prop: Any, market: Any, today: date, titles: Titles) -> SalesView:
-    own = rules.history(parcel_sales(conn, [prop], titles).get(prop.id, []), today)
+    own = recorded_comps.history(parcel_sales(conn, [prop], titles).get(prop.id, []), today)
     comps = comparable_of(prop, market_sales(conn, market, prop.zip_code, today, titles), today)
     last = own[0] if own else roll_facts.roll_sale(prop, market)
     return SalesView(
-        last_sale=f"Last sale: {rules.sale_text(last)}" if last else "",
+        last_sale=f"Last sale: {recorded_comps.sale_text(last)}" if last else "",
         last_sale_basis=last.basis if last else "",
         history=[_row(s) for s in own], comps=[_row(s, address=True) for s in comps],
-        comps_arv=rules.median_price_arv(comps), comps_arv_basis=rules.arv_basis(comps, prop.zip_code))
+        comps_arv=recorded_comps.median_price_arv(comps), comps_arv_basis=recorded_comps.arv_basis(comps, prop.zip_code))

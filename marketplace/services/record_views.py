@@ -1,4 +1,4 @@
-"""What the UI reads of a public-record lead (issue 23): its signal chips, the public-record panel of the
+"""What the UI reads of a public-record lead: its signal chips, the public-record panel of the
 property page, and the owner, each for one viewer.
 
 Privacy, decided here once:
@@ -13,7 +13,7 @@ Chips are the *current* signals only (``core.signal_currency``); a closed signal
 older than its dataset's maximum age are the page's history, each with its event date ('Tax sale held
 Jul 23, 2020 (history)').
 
-The sale or auction date (``leads.sale_date``, issue 24 item 9) is the one date a locked viewer is told
+The sale or auction date (``leads.sale_date``) is the one date a locked viewer is told
 about, and only as the "Auction Soon" tag and a day count ('Sale in 17 days', ``core.sale_dates``), never
 as a calendar date or with the record it comes from. Why the count may be shown: it is what an investor
 weighs before paying (is there time to raise the money and inspect?), and it does not find the house on

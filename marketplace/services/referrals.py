@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
-from marketplace.core import accounts as rules
+from marketplace.core import accounts as account_rules
 from marketplace.core.errors import UserError
 from marketplace.db import read_scope, session_scope
 from marketplace.messages import CODE_FORMAT, CODE_RESERVED, CODE_TAKEN, CODE_UPDATE_FAILED
@@ -63,7 +63,7 @@ def has_paid_before(session: Session, user_id: uuid.UUID, excluding: uuid.UUID |
 def resolve_referrer(session: Session, code: str | None) -> uuid.UUID | None:
     """The user owning referral ``code`` (case-insensitive), or None."""
     code = (code or "").strip()
-    if not rules.is_valid_referral_code(code):
+    if not account_rules.is_valid_referral_code(code):
         return None
     return session.exec(
         select(Profile.user_id).where(func.upper(Profile.referral_code) == code.upper())
@@ -84,14 +84,14 @@ def is_self_referral(
         return True
     referrer_email = session.exec(select(User.email).where(User.id == referrer_id)).first()
     emails = [email] if email else []
-    devices = {rules.clean_device_id(device_id)} - {""}
+    devices = {account_rules.clean_device_id(device_id)} - {""}
     if user_id is not None:
         own = session.exec(select(User.email).where(User.id == user_id)).first()
         if own:
             emails.append(own)
         devices |= device_ids(session, user_id)
     if referrer_email and any(
-        rules.mailbox_identity(e) == rules.mailbox_identity(referrer_email) for e in emails
+        account_rules.mailbox_identity(e) == account_rules.mailbox_identity(referrer_email) for e in emails
     ):
         return True
     return bool(devices) and bool(devices & device_ids(session, referrer_id))
@@ -148,9 +148,9 @@ def first_purchase_bonus_eligible(user_id: uuid.UUID, stored_code_valid: bool = 
 def change_code(user_id: uuid.UUID, new_code: str) -> str:
     """Set a custom code; raises ``ReferralCodeError`` with the SPEC's messages."""
     code = new_code.strip() if isinstance(new_code, str) else ""
-    if not rules.is_valid_referral_code(code):
+    if not account_rules.is_valid_referral_code(code):
         raise ReferralCodeError(*CODE_FORMAT)
-    if rules.is_reserved_referral_code(code):
+    if account_rules.is_reserved_referral_code(code):
         raise ReferralCodeError(*CODE_RESERVED)
     code = code.upper()
     try:

@@ -1,4 +1,4 @@
-"""Saved searches (issue 15): a user's named marketplace filters, with what matches now.
+"""Saved searches: a user's named marketplace filters, with what matches now.
 
 Each public function opens its own scope. A search belongs to one user: another
 user's id or a missing id is ``SAVED_SEARCH_NOT_FOUND`` and changes nothing.
@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from marketplace import messages, routes
-from marketplace.core import saved_searches as rules
+from marketplace.core import saved_searches as search_rules
 from marketplace.core.errors import UserError
 from marketplace.db import read_scope, session_scope
 from marketplace.models import LeadRefreshRun, SavedSearch, SavedSearchCriterion, User, utcnow
@@ -114,7 +114,7 @@ def _counts(conn, user_id: uuid.UUID, rows: list) -> dict[int, tuple[int, int]]:
     few hundred leads a day, never the whole table (seeded or scraped leads never count as new)."""
     if not rows:
         return {}
-    filters = {row.id: rules.stored_filters(row.query) for row in rows}
+    filters = {row.id: search_rules.stored_filters(row.query) for row in rows}
     now_counts = _matches_now(conn, user_id, rows, filters)
     since = {row.id: row.last_opened_at or row.created_at for row in rows}
     oldest = min(since.values())
@@ -135,7 +135,7 @@ def _counts(conn, user_id: uuid.UUID, rows: list) -> dict[int, tuple[int, int]]:
 def _views(conn, user_id: uuid.UUID, rows: list) -> list[SavedSearchView]:
     counts = _counts(conn, user_id, rows)
     return [
-        SavedSearchView(id=row.id, name=row.name, query=row.query, summary=rules.query_summary(row.query),
+        SavedSearchView(id=row.id, name=row.name, query=row.query, summary=search_rules.query_summary(row.query),
                         matches_now=counts[row.id][0], new_since_opened=counts[row.id][1],
                         alerts_enabled=row.alerts_enabled, email_enabled=row.email_enabled,
                         created_at=row.created_at)
@@ -163,8 +163,8 @@ def create_saved_search(user_id: uuid.UUID, name: str, query: str) -> SavedSearc
     """Save ``query`` (a marketplace query string; page and page size dropped) under ``name``:
     at most ``MAX_SAVED_SEARCHES`` per user, names unique per user whatever their case;
     alerts and e-mail on."""
-    name = rules.clean_name(name)
-    filters = rules.stored_filters(query if isinstance(query, str) else "")
+    name = search_rules.clean_name(name)
+    filters = search_rules.stored_filters(query if isinstance(query, str) else "")
     try:
         with session_scope() as session:
             conn = session.connection()
@@ -176,24 +176,24 @@ def create_saved_search(user_id: uuid.UUID, name: str, query: str) -> SavedSearc
                 raise UserError(*messages.NOT_SIGNED_IN)
             taken = conn.execute(sa.select(sa.func.count()).select_from(searches_t)
                                  .where(searches_t.c.user_id == user_id)).scalar_one()
-            if taken >= rules.MAX_SAVED_SEARCHES:
+            if taken >= search_rules.MAX_SAVED_SEARCHES:
                 raise UserError(*messages.SAVED_SEARCH_LIMIT)
             if conn.execute(sa.select(searches_t.c.id).where(searches_t.c.user_id == user_id,
-                                                             searches_t.c.name_key == rules.name_key(name))).first():
-                raise rules.name_taken(name)
+                                                             searches_t.c.name_key == search_rules.name_key(name))).first():
+                raise search_rules.name_taken(name)
             search_id = conn.execute(
-                sa.insert(searches_t).values(user_id=user_id, name=name, name_key=rules.name_key(name),
-                                             query=filters.to_query(), criteria_groups=rules.criteria_groups(filters),
-                                             place_groups=rules.place_groups(filters),
+                sa.insert(searches_t).values(user_id=user_id, name=name, name_key=search_rules.name_key(name),
+                                             query=filters.to_query(), criteria_groups=search_rules.criteria_groups(filters),
+                                             place_groups=search_rules.place_groups(filters),
                                              min_price=filters.min_price, max_price=filters.max_price,
                                              alerts_enabled=True, email_enabled=True, created_at=utcnow())
                 .returning(searches_t.c.id)
             ).scalar_one()
-            rows = [{"saved_search_id": search_id, "grp": g, "value": v} for g, v in rules.criteria(filters)]
+            rows = [{"saved_search_id": search_id, "grp": g, "value": v} for g, v in search_rules.criteria(filters)]
             if rows:
                 conn.execute(sa.insert(criteria_t), rows)
     except IntegrityError:
-        raise rules.name_taken(name) from None
+        raise search_rules.name_taken(name) from None
     return _one_view(user_id, search_id)
 
 
@@ -216,24 +216,24 @@ def _update(user_id: uuid.UUID, search_id: object, **values) -> int:
 
 
 def rename_saved_search(user_id: uuid.UUID, search_id: int, name: str) -> SavedSearchView:
-    name = rules.clean_name(name)
+    name = search_rules.clean_name(name)
     search_id = _search_id(search_id)
     try:
         with session_scope() as session:
             conn = session.connection()
             other = conn.execute(sa.select(searches_t.c.id).where(
-                searches_t.c.user_id == user_id, searches_t.c.name_key == rules.name_key(name),
+                searches_t.c.user_id == user_id, searches_t.c.name_key == search_rules.name_key(name),
                 searches_t.c.id != search_id)).first()
             exists = conn.execute(sa.select(searches_t.c.id).where(searches_t.c.id == search_id,
                                                                    searches_t.c.user_id == user_id)).first()
             if exists is None:
                 raise _not_found()
             if other is not None:
-                raise rules.name_taken(name)
+                raise search_rules.name_taken(name)
             conn.execute(sa.update(searches_t).where(searches_t.c.id == search_id)
-                         .values(name=name, name_key=rules.name_key(name)))
+                         .values(name=name, name_key=search_rules.name_key(name)))
     except IntegrityError:
-        raise rules.name_taken(name) from None
+        raise search_rules.name_taken(name) from None
     return _one_view(user_id, search_id)
 
 
@@ -278,7 +278,7 @@ def unsubscribe_email(token: str, enabled: bool | None = False) -> list[str]:
     ``UNSUBSCRIBE_GONE``; either changes nothing."""
     from marketplace.config import get_settings
 
-    read = rules.read_unsubscribe_token(get_settings().secret_key, token)
+    read = search_rules.read_unsubscribe_token(get_settings().secret_key, token)
     if read is None:
         raise UserError(*messages.UNSUBSCRIBE_INVALID)
     user_id, search_ids = read

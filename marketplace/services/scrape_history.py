@@ -10,7 +10,7 @@ from datetime import datetime
 
 from sqlmodel import select
 
-from marketplace.core import scrape as rules
+from marketplace.core import scrape as scrape_rules
 from marketplace.core.leads import export_provenance
 from marketplace.db import read_scope
 from marketplace.models import BulkScrape, Lead
@@ -27,7 +27,7 @@ class StoredScrape:
 
     @property
     def shortfall(self) -> str:
-        return rules.delivered_shortfall(self.lead_count, self.leads_generated)
+        return scrape_rules.delivered_shortfall(self.lead_count, self.leads_generated)
 
 
 def _stored(row: BulkScrape, session=None) -> StoredScrape:

@@ -1,4 +1,4 @@
-"""Bulk scrapes in worker processes (issue 26, item 4).
+"""Bulk scrapes in worker processes.
 
 A 1,000-lead scrape is about 0.3 s of pure Python (generation, the duplicate checks, building and
 inserting the rows). On the server's thread pool that work holds the GIL against the event loop, so
@@ -33,7 +33,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from marketplace.config import lead_settings, reload_settings
-from marketplace.core import scrape as rules
+from marketplace.core import scrape as scrape_rules
 from marketplace.offloop import run_blocking
 from marketplace.services import scrapes
 
@@ -60,11 +60,11 @@ def _init_worker(environ: dict[str, str]) -> None:
 def _warm() -> int:
     from marketplace.sources.builtin import BuiltinSource
 
-    BuiltinSource(seed=0).search(rules.ScrapeRequest(lead_count=50).criteria())
+    BuiltinSource(seed=0).search(scrape_rules.ScrapeRequest(lead_count=50).criteria())
     return os.getpid()
 
 
-def _run_in_worker(user_id: uuid.UUID, request: rules.ScrapeRequest, kwargs: dict) -> tuple[str, object]:
+def _run_in_worker(user_id: uuid.UUID, request: scrape_rules.ScrapeRequest, kwargs: dict) -> tuple[str, object]:
     try:
         return "ok", scrapes.run_scrape(user_id, request, **kwargs)
     except scrapes.ScrapeError as exc:
@@ -84,7 +84,7 @@ def _raise_refusal(name: str, title: str, message: str):
     raise kind(title, message)
 
 
-async def run_scrape(user_id: uuid.UUID, request: rules.ScrapeRequest, **kwargs) -> scrapes.ScrapeResult:
+async def run_scrape(user_id: uuid.UUID, request: scrape_rules.ScrapeRequest, **kwargs) -> scrapes.ScrapeResult:
     """``services.scrapes.run_scrape`` in a worker process when the pool runs, else on the thread pool."""
     pool = _pool
     if (pool is None or request.lead_count < POOL_MIN_LEADS or kwargs.get("progress") is not None

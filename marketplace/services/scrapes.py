@@ -48,7 +48,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
-from marketplace.core import scrape as rules
+from marketplace.core import scrape as scrape_rules
 from marketplace.core.address_display import display_city, display_street
 from marketplace.core.criteria import CriteriaError
 from marketplace.core.errors import UserError
@@ -110,7 +110,7 @@ class ScrapeResult:
     @property
     def shortfall(self) -> str:
         """'' when every lead asked for was delivered; otherwise what the user is told."""
-        return rules.delivered_shortfall(self.lead_count, self.leads_generated)
+        return scrape_rules.delivered_shortfall(self.lead_count, self.leads_generated)
 
 
 def _held(session, user_id: uuid.UUID, candidates: list[dict]) -> tuple[set[str], set[tuple[str, str]]]:
@@ -137,7 +137,7 @@ def _held(session, user_id: uuid.UUID, candidates: list[dict]) -> tuple[set[str]
             .join(UserLead, UserLead.lead_id == Lead.id)
             .where(UserLead.user_id == user_id, Lead.zip_code.in_(zips))
         ).all()
-        held_addresses = {rules.address_key(a, z) for a, z in rows}
+        held_addresses = {scrape_rules.address_key(a, z) for a, z in rows}
     return held_ids, held_addresses
 
 
@@ -149,7 +149,7 @@ def _search(source: LeadSource, criteria) -> list[dict]:
     return source.search(criteria)
 
 
-def generate(user_id: uuid.UUID, request: rules.ScrapeRequest, source: LeadSource,
+def generate(user_id: uuid.UUID, request: scrape_rules.ScrapeRequest, source: LeadSource,
              progress: Progress | None = None, held: Held | None = None) -> list[dict]:
     """Up to ``request.lead_count`` new leads for this user (no transaction held).
 
@@ -183,7 +183,7 @@ def generate(user_id: uuid.UUID, request: rules.ScrapeRequest, source: LeadSourc
         if get_settings().is_production:
             batch = [lead for lead in batch if not is_generated(lead.get("raw_data"))]  # never sold
         for lead in batch:
-            key = rules.address_key(lead.get("address"), lead.get("zip_code"))
+            key = scrape_rules.address_key(lead.get("address"), lead.get("zip_code"))
             listing = lead.get("external_id")
             if key in held_addresses or key in seen_addresses or (
                     listing and (listing in held_ids or listing in seen_ids)):
@@ -238,17 +238,17 @@ def output_row(lead_id: uuid.UUID, lead: dict, created_at: datetime) -> dict:
 
 def check_balance(user_id: uuid.UUID, lead_count: int) -> int:
     """The balance, or ``ScrapeError`` (402) when it is below the cost (nothing charged)."""
-    cost = rules.scrape_cost(lead_count)
+    cost = scrape_rules.scrape_cost(lead_count)
     with read_scope() as session:
         balance = session.exec(select(Profile.credits_remaining).where(Profile.user_id == user_id)).first()
     if balance is None:
         raise ScrapeUserNotFound(SCRAPE_FAILED_TITLE, USER_NOT_FOUND)
     if balance < cost:
-        raise ScrapeInsufficientCredits(INSUFFICIENT_CREDITS_TITLE, rules.need_credits_message(cost, balance))
+        raise ScrapeInsufficientCredits(INSUFFICIENT_CREDITS_TITLE, scrape_rules.need_credits_message(cost, balance))
     return balance
 
 
-def run_scrape(user_id: uuid.UUID, request: rules.ScrapeRequest, *, origin: str = "ui", charge: bool = True,
+def run_scrape(user_id: uuid.UUID, request: scrape_rules.ScrapeRequest, *, origin: str = "ui", charge: bool = True,
                source: LeadSource | None = None, progress: Progress | None = None,
                within: Within | None = None) -> ScrapeResult:
     """Generate, then charge and store in one transaction (``within(session, result)`` runs in it
@@ -263,7 +263,7 @@ def run_scrape(user_id: uuid.UUID, request: rules.ScrapeRequest, *, origin: str 
     return store(user_id, request, leads, origin=origin, charge=charge, within=within)
 
 
-def pin_request(request: rules.ScrapeRequest) -> rules.ScrapeRequest:
+def pin_request(request: scrape_rules.ScrapeRequest) -> scrape_rules.ScrapeRequest:
     """The request with every city as the 'City, ST' places it means (``sources.markets.resolve_city``:
     a city without a state and no state selected is the largest of that name), so the form's
     preview, the webhook API and every source agree. ``ScrapeError`` for a city that does not exist."""
@@ -306,11 +306,11 @@ def _not_held(session, user_id: uuid.UUID, leads: list[dict]) -> list[dict]:
     """``leads`` less those the user holds now (checked under the profile lock)."""
     held_ids, held_addresses = _held(session, user_id, leads)
     return [lead for lead in leads
-            if rules.address_key(lead.get("address"), lead.get("zip_code")) not in held_addresses
+            if scrape_rules.address_key(lead.get("address"), lead.get("zip_code")) not in held_addresses
             and not (lead.get("external_id") and lead["external_id"] in held_ids)]
 
 
-def store(user_id: uuid.UUID, request: rules.ScrapeRequest, leads: list[dict], *, origin: str,
+def store(user_id: uuid.UUID, request: scrape_rules.ScrapeRequest, leads: list[dict], *, origin: str,
           charge: bool, within: Within | None = None) -> ScrapeResult:
     """One transaction: lock the user's row, drop leads the user came to hold meanwhile, then the
     scrape row, leads, unlock records, held properties, ledger spend (and ``within``)."""
@@ -324,7 +324,7 @@ def store(user_id: uuid.UUID, request: rules.ScrapeRequest, leads: list[dict], *
             if not leads:
                 raise ScrapeError(SCRAPE_FAILED_TITLE, ALL_HELD_MEANWHILE)
             delivered = len(leads)
-            cost = rules.scrape_cost(delivered) if charge else 0
+            cost = scrape_rules.scrape_cost(delivered) if charge else 0
             per_lead = cost // delivered  # exact: cost = delivered x (100 - discount)
             lead_rows, unlock_rows, held_rows, output = [], [], {}, []
             for lead in leads:
@@ -348,7 +348,7 @@ def store(user_id: uuid.UUID, request: rules.ScrapeRequest, leads: list[dict], *
                     })
                 unlock_rows.append({"user_id": user_id, "lead_id": lead_id, "unlocked_at": now,
                                     "credit_cost": per_lead, "purchase_type": "bulk_scrape"})
-                for key in rules.holding_keys(lead.get("address"), lead.get("zip_code"), listing):
+                for key in scrape_rules.holding_keys(lead.get("address"), lead.get("zip_code"), listing):
                     held_rows.setdefault(key, {"user_id": user_id, "key": key, "lead_id": lead_id, "created_at": now})
                 output.append(output_row(lead_id, lead, now))
             session.add(BulkScrape(
@@ -373,7 +373,7 @@ def store(user_id: uuid.UUID, request: rules.ScrapeRequest, leads: list[dict], *
                 result = replace(result, answer=within(session, result))
     except ledger.InsufficientCredits as exc:
         raise ScrapeInsufficientCredits(INSUFFICIENT_CREDITS_TITLE,
-                                        rules.need_credits_message(exc.needed, exc.available)) from exc
+                                        scrape_rules.need_credits_message(exc.needed, exc.available)) from exc
     except IntegrityError as exc:
         # Only a delivery that slipped past the locked re-check lands here (the primary key of
         # held_properties): nothing was written or charged.

@@ -1,4 +1,4 @@
-"""Find the owner's phone and e-mail of an unlocked lead (issue 25, item 3).
+"""Find the owner's phone and e-mail of an unlocked lead.
 
 ``find_owner_contact(user_id, lead_id)``:
 
@@ -38,7 +38,7 @@ from sqlmodel import Session, select
 
 from marketplace import messages as msg
 from marketplace.config import skip_trace_price
-from marketplace.core import owner_contact as rules
+from marketplace.core import owner_contact as contact_rules
 from marketplace.core.errors import UserError
 from marketplace.core.scrape import shortfall_message
 from marketplace.db import read_scope, session_scope
@@ -83,7 +83,7 @@ def find_owner_contact(user_id: uuid.UUID | None, lead_id: object, provider: Ski
     with read_scope(database_url) as session:
         lead = lead_access.require_unlocked(session, user_id, lead_uuid, msg.SKIP_TRACE_LOCKED)
         stored = _stored(session, user_id, lead_uuid)
-        if stored is not None and not rules.needs_search(stored.status, stored.created_at, now):
+        if stored is not None and not contact_rules.needs_search(stored.status, stored.created_at, now):
             return _view(stored)
         available = ledger.balance(session, user_id)
         if available < cost:
@@ -97,7 +97,7 @@ def find_owner_contact(user_id: uuid.UUID | None, lead_id: object, provider: Ski
             lead_access.require_unlocked(session, user_id, lead_uuid, msg.SKIP_TRACE_LOCKED)
             row = session.exec(select(OwnerContact).where(OwnerContact.user_id == user_id,
                                                           OwnerContact.lead_id == lead_uuid).with_for_update()).first()
-            if row is not None and not rules.needs_search(row.status, row.created_at, now):
+            if row is not None and not contact_rules.needs_search(row.status, row.created_at, now):
                 return _view(row)  # a concurrent search stored first (SQLite serialises the writers)
             row = store_result(session, user_id, lead_uuid, found, cost, now, row)
             session.flush()  # PostgreSQL: waits for a concurrent twin's commit, then fails on the UNIQUE
@@ -153,7 +153,7 @@ def mark_number_wrong(user_id: uuid.UUID | None, lead_id: object, number: object
                                                       OwnerContact.lead_id == lead_uuid).with_for_update()).first()
         if row is None:
             raise SkipTraceError(*msg.SKIP_TRACE_NO_RESULT)
-        phones = rules.mark_wrong(list(row.phones), number, wrong=bool(wrong))
+        phones = contact_rules.mark_wrong(list(row.phones), number, wrong=bool(wrong))
         if phones is None:
             raise SkipTraceError(*msg.NUMBER_NOT_LISTED)
         row.phones = phones
@@ -194,4 +194,4 @@ def _view(row: OwnerContact, charged_now: int = 0, balance: int | None = None) -
     return ContactView(row.lead_id, row.provider, row.demo, row.status, row.owner_name,
                        tuple(dict(p) for p in row.phones), tuple(row.emails), row.credits_charged, charged_now,
                        balance, row.created_at, msg.SKIP_TRACE_DEMO_NOTE if row.demo else None,
-                       rules.retry_after(row.created_at) if row.status == "miss" else None)
+                       contact_rules.retry_after(row.created_at) if row.status == "miss" else None)

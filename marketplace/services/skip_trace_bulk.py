@@ -36,7 +36,7 @@ from sqlmodel import Session, select
 
 from marketplace import messages as msg
 from marketplace.config import skip_trace_price
-from marketplace.core import owner_contact as rules
+from marketplace.core import owner_contact as contact_rules
 from marketplace.core.owner_contact import ContactResult
 from marketplace.core.scrape import shortfall_message
 from marketplace.db import read_scope, session_scope
@@ -141,7 +141,7 @@ def _quote(session: Session, user_id: uuid.UUID, lead_ids: object, now: datetime
     stored = {str(r.lead_id): (r.status, r.created_at) for r in session.exec(select(OwnerContact).where(
         OwnerContact.user_id == user_id, OwnerContact.lead_id.in_([uuid.UUID(i) for i in unlocked])))} \
         if unlocked else {}
-    search, done, refused = rules.bulk_plan(ids, unlocked, stored, now)
+    search, done, refused = contact_rules.bulk_plan(ids, unlocked, stored, now)
     return BulkQuote(len(search) + len(done) + len(refused), tuple(search), len(done), len(refused),
                      skip_trace_price(), ledger.balance(session, user_id))
 
@@ -183,8 +183,8 @@ def _ask(provider: SkipTraceProvider | None, where: list[Where],
     try:
         chosen = provider if provider is not None else provider_from_settings()
         answers: list[ContactResult | None] = []
-        for start in range(0, len(where), rules.BULK_BATCH):
-            batch = [item for _, item in where[start:start + rules.BULK_BATCH]]
+        for start in range(0, len(where), contact_rules.BULK_BATCH):
+            batch = [item for _, item in where[start:start + contact_rules.BULK_BATCH]]
             answers += lookup_many(chosen, batch)
             if progress is not None:
                 progress(len(answers), len(where))
@@ -207,7 +207,7 @@ def _finish(user_id: uuid.UUID, run_id: uuid.UUID, quote: BulkQuote, where: list
                 unanswered += 1
                 continue
             row = rows.get(lead_id)
-            if row is not None and not rules.needs_search(row.status, row.created_at, now):
+            if row is not None and not contact_rules.needs_search(row.status, row.created_at, now):
                 skipped += 1  # a concurrent search stored it first: not charged twice
                 continue
             store_result(session, user_id, uuid.UUID(lead_id), answer, price, now, row)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
-from marketplace.core import accounts as rules
+from marketplace.core import accounts as account_rules
 from marketplace.core.errors import UserError
 from marketplace.messages import ALREADY_REGISTERED, SIGN_UP_FAILED_TITLE
 from marketplace.models import Profile, Subscription, SuperAdmin, User, utcnow
@@ -40,7 +40,7 @@ class CurrentUser:
 
 def _unique_referral_code(session: Session) -> str:
     for _ in range(20):
-        code = rules.generate_referral_code()  # never a route name
+        code = account_rules.generate_referral_code()  # never a route name
         if session.exec(select(Profile.user_id).where(func.upper(Profile.referral_code) == code)).first() is None:
             return code
     raise RuntimeError("could not generate a unique referral code")
@@ -71,11 +71,11 @@ def create_user(
     than 6 or longer than 128 characters, or a name over 100 characters.
     """
     try:
-        rules.check_lengths(first_name, last_name, email, password)
-        rules.check_password(password)
-    except rules.ValidationError as exc:
+        account_rules.check_lengths(first_name, last_name, email, password)
+        account_rules.check_password(password)
+    except account_rules.ValidationError as exc:
         raise ValueError(exc.message) from None
-    email = rules.normalize_email(email)
+    email = account_rules.normalize_email(email)
     if find_user_by_email(session, email) is not None:
         raise AuthError(SIGN_UP_FAILED_TITLE, ALREADY_REGISTERED)
     user = User(

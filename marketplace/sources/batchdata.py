@@ -1,4 +1,4 @@
-"""BatchData property search: a commercial list source for what open data lacks (issue 23, item 6).
+"""BatchData property search: a commercial list source for what open data lacks.
 
 Pre-foreclosure notices and probate are rarely open data (``shared/public-records/README.md``: "Probate: no
 open dataset found", "Pre-foreclosure (lis pendens, notices of default): no open dataset found").

@@ -1,4 +1,4 @@
-"""BatchData property skip trace: the lead owner's phones and e-mails (issue 25, item 3).
+"""BatchData property skip trace: the lead owner's phones and e-mails.
 
 What the request and response shapes are based on
 -------------------------------------------------

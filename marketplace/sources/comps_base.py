@@ -1,4 +1,4 @@
-"""Comparable sales per lead source (issue 25, item 1): one provider per source, chosen by the lead's source
+"""Comparable sales per lead source: one provider per source, chosen by the lead's source
 (``services/comps.py``): the public-record source reads its recorded sales from the database
 (``services/comps_records.py``), the built-in source draws a synthetic history (``sources/builtin_comps.py``),
 RentCast answers with its value estimate's comparables (``sources/rentcast_comps.py``).

@@ -181,7 +181,7 @@ class CallbackState(AuthState):
                 yield rx.redirect(routes.AUTH, replace=True)
                 return
         # 'Welcome!' (SPEC 2) stays on screen while the dashboard opens; no pause of its own
-        # (a pause was 1.2 s, then 0.2 s, of the confirmation link's time to the dashboard; issue 24 #17).
+        # (a pause was 1.2 s, then 0.2 s, of the confirmation link's time to the dashboard).
         self.status = "welcome"
         yield
         yield rx.redirect(routes.DASHBOARD, replace=True)

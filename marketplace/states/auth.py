@@ -88,7 +88,7 @@ class AuthState(rx.State):
     # from the client: every use goes through ``core.times`` (unknown -> UTC).
     time_zone: str = rx.LocalStorage("", name=TIME_ZONE_STORAGE_KEY)
     # "1" once someone has signed in on this browser (no personal data): /auth then says
-    # 'Welcome back', a first-time visitor a neutral heading (issue 24).
+    # 'Welcome back', a first-time visitor a neutral heading.
     signed_in_here: str = rx.LocalStorage("", name="lv_signed_in_before", sync=True)
     # Referral code captured from a one-segment path or the pricing box.
     referral_code: str = rx.SessionStorage("", name="referral_code")

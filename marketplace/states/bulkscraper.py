@@ -24,7 +24,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.core import sale_dates
-from marketplace.core import scrape as rules
+from marketplace.core import scrape as scrape_rules
 from marketplace.core.criteria import CriteriaError
 from marketplace.core.leads import SCRAPER_LEAD_TYPES, SOURCES, US_STATES
 from marketplace.core.lead_cards import beds_baths_text
@@ -50,9 +50,9 @@ from marketplace.states.signed_in import signed_in
 FILTER_GROUPS = {
     "roi": {value for value, _ in ROI_BANDS},
     "size": {value for value, _ in SIZE_BANDS},
-    "tag": {value for value, _ in rules.RESULT_TAGS},
+    "tag": {value for value, _ in scrape_rules.RESULT_TAGS},
 }
-SORT_VALUES = {value for value, _ in rules.RESULT_SORTS}
+SORT_VALUES = {value for value, _ in scrape_rules.RESULT_SORTS}
 
 
 def result_row(lead: dict) -> dict[str, str]:
@@ -76,18 +76,18 @@ def result_row(lead: dict) -> dict[str, str]:
 
 class BulkScraperState(ProgressVars, AuthState):
     # ------------------------------------------------------------------ form (as typed)
-    lead_count: str = str(rules.DEFAULT_LEADS)
+    lead_count: str = str(scrape_rules.DEFAULT_LEADS)
     cities: str = ""
     states: list[str] = []
     lead_types: list[str] = []
     sources: list[str] = []
-    price_min: str = str(rules.PRICE_DEFAULTS[0])
-    price_max: str = str(rules.PRICE_DEFAULTS[1])
-    size_min: str = str(rules.SIZE_DEFAULTS[0])
-    size_max: str = str(rules.SIZE_DEFAULTS[1])
-    roi_min: str = str(rules.ROI_DEFAULTS[0])
-    roi_max: str = str(rules.ROI_DEFAULTS[1])
-    min_confidence: str = str(rules.DEFAULT_CONFIDENCE)
+    price_min: str = str(scrape_rules.PRICE_DEFAULTS[0])
+    price_max: str = str(scrape_rules.PRICE_DEFAULTS[1])
+    size_min: str = str(scrape_rules.SIZE_DEFAULTS[0])
+    size_max: str = str(scrape_rules.SIZE_DEFAULTS[1])
+    roi_min: str = str(scrape_rules.ROI_DEFAULTS[0])
+    roi_max: str = str(scrape_rules.ROI_DEFAULTS[1])
+    min_confidence: str = str(scrape_rules.DEFAULT_CONFIDENCE)
 
     # ------------------------------------------------------------------ run
     loaded: bool = False
@@ -113,25 +113,25 @@ class BulkScraperState(ProgressVars, AuthState):
     filtered_count: int = 0
 
     # ------------------------------------------------------------------ parsed form
-    def _request(self) -> rules.ScrapeRequest:
-        return rules.ScrapeRequest(
-            lead_count=rules.parse_lead_count(self.lead_count),
-            cities=rules.parse_cities(self.cities),
-            states=rules.pick(self.states, US_STATES),
-            lead_types=rules.pick(self.lead_types, SCRAPER_LEAD_TYPES),
-            sources=rules.pick(self.sources, SOURCES),
-            price=(rules.parse_at_least_zero(self.price_min, rules.PRICE_DEFAULTS[0]),
-                   rules.parse_at_least_zero(self.price_max, rules.PRICE_DEFAULTS[1])),
-            size=(rules.parse_at_least_zero(self.size_min, rules.SIZE_DEFAULTS[0]),
-                  rules.parse_at_least_zero(self.size_max, rules.SIZE_DEFAULTS[1])),
-            roi=(rules.parse_roi(self.roi_min, rules.ROI_DEFAULTS[0]),
-                 rules.parse_roi(self.roi_max, rules.ROI_DEFAULTS[1])),
-            min_confidence=rules.parse_confidence(self.min_confidence),
+    def _request(self) -> scrape_rules.ScrapeRequest:
+        return scrape_rules.ScrapeRequest(
+            lead_count=scrape_rules.parse_lead_count(self.lead_count),
+            cities=scrape_rules.parse_cities(self.cities),
+            states=scrape_rules.pick(self.states, US_STATES),
+            lead_types=scrape_rules.pick(self.lead_types, SCRAPER_LEAD_TYPES),
+            sources=scrape_rules.pick(self.sources, SOURCES),
+            price=(scrape_rules.parse_at_least_zero(self.price_min, scrape_rules.PRICE_DEFAULTS[0]),
+                   scrape_rules.parse_at_least_zero(self.price_max, scrape_rules.PRICE_DEFAULTS[1])),
+            size=(scrape_rules.parse_at_least_zero(self.size_min, scrape_rules.SIZE_DEFAULTS[0]),
+                  scrape_rules.parse_at_least_zero(self.size_max, scrape_rules.SIZE_DEFAULTS[1])),
+            roi=(scrape_rules.parse_roi(self.roi_min, scrape_rules.ROI_DEFAULTS[0]),
+                 scrape_rules.parse_roi(self.roi_max, scrape_rules.ROI_DEFAULTS[1])),
+            min_confidence=scrape_rules.parse_confidence(self.min_confidence),
         )
 
     @rx.var
     def expected_cost(self) -> int:
-        return rules.scrape_cost(rules.parse_lead_count(self.lead_count))
+        return scrape_rules.scrape_cost(scrape_rules.parse_lead_count(self.lead_count))
 
     @rx.var
     def cost_label(self) -> str:
@@ -139,22 +139,22 @@ class BulkScraperState(ProgressVars, AuthState):
 
     @rx.var
     def full_price_label(self) -> str:
-        return rules.base_price_label(rules.parse_lead_count(self.lead_count))
+        return scrape_rules.base_price_label(scrape_rules.parse_lead_count(self.lead_count))
 
     @rx.var
     def leads_label(self) -> str:
-        return rules.leads_text(rules.parse_lead_count(self.lead_count))
+        return scrape_rules.leads_text(scrape_rules.parse_lead_count(self.lead_count))
 
     @rx.var
     def discount_label(self) -> str:
-        count = rules.parse_lead_count(self.lead_count)
-        pct = rules.discount_percent(count)
-        saved = rules.full_price(count) - rules.scrape_cost(count)
+        count = scrape_rules.parse_lead_count(self.lead_count)
+        pct = scrape_rules.discount_percent(count)
+        saved = scrape_rules.full_price(count) - scrape_rules.scrape_cost(count)
         return f"{pct}% (-{saved:,} credits)" if pct else "0%"
 
     @rx.var
     def discount_percent(self) -> int:
-        return rules.discount_percent(rules.parse_lead_count(self.lead_count))
+        return scrape_rules.discount_percent(scrape_rules.parse_lead_count(self.lead_count))
 
     @rx.var
     def credits_label(self) -> str:
@@ -162,7 +162,7 @@ class BulkScraperState(ProgressVars, AuthState):
 
     @rx.var
     def balance_after_label(self) -> str:
-        return rules.balance_after_label(self.credits, self.expected_cost)
+        return scrape_rules.balance_after_label(self.credits, self.expected_cost)
 
     @rx.var
     def short_of_credits(self) -> bool:
@@ -170,7 +170,7 @@ class BulkScraperState(ProgressVars, AuthState):
 
     @rx.var
     def need_message(self) -> str:
-        return rules.need_credits_message(self.expected_cost, self.credits)
+        return scrape_rules.need_credits_message(self.expected_cost, self.credits)
 
     @rx.var
     def start_disabled(self) -> bool:
@@ -184,7 +184,7 @@ class BulkScraperState(ProgressVars, AuthState):
     def _city_check(self) -> tuple[list[str], str]:
         """(the notes of cities picked as the largest of their name, the unknown-city problem)."""
         try:
-            found = resolve_cities(rules.parse_cities(self.cities), rules.pick(self.states, US_STATES))
+            found = resolve_cities(scrape_rules.parse_cities(self.cities), scrape_rules.pick(self.states, US_STATES))
         except CriteriaError as exc:
             return [], str(exc)
         return [match.note for match in found if match.note], ""
@@ -212,14 +212,14 @@ class BulkScraperState(ProgressVars, AuthState):
 
     @rx.var
     def pages(self) -> int:
-        return max(1, -(-self.filtered_count // rules.RESULTS_PAGE_SIZE))
+        return max(1, -(-self.filtered_count // scrape_rules.RESULTS_PAGE_SIZE))
 
     @rx.var
     def results_label(self) -> str:
         if not self.result_count:
             return ""
-        shown = f"{self.filtered_count:,} of {rules.leads_text(self.result_count)}" \
-            if self.filtered_count != self.result_count else rules.leads_text(self.result_count)
+        shown = f"{self.filtered_count:,} of {scrape_rules.leads_text(self.result_count)}" \
+            if self.filtered_count != self.result_count else scrape_rules.leads_text(self.result_count)
         return f"{shown} · page {self.page} of {self.pages}"
 
     # ------------------------------------------------------------------ form events (no I/O)
@@ -247,7 +247,7 @@ class BulkScraperState(ProgressVars, AuthState):
             return
         current = list(getattr(self, group))
         current = [v for v in current if v != value] if value in current else [*current, value]
-        setattr(self, group, list(rules.pick(current, allowed[group])))
+        setattr(self, group, list(scrape_rules.pick(current, allowed[group])))
 
     @rx.event
     def clear_options(self, group: str):
@@ -325,7 +325,7 @@ class BulkScraperState(ProgressVars, AuthState):
             self.credits = result.balance
             self.shortfall = result.shortfall
             self._show_results(str(result.scrape_id), result.leads, result.credits_used, result.created_at)
-        return success_toast(SCRAPE_DONE_TITLE, rules.completed_message(result.leads_generated, result.credits_used))
+        return success_toast(SCRAPE_DONE_TITLE, scrape_rules.completed_message(result.leads_generated, result.credits_used))
 
     # ------------------------------------------------------------------ results
     def _clear_results(self) -> None:
@@ -345,12 +345,12 @@ class BulkScraperState(ProgressVars, AuthState):
         self._render_rows()
 
     def _render_rows(self) -> None:
-        chosen = rules.filter_results(self._results, self.roi_filter, self.size_filter, self.tag_filter, self.sort,
+        chosen = scrape_rules.filter_results(self._results, self.roi_filter, self.size_filter, self.tag_filter, self.sort,
                                       today=sale_dates.local_today(datetime.now(timezone.utc)))
         self.filtered_count = len(chosen)
         self.page = max(1, min(self.page, self.pages))
-        start = (self.page - 1) * rules.RESULTS_PAGE_SIZE
-        self.rows = [result_row(lead) for lead in chosen[start:start + rules.RESULTS_PAGE_SIZE]]
+        start = (self.page - 1) * scrape_rules.RESULTS_PAGE_SIZE
+        self.rows = [result_row(lead) for lead in chosen[start:start + scrape_rules.RESULTS_PAGE_SIZE]]
 
     @rx.event
     def toggle_result_filter(self, group: str, value: str):

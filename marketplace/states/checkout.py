@@ -76,7 +76,7 @@ class DemoCheckoutState(AuthState):
     @rx.event
     async def load(self):
         """The checkout of this tab's address, for its owner only. One trip off the loop reads it and
-        the referral bonus line (the new tab's first paint waits on it; issue 24 #17)."""
+        the referral bonus line (the new tab's first paint waits on it)."""
         self.busy = False
         if self.status != "loading":  # another checkout was shown in this tab: not while this one loads
             self.status = "loading"

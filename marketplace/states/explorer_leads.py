@@ -13,7 +13,7 @@ import uuid
 import reflex as rx
 
 from marketplace.api.explorer_export import export_url
-from marketplace.core import explorer as rules
+from marketplace.core import explorer as explorer_rules
 from marketplace.core.marketplace import pagination_window
 from marketplace.messages.explorer import EXPLORER_LOAD_FAILED, NO_DATA
 from marketplace.offloop import run_blocking
@@ -26,11 +26,11 @@ from marketplace.states.signed_in import signed_in
 class ExplorerLeadsState(ExplorerState):
     lead_rows: list[dict[str, str]] = []
     leads_query: str = ""  # the search the table shows (applied)
-    leads_status: str = rules.DEFAULT_STATUS
-    leads_sort: str = rules.DEFAULT_SORT
+    leads_status: str = explorer_rules.DEFAULT_STATUS
+    leads_sort: str = explorer_rules.DEFAULT_SORT
     leads_page: int = 1
     leads_pages: int = 1
-    leads_page_size: int = rules.DEFAULT_PAGE_SIZE
+    leads_page_size: int = explorer_rules.DEFAULT_PAGE_SIZE
     leads_window: list[int] = [1]  # page numbers; 0 is an ellipsis
     leads_range: str = ""
     leads_counts: str = ""
@@ -46,8 +46,8 @@ class ExplorerLeadsState(ExplorerState):
     def leads_page_size_value(self) -> str:
         return str(self.leads_page_size)
 
-    def _view(self) -> rules.LeadView:
-        return rules.LeadView.of(self.leads_query, self.leads_status, self.leads_sort)
+    def _view(self) -> explorer_rules.LeadView:
+        return explorer_rules.LeadView.of(self.leads_query, self.leads_status, self.leads_sort)
 
     async def _load_page(self):
         """The current page; a failure (the handler's toast: Load Failed) leaves ``leads_failed`` set."""
@@ -61,8 +61,8 @@ class ExplorerLeadsState(ExplorerState):
         self.leads_page = result.page
         self.leads_pages = result.pages
         self.leads_window = [n or 0 for n in pagination_window(result.page, result.pages)]
-        self.leads_range = rules.range_label(result.page, self.leads_page_size, result.total)
-        self.leads_counts = rules.counts_label(result.active, result.archived)
+        self.leads_range = explorer_rules.range_label(result.page, self.leads_page_size, result.total)
+        self.leads_counts = explorer_rules.counts_label(result.active, result.archived)
         self.leads_search_label = view.search.describe()
         self.leads_failed = False
         self.leads_loaded = True
@@ -87,7 +87,7 @@ class ExplorerLeadsState(ExplorerState):
     async def search_leads(self, admin_id: uuid.UUID, form: dict):
         self._counts = []  # count again
         text = form.get("q", "") if isinstance(form, dict) else ""
-        self.leads_query = rules.LeadView.of(text).query
+        self.leads_query = explorer_rules.LeadView.of(text).query
         self.leads_page = 1
         return await self._load_page()
 
@@ -102,14 +102,14 @@ class ExplorerLeadsState(ExplorerState):
     @rx.event
     @signed_in(EXPLORER_LOAD_FAILED, super_admin=True)
     async def set_leads_status(self, admin_id: uuid.UUID, value: str):
-        self.leads_status = rules.parse_status(value)
+        self.leads_status = explorer_rules.parse_status(value)
         self.leads_page = 1
         return await self._load_page()
 
     @rx.event
     @signed_in(EXPLORER_LOAD_FAILED, super_admin=True)
     async def set_leads_sort(self, admin_id: uuid.UUID, value: str):
-        self.leads_sort = rules.parse_sort(value)
+        self.leads_sort = explorer_rules.parse_sort(value)
         self.leads_page = 1
         return await self._load_page()
 
@@ -119,7 +119,7 @@ class ExplorerLeadsState(ExplorerState):
         """A page size change goes back to page 1 (as on the marketplace)."""
         if isinstance(value, list):
             value = value[0] if value else ""
-        size = rules.parse_page_size(value)
+        size = explorer_rules.parse_page_size(value)
         if size is None:
             return None
         self.leads_page_size = size

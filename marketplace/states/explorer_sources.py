@@ -1,4 +1,4 @@
-"""The Sources panel on /explorerdev (issue 23, item 7): every public-record dataset with its last run,
+"""The Sources panel on /explorerdev: every public-record dataset with its last run,
 counts, newest record, freshness warning and "Run now" (``services.record_jobs``). Super admins only: every
 handler re-checks the role on the server. "Run now" only queues: the records worker process runs it.
 

@@ -31,7 +31,7 @@ from datetime import datetime, timezone
 import reflex as rx
 
 from marketplace.core import lead_map
-from marketplace.core import marketplace as rules
+from marketplace.core import marketplace as marketplace_rules
 from marketplace.core import samples
 from marketplace.core.lead_cards import CardView, GalleryView, card_data, gallery_view, with_action
 from marketplace.messages import (
@@ -55,7 +55,7 @@ log = logging.getLogger("marketplace.marketplace")
 
 class MarketplaceState(UnlockConfirmVars, AuthState):
     # ----------------------------------------------------------------- filters
-    _filters: rules.Filters = rules.Filters()  # the one value: URL, grid, map, chips, counts
+    _filters: marketplace_rules.Filters = marketplace_rules.Filters()  # the one value: URL, grid, map, chips, counts
     view: str = lead_map.DEFAULT_VIEW  # 'grid' or 'map' (``view=map`` in the URL)
 
     # ----------------------------------------------------------------- results
@@ -83,7 +83,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
     @rx.var
     def chosen(self) -> dict[str, list[str]]:
         """Each filter's chosen values by ``Filters`` field (what its checkboxes and badge show)."""
-        return {spec.field: list(getattr(self._filters, spec.field)) for spec in rules.FILTERS}
+        return {spec.field: list(getattr(self._filters, spec.field)) for spec in marketplace_rules.FILTERS}
 
     @rx.var
     def sort(self) -> str:
@@ -137,7 +137,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
 
     @rx.var
     def low_credits(self) -> bool:
-        return self.user_id != "" and self.credits < rules.LOW_CREDIT_THRESHOLD
+        return self.user_id != "" and self.credits < marketplace_rules.LOW_CREDIT_THRESHOLD
 
     @rx.var
     def range_label(self) -> str:
@@ -151,7 +151,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
 
     # ----------------------------------------------------------------- helpers
 
-    def _current_filters(self) -> rules.Filters:
+    def _current_filters(self) -> marketplace_rules.Filters:
         """The filters shown (the substates read them here, never ``_filters``)."""
         return self._filters
 
@@ -176,7 +176,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
             return False
         self._filters = result.filters  # the page may have been clamped
         self.total, self.pages = result.total, result.pages
-        self.page_window = [n or 0 for n in rules.pagination_window(result.page, result.pages)]
+        self.page_window = [n or 0 for n in marketplace_rules.pagination_window(result.page, result.pages)]
         self.load_failed = False
         if result.total == 0 and filters.active_count == 0:
             # No active leads at all: show what a lead looks like.
@@ -211,7 +211,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         shown = Shown(self._filters, self.view, user_id, **how)
         return all([await sub._follow(shown) for sub in await self._substates()])
 
-    async def _apply(self, filters: rules.Filters, scroll: bool = False, clear_messages: bool = False,
+    async def _apply(self, filters: marketplace_rules.Filters, scroll: bool = False, clear_messages: bool = False,
                    page_load: bool = False) -> list:
         """Show ``filters``: the one query, the substates, the URL; the events to send back. No
         "loading" delta (the query takes milliseconds; a round trip more would double the wait):
@@ -227,14 +227,14 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         return events
 
     def _tick_countdown(self) -> None:
-        self.countdown = rules.refresh_countdown(datetime.now(timezone.utc))
+        self.countdown = marketplace_rules.refresh_countdown(datetime.now(timezone.utc))
 
     # ------------------------------------------------------------------ events
 
     @rx.event
     async def load(self):
         """on_load: filters from the URL query string, then the first page."""
-        filters = rules.Filters.from_query(self.router.url.query)
+        filters = marketplace_rules.Filters.from_query(self.router.url.query)
         self.view = lead_map.view_from_query(self.router.url.query)
         if self.view == "map":
             filters = replace(filters, page=1)  # the map shows every matching lead
@@ -256,7 +256,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
     @rx.event
     async def toggle_filter(self, group: str, value: str):
         """A checkbox of a filter with options (``FilterSpec.options``)."""
-        spec = rules.FILTER_BY_FIELD.get(group) if isinstance(group, str) else None
+        spec = marketplace_rules.FILTER_BY_FIELD.get(group) if isinstance(group, str) else None
         if spec is None or spec.options is None or not isinstance(value, str):
             return None
         if value not in {option for option, _ in spec.options}:
@@ -265,7 +265,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
 
     @rx.event
     async def set_sort(self, value: str):
-        if not isinstance(value, str) or value not in rules.SORT_VALUES or value == self._filters.sort:
+        if not isinstance(value, str) or value not in marketplace_rules.SORT_VALUES or value == self._filters.sort:
             return None
         return await self._apply(replace(self._filters, sort=value, page=1))
 
@@ -274,14 +274,14 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
         """SPEC 4: a page size change goes back to page 1."""
         if isinstance(value, list):
             value = value[0] if value else ""
-        size = rules.parse_whole_number(value)
-        if size is None or size not in rules.PAGE_SIZES or size == self._filters.page_size:
+        size = marketplace_rules.parse_whole_number(value)
+        if size is None or size not in marketplace_rules.PAGE_SIZES or size == self._filters.page_size:
             return None
         return await self._apply(replace(self._filters, page_size=size, page=1))
 
     @rx.event
     async def go_to_page(self, number: int):
-        wanted = rules.parse_whole_number(number)
+        wanted = marketplace_rules.parse_whole_number(number)
         if wanted is None:
             return None  # junk (a dict, 'abc', Infinity, NaN, 1e999): ignored
         number = max(1, min(wanted, self.pages))
@@ -308,7 +308,7 @@ class MarketplaceState(UnlockConfirmVars, AuthState):
             if not self._filters.has_price:
                 return None
             return await self._apply(self._filters.with_price(None, None), clear_messages=True)
-        if group not in rules.FILTER_BY_FIELD or value not in getattr(self._filters, group):
+        if group not in marketplace_rules.FILTER_BY_FIELD or value not in getattr(self._filters, group):
             return None
         return await self._apply(self._filters.toggled(group, value), clear_messages=True)
 

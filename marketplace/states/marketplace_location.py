@@ -21,7 +21,7 @@ import reflex as rx
 
 from marketplace import messages
 from marketplace.core import filter_values as values
-from marketplace.core import marketplace as rules
+from marketplace.core import marketplace as marketplace_rules
 from marketplace.core.address_display import display_city
 from marketplace.core.limits import MAX_PLACES
 from marketplace.core.market_coverage import leads_text
@@ -94,9 +94,9 @@ class MarketplaceLocationState(MarketplaceState):
                              "newest": "Newest record " + format_date(m.newest, "UTC") if m.newest else
                              "No dated record"} for m in found]
 
-    async def _add(self, group: str, raw: str, invalid: str) -> rules.Filters | None:
+    async def _add(self, group: str, raw: str, invalid: str) -> marketplace_rules.Filters | None:
         """The filters with ``raw`` added to ``group``; None (and the message) when refused."""
-        spec = rules.FILTER_BY_FIELD[group]
+        spec = marketplace_rules.FILTER_BY_FIELD[group]
         value = spec.clean(raw)
         if value is None:
             self.location_error = invalid
@@ -108,7 +108,7 @@ class MarketplaceLocationState(MarketplaceState):
             return None
         return current.with_value(group, value)
 
-    async def _choose(self, filters: rules.Filters) -> list:
+    async def _choose(self, filters: marketplace_rules.Filters) -> list:
         """Hand the marketplace the filters wanted: it shows them (and this state follows)."""
         return await (await self.get_state(MarketplaceState))._apply(filters, clear_messages=True)
 

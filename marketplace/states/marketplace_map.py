@@ -26,7 +26,7 @@ import uuid
 import reflex as rx
 
 from marketplace.core import lead_map
-from marketplace.core import marketplace as rules
+from marketplace.core import marketplace as marketplace_rules
 from marketplace.core.lead_cards import CardView, card_data, with_action
 from marketplace.messages import LEADS_LOAD_FAILED, MAP_LEAD_GONE
 from marketplace.offloop import run_blocking
@@ -98,8 +98,8 @@ class MarketplaceMapState(MarketplaceState):
             return False
         self.map_points = points.payload
         # Refit only when the set of leads changes (not for a sort or an unlock).
-        self.map_key = dataclasses.replace(filters, sort=rules.DEFAULT_SORT, page=1,
-                                           page_size=rules.DEFAULT_PAGE_SIZE).to_query()
+        self.map_key = dataclasses.replace(filters, sort=marketplace_rules.DEFAULT_SORT, page=1,
+                                           page_size=marketplace_rules.DEFAULT_PAGE_SIZE).to_query()
         self.map_caption = lead_map.map_caption(len(points.ids), points.matched, points.unplaced, points.capped)
         self.map_loaded = True
         if self.map_selected and self.map_selected not in points.ids:

@@ -9,7 +9,7 @@ import uuid
 from dataclasses import dataclass
 
 from marketplace import routes
-from marketplace.core import marketplace as rules
+from marketplace.core import marketplace as marketplace_rules
 from marketplace.core.filter_values import price_range_label
 from marketplace.core.images import CARD_PICTURE_SIZES, card_picture
 from marketplace.messages import UNLOCK_SUCCESS, UNLOCK_SUCCESS_SUBSCRIPTION
@@ -18,10 +18,10 @@ PRICE = "price"  # the chip of the price range
 RESULTS_ANCHOR = "lead-results"  # where the grid starts: page changes scroll back to it
 
 
-def filter_chips(filters: rules.Filters) -> list[dict[str, str]]:
+def filter_chips(filters: marketplace_rules.Filters) -> list[dict[str, str]]:
     """One chip per active filter value, in the bar's order: {group, value, label, id}."""
     chips = [{"group": spec.field, "value": v, "label": spec.chip(v)}
-             for spec in rules.FILTERS for v in getattr(filters, spec.field)]
+             for spec in marketplace_rules.FILTERS for v in getattr(filters, spec.field)]
     label = price_range_label(filters.min_price, filters.max_price)
     if label:
         chips.append({"group": PRICE, "value": "", "label": "Price " + label[0].lower() + label[1:]})
@@ -45,7 +45,7 @@ def page_script(query: str, next_pictures: list[str], scroll: bool) -> str:
         pictures = json.dumps([card_picture(url) for url in next_pictures])
         script += (f"window.lvPrefetch = setTimeout(() => (window.requestIdleCallback || setTimeout)(() =>"
                    f" {{ window.lvNextPictures = {pictures}.map(([src, srcset]) => Object.assign(new Image(),"
-                   f" {{sizes: {json.dumps(CARD_PICTURE_SIZES)}, srcset, src}})); }}), {rules.PREFETCH_AFTER_MS});")
+                   f" {{sizes: {json.dumps(CARD_PICTURE_SIZES)}, srcset, src}})); }}), {marketplace_rules.PREFETCH_AFTER_MS});")
     if scroll:
         script += (
             f"(() => {{ const el = document.getElementById({json.dumps(RESULTS_ANCHOR)});"
@@ -58,7 +58,7 @@ def page_script(query: str, next_pictures: list[str], scroll: bool) -> str:
 class Shown:
     """What ``MarketplaceState`` hands its substates after each change: their only input from it."""
 
-    filters: rules.Filters
+    filters: marketplace_rules.Filters
     view: str
     user_id: uuid.UUID | None
     clear_messages: bool = False  # a location change, a chip removed, Clear All Filters, a page load

@@ -43,7 +43,7 @@ def notification_row(view: service.NotificationView, zone_name: str) -> Notifica
 
 
 def follow_up_row(due: pipeline_service.DueFollowUp, zone_name: str) -> NotificationRow:
-    """A pipeline follow-up due today or overdue (issue 25): computed, not stored; it goes when the date
+    """A pipeline follow-up due today or overdue: computed, not stored; it goes when the date
     moves or the lead is closed or dead."""
     return NotificationRow(
         id=str(due.lead_id),
@@ -192,7 +192,7 @@ class NotificationsState(AuthState):
     @rx.event
     def open_item(self, notification_id: str):
         """A notification's link was followed (the link itself navigates). Nothing here waits on
-        the database: the page it opens loads first (issue 24 #17: the mark-read and count before it
+        the database: the page it opens loads first (the mark-read and count before it
         were part of a 2.6 s click), and that page load's ``refresh_count`` marks it read with the
         session checked. Only a notification of this user's list counts."""
         number = _notification_id(notification_id)

@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 import reflex as rx
 
 from marketplace import routes
-from marketplace.core import owner_contact as rules
+from marketplace.core import owner_contact as contact_rules
 from marketplace.core.errors import UserError
 from marketplace.core.owner_export import LAYOUTS
 from marketplace.core.scrape import shortfall_message
@@ -71,8 +71,8 @@ class OwnerOutreachState(DashboardState):
         now, zone, out = datetime.now(timezone.utc), self._zone(), {}
         for lead_id, (status, at) in searched.items():
             label = text.BULK_STATUS.get(status, status)
-            if status == "miss" and not rules.needs_search(status, at, now):
-                label += " · " + text.MISS_RETRY_ON.format(date=format_date(rules.retry_after(at), zone))
+            if status == "miss" and not contact_rules.needs_search(status, at, now):
+                label += " · " + text.MISS_RETRY_ON.format(date=format_date(contact_rules.retry_after(at), zone))
             out[lead_id] = label
         return out
 
@@ -92,14 +92,14 @@ class OwnerOutreachState(DashboardState):
             return
         if lead_id in self.ot_selected:
             self.ot_selected = [i for i in self.ot_selected if i != lead_id]
-        elif len(self.ot_selected) < rules.BULK_MAX_LEADS:
+        elif len(self.ot_selected) < contact_rules.BULK_MAX_LEADS:
             self.ot_selected = [*self.ot_selected, lead_id]
         self.ot_confirm_open = False
 
     @rx.event
     def ot_select_all(self):
         if not self.ot_running:
-            self.ot_selected = [row["lead_id"] for row in self.unlocked][:rules.BULK_MAX_LEADS]
+            self.ot_selected = [row["lead_id"] for row in self.unlocked][:contact_rules.BULK_MAX_LEADS]
             self.ot_confirm_open = False
 
     @rx.event

@@ -1,4 +1,4 @@
-"""/auth/reset: "Forgot password?" (issue 24 #7), a visitor's flow.
+"""/auth/reset: "Forgot password?", a visitor's flow.
 
 Without a token the page asks for the e-mail address and always ends on the
 same panel (``RESET_SENT``), whether or not an account exists for it. The

@@ -1,4 +1,4 @@
-"""The dashboard's Pipeline tab (issue 25, item 4): a board with a column per stage and its count.
+"""The dashboard's Pipeline tab: a board with a column per stage and its count.
 
 Each column keeps only the cards it shows (``COLUMN_PAGE`` at first, more with "Show more"); the counts come
 from the database. A card moves by drag and drop (``drop_card``, sent by the column with the dragged card's
@@ -17,7 +17,7 @@ from datetime import date, datetime, timezone
 import reflex as rx
 
 from marketplace import routes
-from marketplace.core import pipeline as rules
+from marketplace.core import pipeline as pipeline_rules
 from marketplace.core.times import format_date, zone
 from marketplace.messages.pipeline import PIPELINE_LOAD_FAILED, PIPELINE_MOVED, PIPELINE_UPDATE_FAILED
 from marketplace.offloop import run_blocking
@@ -58,16 +58,16 @@ def card_row(card: service.Card, today: date, zone_name: str) -> PipelineCard:
         lead_id=str(card.lead_id), href=routes.property_url(str(card.lead_id)), address=card.address,
         place=f"{card.city}, {card.state} {card.zip_code}".strip(" ,"), lead_type=card.lead_type, stage=card.stage,
         follow_up=f"Follow-up {format_date(card.follow_up, zone_name)}" if card.follow_up else "",
-        due=rules.due_status(card.follow_up, card.stage, today),
-        offer=f"Offer {rules.money(card.offer)}" if card.offer else "", dead_reason=card.dead_reason or "",
+        due=pipeline_rules.due_status(card.follow_up, card.stage, today),
+        offer=f"Offer {pipeline_rules.money(card.offer)}" if card.offer else "", dead_reason=card.dead_reason or "",
     )
 
 
 def column_row(column: service.Column, today: date, zone_name: str) -> PipelineColumn:
     cards = [card_row(c, today, zone_name) for c in column.cards]
-    return PipelineColumn(stage=column.stage, label=rules.stage_label(column.stage), count=column.count,
+    return PipelineColumn(stage=column.stage, label=pipeline_rules.stage_label(column.stage), count=column.count,
                           count_label=f"{column.count:,}", cards=cards,
-                          has_more=len(cards) < min(column.count, rules.MAX_COLUMN_CARDS))
+                          has_more=len(cards) < min(column.count, pipeline_rules.MAX_COLUMN_CARDS))
 
 
 def clean_lead_id(value: object) -> str:
@@ -109,12 +109,12 @@ class PipelineState(AuthState):
     dead_saving: bool = False
     _dead_lead: str = ""
 
-    def _filters(self) -> rules.BoardFilters:
-        return rules.BoardFilters.of(self.filter_type, self.filter_state, self.filter_city, self.filter_follow_up,
+    def _filters(self) -> pipeline_rules.BoardFilters:
+        return pipeline_rules.BoardFilters.of(self.filter_type, self.filter_state, self.filter_city, self.filter_follow_up,
                                      self.filter_q)
 
     def _today(self) -> date:
-        return rules.user_today(datetime.now(timezone.utc), zone(self._zone()))
+        return pipeline_rules.user_today(datetime.now(timezone.utc), zone(self._zone()))
 
     def _forget(self) -> None:
         self.loaded_for = ""
@@ -167,7 +167,7 @@ class PipelineState(AuthState):
         cards = [*column.cards, *(card_row(c, today, zone_name) for c in more if str(c.lead_id) not in seen)]
         columns = list(self.columns)
         columns[index] = dataclasses.replace(
-            column, cards=cards, has_more=bool(more) and len(cards) < min(column.count, rules.MAX_COLUMN_CARDS))
+            column, cards=cards, has_more=bool(more) and len(cards) < min(column.count, pipeline_rules.MAX_COLUMN_CARDS))
         self.columns = columns
 
     # ------------------------------------------------------------------ filters
@@ -186,7 +186,7 @@ class PipelineState(AuthState):
         """The city and address search form."""
         if not isinstance(form_data, dict):
             return None
-        cleaned = rules.BoardFilters.of(city=form_data.get("city", ""), q=form_data.get("q", ""))
+        cleaned = pipeline_rules.BoardFilters.of(city=form_data.get("city", ""), q=form_data.get("q", ""))
         self.filter_city, self.filter_q = cleaned.city, cleaned.q
         return PipelineState.load
 
@@ -210,14 +210,14 @@ class PipelineState(AuthState):
 
     async def _move(self, user_id: uuid.UUID, lead_id: str, stage: str, reason: str = ""):
         entry = await run_blocking(service.move, user_id, lead_id, stage, reason)
-        return success_toast(PIPELINE_MOVED.format(stage=rules.stage_label(entry.stage)), entry.address)
+        return success_toast(PIPELINE_MOVED.format(stage=pipeline_rules.stage_label(entry.stage)), entry.address)
 
     @rx.event
     @signed_in(PIPELINE_UPDATE_FAILED, signed_out=routes.AUTH, busy="moving", after_error=_reload_board)
     async def move(self, user_id: uuid.UUID, lead_id: str, stage: str):
         """The card's "Move to" select (and a drop): Dead asks for the reason first."""
         lead = clean_lead_id(lead_id)
-        if not lead or stage not in rules.STAGE_LABELS:
+        if not lead or stage not in pipeline_rules.STAGE_LABELS:
             return
         card = self._find(lead)
         if card is not None and card.stage == stage:

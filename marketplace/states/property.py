@@ -86,7 +86,7 @@ class PropertyState(AuthState):
     record: list[dict[str, str]] = []
     # The small map: this unlocked lead at its own coordinates (core.lead_map.single_point).
     map_point: dict[str, list] = {"ids": [], "coords": [], "open": []}
-    # The 'Public record' section (issue 23; core.property_view.record_section): set only for a
+    # The 'Public record' section (core.property_view.record_section): set only for a
     # public-record lead this user unlocked; ``hints`` is the basis line under each value of any lead.
     pr_shown: bool = False
     pr_signals: list[dict[str, str]] = []

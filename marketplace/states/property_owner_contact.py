@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 import reflex as rx
 
 from marketplace.config import skip_trace_price
-from marketplace.core import owner_contact as rules
+from marketplace.core import owner_contact as contact_rules
 from marketplace.core.errors import UserError
 from marketplace.core.scrape import shortfall_message
 from marketplace.core.times import format_date
@@ -79,7 +79,7 @@ class OwnerContactState(PropertyState):
     def _oc_show(self, view: skip_trace.ContactView) -> None:
         self.oc_status = "found" if view.status == "found" else "miss"
         self.oc_lead = str(view.lead_id)
-        self.oc_phones = rules.phone_rows(view.phones, text.TYPE_UNKNOWN)
+        self.oc_phones = contact_rules.phone_rows(view.phones, text.TYPE_UNKNOWN)
         self.oc_emails = list(view.emails)
         charge = (text.CHARGED.format(credits=view.credits_charged) if view.credits_charged
                   else text.NOT_CHARGED)
@@ -114,7 +114,7 @@ class OwnerContactState(PropertyState):
     async def ask_owner_contact(self, user_id: uuid.UUID):
         """The button: the confirm step with the balance after a hit (a stored result shows at once)."""
         stored = await self._oc_stored(user_id)  # raises Lead Locked for a lead not unlocked
-        if stored is not None and not rules.needs_search(stored.status, stored.created_at, datetime.now(timezone.utc)):
+        if stored is not None and not contact_rules.needs_search(stored.status, stored.created_at, datetime.now(timezone.utc)):
             self._oc_show(stored)
             return
         price = self.oc_price = skip_trace_price()

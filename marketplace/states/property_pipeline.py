@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 
 import reflex as rx
 
-from marketplace.core import pipeline as rules
+from marketplace.core import pipeline as pipeline_rules
 from marketplace.core.times import format_date, format_datetime, zone
 from marketplace.messages import NOT_SIGNED_IN
 from marketplace.messages.pipeline import (PIPELINE_NOTE_ADDED, PIPELINE_SAVED, PIPELINE_UPDATE_FAILED,
@@ -43,15 +43,15 @@ def _text(value: object) -> str:
 @desk_section
 class PropertyPipelineState(PropertyState):
     pl_shown: bool = False  # the entry of the page's lead is loaded (the card shows)
-    stage: str = rules.DEFAULT_STAGE
-    stage_label: str = rules.stage_label(None)
+    stage: str = pipeline_rules.DEFAULT_STAGE
+    stage_label: str = pipeline_rules.stage_label(None)
     dead_reason: str = ""
     follow_up_label: str = PIPELINE_NO_FOLLOW_UP
     due: str = ""
     offer_label: str = "N/A"
     updated: str = ""
     # The form's inputs.
-    stage_input: str = rules.DEFAULT_STAGE
+    stage_input: str = pipeline_rules.DEFAULT_STAGE
     reason_input: str = ""
     follow_up_input: str = ""  # YYYY-MM-DD
     offer_input: str = ""
@@ -64,12 +64,12 @@ class PropertyPipelineState(PropertyState):
     def _desk_clear(self, status: str = "") -> None:
         self.pl_shown = False
         self.notes, self.notes_more = [], ""
-        self.stage = self.stage_input = rules.DEFAULT_STAGE
+        self.stage = self.stage_input = pipeline_rules.DEFAULT_STAGE
         self.reason_input = self.follow_up_input = self.offer_input = self.note_input = ""
         self.dead_reason = self.updated = self.due = ""
 
     def _today(self):
-        return rules.user_today(datetime.now(timezone.utc), zone(self._zone()))
+        return pipeline_rules.user_today(datetime.now(timezone.utc), zone(self._zone()))
 
     def _desk_show(self, desk) -> None:
         self._pl_show(desk.pipeline)
@@ -78,13 +78,13 @@ class PropertyPipelineState(PropertyState):
         zone_name = self._zone()
         self.pl_shown = True
         self.stage = self.stage_input = entry.stage
-        self.stage_label = rules.stage_label(entry.stage)
+        self.stage_label = pipeline_rules.stage_label(entry.stage)
         self.dead_reason = self.reason_input = entry.dead_reason or ""
         self.follow_up_input = entry.follow_up.isoformat() if entry.follow_up else ""
         self.follow_up_label = format_date(entry.follow_up, zone_name) if entry.follow_up else PIPELINE_NO_FOLLOW_UP
-        self.due = rules.due_status(entry.follow_up, entry.stage, self._today())
+        self.due = pipeline_rules.due_status(entry.follow_up, entry.stage, self._today())
         self.offer_input = str(entry.offer) if entry.offer else ""
-        self.offer_label = rules.money(entry.offer)
+        self.offer_label = pipeline_rules.money(entry.offer)
         self.updated = f"Updated {format_datetime(entry.updated_at, zone_name)}" if entry.updated_at else ""
         self.notes = [NoteRow(str(n.id), format_datetime(n.created_at, zone_name), n.body) for n in entry.notes]
         self.notes_more = (f"Showing the newest {len(entry.notes):,} of {entry.note_count:,} notes"
@@ -92,7 +92,7 @@ class PropertyPipelineState(PropertyState):
 
     @rx.event
     def set_stage_input(self, value: str):
-        if isinstance(value, str) and value in rules.STAGE_LABELS:
+        if isinstance(value, str) and value in pipeline_rules.STAGE_LABELS:
             self.stage_input = value
 
     @rx.event

@@ -1,5 +1,5 @@
 """The Purchases card of the dashboard's Settings tab: the signed-in user's credit
-purchases with a receipt each (issue 24 item 9); it loads when the card mounts.
+purchases with a receipt each; it loads when the card mounts.
 Rows are display strings computed on the server; dates in the browser's zone (``core.times``). The receipt opens in a dialog and
 downloads as plain text; both are re-read from the server for this user."""
 

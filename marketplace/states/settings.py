@@ -15,7 +15,7 @@ import uuid
 import reflex as rx
 
 from marketplace import routes
-from marketplace.core import account_settings as rules
+from marketplace.core import account_settings as settings_rules
 from marketplace.core.limits import NAME_MAX_LENGTH
 from marketplace.core.times import format_date, format_datetime
 from marketplace.core.unlock_confirm import DEFAULT_THRESHOLD
@@ -113,7 +113,7 @@ class SettingsState(AuthState):
         self._show_sessions(data.sessions)
 
     def _show_sessions(self, rows: list[svc.SessionInfo]) -> None:
-        shown, self.sessions_hidden = rules.shown_sessions(rows, self.sessions_expanded)
+        shown, self.sessions_hidden = settings_rules.shown_sessions(rows, self.sessions_expanded)
         self.sessions = [session_row(s, self._zone()) for s in shown]
         self.sessions_total = len(rows)
 
@@ -281,7 +281,7 @@ class SettingsState(AuthState):
 
     @rx.var
     def delete_ready(self) -> bool:
-        return rules.delete_confirmation_matches(self.delete_confirm, self.user_email)
+        return settings_rules.delete_confirmation_matches(self.delete_confirm, self.user_email)
 
     @rx.event
     @signed_in(signed_out=_to_sign_in, busy="deleting")

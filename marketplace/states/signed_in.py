@@ -1,4 +1,4 @@
-"""One way for a handler to act for the signed-in user (issue 22, finding 10),
+"""One way for a handler to act for the signed-in user,
 the way FastAPI's ``Depends(CurrentUser)`` does for a route.
 
     @rx.event

@@ -1,4 +1,4 @@
-"""The "are you sure?" step before an expensive unlock (issue 14), as a mixin for
+"""The "are you sure?" step before an expensive unlock, as a mixin for
 any state that unlocks leads (today ``MarketplaceState``; the property page only
 shows leads already unlocked).
 

@@ -15,18 +15,18 @@ from marketplace.components import cards, styles, ui
 from marketplace.core.owner_export import LAYOUTS
 from marketplace.messages import owner_contact as text
 from marketplace.states.dashboard import DashboardState
-from marketplace.states.owner_outreach import OwnerOutreachState as S
+from marketplace.states.owner_outreach import OwnerOutreachState
 
 WRAP = ui.WRAP_BUTTON
 
 
 def _row(row: dict) -> rx.Component:
     lead_id = row["lead_id"]
-    status = S.ot_statuses[lead_id].to(str)
+    status = OwnerOutreachState.ot_statuses[lead_id].to(str)
     return rx.box(
         rx.hstack(
-            rx.checkbox(checked=S.ot_selected.contains(lead_id), on_change=lambda _: S.ot_toggle(lead_id),
-                        disabled=S.ot_running, class_name="owner-outreach-check",
+            rx.checkbox(checked=OwnerOutreachState.ot_selected.contains(lead_id), on_change=lambda _: OwnerOutreachState.ot_toggle(lead_id),
+                        disabled=OwnerOutreachState.ot_running, class_name="owner-outreach-check",
                         aria_label=f"Select {row['address']}"),
             rx.vstack(
                 rx.text(row["address"], size="2", weight="medium", high_contrast=True),
@@ -49,16 +49,16 @@ def _row(row: dict) -> rx.Component:
 
 
 def _confirm() -> rx.Component:
-    return ui.confirm_callout(text.BULK_CONFIRM_TITLE, S.ot_confirm_text, S.ot_confirm_balance,
-                              confirm_label=S.ot_confirm_button, on_confirm=S.ot_run, on_cancel=S.ot_cancel,
+    return ui.confirm_callout(text.BULK_CONFIRM_TITLE, OwnerOutreachState.ot_confirm_text, OwnerOutreachState.ot_confirm_balance,
+                              confirm_label=OwnerOutreachState.ot_confirm_button, on_confirm=OwnerOutreachState.ot_run, on_cancel=OwnerOutreachState.ot_cancel,
                               cancel_label=text.CANCEL, prefix="owner-outreach",
                               balance_id="owner-outreach-confirm-balance", text_id="owner-outreach-confirm-text")
 
 
 def _progress() -> rx.Component:
     return rx.vstack(
-        rx.progress(value=S.ot_percent, width="100%"),
-        rx.text(S.ot_progress, size="2", id="owner-outreach-progress"),
+        rx.progress(value=OwnerOutreachState.ot_percent, width="100%"),
+        rx.text(OwnerOutreachState.ot_progress, size="2", id="owner-outreach-progress"),
         role="status",
         spacing="1",
         width="100%",
@@ -71,7 +71,7 @@ def _export() -> rx.Component:
         rx.text(text.EXPORT_EXPLAIN, size="1", color_scheme="gray"),
         rx.flex(
             *[rx.button(rx.icon("download", size=14, aria_hidden="true"), layout.label, size="1", variant="soft",
-                        on_click=S.ot_export(key), id=f"owner-export-{key.replace('_', '-')}", style=WRAP)
+                        on_click=OwnerOutreachState.ot_export(key), id=f"owner-export-{key.replace('_', '-')}", style=WRAP)
               for key, layout in LAYOUTS.items()],
             spacing="2",
             wrap="wrap",
@@ -93,19 +93,19 @@ def owner_outreach_section() -> rx.Component:
             rx.box(rx.foreach(DashboardState.unlocked, _row), id="owner-outreach-list", width="100%",
                    max_height="22rem", overflow_y="auto"),
             rx.flex(
-                rx.button(S.ot_button, on_click=S.ot_ask, loading=S.ot_asking,
-                          disabled=(S.ot_selected.length() == 0) | S.ot_running, size="2",
+                rx.button(OwnerOutreachState.ot_button, on_click=OwnerOutreachState.ot_ask, loading=OwnerOutreachState.ot_asking,
+                          disabled=(OwnerOutreachState.ot_selected.length() == 0) | OwnerOutreachState.ot_running, size="2",
                           id="owner-outreach-find", style=WRAP),
-                rx.button(text.BULK_SELECT_ALL, on_click=S.ot_select_all, size="2", variant="soft",
-                          disabled=S.ot_running, id="owner-outreach-all"),
-                rx.button(text.BULK_CLEAR, on_click=S.ot_clear, size="2", variant="soft", color_scheme="gray",
-                          disabled=S.ot_running, id="owner-outreach-clear"),
+                rx.button(text.BULK_SELECT_ALL, on_click=OwnerOutreachState.ot_select_all, size="2", variant="soft",
+                          disabled=OwnerOutreachState.ot_running, id="owner-outreach-all"),
+                rx.button(text.BULK_CLEAR, on_click=OwnerOutreachState.ot_clear, size="2", variant="soft", color_scheme="gray",
+                          disabled=OwnerOutreachState.ot_running, id="owner-outreach-clear"),
                 spacing="2",
                 wrap="wrap",
             ),
-            rx.cond(S.ot_confirm_open, _confirm()),
-            rx.cond(S.ot_running, _progress()),
-            rx.cond(S.ot_summary != "", rx.text(S.ot_summary, size="2", id="owner-outreach-summary")),
+            rx.cond(OwnerOutreachState.ot_confirm_open, _confirm()),
+            rx.cond(OwnerOutreachState.ot_running, _progress()),
+            rx.cond(OwnerOutreachState.ot_summary != "", rx.text(OwnerOutreachState.ot_summary, size="2", id="owner-outreach-summary")),
             _export(),
             heading_as="h2",
             tile_size="36px",

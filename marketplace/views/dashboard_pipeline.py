@@ -1,4 +1,4 @@
-"""Dashboard tab Pipeline (issue 25, item 4): filters, the CSV export and a board with a column per stage.
+"""Dashboard tab Pipeline: filters, the CSV export and a board with a column per stage.
 
 A card moves by drag and drop (HTML5: the card is ``draggable``, puts its lead id in the drag data, and the
 column's ``onDrop`` sends ``PipelineState.drop_card(lead id, column stage)``) or, from the keyboard and on

@@ -1,4 +1,4 @@
-"""Settings card Purchases: every credit purchase with its receipt (issue 24 item 9).
+"""Settings card Purchases: every credit purchase with its receipt.
 It sits in the Settings tab (the tab row already fills a 375 px screen); the rows
 load when the card mounts, i.e. when the tab is shown.
 
@@ -17,7 +17,7 @@ import reflex as rx
 
 from marketplace import routes
 from marketplace.components import cards, ui
-from marketplace.states.purchase_history import PurchaseHistoryState as S
+from marketplace.states.purchase_history import PurchaseHistoryState
 
 HEADERS = ("Date", "Pack", "Price", "Credits", "Pack bonus", "Referral bonus", "Status", "Receipt")
 
@@ -33,7 +33,7 @@ def purchase_row(row: dict) -> rx.Component:
         rx.table.cell(rx.badge(row["status"], color_scheme=row["status_color"], variant="soft")),
         rx.table.cell(
             rx.button(rx.icon("receipt", size=14, aria_hidden="true"), "View", size="1", variant="soft",
-                      on_click=S.open_receipt(row["id"]), id="receipt-open-" + row["id"],
+                      on_click=PurchaseHistoryState.open_receipt(row["id"]), id="receipt-open-" + row["id"],
                       aria_label="View receipt " + row["number"]),
         ),
         align="center",
@@ -44,7 +44,7 @@ def purchase_row(row: dict) -> rx.Component:
 def _line(label: str, key: str) -> rx.Component:
     return rx.hstack(
         rx.text(label, size="2", color_scheme="gray"),
-        rx.text(S.receipt[key], size="2", weight="medium", id=f"receipt-{key.replace('_', '-')}",
+        rx.text(PurchaseHistoryState.receipt[key], size="2", weight="medium", id=f"receipt-{key.replace('_', '-')}",
                 text_align="right"),
         justify="between",
         spacing="3",
@@ -55,11 +55,11 @@ def _line(label: str, key: str) -> rx.Component:
 def receipt_dialog() -> rx.Component:
     return rx.dialog.root(
         rx.dialog.content(
-            rx.dialog.title("Receipt ", rx.el.span(S.receipt["number"], id="receipt-number")),
+            rx.dialog.title("Receipt ", rx.el.span(PurchaseHistoryState.receipt["number"], id="receipt-number")),
             rx.dialog.description("LeadVault credit purchase", size="2", color_scheme="gray"),
             rx.vstack(
                 _line("Date", "date"),
-                rx.cond(S.receipt["paid_date"] != "", _line("Paid", "paid_date")),
+                rx.cond(PurchaseHistoryState.receipt["paid_date"] != "", _line("Paid", "paid_date")),
                 _line("Status", "status"),
                 _line("Pack", "pack"),
                 _line("Price", "price"),
@@ -74,7 +74,7 @@ def receipt_dialog() -> rx.Component:
             rx.flex(
                 rx.dialog.close(rx.button("Close", variant="soft", color_scheme="gray", id="receipt-close")),
                 rx.button(rx.icon("download", size=16, aria_hidden="true"), "Download receipt",
-                          on_click=S.download_receipt(S.receipt["id"]), id="receipt-download"),
+                          on_click=PurchaseHistoryState.download_receipt(PurchaseHistoryState.receipt["id"]), id="receipt-download"),
                 spacing="3",
                 justify="end",
                 wrap="wrap",
@@ -82,8 +82,8 @@ def receipt_dialog() -> rx.Component:
             max_width="440px",
             id="receipt-dialog",
         ),
-        open=S.receipt_open,
-        on_open_change=S.set_receipt_open,
+        open=PurchaseHistoryState.receipt_open,
+        on_open_change=PurchaseHistoryState.set_receipt_open,
     )
 
 
@@ -102,7 +102,7 @@ def purchases_table() -> rx.Component:
             rx.table.root(
                 rx.table.header(rx.table.row(*[rx.table.column_header_cell(h, white_space="nowrap")
                                                for h in HEADERS])),
-                rx.table.body(rx.foreach(S.purchases, purchase_row)),
+                rx.table.body(rx.foreach(PurchaseHistoryState.purchases, purchase_row)),
                 variant="surface",
                 size="2",
                 width="100%",
@@ -126,18 +126,18 @@ def purchases_card() -> rx.Component:
     return cards.section_card(
         "receipt", "Purchases", "Credit packs you bought, with a receipt for each.",
         rx.cond(
-            S.load_failed,
+            PurchaseHistoryState.load_failed,
             rx.callout.root(
                 rx.callout.icon(rx.icon("triangle-alert")),
                 rx.callout.text("Failed to load your purchases. ",
-                                rx.link("Try again", href="#", on_click=S.load.prevent_default, underline="always")),
+                                rx.link("Try again", href="#", on_click=PurchaseHistoryState.load.prevent_default, underline="always")),
                 color_scheme="red", variant="surface", width="100%", id="dashboard-purchases-error",
             ),
             rx.cond(
-                ~S.loaded,
+                ~PurchaseHistoryState.loaded,
                 rx.skeleton(rx.box(height="6rem", width="100%"), loading=True),
                 rx.cond(
-                    S.purchases.length() > 0,
+                    PurchaseHistoryState.purchases.length() > 0,
                     purchases_table(),
                     rx.vstack(
                         rx.text("No purchases yet.", size="2", weight="medium"),
@@ -151,5 +151,5 @@ def purchases_card() -> rx.Component:
         ),
         receipt_dialog(),
         card_id="settings-purchases",
-        on_mount=S.load,
+        on_mount=PurchaseHistoryState.load,
     )

@@ -21,7 +21,7 @@ from marketplace import routes
 from marketplace.components import cards, styles, ui
 from marketplace.messages import SAVED_SEARCHES_LOAD_FAILED
 from marketplace.core.limits import MAX_SAVED_SEARCHES, SAVED_SEARCH_NAME_MAX_LENGTH as NAME_MAX_LENGTH
-from marketplace.states.saved_searches import SavedSearchesState as S
+from marketplace.states.saved_searches import SavedSearchesState
 
 LABEL_STYLE = {"font_size": "var(--font-size-2)", "font_weight": "500"}
 
@@ -33,7 +33,7 @@ def _switch(label: str, row, field: str, handler, row_id_prefix: str, off=False)
         rx.switch(
             checked=getattr(row, field),
             on_change=lambda enabled: handler(row.id, enabled),
-            disabled=(S.busy_id != "") | off,
+            disabled=(SavedSearchesState.busy_id != "") | off,
             id=element_id,
             size="2",
         ),
@@ -44,7 +44,7 @@ def _switch(label: str, row, field: str, handler, row_id_prefix: str, off=False)
 
 
 def search_row(row) -> rx.Component:
-    busy = S.busy_id == row.id
+    busy = SavedSearchesState.busy_id == row.id
     return rx.box(
         rx.flex(
             rx.vstack(
@@ -77,15 +77,15 @@ def search_row(row) -> rx.Component:
                 rx.button(
                     rx.cond(busy, rx.spinner(size="1"), rx.icon("search", size=14, aria_hidden="true")),
                     "Open",
-                    on_click=S.open_search(row.id),
-                    disabled=S.busy_id != "",
+                    on_click=SavedSearchesState.open_search(row.id),
+                    disabled=SavedSearchesState.busy_id != "",
                     size="2",
                     id="saved-search-open-" + row.id,
                     aria_label="Open " + row.name,
                 ),
                 rx.icon_button(
                     rx.icon("pencil", size=15, aria_hidden="true"),
-                    on_click=S.open_rename(row.id),
+                    on_click=SavedSearchesState.open_rename(row.id),
                     variant="soft",
                     color_scheme="gray",
                     size="2",
@@ -95,7 +95,7 @@ def search_row(row) -> rx.Component:
                 ),
                 rx.icon_button(
                     rx.icon("trash_2", size=15, aria_hidden="true"),
-                    on_click=S.open_delete(row.id),
+                    on_click=SavedSearchesState.open_delete(row.id),
                     variant="soft",
                     color_scheme="red",
                     size="2",
@@ -114,9 +114,9 @@ def search_row(row) -> rx.Component:
             width="100%",
         ),
         rx.flex(
-            _switch("Alerts", row, "alerts", S.set_alerts, "alerts"),
+            _switch("Alerts", row, "alerts", SavedSearchesState.set_alerts, "alerts"),
             # No alerts, no e-mail: the switch keeps its value for when Alerts is on again.
-            _switch("E-mail", row, "email", S.set_email, "email", off=~row.alerts),
+            _switch("E-mail", row, "email", SavedSearchesState.set_email, "email", off=~row.alerts),
             rx.text(
                 rx.cond(row.alerts,
                         rx.cond(row.email, "In-app and e-mail after each refresh",
@@ -170,18 +170,18 @@ def rename_dialog() -> rx.Component:
                                   color_scheme="gray", margin_top="0.35rem"),
             rx.form(
                 rx.vstack(
-                    _name_field("saved-search-rename-input", S.rename_name, S.set_rename_name, S.renaming),
+                    _name_field("saved-search-rename-input", SavedSearchesState.rename_name, SavedSearchesState.set_rename_name, SavedSearchesState.renaming),
                     _dialog_buttons(
                         "saved-search-rename-cancel",
-                        rx.button(rx.cond(S.renaming, rx.spinner(size="2"), rx.icon("check", size=16)),
-                                  rx.cond(S.renaming, "Saving...", "Save"), type="submit", size="3",
-                                  disabled=S.rename_disabled, id="saved-search-rename-save"),
-                        S.renaming,
+                        rx.button(rx.cond(SavedSearchesState.renaming, rx.spinner(size="2"), rx.icon("check", size=16)),
+                                  rx.cond(SavedSearchesState.renaming, "Saving...", "Save"), type="submit", size="3",
+                                  disabled=SavedSearchesState.rename_disabled, id="saved-search-rename-save"),
+                        SavedSearchesState.renaming,
                     ),
                     spacing="5",
                     width="100%",
                 ),
-                on_submit=S.rename,
+                on_submit=SavedSearchesState.rename,
                 reset_on_submit=False,
                 width="100%",
                 margin_top="1.25rem",
@@ -189,8 +189,8 @@ def rename_dialog() -> rx.Component:
             max_width="28rem",
             id="saved-search-rename-dialog",
         ),
-        open=S.rename_open,
-        on_open_change=S.set_rename_open,
+        open=SavedSearchesState.rename_open,
+        on_open_change=SavedSearchesState.set_rename_open,
     )
 
 
@@ -199,23 +199,23 @@ def delete_dialog() -> rx.Component:
         rx.alert_dialog.content(
             rx.alert_dialog.title("Delete saved search?", margin="0"),
             rx.alert_dialog.description(
-                rx.text("\"", S.delete_name, "\" and its alerts will be deleted. The leads themselves stay on "
+                rx.text("\"", SavedSearchesState.delete_name, "\" and its alerts will be deleted. The leads themselves stay on "
                         "the marketplace.", class_name="lv-break"),
                 size="2", margin_top="0.5rem",
             ),
             _dialog_buttons(
                 "saved-search-delete-cancel",
-                rx.button(rx.cond(S.deleting, rx.spinner(size="2"), rx.icon("trash_2", size=16)),
-                          rx.cond(S.deleting, "Deleting...", "Delete"), on_click=S.delete, color_scheme="red",
-                          size="3", disabled=S.deleting, id="saved-search-delete-confirm"),
-                S.deleting,
+                rx.button(rx.cond(SavedSearchesState.deleting, rx.spinner(size="2"), rx.icon("trash_2", size=16)),
+                          rx.cond(SavedSearchesState.deleting, "Deleting...", "Delete"), on_click=SavedSearchesState.delete, color_scheme="red",
+                          size="3", disabled=SavedSearchesState.deleting, id="saved-search-delete-confirm"),
+                SavedSearchesState.deleting,
                 close=rx.alert_dialog.cancel,
             ),
             max_width="28rem",
             id="saved-search-delete-dialog",
         ),
-        open=S.delete_open,
-        on_open_change=S.set_delete_open,
+        open=SavedSearchesState.delete_open,
+        on_open_change=SavedSearchesState.set_delete_open,
     )
 
 
@@ -241,10 +241,10 @@ def tab_header() -> rx.Component:
             min_width="0",
         ),
         rx.badge(rx.icon("bookmark", size=13, aria_hidden="true"),
-                 rx.text(S.count_label, as_="span", id="saved-searches-count"),
+                 rx.text(SavedSearchesState.count_label, as_="span", id="saved-searches-count"),
                  rx.text(" saved", as_="span"),
                  variant="soft", radius="full", size="2", flex_shrink="0",
-                 color_scheme=rx.cond(S.at_limit, "amber", "gray"),
+                 color_scheme=rx.cond(SavedSearchesState.at_limit, "amber", "gray"),
                  title=f"You can keep up to {MAX_SAVED_SEARCHES} saved searches"),
         justify="between",
         align="start",
@@ -264,22 +264,22 @@ def saved_searches_tab() -> rx.Component:
     return rx.vstack(
         tab_header(),
         rx.cond(
-            S.load_failed,
+            SavedSearchesState.load_failed,
             rx.callout.root(
                 rx.callout.icon(rx.icon("triangle-alert")),
                 rx.callout.text(
                     SAVED_SEARCHES_LOAD_FAILED + " ",
-                    rx.link("Try again", href="#", on_click=S.load.prevent_default, weight="medium",
+                    rx.link("Try again", href="#", on_click=SavedSearchesState.load.prevent_default, weight="medium",
                             underline="always", id="saved-searches-retry"),
                 ),
                 color_scheme="red", variant="surface", width="100%", id="saved-searches-error",
             ),
             rx.cond(
-                S.loaded_for == "",
+                SavedSearchesState.loaded_for == "",
                 loading_rows(),
                 rx.cond(
-                    S.searches.length() > 0,
-                    rx.vstack(rx.foreach(S.searches, search_row), spacing="3", width="100%",
+                    SavedSearchesState.searches.length() > 0,
+                    rx.vstack(rx.foreach(SavedSearchesState.searches, search_row), spacing="3", width="100%",
                               id="saved-searches-list"),
                     empty_state(),
                 ),

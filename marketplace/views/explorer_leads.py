@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketplace.core import explorer as rules
-from marketplace.states.explorer_leads import ExplorerLeadsState as S
+from marketplace.core import explorer as explorer_rules
+from marketplace.states.explorer_leads import ExplorerLeadsState
 
 # Property and Status first: on a phone they are what shows before the table scrolls sideways.
 # Every sort of the table has its column (Created, Asking, Market value, ROI, Sqft).
@@ -53,10 +53,10 @@ def search_form() -> rx.Component:
                 rx.input(
                     rx.input.slot(rx.icon("search", size=14)),
                     rx.cond(
-                        S.leads_query != "",
+                        ExplorerLeadsState.leads_query != "",
                         rx.input.slot(
                             rx.icon_button(rx.icon("x", size=14), type="button", variant="ghost", color_scheme="gray",
-                                           size="1", on_click=S.clear_leads_search, id="leads-search-clear",
+                                           size="1", on_click=ExplorerLeadsState.clear_leads_search, id="leads-search-clear",
                                            aria_label="Clear search"),
                             side="right",
                         ),
@@ -64,9 +64,9 @@ def search_form() -> rx.Component:
                     name="q",
                     id="leads-search",
                     placeholder="Austin, TX or 78701",
-                    default_value=S.leads_query,
-                    key=S.leads_query,  # uncontrolled: shows the applied search again after Clear
-                    max_length=rules.SEARCH_MAX_LENGTH,
+                    default_value=ExplorerLeadsState.leads_query,
+                    key=ExplorerLeadsState.leads_query,  # uncontrolled: shows the applied search again after Clear
+                    max_length=explorer_rules.SEARCH_MAX_LENGTH,
                     aria_label="Search by city, state or ZIP",
                     flex="1",
                     min_width="0",
@@ -76,7 +76,7 @@ def search_form() -> rx.Component:
                 width="100%",
             ),
         ),
-        on_submit=S.search_leads,
+        on_submit=ExplorerLeadsState.search_leads,
         id="leads-search-form",
         width="100%",
         max_width=rx.breakpoints(initial="100%", md="420px"),
@@ -87,10 +87,10 @@ def controls() -> rx.Component:
     return rx.flex(
         search_form(),
         rx.flex(
-            _select("leads-status", "Status", rules.STATUSES, S.leads_status, S.set_leads_status, "110px"),
-            _select("leads-sort", "Sort", rules.SORTS, S.leads_sort, S.set_leads_sort, "170px"),
-            _select("leads-page-size", "Per page", [(str(n), str(n)) for n in rules.PAGE_SIZES],
-                    S.leads_page_size_value, S.set_leads_page_size, "80px"),
+            _select("leads-status", "Status", explorer_rules.STATUSES, ExplorerLeadsState.leads_status, ExplorerLeadsState.set_leads_status, "110px"),
+            _select("leads-sort", "Sort", explorer_rules.SORTS, ExplorerLeadsState.leads_sort, ExplorerLeadsState.set_leads_sort, "170px"),
+            _select("leads-page-size", "Per page", [(str(n), str(n)) for n in explorer_rules.PAGE_SIZES],
+                    ExplorerLeadsState.leads_page_size_value, ExplorerLeadsState.set_leads_page_size, "80px"),
             spacing="3",
             wrap="wrap",
             align="end",
@@ -132,12 +132,12 @@ def table() -> rx.Component:
         rx.table.root(
             rx.table.header(rx.table.row(*[rx.table.column_header_cell(title, justify=side)
                                            for title, side in COLUMNS])),
-            rx.table.body(rx.foreach(S.lead_rows, _row)),
+            rx.table.body(rx.foreach(ExplorerLeadsState.lead_rows, _row)),
             size="1",
             variant="surface",
             width="100%",
             id="leads-table",
-            data_loading=rx.cond(S.leads_loading, "true", "false"),
+            data_loading=rx.cond(ExplorerLeadsState.leads_loading, "true", "false"),
         ),
         overflow_x="auto",
         width="100%",
@@ -155,11 +155,11 @@ def empty_state() -> rx.Component:
         rx.vstack(
             rx.icon("search-x", size=28, color="var(--gray-9)"),
             rx.text("No leads in this view", weight="medium"),
-            rx.text(rx.cond(S.leads_query != "", "Nothing matches the search and status filter.",
+            rx.text(rx.cond(ExplorerLeadsState.leads_query != "", "Nothing matches the search and status filter.",
                             "The marketplace has no leads with this status yet."),
                     size="2", color_scheme="gray", text_align="center"),
-            rx.cond(S.leads_query != "",
-                    rx.button("Clear search", variant="soft", size="2", on_click=S.clear_leads_search)),
+            rx.cond(ExplorerLeadsState.leads_query != "",
+                    rx.button("Clear search", variant="soft", size="2", on_click=ExplorerLeadsState.clear_leads_search)),
             align="center",
             spacing="2",
         ),
@@ -172,13 +172,13 @@ def empty_state() -> rx.Component:
 
 
 def _page_button(number: rx.Var) -> rx.Component:
-    current = number == S.leads_page
+    current = number == ExplorerLeadsState.leads_page
     return rx.cond(
         number == 0,
         rx.text("…", size="2", color_scheme="gray", aria_hidden="true", padding_x="0.35rem"),
         rx.button(
             number,
-            on_click=S.leads_go_to_page(number),
+            on_click=ExplorerLeadsState.leads_go_to_page(number),
             variant=rx.cond(current, "solid", "soft"),
             color_scheme=rx.cond(current, "indigo", "gray"),
             size="1",
@@ -192,16 +192,16 @@ def _page_button(number: rx.Var) -> rx.Component:
 def pagination() -> rx.Component:
     step = {"variant": "soft", "color_scheme": "gray", "size": "1", "cursor": "pointer"}
     return rx.cond(
-        S.leads_pages > 1,
+        ExplorerLeadsState.leads_pages > 1,
         rx.el.nav(
             rx.flex(
                 rx.button(rx.icon("chevron_left", size=14, aria_hidden="true"), "Previous",
-                          on_click=S.leads_go_to_page(S.leads_page - 1), disabled=S.leads_page <= 1,
+                          on_click=ExplorerLeadsState.leads_go_to_page(ExplorerLeadsState.leads_page - 1), disabled=ExplorerLeadsState.leads_page <= 1,
                           aria_label="Previous page", id="leads-prev", **step),
-                rx.flex(rx.foreach(S.leads_window, _page_button), spacing="1", align="center", wrap="wrap",
+                rx.flex(rx.foreach(ExplorerLeadsState.leads_window, _page_button), spacing="1", align="center", wrap="wrap",
                         justify="center"),
                 rx.button("Next", rx.icon("chevron_right", size=14, aria_hidden="true"),
-                          on_click=S.leads_go_to_page(S.leads_page + 1), disabled=S.leads_page >= S.leads_pages,
+                          on_click=ExplorerLeadsState.leads_go_to_page(ExplorerLeadsState.leads_page + 1), disabled=ExplorerLeadsState.leads_page >= ExplorerLeadsState.leads_pages,
                           aria_label="Next page", id="leads-next", **step),
                 spacing="2",
                 align="center",
@@ -231,7 +231,7 @@ def explorer_leads() -> rx.Component:
                 rx.button(
                     rx.icon("download", size=16),
                     "Export CSV",
-                    on_click=S.export_leads,
+                    on_click=ExplorerLeadsState.export_leads,
                     variant="surface",
                     id="leads-export",
                     flex_shrink="0",
@@ -244,22 +244,22 @@ def explorer_leads() -> rx.Component:
             ),
             controls(),
             rx.flex(
-                rx.text(S.leads_range, size="2", weight="medium", id="leads-range"),
-                rx.text(S.leads_counts, size="2", color_scheme="gray", id="leads-counts"),
-                rx.cond(S.leads_search_label != "",
-                        rx.badge("Search: ", S.leads_search_label, variant="soft", color_scheme="gray",
+                rx.text(ExplorerLeadsState.leads_range, size="2", weight="medium", id="leads-range"),
+                rx.text(ExplorerLeadsState.leads_counts, size="2", color_scheme="gray", id="leads-counts"),
+                rx.cond(ExplorerLeadsState.leads_search_label != "",
+                        rx.badge("Search: ", ExplorerLeadsState.leads_search_label, variant="soft", color_scheme="gray",
                                  id="leads-search-label")),
-                rx.cond(S.leads_loading, rx.spinner(size="1")),
+                rx.cond(ExplorerLeadsState.leads_loading, rx.spinner(size="1")),
                 spacing="3",
                 align="center",
                 wrap="wrap",
             ),
             rx.cond(
-                S.lead_rows.length() > 0,
+                ExplorerLeadsState.lead_rows.length() > 0,
                 rx.vstack(scroll_hint(), table(), spacing="2", width="100%"),
-                rx.cond(S.leads_loaded, empty_state(),
-                        rx.cond(S.leads_failed,
-                                rx.button("Retry", on_click=S.load_leads, variant="soft", id="leads-retry"),
+                rx.cond(ExplorerLeadsState.leads_loaded, empty_state(),
+                        rx.cond(ExplorerLeadsState.leads_failed,
+                                rx.button("Retry", on_click=ExplorerLeadsState.load_leads, variant="soft", id="leads-retry"),
                                 rx.center(rx.spinner(size="3"), padding="2rem", width="100%"))),
             ),
             pagination(),
@@ -268,5 +268,5 @@ def explorer_leads() -> rx.Component:
         ),
         width="100%",
         id="leads-section",
-        on_mount=S.load_leads,
+        on_mount=ExplorerLeadsState.load_leads,
     )

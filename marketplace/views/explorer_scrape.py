@@ -15,15 +15,15 @@ from marketplace.components import cards
 from marketplace.components.ui import slug
 from marketplace.core import dev_scrape
 from marketplace.messages import SCRAPING
-from marketplace.states.explorer_scrape import ExplorerScrapeState as S
+from marketplace.states.explorer_scrape import ExplorerScrapeState
 
 
 def _field(name: str, label: str, hint: str | None = None) -> rx.Component:
     input_id = f"dev-{name}"
     return rx.vstack(
         rx.el.label(label, html_for=input_id, class_name="lv-field-label"),
-        rx.input(name=name, id=input_id, default_value=S.form_values[name], input_mode="decimal",
-                 aria_label=label, disabled=S.scraping, size="2", width="100%"),
+        rx.input(name=name, id=input_id, default_value=ExplorerScrapeState.form_values[name], input_mode="decimal",
+                 aria_label=label, disabled=ExplorerScrapeState.scraping, size="2", width="100%"),
         *([rx.text(hint, size="1", color_scheme="gray")] if hint else []),
         spacing="1",
         width="100%",
@@ -49,7 +49,7 @@ def _chip(value: str, selected, handler, chip_id: str) -> rx.Component:
         variant=rx.cond(selected, "solid", "outline"),
         color_scheme=rx.cond(selected, "indigo", "gray"),
         on_click=handler(value),
-        disabled=S.scraping,
+        disabled=ExplorerScrapeState.scraping,
         aria_pressed=rx.cond(selected, "true", "false"),
         id=chip_id,
     )
@@ -89,14 +89,14 @@ def _results() -> rx.Component:
     headers = (("Property", "start"), ("Type", "start"), ("Price", "end"), ("ROI", "end"), ("Beds/Baths", "start"),
                ("Sqft", "end"), ("Confidence", "end"), ("Credits", "end"))
     return rx.cond(
-        S.result_rows.length() > 0,
+        ExplorerScrapeState.result_rows.length() > 0,
         rx.vstack(
             rx.hstack(rx.badge("New", color_scheme="grass"),
-                      rx.text(S.result_label, size="2", id="dev-scrape-result-label"), align="center", wrap="wrap"),
+                      rx.text(ExplorerScrapeState.result_label, size="2", id="dev-scrape-result-label"), align="center", wrap="wrap"),
             rx.box(
                 rx.table.root(
                     rx.table.header(rx.table.row(*[rx.table.column_header_cell(h, justify=j) for h, j in headers])),
-                    rx.table.body(rx.foreach(S.result_rows, _result_row)),
+                    rx.table.body(rx.foreach(ExplorerScrapeState.result_rows, _result_row)),
                     size="1",
                     width="100%",
                     id="dev-scrape-results",
@@ -129,24 +129,24 @@ def _form() -> rx.Component:
                 spacing="3",
                 width="100%",
             ),
-            _chips("States", dev_scrape.DEV_STATES, S.selected_states, S.toggle_state, "dev-state"),
-            _chips("Lead types", dev_scrape.DEV_LEAD_TYPES, S.selected_lead_types, S.toggle_lead_type, "dev-type"),
+            _chips("States", dev_scrape.DEV_STATES, ExplorerScrapeState.selected_states, ExplorerScrapeState.toggle_state, "dev-state"),
+            _chips("Lead types", dev_scrape.DEV_LEAD_TYPES, ExplorerScrapeState.selected_lead_types, ExplorerScrapeState.toggle_lead_type, "dev-type"),
             rx.cond(
-                S.problems.length() > 0,
+                ExplorerScrapeState.problems.length() > 0,
                 rx.callout.root(
                     rx.callout.icon(rx.icon("circle_alert", size=16)),
-                    rx.vstack(rx.foreach(S.problems, lambda p: rx.text(p, size="2")), spacing="1"),
+                    rx.vstack(rx.foreach(ExplorerScrapeState.problems, lambda p: rx.text(p, size="2")), spacing="1"),
                     color_scheme="red", size="1", id="dev-scrape-problems", width="100%",
                 ),
             ),
             rx.flex(
                 rx.button(rx.icon("rotate-ccw", size=14), "Reset to defaults", type="button", variant="soft",
-                          color_scheme="gray", on_click=S.reset_form, disabled=S.scraping, id="dev-scrape-reset"),
+                          color_scheme="gray", on_click=ExplorerScrapeState.reset_form, disabled=ExplorerScrapeState.scraping, id="dev-scrape-reset"),
                 rx.button(
-                    rx.cond(S.scraping, rx.spinner(size="2"), rx.icon("radar", size=16)),
-                    rx.cond(S.scraping, SCRAPING, "Run Scrape"),
+                    rx.cond(ExplorerScrapeState.scraping, rx.spinner(size="2"), rx.icon("radar", size=16)),
+                    rx.cond(ExplorerScrapeState.scraping, SCRAPING, "Run Scrape"),
                     type="submit",
-                    disabled=S.scraping,
+                    disabled=ExplorerScrapeState.scraping,
                     id="dev-scrape-run",
                 ),
                 spacing="3",
@@ -157,8 +157,8 @@ def _form() -> rx.Component:
             spacing="4",
             width="100%",
         ),
-        on_submit=S.run_scrape,
-        key=S.form_key,
+        on_submit=ExplorerScrapeState.run_scrape,
+        key=ExplorerScrapeState.form_key,
         id="dev-scrape-form",
         width="100%",
     )
@@ -175,16 +175,16 @@ def manual_scrape() -> rx.Component:
             ),
             _form(),
             rx.cond(
-                S.scraping,
+                ExplorerScrapeState.scraping,
                 rx.vstack(
-                    rx.progress(value=S.progress_percent, max=100, width="100%"),
-                    rx.text(S.progress_label, size="1", color_scheme="gray"),
+                    rx.progress(value=ExplorerScrapeState.progress_percent, max=100, width="100%"),
+                    rx.text(ExplorerScrapeState.progress_label, size="1", color_scheme="gray"),
                     spacing="1", width="100%", id="dev-scrape-progress",
                 ),
             ),
             rx.cond(
-                S.error_message != "",
-                rx.callout(S.error_message, icon="triangle_alert", color_scheme="red", size="1",
+                ExplorerScrapeState.error_message != "",
+                rx.callout(ExplorerScrapeState.error_message, icon="triangle_alert", color_scheme="red", size="1",
                            id="dev-scrape-error", width="100%"),
             ),
             _results(),

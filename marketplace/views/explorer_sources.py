@@ -1,4 +1,4 @@
-"""The Sources panel on /explorerdev (issue 23, item 7): one row per public-record dataset (title,
+"""The Sources panel on /explorerdev: one row per public-record dataset (title,
 publisher, protocol, status note, last run in the viewer's zone, counts, newest record, freshness warning,
 the latest "Run now" job and the button), grouped by market under a header row (its name, completeness of
 roll, sales and lists, newest record and last run). Element ids: ``explorer-sources``, ``source-<dataset id>``,
@@ -9,7 +9,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketplace.components import cards
-from marketplace.states.explorer_sources import ExplorerSourcesState as S
+from marketplace.states.explorer_sources import ExplorerSourcesState
 
 COUNTS = (("Read", "read"), ("Added", "added"), ("Updated", "updated"), ("Closed", "closed"),
           ("Archived", "archived"), ("Rejected", "rejected"))
@@ -65,7 +65,7 @@ def _dataset_row(row: rx.Var) -> rx.Component:
             rx.hstack(
                 rx.button(rx.icon("play", size=14), "Run now", size="1", disabled=row["can_run"] == "",
                           title=rx.cond(row["can_run"] == "", row["hint"], "Queue a run for the records worker"),
-                          on_click=S.run_now(row["id"]), id="run-now-" + row["id"].to(str)),
+                          on_click=ExplorerSourcesState.run_now(row["id"]), id="run-now-" + row["id"].to(str)),
                 _job_badge(row), spacing="2", align="center"),
             rx.cond(row["hint"] != "", rx.text(row["hint"], size="1", color_scheme="gray")),
             spacing="1")),
@@ -85,11 +85,11 @@ def explorer_sources() -> rx.Component:
                     "bronze", heading_as="h2", tile_size="36px",
                 ),
                 rx.button(rx.icon("rotate-cw", size=14), "Reload", variant="soft", size="1",
-                          on_click=S.load_sources, id="explorer-sources-reload", flex_shrink="0"),
+                          on_click=ExplorerSourcesState.load_sources, id="explorer-sources-reload", flex_shrink="0"),
                 justify="between", align="start", spacing="3", width="100%",
             ),
             rx.cond(
-                S.sources_loaded,
+                ExplorerSourcesState.sources_loaded,
                 rx.box(
                     rx.table.root(
                         rx.table.header(rx.table.row(
@@ -99,7 +99,7 @@ def explorer_sources() -> rx.Component:
                             rx.table.column_header_cell("Newest record"),
                             rx.table.column_header_cell("Run"),
                         )),
-                        rx.table.body(rx.foreach(S.source_rows, _source_row)),
+                        rx.table.body(rx.foreach(ExplorerSourcesState.source_rows, _source_row)),
                         size="1", width="100%", min_width="60rem", id="explorer-sources-table",
                         # the table's own scroll area never scrolls: the focusable box around it does
                         style={"& .rt-ScrollAreaViewport": {"overflow": "visible !important"}},
@@ -110,17 +110,17 @@ def explorer_sources() -> rx.Component:
                 ),
                 rx.spinner(size="2"),
             ),
-            rx.cond(S.sources_pages > 1, rx.hstack(
-                rx.button("Previous", size="1", variant="soft", on_click=S.sources_page_by(-1),
-                          disabled=S.sources_page == 0),
-                rx.text("Page ", S.sources_page + 1, " of ", S.sources_pages, size="2"),
-                rx.button("Next", size="1", variant="soft", on_click=S.sources_page_by(1),
-                          disabled=S.sources_page + 1 >= S.sources_pages),
+            rx.cond(ExplorerSourcesState.sources_pages > 1, rx.hstack(
+                rx.button("Previous", size="1", variant="soft", on_click=ExplorerSourcesState.sources_page_by(-1),
+                          disabled=ExplorerSourcesState.sources_page == 0),
+                rx.text("Page ", ExplorerSourcesState.sources_page + 1, " of ", ExplorerSourcesState.sources_pages, size="2"),
+                rx.button("Next", size="1", variant="soft", on_click=ExplorerSourcesState.sources_page_by(1),
+                          disabled=ExplorerSourcesState.sources_page + 1 >= ExplorerSourcesState.sources_pages),
                 spacing="2", align="center")),
             spacing="4",
             width="100%",
         ),
-        on_mount=S.load_sources,
+        on_mount=ExplorerSourcesState.load_sources,
         width="100%",
         id="explorer-sources",
     )

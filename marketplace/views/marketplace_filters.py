@@ -7,10 +7,10 @@ from __future__ import annotations
 import reflex as rx
 
 from marketplace.components import ui
-from marketplace.core import marketplace as rules
+from marketplace.core import marketplace as marketplace_rules
 from marketplace.messages import LEADS_LOADING
 from marketplace.messages.holders import HELD_GROUP_LABEL
-from marketplace.states.marketplace import MarketplaceState as S
+from marketplace.states.marketplace import MarketplaceState
 from marketplace.views.marketplace_location import (
     bar_popover,
     filter_chips,
@@ -30,26 +30,26 @@ FILTER_CONTROLS = (
     # How many investors hold the lead (core.holders): the least-held leads.
     ("held", HELD_GROUP_LABEL, HELD_GROUP_LABEL, "users"),
 )
-FILTER_GROUPS = tuple((field, label, short, icon, rules.FILTER_BY_FIELD[field].options)
+FILTER_GROUPS = tuple((field, label, short, icon, marketplace_rules.FILTER_BY_FIELD[field].options)
                       for field, label, short, icon in FILTER_CONTROLS)
 
 
 
 def control_id(prefix: str, group: str, value: str) -> str:
     """'filter-type-Tax-Delinquent': ids without spaces, so CSS selectors work."""
-    return f"{prefix}-{rules.FILTER_BY_FIELD[group].key}-{value.replace(' ', '-')}"
+    return f"{prefix}-{marketplace_rules.FILTER_BY_FIELD[group].key}-{value.replace(' ', '-')}"
 
 
 def _checked(group: str, value: str) -> rx.Var:
-    return S.chosen[group].contains(value)
+    return MarketplaceState.chosen[group].contains(value)
 
 
 def filter_checkbox(group: str, value: str, label: str, prefix: str) -> rx.Component:
-    disabled = (~S.is_authenticated) if (group == "tags" and value == "unlocked") else False
+    disabled = (~MarketplaceState.is_authenticated) if (group == "tags" and value == "unlocked") else False
     return rx.checkbox(
         label,
         checked=_checked(group, value),
-        on_change=lambda _checked: S.toggle_filter(group, value),
+        on_change=lambda _checked: MarketplaceState.toggle_filter(group, value),
         id=control_id(prefix, group, value),
         disabled=disabled,
         size="2",
@@ -63,16 +63,16 @@ def filter_options(group: str, options, prefix: str, columns: str = "1") -> rx.C
 
 
 def filter_popover(group: str, label: str, short: str, icon: str, options) -> rx.Component:
-    return bar_popover(rules.FILTER_BY_FIELD[group].key, label, short, icon, S.chosen[group].length(),
+    return bar_popover(marketplace_rules.FILTER_BY_FIELD[group].key, label, short, icon, MarketplaceState.chosen[group].length(),
                        filter_options(group, options, "filter"))
 
 
 def sort_select() -> rx.Component:
     return rx.select.root(
         rx.select.trigger(id="sort-select", aria_label="Sort leads", variant="surface", min_width="150px"),
-        rx.select.content(*[rx.select.item(label, value=value) for value, label in rules.SORTS], position="popper"),
-        value=S.sort,
-        on_change=S.set_sort,
+        rx.select.content(*[rx.select.item(label, value=value) for value, label in marketplace_rules.SORTS], position="popper"),
+        value=MarketplaceState.sort,
+        on_change=MarketplaceState.set_sort,
         size="2",
     )
 
@@ -83,10 +83,10 @@ def page_size_select() -> rx.Component:
                 white_space="nowrap"),
         rx.select.root(
             rx.select.trigger(id="page-size-select", aria_label="Results per page", variant="surface"),
-            rx.select.content(*[rx.select.item(str(n), value=str(n)) for n in rules.PAGE_SIZES],
+            rx.select.content(*[rx.select.item(str(n), value=str(n)) for n in marketplace_rules.PAGE_SIZES],
                               position="popper"),
-            value=S.page_size_value,
-            on_change=S.set_page_size,
+            value=MarketplaceState.page_size_value,
+            on_change=MarketplaceState.set_page_size,
             size="2",
         ),
         spacing="2",
@@ -96,10 +96,10 @@ def page_size_select() -> rx.Component:
 
 def result_count() -> rx.Component:
     return rx.hstack(
-        rx.text(S.result_count_label, size="2", weight="bold", id="result-count", white_space="nowrap",
+        rx.text(MarketplaceState.result_count_label, size="2", weight="bold", id="result-count", white_space="nowrap",
                 class_name="lv-mkt-count"),
         rx.cond(
-            S.loading & S.loaded,
+            MarketplaceState.loading & MarketplaceState.loaded,
             rx.hstack(rx.spinner(size="1"), rx.text(LEADS_LOADING, size="1", color_scheme="gray"),
                       spacing="1", align="center", class_name="lv-mkt-busy"),
         ),
@@ -113,8 +113,8 @@ def clear_button(button_id: str, **props) -> rx.Component:
     return rx.button(
         rx.icon("x", size=14, aria_hidden="true"),
         "Clear All Filters",
-        on_click=S.clear_filters,
-        disabled=S.active_filter_count == 0,
+        on_click=MarketplaceState.clear_filters,
+        disabled=MarketplaceState.active_filter_count == 0,
         variant="ghost",
         color_scheme="gray",
         size="2",
@@ -131,8 +131,8 @@ def mobile_sheet() -> rx.Component:
             rx.button(
                 rx.icon("sliders_horizontal", size=16, aria_hidden="true"),
                 "Filters",
-                rx.cond(S.active_filter_count > 0,
-                        rx.badge(S.active_filter_count, variant="solid", radius="full", size="1")),
+                rx.cond(MarketplaceState.active_filter_count > 0,
+                        rx.badge(MarketplaceState.active_filter_count, variant="solid", radius="full", size="1")),
                 variant="surface",
                 size="2",
                 id="mobile-filters-button",
@@ -170,10 +170,10 @@ def mobile_sheet() -> rx.Component:
                             rx.el.fieldset(
                                 rx.el.legend(rx.text("Sort by", size="2", weight="bold"), margin_bottom="0.6rem"),
                                 rx.radio_group.root(
-                                    rx.vstack(*[rx.radio_group.item(label, value=value) for value, label in rules.SORTS],
+                                    rx.vstack(*[rx.radio_group.item(label, value=value) for value, label in marketplace_rules.SORTS],
                                               spacing="3"),
-                                    value=S.sort,
-                                    on_change=S.set_sort,
+                                    value=MarketplaceState.sort,
+                                    on_change=MarketplaceState.set_sort,
                                     name="sheet-sort",
                                     id="sheet-sort",
                                 ),
@@ -182,14 +182,14 @@ def mobile_sheet() -> rx.Component:
                                 margin="0",
                             ),
                             rx.cond(
-                                S.view != "map",
+                                MarketplaceState.view != "map",
                                 rx.el.fieldset(
                                     rx.el.legend(rx.text("Results per page", size="2", weight="bold"),
                                                  margin_bottom="0.6rem"),
                                     rx.segmented_control.root(
-                                        *[rx.segmented_control.item(str(n), value=str(n)) for n in rules.PAGE_SIZES],
-                                        value=S.page_size_value,
-                                        on_change=S.set_page_size,
+                                        *[rx.segmented_control.item(str(n), value=str(n)) for n in marketplace_rules.PAGE_SIZES],
+                                        value=MarketplaceState.page_size_value,
+                                        on_change=MarketplaceState.set_page_size,
                                         id="sheet-page-size",
                                         aria_label="Results per page",
                                     ),
@@ -211,7 +211,7 @@ def mobile_sheet() -> rx.Component:
                         clear_button("sheet-clear-filters"),
                         rx.spacer(),
                         rx.drawer.close(
-                            rx.button(f"Show {S.result_count_label}", size="3", id="sheet-show-results"),
+                            rx.button(f"Show {MarketplaceState.result_count_label}", size="3", id="sheet-show-results"),
                         ),
                         width="100%",
                         align="center",
@@ -263,7 +263,7 @@ def filter_bar() -> rx.Component:
                 rx.flex(
                     result_count(),
                     # The map shows every matching lead (the sort picks them when capped): no page size.
-                    rx.flex(sort_select(), rx.cond(S.view != "map", page_size_select()), spacing="3",
+                    rx.flex(sort_select(), rx.cond(MarketplaceState.view != "map", page_size_select()), spacing="3",
                             align="center", wrap="wrap",
                             class_name="lv-hide-below-sm"),
                     spacing="3",

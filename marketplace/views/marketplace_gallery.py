@@ -13,7 +13,7 @@ import reflex as rx
 from reflex.vars.base import Var
 
 from marketplace.components.gallery import dialog_header, photo, photo_frame
-from marketplace.states.marketplace import MarketplaceState as S
+from marketplace.states.marketplace import MarketplaceState
 
 
 def _focus_card_button(lead_id: Var) -> Var:
@@ -31,7 +31,7 @@ def _thumbnail(picture) -> rx.Component:
     return rx.el.button(
         photo_frame(photo(picture.src, picture.alt), radius="var(--radius-3)"),
         type="button",
-        on_click=S.show_large(picture.index),
+        on_click=MarketplaceState.show_large(picture.index),
         aria_label="Show large: " + picture.alt,
         id="lead-images-thumb-" + picture.index.to_string(),
         class_name="lv-thumb-button",
@@ -39,7 +39,7 @@ def _thumbnail(picture) -> rx.Component:
 
 
 def images_dialog() -> rx.Component:
-    gallery = S.gallery
+    gallery = MarketplaceState.gallery
     return rx.dialog.root(
         rx.cond(
             gallery.id != "",
@@ -67,5 +67,5 @@ def images_dialog() -> rx.Component:
             ),
         ),
         open=gallery.id != "",
-        on_open_change=S.close_gallery,
+        on_open_change=MarketplaceState.close_gallery,
     )

@@ -1,4 +1,4 @@
-"""Marketplace location and asking-price filters (issue 24 #8): the State select, City
+"""Marketplace location and asking-price filters: the State select, City
 (with suggestions from the inventory of the chosen states) and ZIP inputs, Min/Max price,
 in popovers of the filter bar and in fieldsets of the phone sheet; and the chips of every
 active filter with their remove buttons.
@@ -19,7 +19,7 @@ import reflex as rx
 from marketplace import messages
 from marketplace.components import ui
 from marketplace.core.filter_values import CITY_MAX_LENGTH, STATE_OPTIONS
-from marketplace.states.marketplace import MarketplaceState as S
+from marketplace.states.marketplace import MarketplaceState
 from marketplace.states.marketplace_location import MarketplaceLocationState as L
 
 LABEL_STYLE = {"font_size": "var(--font-size-2)", "font_weight": "500"}
@@ -118,7 +118,7 @@ def location_controls(prefix: str) -> rx.Component:
             width="100%",
         ),
         _add_form(prefix, "city", "City", L.city_text, L.set_city_text, L.add_city,
-                  rx.cond(S.chosen["states"].length() > 0, "Start typing a city", "Any city"),
+                  rx.cond(MarketplaceState.chosen["states"].length() > 0, "Start typing a city", "Any city"),
                   max_length=CITY_MAX_LENGTH, list=options_id),
         rx.el.datalist(rx.foreach(L.city_options, lambda city: rx.el.option(value=city)), id=options_id),
         _add_form(prefix, "zip", "ZIP code", L.zip_text, L.set_zip_text, L.add_zip, "5 digits",
@@ -199,12 +199,12 @@ def bar_popover(group_id: str, label: str, short: str, icon: str, count, content
 
 
 def location_popover() -> rx.Component:
-    count = S.chosen["states"].length() + S.chosen["cities"].length() + S.chosen["zips"].length()
+    count = MarketplaceState.chosen["states"].length() + MarketplaceState.chosen["cities"].length() + MarketplaceState.chosen["zips"].length()
     return bar_popover("location", "Location", "Location", "map_pin", count, location_controls("filter"), "300px")
 
 
 def price_popover() -> rx.Component:
-    return bar_popover("price", "Asking price", "Price", "dollar_sign", rx.cond(S.has_price, 1, 0),
+    return bar_popover("price", "Asking price", "Price", "dollar_sign", rx.cond(MarketplaceState.has_price, 1, 0),
                        price_controls("filter"), "300px")
 
 
@@ -228,7 +228,7 @@ def _chip(chip: dict) -> rx.Component:
         rx.text(chip["label"], as_="span"),
         rx.el.button(
             rx.icon("x", size=12, aria_hidden="true"),
-            on_click=S.remove_filter(chip["group"], chip["value"]),
+            on_click=MarketplaceState.remove_filter(chip["group"], chip["value"]),
             aria_label="Remove filter " + chip["label"],
             id=chip["id"] + "-remove",
             class_name="lv-chip-remove",
@@ -248,10 +248,10 @@ def _chip(chip: dict) -> rx.Component:
 def filter_chips() -> rx.Component:
     """The active filters as chips under the bar; nothing without filters."""
     return rx.cond(
-        S.filter_chips.length() > 0,
+        MarketplaceState.filter_chips.length() > 0,
         rx.flex(
             rx.text("Filters:", size="1", color_scheme="gray", weight="medium", class_name="lv-sr-only"),
-            rx.foreach(S.filter_chips, _chip),
+            rx.foreach(MarketplaceState.filter_chips, _chip),
             spacing="2",
             wrap="wrap",
             align="center",

@@ -1,4 +1,4 @@
-"""The marketplace's Grid | Map switch and the Map view (issue 15).
+"""The marketplace's Grid | Map switch and the Map view.
 
 The map (``components.lead_map``) shows every lead matching the filters,
 clustered with a count per cluster; a marker opens the lead's card
@@ -19,7 +19,7 @@ import reflex as rx
 from marketplace.components.lead_card import lead_card
 from marketplace.components.lead_map import lead_map
 from marketplace.messages import MAP_LOCKED_MARKER, MAP_LOCKED_NOTE, MAP_OPEN_MARKER
-from marketplace.states.marketplace import MarketplaceState as S
+from marketplace.states.marketplace import MarketplaceState
 from marketplace.states.marketplace_map import MarketplaceMapState as M
 
 
@@ -30,8 +30,8 @@ def view_switch() -> rx.Component:
                                             spacing="1", align="center"), value="grid", id="view-grid"),
         rx.segmented_control.item(rx.hstack(rx.icon("map", size=14, aria_hidden="true"), "Map",
                                             spacing="1", align="center"), value="map", id="view-map"),
-        value=S.view,
-        on_change=S.set_view,
+        value=MarketplaceState.view,
+        on_change=MarketplaceState.set_view,
         id="view-switch",
         aria_label="Results view",
         size={"initial": "1", "sm": "2"},
@@ -53,7 +53,7 @@ def _card_panel() -> rx.Component:
                 width="100%",
                 padding_bottom="0.5rem",
             ),
-            rx.cond(card.id != "", lead_card(card, busy=S.unlocking_id == card.id, eager=True)),
+            rx.cond(card.id != "", lead_card(card, busy=MarketplaceState.unlocking_id == card.id, eager=True)),
             id="map-card-panel",
             class_name="lv-map-panel",
             role="region",

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketplace.states.marketplace import MarketplaceState as S
+from marketplace.states.marketplace import MarketplaceState
 
 
 def page_button(number: rx.Var) -> rx.Component:
-    current = number == S.page
+    current = number == MarketplaceState.page
     return rx.cond(
         number == 0,
         rx.text("…", size="2", color_scheme="gray", aria_hidden="true", padding_x="0.35rem"),
         rx.button(
             number,
-            on_click=S.go_to_page(number),
+            on_click=MarketplaceState.go_to_page(number),
             variant=rx.cond(current, "solid", "soft"),
             color_scheme=rx.cond(current, "indigo", "gray"),
             size={"initial": "1", "sm": "2"},
@@ -31,16 +31,16 @@ def pagination() -> rx.Component:
     """Previous, the page window, Next; on phones the numbers take the first row."""
     step = {"variant": "soft", "color_scheme": "gray", "size": "2", "cursor": "pointer"}
     return rx.cond(
-        (S.pages > 1) & ~S.showing_samples,
+        (MarketplaceState.pages > 1) & ~MarketplaceState.showing_samples,
         rx.el.nav(
             rx.flex(
                 rx.button(rx.icon("chevron_left", size=16, aria_hidden="true"), "Previous",
-                          on_click=S.go_to_page(S.page - 1), disabled=S.page <= 1, aria_label="Previous page",
+                          on_click=MarketplaceState.go_to_page(MarketplaceState.page - 1), disabled=MarketplaceState.page <= 1, aria_label="Previous page",
                           **step),
-                rx.flex(rx.foreach(S.page_window, page_button), spacing="1", align="center", justify="center",
+                rx.flex(rx.foreach(MarketplaceState.page_window, page_button), spacing="1", align="center", justify="center",
                         id="pagination-pages", class_name="lv-mkt-pages"),
                 rx.button("Next", rx.icon("chevron_right", size=16, aria_hidden="true"),
-                          on_click=S.go_to_page(S.page + 1), disabled=S.page >= S.pages, aria_label="Next page",
+                          on_click=MarketplaceState.go_to_page(MarketplaceState.page + 1), disabled=MarketplaceState.page >= MarketplaceState.pages, aria_label="Next page",
                           **step),
                 spacing="2",
                 align="center",
@@ -48,7 +48,7 @@ def pagination() -> rx.Component:
                 wrap="wrap",
                 width="100%",
             ),
-            rx.text(S.range_label, size="1", color_scheme="gray", text_align="center", margin_top="0.75rem",
+            rx.text(MarketplaceState.range_label, size="1", color_scheme="gray", text_align="center", margin_top="0.75rem",
                     id="range-label", as_="p"),
             aria_label="Pagination",
             id="pagination",

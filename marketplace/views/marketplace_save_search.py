@@ -12,7 +12,7 @@ from marketplace import routes
 from marketplace.components import ui
 from marketplace.core.limits import SAVED_SEARCH_NAME_MAX_LENGTH as NAME_MAX_LENGTH
 from marketplace.states.marketplace import MarketplaceState
-from marketplace.states.saved_searches import SaveSearchState as S
+from marketplace.states.saved_searches import SaveSearchState
 
 # Phones: the buttons show their icon only (the bar keeps Filters and the count on one row);
 # their accessible name stays the label.
@@ -33,7 +33,7 @@ def save_dialog() -> rx.Component:
                 rx.vstack(
                     rx.vstack(
                         rx.text("Filters", size="2", weight="medium"),
-                        rx.text(S.save_summary, size="2", color_scheme="gray", id="save-search-summary",
+                        rx.text(SaveSearchState.save_summary, size="2", color_scheme="gray", id="save-search-summary",
                                 class_name="lv-break"),
                         spacing="1",
                         width="100%",
@@ -44,18 +44,18 @@ def save_dialog() -> rx.Component:
                     ),
                     rx.vstack(
                         rx.el.label("Name", html_for="save-search-name", style=LABEL_STYLE),
-                        rx.input(id="save-search-name", name="name", value=S.save_name, on_change=S.set_save_name,
+                        rx.input(id="save-search-name", name="name", value=SaveSearchState.save_name, on_change=SaveSearchState.set_save_name,
                                  max_length=NAME_MAX_LENGTH, auto_complete="off", auto_focus=True, size="3",
-                                 width="100%", disabled=S.saving),
+                                 width="100%", disabled=SaveSearchState.saving),
                         spacing="1",
                         width="100%",
                     ),
                     rx.flex(
                         rx.dialog.close(rx.button("Cancel", type="button", variant="soft", color_scheme="gray",
-                                                  size="3", disabled=S.saving, id="save-search-cancel")),
-                        rx.button(rx.cond(S.saving, rx.spinner(size="2"), rx.icon("bookmark_plus", size=16)),
-                                  rx.cond(S.saving, "Saving...", "Save"), type="submit", size="3",
-                                  disabled=S.save_disabled, id="save-search-save"),
+                                                  size="3", disabled=SaveSearchState.saving, id="save-search-cancel")),
+                        rx.button(rx.cond(SaveSearchState.saving, rx.spinner(size="2"), rx.icon("bookmark_plus", size=16)),
+                                  rx.cond(SaveSearchState.saving, "Saving...", "Save"), type="submit", size="3",
+                                  disabled=SaveSearchState.save_disabled, id="save-search-save"),
                         spacing="3",
                         justify="end",
                         width="100%",
@@ -63,7 +63,7 @@ def save_dialog() -> rx.Component:
                     spacing="4",
                     width="100%",
                 ),
-                on_submit=S.save,
+                on_submit=SaveSearchState.save,
                 reset_on_submit=False,
                 width="100%",
                 margin_top="1.25rem",
@@ -71,8 +71,8 @@ def save_dialog() -> rx.Component:
             max_width="30rem",
             id="save-search-dialog",
         ),
-        open=S.save_open,
-        on_open_change=S.set_save_open,
+        open=SaveSearchState.save_open,
+        on_open_change=SaveSearchState.set_save_open,
     )
 
 
@@ -88,7 +88,7 @@ def save_search_control() -> rx.Component:
                 rx.button(
                     rx.icon("bookmark_plus", size=15, aria_hidden="true"),
                     rx.text("Save search", as_="span", class_name=_LABEL_CLASS),
-                    on_click=S.open_save(MarketplaceState.shown_query),
+                    on_click=SaveSearchState.open_save(MarketplaceState.shown_query),
                     variant="soft",
                     size="2",
                     id="save-search-button",

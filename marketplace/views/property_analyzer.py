@@ -1,4 +1,4 @@
-"""The property page's Deal Analyzer card (issue 25, item 2): the deal's shared figures, then tabs Flip /
+"""The property page's Deal Analyzer card: the deal's shared figures, then tabs Flip /
 Rental / BRRRR / Max offer, each with its labelled inputs (unit in the label, the field's problem under
 it) and its results (views/property_analyzer_results.py). State: ``states.property_analyzer``.
 
@@ -18,7 +18,7 @@ from marketplace.core.deal import form as spec
 from marketplace.messages import deal as text
 from marketplace.states.auth import AuthState
 from marketplace.states.property import PropertyState
-from marketplace.states.property_analyzer import AnalyzerState as S
+from marketplace.states.property_analyzer import AnalyzerState
 from marketplace.views.property_analyzer_results import offer_results, results_grid
 
 LABEL_STYLE = {"font_size": "var(--font-size-2)", "font_weight": "500"}
@@ -32,19 +32,19 @@ def number_field(field: spec.Field, hint: rx.Component | None = None) -> rx.Comp
     return rx.vstack(
         rx.el.label(field.labelled, html_for=input_id, style=LABEL_STYLE),
         rx.input(
-            default_value=S.form[field.key],
-            on_change=lambda value: S.set_field(field.key, value),
+            default_value=AnalyzerState.form[field.key],
+            on_change=lambda value: AnalyzerState.set_field(field.key, value),
             id=input_id,
             input_mode="decimal",
             auto_complete="off",
             size="2",
             width="100%",
             placeholder="None" if field.optional else None,
-            aria_invalid=rx.cond(S.errors.contains(field.key), "true", "false"),
+            aria_invalid=rx.cond(AnalyzerState.errors.contains(field.key), "true", "false"),
             aria_describedby=error_id,
         ),
         hint if hint is not None else rx.fragment(),
-        rx.text(S.errors[field.key], id=error_id, style=ERROR_STYLE),
+        rx.text(AnalyzerState.errors[field.key], id=error_id, style=ERROR_STYLE),
         spacing="1",
         width="100%",
         min_width="0",
@@ -56,8 +56,8 @@ ESTIMATED = ("monthly_rent", "property_tax_annual", "insurance_annual", "monthly
 
 def estimate_hint(key: str) -> rx.Component:
     """What a first analysis' rent, taxes, insurance or holding cost starts at (core.deal.estimates)."""
-    return rx.cond(S.estimate_bases.contains(key),
-                   rx.text(text.ESTIMATE_HINT, S.estimate_bases[key], size="1", color_scheme="gray",
+    return rx.cond(AnalyzerState.estimate_bases.contains(key),
+                   rx.text(text.ESTIMATE_HINT, AnalyzerState.estimate_bases[key], size="1", color_scheme="gray",
                            id=f"analyzer-{key}-basis"))
 
 
@@ -79,22 +79,22 @@ def rehab_line(line: rx.Var, i: rx.Var) -> rx.Component:
     n = i + 1
     return rx.vstack(
         rx.hstack(
-            rx.input(default_value=line["label"], on_change=lambda v: S.set_line(i, "label", v), id=label_id,
+            rx.input(default_value=line["label"], on_change=lambda v: AnalyzerState.set_line(i, "label", v), id=label_id,
                      aria_label=f"Rehab item {n}", size="2", flex="1 1 auto", min_width="0",
-                     aria_invalid=rx.cond(S.errors.contains(f"line-{i}-label"), "true", "false")),
-            rx.input(default_value=line["amount"], on_change=lambda v: S.set_line(i, "amount", v), id=amount_id,
+                     aria_invalid=rx.cond(AnalyzerState.errors.contains(f"line-{i}-label"), "true", "false")),
+            rx.input(default_value=line["amount"], on_change=lambda v: AnalyzerState.set_line(i, "amount", v), id=amount_id,
                      aria_label=f"Rehab item {n} cost ($)", input_mode="decimal", size="2", width="8.5rem",
                      flex_shrink="0",
-                     aria_invalid=rx.cond(S.errors.contains(f"line-{i}-amount"), "true", "false")),
-            rx.icon_button(rx.icon("x", size=16), on_click=S.remove_line(i), variant="soft", color_scheme="gray",
+                     aria_invalid=rx.cond(AnalyzerState.errors.contains(f"line-{i}-amount"), "true", "false")),
+            rx.icon_button(rx.icon("x", size=16), on_click=AnalyzerState.remove_line(i), variant="soft", color_scheme="gray",
                            size="2", aria_label=f"Remove rehab item {n}", id=f"analyzer-line-{i}-remove",
                            type="button"),
             spacing="2",
             width="100%",
             align="center",
         ),
-        rx.text(S.errors[f"line-{i}-label"], style=ERROR_STYLE),
-        rx.text(S.errors[f"line-{i}-amount"], style=ERROR_STYLE),
+        rx.text(AnalyzerState.errors[f"line-{i}-label"], style=ERROR_STYLE),
+        rx.text(AnalyzerState.errors[f"line-{i}-amount"], style=ERROR_STYLE),
         spacing="1",
         width="100%",
     )
@@ -104,13 +104,13 @@ def rehab_budget() -> rx.Component:
     return group(
         text.REHAB_TITLE,
         rx.text(text.REHAB_HINT, size="1", color_scheme="gray"),
-        rx.foreach(S.lines, rehab_line),
-        rx.text(S.errors["lines"], style=ERROR_STYLE),
+        rx.foreach(AnalyzerState.lines, rehab_line),
+        rx.text(AnalyzerState.errors["lines"], style=ERROR_STYLE),
         rx.hstack(
-            rx.button(rx.icon("plus", size=16), text.REHAB_ADD, on_click=S.add_line, variant="soft", size="2",
+            rx.button(rx.icon("plus", size=16), text.REHAB_ADD, on_click=AnalyzerState.add_line, variant="soft", size="2",
                       id="analyzer-add-line", type="button"),
             rx.spacer(),
-            rx.text(text.REHAB_TOTAL + ": ", rx.el.strong(S.rehab_total, id="analyzer-rehab-total"), size="2"),
+            rx.text(text.REHAB_TOTAL + ": ", rx.el.strong(AnalyzerState.rehab_total, id="analyzer-rehab-total"), size="2"),
             width="100%",
             align="center",
         ),
@@ -120,8 +120,8 @@ def rehab_budget() -> rx.Component:
 def financing() -> rx.Component:
     return rx.segmented_control.root(
         *[rx.segmented_control.item(label, value=value) for value, label in text.FINANCING_CHOICES.items()],
-        value=S.form["financing"],
-        on_change=S.set_financing,
+        value=AnalyzerState.form["financing"],
+        on_change=AnalyzerState.set_financing,
         id="analyzer-financing",
         aria_label=text.FINANCING_LABEL,
         size="2",
@@ -136,7 +136,7 @@ def flip_tab() -> rx.Component:
         rehab_budget(),
         group("Holding and closing", fields(*spec.FLIP)),
         group(text.FINANCING_LABEL, financing(),
-              rx.cond(S.form["financing"] == "hard_money", fields(*spec.HARD_MONEY))),
+              rx.cond(AnalyzerState.form["financing"] == "hard_money", fields(*spec.HARD_MONEY))),
         results_grid("flip_profit", "flip_cash_in", "flip_total_cost", "flip_roi", "flip_annualized", "flip_coc",
                      primary=("flip_profit", "flip_cash_in", "flip_coc")),
         spacing="4",
@@ -148,7 +148,7 @@ def rental_tab() -> rx.Component:
     return rx.vstack(
         group("Income and expenses", fields(*spec.RENTAL_INCOME)),
         group("Mortgage", fields(*spec.MORTGAGE)),
-        rx.text(text.REHAB_FROM_FLIP, S.rehab_total, ".", size="1", color_scheme="gray"),
+        rx.text(text.REHAB_FROM_FLIP, AnalyzerState.rehab_total, ".", size="1", color_scheme="gray"),
         results_grid("rental_cash_flow", "rental_noi", "rental_cap", "rental_coc", "rental_dscr",
                      primary=("rental_cash_flow", "rental_coc", "rental_dscr")),
         spacing="4",
@@ -200,12 +200,12 @@ def deal_figures() -> rx.Component:
     return rx.grid(
         number_field(purchase),
         number_field(arv, rx.vstack(
-            rx.text(S.arv_hint, size="1", color_scheme="gray", id="analyzer-arv-basis"),
+            rx.text(AnalyzerState.arv_hint, size="1", color_scheme="gray", id="analyzer-arv-basis"),
             rx.cond(
-                (S.comps_arv != "") & ~S.comps_arv_in_use,
+                (AnalyzerState.comps_arv != "") & ~AnalyzerState.comps_arv_in_use,
                 rx.flex(
-                    rx.text(S.comps_arv_offer, size="1", color_scheme="gray", id="analyzer-comps-arv"),
-                    rx.button(text.USE_COMPS_ARV, size="1", variant="soft", on_click=S.use_comps_arv,
+                    rx.text(AnalyzerState.comps_arv_offer, size="1", color_scheme="gray", id="analyzer-comps-arv"),
+                    rx.button(text.USE_COMPS_ARV, size="1", variant="soft", on_click=AnalyzerState.use_comps_arv,
                               aria_label=text.USE_COMPS_ARV_LABEL, id="analyzer-use-comps-arv"),
                     gap="2", align="center", wrap="wrap",
                 ),
@@ -221,23 +221,23 @@ def toolbar() -> rx.Component:
     return rx.flex(
         rx.hstack(
             # Static icons (a state-named icon would ship all of lucide: tests/test_page_weight.py).
-            rx.match(S.save_kind,
+            rx.match(AnalyzerState.save_kind,
                      ("saved", rx.icon("cloud_check", size=16, aria_hidden="true", color="var(--grass-11)")),
                      ("pending", rx.icon("cloud_upload", size=16, aria_hidden="true", color="var(--gray-11)")),
                      ("new", rx.icon("cloud", size=16, aria_hidden="true", color="var(--gray-11)")),
                      rx.icon("cloud_alert", size=16, aria_hidden="true", color="var(--amber-11)")),
-            rx.text(S.save_status, size="2", id="analyzer-save-status", data_kind=S.save_kind),
+            rx.text(AnalyzerState.save_status, size="2", id="analyzer-save-status", data_kind=AnalyzerState.save_kind),
             spacing="2",
             align="center",
             role="status",
             min_width="0",
         ),
         rx.hstack(
-            rx.button(rx.icon("rotate_ccw", size=16), text.RESET_BUTTON, on_click=S.reset_to_defaults,
-                      variant="soft", color_scheme="gray", size="2", disabled=S.busy, id="analyzer-reset",
+            rx.button(rx.icon("rotate_ccw", size=16), text.RESET_BUTTON, on_click=AnalyzerState.reset_to_defaults,
+                      variant="soft", color_scheme="gray", size="2", disabled=AnalyzerState.busy, id="analyzer-reset",
                       type="button"),
-            rx.button(rx.icon("file_down", size=16), text.DOWNLOAD_SHEET, on_click=S.download_sheet, size="2",
-                      disabled=S.busy, id="analyzer-download", type="button"),
+            rx.button(rx.icon("file_down", size=16), text.DOWNLOAD_SHEET, on_click=AnalyzerState.download_sheet, size="2",
+                      disabled=AnalyzerState.busy, id="analyzer-download", type="button"),
             spacing="2",
             wrap="wrap",
         ),
@@ -251,7 +251,7 @@ def toolbar() -> rx.Component:
 
 def analyzer_card() -> rx.Component:
     """The section the property page shows below its facts (only once this user's analysis is loaded)."""
-    ready = S.an_shown & (PropertyState.loaded_for == AuthState.user_id)
+    ready = AnalyzerState.an_shown & (PropertyState.loaded_for == AuthState.user_id)
     return rx.cond(
         ready,
         cards.section_card(
@@ -260,7 +260,7 @@ def analyzer_card() -> rx.Component:
             text.ANALYZER_SUBTITLE,
             toolbar(),
             # A new key re-mounts the inputs with the state's values (load, reset, a line added or removed).
-            rx.vstack(deal_figures(), tabs(), key=S.form_key, spacing="4", width="100%"),
+            rx.vstack(deal_figures(), tabs(), key=AnalyzerState.form_key, spacing="4", width="100%"),
             rx.text(text.ANALYZER_DISCLAIMER, " ", text.RESET_HINT, size="1", color_scheme="gray"),
             heading_as="h2",
             tile_size="36px",

@@ -9,20 +9,20 @@ import reflex as rx
 
 from marketplace.components import styles
 from marketplace.messages import deal as text
-from marketplace.states.property_analyzer import AnalyzerState as S
+from marketplace.states.property_analyzer import AnalyzerState
 
 TONE_COLOR = {"gain": "var(--grass-11)", "loss": "var(--red-11)"}
 
 
 def result_tile(key: str, primary: bool = False) -> rx.Component:
-    color = (rx.match(S.tones[key], ("gain", TONE_COLOR["gain"]), ("loss", TONE_COLOR["loss"]), "var(--gray-12)")
+    color = (rx.match(AnalyzerState.tones[key], ("gain", TONE_COLOR["gain"]), ("loss", TONE_COLOR["loss"]), "var(--gray-12)")
              if key in ("flip_profit", "rental_cash_flow", "brrrr_cash_flow") else "var(--gray-12)")
     return rx.vstack(
         rx.text(text.RESULT_LABELS[key], size="2", color_scheme="gray", weight="medium", id=f"analyzer-{key}-label"),
-        rx.text(S.values[key], size=rx.breakpoints(initial="5", sm="6") if primary else "5", weight="bold",
+        rx.text(AnalyzerState.values[key], size=rx.breakpoints(initial="5", sm="6") if primary else "5", weight="bold",
                 id=f"analyzer-{key}", color=color, style=styles.NUMBER_STYLE,
                 aria_describedby=f"analyzer-{key}-label"),
-        rx.text(S.hows[key], size="1", color_scheme="gray", id=f"analyzer-{key}-how"),
+        rx.text(AnalyzerState.hows[key], size="1", color_scheme="gray", id=f"analyzer-{key}-how"),
         spacing="1",
         padding="0.8rem 1rem",
         border_radius="var(--radius-4)",
@@ -36,7 +36,7 @@ def result_tile(key: str, primary: bool = False) -> rx.Component:
 def results_grid(*keys: str, primary: tuple[str, ...] = ()) -> rx.Component:
     return rx.vstack(
         rx.cond(
-            S.stale,
+            AnalyzerState.stale,
             rx.callout.root(rx.callout.icon(rx.icon("triangle_alert")), rx.callout.text(text.RESULTS_STALE),
                             color_scheme="amber", variant="surface", size="1", width="100%"),
         ),
@@ -55,9 +55,9 @@ def results_grid(*keys: str, primary: tuple[str, ...] = ()) -> rx.Component:
 def offer_results() -> rx.Component:
     return rx.vstack(
         results_grid("offer_rule_70", "offer_max", primary=("offer_max",)),
-        rx.text(S.offer_note, size="2", weight="medium", id="analyzer-offer-note"),
+        rx.text(AnalyzerState.offer_note, size="2", weight="medium", id="analyzer-offer-note"),
         rx.el.ul(
-            rx.foreach(S.offer_targets, lambda line: rx.el.li(rx.text(line, size="2"))),
+            rx.foreach(AnalyzerState.offer_targets, lambda line: rx.el.li(rx.text(line, size="2"))),
             id="analyzer-offer-targets",
             style={"margin": "0", "padding_left": "1.2rem", "color": "var(--gray-11)"},
         ),

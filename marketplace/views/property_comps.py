@@ -1,4 +1,4 @@
-"""/property/{id}: the Comparable Sales card (issue 25, item 1): the step the selection used, the ARV of the
+"""/property/{id}: the Comparable Sales card: the step the selection used, the ARV of the
 pinned sales with its low-high and basis, a table of one page of sales (stacked rows below 640 px) with
 pin/unpin buttons, outliers hidden behind "Show N outliers", the sales on a small map, and where the
 sales come from.
@@ -16,7 +16,7 @@ import reflex as rx
 from marketplace.components import cards, styles
 from marketplace.components.lead_map import lead_map
 from marketplace.messages import comps as text
-from marketplace.states.property_comps import PropertyCompsState as S
+from marketplace.states.property_comps import PropertyCompsState
 
 COLUMNS = (("Address", "address"), ("Sale date", "date"), ("Price", "price"), ("$/sqft", "per_sqft"),
            ("Beds / baths / sqft", "facts"), ("Distance", "distance"))
@@ -60,7 +60,7 @@ def _row(row: rx.Var) -> rx.Component:
             size="1", variant=rx.cond(pinned, "solid", "outline"),
             aria_label=rx.cond(pinned, row["unpin_label"], row["pin_label"]),
             aria_pressed=rx.cond(pinned, "true", "false"),
-            on_click=S.toggle_pin(row["id"]), disabled=S.comps_busy,
+            on_click=PropertyCompsState.toggle_pin(row["id"]), disabled=PropertyCompsState.comps_busy,
             custom_attrs={"id": "comps-pin"}, class_name="comps-pin")),
         class_name="comps-row", data_id=row["id"], data_pinned=row["pinned"], data_outlier=row["outlier"],
     )
@@ -71,7 +71,7 @@ def _table() -> rx.Component:
         rx.el.table(
             rx.el.thead(rx.el.tr(*[rx.el.th(label, scope="col") for label, _ in COLUMNS],
                                  rx.el.th(rx.el.span("Pin", class_name="lv-sr-only"), scope="col"))),
-            rx.el.tbody(rx.foreach(S.comps_rows, _row)),
+            rx.el.tbody(rx.foreach(PropertyCompsState.comps_rows, _row)),
             style=STACKED, id="comps-table",
         ),
         width="100%", overflow_x="auto",
@@ -81,13 +81,13 @@ def _table() -> rx.Component:
 def _arv() -> rx.Component:
     return rx.vstack(
         rx.text("ARV from pinned comps", size="2", color_scheme="gray", weight="medium"),
-        rx.text(S.comps_arv, size=rx.breakpoints(initial="6", sm="7"), weight="bold", id="comps-arv",
+        rx.text(PropertyCompsState.comps_arv, size=rx.breakpoints(initial="6", sm="7"), weight="bold", id="comps-arv",
                 style=styles.NUMBER_STYLE),
-        rx.cond(S.comps_arv_range != "",
-                rx.text("Low-high: ", S.comps_arv_range, size="2", id="comps-arv-range")),
-        rx.text(S.comps_arv_basis, size="1", color_scheme="gray", id="comps-arv-basis"),
-        rx.cond(S.comps_arv_range != "", rx.text(text.ARV_RANGE, size="1", color_scheme="gray")),
-        rx.text(S.comps_pinned, " pinned", size="1", color_scheme="gray", id="comps-pinned-count"),
+        rx.cond(PropertyCompsState.comps_arv_range != "",
+                rx.text("Low-high: ", PropertyCompsState.comps_arv_range, size="2", id="comps-arv-range")),
+        rx.text(PropertyCompsState.comps_arv_basis, size="1", color_scheme="gray", id="comps-arv-basis"),
+        rx.cond(PropertyCompsState.comps_arv_range != "", rx.text(text.ARV_RANGE, size="1", color_scheme="gray")),
+        rx.text(PropertyCompsState.comps_pinned, " pinned", size="1", color_scheme="gray", id="comps-pinned-count"),
         spacing="1", padding="0.9rem 1rem", border_radius="var(--radius-4)", width="100%",
         background="var(--color-panel-solid)", border="1px solid var(--gray-a5)",
     )
@@ -95,24 +95,24 @@ def _arv() -> rx.Component:
 
 def _map() -> rx.Component:
     return rx.cond(
-        S.comps_points["ids"].length() > 1,
+        PropertyCompsState.comps_points["ids"].length() > 1,
         rx.el.div(
-            lead_map(S.comps_points, fit_key=S.comps_page_label + S.comps_count.to_string(), single=True,
+            lead_map(PropertyCompsState.comps_points, fit_key=PropertyCompsState.comps_page_label + PropertyCompsState.comps_count.to_string(), single=True,
                      open_label="This property", locked_label="Comparable sale", class_name="lv-map lv-map-small"),
             role="group", width="100%", aria_label="Map of this property and the comparable sales in the table",
-            custom_attrs={"id": "comps-map"}, data_count=S.comps_points["ids"].length(),
+            custom_attrs={"id": "comps-map"}, data_count=PropertyCompsState.comps_points["ids"].length(),
         ),
     )
 
 
 def _pager() -> rx.Component:
     return rx.cond(
-        S.comps_pages > 1,
+        PropertyCompsState.comps_pages > 1,
         rx.hstack(
-            rx.button("Previous", size="1", variant="soft", on_click=S.comps_go(-1), disabled=S.comps_page == 0),
-            rx.text(S.comps_page_label, size="1", color_scheme="gray"),
-            rx.button("Next", size="1", variant="soft", on_click=S.comps_go(1),
-                      disabled=S.comps_page + 1 >= S.comps_pages),
+            rx.button("Previous", size="1", variant="soft", on_click=PropertyCompsState.comps_go(-1), disabled=PropertyCompsState.comps_page == 0),
+            rx.text(PropertyCompsState.comps_page_label, size="1", color_scheme="gray"),
+            rx.button("Next", size="1", variant="soft", on_click=PropertyCompsState.comps_go(1),
+                      disabled=PropertyCompsState.comps_page + 1 >= PropertyCompsState.comps_pages),
             spacing="3", align="center", id="comps-pager",
         ),
     )
@@ -120,22 +120,22 @@ def _pager() -> rx.Component:
 
 def _body() -> rx.Component:
     return rx.vstack(
-        rx.cond(S.comps_note != "", rx.callout.root(rx.callout.icon(rx.icon("radar")), rx.callout.text(
-            S.comps_note, id="comps-note"), color_scheme="gray", variant="surface", width="100%")),
+        rx.cond(PropertyCompsState.comps_note != "", rx.callout.root(rx.callout.icon(rx.icon("radar")), rx.callout.text(
+            PropertyCompsState.comps_note, id="comps-note"), color_scheme="gray", variant="surface", width="100%")),
         rx.text(text.CRITERIA, size="1", color_scheme="gray"),
-        rx.cond(S.comps_error != "", rx.text(S.comps_error, size="2", color_scheme="red", id="comps-error")),
+        rx.cond(PropertyCompsState.comps_error != "", rx.text(PropertyCompsState.comps_error, size="2", color_scheme="red", id="comps-error")),
         _arv(),
-        rx.cond(S.comps_count > 0, _table(),
-                rx.cond(S.comps_error == "", rx.text(text.NO_SALES, size="2", color_scheme="gray", id="comps-empty"))),
+        rx.cond(PropertyCompsState.comps_count > 0, _table(),
+                rx.cond(PropertyCompsState.comps_error == "", rx.text(text.NO_SALES, size="2", color_scheme="gray", id="comps-empty"))),
         rx.hstack(
             _pager(),
             rx.spacer(),
-            rx.cond(S.comps_outliers > 0, rx.button(S.comps_outlier_toggle, size="1", variant="ghost",
-                                                    on_click=S.toggle_outliers, id="comps-outliers-toggle")),
+            rx.cond(PropertyCompsState.comps_outliers > 0, rx.button(PropertyCompsState.comps_outlier_toggle, size="1", variant="ghost",
+                                                    on_click=PropertyCompsState.toggle_outliers, id="comps-outliers-toggle")),
             width="100%", align="center", wrap="wrap",
         ),
         _map(),
-        rx.text(S.comps_basis, size="1", color_scheme="gray", id="comps-basis"),
+        rx.text(PropertyCompsState.comps_basis, size="1", color_scheme="gray", id="comps-basis"),
         spacing="3", width="100%",
     )
 
@@ -145,7 +145,7 @@ def comps_card() -> rx.Component:
         "scale",
         text.TITLE,
         None,
-        rx.cond(S.comps_status == "shown", _body(),
+        rx.cond(PropertyCompsState.comps_status == "shown", _body(),
                 rx.text("Loading comparable sales...", size="2", color_scheme="gray", id="comps-loading")),
         heading_as="h2",
         tile_size="36px",

@@ -1,4 +1,4 @@
-"""/property/{id}: the small map of an unlocked lead (issue 15), at its own
+"""/property/{id}: the small map of an unlocked lead, at its own
 coordinates (or its ZIP code's centre when it has none), not clickable.
 
 Element ids: ``property-location`` (the card), ``property-map`` (``data-count``:

@@ -1,4 +1,4 @@
-"""The property page's "Owner contact" card (issue 25 item 3; ``states/property_owner_contact.py``).
+"""The property page's "Owner contact" card (``states/property_owner_contact.py``).
 
 Element ids (tests): ``owner-contact`` (the card), ``owner-contact-find`` (the button), ``owner-contact-confirm``
 (the confirm step), ``owner-contact-balance``, ``owner-contact-go``, ``owner-contact-cancel``,
@@ -16,25 +16,25 @@ import reflex as rx
 
 from marketplace.components import cards, styles, ui
 from marketplace.messages import owner_contact as text
-from marketplace.states.property_owner_contact import OwnerContactState as S
+from marketplace.states.property_owner_contact import OwnerContactState
 
 WRAP = ui.WRAP_BUTTON
 
 
 def _find_button() -> rx.Component:
     return rx.vstack(
-        rx.button(rx.icon("phone", size=16, aria_hidden="true"), S.oc_find_label, on_click=S.ask_owner_contact,
+        rx.button(rx.icon("phone", size=16, aria_hidden="true"), OwnerContactState.oc_find_label, on_click=OwnerContactState.ask_owner_contact,
                   size="2", id="owner-contact-find", style=WRAP, width="100%"),
-        rx.text(S.oc_explain, size="1", color_scheme="gray"),
+        rx.text(OwnerContactState.oc_explain, size="1", color_scheme="gray"),
         spacing="2",
         width="100%",
     )
 
 
 def _confirm() -> rx.Component:
-    return ui.confirm_callout(text.CONFIRM_TITLE, S.oc_confirm_text, S.oc_balance,
-                              confirm_label=S.oc_confirm_button, on_confirm=S.find_owner_contact,
-                              on_cancel=S.cancel_owner_contact, cancel_label=text.CANCEL, prefix="owner-contact",
+    return ui.confirm_callout(text.CONFIRM_TITLE, OwnerContactState.oc_confirm_text, OwnerContactState.oc_balance,
+                              confirm_label=OwnerContactState.oc_confirm_button, on_confirm=OwnerContactState.find_owner_contact,
+                              on_cancel=OwnerContactState.cancel_owner_contact, cancel_label=text.CANCEL, prefix="owner-contact",
                               balance_id="owner-contact-balance")
 
 
@@ -59,7 +59,7 @@ def _phone(row: dict) -> rx.Component:
                       color_scheme=rx.cond(wrong, "gray", "orange"), class_name="owner-contact-wrong",
                       aria_pressed=rx.cond(wrong, "true", "false"),
                       aria_label=rx.cond(wrong, f"{text.UNMARK_WRONG}: ", f"{text.MARK_WRONG}: ") + row["number"],
-                      on_click=S.toggle_wrong_number(row["number"]), disabled=S.oc_marking),
+                      on_click=OwnerContactState.toggle_wrong_number(row["number"]), disabled=OwnerContactState.oc_marking),
             spacing="2",
             align="center",
             wrap="wrap",
@@ -78,12 +78,12 @@ def _phone(row: dict) -> rx.Component:
 def _found() -> rx.Component:
     return rx.vstack(
         rx.text(text.PHONES, size="2", weight="bold"),
-        rx.cond(S.oc_phones.length() > 0,
-                rx.vstack(rx.foreach(S.oc_phones, _phone), spacing="0", width="100%", id="owner-contact-phones"),
+        rx.cond(OwnerContactState.oc_phones.length() > 0,
+                rx.vstack(rx.foreach(OwnerContactState.oc_phones, _phone), spacing="0", width="100%", id="owner-contact-phones"),
                 rx.text(text.NO_PHONES, size="2", color_scheme="gray")),
         rx.text(text.EMAILS, size="2", weight="bold", padding_top="0.5rem"),
-        rx.cond(S.oc_emails.length() > 0,
-                rx.vstack(rx.foreach(S.oc_emails, lambda e: rx.text(e, size="2", class_name="owner-contact-email")),
+        rx.cond(OwnerContactState.oc_emails.length() > 0,
+                rx.vstack(rx.foreach(OwnerContactState.oc_emails, lambda e: rx.text(e, size="2", class_name="owner-contact-email")),
                           spacing="1", width="100%", id="owner-contact-emails"),
                 rx.text(text.NO_EMAILS, size="2", color_scheme="gray")),
         spacing="2",
@@ -92,7 +92,7 @@ def _found() -> rx.Component:
 
 
 def _source_line() -> rx.Component:
-    return rx.text(S.oc_source, size="1", color_scheme="gray", id="owner-contact-source")
+    return rx.text(OwnerContactState.oc_source, size="1", color_scheme="gray", id="owner-contact-source")
 
 
 def _miss() -> rx.Component:
@@ -101,8 +101,8 @@ def _miss() -> rx.Component:
     return rx.vstack(
         rx.callout.root(rx.callout.icon(rx.icon("search_x")), rx.callout.text(text.MISS), color_scheme="gray",
                         variant="surface", width="100%", id="owner-contact-miss"),
-        rx.cond(S.oc_can_retry, _find_button(),
-                rx.cond(S.oc_retry_on != "", rx.text(S.oc_retry_on, size="1", color_scheme="gray",
+        rx.cond(OwnerContactState.oc_can_retry, _find_button(),
+                rx.cond(OwnerContactState.oc_retry_on != "", rx.text(OwnerContactState.oc_retry_on, size="1", color_scheme="gray",
                                                      id="owner-contact-retry-on"))),
         _source_line(),
         spacing="2",
@@ -112,9 +112,9 @@ def _miss() -> rx.Component:
 
 def _source() -> rx.Component:
     return rx.vstack(
-        rx.cond(S.oc_demo, rx.callout.root(
+        rx.cond(OwnerContactState.oc_demo, rx.callout.root(
             rx.callout.icon(rx.icon("flask_conical")),
-            rx.callout.text(S.oc_demo_note),  # 'Demo data: these are fictional numbers ...'
+            rx.callout.text(OwnerContactState.oc_demo_note),  # 'Demo data: these are fictional numbers ...'
             color_scheme="amber", variant="surface", size="1", width="100%", id="owner-contact-demo")),
         _source_line(),
         spacing="2",
@@ -125,13 +125,13 @@ def _source() -> rx.Component:
 def owner_contact_card() -> rx.Component:
     """Shown once the state knows the lead is this user's (``oc_status`` set)."""
     return rx.cond(
-        S.oc_status != "",
+        OwnerContactState.oc_status != "",
         cards.section_card(
             "contact",
             text.TITLE,
             text.SUBTITLE,
             rx.match(
-                S.oc_status,
+                OwnerContactState.oc_status,
                 ("idle", _find_button()),
                 ("confirm", _confirm()),
                 ("busy", _busy()),
@@ -139,7 +139,7 @@ def owner_contact_card() -> rx.Component:
                 ("found", rx.vstack(_found(), _source(), spacing="3", width="100%")),
                 rx.fragment(),
             ),
-            rx.text(S.oc_credits_label, size="1", color_scheme="gray", id="owner-contact-credits"),
+            rx.text(OwnerContactState.oc_credits_label, size="1", color_scheme="gray", id="owner-contact-credits"),
             heading_as="h2",
             tile_size="36px",
             card_id="owner-contact",

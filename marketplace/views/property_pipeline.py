@@ -1,4 +1,4 @@
-"""The property page's Pipeline card (issue 25, item 4): stage, dead reason, next follow-up, offer, and the
+"""The property page's Pipeline card: stage, dead reason, next follow-up, offer, and the
 notes with their times (the user's time zone); a form to change the first four and one to add a note.
 
 Element ids: ``property-pipeline`` (the card), ``property-pipeline-stage`` (the current stage),
@@ -18,7 +18,7 @@ from marketplace.core.limits import PIPELINE_NOTE_MAX_LENGTH, PIPELINE_REASON_MA
 from marketplace.core.pipeline import STAGES
 from marketplace.messages.pipeline import PIPELINE_NO_NOTES
 from marketplace.states.property import PropertyState
-from marketplace.states.property_pipeline import PropertyPipelineState as S
+from marketplace.states.property_pipeline import PropertyPipelineState
 
 LABEL_STYLE = {"font_size": "var(--font-size-2)", "font_weight": "500"}
 
@@ -39,7 +39,7 @@ def _fact(label: str, value, value_id: str, extra: rx.Component | None = None) -
 
 def _due_badge() -> rx.Component:
     return rx.match(
-        S.due,
+        PropertyPipelineState.due,
         ("overdue", rx.badge("Overdue", color_scheme="red", variant="soft", size="1")),
         ("today", rx.badge("Due today", color_scheme="amber", variant="soft", size="1")),
         rx.fragment(),
@@ -56,28 +56,28 @@ def entry_form() -> rx.Component:
             rx.grid(
                 _field("Stage", "pipeline-stage-input", rx.el.select(
                     *[rx.el.option(label, value=key) for key, label in STAGES],
-                    value=S.stage_input, on_change=S.set_stage_input, name="stage", id="pipeline-stage-input",
+                    value=PropertyPipelineState.stage_input, on_change=PropertyPipelineState.set_stage_input, name="stage", id="pipeline-stage-input",
                     style=styles.NATIVE_SELECT)),
                 _field("Next follow-up", "pipeline-follow-up-input", rx.input(
-                    type="date", name="follow_up", id="pipeline-follow-up-input", default_value=S.follow_up_input,
-                    key=PropertyState.loaded_for + S.follow_up_input, size="2", width="100%")),
+                    type="date", name="follow_up", id="pipeline-follow-up-input", default_value=PropertyPipelineState.follow_up_input,
+                    key=PropertyState.loaded_for + PropertyPipelineState.follow_up_input, size="2", width="100%")),
                 _field("Offer ($)", "pipeline-offer-input", rx.input(
-                    name="offer", id="pipeline-offer-input", default_value=S.offer_input,
-                    key=PropertyState.loaded_for + S.offer_input, placeholder="e.g. 180,000", input_mode="numeric",
+                    name="offer", id="pipeline-offer-input", default_value=PropertyPipelineState.offer_input,
+                    key=PropertyState.loaded_for + PropertyPipelineState.offer_input, placeholder="e.g. 180,000", input_mode="numeric",
                     auto_complete="off", size="2", width="100%")),
                 columns=rx.breakpoints(initial="1", sm="3"),
                 spacing="3",
                 width="100%",
             ),
             rx.cond(
-                S.stage_input == "dead",
+                PropertyPipelineState.stage_input == "dead",
                 _field("Why is it dead?", "pipeline-reason-input", rx.input(
-                    name="reason", id="pipeline-reason-input", default_value=S.reason_input,
+                    name="reason", id="pipeline-reason-input", default_value=PropertyPipelineState.reason_input,
                     max_length=PIPELINE_REASON_MAX_LENGTH, required=True, size="2", width="100%",
                     auto_complete="off")),
             ),
             rx.hstack(
-                rx.button(rx.cond(S.saving, "Saving...", "Save"), type="submit", loading=S.saving, size="2",
+                rx.button(rx.cond(PropertyPipelineState.saving, "Saving...", "Save"), type="submit", loading=PropertyPipelineState.saving, size="2",
                           id="pipeline-save"),
                 rx.text("A closed or dead lead keeps no follow-up date.", size="1", color_scheme="gray"),
                 spacing="3",
@@ -87,7 +87,7 @@ def entry_form() -> rx.Component:
             spacing="3",
             width="100%",
         ),
-        on_submit=S.save,
+        on_submit=PropertyPipelineState.save,
         reset_on_submit=False,
         width="100%",
     )
@@ -108,25 +108,25 @@ def notes_section() -> rx.Component:
         rx.form(
             rx.vstack(
                 _label("Add a note", "pipeline-note-input"),
-                rx.text_area(name="note", id="pipeline-note-input", value=S.note_input, on_change=S.set_note_input,
+                rx.text_area(name="note", id="pipeline-note-input", value=PropertyPipelineState.note_input, on_change=PropertyPipelineState.set_note_input,
                              max_length=PIPELINE_NOTE_MAX_LENGTH, rows="3", width="100%",
                              placeholder="Called the owner, left a message..."),
-                rx.button(rx.cond(S.note_saving, "Adding...", "Add note"), type="submit", loading=S.note_saving,
+                rx.button(rx.cond(PropertyPipelineState.note_saving, "Adding...", "Add note"), type="submit", loading=PropertyPipelineState.note_saving,
                           size="2", variant="soft", id="pipeline-add-note"),
                 spacing="2",
                 width="100%",
             ),
-            on_submit=S.add_note,
+            on_submit=PropertyPipelineState.add_note,
             reset_on_submit=False,
             width="100%",
         ),
         rx.cond(
-            S.notes.length() > 0,
-            rx.el.ul(rx.foreach(S.notes, note_item), id="property-pipeline-notes",
+            PropertyPipelineState.notes.length() > 0,
+            rx.el.ul(rx.foreach(PropertyPipelineState.notes, note_item), id="property-pipeline-notes",
                      style={"list_style": "none", "margin": "0", "padding": "0", "width": "100%"}),
             rx.text(PIPELINE_NO_NOTES, size="2", color_scheme="gray", id="property-pipeline-notes-empty"),
         ),
-        rx.cond(S.notes_more != "", rx.text(S.notes_more, size="1", color_scheme="gray")),
+        rx.cond(PropertyPipelineState.notes_more != "", rx.text(PropertyPipelineState.notes_more, size="1", color_scheme="gray")),
         spacing="2",
         width="100%",
     )
@@ -134,21 +134,21 @@ def notes_section() -> rx.Component:
 
 def pipeline_card() -> rx.Component:
     return rx.cond(
-        S.pl_shown,
+        PropertyPipelineState.pl_shown,
         cards.section_card(
             "kanban",
             "Pipeline",
-            rx.hstack(rx.text(S.updated), rx.link("Open the board", href=routes.pipeline_url(), underline="always"),
+            rx.hstack(rx.text(PropertyPipelineState.updated), rx.link("Open the board", href=routes.pipeline_url(), underline="always"),
                       spacing="2", wrap="wrap"),
             rx.grid(
-                _fact("Stage", S.stage_label, "property-pipeline-stage"),
-                _fact("Next follow-up", S.follow_up_label, "property-pipeline-follow-up", _due_badge()),
-                _fact("Offer", S.offer_label, "property-pipeline-offer"),
+                _fact("Stage", PropertyPipelineState.stage_label, "property-pipeline-stage"),
+                _fact("Next follow-up", PropertyPipelineState.follow_up_label, "property-pipeline-follow-up", _due_badge()),
+                _fact("Offer", PropertyPipelineState.offer_label, "property-pipeline-offer"),
                 columns=rx.breakpoints(initial="1", sm="3"),
                 spacing="3",
                 width="100%",
             ),
-            rx.cond(S.dead_reason != "", rx.text("Dead: ", S.dead_reason, size="2", id="property-pipeline-dead-reason",
+            rx.cond(PropertyPipelineState.dead_reason != "", rx.text("Dead: ", PropertyPipelineState.dead_reason, size="2", id="property-pipeline-dead-reason",
                                                  class_name="lv-break")),
             entry_form(),
             rx.separator(size="4"),

@@ -1,4 +1,4 @@
-"""The property page's 'Public record' card (issue 23) and the basis lines under its values.
+"""The property page's 'Public record' card and the basis lines under its values.
 
 Shown only for a lead made from public records (``PropertyState.pr_shown``), which the page loads only
 for a user who unlocked it: every current signal with its dataset, record key, as-of date, retrieval time
@@ -18,7 +18,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketplace.components import cards
-from marketplace.states.property import PropertyState as S
+from marketplace.states.property import PropertyState
 
 
 def _chip(label, color: str) -> rx.Component:
@@ -82,9 +82,9 @@ def _mention(row) -> rx.Component:
 
 
 def _datasets() -> rx.Component:
-    return rx.cond(S.pr_datasets.length() > 0, rx.vstack(
+    return rx.cond(PropertyState.pr_datasets.length() > 0, rx.vstack(
         rx.text("Datasets that mention this parcel", size="2", weight="medium", id="record-datasets-heading"),
-        rx.el.ul(rx.foreach(S.pr_datasets, _mention), id="record-datasets", aria_labelledby="record-datasets-heading",
+        rx.el.ul(rx.foreach(PropertyState.pr_datasets, _mention), id="record-datasets", aria_labelledby="record-datasets-heading",
                  style={"margin": "0", "padding": "0", "width": "100%"}),
         spacing="1", width="100%"))
 
@@ -116,30 +116,30 @@ def _sales(title: str, items, row_class: str, list_id: str) -> rx.Component:
 
 
 def record_card() -> rx.Component:
-    return rx.cond(S.pr_shown, cards.section_card(
+    return rx.cond(PropertyState.pr_shown, cards.section_card(
         "landmark",
         "Public record",
         None,
-        rx.vstack(rx.foreach(S.pr_signals, _signal), spacing="0", width="100%", id="record-signals"),
-        rx.cond(S.pr_closed.length() > 0, rx.vstack(
+        rx.vstack(rx.foreach(PropertyState.pr_signals, _signal), spacing="0", width="100%", id="record-signals"),
+        rx.cond(PropertyState.pr_closed.length() > 0, rx.vstack(
             rx.text("History", size="2", weight="medium"),
-            _bullets(S.pr_closed, "record-closed"), spacing="1", width="100%")),
+            _bullets(PropertyState.pr_closed, "record-closed"), spacing="1", width="100%")),
         _datasets(),
         rx.vstack(
-            _row("Owner of record", S.pr_owner["name"], "record-owner"),
-            _row("Mailing address", S.pr_owner["mailing"], "record-mailing"),
-            rx.hstack(rx.foreach(S.pr_flags, lambda flag: _chip(flag, "blue")), spacing="2", wrap="wrap",
+            _row("Owner of record", PropertyState.pr_owner["name"], "record-owner"),
+            _row("Mailing address", PropertyState.pr_owner["mailing"], "record-mailing"),
+            rx.hstack(rx.foreach(PropertyState.pr_flags, lambda flag: _chip(flag, "blue")), spacing="2", wrap="wrap",
                       id="record-flags"),
-            rx.foreach(S.pr_facts, lambda fact: _row(fact["label"], fact["value"], "record-fact")),
+            rx.foreach(PropertyState.pr_facts, lambda fact: _row(fact["label"], fact["value"], "record-fact")),
             spacing="2",
             width="100%",
             id="record-facts",
         ),
-        _sales("Recorded sales of this parcel", S.pr_sales, "record-sale", "record-sales"),
-        _sales("Comparable recorded sales", S.pr_comps, "record-comp", "record-comps"),
+        _sales("Recorded sales of this parcel", PropertyState.pr_sales, "record-sale", "record-sales"),
+        _sales("Comparable recorded sales", PropertyState.pr_comps, "record-comp", "record-comps"),
         rx.vstack(
-            _row("Motivation score", S.pr_motivation, "record-motivation"),
-            _bullets(S.pr_reasons, "record-reasons"),
+            _row("Motivation score", PropertyState.pr_motivation, "record-motivation"),
+            _bullets(PropertyState.pr_reasons, "record-reasons"),
             spacing="1",
             width="100%",
         ),
@@ -151,12 +151,12 @@ def record_card() -> rx.Component:
 
 def roi_basis() -> rx.Component:
     """What the ROI is computed against (a public record has no asking price), when the lead says."""
-    return rx.cond(S.hints["roi_basis"] != "",
-                   rx.text(S.hints["roi_label"], ": ", S.hints["roi_basis"], size="1", color_scheme="gray",
+    return rx.cond(PropertyState.hints["roi_basis"] != "",
+                   rx.text(PropertyState.hints["roi_label"], ": ", PropertyState.hints["roi_basis"], size="1", color_scheme="gray",
                            id="property-roi-basis"))
 
 
 def confidence_basis() -> rx.Component:
     """The deductions that make the confidence score (public-record leads)."""
-    return rx.cond(S.pr_confidence_reasons.length() > 0, _bullets(S.pr_confidence_reasons,
+    return rx.cond(PropertyState.pr_confidence_reasons.length() > 0, _bullets(PropertyState.pr_confidence_reasons,
                                                                   "property-confidence-basis"))

@@ -19,10 +19,10 @@ import reflex as rx
 from marketplace import routes
 from marketplace.components import cards
 from marketplace.components.ui import slug
-from marketplace.core import scrape as rules
+from marketplace.core import scrape as scrape_rules
 from marketplace.core.leads import SCRAPER_LEAD_TYPES, SOURCES, US_STATES
 from marketplace.messages import SCRAPING
-from marketplace.states.bulkscraper import BulkScraperState as S
+from marketplace.states.bulkscraper import BulkScraperState
 
 
 def labelled(label: str, control: rx.Component, hint: str | None = None, html_for: str | None = None) -> rx.Component:
@@ -37,13 +37,13 @@ def labelled(label: str, control: rx.Component, hint: str | None = None, html_fo
 
 def number_input(field: str, input_id: str, label: str, **props) -> rx.Component:
     return rx.input(
-        value=getattr(S, field),
-        on_change=lambda value: S.set_field(field, value),
-        on_blur=S.clamp_fields,
+        value=getattr(BulkScraperState, field),
+        on_change=lambda value: BulkScraperState.set_field(field, value),
+        on_blur=BulkScraperState.clamp_fields,
         id=input_id,
         input_mode="numeric",
         aria_label=label,
-        disabled=S.scraping,
+        disabled=BulkScraperState.scraping,
         size="3",
         width="100%",
         **props,
@@ -69,7 +69,7 @@ def range_inputs(label: str, low: str, high: str, slug: str, hint: str) -> rx.Co
             ),
             hint,
         ),
-        problem_text(S.range_problems[slug], f"scraper-{slug}-problem"),
+        problem_text(BulkScraperState.range_problems[slug], f"scraper-{slug}-problem"),
         spacing="1",
         width="100%",
     )
@@ -78,8 +78,8 @@ def range_inputs(label: str, low: str, high: str, slug: str, hint: str) -> rx.Co
 def city_notes() -> rx.Component:
     """Which city each name without a state means, before the user confirms."""
     return rx.vstack(
-        rx.foreach(S.city_notes, lambda note: rx.text(note, size="1", weight="medium", class_name="scraper-city-note")),
-        problem_text(S.city_problem, "scraper-city-problem"),
+        rx.foreach(BulkScraperState.city_notes, lambda note: rx.text(note, size="1", weight="medium", class_name="scraper-city-note")),
+        problem_text(BulkScraperState.city_problem, "scraper-city-problem"),
         spacing="1",
         width="100%",
         id="scraper-city-notes",
@@ -88,8 +88,8 @@ def city_notes() -> rx.Component:
 
 def option_checkbox(group: str, value: str, checked, box_id: str) -> rx.Component:
     return rx.el.label(
-        rx.checkbox(checked=checked, on_change=lambda _v: S.toggle_option(group, value), id=box_id,
-                    disabled=S.scraping, aria_label=value),  # a Radix checkbox is a button: name it
+        rx.checkbox(checked=checked, on_change=lambda _v: BulkScraperState.toggle_option(group, value), id=box_id,
+                    disabled=BulkScraperState.scraping, aria_label=value),  # a Radix checkbox is a button: name it
         rx.text(value, size="2"),
         class_name="lv-check-option",
     )
@@ -102,7 +102,7 @@ def states_picker() -> rx.Component:
             rx.popover.trigger(
                 rx.button(
                     rx.icon("map", size=16),
-                    rx.cond(S.states.length() > 0, S.states.join(", "), "All states"),
+                    rx.cond(BulkScraperState.states.length() > 0, BulkScraperState.states.join(", "), "All states"),
                     rx.icon("chevron-down", size=16),
                     variant="surface",
                     color_scheme="gray",
@@ -111,7 +111,7 @@ def states_picker() -> rx.Component:
                     width="100%",
                     justify_content="space-between",
                     overflow="hidden",
-                    disabled=S.scraping,
+                    disabled=BulkScraperState.scraping,
                 ),
             ),
             rx.popover.content(
@@ -119,11 +119,11 @@ def states_picker() -> rx.Component:
                     rx.hstack(
                         rx.text("US states", weight="bold", size="2"),
                         rx.spacer(),
-                        rx.button("Clear", size="1", variant="ghost", on_click=S.clear_options("states")),
+                        rx.button("Clear", size="1", variant="ghost", on_click=BulkScraperState.clear_options("states")),
                         width="100%",
                     ),
                     rx.grid(
-                        *[option_checkbox("states", code, S.states.contains(code), f"scraper-state-{code}")
+                        *[option_checkbox("states", code, BulkScraperState.states.contains(code), f"scraper-state-{code}")
                           for code in US_STATES],
                         columns="5",
                         spacing="2",
@@ -146,7 +146,7 @@ def config_form() -> rx.Component:
                               heading_size="5"),
             rx.grid(
                 labelled("Number of Leads", number_input("lead_count", "scraper-lead-count", "Number of Leads"),
-                         f"{rules.MIN_LEADS} to {rules.MAX_LEADS:,}.", html_for="scraper-lead-count"),
+                         f"{scrape_rules.MIN_LEADS} to {scrape_rules.MAX_LEADS:,}.", html_for="scraper-lead-count"),
                 labelled("Minimum Confidence", number_input("min_confidence", "scraper-confidence",
                                                             "Minimum Confidence"),
                          "0 to 100.", html_for="scraper-confidence"),
@@ -157,9 +157,9 @@ def config_form() -> rx.Component:
             rx.vstack(
                 labelled(
                     "Cities",
-                    rx.input(value=S.cities, on_change=lambda v: S.set_field("cities", v), on_blur=S.clamp_fields,
+                    rx.input(value=BulkScraperState.cities, on_change=lambda v: BulkScraperState.set_field("cities", v), on_blur=BulkScraperState.clamp_fields,
                              id="scraper-cities", placeholder="Austin, TX, Dallas, Phoenix", size="3", width="100%",
-                             aria_label="Cities", disabled=S.scraping),
+                             aria_label="Cities", disabled=BulkScraperState.scraping),
                     "Comma-separated; add the state to pin a city (Austin, TX). A city without a state, when no "
                     "state is selected, means the largest city of that name. Leave empty for every city.",
                     html_for="scraper-cities",
@@ -170,12 +170,12 @@ def config_form() -> rx.Component:
             ),
             states_picker(),
             labelled("Lead Types",
-                     rx.grid(*[option_checkbox("lead_types", t, S.lead_types.contains(t), f"scraper-type-{slug(t)}")
+                     rx.grid(*[option_checkbox("lead_types", t, BulkScraperState.lead_types.contains(t), f"scraper-type-{slug(t)}")
                                for t in SCRAPER_LEAD_TYPES], columns={"initial": "1", "xs": "2", "md": "3"},
                              spacing="2", width="100%"),
                      "Leave all unticked for every type."),
             labelled("Sources",
-                     rx.grid(*[option_checkbox("sources", src, S.sources.contains(src), f"scraper-source-{i}")
+                     rx.grid(*[option_checkbox("sources", src, BulkScraperState.sources.contains(src), f"scraper-source-{i}")
                                for i, src in enumerate(SOURCES)], columns={"initial": "1", "sm": "2"},
                              spacing="2", width="100%"),
                      "Leave all unticked for every source."),
@@ -210,40 +210,40 @@ def cost_panel() -> rx.Component:
         rx.vstack(
             cards.card_header("coins", "Credits and cost", color="amber", heading_as="h2", tile_size="44px",
                               heading_size="5"),
-            cost_line("Available credits", S.credits_label, "scraper-credits"),
-            cost_line("Base price", S.full_price_label, "scraper-base"),
-            cost_line("Volume discount", S.discount_label, "scraper-discount"),
+            cost_line("Available credits", BulkScraperState.credits_label, "scraper-credits"),
+            cost_line("Base price", BulkScraperState.full_price_label, "scraper-base"),
+            cost_line("Volume discount", BulkScraperState.discount_label, "scraper-discount"),
             rx.separator(size="4"),
-            cost_line("Expected cost", S.cost_label, "scraper-cost", strong=True),
+            cost_line("Expected cost", BulkScraperState.cost_label, "scraper-cost", strong=True),
             rx.hstack(
                 rx.text("Balance after scrape", size="2", color_scheme="gray"),
-                rx.text(S.balance_after_label, size="2", weight="medium", id="scraper-after",
-                        color_scheme=rx.cond(S.short_of_credits, "red", "gray"), high_contrast=~S.short_of_credits),
+                rx.text(BulkScraperState.balance_after_label, size="2", weight="medium", id="scraper-after",
+                        color_scheme=rx.cond(BulkScraperState.short_of_credits, "red", "gray"), high_contrast=~BulkScraperState.short_of_credits),
                 justify="between",
                 width="100%",
             ),
             rx.cond(
-                S.short_of_credits,
-                rx.callout(S.need_message, icon="circle_alert", color_scheme="red", size="1", width="100%",
+                BulkScraperState.short_of_credits,
+                rx.callout(BulkScraperState.need_message, icon="circle_alert", color_scheme="red", size="1", width="100%",
                            id="scraper-need"),
             ),
             rx.button(
-                rx.cond(S.scraping, rx.spinner(size="2"), rx.icon("zap", size=18)),
-                rx.cond(S.scraping, SCRAPING, "Start Bulk Scrape"),
-                on_click=S.open_confirm,
-                disabled=S.start_disabled,
+                rx.cond(BulkScraperState.scraping, rx.spinner(size="2"), rx.icon("zap", size=18)),
+                rx.cond(BulkScraperState.scraping, SCRAPING, "Start Bulk Scrape"),
+                on_click=BulkScraperState.open_confirm,
+                disabled=BulkScraperState.start_disabled,
                 size="3",
                 width="100%",
                 id="scraper-start",
             ),
-            rx.cond(~S.short_of_credits & (S.form_problems != ""),
-                    rx.text("Check the form: ", S.form_problems, size="1", color_scheme="red",
+            rx.cond(~BulkScraperState.short_of_credits & (BulkScraperState.form_problems != ""),
+                    rx.text("Check the form: ", BulkScraperState.form_problems, size="1", color_scheme="red",
                             id="scraper-start-why")),
             rx.cond(
-                S.scraping,
+                BulkScraperState.scraping,
                 rx.vstack(
-                    rx.progress(value=S.progress_percent, max=100, width="100%", aria_label="Scrape progress"),
-                    rx.text(S.progress_label, size="1", color_scheme="gray"),
+                    rx.progress(value=BulkScraperState.progress_percent, max=100, width="100%", aria_label="Scrape progress"),
+                    rx.text(BulkScraperState.progress_label, size="1", color_scheme="gray"),
                     spacing="1", width="100%", id="scraper-progress", role="status", aria_live="polite",
                 ),
             ),
@@ -261,17 +261,17 @@ def cost_panel() -> rx.Component:
 def tier_table() -> rx.Component:
     rows = [
         rx.table.row(
-            rx.table.cell(rules.tier_label(i)),
+            rx.table.cell(scrape_rules.tier_label(i)),
             rx.table.cell(f"{pct}%"),
-            rx.table.cell(f"{rules.CREDITS_PER_LEAD - pct} credits"),
-            background=rx.cond(S.discount_percent == pct, "var(--accent-a3)", "transparent"),
+            rx.table.cell(f"{scrape_rules.CREDITS_PER_LEAD - pct} credits"),
+            background=rx.cond(BulkScraperState.discount_percent == pct, "var(--accent-a3)", "transparent"),
         )
-        for i, (_, pct) in enumerate(rules.DISCOUNT_TIERS)
+        for i, (_, pct) in enumerate(scrape_rules.DISCOUNT_TIERS)
     ]
     return rx.card(
         rx.vstack(
             rx.heading("Volume discounts", size="4", as_="h2"),
-            rx.text(f"{rules.CREDITS_PER_LEAD} credits per lead, less a discount for larger scrapes.", size="2",
+            rx.text(f"{scrape_rules.CREDITS_PER_LEAD} credits per lead, less a discount for larger scrapes.", size="2",
                     color_scheme="gray"),
             rx.table.root(
                 rx.table.header(rx.table.row(*[rx.table.column_header_cell(h)
@@ -296,17 +296,17 @@ def confirm_dialog() -> rx.Component:
             rx.alert_dialog.title("Confirm Bulk Scrape"),
             rx.alert_dialog.description(
                 rx.vstack(
-                    rx.text("You are about to scrape ", rx.text.strong(S.leads_label), " for ",
-                            rx.text.strong(S.cost_label), "."),
-                    rx.foreach(S.city_notes, lambda note: rx.text(note, size="2", class_name="confirm-city-note")),
-                    rx.text("Volume discount: ", S.discount_label, ". Balance after: ", S.balance_after_label, "."),
+                    rx.text("You are about to scrape ", rx.text.strong(BulkScraperState.leads_label), " for ",
+                            rx.text.strong(BulkScraperState.cost_label), "."),
+                    rx.foreach(BulkScraperState.city_notes, lambda note: rx.text(note, size="2", class_name="confirm-city-note")),
+                    rx.text("Volume discount: ", BulkScraperState.discount_label, ". Balance after: ", BulkScraperState.balance_after_label, "."),
                     rx.text("You are charged only for leads delivered.", size="2", color_scheme="gray"),
                     spacing="2",
                 ),
             ),
             rx.hstack(
                 rx.alert_dialog.cancel(rx.button("Cancel", variant="soft", color_scheme="gray", id="confirm-cancel")),
-                rx.alert_dialog.action(rx.button("Confirm Scrape", on_click=S.run_scrape, id="confirm-scrape")),
+                rx.alert_dialog.action(rx.button("Confirm Scrape", on_click=BulkScraperState.run_scrape, id="confirm-scrape")),
                 spacing="3",
                 justify="end",
                 margin_top="1rem",
@@ -314,6 +314,6 @@ def confirm_dialog() -> rx.Component:
             id="confirm-dialog",
             max_width="460px",
         ),
-        open=S.confirm_open,
-        on_open_change=S.set_confirm_open,
+        open=BulkScraperState.confirm_open,
+        on_open_change=BulkScraperState.set_confirm_open,
     )

@@ -15,9 +15,9 @@ from __future__ import annotations
 import reflex as rx
 
 from marketplace.components import cards, ui
-from marketplace.core import scrape as rules
+from marketplace.core import scrape as scrape_rules
 from marketplace.core.marketplace import ROI_BANDS, SIZE_BANDS
-from marketplace.states.bulkscraper import BulkScraperState as S
+from marketplace.states.bulkscraper import BulkScraperState
 
 COLUMNS = ("Address", "Type", "Asking", "Market Value", "ARV", "Rehab", "ROI", "Beds / Baths", "Sqft", "Confidence")
 
@@ -25,7 +25,7 @@ COLUMNS = ("Address", "Type", "Asking", "Market Value", "ARV", "Rehab", "ROI", "
 def filter_chip(group: str, value: str, label: str, selected) -> rx.Component:
     return rx.button(
         label,
-        on_click=S.toggle_result_filter(group, value),
+        on_click=BulkScraperState.toggle_result_filter(group, value),
         variant=rx.cond(selected, "solid", "surface"),
         color_scheme=rx.cond(selected, "indigo", "gray"),
         size="1",
@@ -46,18 +46,18 @@ def filters_bar() -> rx.Component:
         )
 
     return rx.vstack(
-        group("ROI", "roi", ROI_BANDS, S.roi_filter),
-        group("Size", "size", SIZE_BANDS, S.size_filter),
-        group("Tags", "tag", rules.RESULT_TAGS, S.tag_filter),
+        group("ROI", "roi", ROI_BANDS, BulkScraperState.roi_filter),
+        group("Size", "size", SIZE_BANDS, BulkScraperState.size_filter),
+        group("Tags", "tag", scrape_rules.RESULT_TAGS, BulkScraperState.tag_filter),
         rx.hstack(
             rx.select.root(
                 rx.select.trigger(id="results-sort", aria_label="Sort results", variant="surface"),
-                rx.select.content(*[rx.select.item(label, value=value) for value, label in rules.RESULT_SORTS]),
-                value=S.sort,
-                on_change=S.set_sort,
+                rx.select.content(*[rx.select.item(label, value=value) for value, label in scrape_rules.RESULT_SORTS]),
+                value=BulkScraperState.sort,
+                on_change=BulkScraperState.set_sort,
                 size="2",
             ),
-            rx.button("Clear filters", variant="ghost", size="2", on_click=S.clear_result_filters,
+            rx.button("Clear filters", variant="ghost", size="2", on_click=BulkScraperState.clear_result_filters,
                       id="results-clear"),
             spacing="3",
             align="center",
@@ -134,18 +134,18 @@ def result_item(row: dict) -> rx.Component:
 
 def results_section() -> rx.Component:
     return rx.cond(
-        S.result_count > 0,
+        BulkScraperState.result_count > 0,
         rx.card(
             rx.vstack(
                 rx.flex(
                     rx.vstack(
                         rx.heading("Scrape results", size="5", as_="h2"),
-                        rx.text(S.results_label, size="2", color_scheme="gray", id="results-summary"),
-                        rx.text("Your last scrape, run ", S.results_when, size="1", color_scheme="gray",
+                        rx.text(BulkScraperState.results_label, size="2", color_scheme="gray", id="results-summary"),
+                        rx.text("Your last scrape, run ", BulkScraperState.results_when, size="1", color_scheme="gray",
                                 id="results-when"),
                         spacing="1",
                     ),
-                    rx.button(rx.icon("download", size=16), "Download CSV", on_click=S.download_csv,
+                    rx.button(rx.icon("download", size=16), "Download CSV", on_click=BulkScraperState.download_csv,
                               id="download-csv", size="2"),
                     justify="between",
                     align={"initial": "start", "sm": "center"},
@@ -153,14 +153,14 @@ def results_section() -> rx.Component:
                     gap="3",
                     width="100%",
                 ),
-                rx.cond(S.shortfall != "",
-                        rx.callout(S.shortfall, icon="info", color_scheme="amber", size="1", id="results-shortfall",
+                rx.cond(BulkScraperState.shortfall != "",
+                        rx.callout(BulkScraperState.shortfall, icon="info", color_scheme="amber", size="1", id="results-shortfall",
                                    width="100%")),
                 filters_bar(),
                 rx.box(
                     rx.table.root(
                         rx.table.header(rx.table.row(*[rx.table.column_header_cell(h) for h in COLUMNS])),
-                        rx.table.body(rx.foreach(S.rows, result_row)),
+                        rx.table.body(rx.foreach(BulkScraperState.rows, result_row)),
                         size="1",
                         variant="surface",
                         id="results-table",
@@ -169,15 +169,15 @@ def results_section() -> rx.Component:
                     width="100%",
                     class_name="lv-hide-below-sm",
                 ),
-                cards.row_list(rx.foreach(S.rows, result_item), id="results-list", class_name="lv-hide-from-sm"),
-                rx.cond(S.filtered_count == 0,
+                cards.row_list(rx.foreach(BulkScraperState.rows, result_item), id="results-list", class_name="lv-hide-from-sm"),
+                rx.cond(BulkScraperState.filtered_count == 0,
                         rx.text("No results match these filters.", size="2", color_scheme="gray")),
                 rx.hstack(
                     rx.button(rx.icon("chevron-left", size=16), "Previous", variant="soft", size="2",
-                              on_click=S.go_to_page(S.page - 1), disabled=S.page <= 1, id="results-prev"),
-                    rx.text(S.page, " / ", S.pages, size="2"),
+                              on_click=BulkScraperState.go_to_page(BulkScraperState.page - 1), disabled=BulkScraperState.page <= 1, id="results-prev"),
+                    rx.text(BulkScraperState.page, " / ", BulkScraperState.pages, size="2"),
                     rx.button("Next", rx.icon("chevron-right", size=16), variant="soft", size="2",
-                              on_click=S.go_to_page(S.page + 1), disabled=S.page >= S.pages, id="results-next"),
+                              on_click=BulkScraperState.go_to_page(BulkScraperState.page + 1), disabled=BulkScraperState.page >= BulkScraperState.pages, id="results-next"),
                     spacing="3",
                     align="center",
                     justify="center",

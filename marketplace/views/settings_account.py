@@ -8,7 +8,7 @@ import reflex as rx
 from marketplace.components import cards, ui
 from marketplace.core.accounts import NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH
 from marketplace.states.auth import AuthState
-from marketplace.states.settings import SettingsState as S
+from marketplace.states.settings import SettingsState
 
 LABEL_STYLE = {"font_size": "var(--font-size-2)", "font_weight": "500"}
 
@@ -57,19 +57,19 @@ def profile_card() -> rx.Component:
             rx.vstack(
                 rx.grid(
                     labelled("First name", "settings-first-name",
-                             name_input("first_name", "settings-first-name", S.first_name_input,
-                                        S.set_first_name_input, "given-name")),
+                             name_input("first_name", "settings-first-name", SettingsState.first_name_input,
+                                        SettingsState.set_first_name_input, "given-name")),
                     labelled("Last name", "settings-last-name",
-                             name_input("last_name", "settings-last-name", S.last_name_input,
-                                        S.set_last_name_input, "family-name")),
+                             name_input("last_name", "settings-last-name", SettingsState.last_name_input,
+                                        SettingsState.set_last_name_input, "family-name")),
                     columns=rx.breakpoints(initial="1", sm="2"),
                     spacing="4",
                     width="100%",
                 ),
                 rx.flex(
-                    rx.text("Member since ", rx.text.strong(S.member_since, id="settings-member-since"),
+                    rx.text("Member since ", rx.text.strong(SettingsState.member_since, id="settings-member-since"),
                             size="2", color_scheme="gray"),
-                    submit_button("Save name", "Saving...", S.profile_saving, "check", "settings-save-profile"),
+                    submit_button("Save name", "Saving...", SettingsState.profile_saving, "check", "settings-save-profile"),
                     justify="between",
                     align=rx.breakpoints(initial="stretch", sm="center"),
                     direction=rx.breakpoints(initial="column-reverse", sm="row"),
@@ -79,7 +79,7 @@ def profile_card() -> rx.Component:
                 spacing="4",
                 width="100%",
             ),
-            on_submit=S.save_profile,
+            on_submit=SettingsState.save_profile,
             reset_on_submit=False,
             width="100%",
         ),
@@ -118,10 +118,10 @@ def email_card() -> rx.Component:
                 rx.text("Open the link we e-mailed you to confirm this address. No e-mail? Send a new link "
                         "(one a minute).", size="2", color_scheme="gray"),
                 rx.button(
-                    rx.cond(S.resend_busy, rx.spinner(size="2"), rx.icon("send", size=16)),
-                    rx.cond(S.resend_busy, "Sending...", "Resend confirmation link"),
-                    on_click=S.resend_confirmation,
-                    disabled=S.resend_busy,
+                    rx.cond(SettingsState.resend_busy, rx.spinner(size="2"), rx.icon("send", size=16)),
+                    rx.cond(SettingsState.resend_busy, "Sending...", "Resend confirmation link"),
+                    on_click=SettingsState.resend_confirmation,
+                    disabled=SettingsState.resend_busy,
                     variant="soft",
                     color_scheme="amber",
                     size="3",
@@ -173,7 +173,7 @@ def password_card() -> rx.Component:
                     width="100%",
                 ),
                 rx.flex(
-                    submit_button("Change password", "Changing...", S.password_saving, "lock",
+                    submit_button("Change password", "Changing...", SettingsState.password_saving, "lock",
                                   "settings-change-password"),
                     justify="end",
                     width="100%",
@@ -181,7 +181,7 @@ def password_card() -> rx.Component:
                 spacing="4",
                 width="100%",
             ),
-            on_submit=S.change_password,
+            on_submit=SettingsState.change_password,
             reset_on_submit=False,
             width="100%",
         ),

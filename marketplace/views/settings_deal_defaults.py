@@ -10,7 +10,7 @@ from marketplace.components import cards
 from marketplace.core.deal.form import DEFAULT_GROUPS, Field
 from marketplace.messages import deal as text
 from marketplace.states.auth import AuthState
-from marketplace.states.deal_defaults import DealDefaultsState as S
+from marketplace.states.deal_defaults import DealDefaultsState
 from marketplace.views.settings_account import LABEL_STYLE
 
 ERROR_STYLE = {"color": "var(--red-11)", "font_size": "var(--font-size-1)"}
@@ -20,10 +20,10 @@ def default_field(field: Field) -> rx.Component:
     field_id, error_id = f"deal-default-{field.key}", f"deal-default-{field.key}-error"
     return rx.vstack(
         rx.el.label(field.labelled, html_for=field_id, style=LABEL_STYLE),
-        rx.input(default_value=S.values[field.key], name=field.key, id=field_id, input_mode="decimal",
+        rx.input(default_value=DealDefaultsState.values[field.key], name=field.key, id=field_id, input_mode="decimal",
                  auto_complete="off", size="2", width="100%", placeholder="None" if field.optional else None,
-                 aria_invalid=rx.cond(S.errors.contains(field.key), "true", "false"), aria_describedby=error_id),
-        rx.text(S.errors[field.key], id=error_id, style=ERROR_STYLE),
+                 aria_invalid=rx.cond(DealDefaultsState.errors.contains(field.key), "true", "false"), aria_describedby=error_id),
+        rx.text(DealDefaultsState.errors[field.key], id=error_id, style=ERROR_STYLE),
         spacing="1",
         width="100%",
         min_width="0",
@@ -31,7 +31,7 @@ def default_field(field: Field) -> rx.Component:
 
 
 def deal_defaults_card() -> rx.Component:
-    ready = S.loaded_for == AuthState.user_id
+    ready = DealDefaultsState.loaded_for == AuthState.user_id
     return cards.section_card(
         "calculator", text.DEFAULTS_TITLE, text.DEFAULTS_SUBTITLE,
         rx.cond(
@@ -44,20 +44,20 @@ def deal_defaults_card() -> rx.Component:
                                 spacing="3", width="100%"),
                         spacing="2", width="100%",
                     ) for name, group in DEFAULT_GROUPS.items()],
-                    rx.button(rx.cond(S.saving, rx.spinner(size="2"), rx.icon("save", size=16)),
-                              text.DEFAULTS_SAVE, type="submit", size="3", disabled=S.saving,
+                    rx.button(rx.cond(DealDefaultsState.saving, rx.spinner(size="2"), rx.icon("save", size=16)),
+                              text.DEFAULTS_SAVE, type="submit", size="3", disabled=DealDefaultsState.saving,
                               id="deal-defaults-save"),
                     spacing="4",
                     width="100%",
-                    key=S.form_key,
+                    key=DealDefaultsState.form_key,
                 ),
-                on_submit=S.save,
+                on_submit=DealDefaultsState.save,
                 reset_on_submit=False,
                 width="100%",
             ),
             rx.skeleton(rx.box(height="12rem", width="100%"), loading=True),
         ),
-        on_mount=S.load,
+        on_mount=DealDefaultsState.load,
         color="grass",
         card_id="settings-deal-defaults",
     )

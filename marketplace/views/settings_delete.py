@@ -6,7 +6,7 @@ import reflex as rx
 
 from marketplace.components import cards, ui
 from marketplace.states.auth import AuthState
-from marketplace.states.settings import SettingsState as S
+from marketplace.states.settings import SettingsState
 from marketplace.views.dashboard_purchases import purchases_card
 from marketplace.views.settings_account import (
     LABEL_STYLE,
@@ -71,7 +71,7 @@ def delete_card() -> rx.Component:
         rx.callout.root(
             rx.callout.icon(rx.icon("coins")),
             rx.callout.text(
-                "Your remaining ", rx.text.strong(S.credits_forfeit, " credits", id="settings-delete-credits"),
+                "Your remaining ", rx.text.strong(SettingsState.credits_forfeit, " credits", id="settings-delete-credits"),
                 " are forfeited: they are not refunded and cannot be moved to another account. "
                 "You can sign up again later with the same e-mail address, as a new account.",
             ),
@@ -87,8 +87,8 @@ def delete_card() -> rx.Component:
                     rx.input(
                         id="settings-delete-confirm",
                         name="confirm_email",
-                        value=S.delete_confirm,
-                        on_change=S.set_delete_confirm,
+                        value=SettingsState.delete_confirm,
+                        on_change=SettingsState.set_delete_confirm,
                         placeholder="Your e-mail address",
                         auto_complete="off",
                         spell_check=False,
@@ -98,12 +98,12 @@ def delete_card() -> rx.Component:
                         type="email",
                     ),
                     rx.button(
-                        rx.cond(S.deleting, rx.spinner(size="2"), rx.icon("trash-2", size=16)),
-                        rx.cond(S.deleting, "Deleting...", "Delete my account"),
+                        rx.cond(SettingsState.deleting, rx.spinner(size="2"), rx.icon("trash-2", size=16)),
+                        rx.cond(SettingsState.deleting, "Deleting...", "Delete my account"),
                         type="submit",
                         color_scheme="red",
                         size="3",
-                        disabled=~S.delete_ready | S.deleting,
+                        disabled=~SettingsState.delete_ready | SettingsState.deleting,
                         id="settings-delete-submit",
                         flex_shrink="0",
                     ),
@@ -114,7 +114,7 @@ def delete_card() -> rx.Component:
                 spacing="2",
                 width="100%",
             ),
-            on_submit=S.delete_account,
+            on_submit=SettingsState.delete_account,
             reset_on_submit=False,
             width="100%",
         ),
@@ -136,7 +136,7 @@ def settings_skeleton() -> rx.Component:
 def settings_tab() -> rx.Component:
     """The whole tab. Its data loads when it is shown (the content mounts when
     the tab opens), so the other tabs never wait for it."""
-    ready = S.loaded_for == AuthState.user_id
+    ready = SettingsState.loaded_for == AuthState.user_id
     return rx.box(
         rx.cond(
             ready,
@@ -155,11 +155,11 @@ def settings_tab() -> rx.Component:
                 id="dashboard-settings",
             ),
             rx.cond(
-                S.load_failed,
+                SettingsState.load_failed,
                 rx.callout.root(
                     rx.callout.icon(rx.icon("triangle-alert")),
                     rx.callout.text("Failed to load your settings. ",
-                                    rx.link("Try again", href="#", on_click=S.load.prevent_default,
+                                    rx.link("Try again", href="#", on_click=SettingsState.load.prevent_default,
                                             id="settings-retry")),
                     color_scheme="red",
                     variant="surface",
@@ -168,6 +168,6 @@ def settings_tab() -> rx.Component:
                 settings_skeleton(),
             ),
         ),
-        on_mount=S.load,
+        on_mount=SettingsState.load,
         width="100%",
     )

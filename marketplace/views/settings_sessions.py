@@ -6,7 +6,7 @@ import reflex as rx
 
 from marketplace.components import cards, ui
 from marketplace.states.settings import WEBHOOK_HREF
-from marketplace.states.settings import SettingsState as S
+from marketplace.states.settings import SettingsState
 
 
 def session_item(row: dict) -> rx.Component:
@@ -41,8 +41,8 @@ def session_item(row: dict) -> rx.Component:
         rx.button(
             rx.icon("log-out", size=14),
             "Sign out",
-            on_click=S.revoke_session(row["id"]),
-            disabled=S.sessions_busy,
+            on_click=SettingsState.revoke_session(row["id"]),
+            disabled=SettingsState.sessions_busy,
             variant="soft",
             color_scheme="gray",
             size="2",
@@ -66,7 +66,7 @@ def sign_out_everywhere_dialog() -> rx.Component:
     return rx.alert_dialog.root(
         rx.alert_dialog.trigger(
             rx.button(rx.icon("log-out", size=16), "Sign out everywhere", color_scheme="red", variant="soft",
-                      size="3", disabled=S.sessions_busy, id="settings-signout-everywhere"),
+                      size="3", disabled=SettingsState.sessions_busy, id="settings-signout-everywhere"),
         ),
         rx.alert_dialog.content(
             rx.alert_dialog.title("Sign out everywhere?"),
@@ -79,7 +79,7 @@ def sign_out_everywhere_dialog() -> rx.Component:
                 rx.alert_dialog.cancel(rx.button("Cancel", variant="soft", color_scheme="gray",
                                                  id="settings-signout-everywhere-cancel")),
                 rx.alert_dialog.action(rx.button("Sign out everywhere", color_scheme="red",
-                                                 on_click=S.sign_out_everywhere,
+                                                 on_click=SettingsState.sign_out_everywhere,
                                                  id="settings-signout-everywhere-confirm")),
                 spacing="3",
                 justify="end",
@@ -95,7 +95,7 @@ def sessions_card() -> rx.Component:
         "monitor-smartphone", "Signed-in devices",
         "Browsers where your account is signed in. Sign out any you do not recognise.",
         rx.box(
-            rx.foreach(S.sessions, session_item),
+            rx.foreach(SettingsState.sessions, session_item),
             width="100%",
             border="1px solid var(--gray-a5)",
             border_radius="var(--radius-4)",
@@ -105,17 +105,17 @@ def sessions_card() -> rx.Component:
             id="settings-sessions",
         ),
         rx.cond(
-            S.sessions_hidden > 0,
-            rx.button(rx.icon("chevron-down", size=14), S.sessions_hidden, " more", variant="ghost", size="2",
-                      on_click=S.toggle_sessions, disabled=S.sessions_busy, id="settings-sessions-more",
-                      aria_label=S.sessions_hidden.to(str) + " more signed-in devices: show them"),
-            rx.cond(S.sessions_expanded & (S.sessions_total > 1),
+            SettingsState.sessions_hidden > 0,
+            rx.button(rx.icon("chevron-down", size=14), SettingsState.sessions_hidden, " more", variant="ghost", size="2",
+                      on_click=SettingsState.toggle_sessions, disabled=SettingsState.sessions_busy, id="settings-sessions-more",
+                      aria_label=SettingsState.sessions_hidden.to(str) + " more signed-in devices: show them"),
+            rx.cond(SettingsState.sessions_expanded & (SettingsState.sessions_total > 1),
                     rx.button(rx.icon("chevron-up", size=14), "Show fewer", variant="ghost", size="2",
-                              on_click=S.toggle_sessions, disabled=S.sessions_busy,
+                              on_click=SettingsState.toggle_sessions, disabled=SettingsState.sessions_busy,
                               id="settings-sessions-fewer")),
         ),
         rx.flex(
-            rx.text(S.sessions_total, " active session", rx.cond(S.sessions_total == 1, "", "s"),
+            rx.text(SettingsState.sessions_total, " active session", rx.cond(SettingsState.sessions_total == 1, "", "s"),
                     size="2", color_scheme="gray", id="settings-sessions-count"),
             sign_out_everywhere_dialog(),
             direction=rx.breakpoints(initial="column", sm="row"),
@@ -135,10 +135,10 @@ def webhook_card() -> rx.Component:
         "The personal key that lets your own tools run the bulk scraper through the webhook API.",
         rx.flex(
             rx.cond(
-                S.has_webhook_key,
+                SettingsState.has_webhook_key,
                 rx.hstack(
                     rx.badge(rx.icon("key-round", size=12), "Key set", color_scheme="grass", size="2"),
-                    rx.text("ends in ", rx.code(S.webhook_key_hint, id="settings-webhook-hint"), size="2",
+                    rx.text("ends in ", rx.code(SettingsState.webhook_key_hint, id="settings-webhook-hint"), size="2",
                             color_scheme="gray"),
                     spacing="2",
                     align="center",

@@ -8,7 +8,7 @@ import reflex as rx
 
 from marketplace.components import cards
 from marketplace.core.unlock_confirm import THRESHOLD_CHOICES
-from marketplace.states.settings import SettingsState as S
+from marketplace.states.settings import SettingsState
 from marketplace.views.settings_account import LABEL_STYLE
 
 
@@ -18,7 +18,7 @@ def unlock_confirm_card() -> rx.Component:
         "Ask before a lead unlock spends many credits at once.",
         rx.flex(
             rx.el.label("Ask before expensive unlocks", html_for="settings-unlock-confirm", style=LABEL_STYLE),
-            rx.switch(checked=S.unlock_confirm_on, on_change=S.set_unlock_confirm_on, disabled=S.unlock_confirm_saving,
+            rx.switch(checked=SettingsState.unlock_confirm_on, on_change=SettingsState.set_unlock_confirm_on, disabled=SettingsState.unlock_confirm_saving,
                       id="settings-unlock-confirm", size="2"),
             justify="between",
             align="center",
@@ -32,17 +32,17 @@ def unlock_confirm_card() -> rx.Component:
                 rx.select.content(
                     *[rx.select.item(f"{n} credits or more", value=str(n)) for n in THRESHOLD_CHOICES],
                 ),
-                value=S.unlock_confirm_threshold,
-                on_change=S.set_unlock_confirm_threshold,
-                disabled=S.unlock_confirm_saving | ~S.unlock_confirm_on,
+                value=SettingsState.unlock_confirm_threshold,
+                on_change=SettingsState.set_unlock_confirm_threshold,
+                disabled=SettingsState.unlock_confirm_saving | ~SettingsState.unlock_confirm_on,
                 size="3",
             ),
             spacing="1",
             width="100%",
         ),
         rx.text(
-            rx.cond(S.unlock_confirm_on,
-                    "Unlocks of " + S.unlock_confirm_threshold + " credits or more ask first.",
+            rx.cond(SettingsState.unlock_confirm_on,
+                    "Unlocks of " + SettingsState.unlock_confirm_threshold + " credits or more ask first.",
                     "Every unlock happens in one click."),
             size="2", color_scheme="gray", id="settings-unlock-summary",
         ),

@@ -1,4 +1,4 @@
-"""The deal analyzer (issue 25): pure formulas, no I/O.
+"""The deal analyzer: pure formulas, no I/O.
 
 - ``inputs``: the input dataclasses (FlipInputs, RentalInputs, BrrrrInputs, Targets, DealDefaults,
   DealAnalysis), validation (``validate`` / ``check``), the first analysis of a lead, JSON in and out.

@@ -1,4 +1,4 @@
-"""The one-page PDF deal sheet (issue 25, item 2): the lead's facts, the ARV with its basis and the
+"""The one-page PDF deal sheet: the lead's facts, the ARV with its basis and the
 comparable sales behind it, the saved analysis of each strategy (inputs, results and how each is
 computed), the date, and the disclaimer that every figure is an estimate.
 

@@ -1,4 +1,4 @@
-"""Public-record datasets read from files or the portals' live APIs (issue 23).
+"""Public-record datasets read from files or the portals' live APIs.
 
 - ``load_datasets()``: every dataset file of ``marketplace/datasets/`` (see ``dataset.py`` for the keys);
 - ``read_file(dataset, path)``: a downloaded file (CSV export or the API's JSON) through the mapping;

@@ -1,4 +1,4 @@
-"""A public-record dataset as its file in ``marketplace/datasets/`` describes it (issue 23).
+"""A public-record dataset as its file in ``marketplace/datasets/`` describes it.
 
 Datasets are data, not code: adding a county is adding a TOML file. ``load_datasets`` reads and validates
 every file; a bad file raises ``ValueError`` naming the file and the field. The file's keys:

@@ -1,4 +1,4 @@
-"""One published row -> ``MappedRecord`` / ``HpiPoint``, or ``RejectedRow`` saying why (issue 23).
+"""One published row -> ``MappedRecord`` / ``HpiPoint``, or ``RejectedRow`` saying why.
 
 The same mapping serves the live API (``form="api"``: the API's field names) and an exported file
 (``form="file"``: the export's display names). Values are read through ``core.parse``. A value that

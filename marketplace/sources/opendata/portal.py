@@ -1,4 +1,4 @@
-"""Live reads of a public-record dataset from its portal's API (issue 23).
+"""Live reads of a public-record dataset from its portal's API.
 
 Paging per protocol (every page has a stable order, so offsets do not skip or repeat rows):
 
