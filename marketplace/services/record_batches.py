@@ -14,7 +14,7 @@ only the rows that differ are written, in bulk.
   stored ones, on SQLite one executemany UPDATE per table; properties first, then signals, sales and index
   points. Unchanged rows write nothing.
 
-``close_unseen`` closes a full run's unseen signals with one anti-join against a temporary table of the
+``record_steps.close_unseen_set`` closes a full run's unseen signals with one anti-join against a temporary table of the
 keys the run saw.
 """
 
@@ -384,39 +384,3 @@ def write_batch(conn: Connection, batch: Batch) -> None:
     batch.write_points()
     for _, reason in sorted(batch.rejects, key=lambda r: r[0]):
         batch.run.reject(reason)
-
-
-def close_unseen(conn: Connection, run: Any, batch_size: int) -> None:
-    """Close every open signal of the dataset this (full) run did not see: the seen keys go into a
-    temporary table (COPY on PostgreSQL), then one UPDATE ... WHERE NOT EXISTS closes the rest."""
-    keys = run.seen.keys()
-    if conn.dialect.name == "postgresql":
-        conn.exec_driver_sql("CREATE TEMP TABLE ingest_seen (record_key text PRIMARY KEY) ON COMMIT DROP")
-        with conn.connection.driver_connection.cursor() as cursor:
-            with cursor.copy("COPY ingest_seen (record_key) FROM STDIN") as copy:
-                for key in keys:
-                    copy.write_row((key,))
-    else:
-        conn.exec_driver_sql("CREATE TEMP TABLE IF NOT EXISTS ingest_seen (record_key TEXT PRIMARY KEY)")
-        conn.exec_driver_sql("DELETE FROM ingest_seen")
-        seen_insert = sa.text("INSERT INTO ingest_seen (record_key) VALUES (:k)")
-        chunk: list[dict] = []
-        for key in keys:
-            chunk.append({"k": key})
-            if len(chunk) >= batch_size:
-                conn.execute(seen_insert, chunk)
-                chunk = []
-        if chunk:
-            conn.execute(seen_insert, chunk)
-    seen_t = sa.table("ingest_seen", sa.column("record_key"))
-    reason = f"no longer in the dataset as of {run.today.isoformat()}"
-    gone = conn.execute(
-        sa.update(signals_t)
-        .where(signals_t.c.dataset_id == run.dataset.id, signals_t.c.status == "open",
-               ~sa.exists().where(seen_t.c.record_key == signals_t.c.record_key))
-        .values(status="closed", closed_at=run.retrieved_at, closed_reason=reason)
-        .returning(signals_t.c.property_id)).scalars().all()
-    if conn.dialect.name != "postgresql":
-        conn.exec_driver_sql("DROP TABLE ingest_seen")
-    run.summary.closed += len(gone)
-    run.touched.update(gone)

@@ -29,9 +29,8 @@ None, unknown); the owner's name and mailing address stay in
 from __future__ import annotations
 
 import uuid
-from functools import lru_cache
 from datetime import date, datetime, timedelta
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -46,11 +45,14 @@ from marketplace.core import roll_facts
 from marketplace.core.addresses import address_key, zip_city_state
 from marketplace.core.comps import Comp, Subject, property_type
 from marketplace.core.lead_map import zip_centre
-from marketplace.core.records import SALE_LABELS, SIGNAL_KINDS, HpiPoint
+from marketplace.core.records import SIGNAL_KINDS, HpiPoint
 from marketplace.models import HpiPointRow, Lead, Property, PropertySignal, RecordedSale, utcnow
 from marketplace.services.comps_records import recorded_sales_near
 from marketplace.services import bulk_rows
 from marketplace.services import record_sales
+from marketplace.services.record_titles import (  # noqa: F401 - where ingestion and the views find them
+    SOURCE_LENGTH, DatasetLookup, MaxAgeLookup, TitleLookup, ages_with, dataset_files, dataset_titles, max_age_for,
+    short_source, signal_label, source_line, titles)
 
 leads_t = Lead.__table__
 props_t = Property.__table__
@@ -59,7 +61,6 @@ sales_t = RecordedSale.__table__
 hpi_t = HpiPointRow.__table__
 
 EXTERNAL_PREFIX = "pr:"
-SOURCE_LENGTH = 64  # leads.source
 IMAGE_STATUS = "no_images"  # public records publish no pictures (never "pending": nothing will come)
 # The lead columns materialise writes (and compares, so an unchanged lead is not written).
 LEAD_COLUMNS = (
@@ -69,61 +70,6 @@ LEAD_COLUMNS = (
     "absentee_owner", "out_of_state_owner", "bank_owned", "sale_date", "comps_arv", "comps_count", "roi_basis",
     "is_new",  # set by materialise from the signals' currency (core.signal_currency), not by lead_values
 )
-
-# A dataset as this module needs it: its id -> (title, publisher). A ``DatasetLookup`` also knows each
-# dataset's ``max_age_days`` (``max_age_for``); a plain callable knows none (nothing goes stale by age).
-TitleLookup = Callable[[str], tuple[str, str]]
-MaxAgeLookup = Callable[[str], "int | None"]
-
-
-class DatasetLookup:
-    """Dataset id -> (title, publisher), plus ``max_age_days(id)`` (None for a dataset it does not know)."""
-
-    def __init__(self, known: dict[str, tuple[str, str]], ages: dict[str, int | None]) -> None:
-        self._known, self._ages = known, ages
-
-    def __call__(self, dataset_id: str) -> tuple[str, str]:
-        return self._known.get(dataset_id, (dataset_id, ""))
-
-    def max_age_days(self, dataset_id: str) -> int | None:
-        return self._ages.get(dataset_id)
-
-
-def max_age_for(titles: Any) -> MaxAgeLookup:
-    """The maximum-age lookup a title lookup carries (a ``DatasetLookup``), else one that knows none."""
-    ages = getattr(titles, "max_age_days", None)
-    return ages if callable(ages) else (lambda _dataset_id: None)
-
-
-def ages_with(titles: Any, dataset: Any) -> MaxAgeLookup:
-    """``max_age_for(titles)``, with ``dataset``'s own ``max_age_days`` (the dataset being ingested)."""
-    others, own = max_age_for(titles), getattr(dataset, "max_age_days", None)
-    return lambda dataset_id: own if dataset_id == dataset.id else others(dataset_id)
-
-
-_KIND_LABELS = {
-    "tax_delinquent": "Tax delinquent", "foreclosure": "Foreclosure", "vacant": "Vacant",
-    "code_violation": "Code violation", "sale_list": "Sale list", "probate": "Probate",
-}
-
-
-def signal_label(kind: str, sale_type: str | None) -> str:
-    if kind == "sale_list" and sale_type in SALE_LABELS:
-        return SALE_LABELS[sale_type]
-    return _KIND_LABELS.get(kind, kind.replace("_", " ").capitalize())
-
-
-def source_line(publisher: str, title: str, record_key: str, retrieved_at: datetime) -> str:
-    """'Public record: City of Chicago, Vacant and Abandoned Buildings - Violations,
-    record 11CP015666, retrieved 2026-11-25'."""
-    who = f"{publisher}, {title}" if publisher and publisher != title else title
-    return f"Public record: {who}, record {record_key}, retrieved {retrieved_at.date().isoformat()}"
-
-
-def short_source(title: str) -> str:
-    """The dataset title as ``leads.source`` (64 characters; a longer title is cut with '...')."""
-    return title if len(title) <= SOURCE_LENGTH else title[:SOURCE_LENGTH - 3].rstrip() + "..."
-
 
 def _facts(signal: Any, titles: TitleLookup) -> motivation_rules.SignalFacts:
     """The signal as the score reads it; its dataset's title is the list it stacks as."""
@@ -405,29 +351,3 @@ def materialise(conn: Connection, property_ids: Iterable[int], titles: TitleLook
             conn.execute(sa.update(leads_t).where(bulk_rows.any_of(conn, leads_t.c.id, archives)).values(is_active=False,
                                                                                      is_new=False))
     return counts
-
-
-def dataset_titles(datasets: Iterable[Any]) -> DatasetLookup:
-    """A lookup dataset id -> (title, publisher) for ``record_leads`` (unknown ids read as their id), which
-    also knows each dataset's ``max_age_days``."""
-    datasets = list(datasets)
-    known = {d.id: (getattr(d, "title", None) or d.id, getattr(d, "publisher", None) or "") for d in datasets}
-    return DatasetLookup(known, {d.id: getattr(d, "max_age_days", None) for d in datasets})
-
-
-def dataset_files() -> dict[str, Any]:
-    """Every dataset file (``OPEN_DATA_DIR``, else the shipped ``marketplace/datasets``), by id."""
-    from marketplace.config import lead_settings
-    from marketplace.sources import opendata
-
-    return opendata.load_datasets(lead_settings().open_data_dir)
-
-
-@lru_cache(maxsize=1)
-def _all_titles() -> DatasetLookup:
-    return dataset_titles(dataset_files().values())
-
-
-def titles() -> DatasetLookup:
-    """Dataset id -> (title, publisher) and maximum age of every dataset file (read once per process)."""
-    return _all_titles()

@@ -10,6 +10,7 @@ import time
 from typing import Any, Iterable
 
 import sqlalchemy as sa
+from sqlalchemy.engine import Connection
 
 from marketplace.core.batch_sizer import BatchSizer
 from marketplace.db import get_engine, read_scope, session_scope
@@ -43,12 +44,12 @@ def warm_zip_centres(zip_codes: Iterable[str | None]) -> None:
 
 def close_unseen(database_url: str | None, run: Any, sizer: BatchSizer, batch_size: int) -> None:
     """Close the open signals of the dataset a full run did not see. PostgreSQL: one anti-join
-    (``record_batches.close_unseen``). SQLite: the open signals are read without a lock, the unseen ones
+    (``close_unseen_set``). SQLite: the open signals are read without a lock, the unseen ones
     picked in Python, and closed in transactions of ``sizer``'s size (each re-checks that the signal is
     still open), so no transaction holds the write lock long."""
     if get_engine(database_url).dialect.name == "postgresql":
         with session_scope(database_url) as session:
-            record_batches.close_unseen(session.connection(), run, batch_size)
+            close_unseen_set(session.connection(), run, batch_size)
         return
     with read_scope(database_url) as session:
         rows = session.connection().execute(sa.select(signals_t.c.id, signals_t.c.record_key).where(
@@ -91,3 +92,39 @@ def materialise_in_steps(database_url: str | None, run: Any, property_ids: list[
             run.materialise(conn, set(step), titles)
         run.committed_at = time.monotonic()
         sizer.observe(len(step), (time.perf_counter() - began) * 1000)
+
+
+def close_unseen_set(conn: Connection, run: Any, batch_size: int) -> None:
+    """Close every open signal of the dataset this (full) run did not see: the seen keys go into a
+    temporary table (COPY on PostgreSQL), then one UPDATE ... WHERE NOT EXISTS closes the rest."""
+    keys = run.seen.keys()
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql("CREATE TEMP TABLE ingest_seen (record_key text PRIMARY KEY) ON COMMIT DROP")
+        with conn.connection.driver_connection.cursor() as cursor:
+            with cursor.copy("COPY ingest_seen (record_key) FROM STDIN") as copy:
+                for key in keys:
+                    copy.write_row((key,))
+    else:
+        conn.exec_driver_sql("CREATE TEMP TABLE IF NOT EXISTS ingest_seen (record_key TEXT PRIMARY KEY)")
+        conn.exec_driver_sql("DELETE FROM ingest_seen")
+        seen_insert = sa.text("INSERT INTO ingest_seen (record_key) VALUES (:k)")
+        chunk: list[dict] = []
+        for key in keys:
+            chunk.append({"k": key})
+            if len(chunk) >= batch_size:
+                conn.execute(seen_insert, chunk)
+                chunk = []
+        if chunk:
+            conn.execute(seen_insert, chunk)
+    seen_t = sa.table("ingest_seen", sa.column("record_key"))
+    reason = f"no longer in the dataset as of {run.today.isoformat()}"
+    gone = conn.execute(
+        sa.update(signals_t)
+        .where(signals_t.c.dataset_id == run.dataset.id, signals_t.c.status == "open",
+               ~sa.exists().where(seen_t.c.record_key == signals_t.c.record_key))
+        .values(status="closed", closed_at=run.retrieved_at, closed_reason=reason)
+        .returning(signals_t.c.property_id)).scalars().all()
+    if conn.dialect.name != "postgresql":
+        conn.exec_driver_sql("DROP TABLE ingest_seen")
+    run.summary.closed += len(gone)
+    run.touched.update(gone)

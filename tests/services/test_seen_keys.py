@@ -3,7 +3,7 @@ and every key comes back once, in the order seen, for closing the unseen ones.""
 
 from __future__ import annotations
 
-from marketplace.services.public_records import SeenKeys
+from marketplace.services.seen_keys import SeenKeys
 
 
 def test_a_key_seen_twice_is_found_among_many():
