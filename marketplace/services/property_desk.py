@@ -2,10 +2,10 @@
 
 ``load(user_id, lead_id) -> DeskView``: the access is checked once (``lead_access.unlock_of``),
 then, in the same read-only session, the lead and its unlock record, the saved deal analysis (or a first
-one), the stored owner contact, the pipeline entry, the stored ARV of the user's pinned comps and what
-choosing the comps needs. After that read, and outside it: the public-record panel of a public-record
-lead (its own read; the access already known) and the comps themselves (a provider may be asked over
-HTTP, never inside a transaction; the default pins are stored when they changed).
+one), the stored owner contact, the pipeline entry, the stored ARV of the user's pinned comps, what
+choosing the comps needs and a public-record lead's panel (``record_views.panel_in``). After that read,
+and outside it: the comps themselves (a provider may be asked over HTTP, never inside a transaction; the
+default pins are stored when they changed).
 
 A user who has not unlocked the lead, an unknown or malformed id, or nobody signed in gets a ``DeskView``
 with ``access`` 'denied' / 'missing' / 'signed_out' and nothing else: no lead data is read for them.
@@ -56,9 +56,9 @@ def load(user_id: uuid.UUID | None, lead_id: object, database_url: str | None = 
         entry = pipeline.entry_of(session, user_id, lead)
         arv = comps.stored_arv(session, user_id, lead.id)
         prepared = comps.prepare(session, user_id, lead, day)
-    record = None
-    if lead.property_id is not None:
-        record = record_views.public_record_panel(lead.id, user_id, database_url=database_url, unlocked=True)
+        record = None
+        if lead.property_id is not None:
+            record = record_views.panel_in(session.connection(), lead.id, user_id, unlocked=True)
     try:
         view, stored_now = comps.view_of(user_id, prepared, day, database_url)
     except Exception:  # noqa: BLE001 - the comps card says it failed; the rest of the page shows

@@ -177,24 +177,29 @@ def public_record_panel(lead_id: str | uuid.UUID, user_id: uuid.UUID | None = No
     lead_uuid = lead_access.lead_uuid(lead_id)
     if lead_uuid is None:
         return None
-    titles = _titles(titles)
     with read_scope(database_url) as session:
-        conn = session.connection()
-        lead = conn.execute(sa.select(leads_t).where(leads_t.c.id == lead_uuid,
-                                                     leads_t.c.property_id.is_not(None))).first()
-        if lead is None:
-            return None
-        prop = conn.execute(sa.select(props_t).where(props_t.c.id == lead.property_id)).first()
-        if unlocked is None:
-            unlocked = lead_access.is_unlocked(conn, user_id, lead_uuid)
-        open_rows = _signal_rows(conn, lead_uuid, "open")
-        closed_rows = _signal_rows(conn, lead_uuid, "closed")
-        raw = lead.raw_data if isinstance(lead.raw_data, dict) else {}
-        market = markets().get(str((raw.get(ROLL_KEY) or {}).get("market") or ""))
-        day = today or local_today(utcnow())
-        sales = sales_view(conn, prop, market, day, titles) if unlocked and prop is not None else None
-        mentions = parcel_mentions(conn, prop, [*open_rows, *closed_rows], titles) \
-            if unlocked and prop is not None else []
+        return panel_in(session.connection(), lead_uuid, user_id, titles, today, unlocked)
+
+
+def panel_in(conn: Any, lead_uuid: uuid.UUID, user_id: uuid.UUID | None, titles: TitleLookup | None = None,
+             today: date | None = None, unlocked: bool | None = None) -> PublicRecordPanel | None:
+    """``public_record_panel`` read on the caller's connection (the property desk's one read)."""
+    titles = _titles(titles)
+    lead = conn.execute(sa.select(leads_t).where(leads_t.c.id == lead_uuid,
+                                                 leads_t.c.property_id.is_not(None))).first()
+    if lead is None:
+        return None
+    prop = conn.execute(sa.select(props_t).where(props_t.c.id == lead.property_id)).first()
+    if unlocked is None:
+        unlocked = lead_access.is_unlocked(conn, user_id, lead_uuid)
+    open_rows = _signal_rows(conn, lead_uuid, "open")
+    closed_rows = _signal_rows(conn, lead_uuid, "closed")
+    raw = lead.raw_data if isinstance(lead.raw_data, dict) else {}
+    market = markets().get(str((raw.get(ROLL_KEY) or {}).get("market") or ""))
+    day = today or local_today(utcnow())
+    sales = sales_view(conn, prop, market, day, titles) if unlocked and prop is not None else None
+    mentions = parcel_mentions(conn, prop, [*open_rows, *closed_rows], titles) \
+        if unlocked and prop is not None else []
     line = str(raw.get("source_line") or "")
     retrieved_at = _proof_retrieved(raw, line)
     if not unlocked:
