@@ -118,7 +118,7 @@ def test_production_drops_generated_candidates_of_any_source(db_url, no_sources,
 
         def __init__(self):
             self.leads = BuiltinSource(seed=5).search(
-                scrapes.rules.ScrapeRequest(lead_count=4).criteria())
+                scrapes.scrape_rules.ScrapeRequest(lead_count=4).criteria())
 
         def search(self, criteria):
             out, self.leads = self.leads[:criteria.count], self.leads[criteria.count:]

@@ -43,7 +43,7 @@ def test_the_panel_holds_one_page_and_an_unknown_dataset_is_refused(db_url, new_
     assert tab.sources_page == 0
     assert toasts(seen(tab.run_now("no-such-dataset"))) == [("error", "Could not queue the run", "Unknown dataset.")]
     assert _jobs() == 0
-    idle = every[0]  # no source is configured to run in tests: its reason is said
+    idle = next(row for row in every if row["kind"] == "dataset")  # none is configured to run in tests: why is said
     assert idle["can_run"] is False
     ((kind, title, message),) = toasts(seen(tab.run_now(idle["id"])))
     assert (kind, title) == ("error", "Could not queue the run") and message.startswith(f"{idle['title']}: ")
