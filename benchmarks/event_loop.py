@@ -68,6 +68,7 @@ from playwright.sync_api import sync_playwright
 from benchmarks._db import sqlite_database
 from benchmarks._live_app import CHROMIUM, CHROMIUM_ARGS, live_app, sync_app
 from benchmarks.browser_marketplace import CLICK_TO_GRID, FILTER_TYPES, p95, wait_idle
+from benchmarks._sampler import Sampler
 from marketplace.config import PROJECT_ROOT, reload_settings
 from marketplace.core import marketplace as rules
 from marketplace.db import session_scope
@@ -90,20 +91,12 @@ def export_rev(rev: str, target: Path) -> Path:
     return target
 
 
-class HealthPoller:
+class HealthPoller(Sampler):
     """Polls /api/health back to back in a thread while ``running``."""
 
     def __init__(self, base_url: str):
+        super().__init__()
         self.base_url = base_url
-        self.samples: list[float] = []
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def __enter__(self):
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-        return self
 
     def _run(self) -> None:
         with httpx.Client(base_url=self.base_url, timeout=30) as client:
@@ -112,11 +105,6 @@ class HealthPoller:
                 client.get("/api/health").raise_for_status()
                 self.samples.append((time.perf_counter() - t0) * 1000)
                 time.sleep(0.05)
-
-    def __exit__(self, *exc):
-        self._stop.set()
-        if self._thread:
-            self._thread.join()
 
 
 class Visitor:

@@ -26,12 +26,12 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 from benchmarks._db import sqlite_database
 from benchmarks._record_files import tax_file
+from benchmarks._sampler import Sampler
 
 FILE_DATASET = "phl-tax-delinquencies"
 
@@ -44,20 +44,12 @@ def p(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
 
 
-class Bystander:
+class Bystander(Sampler):
     """One-row write transactions on a connection of their own, back to back every ``every`` seconds."""
 
     def __init__(self, db_path: str, every: float):
+        super().__init__()
         self.db_path, self.every = db_path, every
-        self.samples: list[float] = []
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def __enter__(self):
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-        return self
 
     def _run(self) -> None:
         conn = sqlite3.connect(self.db_path, isolation_level=None, timeout=60)
@@ -70,11 +62,6 @@ class Bystander:
             self.samples.append((time.perf_counter() - t0) * 1000)
             time.sleep(self.every)
         conn.close()
-
-    def __exit__(self, *exc):
-        self._stop.set()
-        if self._thread:
-            self._thread.join()
 
 
 def child(url: str, path: str, out: str) -> None:

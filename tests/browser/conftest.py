@@ -216,10 +216,10 @@ def browser(live_server):
         browser.close()
 
 
-@pytest.fixture
-def page(browser, live_server, request):
-    """A fresh browser context (empty localStorage) per test; screenshot on failure."""
-    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+def open_page(browser, live_server, request, **options):
+    """A fresh browser context (empty localStorage) with ``options``, its page yielded; a screenshot
+    on failure. The ``page`` fixture; a module that needs other context options uses it too."""
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900}, **options)
     context.set_default_timeout(15000)
     pg = context.new_page()
     yield pg
@@ -227,6 +227,12 @@ def page(browser, live_server, request):
     if failed is not None and failed.failed:
         pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
     context.close()
+
+
+@pytest.fixture
+def page(browser, live_server, request):
+    """A fresh browser context (empty localStorage) per test; screenshot on failure."""
+    yield from open_page(browser, live_server, request)
 
 
 @pytest.hookimpl(tryfirst=True, hookwrapper=True)

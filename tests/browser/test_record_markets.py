@@ -25,7 +25,7 @@ from playwright.sync_api import Page, expect
 from marketplace.core.address_display import display_street
 from marketplace.db import get_engine
 from marketplace.models import Lead, Property
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import ARTIFACTS, open_page
 from tests.browser.helpers import start_session
 from tests.browser.test_accessibility import axe_violations, describe
 from tests.browser.test_marketplace_map import _set_active, collect_frames
@@ -39,15 +39,7 @@ PIN = "24252010800000"  # 11904 ANN ST, BLUE ISLAND: on the roll, the tax sale a
 def page(browser, live_server, request):
     """The suite's page (conftest), in a context that lets the axe script in (bypass_csp: the app's
     Content-Security-Policy refuses injected scripts)."""
-    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900},
-                                  bypass_csp=True)
-    context.set_default_timeout(15000)
-    pg = context.new_page()
-    yield pg
-    failed = getattr(request.node, "rep_call", None)
-    if failed is not None and failed.failed:
-        pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
-    context.close()
+    yield from open_page(browser, live_server, request, bypass_csp=True)
 
 
 @pytest.fixture(scope="module")
