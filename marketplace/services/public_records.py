@@ -210,6 +210,24 @@ def _leadless_properties(conn: Connection, dataset_id: str, max_age_days: int | 
                )).scalars())
 
 
+def _stranded_leads(conn: Connection, dataset_id: str) -> set[int]:
+    """Properties with an active lead, a closed signal of the dataset and no open lead-making signal of any
+    dataset: what a run that died between closing its signals and its lead step left (the next run
+    archives their leads, as that run would have)."""
+    from marketplace.core.motivation import LEAD_TYPE_ORDER
+    from marketplace.models import Lead
+
+    leads_t = Lead.__table__
+    others = signals_t.alias("others")
+    return set(conn.execute(
+        sa.select(signals_t.c.property_id).distinct()
+        .where(signals_t.c.dataset_id == dataset_id, signals_t.c.status == "closed",
+               sa.exists().where(leads_t.c.property_id == signals_t.c.property_id,
+                                 leads_t.c.is_active == sa.true()),
+               ~sa.exists().where(others.c.property_id == signals_t.c.property_id, others.c.status == "open",
+                                  others.c.kind.in_([kind for kind, _ in LEAD_TYPE_ORDER])))).scalars())
+
+
 def _lead_properties_in(conn: Connection, zips: set[str], zip3s: set[str]) -> set[int]:
     """The properties with a lead whose ZIP (or ZIP3 area) had its sales or index change."""
     from marketplace.models import Lead
@@ -303,6 +321,7 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
                                                    run.hpi_zip3s | _parcel_zip3s(conn, run.sale_parcels)))
             run.touched.update(_leadless_properties(conn, dataset.id, getattr(dataset, "max_age_days", None),
                                                     today))
+            run.touched.update(_stranded_leads(conn, dataset.id))
         record_steps.materialise_in_steps(database_url, run, sorted(run.touched), titles, _sizer(database_url))
         summary.archived = run.lead_count("archived")
         summary.leads_added, summary.leads_updated = run.lead_count("added"), run.lead_count("updated")

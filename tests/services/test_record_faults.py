@@ -80,6 +80,21 @@ def test_the_next_run_gives_a_lead_to_properties_a_dead_run_left_without_one(db_
     assert len(rows(db_url, Lead, Lead.__table__.c.is_active == sa.true())) == 4
 
 
+def test_the_next_run_archives_the_leads_a_run_killed_after_closing_their_signals_left_active(db_url):
+    ingest(TAX, taxes(4))
+    signals = PropertySignal.__table__
+    with get_engine(db_url).begin() as conn:  # a run killed between closing a signal and its lead step
+        conn.execute(sa.update(signals).where(signals.c.record_key == "100000003").values(status="closed"))
+    assert len(rows(db_url, Lead, Lead.__table__.c.is_active == sa.true())) == 4
+    again = ingest(TAX, taxes(3))
+    assert (again.unchanged, again.closed, again.archived) == (3, 0, 1)
+    active = rows(db_url, Lead, Lead.__table__.c.is_active == sa.true())
+    assert len(active) == 3
+    (closed,) = rows(db_url, PropertySignal, signals.c.status == "closed")
+    assert closed.property_id not in {lead.property_id for lead in active}
+    assert ingest(TAX, taxes(3)).archived == 0  # repaired once: the next run finds nothing to repair
+
+
 def test_a_batch_that_fails_midway_leaves_nothing_of_itself(db_url, monkeypatch):
     from marketplace.core import record_rows
 
