@@ -19,7 +19,7 @@ Conventions every adapter keeps:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from datetime import date
 from typing import Mapping
 
@@ -83,6 +83,24 @@ class MappedRecord:
     violations: tuple[str, ...] = ()     # code_violation / vacant: the violation texts
     record_url: str | None = None        # a public page for this record, when the portal has one
     extra: Mapping[str, str] = field(default_factory=dict)  # other published columns worth showing
+
+
+FIELD_NAMES = frozenset(f.name for f in fields(MappedRecord))
+REQUIRED_FIELDS = frozenset(f.name for f in fields(MappedRecord)
+                      if f.default is MISSING and f.default_factory is MISSING)
+_DEFAULTS = {f.name: f.default for f in fields(MappedRecord) if f.default is not MISSING}
+
+
+def mapped_record(values: dict) -> MappedRecord:
+    """A ``MappedRecord`` of ``values`` without the frozen dataclass's ``object.__setattr__`` per field
+    (5 µs of a record's 30 µs of mapping); the same record as ``MappedRecord(**values)``. The caller
+    guarantees every name is a field (``FIELD_NAMES``), the fields without a default are given, and
+    ``extra`` is (a fresh mapping)."""
+    record = object.__new__(MappedRecord)
+    state = record.__dict__
+    state.update(_DEFAULTS)
+    state.update(values)
+    return record
 
 
 @dataclass(frozen=True)

@@ -59,3 +59,20 @@ def test_a_dataset_compiles_once_per_form_and_day_and_few_are_kept():
     for offset in range(compiled_mod.KEEP_MAPPINGS + 2):
         compiled_mod.compiled(dataset, "file", date(2020, 1, 1 + offset))
     assert len(compiled_mod._compiled) <= compiled_mod.KEEP_MAPPINGS
+
+
+def test_every_shipped_record_dataset_builds_its_records_without_the_dataclass_init():
+    slow = [d.id for d in DATASETS.values()
+            if d.kind != "hpi" and not compiled_mod.CompiledMapping(d, "file", TODAY).fast]
+    assert slow == []
+
+
+def test_a_mapping_that_names_what_map_sets_itself_is_refused_as_the_dataclass_refuses_it():
+    from dataclasses import replace
+
+    dataset = DATASETS["chi-vacant-buildings-violations"]
+    odd = replace(dataset, constants={**dataset.constants, "kind": "vacant"})
+    assert not compiled_mod.CompiledMapping(odd, "file", TODAY).fast
+    form, rows = _rows(dataset.id)
+    with pytest.raises(TypeError, match="kind"):
+        compiled_mod.CompiledMapping(odd, form, TODAY).map(rows[0], 1, TODAY)

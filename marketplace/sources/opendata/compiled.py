@@ -15,6 +15,7 @@ from datetime import date
 from typing import Any, Callable, Mapping
 
 from marketplace.core import parse
+from marketplace.core import records as record_fields
 from marketplace.core.records import HpiPoint, MappedRecord, RejectedRow
 from marketplace.sources.opendata import mapper as _m
 from marketplace.sources.opendata.dataset import Dataset, FieldSpec
@@ -68,6 +69,12 @@ class CompiledMapping:
                        for label, spec in dataset.extra.items()]
         self.constants = list(dataset.constants.items())
         self.set_as_of = dataset.undated and "as_of" not in dataset.mapping
+        # Every mapped name a field, none of those ``map`` sets itself, as_of always given: the record is
+        # built without the dataclass's __init__ (otherwise by it, which refuses what is wrong).
+        mapped = {*dataset.mapping, *dataset.constants} | ({"as_of"} if self.set_as_of else set())
+        own = {"dataset_id", "record_key", "kind", "sale_type", "extra"}
+        self.fast = (mapped <= record_fields.FIELD_NAMES and not mapped & own
+                     and record_fields.REQUIRED_FIELDS <= mapped | own)
 
     def map(self, row: Mapping[str, Any], row_number: int, as_of: date | None) -> MappedRecord | RejectedRow:
         dataset = self.dataset
@@ -89,10 +96,13 @@ class CompiledMapping:
             if shown is not None:
                 extra[label] = shown
         key = str(key)
-        return MappedRecord(dataset_id=dataset.id, record_key=key, kind=dataset.kind,
-                            sale_type=dataset.sale_type,
-                            record_url=values.pop("record_url", None) or dataset.record_url(key),
-                            extra=extra, **values)
+        values["record_url"] = values.get("record_url") or dataset.record_url(key)
+        if not self.fast:
+            return MappedRecord(dataset_id=dataset.id, record_key=key, kind=dataset.kind,
+                                sale_type=dataset.sale_type, extra=extra, **values)
+        values.update(dataset_id=dataset.id, record_key=key, kind=dataset.kind, sale_type=dataset.sale_type,
+                      extra=extra)
+        return record_fields.mapped_record(values)
 
     # -- building the readers --------------------------------------------------------------------------
 
@@ -171,8 +181,12 @@ class CompiledMapping:
         nulls, text = self.nulls, parse.text
         kept: dict[str, tuple[bool, Any]] = {}  # outcome per cell text (its null check included)
 
+        plain = "{" not in column  # a plain column's cell is read here (a call less per cell)
+
         def read(row: Mapping[str, Any]) -> Any:
-            value = raw(row)
+            value = row.get(column, _NO) if plain else _NO
+            if value is _NO:
+                value = raw(row)
             if value.__class__ is str:
                 hit = kept.get(value, _NO)
                 if hit is _NO:  # a null text (the dataset's "N/A") reads as a missing cell

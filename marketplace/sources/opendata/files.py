@@ -272,7 +272,7 @@ class CsvRows:
                     if key_columns and all(k.casefold() in folded for k in key_columns):
                         header = stripped
                     continue
-                if not any(c.strip() for c in cells):
+                if not "".join(cells).strip():  # every cell blank (one C call, not a generator per row)
                     continue
                 if self._bad_line:
                     self.replaced_rows += 1
