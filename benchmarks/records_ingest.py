@@ -153,9 +153,10 @@ def run(url: str, total: int, share: float, once: bool = False) -> None:
 FILE_DATASET = "chi-vacant-buildings-violations"
 
 
-def write_file(path: Path, total: int, share: float = 0.0) -> tuple[list[str], int]:
+def write_file(path: Path, total: int, share: float = 0.0, current: float = 0.0) -> tuple[list[str], int]:
     """``total`` rows of the Chicago export's shape at ``path`` (``share`` of them with the amount due
-    raised by $1); returns the header and how many rows changed."""
+    raised by $1; ``current`` of them issued 7-56 days before today, so they make leads as a live export's
+    recent notices do: the sample's own dates are history); returns the header and how many rows changed."""
     from tests.sources.opendata_helpers import sample
 
     with sample(FILE_DATASET).open(newline="", encoding="utf-8-sig") as handle:
@@ -163,6 +164,8 @@ def write_file(path: Path, total: int, share: float = 0.0) -> tuple[list[str], i
     docket, address, due = header.index("Docket Number"), header.index("Property Address"), \
         header.index("Current Amount Due")
     step = round(1 / share) if share else 0
+    every = round(1 / current) if current else 0
+    issued = header.index("Issued Date")
     changed_rows = 0
     with path.open("w", newline="", encoding="utf-8") as out:
         writer = csv.writer(out)
@@ -173,6 +176,8 @@ def write_file(path: Path, total: int, share: float = 0.0) -> tuple[list[str], i
             if copy:
                 row[docket] = f"{row[docket]}-{copy}"
                 row[address] = f"{copy} {row[address].strip().split(' ', 1)[-1]}"
+            if every and i % every == 0:  # the same rows in both files: a re-import keeps their leads
+                row[issued] = (date.today() - timedelta(days=7 + (i // every) % 50)).strftime("%m/%d/%Y")
             if step and i % step == 0:
                 row[due] = f"{float(row[due] or 0) + 1:.2f}"
                 changed_rows += 1
@@ -230,15 +235,16 @@ def table(lines: list[tuple]) -> None:
               f"{seconds / floor:.0f}x | {rss:.0f} | {load} |")
 
 
-def run_file(url: str, total: int, share: float) -> list[tuple]:
+def run_file(url: str, total: int, share: float, current: float = 0.0) -> list[tuple]:
     from marketplace.config import PROJECT_ROOT
 
     with tempfile.TemporaryDirectory(prefix="lv-records-") as tmp:
         first, second = Path(tmp) / "violations.csv", Path(tmp) / "violations_changed.csv"
-        header, _ = write_file(first, total)
-        _, n = write_file(second, total, share)
+        header, _ = write_file(first, total, current=current)
+        _, n = write_file(second, total, share, current=current)
         size = first.stat().st_size / 1e6
-        print(f"{total:,} rows of {FILE_DATASET} ({size:.0f} MB); re-import file: {n:,} rows changed", flush=True)
+        print(f"{total:,} rows of {FILE_DATASET} ({size:.0f} MB, {current:.0%} of them current); re-import "
+              f"file: {n:,} rows changed", flush=True)
         rows, seconds = reader_speed(first)
         print(f"reader + mapper alone: {rows:,} rows in {seconds:.1f} CPU s = {rows / seconds:,.0f} rows/s "
               f"(load avg {'%.1f %.1f %.1f' % os.getloadavg()})", flush=True)
@@ -253,12 +259,12 @@ def run_file(url: str, total: int, share: float) -> list[tuple]:
     return lines
 
 
-def run_sizes(url: str, sizes: list[int], share: float) -> None:
+def run_sizes(url: str, sizes: list[int], share: float, current: float = 0.0) -> None:
     """``run_file`` for each size (the record tables emptied before each), then one table of all."""
     lines: list[tuple] = []
     for total in sizes:
         empty_records(url)
-        lines.extend(run_file(url, total, share))
+        lines.extend(run_file(url, total, share, current))
     if len(sizes) > 1:
         table(lines)
 
@@ -273,6 +279,9 @@ def main() -> None:
     parser.add_argument("--sizes", help="comma list of sizes, each run in turn (e.g. 100000,1000000); "
                                         "overrides --records")
     parser.add_argument("--changed", type=float, default=0.01, help="share changed on the re-ingest")
+    parser.add_argument("--current", type=float, default=0.0,
+                        help="share of rows issued in the last 8 weeks, which make leads (default 0: the "
+                             "sample's dates, all history in 2026: properties and signals, no leads)")
     parser.add_argument("--once", action="store_true", help="the first ingest only (benchmarks.event_loop's "
                                                             "worker process)")
     args = parser.parse_args()
@@ -292,7 +301,7 @@ def main() -> None:
         if args.once:
             run(url, args.records, args.changed, True)
         else:
-            run_sizes(url, sizes, args.changed)
+            run_sizes(url, sizes, args.changed, args.current)
         return
     from benchmarks._db import postgres_database
 
@@ -300,7 +309,7 @@ def main() -> None:
         if args.once:
             run(url, args.records, args.changed, True)
         else:
-            run_sizes(url, sizes, args.changed)
+            run_sizes(url, sizes, args.changed, args.current)
 
 
 if __name__ == "__main__":
