@@ -31,7 +31,7 @@ from marketplace.core import arms_length, record_rows
 from marketplace.core.addresses import address_key, split_unit, zip5, zip_for_point
 from marketplace.core.records import FACT_KINDS, RECORD_KINDS, HpiPoint, MappedRecord, RejectedRow
 from marketplace.models import HpiPointRow, Property, PropertySignal, RecordedSale, utcnow
-from marketplace.services import bulk_rows
+from marketplace.services import bulk_rows, record_folds
 
 props_t = Property.__table__
 signals_t = PropertySignal.__table__
@@ -114,6 +114,7 @@ class Batch:
         self.places: list[tuple[int, MappedRecord, str, str | None, str, str | None, str, str | None]] = []
         self.sales: list[tuple[int, MappedRecord]] = []
         self.points: list[HpiPoint] = []
+        self.folds: list[tuple[int, _Row]] = []  # (a stored parcel-only property's id, its twin): record_folds
 
     def reject(self, index: int, reason: str) -> None:
         self.rejects.append((index, reason))
@@ -200,6 +201,14 @@ class Batch:
             addressed = bool(key and zip_code)
             existing = record_rows.property_for(by_parcel, by_address, state, parcel, key if addressed else None,
                                                 zip_code)
+            if existing is not None and addressed and parcel and not existing.address_key:
+                # The parcel's street named at last: a property made there without a parcel id is the same one.
+                twin = next((p for p in by_address.get((key, zip_code), ()) if not p.parcel_id), None)
+                if twin is not None and record_folds.foldable(conn, existing, twin):
+                    record_folds.fold(existing, twin, placed, UPDATE_COLUMNS)
+                    if not existing.new:
+                        self.folds.append((existing.id, twin))
+                    by_parcel[(state, parcel)] = existing = twin
             if existing is None:
                 if not parcel and not key:
                     self.reject(index, f"record {item.record_key}: no address")
@@ -236,6 +245,8 @@ class Batch:
 
     def _write_properties(self, placed: list[_Placed]) -> None:
         now = utcnow()
+        record_folds.write(self.conn, [(old_id, twin.id) for old_id, twin in self.folds])
+        self.run.touched.update(twin.id for _, twin in self.folds)
         new = list({id(p.prop): p.prop for p in placed if p.prop.new}.values())
         if new:
             rows = [{**{c: getattr(p, c) for c in INSERT_COLUMNS}, "created_at": now, "updated_at": now} for p in new]
