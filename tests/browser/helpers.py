@@ -153,3 +153,19 @@ def confirmation_link(database_url: str, email: str) -> str:
     from marketplace.messages import CONFIRM_SUBJECT
 
     return mailed_link(database_url, email, CONFIRM_SUBJECT, CONFIRM_LINK_RE)
+
+
+def click_settled(locator, settle_ms: int = 100, timeout: float = 15.0) -> None:
+    """Click ``locator`` once the layout around it has stopped moving. The marketplace's cards render
+    lazily (``content-visibility: auto``): scrolling to the pagination paints the cards above it at
+    their real height, which moves the buttons; on a loaded machine a click aimed a moment earlier
+    lands beside the button. A person sees the button move and clicks where it is now."""
+    locator.scroll_into_view_if_needed()
+    deadline, box = time.monotonic() + timeout, None
+    while time.monotonic() < deadline:
+        now = locator.bounding_box()
+        if now is not None and now == box:
+            break
+        box = now
+        locator.page.wait_for_timeout(settle_ms)
+    locator.click()

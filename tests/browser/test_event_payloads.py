@@ -16,6 +16,7 @@ from playwright.sync_api import Page, expect
 
 from marketplace.services.seeding import insert_leads
 from tests.browser.leads import make_lead
+from tests.browser.helpers import click_settled
 
 REWRITES = {
     # event name fragment -> (argument pattern, junk value)
@@ -76,7 +77,7 @@ def test_junk_event_arguments_are_ignored(page: Page, live_server):
 
     # An Infinity page number: the page does not move, nothing breaks.
     tamper.active = {"go_to_page"}
-    page.locator("[aria-label='Next page']").first.click()
+    click_settled(page.locator("[aria-label='Next page']").first)
     page.wait_for_timeout(1500)
     assert tamper.rewritten and "Infinity" in tamper.rewritten[-1]
     assert _grid_query(page) == ""
@@ -114,5 +115,5 @@ def test_junk_event_arguments_are_ignored(page: Page, live_server):
 
     # The same tab still works normally.
     tamper.active = set()
-    page.locator("[aria-label='Next page']").first.click()
+    click_settled(page.locator("[aria-label='Next page']").first)
     _wait_grid(page, "page=2")

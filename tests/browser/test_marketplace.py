@@ -38,7 +38,7 @@ from marketplace.services.marketplace import rebuild_facets_now
 from marketplace.services.unlocks import unlock_lead
 from marketplace.sources.builtin import BuiltinSource
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.helpers import expect_toast, record_labels, recorded_labels, start_session
+from tests.browser.helpers import click_settled, expect_toast, record_labels, recorded_labels, start_session
 
 CATALOG_SIZE = 235  # 12 pages of 20: enough for ellipses on both sides
 GROUP_KEYS = {"lead_types": "type", "roi_ranges": "roi", "sizes": "size", "tags": "tag"}
@@ -487,7 +487,7 @@ def test_pagination_and_page_size(page: Page, catalog: Catalog):
     expect(page.get_by_label("Previous page")).to_be_disabled()
 
     for number in (3, 5, 7):
-        page.get_by_label(f"Page {number}", exact=True).click()
+        click_settled(page.get_by_label(f"Page {number}", exact=True))
         expect_page(page, catalog, rules.Filters(page=number))
         assert pagination_labels(page) == window_labels(number, pages)
         expect(page).to_have_url(re.compile(rf"/marketplace\?page={number}$"))
@@ -495,12 +495,12 @@ def test_pagination_and_page_size(page: Page, catalog: Catalog):
     assert pagination_labels(page) == ["Page 1", "…", "Page 5", "Page 6", "Page 7", "Page 8", "Page 9", "…",
                                        "Page 12"]
 
-    page.get_by_label("Next page").click()
+    click_settled(page.get_by_label("Next page"))
     expect_page(page, catalog, rules.Filters(page=8))
-    page.get_by_label("Previous page").click()
+    click_settled(page.get_by_label("Previous page"))
     expect_page(page, catalog, rules.Filters(page=7))
 
-    page.get_by_label(f"Page {pages}", exact=True).click()
+    click_settled(page.get_by_label(f"Page {pages}", exact=True))
     ids = expect_page(page, catalog, rules.Filters(page=pages))
     assert len(ids) == CATALOG_SIZE - 20 * (pages - 1)
     expect(page.get_by_label("Next page")).to_be_disabled()
@@ -649,13 +649,13 @@ def test_no_match_shows_clear_all_filters(page: Page, catalog: Catalog):
 def test_the_next_page_s_first_pictures_are_fetched_once_the_user_stays(page: Page, catalog: Catalog):
     open_marketplace(page, "page=3")
     expect_page(page, catalog, rules.Filters(page=3))
-    page.get_by_label("Next page").click()
+    click_settled(page.get_by_label("Next page"))
     expect_page(page, catalog, rules.Filters(page=4))
     # Once the user stays PREFETCH_AFTER_MS: the next page's first pictures, as its cards will show them.
     page.wait_for_function(f"() => (window.lvNextPictures || []).length === {rules.PREFETCH_PICTURES}"
                            " && window.lvNextPictures.every((i) => i.complete && i.naturalWidth > 0)")
     fetched = page.evaluate("() => window.lvNextPictures.map((i) => i.currentSrc)")
-    page.get_by_label("Next page").click()
+    click_settled(page.get_by_label("Next page"))
     ids = expect_page(page, catalog, rules.Filters(page=5))
     shown = [page.locator(f"#lead-image-{lead_id}").evaluate("(el) => el.currentSrc") for lead_id in ids[:8]]
     assert fetched == shown and all(src.endswith("-400.jpg") for src in shown)
