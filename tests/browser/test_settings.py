@@ -24,10 +24,18 @@ AUTH = re.compile(r"/auth/?(\?.*)?$")
 HOME = re.compile(r"^[^?#]*://[^/]+/?$")
 
 
+def open_tab(page: Page, name: str) -> None:
+    """Click a dashboard tab and wait until it is the active one: the tabs follow the server's answer, so
+    a click on another tab before that answer lands on a tab that is still the active one and does nothing."""
+    page.locator(f"#dashboard-tab-{name}").click()
+    expect(page.locator(f"#dashboard-tab-{name}")).to_have_attribute("data-state", "active")
+    expect(page).to_have_url(re.compile(rf"/dashboard\?tab={name}$"))  # its navigation done too
+
+
 def open_settings(page: Page) -> None:
     if not DASHBOARD.search(page.url):
         page.goto("/dashboard")
-    page.locator("#dashboard-tab-settings").click()
+    open_tab(page, "settings")
     expect(page.locator("#dashboard-settings")).to_be_visible()
 
 
@@ -165,7 +173,7 @@ def test_sessions_list_sign_out_one_device_and_everywhere(page: Page, browser, l
 
     third = new_page(browser, live_server)
     sign_in(third, user["email"], user["password"])
-    page.locator("#dashboard-tab-unlocked").click()
+    open_tab(page, "unlocked")
     open_settings(page)
     expect(rows).to_have_count(2)
     page.locator("#settings-signout-everywhere").click()
@@ -185,7 +193,7 @@ def test_webhook_key_state_and_link_to_the_bulk_scraper(page: Page, live_server,
 
     with session_scope(live_server.database_url) as session:
         key = webhook_keys.rotate_key(session, uuid.UUID(user["id"]))
-    page.locator("#dashboard-tab-unlocked").click()
+    open_tab(page, "unlocked")
     open_settings(page)
     expect(page.locator("#settings-webhook-state")).to_contain_text("Key set")
     expect(page.locator("#settings-webhook-hint")).to_have_text(key[-4:])
