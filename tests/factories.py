@@ -58,3 +58,16 @@ def make_purchase(user_id: uuid.UUID, database_url: str | None = None, *, bundle
     with session_scope(database_url) as session:
         session.add(row)
     return row.id
+
+
+def make_refresh_run(key: str, database_url: str | None = None) -> int:
+    """A completed daily lead-refresh run (what a saved-search notification belongs to); its id."""
+    from datetime import date
+
+    from marketplace.models import LeadRefreshRun
+
+    with session_scope(database_url) as s:
+        run = LeadRefreshRun(run_key=key, run_date=date(2026, 11, 21), status="completed")
+        s.add(run)
+        s.flush()
+        return run.id

@@ -1,22 +1,15 @@
 """In-app notifications: the bell's unread count, the list's texts and links, marking read."""
 
-from datetime import date, timedelta
+from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa
 
 from marketplace.core.errors import UserError
 from marketplace.db import session_scope
-from marketplace.models import LeadRefreshRun, Notification, utcnow
+from marketplace.models import Notification, utcnow
 from marketplace.services import notifications as svc
-
-
-def _run(key: str) -> int:
-    with session_scope() as s:
-        run = LeadRefreshRun(run_key=key, run_date=date(2026, 11, 21), status="completed")
-        s.add(run)
-        s.flush()
-        return run.id
+from tests.factories import make_refresh_run
 
 
 def _notify(user_id, run_id, searches, lead_count, minutes_ago=0) -> int:
@@ -31,7 +24,7 @@ def _notify(user_id, run_id, searches, lead_count, minutes_ago=0) -> int:
 
 def test_list_count_and_mark_read(db_url, new_user):
     user, other = new_user(), new_user()
-    first, second = _run("r1"), _run("r2")
+    first, second = make_refresh_run("r1"), make_refresh_run("r2")
     older = _notify(user.id, first, [{"id": 1, "name": "Austin probate", "query": "type=Probate", "count": 3}], 3,
                     minutes_ago=60)
     newer = _notify(user.id, second, [{"id": 1, "name": "Austin probate", "query": "type=Probate", "count": 3},
@@ -60,7 +53,7 @@ def test_list_count_and_mark_read(db_url, new_user):
 
 def test_another_users_notification_is_not_found(db_url, new_user):
     owner, other = new_user(), new_user()
-    nid = _notify(owner.id, _run("r1"), [{"id": 1, "name": "A", "query": "", "count": 1}], 1)
+    nid = _notify(owner.id, make_refresh_run("r1"), [{"id": 1, "name": "A", "query": "", "count": 1}], 1)
     for bad in (nid, nid + 100, "1", None, True):
         with pytest.raises(UserError) as err:
             svc.mark_read(other.id, bad)
@@ -70,7 +63,7 @@ def test_another_users_notification_is_not_found(db_url, new_user):
 
 def test_one_notification_per_user_per_refresh(db_url, new_user):
     user = new_user()
-    run = _run("r1")
+    run = make_refresh_run("r1")
     _notify(user.id, run, [], 1)
     with pytest.raises(sa.exc.IntegrityError):
         _notify(user.id, run, [], 2)

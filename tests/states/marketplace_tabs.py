@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from marketplace.core.marketplace import Filters
 from marketplace.services.marketplace import LeadCard, MarketplacePage
 from marketplace.states.auth import AuthState
-from marketplace.states.marketplace import MarketplaceState as S
+from marketplace.states.marketplace import MarketplaceState
 from marketplace.states.marketplace_location import MarketplaceLocationState as L
 from marketplace.states.marketplace_map import EMPTY_POINTS
 from marketplace.states.marketplace_map import MarketplaceMapState as M
@@ -59,18 +59,18 @@ class _Account:
 
 class Market(_Account):
     _error_text, _error_toast, _access_denied = AuthState._error_text, AuthState._error_toast, AuthState._access_denied
-    _apply, _query, _show_samples, _sync_url = S._apply, S._query, S._show_samples, S._sync_url
-    _hand_over, _card_of, _any_card, _current_filters = S._hand_over, S._card_of, S._any_card, S._current_filters
-    _tick_countdown, _take_confirmation, _ask_first = S._tick_countdown, S._take_confirmation, S._ask_first
-    load, tick, toggle_filter, set_sort = S.load.fn, S.tick.fn, S.toggle_filter.fn, S.set_sort.fn
-    set_page_size, go_to_page, set_view = S.set_page_size.fn, S.go_to_page.fn, S.set_view.fn
-    remove_filter, clear_filters, retry = S.remove_filter.fn, S.clear_filters.fn, S.retry.fn
-    open_gallery, close_gallery = S.open_gallery.fn, S.close_gallery.fn
-    unlock, confirm_unlock, _unlock_now, _stop_asking = S.unlock.fn, S.confirm_unlock.fn, S._unlock_now, S._stop_asking
-    chosen, sort, page = _var(S, "chosen"), _var(S, "sort"), _var(S, "page")
-    has_price, active_filter_count = _var(S, "has_price"), _var(S, "active_filter_count")
-    filter_chips, range_label = _var(S, "filter_chips"), _var(S, "range_label")
-    page_size_value, gallery = _var(S, "page_size_value"), _var(S, "gallery")
+    _apply, _query, _show_samples, _sync_url = MarketplaceState._apply, MarketplaceState._query, MarketplaceState._show_samples, MarketplaceState._sync_url
+    _hand_over, _card_of, _any_card, _current_filters = MarketplaceState._hand_over, MarketplaceState._card_of, MarketplaceState._any_card, MarketplaceState._current_filters
+    _tick_countdown, _take_confirmation, _ask_first = MarketplaceState._tick_countdown, MarketplaceState._take_confirmation, MarketplaceState._ask_first
+    load, tick, toggle_filter, set_sort = MarketplaceState.load.fn, MarketplaceState.tick.fn, MarketplaceState.toggle_filter.fn, MarketplaceState.set_sort.fn
+    set_page_size, go_to_page, set_view = MarketplaceState.set_page_size.fn, MarketplaceState.go_to_page.fn, MarketplaceState.set_view.fn
+    remove_filter, clear_filters, retry = MarketplaceState.remove_filter.fn, MarketplaceState.clear_filters.fn, MarketplaceState.retry.fn
+    open_gallery, close_gallery = MarketplaceState.open_gallery.fn, MarketplaceState.close_gallery.fn
+    unlock, confirm_unlock, _unlock_now, _stop_asking = MarketplaceState.unlock.fn, MarketplaceState.confirm_unlock.fn, MarketplaceState._unlock_now, MarketplaceState._stop_asking
+    chosen, sort, page = _var(MarketplaceState, "chosen"), _var(MarketplaceState, "sort"), _var(MarketplaceState, "page")
+    has_price, active_filter_count = _var(MarketplaceState, "has_price"), _var(MarketplaceState, "active_filter_count")
+    filter_chips, range_label = _var(MarketplaceState, "filter_chips"), _var(MarketplaceState, "range_label")
+    page_size_value, gallery = _var(MarketplaceState, "page_size_value"), _var(MarketplaceState, "gallery")
 
     def __init__(self, user: uuid.UUID | None = None, credits: int = 0, query: str = ""):
         self._account(user, credits)
@@ -94,7 +94,7 @@ class Market(_Account):
         return [self.location, self.map]
 
     async def get_state(self, cls):
-        return {S: self, M: self.map, L: self.location}[cls]
+        return {MarketplaceState: self, M: self.map, L: self.location}[cls]
 
 
 class MapTab(_Account):

@@ -14,9 +14,6 @@ import uuid
 from datetime import datetime, timezone
 from types import SimpleNamespace
 
-from reflex.event import EventHandler
-from reflex.vars.base import ComputedVar
-
 import marketplace.pages.property  # noqa: F401 - registers the sections
 from marketplace.db import session_scope
 from marketplace.models import UserLead
@@ -25,30 +22,10 @@ from marketplace.states.notifications import NotificationsState
 from marketplace.states.property import SECTIONS, PropertyState
 from tests import aio
 from tests.factories import add_lead
+from tests.states.stand_in import _defaults, _members
 
 AUTH_METHODS = ("_error_text", "_error_toast", "_access_denied", "_zone", "_open_page", "_load_user",
                 "_clear_user", "_reset_subscription", "_session_ended_toast")
-
-
-def _members(state_cls: type) -> dict:
-    """The class's own methods, handlers (their functions) and computed vars (properties)."""
-    out = {}
-    for name, value in vars(state_cls).items():
-        if isinstance(value, EventHandler):
-            out[name] = value.fn
-        elif isinstance(value, ComputedVar):
-            out[name] = property(value.fget)
-        elif inspect.isfunction(value):
-            out[name] = value
-    return out
-
-
-def _defaults(state_cls: type) -> dict:
-    out = {}
-    for name, value in vars(state_cls).items():
-        if type(value).__name__ == "Field":
-            out[name] = value.default_factory() if value.default_factory is not None else value.default
-    return out
 
 
 class Bell:

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from marketplace.db import get_engine
 from marketplace.models import AuthSession, User
 from marketplace.services import auth_sessions
-from marketplace.states.account import AuthPageState as S
+from marketplace.states.account import AuthPageState
 from marketplace.states.account import CallbackState
 from tests.factories import PASSWORD, unique_email
 from tests.states.stand_in import open_tab, seen, toasts
@@ -33,8 +33,8 @@ def _callout(tab) -> tuple:
 
 def test_a_signed_in_visitor_goes_to_the_dashboard(db_url, new_user):
     user = new_user()
-    assert seen(open_tab(S, user.id, path="/auth").load()) == [("redirect", "/dashboard")]
-    tab = open_tab(S, None, path="/auth", query={"tab": "signup"})
+    assert seen(open_tab(AuthPageState, user.id, path="/auth").load()) == [("redirect", "/dashboard")]
+    tab = open_tab(AuthPageState, None, path="/auth", query={"tab": "signup"})
     assert seen(tab.load()) == [] and tab.tab == "signup"
     tab.set_tab("admin")
     assert tab.tab == "signup"
@@ -42,7 +42,7 @@ def test_a_signed_in_visitor_goes_to_the_dashboard(db_url, new_user):
 
 def test_a_wrong_password_is_told_once_in_the_form_and_opens_no_session(db_url, new_user):
     user = new_user(confirmed=True)
-    tab = open_tab(S, None, path="/auth")
+    tab = open_tab(AuthPageState, None, path="/auth")
     events = seen(tab.sign_in({"email": user.email, "password": "not-it"}))
     assert events == [("script",)]  # the callout scrolled into view; no toast
     assert _callout(tab) == ("signin", "Sign In Failed", WRONG)
@@ -54,7 +54,7 @@ def test_a_wrong_password_is_told_once_in_the_form_and_opens_no_session(db_url, 
 
 def test_after_five_failures_even_the_right_password_waits(db_url, new_user):
     user = new_user(confirmed=True)
-    tab = open_tab(S, None, path="/auth")
+    tab = open_tab(AuthPageState, None, path="/auth")
     for _ in range(5):
         seen(tab.sign_in({"email": user.email, "password": "guess"}))
         assert tab.error_message == WRONG
@@ -67,7 +67,7 @@ def test_after_five_failures_even_the_right_password_waits(db_url, new_user):
 
 def test_the_right_password_opens_a_session_and_goes_to_the_dashboard(db_url, new_user):
     user = new_user(confirmed=True, credits=250)
-    tab = open_tab(S, None, path="/auth")
+    tab = open_tab(AuthPageState, None, path="/auth")
     assert seen(tab.sign_in({"email": user.email.upper(), "password": PASSWORD})) == [("redirect", "/dashboard")]
     assert _callout(tab) == ("", "", "") and tab.signin_busy is False
     assert (tab.user_id, tab.user_email, tab.first_name, tab.credits) == (str(user.id), user.email, "Test", 250)
@@ -77,7 +77,7 @@ def test_the_right_password_opens_a_session_and_goes_to_the_dashboard(db_url, ne
 
 def test_sign_up_refuses_a_mismatch_and_otherwise_always_says_check_your_email(db_url, new_user):
     taken = new_user()
-    tab = open_tab(S, None, path="/auth", query={"tab": "signup"})
+    tab = open_tab(AuthPageState, None, path="/auth", query={"tab": "signup"})
     users = _count(User)
     form = {"first_name": "Ada", "last_name": "L", "email": unique_email(), "password": "secret123",
             "confirm_password": "secret124"}
@@ -92,7 +92,7 @@ def test_sign_up_refuses_a_mismatch_and_otherwise_always_says_check_your_email(d
 
 
 def test_a_referral_code_that_cannot_apply_is_said_after_sign_up(db_url):
-    tab = open_tab(S, None, path="/auth", query={"tab": "signup"})
+    tab = open_tab(AuthPageState, None, path="/auth", query={"tab": "signup"})
     tab.referral_code = "NOSUCHCODE"
     seen(tab.sign_up({"first_name": "Ada", "last_name": "L", "email": unique_email(), "password": "secret123",
                       "confirm_password": "secret123"}))

@@ -9,7 +9,7 @@ import types
 
 from marketplace.db import session_scope
 from marketplace.services import auth_sessions
-from marketplace.states.auth import AuthState as S
+from marketplace.states.auth import AuthState
 from tests.states.stand_in import open_tab, run, seen
 
 ENDED = ("toast", "info", "Signed Out", "Your session has ended: you were signed out, or your password was changed. "
@@ -20,8 +20,8 @@ def _tab(user):
     """A tab holding a real session of ``user``, resolved the real way."""
     with session_scope() as session:
         pair = auth_sessions.create_session(session, user.id, user_agent="pytest")
-    tab = open_tab(S, None)
-    tab._current_user_id = types.MethodType(S._current_user_id, tab)
+    tab = open_tab(AuthState, None)
+    tab._current_user_id = types.MethodType(AuthState._current_user_id, tab)
     tab.access_token, tab.refresh_token, tab.user_id = pair.access_token, pair.refresh_token, ""
     return tab, pair
 
@@ -49,7 +49,7 @@ def test_sign_out_revokes_the_session_and_forgets_the_tokens(db_url, new_user):
 
 
 def test_a_junk_time_zone_is_not_kept(db_url):
-    tab = open_tab(S, None)
+    tab = open_tab(AuthState, None)
     tab.remember_time_zone("America/Chicago")
     assert (tab.time_zone, tab._zone()) == ("America/Chicago", "America/Chicago")
     tab.remember_time_zone("Mars/Olympus_Mons")

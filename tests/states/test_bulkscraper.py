@@ -9,7 +9,7 @@ import sqlalchemy as sa
 
 from marketplace.db import get_engine
 from marketplace.models import BulkScrape
-from marketplace.states.bulkscraper import BulkScraperState as S
+from marketplace.states.bulkscraper import BulkScraperState
 from tests.states.stand_in import open_tab, seen, toasts
 
 SIGNED_OUT = ("error", "Authentication Required", "Please log in to use the bulk scraper.")
@@ -26,7 +26,7 @@ def _form(tab, count: str = "5") -> None:
 
 
 def test_signed_out_the_scraper_refuses_and_shows_nothing(db_url):
-    tab = open_tab(S, None, path="/bulkscraper")
+    tab = open_tab(BulkScraperState, None, path="/bulkscraper")
     seen(tab.load())
     assert (tab.loaded, tab.scrape_id, tab.rows, tab.result_count) == (True, "", [], 0)
     _form(tab)
@@ -39,7 +39,7 @@ def test_signed_out_the_scraper_refuses_and_shows_nothing(db_url):
 
 def test_the_form_shows_the_cost_it_will_charge(db_url, new_user):
     user = new_user(credits=1_000)
-    tab = open_tab(S, user.id, path="/bulkscraper")
+    tab = open_tab(BulkScraperState, user.id, path="/bulkscraper")
     seen(tab.load())
     assert (tab.credits, tab.lead_count, tab.cost_label) == (1_000, "50", "4,500 credits")
     assert (tab.discount_label, tab.balance_after_label, tab.short_of_credits) == (
@@ -53,7 +53,7 @@ def test_the_form_shows_the_cost_it_will_charge(db_url, new_user):
 
 def test_a_bad_form_or_too_few_credits_is_refused_before_the_confirmation(db_url, new_user):
     user = new_user(credits=400)
-    tab = open_tab(S, user.id, path="/bulkscraper")
+    tab = open_tab(BulkScraperState, user.id, path="/bulkscraper")
     seen(tab.load())
     _form(tab, "5")
     assert toasts(seen(tab.open_confirm())) == [
@@ -68,7 +68,7 @@ def test_a_bad_form_or_too_few_credits_is_refused_before_the_confirmation(db_url
 
 def test_a_scrape_charges_once_and_shows_its_results_again_after_a_reload(db_url, new_user):
     user = new_user(credits=1_000)
-    tab = open_tab(S, user.id, path="/bulkscraper")
+    tab = open_tab(BulkScraperState, user.id, path="/bulkscraper")
     seen(tab.load())
     _form(tab, "5")
     assert seen(tab.open_confirm()) == [] and tab.confirm_open
@@ -81,7 +81,7 @@ def test_a_scrape_charges_once_and_shows_its_results_again_after_a_reload(db_url
     (kind, url), = seen(tab.download_csv())
     assert kind == "download" and tab.scrape_id in url
 
-    again = open_tab(S, user.id, path="/bulkscraper")  # a reload: the last scrape, nothing charged
+    again = open_tab(BulkScraperState, user.id, path="/bulkscraper")  # a reload: the last scrape, nothing charged
     seen(again.load())
     assert (again.scrape_id, again.result_count, again.credits, _scrapes()) == (tab.scrape_id, 5, 500, 1)
     assert [r["id"] for r in again.rows] == [r["id"] for r in tab.rows]
@@ -92,7 +92,7 @@ def test_a_scrape_charges_once_and_shows_its_results_again_after_a_reload(db_url
 
 def test_another_users_results_never_stay_in_the_tab(db_url, new_user):
     first, second = new_user(credits=1_000), new_user(credits=1_000)
-    tab = open_tab(S, first.id, path="/bulkscraper")
+    tab = open_tab(BulkScraperState, first.id, path="/bulkscraper")
     seen(tab.load())
     _form(tab, "2")
     seen(tab.run_scrape())

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from marketplace.db import get_engine
 from marketplace.models import Profile
 from marketplace.services import unlocks
-from marketplace.states.dashboard import DashboardState as S
+from marketplace.states.dashboard import DashboardState
 from tests.factories import add_lead
 from tests.states.stand_in import open_tab, seen, toasts
 
@@ -24,11 +24,11 @@ def _dashboard(new_user, credits: int = 1_500, unlocked: int = 2):
     user = new_user(credits=credits)
     for n in range(unlocked):
         unlocks.unlock_lead(user.id, str(add_lead(address=f"{n + 1} Birch Ave", roi=10.0 + 10 * n, credit_cost=120)))
-    return user, open_tab(S, user.id, path="/dashboard")
+    return user, open_tab(DashboardState, user.id, path="/dashboard")
 
 
 def test_signed_out_the_page_forgets_what_it_showed_and_goes_to_sign_in(db_url):
-    tab = open_tab(S, None, path="/dashboard", query={"tab": "referrals"})
+    tab = open_tab(DashboardState, None, path="/dashboard", query={"tab": "referrals"})
     tab.leads_unlocked, tab.unlocked, tab.my_referral_code, tab.loaded_for = "7", [{"lead_id": "x"}], "OLD", "u"
     assert seen(tab.load()) == [("redirect", "/auth")]
     assert (tab.leads_unlocked, tab.unlocked, tab.my_referral_code, tab.loaded_for) == ("0", [], "", "")

@@ -5,12 +5,12 @@ stored; a valid form is stored once and a reload shows it."""
 from __future__ import annotations
 
 from marketplace.services import deals
-from marketplace.states.deal_defaults import DealDefaultsState as S
+from marketplace.states.deal_defaults import DealDefaultsState
 from tests.states.stand_in import open_tab, seen, toasts
 
 
 def test_signed_out_the_form_goes_to_sign_in(db_url):
-    tab = open_tab(S, None, path="/dashboard")
+    tab = open_tab(DealDefaultsState, None, path="/dashboard")
     tab.loaded_for = "someone"
     assert seen(tab.load()) == [("redirect", "/auth")] and tab.loaded_for == ""
     assert seen(tab.save({"vacancy_pct": "7"})) == [("redirect", "/auth")]
@@ -18,7 +18,7 @@ def test_signed_out_the_form_goes_to_sign_in(db_url):
 
 def test_a_bad_field_is_refused_and_nothing_is_stored(db_url, new_user):
     user = new_user()
-    tab = open_tab(S, user.id, path="/dashboard")
+    tab = open_tab(DealDefaultsState, user.id, path="/dashboard")
     seen(tab.load())
     before, built_in = dict(tab.values), deals.load_defaults(user.id)
     assert tab.loaded_for == str(user.id) and before["vacancy_pct"]
@@ -31,7 +31,7 @@ def test_a_bad_field_is_refused_and_nothing_is_stored(db_url, new_user):
 
 def test_a_valid_form_is_stored_and_shown_after_a_reload(db_url, new_user):
     user = new_user()
-    tab = open_tab(S, user.id, path="/dashboard")
+    tab = open_tab(DealDefaultsState, user.id, path="/dashboard")
     seen(tab.load())
     key = tab.form_key
     events = seen(tab.save({**tab.values, "vacancy_pct": "7", "holding_months": "9"}))
@@ -39,6 +39,6 @@ def test_a_valid_form_is_stored_and_shown_after_a_reload(db_url, new_user):
     assert (tab.errors, tab.form_key, tab.saving) == ({}, key + 1, False)
     stored = deals.load_defaults(user.id)
     assert (stored.vacancy_pct, stored.holding_months) == (7, 9)
-    again = open_tab(S, user.id, path="/dashboard")
+    again = open_tab(DealDefaultsState, user.id, path="/dashboard")
     seen(again.load())
     assert again.values == tab.values and (again.values["vacancy_pct"], again.values["holding_months"]) == ("7", "9")

@@ -8,7 +8,7 @@ import pytest
 
 from marketplace.config import reload_settings
 from marketplace.services import demo_data
-from marketplace.states.demo_data import DemoDataState as S
+from marketplace.states.demo_data import DemoDataState
 from tests.factories import add_lead
 from tests.states.stand_in import open_tab, seen
 
@@ -27,7 +27,7 @@ def real_source(monkeypatch):
 
 
 def test_the_banner_follows_the_data(db_url, real_source, new_user):
-    visitor, member = open_tab(S, None), open_tab(S, new_user().id)
+    visitor, member = open_tab(DemoDataState, None), open_tab(DemoDataState, new_user().id)
     visitor.demo_data = member.demo_data = True  # what a prerendered page may start with
     assert seen(visitor.check_demo_data()) == [] and seen(member.check_demo_data()) == []
     assert (visitor.demo_data, member.demo_data) == (False, False)

@@ -4,7 +4,7 @@ holds one page with its counts; a search narrows it; an empty view's export is '
 
 from __future__ import annotations
 
-from marketplace.states.explorer_leads import ExplorerLeadsState as S
+from marketplace.states.explorer_leads import ExplorerLeadsState
 from tests.factories import add_lead
 from tests.states.stand_in import open_tab, seen, toasts
 
@@ -20,7 +20,7 @@ def _leads(active: int, archived: int = 0) -> None:
 
 def test_a_member_gets_access_denied_and_no_rows(db_url, new_user):
     _leads(3)
-    tab = open_tab(S, new_user().id, path="/explorerdev")
+    tab = open_tab(ExplorerLeadsState, new_user().id, path="/explorerdev")
     for result in (tab.load_leads(), tab.search_leads({"q": "Cedar"}), tab.leads_go_to_page(2), tab.export_leads()):
         assert seen(result) == [DENIED, ("redirect", "/")]
     assert (tab.lead_rows, tab.leads_loaded, tab.access_granted) == ([], False, False)
@@ -28,7 +28,7 @@ def test_a_member_gets_access_denied_and_no_rows(db_url, new_user):
 
 def test_the_table_holds_one_page_with_its_counts(db_url, new_user):
     _leads(27, archived=2)
-    tab = open_tab(S, new_user(admin=True).id, path="/explorerdev")
+    tab = open_tab(ExplorerLeadsState, new_user(admin=True).id, path="/explorerdev")
     assert seen(tab.load_leads()) == []
     assert (len(tab.lead_rows), tab.leads_pages, tab.leads_page, tab.leads_loaded) == (25, 2, 1, True)
     assert (tab.leads_range, tab.leads_counts) == ("Showing 1-25 of 29 leads", "27 active, 2 archived")
@@ -44,7 +44,7 @@ def test_the_table_holds_one_page_with_its_counts(db_url, new_user):
 
 def test_a_search_narrows_the_table_and_an_empty_export_is_no_data(db_url, new_user):
     _leads(3, archived=1)
-    tab = open_tab(S, new_user(admin=True).id, path="/explorerdev")
+    tab = open_tab(ExplorerLeadsState, new_user(admin=True).id, path="/explorerdev")
     seen(tab.load_leads())
     seen(tab.search_leads({"q": "waco"}))  # a city, ignoring case
     assert (tab.leads_query, len(tab.lead_rows), tab.leads_counts) == ("waco", 1, "0 active, 1 archived")

@@ -5,7 +5,7 @@ sent home; the super admin is granted the page and sees the platform's counts.""
 from __future__ import annotations
 
 from marketplace.services import unlocks
-from marketplace.states.explorer import ExplorerState as S
+from marketplace.states.explorer import ExplorerState
 from tests.factories import add_lead
 from tests.states.stand_in import open_tab, seen
 
@@ -14,13 +14,13 @@ DENIED = ("toast", "error", "Access Denied: You don't have super admin privilege
 
 def test_a_member_is_denied_and_the_grant_is_gone(db_url, new_user):
     member = new_user()
-    tab = open_tab(S, member.id, path="/explorerdev")
+    tab = open_tab(ExplorerState, member.id, path="/explorerdev")
     tab.access_granted, tab.granted_for = True, str(member.id)
     assert seen(tab.load()) == [DENIED, ("redirect", "/")]
     assert (tab.access_granted, tab.granted_for, tab.overview_loaded, tab.total_users) == (False, "", False, "0")
     assert seen(tab.run_lead_refresh()) == [DENIED, ("redirect", "/")]
     assert seen(tab.fetch_images()) == [DENIED, ("redirect", "/")] and tab.operation_running == ""
-    visitor = open_tab(S, None, path="/explorerdev")
+    visitor = open_tab(ExplorerState, None, path="/explorerdev")
     assert seen(visitor.load()) == [("redirect", "/")] and not visitor.access_granted
 
 
@@ -29,7 +29,7 @@ def test_the_super_admin_is_granted_the_page_and_its_counts(db_url, new_user):
     lead = add_lead(credit_cost=10)
     add_lead(is_active=False)
     unlocks.unlock_lead(member.id, str(lead))
-    tab = open_tab(S, admin.id, path="/explorerdev")
+    tab = open_tab(ExplorerState, admin.id, path="/explorerdev")
     assert seen(tab.load()) == []
     assert (tab.access_granted, tab.granted_for, tab.overview_loaded) == (True, str(admin.id), True)
     assert (tab.total_users, tab.total_leads, tab.active_leads, tab.total_unlocks) == ("2", "2", "1", "1")

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from marketplace.core import dev_scrape
 from marketplace.db import get_engine
 from marketplace.models import Lead
-from marketplace.states.explorer_scrape import ExplorerScrapeState as S
+from marketplace.states.explorer_scrape import ExplorerScrapeState
 from tests.states.stand_in import open_tab, seen, toasts
 
 DENIED = ("toast", "error", "Access Denied: You don't have super admin privileges", "")
@@ -25,15 +25,15 @@ def _form(**fields) -> dict:
 
 
 def test_a_member_is_denied_and_nothing_is_scraped(db_url, new_user):
-    tab = open_tab(S, new_user().id, path="/explorerdev")
+    tab = open_tab(ExplorerScrapeState, new_user().id, path="/explorerdev")
     assert seen(tab.run_scrape(_form(leadCount="3"))) == [DENIED, ("redirect", "/")]
     assert seen(tab.toggle_state("TX")) == [DENIED, ("redirect", "/")]
     assert (tab.scraping, tab.result_rows, _leads()) == (False, [], 0)
-    assert seen(open_tab(S, None).run_scrape(_form(leadCount="3"))) == [("redirect", "/")]
+    assert seen(open_tab(ExplorerScrapeState, None).run_scrape(_form(leadCount="3"))) == [("redirect", "/")]
 
 
 def test_refused_numbers_are_listed_and_nothing_is_stored(db_url, new_user):
-    tab = open_tab(S, new_user(admin=True).id, path="/explorerdev")
+    tab = open_tab(ExplorerScrapeState, new_user(admin=True).id, path="/explorerdev")
     ((kind, title, message),) = toasts(seen(tab.run_scrape(_form(leadCount="500", minPrice="cheap"))))
     assert (kind, title) == ("error", "Check the scrape parameters")
     assert tab.problems and message == " ".join(tab.problems)
@@ -46,7 +46,7 @@ def test_refused_numbers_are_listed_and_nothing_is_stored(db_url, new_user):
 
 def test_a_scrape_adds_the_leads_and_shows_them(db_url, new_user):
     admin = new_user(admin=True, credits=0)
-    tab = open_tab(S, admin.id, path="/explorerdev")
+    tab = open_tab(ExplorerScrapeState, admin.id, path="/explorerdev")
     events = seen(tab.run_scrape(_form(leadCount="3")))
     assert ("toast", "success", "Scrape Completed!", "Added 3 leads to the marketplace.") in events
     assert events[-1] == ("event", "ExplorerLeadsState.reload_leads")

@@ -10,7 +10,7 @@ from marketplace.db import get_engine
 from marketplace.models import RecordJob
 from marketplace.services import record_jobs
 from marketplace.states.explorer_sources import PAGE_SIZE
-from marketplace.states.explorer_sources import ExplorerSourcesState as S
+from marketplace.states.explorer_sources import ExplorerSourcesState
 from tests.states.stand_in import open_tab, seen, toasts
 
 DENIED = "Access Denied: You don't have super admin privileges"
@@ -23,17 +23,17 @@ def _jobs() -> int:
 
 def test_anyone_but_a_super_admin_is_refused_and_queues_nothing(db_url, new_user):
     member = new_user()
-    tab = open_tab(S, member.id, path="/explorerdev")
+    tab = open_tab(ExplorerSourcesState, member.id, path="/explorerdev")
     dataset = record_jobs.panel_rows("UTC")[0]["id"]
     assert seen(tab.run_now(dataset)) == [("toast", "error", DENIED, ""), ("redirect", "/")]
     assert seen(tab.load_sources()) == [("toast", "error", DENIED, ""), ("redirect", "/")]
-    assert seen(open_tab(S, None).run_now(dataset)) == [("redirect", "/")]
+    assert seen(open_tab(ExplorerSourcesState, None).run_now(dataset)) == [("redirect", "/")]
     assert (tab.source_rows, tab.sources_loaded, _jobs()) == ([], False, 0)
 
 
 def test_the_panel_holds_one_page_and_an_unknown_dataset_is_refused(db_url, new_user):
     admin = new_user(admin=True)
-    tab = open_tab(S, admin.id, path="/explorerdev")
+    tab = open_tab(ExplorerSourcesState, admin.id, path="/explorerdev")
     assert seen(tab.load_sources()) == []
     every = record_jobs.panel_rows("UTC")
     assert (tab.sources_loaded, tab.sources_total) == (True, len(every))

@@ -5,7 +5,7 @@ and neither gets a key; the super admin's key is shown once and only its -sp end
 from __future__ import annotations
 
 from marketplace.services import webhooks
-from marketplace.states.explorer_webhook import ExplorerWebhookState as S
+from marketplace.states.explorer_webhook import ExplorerWebhookState
 from tests.states.stand_in import open_tab, seen
 
 DENIED = "Access Denied: You don't have super admin privileges"
@@ -13,9 +13,9 @@ DENIED = "Access Denied: You don't have super admin privileges"
 
 def test_anyone_but_a_super_admin_is_refused_and_gets_no_key(db_url, new_user):
     member = new_user()
-    visitor = open_tab(S, None, path="/explorerdev")
+    visitor = open_tab(ExplorerWebhookState, None, path="/explorerdev")
     assert seen(visitor.generate_key()) == [("redirect", "/")]
-    tab = open_tab(S, member.id, path="/explorerdev")
+    tab = open_tab(ExplorerWebhookState, member.id, path="/explorerdev")
     tab.access_granted, tab.granted_for = True, str(member.id)  # a grant left from an earlier session
     for result in (tab.generate_key(), tab.load_webhook(), tab.refresh_logs(), tab.copy("x")):
         assert seen(result) == [("toast", "error", DENIED, ""), ("redirect", "/")]
@@ -30,7 +30,7 @@ def test_the_super_admins_key_is_shown_once_and_the_log_is_the_sp_endpoints(db_u
                          request_body={"count": 5}, response_body={})
     webhooks.log_request(user_id=admin.id, method="POST", endpoint=f"/functions/v1/webhook-bulk-scrape/{admin.id}",
                          status=200, ip_address="198.51.100.4", request_body={"count": 9}, response_body={})
-    tab = open_tab(S, admin.id, path="/explorerdev")
+    tab = open_tab(ExplorerWebhookState, admin.id, path="/explorerdev")
     tab.user_id = str(admin.id)
     assert seen(tab.load_webhook()) == []
     assert [(row["endpoint"], row["request"]) for row in tab.logs] == [(sp, '{"count": 5}')]

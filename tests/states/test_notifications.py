@@ -4,25 +4,17 @@ id of another user's notification marks nothing; following one marks it read at 
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import timedelta
 
 from marketplace.db import session_scope
-from marketplace.models import LeadRefreshRun, Notification, utcnow
+from marketplace.models import Notification, utcnow
 from marketplace.services import notifications as svc
 from marketplace.services import pipeline, unlocks
-from marketplace.states.notifications import NotificationsState as S
-from tests.factories import add_lead
+from marketplace.states.notifications import NotificationsState
+from tests.factories import add_lead, make_refresh_run
 from tests.states.stand_in import open_tab, seen
 
 PROBATE = {"id": 1, "name": "Austin probate", "query": "type=Probate", "count": 3}
-
-
-def _run(key: str) -> int:
-    with session_scope() as s:
-        run = LeadRefreshRun(run_key=key, run_date=date(2026, 11, 21), status="completed")
-        s.add(run)
-        s.flush()
-        return run.id
 
 
 def _notify(user_id, run_id, lead_count=3, minutes_ago=0) -> int:
@@ -37,8 +29,8 @@ def _notify(user_id, run_id, lead_count=3, minutes_ago=0) -> int:
 
 def test_signed_out_the_bell_forgets_everything(db_url, new_user):
     user = new_user()
-    _notify(user.id, _run("r1"))
-    tab = open_tab(S, None)
+    _notify(user.id, make_refresh_run("r1"))
+    tab = open_tab(NotificationsState, None)
     tab.unread, tab.list_open = 4, True
     seen(tab.refresh_count())
     assert (tab.unread, tab.items, tab.list_open, tab.bell_label) == (0, [], False, "Notifications")
@@ -49,11 +41,11 @@ def test_signed_out_the_bell_forgets_everything(db_url, new_user):
 
 def test_the_count_and_the_list_are_this_users(db_url, new_user):
     user, other = new_user(), new_user()
-    first, second = _run("r1"), _run("r2")
+    first, second = make_refresh_run("r1"), make_refresh_run("r2")
     older = _notify(user.id, first, minutes_ago=60)
     newer = _notify(user.id, second, lead_count=5)
     theirs = _notify(other.id, first)
-    tab = open_tab(S, user.id)
+    tab = open_tab(NotificationsState, user.id)
     seen(tab.refresh_count())
     assert (tab.unread, tab.unread_badge, tab.bell_label) == (2, "2", "Notifications, 2 unread")
     seen(tab.set_list_open(True))
@@ -78,7 +70,7 @@ def test_a_follow_up_due_today_rings_the_bell(db_url, new_user):
     unlocks.unlock_lead(user.id, lead)
     today = utcnow().date()  # the tab's zone is UTC
     pipeline.save_entry(user.id, lead, "contacted", "", today.isoformat(), "", today)
-    tab = open_tab(S, user.id)
+    tab = open_tab(NotificationsState, user.id)
     seen(tab.refresh_count())
     assert (tab.due, tab.badge_count, tab.bell_label) == (1, 1, "Notifications, 1 follow-up due")
     seen(tab.set_list_open(True))

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from marketplace.db import get_engine
 from marketplace.models import CreditLedger, OwnerContact
 from marketplace.services import unlocks
-from marketplace.states.property_owner_contact import OwnerContactState as S
+from marketplace.states.property_owner_contact import OwnerContactState
 from tests import aio
 from tests.factories import add_lead
 from tests.states.property_tab import open_tab, section
@@ -26,7 +26,7 @@ class Tab:
 
     def __init__(self, user: uuid.UUID, lead_id: str, credits: int):
         self.page = open_tab(user, lead_id, credits)
-        self.card = section(self.page, S)
+        self.card = section(self.page, OwnerContactState)
 
     def __getattr__(self, name):
         return getattr(self.card, name)

@@ -9,7 +9,7 @@ import uuid
 
 from marketplace.services import downloads, unlocks
 from marketplace.states.auth import AuthState
-from marketplace.states.owner_outreach import OwnerOutreachState as S
+from marketplace.states.owner_outreach import OwnerOutreachState
 from tests import aio
 from tests.factories import add_lead
 
@@ -19,10 +19,10 @@ class Tab:
     _error_toast = AuthState._error_toast
     _access_denied = AuthState._access_denied
     _zone = AuthState._zone
-    _ot_shown = S._ot_shown
-    toggle = S.ot_toggle.fn
-    ask = S.ot_ask.fn
-    export = S.ot_export.fn
+    _ot_shown = OwnerOutreachState._ot_shown
+    toggle = OwnerOutreachState.ot_toggle.fn
+    ask = OwnerOutreachState.ot_ask.fn
+    export = OwnerOutreachState.ot_export.fn
 
     def __init__(self, user: uuid.UUID, lead_ids: list[str]):
         self.user, self.credits, self.time_zone = user, 0, "UTC"

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from marketplace.db import get_engine
 from marketplace.models import EmailOutbox
 from marketplace.services import auth_sessions
-from marketplace.states.password_reset import PasswordResetState as S
+from marketplace.states.password_reset import PasswordResetState
 from tests.states.stand_in import open_tab, seen
 
 
@@ -27,21 +27,21 @@ def _token(email: str) -> str:
 
 def test_a_request_ends_on_the_same_panel_for_any_address(db_url, new_user):
     user = new_user(confirmed=True)
-    tab = open_tab(S, None, path="/auth/reset")
+    tab = open_tab(PasswordResetState, None, path="/auth/reset")
     seen(tab.load())
     assert tab.view == "request"
     assert seen(tab.request_link({"email": "nobody-here@example.com"})) == [] and tab.view == "sent"
-    again = open_tab(S, None, path="/auth/reset")
+    again = open_tab(PasswordResetState, None, path="/auth/reset")
     seen(again.request_link({"email": user.email}))
     assert (again.view, again.error_message, len(_mails(user.email))) == ("sent", "", 1)
-    bad = open_tab(S, None, path="/auth/reset")
+    bad = open_tab(PasswordResetState, None, path="/auth/reset")
     assert seen(bad.request_link({"email": "not an address"})) == [("script",)]
     assert (bad.view, bad.error_title, bad.error_message, bad.busy) == (
         "request", "Reset Failed", "Enter the e-mail address you signed up with.", False)
 
 
 def test_a_forged_link_shows_expired_and_nothing_is_set(db_url):
-    tab = open_tab(S, None, path="/auth/reset", query={"token": "forged"})
+    tab = open_tab(PasswordResetState, None, path="/auth/reset", query={"token": "forged"})
     seen(tab.load())
     assert tab.view == "invalid"
     assert seen(tab.set_password({"password": "brand-new-pw", "confirm_password": "brand-new-pw"})) == []
@@ -52,9 +52,9 @@ def test_a_forged_link_shows_expired_and_nothing_is_set(db_url):
 
 def test_the_link_sets_the_password_once_and_signs_in(db_url, new_user):
     user = new_user(confirmed=True)
-    seen(open_tab(S, None).request_link({"email": user.email}))
+    seen(open_tab(PasswordResetState, None).request_link({"email": user.email}))
     token = _token(user.email)
-    tab = open_tab(S, None, path="/auth/reset", query={"token": token})
+    tab = open_tab(PasswordResetState, None, path="/auth/reset", query={"token": token})
     seen(tab.load())
     assert tab.view == "new_password"
     assert seen(tab.set_password({"password": "brand-new-pw", "confirm_password": "other-pw"})) == [("script",)]
@@ -64,6 +64,6 @@ def test_the_link_sets_the_password_once_and_signs_in(db_url, new_user):
             "Your new password is set and you're signed in. Every other device was signed out.") in events
     assert events[-1] == ("redirect", "/dashboard")
     assert auth_sessions.resolve_session(tab.access_token, tab.refresh_token).user_id == user.id
-    used = open_tab(S, None, path="/auth/reset", query={"token": token})
+    used = open_tab(PasswordResetState, None, path="/auth/reset", query={"token": token})
     seen(used.load())
     assert used.view == "invalid"

@@ -10,7 +10,7 @@ from marketplace import routes
 from marketplace.db import get_engine
 from marketplace.models import PipelineEntry
 from marketplace.services import downloads, unlocks
-from marketplace.states.pipeline import PipelineState as S
+from marketplace.states.pipeline import PipelineState
 from tests.factories import add_lead
 from tests.states.stand_in import open_tab, seen, toasts
 
@@ -31,12 +31,12 @@ def _board(new_user, unlocked: int = 2):
     ids = [str(add_lead(address=f"{n + 1} Elm St", city="Dallas", credit_cost=10)) for n in range(unlocked)]
     for lead_id in ids:
         unlocks.unlock_lead(user.id, lead_id)
-    tab = open_tab(S, user.id, path="/dashboard", query={"tab": "pipeline"})
+    tab = open_tab(PipelineState, user.id, path="/dashboard", query={"tab": "pipeline"})
     return user, ids, tab
 
 
 def test_signed_out_every_handler_goes_to_sign_in_and_shows_nothing(db_url):
-    tab = open_tab(S, None, path="/dashboard")
+    tab = open_tab(PipelineState, None, path="/dashboard")
     assert seen(tab.load()) == [("redirect", "/auth")]
     assert seen(tab.show_more("new")) == [("redirect", "/auth")]
     assert seen(tab.move(str(add_lead()), "contacted")) == [("redirect", "/auth")]

@@ -5,7 +5,7 @@ code is invalid and said so; another user's code is applied (upper-cased) and ke
 from __future__ import annotations
 
 from marketplace.services import referrals
-from marketplace.states.pricing import PricingState as S
+from marketplace.states.pricing import PricingState
 from tests.states.stand_in import open_tab, seen
 
 
@@ -14,7 +14,7 @@ def _code_of(user) -> str:
 
 
 def test_blank_and_unknown_codes_are_refused_and_forgotten(db_url):
-    tab = open_tab(S, None, path="/pricing")
+    tab = open_tab(PricingState, None, path="/pricing")
     seen(tab.load())
     assert (tab.referral_status, tab.applied_code, tab.apply_disabled) == ("", "", True)
     tab.set_referral_input("   ")
@@ -27,7 +27,7 @@ def test_blank_and_unknown_codes_are_refused_and_forgotten(db_url):
 
 def test_the_users_own_code_is_refused_and_anothers_applied(db_url, new_user):
     user, friend = new_user(), new_user()
-    tab = open_tab(S, user.id, path="/pricing")
+    tab = open_tab(PricingState, user.id, path="/pricing")
     seen(tab.load())
     tab.set_referral_input(_code_of(user).lower())
     seen(tab.apply_referral())
@@ -36,7 +36,7 @@ def test_the_users_own_code_is_refused_and_anothers_applied(db_url, new_user):
     seen(tab.apply_referral())
     assert (tab.referral_status, tab.own_code) == ("valid", False)
     assert tab.referral_code == tab.applied_code == tab.referral_input == _code_of(friend).upper()
-    again = open_tab(S, user.id, path="/pricing")  # a reload re-validates the stored code
+    again = open_tab(PricingState, user.id, path="/pricing")  # a reload re-validates the stored code
     again.referral_code = tab.referral_code
     seen(again.load())
     assert (again.referral_status, again.applied_code) == ("valid", _code_of(friend).upper())

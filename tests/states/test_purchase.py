@@ -8,7 +8,7 @@ import sqlalchemy as sa
 
 from marketplace.db import get_engine
 from marketplace.models import CreditPurchase
-from marketplace.states.purchase import PurchaseState as S
+from marketplace.states.purchase import PurchaseState
 from tests.states.stand_in import open_tab, seen, toasts
 
 
@@ -20,7 +20,7 @@ def _purchases() -> list[tuple]:
 
 
 def test_signed_out_purchase_is_refused_and_opens_nothing(db_url):
-    tab = open_tab(S, None, path="/purchase-credits")
+    tab = open_tab(PurchaseState, None, path="/purchase-credits")
     seen(tab.load())
     assert (tab.selected_pack, tab.pack_name, tab.pack_price) == ("pro", "Pro", "$270")
     events = seen(tab.purchase())
@@ -30,21 +30,21 @@ def test_signed_out_purchase_is_refused_and_opens_nothing(db_url):
 
 def test_the_address_preselects_a_pack_and_junk_is_ignored(db_url, new_user):
     user = new_user(credits=40)
-    tab = open_tab(S, user.id, path="/purchase-credits", query={"pack": "enterprise", "canceled": "1"})
+    tab = open_tab(PurchaseState, user.id, path="/purchase-credits", query={"pack": "enterprise", "canceled": "1"})
     seen(tab.load())
     assert (tab.selected_pack, tab.canceled, tab.credits, tab.balance_label) == ("enterprise", True, 40, "40 credits")
     assert (tab.pack_credits, tab.pack_price, tab.pack_per_credit, tab.pack_breakdown) == (
         "5,000", "$750", "$0.15", "3,571 + 1,429 bonus (40%)")
     tab.select_pack("mega")
     assert tab.selected_pack == "enterprise"
-    junk = open_tab(S, user.id, path="/purchase-credits", query={"pack": "mega"})
+    junk = open_tab(PurchaseState, user.id, path="/purchase-credits", query={"pack": "mega"})
     seen(junk.load())
     assert (junk.selected_pack, junk.canceled) == ("pro", False)
 
 
 def test_an_invalid_stored_referral_code_is_cleared_on_load(db_url, new_user):
     user = new_user()
-    tab = open_tab(S, user.id, path="/purchase-credits")
+    tab = open_tab(PurchaseState, user.id, path="/purchase-credits")
     tab.referral_code = "NOSUCHCODE"
     seen(tab.load())
     assert (tab.referral_code, tab.referral_valid, tab.bonus_shown, tab.pack_bonus) == ("", False, False, "")
@@ -52,7 +52,7 @@ def test_an_invalid_stored_referral_code_is_cleared_on_load(db_url, new_user):
 
 def test_purchase_opens_one_pending_checkout_for_the_chosen_pack(db_url, new_user):
     user = new_user()
-    tab = open_tab(S, user.id, path="/purchase-credits")
+    tab = open_tab(PurchaseState, user.id, path="/purchase-credits")
     seen(tab.load())
     tab.select_pack("starter")
     events = seen(tab.purchase())

@@ -7,7 +7,7 @@ from __future__ import annotations
 import base64
 
 from marketplace.core import receipts
-from marketplace.states.purchase_history import PurchaseHistoryState as S
+from marketplace.states.purchase_history import PurchaseHistoryState
 from tests.factories import make_purchase
 from tests.states.stand_in import open_tab, seen, toasts
 
@@ -16,7 +16,7 @@ NOT_FOUND = ("error", "Receipt not found", "That purchase is not in your account
 
 def test_signed_out_the_card_goes_to_sign_in(db_url, new_user):
     purchase = make_purchase(new_user().id)
-    tab = open_tab(S, None, path="/dashboard")
+    tab = open_tab(PurchaseHistoryState, None, path="/dashboard")
     for result in (tab.load(), tab.open_receipt(str(purchase)), tab.download_receipt(str(purchase))):
         assert seen(result) == [("redirect", "/auth")]
     assert (tab.purchases, tab.receipt, tab.receipt_open) == ([], {}, False)
@@ -26,7 +26,7 @@ def test_the_card_lists_only_this_users_purchases(db_url, new_user):
     user, other = new_user(), new_user()
     mine = make_purchase(user.id, bundle="pro", credits=1_500, amount_cents=27_000, status="pending")
     make_purchase(other.id)
-    tab = open_tab(S, user.id, path="/dashboard")
+    tab = open_tab(PurchaseHistoryState, user.id, path="/dashboard")
     assert seen(tab.load()) == [] and tab.loaded
     (row,) = tab.purchases
     assert (row["id"], row["number"], row["pack"], row["price"], row["credits"]) == (
@@ -38,7 +38,7 @@ def test_the_card_lists_only_this_users_purchases(db_url, new_user):
 def test_a_receipt_of_another_users_purchase_is_not_found(db_url, new_user):
     user, other = new_user(), new_user()
     mine, theirs = make_purchase(user.id), make_purchase(other.id)
-    tab = open_tab(S, user.id, path="/dashboard")
+    tab = open_tab(PurchaseHistoryState, user.id, path="/dashboard")
     seen(tab.load())
     assert toasts(seen(tab.open_receipt(str(theirs)))) == [NOT_FOUND]
     assert toasts(seen(tab.open_receipt("not-a-uuid"))) == [NOT_FOUND]

@@ -11,7 +11,7 @@ from marketplace.db import get_engine, session_scope
 from marketplace.models import AuthSession, Profile, User
 from marketplace.services import auth_sessions, passwords
 from marketplace.states.dashboard import DashboardState
-from marketplace.states.settings import SettingsState as S
+from marketplace.states.settings import SettingsState
 from tests.factories import PASSWORD
 
 FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0"
@@ -24,7 +24,7 @@ def _signed_in(new_user, credits: int = 1_500, other_devices: int = 1):
         pair = auth_sessions.create_session(session, user.id, user_agent=FIREFOX, ip_address="203.0.113.7")
         for n in range(other_devices):
             auth_sessions.create_session(session, user.id, user_agent=f"Phone {n}", ip_address="198.51.100.2")
-    tab = open_tab(S, user.id, path="/dashboard", query={"tab": "settings"})
+    tab = open_tab(SettingsState, user.id, path="/dashboard", query={"tab": "settings"})
     tab.access_token, tab.refresh_token, tab.user_email = pair.access_token, pair.refresh_token, user.email
     return user, tab
 
@@ -45,7 +45,7 @@ def _names(user_id) -> tuple:
 
 def test_signed_out_every_handler_goes_to_sign_in(db_url, new_user):
     user = new_user()
-    tab = open_tab(S, None, path="/dashboard")
+    tab = open_tab(SettingsState, None, path="/dashboard")
     tab.loaded_for = "someone"
     assert seen(tab.load()) == [("redirect", "/auth")] and tab.loaded_for == ""
     for result in (tab.save_profile({"first_name": "Eve", "last_name": "X"}), tab.resend_confirmation(),
@@ -114,7 +114,7 @@ def test_a_forged_threshold_is_refused_and_a_choice_is_saved(db_url, new_user):
     assert tab.unlock_confirm_threshold == "120"
     events = seen(tab.set_unlock_confirm_on(False))
     assert ("toast", "success", "Settings Saved", "Your unlock confirmation setting was updated.") in events
-    again = open_tab(S, user.id)
+    again = open_tab(SettingsState, user.id)
     again.access_token, again.refresh_token = tab.access_token, tab.refresh_token
     seen(again.load())
     assert (again.unlock_confirm_on, again.unlock_confirm_threshold) == (False, "120")

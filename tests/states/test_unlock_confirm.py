@@ -8,7 +8,7 @@ from __future__ import annotations
 from marketplace.db import session_scope
 from marketplace.services import ledger, unlock_prefs
 from marketplace.services.marketplace import rebuild_facets_now
-from marketplace.states.marketplace import MarketplaceState as S
+from marketplace.states.marketplace import MarketplaceState
 from tests.factories import add_lead
 from tests.states.stand_in import open_tab, seen, toasts
 
@@ -26,7 +26,7 @@ def _market(new_user, credits: int = 500, cost: int = 150):
     user = new_user(credits=credits)
     lead = str(add_lead(address="77 Costly Ave", credit_cost=cost, lead_type="Probate"))
     rebuild_facets_now()  # the marketplace counts from the facets the refresh job keeps
-    tab = open_tab(S, user.id, credits=credits, path="/marketplace")
+    tab = open_tab(MarketplaceState, user.id, credits=credits, path="/marketplace")
     tab._substates = _no_substates  # the map and location inputs are tested on their own
     seen(tab.load())
     assert tab._card_of(lead) is not None

@@ -5,12 +5,12 @@ the new key once and a reload only its last four characters; the log shows this 
 from __future__ import annotations
 
 from marketplace.services import webhooks
-from marketplace.states.webhook import WebhookState as S
+from marketplace.states.webhook import WebhookState
 from tests.states.stand_in import open_tab, run, seen, toasts
 
 
 def test_signed_out_nothing_is_generated_or_shown(db_url, new_user):
-    tab = open_tab(S, None, path="/bulkscraper")
+    tab = open_tab(WebhookState, None, path="/bulkscraper")
     assert seen(tab.load()) == [] and (tab.logs_loaded, tab.has_key, tab.logs) == (False, False, [])
     assert toasts(seen(tab.generate_key())) == [("error", "Failed to generate webhook auth key", "")]
     assert (tab.new_key, tab.has_key, tab.key_busy) == ("", False, False)
@@ -19,7 +19,7 @@ def test_signed_out_nothing_is_generated_or_shown(db_url, new_user):
 
 def test_a_new_key_is_shown_once_and_a_reload_shows_its_last_four(db_url, new_user):
     user = new_user()
-    tab = open_tab(S, user.id, path="/bulkscraper")
+    tab = open_tab(WebhookState, user.id, path="/bulkscraper")
     seen(tab.load())
     assert (tab.open, tab.has_key, tab.masked_key, tab.logs, tab.logs_loaded) == (False, False, "", [], True)
     assert tab.endpoint == f"{tab.origin}/functions/v1/webhook-bulk-scrape/{user.id}"
@@ -29,7 +29,7 @@ def test_a_new_key_is_shown_once_and_a_reload_shows_its_last_four(db_url, new_us
     key = tab.new_key
     assert key.startswith("lvwh_") and (tab.has_key, tab.key_hint, tab.key_busy) == (True, key[-4:], False)
     assert webhooks.authenticate(user.id, key).user_id == user.id and key in tab.example_request
-    again = open_tab(S, user.id, path="/bulkscraper", query={"section": "webhook"})
+    again = open_tab(WebhookState, user.id, path="/bulkscraper", query={"section": "webhook"})
     (scroll,) = run(again.load())  # opened and scrolled to from Settings' link
     assert "webhook-toggle" in str(scroll)
     assert (again.open, again.new_key, again.has_key, again.masked_key) == (
@@ -44,7 +44,7 @@ def test_the_log_shows_this_users_requests_newest_first(db_url, new_user):
         webhooks.log_request(user_id=who.id, method="POST", endpoint=f"/functions/v1/webhook-bulk-scrape/{who.id}",
                              status=200 if n == 0 else 402, ip_address="198.51.100.4",
                              request_body={"n": n}, response_body={})
-    tab = open_tab(S, user.id, path="/bulkscraper")
+    tab = open_tab(WebhookState, user.id, path="/bulkscraper")
     seen(tab.load())
     assert [(row["status"], row["ok"], row["ip"], row["request"]) for row in tab.logs] == [
         ("402", "", "198.51.100.4", '{"n": 2}'), ("200", "1", "198.51.100.4", '{"n": 0}')]
