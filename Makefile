@@ -19,7 +19,7 @@ export NPM_CONFIG_FUND := false
 export NPM_CONFIG_AUDIT := false
 export PYTHONUNBUFFERED := 1
 
-.PHONY: install run dev migrate seed test test-unit test-db test-browser test-prod-shape chromium axe clean help
+.PHONY: install check run dev migrate seed test test-unit test-db test-browser test-prod-shape chromium axe clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -37,8 +37,12 @@ $(VENV)/.installed: requirements.txt
 migrate: install ## apply database migrations
 	python -m marketplace migrate
 
-seed: migrate ## demo accounts and leads when the database is empty
-	python -m marketplace seed-demo
+# The production check comes before anything touches the database; seed-demo never seeds in production.
+check: install ## check the settings as the app does at start (APP_ENV=production: exit 1 naming what is missing)
+	python -m marketplace check-production
+
+seed: check migrate ## demo accounts and leads when the database is empty (never in production)
+	python -m marketplace seed-demo --unless-production
 
 # The records worker (python -m marketplace worker) runs beside the server only when OPEN_DATA_DATASETS or
 # BatchData lists are configured: --if-configured makes it exit at once otherwise (offline, key-free).
@@ -74,11 +78,11 @@ $(AXE_DIR)/node_modules/axe-core/axe.min.js: $(AXE_DIR)/package-lock.json | inst
 test: install chromium axe ## unit + database (SQLite, and PostgreSQL with TEST_DATABASE_URL) + browser tests
 	python -m pytest tests --ignore=tests/browser/smoke
 
-test-unit: install
-	python -m pytest tests/core tests/sources tests/states tests/pages tests/test_config.py
+test-unit: install ## tests without a database or a browser (a database touched there fails: no server)
+	DATABASE_URL=postgresql://unit-tests-have-no-database@127.0.0.1:9/none python -m pytest -m "not db and not browser" tests --ignore=tests/browser
 
-test-db: install
-	python -m pytest tests/services tests/api tests/jobs tests/test_cli.py tests/test_migrations.py
+test-db: install ## database tests (SQLite, and PostgreSQL with TEST_DATABASE_URL)
+	python -m pytest -m db tests --ignore=tests/browser
 
 test-browser: install chromium axe
 	python -m pytest tests/browser --ignore=tests/browser/smoke

@@ -3,10 +3,10 @@ reads REFLEX_-prefixed variables itself)."""
 
 import reflex as rx
 
-from marketplace import routes
-from marketplace.components.styles import THEME_COLORS
-from marketplace.config import exit_unless_ready, get_settings
-from marketplace.core.http_policy import origin_policy
+from marketplace.platform import routes
+from marketplace.platform.ui.styles import THEME_COLORS
+from marketplace.platform.config import exit_unless_ready, get_settings
+from marketplace.platform.web.http_policy import origin_policy
 
 exit_unless_ready()  # a bad setting or an unfit production config: one line, exit 1
 _settings = get_settings()
@@ -78,11 +78,11 @@ def built_page_route(relative: str) -> str:
 
 class PaintFirstPlugin(rx.plugins.Plugin):
     """The pages of PAINT_FIRST_PAGES paint their prerendered content before their scripts start
-    (``marketplace.core.paint_first``; issue 26). Runs after the build, before the .br/.gz
+    (``marketplace.platform.web.paint_first``; issue 26). Runs after the build, before the .br/.gz
     sidecars are written, so they carry the rewritten pages."""
 
     def post_build(self, **context):
-        from marketplace.core.paint_first import paint_first
+        from marketplace.platform.web.paint_first import paint_first
 
         static_dir = context["static_dir"]
         for html in sorted(static_dir.rglob("*.html")):
@@ -125,7 +125,7 @@ config = rx.Config(
     ],
     # CORS and the websocket: only the site's own origin (SITE_URL; in development
     # also localhost/127.0.0.1 on PORT). Same-origin pages need no CORS grant;
-    # marketplace.api.security refuses websockets from any other origin.
+    # marketplace.platform.web.security refuses websockets from any other origin.
     cors_allowed_origins=_origins.static_origins,
     # Absolute addresses in sitemap.xml.
     **({"deploy_url": _settings.site_url} if _settings.site_url else {}),

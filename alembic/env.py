@@ -3,9 +3,9 @@
 from alembic import context
 from sqlmodel import SQLModel
 
-import marketplace.models  # noqa: F401  (registers every table)
-from marketplace.db import get_engine
-from marketplace.migrations import include_object
+import marketplace.platform.models  # noqa: F401  (registers every table)
+from marketplace.platform.db import get_engine
+from marketplace.platform.migrations import include_object
 
 config = context.config
 target_metadata = SQLModel.metadata

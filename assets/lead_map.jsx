@@ -1,8 +1,8 @@
 // The marketplace map (issue 15): Leaflet through react-leaflet, with
 // leaflet.markercluster. Wrapped as a Reflex component in
-// marketplace/components/lead_map.py and loaded only when a map is shown.
+// marketplace/features/marketplace/view_lead_map.py and loaded only when a map is shown.
 //
-// `points` is the compact payload of marketplace.core.lead_map:
+// `points` is the compact payload of marketplace.features.marketplace.rules_map:
 // {ids: [token, ...], coords: [lat, lng, lat, lng, ...], open: [positions of unlocked leads]}.
 // Markers are made here, in plain Leaflet (one shared icon per kind), and
 // clustered in chunks so that 10,000 leads never become 10,000 React trees.

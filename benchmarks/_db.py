@@ -10,9 +10,9 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from marketplace import migrations
-from marketplace.config import normalize_database_url
-from marketplace.db import dispose_engines
+from marketplace.platform import migrations
+from marketplace.platform.config import normalize_database_url
+from marketplace.platform.db import dispose_engines
 
 PG_ADMIN_URL = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 

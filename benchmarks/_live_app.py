@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 
-from marketplace.config import PROJECT_ROOT
+from marketplace.platform.config import PROJECT_ROOT
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -51,18 +51,29 @@ def sync_app(target: Path) -> Path:
 @contextlib.contextmanager
 def live_app(database_url: str, data_dir: Path, app_dir: Path, log_path: Path):
     """Yield the base URL of the running app; stop it (the whole group) afterwards."""
+    with reflex_server(app_dir, log_path, ready_paths=("/", "/api/health"), env={
+        "DATABASE_URL": database_url,
+        "MARKETPLACE_DATA_DIR": str(data_dir),
+        "SECRET_KEY": "benchmark-secret",
+        "LEAD_REFRESH_SCHEDULER": "off",
+    }) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def reflex_server(app_dir: Path, log_path: Path, ready_paths=("/",), env: dict | None = None):
+    """``reflex run --env prod`` of the Reflex app in ``app_dir`` on a free port (this app, or another such
+    as the blank app of ``benchmarks.page_blocking``) until each of ``ready_paths`` answers 200; yield its
+    base URL and stop the whole process group afterwards."""
     port = free_port()
     venv_bin = str(Path(sys.executable).parent)
     env = {
         **os.environ,
         **REFLEX_ENV,
         "PATH": f"{venv_bin}:{os.environ.get('PATH', '')}",
-        "DATABASE_URL": database_url,
-        "MARKETPLACE_DATA_DIR": str(data_dir),
-        "SECRET_KEY": "benchmark-secret",
         "PORT": str(port),
         "SITE_URL": f"http://127.0.0.1:{port}",
-        "LEAD_REFRESH_SCHEDULER": "off",
+        **(env or {}),
     }
     env.pop("REDIS_URL", None)
     url = f"http://127.0.0.1:{port}"
@@ -78,8 +89,7 @@ def live_app(database_url: str, data_dir: Path, app_dir: Path, log_path: Path):
                 if proc.poll() is not None:
                     raise RuntimeError(f"app exited with {proc.returncode}; see {log_path}")
                 try:
-                    if (httpx.get(url + "/", timeout=2).status_code == 200
-                            and httpx.get(url + "/api/health", timeout=2).status_code == 200):
+                    if all(httpx.get(url + path, timeout=2).status_code == 200 for path in ready_paths):
                         break
                 except httpx.HTTPError:
                     pass

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from tests.sources.opendata_helpers import sample
+from tests.features.records.opendata_helpers import sample
 
 
 def tax_file(path: Path, total: int, share: float = 0.0) -> Path:

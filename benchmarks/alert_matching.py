@@ -11,7 +11,7 @@ confirmed address, 1% deleted) and their saved searches (varied filters drawn
 like a marketplace user's: one or two lead types, ROI bands, sizes, tags or no
 filter at all; alerts on for 90%, e-mail for 80%) are inserted directly (no
 Argon2 for 2,000 passwords). A refresh run then gets ``--new`` new leads from
-the built-in source, and ``services.alerts.match_refresh`` is timed: the first
+the built-in source, and ``marketplace.service_alerts.match_refresh`` is timed: the first
 run (notifications and e-mails written) and a re-run (nothing written twice).
 Queries are counted with a ``before_cursor_execute`` listener on the engine.
 Afterwards the refresh's leads, notifications and e-mails are removed, so a
@@ -32,17 +32,25 @@ from sqlalchemy import event
 
 from benchmarks._db import postgres_database
 from benchmarks.explorer_leads import kept_database, seed
-from marketplace.config import reload_settings
-from marketplace.core import saved_searches as rules
-from marketplace.core.criteria import SearchCriteria
-from marketplace.core.marketplace import LEAD_TYPE_OPTIONS, Filters
-from marketplace.db import get_engine
-from marketplace.models import (EmailOutbox, Lead, LeadRefreshRun, Notification, SavedSearch, SavedSearchCriterion,
-                                User, utcnow)
-from marketplace.services import alerts, saved_searches
-from marketplace.services.seeding import insert_leads
-from marketplace.sources.builtin import BuiltinSource
-from marketplace.sources.markets import DEFAULT_MARKETS
+from marketplace.platform.config import reload_settings
+from marketplace.features.marketplace import rules_saved_searches as rules
+from marketplace.features.marketplace.rules_criteria import SearchCriteria
+from marketplace.features.marketplace.rules import LEAD_TYPE_OPTIONS, Filters
+from marketplace.platform.db import get_engine
+from marketplace.platform.models import (
+    EmailOutbox,
+    Lead,
+    LeadRefreshRun,
+    Notification,
+    SavedSearch,
+    SavedSearchCriterion,
+    User,
+    utcnow,
+)
+from marketplace.features.marketplace import service_alerts as alerts, service_saved_searches as saved_searches
+from marketplace.features.scrape.service_seeding import insert_leads
+from marketplace.features.scrape.source_builtin import BuiltinSource
+from marketplace.features.scrape.source_markets import DEFAULT_MARKETS
 
 BENCH_DOMAIN = "alerts-bench.example.com"
 

@@ -7,7 +7,7 @@ Starts the app in prod mode like the browser tests do (built in a synced copy, `
 types into the Purchase price field: a real key press (Playwright's keyboard), alternately '5'
 (200,000 -> 2,000,005) and Backspace, so every keystroke changes the Flip tab's profit. The clock starts
 at the key's ``keydown`` and stops after the frame in which ``#analyzer-flip_profit`` shows the new
-figure has been painted (the state event, the recompute in ``core.deal.report``, the delta back, React's
+figure has been painted (the state event, the recompute in ``property.rules_deal.report``, the delta back, React's
 render). Each keystroke also schedules the debounced save, as typing does. ``--pause`` milliseconds
 separate keystrokes (default 150: a brisk typist; 0 types back to back).
 
@@ -31,12 +31,13 @@ from playwright.sync_api import sync_playwright
 
 from benchmarks._db import postgres_database, sqlite_database
 from benchmarks._live_app import CHROMIUM, CHROMIUM_ARGS, live_app, sync_app
-from marketplace.db import session_scope
-from marketplace.services import accounts, auth_sessions
-from marketplace.services.seeding import insert_leads
-from marketplace.services.unlocks import unlock_lead
-from marketplace.sources.builtin import BuiltinSource
-from marketplace.core.criteria import SearchCriteria
+from marketplace.platform.db import session_scope
+from marketplace.features.accounts import service as accounts
+from marketplace.platform import sessions as auth_sessions
+from marketplace.features.scrape.service_seeding import insert_leads
+from marketplace.features.unlock.service import unlock_lead
+from marketplace.features.scrape.source_builtin import BuiltinSource
+from marketplace.features.marketplace.rules_criteria import SearchCriteria
 
 WARMUP = 5
 ARM = """

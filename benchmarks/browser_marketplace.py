@@ -46,10 +46,12 @@ from playwright.sync_api import sync_playwright
 
 from benchmarks._db import postgres_database, sqlite_database
 from benchmarks._live_app import CHROMIUM, CHROMIUM_ARGS, live_app, sync_app
-from marketplace.core import marketplace as rules
-from marketplace.db import session_scope
-from marketplace.services import accounts, auth_sessions, unlock_prefs
-from marketplace.services.seeding import seed_leads
+from marketplace.features.marketplace import rules
+from marketplace.platform.db import session_scope
+from marketplace.features.accounts import service as accounts
+from marketplace.platform import sessions as auth_sessions
+from marketplace.features.unlock import service_prefs as unlock_prefs
+from marketplace.features.scrape.service_seeding import seed_leads
 
 WARMUP = 3
 # Before each click, as a user who looks at the grid before clicking again: the pictures

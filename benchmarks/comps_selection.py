@@ -2,9 +2,9 @@
 
     .venv/bin/python -m benchmarks.comps_selection [--runs 200]
 
-Times ``sources.builtin_comps.BuiltinComps.sales_near`` (a demo lead's synthetic history) and
-``core.comps.select_comps`` + ``outliers`` + ``pinned_arv`` on 36 sales (a demo lead), 500 and 2,000
-sales (``services.comps_records.MAX_CANDIDATES``, a dense recorded-sales area). Prints the median and
+Times ``property.source_builtin_comps.BuiltinComps.sales_near`` (a demo lead's synthetic history) and
+``property.rules_comps.select_comps`` + ``outliers`` + ``pinned_arv`` on 36 sales (a demo lead), 500 and 2,000
+sales (``records.service_comps.MAX_CANDIDATES``, a dense recorded-sales area). Prints the median and
 95th-percentile time per call; asserts nothing.
 """
 
@@ -17,9 +17,9 @@ import time
 import uuid
 from datetime import date, timedelta
 
-from marketplace.core import comps as rules
-from marketplace.sources.builtin_comps import BuiltinComps
-from marketplace.sources.comps_base import LeadFacts
+from marketplace.features.property import rules_comps as rules
+from marketplace.features.property.source_builtin_comps import BuiltinComps
+from marketplace.features.property.source_comps import LeadFacts
 
 TODAY = date(2026, 11, 25)
 LEAD = LeadFacts(uuid.UUID(int=7), "1 Bench St", "Austin", "TX", "78704", 30.2431, -97.7702, 1_600, 3, 2.0,

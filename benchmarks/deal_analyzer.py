@@ -2,7 +2,7 @@
 
     .venv/bin/python -m benchmarks.deal_analyzer [--runs 2000]
 
-Times each call of ``core.deal`` on a realistic hard-money flip and mortgaged rental: ``flip``,
+Times each call of ``property.rules_deal`` on a realistic hard-money flip and mortgaged rental: ``flip``,
 ``rental``, ``brrrr`` (validation included, as the page calls them), ``max_offer`` with all three
 targets, and a full analysis (the four together, what one keystroke recomputes). Prints a table of the
 median and 95th-percentile time per call; asserts nothing.
@@ -15,8 +15,17 @@ import statistics
 import time
 from collections.abc import Callable
 
-from marketplace.core.deal import (BrrrrInputs, FlipInputs, RehabLine, RentalInputs, Targets, brrrr, flip,
-                                   max_offer, rental)
+from marketplace.features.property.rules_deal import (
+    BrrrrInputs,
+    FlipInputs,
+    RehabLine,
+    RentalInputs,
+    Targets,
+    brrrr,
+    flip,
+    max_offer,
+    rental,
+)
 
 FLIP = FlipInputs(purchase_price=200_000, arv=350_000, rehab_lines=tuple(
     RehabLine(name, amount) for name, amount in (("Roof", 12_000), ("Kitchen", 15_000), ("Paint", 3_000))),

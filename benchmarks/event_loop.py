@@ -35,7 +35,7 @@ Scenarios:
   and Philadelphia's tax delinquencies, repeated), as two workers pulling two
   datasets do, into a fresh database on the server of ``BENCH_POSTGRES_URL``
   with ``--leads`` leads; meanwhile a visitor's filter click is the service call
-  the click makes (``services.marketplace.query_page``: a lead type on, then
+  the click makes (``marketplace.service.query_page``: a lead type on, then
   off), back to back, measured until both end (at most ``--ingest-seconds``).
   The same clicks with no import first (the floor). Target: p95 under
   300 ms.
@@ -69,11 +69,13 @@ from benchmarks._db import sqlite_database
 from benchmarks._live_app import CHROMIUM, CHROMIUM_ARGS, live_app, sync_app
 from benchmarks.browser_marketplace import CLICK_TO_GRID, FILTER_TYPES, p95, wait_idle
 from benchmarks._sampler import Sampler
-from marketplace.config import PROJECT_ROOT, reload_settings
-from marketplace.core import marketplace as rules
-from marketplace.db import session_scope
-from marketplace.services import accounts, auth_sessions, webhooks
-from marketplace.services.seeding import seed_leads
+from marketplace.platform.config import PROJECT_ROOT, reload_settings
+from marketplace.features.marketplace import rules
+from marketplace.platform.db import session_scope
+from marketplace.features.accounts import service as accounts
+from marketplace.platform import sessions as auth_sessions
+from marketplace.features.scrape import service_webhooks as webhooks
+from marketplace.features.scrape.service_seeding import seed_leads
 
 SIGN_INS = 20
 PASSWORD = "secret123"
@@ -200,7 +202,7 @@ def worker_ingest(url: str, records: int, seconds: float, visitor: Visitor) -> l
 def filter_clicks(url: str, user_id, seconds: float, running=None) -> list[float]:
     """The service call of a visitor's lead-type filter click (on, then off), back to back, for ``seconds``
     or while ``running()``."""
-    from marketplace.services.marketplace import query_page
+    from marketplace.features.marketplace.service import query_page
 
     samples, i = [], 0
     deadline = time.monotonic() + seconds
@@ -247,7 +249,7 @@ def two_workers(args) -> None:
             out = w.communicate(timeout=60)[0].strip().splitlines()
             print(out[0] if out else "a worker printed nothing", flush=True)
     print()
-    print(f"A visitor's filter click (services.marketplace.query_page), PostgreSQL, {args.leads:,} leads, "
+    print(f"A visitor's filter click (marketplace.service.query_page), PostgreSQL, {args.leads:,} leads, "
           f"milliseconds; two import-records of {args.ingest_records:,} rows each for {seconds:.0f} s; "
           f"load average (1 min) before and after: {', '.join(f'{x:.1f}' for x in loads)}")
     print("| scenario           | bystander                    |    n |   median |      p95 |      max |")

@@ -29,12 +29,12 @@ import tracemalloc
 import sqlalchemy as sa
 
 from benchmarks._db import PG_ADMIN_URL, postgres_database
-from marketplace import migrations
-from marketplace.config import normalize_database_url, reload_settings
-from marketplace.db import dispose_engines, get_engine
-from marketplace.core import explorer as rules
-from marketplace.services import explorer_leads
-from marketplace.services.seeding import seed_leads
+from marketplace.platform import migrations
+from marketplace.platform.config import normalize_database_url, reload_settings
+from marketplace.platform.db import dispose_engines, get_engine
+from marketplace.features.explorer import rules
+from marketplace.features.explorer import service_leads as explorer_leads
+from marketplace.features.scrape.service_seeding import seed_leads
 
 
 def timed(fn, repeat: int) -> tuple[float, object]:

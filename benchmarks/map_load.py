@@ -7,7 +7,7 @@ to the first clusters and how smoothly the map pans and zooms.
 
 Seeds ``--leads`` built-in leads, then:
 
-* ``services.map.map_points`` in this process for the default filters (a
+* ``marketplace.service_map.map_points`` in this process for the default filters (a
   visitor, and a user with 50 unlocks): median time of 5, points, payload
   bytes as JSON and gzip-compressed;
 * starts the app in prod mode (``--app-dir``, a synced copy) and, ``--runs``
@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 from benchmarks._live_app import CHROMIUM, CHROMIUM_ARGS, live_app, sync_app
-from marketplace.config import reload_settings
+from marketplace.platform.config import reload_settings
 
 CLUSTER = "#marketplace-map .lv-map-cluster"
 PROBE = """
@@ -70,15 +70,15 @@ def load() -> str:
 
 
 def service_figures(url: str) -> list[str]:
-    from marketplace.core import marketplace as rules
-    from marketplace.services import map as map_service
-    from marketplace.services.unlocks import unlock_lead
+    from marketplace.features.marketplace import rules
+    from marketplace.features.marketplace import service_map as map_service
+    from marketplace.features.unlock.service import unlock_lead
     from tests.factories import make_user
 
     user = make_user(url, credits=100_000)
     first = map_service.map_points(rules.Filters(), None, url)
     for token in first.ids[:50]:
-        from marketplace.core.lead_map import lead_id_from_token
+        from marketplace.features.marketplace.rules_map import lead_id_from_token
         unlock_lead(user.id, lead_id_from_token(token), database_url=url)
     lines = [f"{'who':<10} {'points':>7} {'median ms':>10} {'JSON bytes':>11} {'gzip bytes':>11}"]
     for who, user_id in (("visitor", None), ("user", user.id)):
@@ -171,10 +171,10 @@ def click_inside_map(tab, selector: str) -> bool:
 
 def take_shots(browser, base_url: str, out: Path, database_url: str) -> None:
     """The map at 1280 and 375 px, an open marker card, the property page's small map."""
-    from marketplace.core.lead_map import lead_id_from_token
-    from marketplace.services import auth_sessions
-    from marketplace.db import session_scope
-    from marketplace.services.unlocks import unlock_lead
+    from marketplace.features.marketplace.rules_map import lead_id_from_token
+    from marketplace.platform import sessions as auth_sessions
+    from marketplace.platform.db import session_scope
+    from marketplace.features.unlock.service import unlock_lead
     from tests.factories import make_user
 
     out.mkdir(parents=True, exist_ok=True)
@@ -242,7 +242,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from benchmarks._db import postgres_database, sqlite_database
-    from marketplace.services.seeding import seed_leads
+    from marketplace.features.scrape.service_seeding import seed_leads
 
     database = sqlite_database if args.db == "sqlite" else postgres_database
     with database() as url, tempfile.TemporaryDirectory(prefix="lv-bench-data-") as data_dir:

@@ -20,9 +20,9 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 
 from benchmarks._db import postgres_database
-from marketplace.core.marketplace import Filters
-from marketplace.services import marketplace as svc
-from marketplace.services.seeding import seed_leads
+from marketplace.features.marketplace.rules import Filters
+from marketplace.features.marketplace import service as svc
+from marketplace.features.scrape.service_seeding import seed_leads
 
 CASES = [
     ("page 1, default sort (roi_desc)", Filters()),

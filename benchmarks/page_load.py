@@ -227,7 +227,7 @@ def main() -> None:
         return
 
     from benchmarks._db import postgres_database, sqlite_database
-    from marketplace.services.seeding import seed_leads
+    from marketplace.features.scrape.service_seeding import seed_leads
 
     database = sqlite_database if args.db == "sqlite" else postgres_database
     with database() as url, tempfile.TemporaryDirectory(prefix="lv-bench-data-") as data_dir:

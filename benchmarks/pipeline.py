@@ -19,11 +19,11 @@ from collections.abc import Callable
 from datetime import date, timedelta
 
 from benchmarks._db import postgres_database, sqlite_database
-from marketplace.config import reload_settings
-from marketplace.core import pipeline as rules
-from marketplace.db import get_engine, session_scope
-from marketplace.models import Lead, PipelineEntry, PipelineNote, UserLead, utcnow
-from marketplace.services import pipeline
+from marketplace.platform.config import reload_settings
+from marketplace.features.property import rules_pipeline as rules
+from marketplace.platform.db import get_engine, session_scope
+from marketplace.platform.models import Lead, PipelineEntry, PipelineNote, UserLead, utcnow
+from marketplace.features.property import service_pipeline as pipeline
 from tests.factories import LEAD_DEFAULTS, make_user
 
 TODAY = date(2026, 11, 25)

@@ -18,7 +18,7 @@ tables) and prints one table of them all at the end. Prints a table; asserts not
 the ``\\copy``, 1,000,000 rows under 300 MB peak RSS, the reader at 50,000 rows/s.
 
 ``--once`` is the older in-memory mode ``benchmarks.event_loop`` runs as its ingesting worker: records
-built from the nine samples' shapes, ingested once through ``services.public_records.ingest``.
+built from the nine samples' shapes, ingested once through ``records.service.ingest``.
 """
 
 from __future__ import annotations
@@ -38,17 +38,17 @@ from types import SimpleNamespace
 
 import sqlalchemy as sa
 
-from marketplace import migrations
-from marketplace.core.records import MappedRecord
-from marketplace.models import utcnow
+from marketplace.platform import migrations
+from marketplace.features.records.rules import MappedRecord
+from marketplace.platform.models import utcnow
 
 TODAY = date(2026, 11, 25)
 
 
 def sample_records() -> dict[str, list[MappedRecord]]:
     """Every mapped row of each sample, by dataset (the HPI is a table of index points, not records)."""
-    from marketplace.sources import opendata
-    from tests.sources.opendata_helpers import DATASETS, SAMPLES, sample
+    from marketplace.features.records import source_opendata as opendata
+    from tests.features.records.opendata_helpers import DATASETS, SAMPLES, sample
 
     out = {}
     for dataset_id in SAMPLES:
@@ -96,8 +96,8 @@ def changed(records: list[MappedRecord], share: float) -> tuple[list[MappedRecor
 
 
 def ingest_all(url: str, built: dict[str, list[MappedRecord]], label: str) -> tuple:
-    from marketplace.services import public_records
-    from marketplace.sources import opendata
+    from marketplace.features.records import service as public_records
+    from marketplace.features.records import source_opendata as opendata
 
     known = opendata.load_datasets()
     titles = public_records.dataset_titles(known.values())
@@ -121,7 +121,7 @@ def ingest_all(url: str, built: dict[str, list[MappedRecord]], label: str) -> tu
 
 
 def empty_records(url: str) -> None:
-    from marketplace.db import get_engine
+    from marketplace.platform.db import get_engine
 
     with get_engine(url).begin() as conn:
         conn.exec_driver_sql("DELETE FROM leads WHERE property_id IS NOT NULL")
@@ -157,7 +157,7 @@ def write_file(path: Path, total: int, share: float = 0.0, current: float = 0.0)
     """``total`` rows of the Chicago export's shape at ``path`` (``share`` of them with the amount due
     raised by $1; ``current`` of them issued 7-56 days before today, so they make leads as a live export's
     recent notices do: the sample's own dates are history); returns the header and how many rows changed."""
-    from tests.sources.opendata_helpers import sample
+    from tests.features.records.opendata_helpers import sample
 
     with sample(FILE_DATASET).open(newline="", encoding="utf-8-sig") as handle:
         header, *rows = list(csv.reader(handle))
@@ -187,7 +187,7 @@ def write_file(path: Path, total: int, share: float = 0.0, current: float = 0.0)
 
 def reader_speed(path: Path) -> tuple[int, float]:
     """The reader and mapper alone: (rows, CPU seconds of this process: one core, whatever the load)."""
-    from marketplace.sources import opendata
+    from marketplace.features.records import source_opendata as opendata
 
     dataset = opendata.load_datasets()[FILE_DATASET]
     t0 = time.process_time()
@@ -236,7 +236,7 @@ def table(lines: list[tuple]) -> None:
 
 
 def run_file(url: str, total: int, share: float, current: float = 0.0) -> list[tuple]:
-    from marketplace.config import PROJECT_ROOT
+    from marketplace.platform.config import PROJECT_ROOT
 
     with tempfile.TemporaryDirectory(prefix="lv-records-") as tmp:
         first, second = Path(tmp) / "violations.csv", Path(tmp) / "violations_changed.csv"
@@ -287,8 +287,8 @@ def main() -> None:
     args = parser.parse_args()
     sizes = [int(n) for n in args.sizes.split(",")] if args.sizes else [args.records]
     if args.database_url:
-        from marketplace.config import normalize_database_url
-        from marketplace.db import get_engine
+        from marketplace.platform.config import normalize_database_url
+        from marketplace.platform.db import get_engine
 
         url = normalize_database_url(args.database_url)
         migrations.upgrade(url)

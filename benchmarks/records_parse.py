@@ -18,7 +18,7 @@ from pathlib import Path
 def measure(dataset_id: str, path: Path, repeat: int) -> tuple[int, float]:
     """(rows, best CPU seconds of ``repeat`` reads of the file)."""
     from benchmarks.records_ingest import TODAY
-    from marketplace.sources import opendata
+    from marketplace.features.records import source_opendata as opendata
 
     dataset = opendata.load_datasets()[dataset_id]
     best, rows = float("inf"), 0

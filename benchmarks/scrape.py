@@ -4,7 +4,7 @@
     .venv/bin/python -m benchmarks.scrape --db sqlite
     .venv/bin/python -m benchmarks.scrape --db sqlite --only-api --rev main   # the API of another commit
 
-Part 1, the scrape service end to end (``services.scrapes.run_scrape``: balance
+Part 1, the scrape service end to end (``scrape.service.run_scrape``: balance
 check, generation with the built-in source, duplicate check, then the one
 transaction that stores the scrape row, the leads, the unlock records and the
 ledger spend): 1, 100 and 1,000 leads, ``--runs`` times each, with the time of
@@ -42,11 +42,12 @@ import httpx
 
 from benchmarks._db import postgres_database, sqlite_database
 from benchmarks._live_app import free_port
-from marketplace.config import reload_settings
-from marketplace.core import scrape as rules
-from marketplace.db import session_scope
-from marketplace.services import accounts, scrapes, webhooks
-from marketplace.sources.builtin import BuiltinSource
+from marketplace.platform.config import reload_settings
+from marketplace.features.scrape import rules
+from marketplace.platform.db import session_scope
+from marketplace.features.accounts import service as accounts
+from marketplace.features.scrape import service as scrapes, service_webhooks as webhooks
+from marketplace.features.scrape.source_builtin import BuiltinSource
 
 
 def pct(samples: list[float], q: float) -> float:

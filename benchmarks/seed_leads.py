@@ -15,8 +15,8 @@ import time
 import sqlalchemy as sa
 
 from benchmarks._db import postgres_database, sqlite_database
-from marketplace.db import get_engine
-from marketplace.services.seeding import seed_leads
+from marketplace.platform.db import get_engine
+from marketplace.features.scrape.service_seeding import seed_leads
 
 
 def measure(url: str, rows: int) -> tuple[float, int]:

@@ -57,13 +57,14 @@ from benchmarks._db import sqlite_database
 from benchmarks._live_app import CHROMIUM, CHROMIUM_ARGS, live_app, sync_app
 from benchmarks.browser_marketplace import CLICK_TO_GRID, p95, wait_idle
 from benchmarks.event_loop import export_rev
-from marketplace.config import reload_settings
-from marketplace.core import marketplace as rules
-from marketplace.db import session_scope
-from marketplace.models import Lead, LeadRefreshRun, Notification, SavedSearch, UserLead
-from marketplace.services import account_mail, accounts, auth_sessions
-from marketplace.services.passwords import hash_password
-from marketplace.services.seeding import seed_leads
+from marketplace.platform.config import reload_settings
+from marketplace.features.marketplace import rules
+from marketplace.platform.db import session_scope
+from marketplace.platform.models import Lead, LeadRefreshRun, Notification, SavedSearch, UserLead
+from marketplace.features.accounts import service_mail as account_mail, service as accounts
+from marketplace.platform import sessions as auth_sessions
+from marketplace.features.accounts.service_passwords import hash_password
+from marketplace.features.scrape.service_seeding import seed_leads
 
 SECRET = "benchmark-secret"  # the app's SECRET_KEY in benchmarks._live_app: confirmation links are signed with it
 PASSWORD = "secret123"

@@ -6,7 +6,7 @@
 On a throwaway SQLite database (WAL, as the app runs it) it imports a real-shaped file
 (``benchmarks._record_files.tax_file``: Philadelphia's tax-delinquency extract repeated, each row its own
 property and current, so each makes a lead), then the same file with 1% of the rows changed, with
-``services.record_imports.import_file`` (what ``python -m marketplace import-records`` runs) in a process
+``records.service_imports.import_file`` (what ``python -m marketplace import-records`` runs) in a process
 of its own, whose engine listeners time every write transaction from its ``BEGIN IMMEDIATE`` (the lock
 taken) to its commit and count the rows it changed (SQLite's ``total_changes``). Meanwhile a bystander
 thread in this process does what a user's click does to the database: one-row write transactions on a
@@ -68,8 +68,8 @@ def child(url: str, path: str, out: str) -> None:
     """The import, with every write transaction timed and its changed rows counted (to ``out``, JSON)."""
     from sqlalchemy import event
 
-    from marketplace.db import get_engine
-    from marketplace.services.record_imports import import_file
+    from marketplace.platform.db import get_engine
+    from marketplace.features.records.service_imports import import_file
 
     engine = get_engine(url)
     open_: dict[int, tuple[float, int]] = {}
@@ -125,7 +125,7 @@ def main() -> None:
     if args.child:
         child(*args.child)
         return
-    from marketplace.config import PROJECT_ROOT
+    from marketplace.platform.config import PROJECT_ROOT
 
     os.chdir(PROJECT_ROOT)
     with sqlite_database() as url, tempfile.TemporaryDirectory(prefix="lv-lock-") as tmp:

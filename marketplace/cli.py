@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 
-from marketplace.db import session_scope
+from marketplace.platform.db import session_scope
 
 
 class CommandError(Exception):
@@ -35,7 +35,7 @@ def _non_negative_int(text: str) -> int:
 
 
 def _user_by_email(session, email: str):
-    from marketplace.services import accounts
+    from marketplace.features.accounts import service as accounts
 
     user = accounts.find_user_by_email(session, email)
     if user is None:
@@ -44,14 +44,14 @@ def _user_by_email(session, email: str):
 
 
 def cmd_migrate(args) -> None:
-    from marketplace import migrations
+    from marketplace.platform import migrations
 
     migrations.upgrade()
     print("database is at the latest migration")
 
 
 def cmd_create_user(args) -> None:
-    from marketplace.services import accounts
+    from marketplace.features.accounts import service as accounts
 
     try:
         with session_scope() as session:
@@ -67,7 +67,7 @@ def cmd_create_user(args) -> None:
 
 
 def cmd_grant_credits(args) -> None:
-    from marketplace.services import ledger
+    from marketplace.platform import ledger
 
     with session_scope() as session:
         user = _user_by_email(session, args.email)
@@ -81,7 +81,7 @@ def cmd_grant_credits(args) -> None:
 
 
 def cmd_make_admin(args) -> None:
-    from marketplace.services import users
+    from marketplace.features.accounts import service_users as users
 
     with session_scope() as session:
         try:
@@ -92,7 +92,7 @@ def cmd_make_admin(args) -> None:
 
 
 def cmd_webhook_key(args) -> None:
-    from marketplace.services import webhook_keys
+    from marketplace.features.scrape import service_webhook_keys as webhook_keys
 
     with session_scope() as session:
         user = _user_by_email(session, args.email)
@@ -101,14 +101,17 @@ def cmd_webhook_key(args) -> None:
 
 
 def cmd_seed_leads(args) -> None:
-    from marketplace.services import seeding
+    from marketplace.features.scrape import service_seeding as seeding
 
-    added = seeding.seed_leads(args.count, seed=args.seed, progress=not args.quiet)
+    try:
+        added = seeding.seed_leads(args.count, seed=args.seed, progress=not args.quiet)
+    except seeding.ProductionRefused as exc:
+        raise CommandError(str(exc)) from None
     print(json.dumps({"leads_added": added}))
 
 
 def cmd_refresh_leads(args) -> None:
-    from marketplace.jobs import refresh
+    from marketplace.features.records import jobs_refresh as refresh
 
     result = refresh.run_refresh(trigger="manual", force=args.force)
     print(json.dumps(result, default=str))
@@ -117,19 +120,19 @@ def cmd_refresh_leads(args) -> None:
 
 
 def cmd_match_alerts(args) -> None:
-    from marketplace.services.alerts import match_refresh
+    from marketplace.features.marketplace.service_alerts import match_refresh
 
     print(json.dumps(match_refresh(args.run_id), default=str))
 
 
 def cmd_fetch_images(args) -> None:
-    from marketplace.services.images import fetch_property_images
+    from marketplace.features.marketplace.service_images import fetch_property_images
 
     print(json.dumps(fetch_property_images(limit=args.limit)))
 
 
 def cmd_grant_subscription(args) -> None:
-    from marketplace.services import subscriptions
+    from marketplace.platform import subscriptions
 
     with session_scope() as session:
         user = _user_by_email(session, args.email)
@@ -141,8 +144,8 @@ def cmd_grant_subscription(args) -> None:
 
 def _dataset_errors():
     """The exceptions a public-record command turns into a clear 'error: ...' line."""
-    from marketplace.services.record_imports import UnknownDataset
-    from marketplace.sources.opendata import DatasetError
+    from marketplace.features.records.service_imports import UnknownDataset
+    from marketplace.features.records.source_opendata import DatasetError
 
     return UnknownDataset, DatasetError, FileNotFoundError, ValueError
 
@@ -152,7 +155,7 @@ def _count(value) -> str:
 
 
 def cmd_sources(args) -> None:
-    from marketplace.services.record_imports import source_rows
+    from marketplace.features.records.service_imports import source_rows
 
     header = ("dataset", "protocol", "last run", "read", "added", "updated", "closed", "archived", "rejected",
               "newest record", "freshness")
@@ -171,8 +174,8 @@ def cmd_sources(args) -> None:
 
 
 def cmd_sources_check(args) -> None:
-    from marketplace.services.record_imports import find_dataset, live
-    from marketplace.sources import opendata
+    from marketplace.features.records.service_imports import find_dataset, live
+    from marketplace.features.records import source_opendata as opendata
 
     try:
         dataset = find_dataset(args.dataset)
@@ -193,6 +196,15 @@ def cmd_sources_check(args) -> None:
     print("ok")
 
 
+def _as_of_day(text: str):
+    from datetime import date
+
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a date: use YYYY-MM-DD") from None
+
+
 def _print_run(summary) -> None:
     print(f"{summary.dataset_id}: read {summary.rows_read}, added {summary.added}, updated {summary.updated}, "
           f"unchanged {summary.unchanged}, closed {summary.closed}, archived {summary.archived}, "
@@ -201,24 +213,31 @@ def _print_run(summary) -> None:
         print(f"rejected: {reason}")
     if summary.warning:
         print(f"warning: {summary.warning}")
+    if getattr(summary, "leads_note", None):
+        print(summary.leads_note)  # the summary ends with why no lead was made, in numbers
 
 
 def cmd_import_records(args) -> None:
     import logging
 
-    from marketplace.jobs.heartbeat import heartbeat
-    from marketplace.services import record_runs
-    from marketplace.services.record_imports import import_file
+    from marketplace.features.records.jobs_heartbeat import heartbeat
+    from marketplace.features.records import service_runs as record_runs
+    from marketplace.features.records.service_imports import import_file
 
     if not logging.getLogger().handlers:  # the failure is printed once, below (the run row records it too)
         logging.getLogger("marketplace.public_records").addHandler(logging.NullHandler())
     record_runs.reap()  # a run killed earlier (no heartbeat for a minute) no longer holds the dataset
     try:
         with heartbeat([args.dataset]):  # a killed import's run is failed within RECORD_DEAD_AFTER_SECONDS
-            summary = import_file(args.dataset, args.file, partial=args.partial)
+            summary = import_file(args.dataset, args.file, partial=args.partial, allow_drop=args.allow_drop,
+                                  as_of=args.as_of)
     except _dataset_errors() as exc:
         raise CommandError(str(exc)) from None
     except Exception as exc:  # noqa: BLE001 - a bad file ends in one line (the run row records it), no traceback
+        from marketplace.platform.db import is_outage
+
+        if is_outage(exc):
+            raise  # main() says it in one line: the database, not the file
         first = (str(exc).splitlines() or [""])[0][:300]
         raise CommandError(f"{args.dataset}: the import failed ({type(exc).__name__}: {first})") from None
     _print_run(summary)
@@ -227,11 +246,11 @@ def cmd_import_records(args) -> None:
 
 
 def cmd_refresh_records(args) -> None:
-    from marketplace.config import lead_settings
-    from marketplace.jobs.heartbeat import heartbeat
-    from marketplace.jobs.queue import configured_datasets
-    from marketplace.jobs.records import run_records_refresh
-    from marketplace.services import record_runs
+    from marketplace.platform.config import lead_settings
+    from marketplace.features.records.jobs_heartbeat import heartbeat
+    from marketplace.features.records.jobs_queue import configured_datasets
+    from marketplace.features.records.jobs import run_records_refresh
+    from marketplace.features.records import service_runs as record_runs
 
     if not lead_settings().records_configured:
         print("no live dataset enabled (set OPEN_DATA_DATASETS, or BATCHDATA_API_KEY, BATCHDATA_LISTS and "
@@ -249,8 +268,8 @@ def cmd_refresh_records(args) -> None:
 def cmd_worker(args) -> None:
     import logging
 
-    from marketplace.config import lead_settings
-    from marketplace.jobs.worker import RecordsWorker
+    from marketplace.platform.config import lead_settings
+    from marketplace.features.records.jobs_worker import RecordsWorker
 
     if not lead_settings().records_configured:
         print("records worker: nothing to pull (OPEN_DATA_DATASETS and BatchData lists are not set)")
@@ -261,9 +280,24 @@ def cmd_worker(args) -> None:
 
 
 def cmd_seed_demo(args) -> None:
-    from marketplace.services import seeding
+    from marketplace.platform.config import get_settings
+    from marketplace.features.scrape import service_seeding as seeding
 
-    seeding.seed_demo(lead_count=args.leads)
+    if args.unless_production and get_settings().is_production:
+        print("APP_ENV=production: no demo data seeded")
+        return
+    try:
+        seeding.seed_demo(lead_count=args.leads)
+    except seeding.ProductionRefused as exc:
+        raise CommandError(str(exc)) from None
+
+
+def cmd_check_production(args) -> None:
+    from marketplace.platform.config import exit_unless_ready, get_settings
+
+    exit_unless_ready()  # a bad setting, or production without what it needs: one line, exit 1
+    print("APP_ENV=production: the production settings are complete" if get_settings().is_production
+          else "APP_ENV=development: a demo install (no production checks)")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -341,6 +375,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--file", required=True, metavar="PATH")
     p.add_argument("--partial", action="store_true",
                    help="the file is part of the dataset: records absent from it are not closed")
+    p.add_argument("--allow-drop", action="store_true",
+                   help="the dataset shrank: close what is absent even when the file holds more than 20%% fewer "
+                        "open records than the dataset has")
+    p.add_argument("--as-of", type=_as_of_day, default=None, metavar="YYYY-MM-DD",
+                   help="the day the export was taken: an open (status) list is as of that day, whatever its "
+                        "items' own dates (required when the dataset's file name pattern gives no date)")
     p.set_defaults(func=cmd_import_records)
 
     p = sub.add_parser("refresh-records", help="fetch and ingest the live datasets named in OPEN_DATA_DATASETS")
@@ -352,17 +392,30 @@ def build_parser() -> argparse.ArgumentParser:
                    help="exit at once when no dataset or BatchData list is configured (make run)")
     p.set_defaults(func=cmd_worker)
 
-    p = sub.add_parser("seed-demo", help="first-run demo data when the database is empty")
+    p = sub.add_parser("seed-demo", help="first-run demo data when the database is empty (refused in production)")
     p.add_argument("--leads", type=_positive_int, default=3000)
+    p.add_argument("--unless-production", action="store_true",
+                   help="under APP_ENV=production say so and seed nothing, exit 0 (make run)")
     p.set_defaults(func=cmd_seed_demo)
+
+    p = sub.add_parser("check-production", help="check the settings as the app does at start (exit 1 with one "
+                                                "line when APP_ENV=production lacks what it needs)")
+    p.set_defaults(func=cmd_check_production)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    from marketplace.platform.db import is_outage, outage_line
+
     args = build_parser().parse_args(argv)
     try:
         args.func(args)
     except CommandError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # noqa: BLE001 - a refused database is one line, never a traceback
+        if not is_outage(exc):
+            raise
+        print(outage_line(exc), file=sys.stderr)
         return 1
     return 0

@@ -4,6 +4,11 @@ Database tests take the ``db_url`` fixture. It runs each test on SQLite and,
 when ``TEST_DATABASE_URL`` is set, again on PostgreSQL. With
 ``REQUIRE_POSTGRES=1`` a missing or unreachable PostgreSQL fails the run
 instead of quietly testing SQLite only.
+
+Every test is marked by what it needs: ``browser`` (under tests/browser), ``db`` (it takes ``db_url``, or is
+marked so because it starts a process that migrates a database of its own); the rest are unit tests, which
+``make test-unit`` runs with ``DATABASE_URL`` pointing at no server, so a unit test that touches a database
+fails there.
 """
 
 from __future__ import annotations
@@ -16,9 +21,9 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import SQLModel
 
-from marketplace import migrations
-from marketplace.config import normalize_database_url, reload_settings
-from marketplace.db import dispose_engines, get_engine
+from marketplace.platform import migrations
+from marketplace.platform.config import normalize_database_url, reload_settings
+from marketplace.platform.db import dispose_engines, get_engine
 
 _SCHEMAS: dict[str, str] = {}
 
@@ -92,6 +97,14 @@ def _isolated_data_dir(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("MARKETPLACE_DATA_DIR", str(tmp_path_factory.getbasetemp() / "data"))
     monkeypatch.setenv("SECRET_KEY", "test-secret-key")
     reload_settings()
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "tests/browser/" in item.nodeid:
+            item.add_marker(pytest.mark.browser)
+        elif "db_url" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.db)
 
 
 def pytest_sessionfinish(session, exitstatus):

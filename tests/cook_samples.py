@@ -2,7 +2,7 @@
 roll (owner, mailing and site address), the Treasurer's annual tax sale and the Assessor's parcel sales.
 
 The Treasurer's dataset stops at the 2014 sale, so its rows are history, never leads
-(``core.signal_currency``). ``current_tax_sale`` writes the copy a portal would serve if the county
+(``records.rules_signal_currency``). ``current_tax_sale`` writes the copy a portal would serve if the county
 published this year's sale: each PIN's latest row, its tax sale year set to ``year`` (rows are only
 dropped and re-dated, never otherwise edited)."""
 
@@ -34,7 +34,7 @@ def current_tax_sale(folder: Path, year: int | None = None) -> Path:
 
 def import_cook(folder: Path, database_url: str | None = None, today: date | None = None) -> dict:
     """Roll, this year's tax sale, parcel sales: the import summaries by dataset id."""
-    from marketplace.services.record_imports import import_file
+    from marketplace.features.records.service_imports import import_file
 
     year = (today or date.today()).year
     out = {}

@@ -8,9 +8,9 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from marketplace.db import session_scope
-from marketplace.models import CreditPurchase, Lead, User
-from marketplace.services import accounts
+from marketplace.platform.db import session_scope
+from marketplace.platform.models import CreditPurchase, Lead, User
+from marketplace.features.accounts import service as accounts
 
 PASSWORD = "secret123"
 
@@ -64,10 +64,23 @@ def make_refresh_run(key: str, database_url: str | None = None) -> int:
     """A completed daily lead-refresh run (what a saved-search notification belongs to); its id."""
     from datetime import date
 
-    from marketplace.models import LeadRefreshRun
+    from marketplace.platform.models import LeadRefreshRun
 
     with session_scope(database_url) as s:
         run = LeadRefreshRun(run_key=key, run_date=date(2026, 11, 21), status="completed")
         s.add(run)
         s.flush()
         return run.id
+
+
+def records_refreshed_today(database_url: str | None = None) -> None:
+    """Today's records refresh on record as done, so a worker started after 8:00 Pacific queues no catch-up
+    pull of its own beside the job a test runs (the catch-up itself is tested in test_records_worker.py)."""
+    from marketplace.features.records.jobs import records_run_key
+    from marketplace.features.records.jobs_worker import records_due
+    from marketplace.platform.models import LeadRefreshRun, utcnow
+
+    now = utcnow()
+    with session_scope(database_url) as s:
+        s.add(LeadRefreshRun(run_key=records_run_key(now), run_date=now.date(), status="ok", finished_at=now))
+    assert not records_due(database_url=database_url)

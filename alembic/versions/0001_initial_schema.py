@@ -6,7 +6,7 @@ Create Date: 2026-11-21
 """
 from alembic import op
 import sqlalchemy as sa
-import marketplace.models
+import marketplace.platform.models
 from sqlalchemy.dialects import postgresql
 
 revision = '0001'
@@ -22,8 +22,8 @@ def upgrade() -> None:
     sa.Column('to_address', sa.String(length=320), nullable=False),
     sa.Column('subject', sa.String(length=255), nullable=False),
     sa.Column('body', sa.Text(), nullable=False),
-    sa.Column('created_at', marketplace.models.UTCDateTime(timezone=True), nullable=False),
-    sa.Column('sent_at', marketplace.models.UTCDateTime(timezone=True), nullable=True),
+    sa.Column('created_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('sent_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=True),
     sa.Column('error', sa.Text(), nullable=True),
     sa.PrimaryKeyConstraint('id')
     )
@@ -36,8 +36,8 @@ def upgrade() -> None:
     sa.Column('run_date', sa.Date(), nullable=False),
     sa.Column('trigger', sa.String(length=16), server_default='schedule', nullable=False),
     sa.Column('status', sa.String(length=16), server_default='running', nullable=False),
-    sa.Column('started_at', marketplace.models.UTCDateTime(timezone=True), nullable=False),
-    sa.Column('finished_at', marketplace.models.UTCDateTime(timezone=True), nullable=True),
+    sa.Column('started_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('finished_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=True),
     sa.Column('leads_added', sa.Integer(), server_default='0', nullable=False),
     sa.Column('leads_archived', sa.Integer(), server_default='0', nullable=False),
     sa.Column('error', sa.Text(), nullable=True),
@@ -65,7 +65,7 @@ def upgrade() -> None:
     sa.Column('is_new', sa.Boolean(), server_default=sa.true(), nullable=False),
     sa.Column('is_high_roi', sa.Boolean(), server_default=sa.false(), nullable=False),
     sa.Column('is_active', sa.Boolean(), server_default=sa.true(), nullable=False),
-    sa.Column('created_at', marketplace.models.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('created_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=False),
     sa.Column('image_urls', sa.JSON().with_variant(postgresql.JSONB(astext_type=sa.Text()), 'postgresql'), nullable=False),
     sa.Column('primary_image_url', sa.String(length=1024), nullable=True),
     sa.Column('images_fetch_status', sa.String(length=16), server_default='pending', nullable=False),
@@ -89,7 +89,7 @@ def upgrade() -> None:
     sa.Column('email', sa.String(length=320), nullable=False),
     sa.Column('ip_address', sa.String(length=64), server_default='', nullable=False),
     sa.Column('succeeded', sa.Boolean(), nullable=False),
-    sa.Column('created_at', marketplace.models.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('created_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=False),
     sa.PrimaryKeyConstraint('id')
     )
     with op.batch_alter_table('login_attempts', schema=None) as batch_op:
@@ -100,8 +100,8 @@ def upgrade() -> None:
     sa.Column('id', sa.Uuid(), nullable=False),
     sa.Column('email', sa.String(length=320), nullable=False),
     sa.Column('password_hash', sa.String(length=255), nullable=False),
-    sa.Column('email_confirmed_at', marketplace.models.UTCDateTime(timezone=True), nullable=True),
-    sa.Column('created_at', marketplace.models.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('email_confirmed_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=True),
+    sa.Column('created_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=False),
     sa.CheckConstraint('email = lower(email)', name='ck_users_email_lower'),
     sa.PrimaryKeyConstraint('id'),
     sa.UniqueConstraint('email')
@@ -111,14 +111,14 @@ def upgrade() -> None:
     sa.Column('user_id', sa.Uuid(), nullable=False),
     sa.Column('access_token_hash', sa.String(length=64), nullable=False),
     sa.Column('refresh_token_hash', sa.String(length=64), nullable=False),
-    sa.Column('access_expires_at', marketplace.models.UTCDateTime(timezone=True), nullable=False),
-    sa.Column('refresh_expires_at', marketplace.models.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('access_expires_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('refresh_expires_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=False),
     sa.Column('revoked', sa.Boolean(), server_default=sa.false(), nullable=False),
-    sa.Column('revoked_at', marketplace.models.UTCDateTime(timezone=True), nullable=True),
+    sa.Column('revoked_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=True),
     sa.Column('user_agent', sa.String(length=512), server_default='', nullable=False),
     sa.Column('ip_address', sa.String(length=64), server_default='', nullable=False),
-    sa.Column('created_at', marketplace.models.UTCDateTime(timezone=True), nullable=False),
-    sa.Column('last_used_at', marketplace.models.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('created_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('last_used_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=False),
     sa.ForeignKeyConstraint(['user_id'], ['users.id'], ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id'),
     sa.UniqueConstraint('access_token_hash'),
@@ -130,7 +130,7 @@ def upgrade() -> None:
     op.create_table('bulk_scrapes',
     sa.Column('id', sa.Uuid(), nullable=False),
     sa.Column('user_id', sa.Uuid(), nullable=False),
-    sa.Column('created_at', marketplace.models.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('created_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=False),
     sa.Column('lead_count', sa.Integer(), nullable=False),
     sa.Column('leads_generated', sa.Integer(), server_default='0', nullable=False),
     sa.Column('credits_used', sa.Integer(), server_default='0', nullable=False),
@@ -151,7 +151,7 @@ def upgrade() -> None:
     sa.Column('reason', sa.String(length=32), nullable=False),
     sa.Column('reference_id', sa.String(length=64), nullable=True),
     sa.Column('balance_after', sa.Integer(), nullable=False),
-    sa.Column('created_at', marketplace.models.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('created_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=False),
     sa.CheckConstraint("reason IN ('purchase', 'unlock', 'bulk_scrape', 'referral_bonus', 'referral_reward', 'admin_grant', 'refund')", name='ck_credit_ledger_reason'),
     sa.CheckConstraint('balance_after >= 0', name='ck_credit_ledger_balance_nonnegative'),
     sa.CheckConstraint('delta <> 0', name='ck_credit_ledger_delta_nonzero'),
@@ -172,8 +172,8 @@ def upgrade() -> None:
     sa.Column('provider', sa.String(length=32), nullable=False),
     sa.Column('provider_session_id', sa.String(length=255), nullable=False),
     sa.Column('status', sa.String(length=16), server_default='pending', nullable=False),
-    sa.Column('created_at', marketplace.models.UTCDateTime(timezone=True), nullable=False),
-    sa.Column('completed_at', marketplace.models.UTCDateTime(timezone=True), nullable=True),
+    sa.Column('created_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('completed_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=True),
     sa.CheckConstraint("status IN ('pending', 'paid', 'failed', 'canceled')", name='ck_credit_purchases_status'),
     sa.ForeignKeyConstraint(['user_id'], ['users.id'], ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id'),
@@ -191,8 +191,8 @@ def upgrade() -> None:
     sa.Column('webhook_auth_key', sa.String(length=64), nullable=True),
     sa.Column('webhook_auth_key_hint', sa.String(length=16), nullable=True),
     sa.Column('referred_by', sa.Uuid(), nullable=True),
-    sa.Column('created_at', marketplace.models.UTCDateTime(timezone=True), nullable=False),
-    sa.Column('updated_at', marketplace.models.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('created_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('updated_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=False),
     sa.CheckConstraint('credits_remaining >= 0', name='ck_profiles_credits_nonnegative'),
     sa.ForeignKeyConstraint(['referred_by'], ['users.id'], ondelete='SET NULL'),
     sa.ForeignKeyConstraint(['user_id'], ['users.id'], ondelete='CASCADE'),
@@ -208,9 +208,9 @@ def upgrade() -> None:
     sa.Column('subscribed', sa.Boolean(), server_default=sa.false(), nullable=False),
     sa.Column('subscription_type', sa.String(length=50), server_default='none', nullable=False),
     sa.Column('leads_remaining', sa.Integer(), server_default='0', nullable=False),
-    sa.Column('subscription_end', marketplace.models.UTCDateTime(timezone=True), nullable=True),
+    sa.Column('subscription_end', marketplace.platform.models.UTCDateTime(timezone=True), nullable=True),
     sa.Column('provider_subscription_id', sa.String(length=255), nullable=True),
-    sa.Column('updated_at', marketplace.models.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('updated_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=False),
     sa.CheckConstraint('leads_remaining >= 0', name='ck_subscriptions_leads_nonnegative'),
     sa.ForeignKeyConstraint(['user_id'], ['users.id'], ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('user_id'),
@@ -218,7 +218,7 @@ def upgrade() -> None:
     )
     op.create_table('super_admins',
     sa.Column('user_id', sa.Uuid(), nullable=False),
-    sa.Column('created_at', marketplace.models.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('created_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=False),
     sa.ForeignKeyConstraint(['user_id'], ['users.id'], ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('user_id')
     )
@@ -226,7 +226,7 @@ def upgrade() -> None:
     sa.Column('id', sa.BigInteger().with_variant(sa.Integer(), 'sqlite'), autoincrement=True, nullable=False),
     sa.Column('user_id', sa.Uuid(), nullable=False),
     sa.Column('lead_id', sa.Uuid(), nullable=False),
-    sa.Column('unlocked_at', marketplace.models.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('unlocked_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=False),
     sa.Column('credit_cost', sa.Integer(), server_default='0', nullable=False),
     sa.Column('purchase_type', sa.String(length=16), server_default='credits', nullable=False),
     sa.ForeignKeyConstraint(['lead_id'], ['leads.id'], ondelete='RESTRICT'),
@@ -241,7 +241,7 @@ def upgrade() -> None:
     op.create_table('webhook_requests',
     sa.Column('id', sa.Uuid(), nullable=False),
     sa.Column('user_id', sa.Uuid(), nullable=True),
-    sa.Column('created_at', marketplace.models.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('created_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=False),
     sa.Column('method', sa.String(length=8), nullable=False),
     sa.Column('endpoint', sa.String(length=255), nullable=False),
     sa.Column('response_status', sa.Integer(), nullable=False),

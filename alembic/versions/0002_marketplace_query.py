@@ -13,7 +13,7 @@ branch_labels = None
 depends_on = None
 
 # One partial index per marketplace sort on PostgreSQL (names start with
-# "ixs_": the model does not declare them; see marketplace.migrations).
+# "ixs_": the model does not declare them; see marketplace.platform.migrations).
 SORT_INDEXES = {
     "ixs_leads_active_roi_desc": "roi DESC NULLS LAST, id",
     "ixs_leads_active_newest": "created_at DESC, id DESC",

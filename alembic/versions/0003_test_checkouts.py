@@ -6,7 +6,7 @@ Create Date: 2026-11-21
 """
 from alembic import op
 import sqlalchemy as sa
-import marketplace.models
+import marketplace.platform.models
 
 revision = '0003'
 down_revision = '0002'
@@ -23,7 +23,7 @@ def upgrade() -> None:
     sa.Column('status', sa.String(length=16), server_default='open', nullable=False),
     sa.Column('success_url', sa.String(length=1024), nullable=False),
     sa.Column('cancel_url', sa.String(length=1024), nullable=False),
-    sa.Column('created_at', marketplace.models.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('created_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=False),
     sa.ForeignKeyConstraint(['user_id'], ['users.id'], ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id')
     )

@@ -9,7 +9,7 @@ Create Date: 2026-11-23
 """
 from alembic import op
 import sqlalchemy as sa
-import marketplace.models
+import marketplace.platform.models
 
 
 revision = '0004'
@@ -23,7 +23,7 @@ def upgrade() -> None:
     with op.batch_alter_table('auth_sessions', schema=None) as batch_op:
         batch_op.add_column(sa.Column('prev_access_token_hash', sa.String(length=64), nullable=True))
         batch_op.add_column(sa.Column('prev_refresh_token_hash', sa.String(length=64), nullable=True))
-        batch_op.add_column(sa.Column('rotated_at', marketplace.models.UTCDateTime(timezone=True), nullable=True))
+        batch_op.add_column(sa.Column('rotated_at', marketplace.platform.models.UTCDateTime(timezone=True), nullable=True))
         batch_op.add_column(sa.Column('device_id', sa.String(length=64), server_default='', nullable=False))
         batch_op.create_index(batch_op.f('ix_auth_sessions_device_id'), ['device_id'], unique=False)
         batch_op.create_index(batch_op.f('ix_auth_sessions_prev_access_token_hash'), ['prev_access_token_hash'], unique=False)

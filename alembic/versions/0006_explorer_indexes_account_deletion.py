@@ -7,7 +7,7 @@ Create Date: 2026-11-23
 from alembic import op
 import sqlalchemy as sa
 
-from marketplace.models import UTCDateTime
+from marketplace.platform.models import UTCDateTime
 
 
 revision = '0006'

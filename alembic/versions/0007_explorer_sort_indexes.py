@@ -4,7 +4,7 @@ The explorer lists the marketplace's leads (``scrape_id IS NULL``) newest first
 or by one of the SPEC's sorts, with ``created_at DESC, id DESC`` as the tie
 breaker, and searches cities case-insensitively. On a million leads those
 reads sort or scan the whole table without these indexes. Names start with
-"ixs_": the models do not declare them (see marketplace.migrations).
+"ixs_": the models do not declare them (see marketplace.platform.migrations).
 
 Revision ID: 0007
 Revises: 0006

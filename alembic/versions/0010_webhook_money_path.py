@@ -17,8 +17,8 @@ Create Date: 2026-11-25
 import sqlalchemy as sa
 from alembic import op
 
-from marketplace.core.scrape import holding_keys
-from marketplace.models import JSONType, UTCDateTime
+from marketplace.features.scrape.rules import holding_keys
+from marketplace.platform.models import JSONType, UTCDateTime
 
 
 revision = '0010'

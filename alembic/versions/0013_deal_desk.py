@@ -13,7 +13,7 @@ Create Date: 2026-11-25
 import sqlalchemy as sa
 from alembic import op
 
-from marketplace.models import JSONType, UTCDateTime
+from marketplace.platform.models import JSONType, UTCDateTime
 
 
 revision = '0013'

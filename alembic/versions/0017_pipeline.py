@@ -11,7 +11,7 @@ Create Date: 2026-11-25
 import sqlalchemy as sa
 from alembic import op
 
-from marketplace.models import UTCDateTime
+from marketplace.platform.models import UTCDateTime
 
 
 revision = '0017'

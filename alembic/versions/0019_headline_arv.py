@@ -1,4 +1,4 @@
-"""leads.comps_arv, comps_count, roi_basis: the headline ROI rests on the best-supported ARV (core.headline);
+"""leads.comps_arv, comps_count, roi_basis: the headline ROI rests on the best-supported ARV (marketplace.rules_headline);
 the ROI band "Below 0%" (lt0) in lead_facets.
 
 Existing rows get roi_basis '' (not yet computed; the card reads it as "ROI vs estimated ARV", which their

@@ -3,7 +3,7 @@
 ``properties`` and ``leads``: ``absentee_owner`` and ``out_of_state_owner`` become nullable (no default): a
 record without the owner's mailing address says nothing about them. Rows whose property has no mailing
 street and no mailing state (the old rule stored "no" for them) become NULL; the next ingestion of their
-dataset recomputes every flag from the full mailing address (``core.owner_flags``). Generated leads have
+dataset recomputes every flag from the full mailing address (``records.rules_owner_flags``). Generated leads have
 no owner on record: NULL. New ``bank_owned`` (NULL until the next ingestion reads the owner's name).
 
 SQLite cannot drop a NOT NULL in place, and rebuilding ``leads`` or ``properties`` (copy, drop, rename) fails

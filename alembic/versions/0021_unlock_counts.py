@@ -4,7 +4,7 @@ Every card and the property page say how many investors hold a lead, and the mar
 by it; a counter on the lead makes that a column of the row read anyway, and an index the filter and the
 "Least unlocked" sort use. Backfilled from ``user_leads`` (one row per user and lead: its unique key), less
 the records of closed accounts (``users.deleted_at`` set), which hold nothing any more.
-``services.unlock_counts`` keeps it from here on.
+``unlock.service_counts`` keeps it from here on.
 
 Revision ID: 0021
 Revises: 0022

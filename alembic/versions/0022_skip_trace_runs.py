@@ -12,7 +12,7 @@ Create Date: 2026-11-27
 import sqlalchemy as sa
 from alembic import op
 
-from marketplace.models import UTCDateTime
+from marketplace.platform.models import UTCDateTime
 
 
 revision = '0022'

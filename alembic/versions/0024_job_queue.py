@@ -5,7 +5,7 @@ one whose heartbeat is older than RECORD_DEAD_AFTER_SECONDS died (failed, its jo
 record_jobs.trigger / refresh_run_id / attempts: the daily refresh queues one job per dataset under its
 lead_refresh_runs row, and a job retried after its worker died counts its attempts.
 webhook_idempotency_keys.holder: the server process holding an unanswered key (released once it is gone).
-(PostgreSQL's queue tables are Procrastinate's own schema, applied by jobs/queue.py.)
+(PostgreSQL's queue tables are Procrastinate's own schema, applied by features/records/jobs_queue.py.)
 
 Revision ID: 0024
 Revises: 0019
@@ -14,7 +14,7 @@ Create Date: 2026-11-27
 import sqlalchemy as sa
 from alembic import op
 
-from marketplace.models import UTCDateTime
+from marketplace.platform.models import UTCDateTime
 
 
 revision = '0024'

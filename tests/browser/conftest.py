@@ -20,51 +20,21 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
-from marketplace.config import PROJECT_ROOT, reload_settings
-from marketplace.migrations import upgrade
+from marketplace.platform.config import PROJECT_ROOT, reload_settings
+from marketplace.platform.migrations import upgrade
+from tests.browser.helpers import wait_until
 
 # Assertions wait as long as actions do: a 2-core CI machine running the whole
 # suite can take more than Playwright's default 5 s to settle a page.
 expect.set_options(timeout=15_000)
-
-# Built pages start their scripts after their first paint (marketplace/core/paint_first.py), so the
-# load event, where Playwright's goto returns, can come before a page has hydrated: a click then
-# would land on prerendered HTML with no handler yet. People wait for a page to respond; tests wait
-# for the app's root to hydrate (its effect sets window.__reflex) after every document they load.
-# A test that wants the page before that passes wait_until="commit" or "domcontentloaded".
-HYDRATED = "() => window.__reflex !== undefined"
-
-
-def _wait_for_hydration(page: Page, response) -> None:
-    if response is None or "text/html" not in (response.headers.get("content-type") or ""):
-        return  # the same document (a history step in the app), or not a page (a download)
-    if urlsplit(response.url).path.startswith("/api/"):
-        return  # the API's own HTML (its docs) is not the app
-    page.wait_for_function(HYDRATED, polling=20)
-
-
-def _hydrated(navigate):
-    def wrapper(self, *args, **kwargs):
-        response = navigate(self, *args, **kwargs)
-        if kwargs.get("wait_until") in (None, "load", "networkidle"):
-            _wait_for_hydration(self, response)
-        return response
-    wrapper.__wrapped__ = navigate
-    return wrapper
-
-
-for _name in ("goto", "reload", "go_back", "go_forward"):
-    setattr(Page, _name, _hydrated(getattr(Page, _name)))
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -90,6 +60,23 @@ class LiveServer:
     pid: int = 0  # the `reflex run` process, leader of the server's process group
     port: int = 0
     app_dir: Path | None = None  # where it was built: the served files are app_dir/.web/build/client
+
+
+def wait_for_server(proc: subprocess.Popen, url: str, log_path: Path) -> None:
+    """Until the app at ``url`` answers its page and its health check; fail at once if it exits."""
+    def up() -> bool:
+        if proc.poll() is not None:
+            pytest.fail(f"app exited with {proc.returncode}; see {log_path}:\n{log_path.read_text()[-3000:]}")
+        try:
+            return httpx.get(url + "/", timeout=2).status_code == 200 and \
+                httpx.get(url + "/api/health", timeout=2).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    try:
+        wait_until(up, timeout=SERVER_START_TIMEOUT, every=1.0)
+    except AssertionError:
+        pytest.fail(f"app did not start in {SERVER_START_TIMEOUT}s; see {log_path}")
 
 
 def _free_port() -> int:
@@ -181,19 +168,8 @@ def _serve(tmp: Path, database_url: str, extra_env: dict, prod_shape: bool, *, s
         start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + SERVER_START_TIMEOUT
     try:
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"app exited with {proc.returncode}; see {log_path}:\n{log_path.read_text()[-3000:]}")
-            try:
-                if httpx.get(url + "/", timeout=2).status_code == 200 and httpx.get(url + "/api/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"app did not start in {SERVER_START_TIMEOUT}s; see {log_path}")
-            time.sleep(1)
+        wait_for_server(proc, url, log_path)
         yield LiveServer(url=url, database_url=database_url, data_dir=tmp, log_path=log_path,
                          prod_shape=prod_shape, pid=proc.pid, port=port, app_dir=app_dir)
     finally:

@@ -6,13 +6,14 @@ import json
 import re
 import time
 import uuid
+from urllib.parse import urlsplit
 
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from marketplace.db import session_scope
-from marketplace.services import auth_sessions
-from marketplace.services.auth_sessions import TokenPair
+from marketplace.platform.db import session_scope
+from marketplace.platform import sessions as auth_sessions
+from marketplace.platform.sessions import TokenPair
 
 # Installed before any page script: remembers whether an element ever existed,
 # so a test can prove that protected UI never flashed.
@@ -41,9 +42,64 @@ RECORD_LABELS = """
 """
 
 
+def wait_ready(page: Page) -> None:
+    """Wait for the app's own ready signal: ``#lv-ready[data-ready=true]`` (``platform.ui.layout.
+    ready_signal``), set once the page has hydrated, its websocket is connected and its on_load
+    handlers are done. Built pages start their scripts after their first paint
+    (``core/paint_first.py``), so the load event can come before a page responds: a click then
+    would land on prerendered HTML with no handler yet. People wait for a page to respond; tests
+    wait for this after every document of the app they load."""
+    expect(page.locator("#lv-ready")).to_have_attribute("data-ready", "true")
+
+
+def _app_document(response) -> bool:
+    """Whether ``response`` loaded a document of the app (not a history step inside the same
+    document, a download, or the API's own HTML such as its docs)."""
+    if response is None or "text/html" not in (response.headers.get("content-type") or ""):
+        return False
+    return not urlsplit(response.url).path.startswith("/api/")
+
+
+def visit(page: Page, url: str, **options):
+    """``page.goto(url)``, then wait for the app to be ready when an app page was loaded. A test that
+    wants the page before that calls ``page.goto(url, wait_until="commit")`` itself."""
+    response = page.goto(url, **options)
+    if _app_document(response):
+        wait_ready(page)
+    return response
+
+
+def reload(page: Page, **options):
+    """``page.reload()``, then wait for the app to be ready."""
+    response = page.reload(**options)
+    if _app_document(response):
+        wait_ready(page)
+    return response
+
+
+# The screen is still: fonts loaded, no finite animation or transition running (an endless one, a
+# spinner, never ends), and the scroll position unchanged over five frames.
+AT_REST = """() => {
+  const rest = window.__lvRest || (window.__lvRest = {last: null, still: 0});
+  const busy = document.fonts.status !== 'loaded' || document.getAnimations().some((a) =>
+    a.playState === 'running' && a.effect && a.effect.getComputedTiming().iterations !== Infinity);
+  const now = window.scrollX + ',' + window.scrollY;
+  rest.still = busy || now !== rest.last ? 0 : rest.still + 1;
+  rest.last = now;
+  return rest.still >= 5;
+}"""
+
+
+def at_rest(page: Page) -> None:
+    """Wait until the screen is still, as a person waits before looking (a screenshot, a measure):
+    fonts loaded, dialogs and popovers done fading, smooth scrolling over (checked every frame)."""
+    page.evaluate("window.__lvRest = null")
+    page.wait_for_function(AT_REST, polling="raf")
+
+
 def sign_in(page: Page, email: str, password: str) -> None:
     """Sign in through /auth and wait for the dashboard."""
-    page.goto("/auth")
+    visit(page, "/auth")
     page.locator("#signin-email").fill(email)
     page.locator("#signin-password").fill(password)
     page.locator("#signin-submit").click()
@@ -105,8 +161,13 @@ def run_scrape(page: Page, count: int, cities: str) -> None:
     expect(page.locator("#scrape-results")).to_be_visible(timeout=120_000)
 
 
-def wait_until(predicate, timeout: float = 15.0, message: str = "condition not met"):
-    """Poll ``predicate`` (a DB read) until it is truthy; fail after ``timeout``."""
+def wait_until(predicate, timeout: float = 15.0, message: str = "condition not met", *,
+               page: Page | None = None, every: float = 0.1):
+    """Poll ``predicate`` until it is truthy and return its value; fail after ``timeout``. A condition
+    wait for what Playwright's ``expect`` cannot see (a database row, the address bar's query, frames on
+    the websocket, a server starting). The ONE place a browser test pauses (tests/test_browser_waits.py
+    refuses a pause anywhere else): with ``page`` the pause is Playwright's, so the page's websocket and
+    events keep being served while the test waits."""
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
@@ -114,7 +175,26 @@ def wait_until(predicate, timeout: float = 15.0, message: str = "condition not m
             return value
         if time.monotonic() > deadline:
             raise AssertionError(message)
-        time.sleep(0.1)
+        pause(every, page)
+
+
+def pause(seconds: float, page: Page | None = None) -> None:
+    """Only for ``wait_until``, ``stays`` and ``click_settled``: a poll's interval, never a wait by itself."""
+    if page is not None:
+        page.wait_for_timeout(seconds * 1000)
+    else:
+        time.sleep(seconds)
+
+
+def stays(predicate, seconds: float, message: str = "condition broke") -> None:
+    """``predicate`` holds throughout a window of ``seconds`` (checked all along, failing at once when it
+    breaks): how a test proves that something the app would do after a known delay (a debounced save) does
+    not happen. The window comes from the app's own constant, never a guess."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        assert predicate(), message
+        pause(0.05)
+    assert predicate(), message
 
 
 def use_own_ip(page: Page) -> str:
@@ -134,7 +214,7 @@ RESET_LINK_RE = re.compile(r"(https?://\S+/auth/reset\?token=\S+)")
 def mailed_link(database_url: str, email: str, subject: str, pattern: re.Pattern, after_id: int = 0) -> str:
     """The link matching ``pattern`` in the newest e-mail ``subject`` to ``email`` with an
     outbox id above ``after_id`` (waits for it)."""
-    from marketplace.models import EmailOutbox
+    from marketplace.platform.models import EmailOutbox
 
     def newest():
         with session_scope(database_url) as session:
@@ -150,7 +230,7 @@ def mailed_link(database_url: str, email: str, subject: str, pattern: re.Pattern
 
 def confirmation_link(database_url: str, email: str) -> str:
     """The link in the newest confirmation e-mail to ``email`` (waits for it)."""
-    from marketplace.messages import CONFIRM_SUBJECT
+    from marketplace.platform.texts import CONFIRM_SUBJECT
 
     return mailed_link(database_url, email, CONFIRM_SUBJECT, CONFIRM_LINK_RE)
 
@@ -161,11 +241,16 @@ def click_settled(locator, settle_ms: int = 100, timeout: float = 15.0) -> None:
     their real height, which moves the buttons; on a loaded machine a click aimed a moment earlier
     lands beside the button. A person sees the button move and clicks where it is now."""
     locator.scroll_into_view_if_needed()
-    deadline, box = time.monotonic() + timeout, None
-    while time.monotonic() < deadline:
+    boxes = [None]
+
+    def settled() -> bool:
         now = locator.bounding_box()
-        if now is not None and now == box:
-            break
-        box = now
-        locator.page.wait_for_timeout(settle_ms)
+        same = now is not None and now == boxes[-1]
+        boxes.append(now)
+        return same
+
+    try:
+        wait_until(settled, timeout=timeout, page=locator.page, every=settle_ms / 1000)
+    except AssertionError:
+        pass  # still moving after the timeout: click where it is now, as a person would
     locator.click()

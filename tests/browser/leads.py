@@ -11,14 +11,14 @@ from itertools import count
 from playwright.sync_api import Page
 from sqlmodel import select
 
-from marketplace.core.criteria import SearchCriteria
-from marketplace.core.sale_dates import DATED_DEMO_TYPES
-from marketplace.db import session_scope
-from marketplace.models import UserLead
-from marketplace.services import auth_sessions
-from marketplace.services.seeding import insert_leads
-from marketplace.services.unlocks import unlock_lead
-from marketplace.sources.builtin import BuiltinSource
+from marketplace.features.marketplace.rules_criteria import SearchCriteria
+from marketplace.features.marketplace.rules_sale_dates import DATED_DEMO_TYPES
+from marketplace.platform.db import session_scope
+from marketplace.platform.models import UserLead
+from marketplace.platform import sessions as auth_sessions
+from marketplace.features.scrape.service_seeding import insert_leads
+from marketplace.features.unlock.service import unlock_lead
+from marketplace.features.scrape.source_builtin import BuiltinSource
 
 _seeds = count(1000)
 

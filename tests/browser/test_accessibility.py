@@ -22,13 +22,14 @@ import pytest
 import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 
-from marketplace.core.images import house_image_urls
-from marketplace.db import get_engine, session_scope
-from marketplace.models import Lead, LeadRefreshRun, Notification, PipelineEntry, utcnow
-from marketplace.services import purchases, saved_searches
-from marketplace.services.marketplace import rebuild_facets_now
+from marketplace.platform.web.image_hosts import house_image_urls
+from marketplace.platform.db import get_engine, session_scope
+from marketplace.platform.models import Lead, LeadRefreshRun, Notification, PipelineEntry, utcnow
+from marketplace.features.billing import service as purchases
+from marketplace.features.marketplace import service_saved_searches as saved_searches
+from marketplace.features.marketplace.service import rebuild_facets_now
 from tests.browser import leads
-from tests.browser.helpers import expect_toast
+from tests.browser.helpers import at_rest, expect_toast, visit
 from tests.factories import make_user
 
 AXE_JS = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
@@ -122,16 +123,19 @@ def world(browser, live_server):
 # --------------------------------------------------------------------------- the pages
 
 
-def visit(path: str, ready: str, wait_until: str = "load") -> Callable[[Page, World], None]:
+def loaded(path: str, ready: str, wait_until: str = "load") -> Callable[[Page, World], None]:
     """Open ``path`` (hydrated, unless ``wait_until`` says otherwise) until ``ready`` shows."""
     def step(page: Page, world: World) -> None:
-        page.goto(path.format(w=world), wait_until=wait_until)
+        if wait_until == "load":
+            visit(page, path.format(w=world))
+        else:
+            page.goto(path.format(w=world), wait_until=wait_until)
         expect(page.locator(ready.format(w=world)).first).to_be_visible(timeout=30000)
     return step
 
 
 def grid(page: Page) -> None:
-    page.goto("/marketplace")
+    visit(page, "/marketplace")
     expect(page.locator("#lead-grid")).to_be_visible(timeout=30000)
 
 
@@ -160,7 +164,7 @@ def unlock_confirmation(page: Page, world: World) -> None:
 
 
 def map_view(page: Page, world: World) -> None:
-    page.goto("/marketplace?view=map")
+    visit(page, "/marketplace?view=map")
     expect(page.locator("#marketplace-map .lv-map-cluster, #marketplace-map .lv-map-pin").first).to_be_visible(
         timeout=30000)
 
@@ -174,12 +178,12 @@ def map_card(page: Page, world: World) -> None:
         if pins.count():
             break
         page.locator("#marketplace-map .lv-map-cluster").first.dispatch_event("click")
-        page.wait_for_timeout(600)
+        at_rest(page)  # the zoom (or the spread) is over
     pins.first.dispatch_event("click")
     expect(page.locator("#map-card-panel [id^='lead-action-']")).to_be_visible()
     # Back to the top once the phone layout brought the card into view (the click scrolled the
     # marker into view, the map's controls under the sticky filter bar).
-    page.wait_for_timeout(400)
+    at_rest(page)
     page.evaluate("window.scrollTo(0, 0)")
 
 
@@ -187,7 +191,7 @@ def tab(path: str, name: str, ready: str) -> Callable[[Page, World], None]:
     """Open ``path`` (a full load even when only the hash differs), then the tab ``name``."""
     def step(page: Page, world: World) -> None:
         page.goto("about:blank")
-        page.goto(path)
+        visit(page, path)
         page.get_by_role("tab", name=name).click()
         expect(page.get_by_role("tab", name=name)).to_have_attribute("aria-selected", "true")
         expect(page.locator(ready).first).to_be_visible(timeout=30000)
@@ -197,14 +201,14 @@ def tab(path: str, name: str, ready: str) -> Callable[[Page, World], None]:
 def opened(path: str, trigger: str, ready: str) -> Callable[[Page, World], None]:
     """Open ``path``, then a popover or menu with ``trigger``."""
     def step(page: Page, world: World) -> None:
-        page.goto(path)
+        visit(page, path)
         page.locator(trigger).click()
         expect(page.locator(ready)).to_be_visible()
     return step
 
 
 def credits_purchased_error(page: Page, world: World) -> None:
-    page.goto("/credits-purchased?session_id=demo_cs_doesnotexist")
+    visit(page, "/credits-purchased?session_id=demo_cs_doesnotexist")
     expect(page.locator("#purchase-error")).to_have_text("Failed to verify purchase")
     expect_toast(page, "Failed to verify purchase")
     page.locator("[data-sonner-toast]").first.hover()
@@ -214,7 +218,7 @@ def analyzer(tab_name: str, invalid: tuple[str, str] | None = None) -> Callable[
     """The property page's Deal Analyzer on tab ``tab_name``; ``invalid``: (field key, text) typed so that
     the field shows its problem."""
     def step(page: Page, world: World) -> None:
-        page.goto(f"/property/{world.unlocked_id}")
+        visit(page, f"/property/{world.unlocked_id}")
         page.locator(f"#analyzer-tab-{tab_name}").click()
         expect(page.locator(f"#analyzer-tab-{tab_name}")).to_have_attribute("aria-selected", "true")
         if invalid is not None:
@@ -227,25 +231,25 @@ def analyzer(tab_name: str, invalid: tuple[str, str] | None = None) -> Callable[
 ACTIVE_PANEL = "[role=tabpanel][data-state=active]"
 
 PAGES: list[tuple[str, str, Callable[[Page, World], None]]] = [
-    ("home", "visitor", visit("/", "#hero-cta-marketplace")),
-    ("marketplace", "visitor", visit("/marketplace", "#lead-grid")),
-    ("bulkscraper", "visitor", visit("/bulkscraper", "h1")),
-    ("pricing", "visitor", visit("/pricing", "#pack-card-starter")),
-    ("about", "visitor", visit("/about", "h1")),
-    ("contact", "visitor", visit("/contact", "h1")),
+    ("home", "visitor", loaded("/", "#hero-cta-marketplace")),
+    ("marketplace", "visitor", loaded("/marketplace", "#lead-grid")),
+    ("bulkscraper", "visitor", loaded("/bulkscraper", "h1")),
+    ("pricing", "visitor", loaded("/pricing", "#pack-card-starter")),
+    ("about", "visitor", loaded("/about", "h1")),
+    ("contact", "visitor", loaded("/contact", "h1")),
     ("legal-privacy", "visitor", tab("/legal#privacy", "Privacy Policy", "#legal-privacy")),
     ("legal-terms", "visitor", tab("/legal#terms", "Terms of Service", "#legal-terms")),
     ("legal-disclaimer", "visitor", tab("/legal#disclaimer", "Investment Disclaimer", "#legal-disclaimer")),
     ("auth-sign-in", "visitor", tab("/auth", "Sign In", "#signin-email")),
     ("auth-sign-up", "visitor", tab("/auth", "Sign Up", "#signup-email")),
     # The page as it opens (prerendered), before the refused link sends the browser back to /auth.
-    ("auth-callback-invalid-link", "visitor", visit("/auth/callback?token=not-a-real-token", "#callback-heading",
+    ("auth-callback-invalid-link", "visitor", loaded("/auth/callback?token=not-a-real-token", "#callback-heading",
                                                     wait_until="domcontentloaded")),
-    ("auth-reset-request", "visitor", visit("/auth/reset", "#reset-email")),
-    ("auth-reset-invalid-link", "visitor", visit("/auth/reset?token=not-a-real-token", "#reset-invalid-panel")),
-    ("property-signed-out", "visitor", visit("/property/{w.unlocked_id}", "#property-login")),
-    ("not-found", "visitor", visit("/no-such-page", "h1")),
-    ("not-found-nested", "visitor", visit("/no/such/page", "h1")),
+    ("auth-reset-request", "visitor", loaded("/auth/reset", "#reset-email")),
+    ("auth-reset-invalid-link", "visitor", loaded("/auth/reset?token=not-a-real-token", "#reset-invalid-panel")),
+    ("property-signed-out", "visitor", loaded("/property/{w.unlocked_id}", "#property-login")),
+    ("not-found", "visitor", loaded("/no-such-page", "h1")),
+    ("not-found-nested", "visitor", loaded("/no/such/page", "h1")),
     ("marketplace-member", "member", marketplace_member),
     ("marketplace-view-images", "member", images_dialog),
     ("marketplace-lead-unlocked-toast", "member", unlock_toast),
@@ -255,7 +259,7 @@ PAGES: list[tuple[str, str, Callable[[Page, World], None]]] = [
     ("marketplace-map-member", "member", map_view),
     ("marketplace-map-card", "member", map_card),
     ("bulkscraper-member-states-open", "member", opened("/bulkscraper", "#scraper-states", "#scraper-state-TX")),
-    ("bulkscraper-member-webhook", "member", visit("/bulkscraper?section=webhook", "#webhook-panel")),
+    ("bulkscraper-member-webhook", "member", loaded("/bulkscraper?section=webhook", "#webhook-panel")),
     ("dashboard-unlocked-leads", "member", tab("/dashboard", "Unlocked Leads", "table")),
     ("dashboard-bulk-scrapes", "member", tab("/dashboard", "Bulk Scrapes", ACTIVE_PANEL)),
     ("dashboard-referrals", "member", tab("/dashboard", "Referrals", ACTIVE_PANEL)),
@@ -264,19 +268,19 @@ PAGES: list[tuple[str, str, Callable[[Page, World], None]]] = [
     ("dashboard-pipeline", "member", tab("/dashboard", "Pipeline", "#pipeline-board [data-lead-id]")),
     ("marketplace-save-search-dialog", "member", opened("/marketplace", "#save-search-button", "#save-search-dialog")),
     ("notifications-popover", "member", opened("/dashboard", "#notifications-button", "#notifications-list")),
-    ("property-unlocked", "member", visit("/property/{w.unlocked_id}", "#property-image-primary")),
-    ("property-comps", "member", visit("/property/{w.unlocked_id}", "#comps-arv")),
+    ("property-unlocked", "member", loaded("/property/{w.unlocked_id}", "#property-image-primary")),
+    ("property-comps", "member", loaded("/property/{w.unlocked_id}", "#comps-arv")),
     ("property-analyzer-rental", "member", analyzer("rental")),
     ("property-analyzer-brrrr", "member", analyzer("brrrr")),
     ("property-analyzer-offer-invalid", "member", analyzer("offer", ("min_dscr", "11"))),
-    ("purchase-credits", "member", visit("/purchase-credits", "#purchase-balance")),
+    ("purchase-credits", "member", loaded("/purchase-credits", "#purchase-balance")),
     ("credits-purchased-error", "member", credits_purchased_error),
-    ("demo-checkout", "member", visit("/demo-checkout/{w.checkout_id}", "#demo-checkout-pay")),
-    ("explorerdev-super-admin", "admin", visit("/explorerdev", "#explorer-heading")),
+    ("demo-checkout", "member", loaded("/demo-checkout/{w.checkout_id}", "#demo-checkout-pay")),
+    ("explorerdev-super-admin", "admin", loaded("/explorerdev", "#explorer-heading")),
     ("phone-home-menu-open", "phone", opened("/", "#header-menu-button", "[role=dialog]")),
     ("phone-marketplace-filter-sheet", "phone", opened("/marketplace", "#mobile-filters-button", "#filter-sheet")),
     ("phone-marketplace-map-card", "phone", map_card),
-    ("phone-property-comps", "phone", visit("/property/{w.unlocked_id}", "#comps-arv")),
+    ("phone-property-comps", "phone", loaded("/property/{w.unlocked_id}", "#comps-arv")),
     ("phone-dashboard", "phone", tab("/dashboard", "Unlocked Leads", ACTIVE_PANEL)),
     ("phone-dashboard-saved-searches", "phone", tab("/dashboard", "Saved Searches", "#saved-searches-list")),
     ("phone-dashboard-pipeline", "phone", tab("/dashboard", "Pipeline", "#pipeline-board [data-lead-id]")),

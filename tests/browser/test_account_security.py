@@ -13,12 +13,12 @@ from datetime import timedelta
 from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
-from marketplace.db import session_scope
-from marketplace.models import AuthSession, EmailOutbox, LoginAttempt, Profile, User, utcnow
-from marketplace.services.auth_sessions import hash_token
-from marketplace.services.auth_sessions import REFRESH_GRACE
-from marketplace.messages import CODE_RESERVED
-from tests.browser.helpers import expect_toast, sign_in, start_session, use_own_ip, wait_until
+from marketplace.platform.db import session_scope
+from marketplace.platform.models import AuthSession, EmailOutbox, LoginAttempt, Profile, User, utcnow
+from marketplace.platform.sessions import hash_token
+from marketplace.platform.sessions import REFRESH_GRACE
+from marketplace.platform.texts import CODE_RESERVED
+from tests.browser.helpers import expect_toast, sign_in, start_session, use_own_ip, visit, wait_ready, wait_until
 from tests.browser.test_auth import expect_check_email, fill_sign_up, local_storage, open_sign_up, unique_email
 
 INVALID_CREDENTIALS = "Invalid login credentials. Signed up recently? Confirm your e-mail first with the link we sent you."
@@ -53,7 +53,7 @@ def test_two_tabs_refreshing_at_once_both_stay_signed_in(page: Page, live_server
     user = make_user(first_name="Tabby")
     sign_in(page, user["email"], user["password"])
     tab2 = page.context.new_page()
-    tab2.goto("/dashboard")
+    visit(tab2, "/dashboard")
     expect(tab2.locator("#dashboard-greeting")).to_have_text(re.compile(r"^Welcome(?: back)?, Tabby!$"))
     tabs = [page, tab2]
     first_refresh = local_storage(page, "lv_refresh_token")
@@ -73,14 +73,19 @@ def test_two_tabs_refreshing_at_once_both_stay_signed_in(page: Page, live_server
     def current_refresh_hash() -> str:
         return session_row(db, user["id"]).refresh_token_hash
 
-    # Both tabs end with the current pair: the winner from its refresh, the tab
-    # that lost the race through localStorage. (Before the fix the loser signed
+    # The refresh happens (the server rotates the pair once) ... Waiting for the
+    # tokens alone could pass before any tab had refreshed: both still held the
+    # first pair, which was then the current one.
+    wait_until(lambda: session_row(db, user["id"]).rotated_at is not None,
+               message="no tab refreshed the expired session")
+    # ... and both tabs end with the current pair: the winner from its refresh, the
+    # tab that lost the race through localStorage. (Before the fix the loser signed
     # out and emptied localStorage for both.)
     for tab in tabs:
         wait_until(lambda t=tab: hash_token(local_storage(t, "lv_refresh_token") or "") == current_refresh_hash(),
                    message="a tab does not hold the current refresh token")
-    time.sleep(0.5)
-    for tab in tabs:
+    for tab in tabs:  # each tab's load, its session check (the refresh) included, is done
+        wait_ready(tab)
         expect_signed_in(tab, user["email"])
     row = session_row(db, user["id"])
     assert not row.revoked and row.rotated_at is not None
@@ -117,7 +122,7 @@ def test_sign_in_throttle_holds_after_a_success_of_ones_own_account(page: Page, 
     page.locator("#header-signout").click()
     page.wait_for_url(f"{live_server.url}/")
 
-    page.goto("/auth")
+    visit(page, "/auth")
     victim = make_user()
     page.locator("#signin-email").fill(victim["email"])
     page.locator("#signin-password").fill("guess-number-20")
@@ -148,7 +153,7 @@ def test_sign_up_with_a_registered_email_looks_like_any_sign_up(page: Page, live
     fresh_toasts = page.locator("[data-sonner-toast]").all_inner_texts()
 
     existing = make_user(first_name="Existing")
-    page.goto("/")
+    visit(page, "/")
     open_sign_up(page)
     fill_sign_up(page, "Other", "Person", existing["email"], "another123", "another123")
     page.locator("#signup-submit").click()
@@ -180,7 +185,7 @@ def test_referral_is_refused_in_the_referrers_browser(page: Page, live_server, m
     with session_scope(db) as session:
         code = session.get(Profile, uuid.UUID(referrer["id"])).referral_code
 
-    page.goto(f"/{code}")
+    visit(page, f"/{code}")
     page.wait_for_url(f"{live_server.url}/")
     email = unique_email("second-account")
     open_sign_up(page)
@@ -208,7 +213,7 @@ def test_a_route_name_cannot_become_a_referral_code(page: Page, live_server, mak
     with session_scope(db) as session:
         old = session.get(Profile, uuid.UUID(user["id"])).referral_code
     start_session(page, db, user["id"])
-    page.goto("/dashboard")
+    visit(page, "/dashboard")
     page.locator("#dashboard-tab-referrals").click()
     page.locator("#referral-edit").click()
     page.locator("#referral-edit-input").fill("PRICING")

@@ -9,10 +9,11 @@ from datetime import timedelta
 
 from playwright.sync_api import Page, expect
 
-from marketplace.core import sale_dates
-from marketplace.core.times import format_date
-from marketplace.models import utcnow
+from marketplace.features.marketplace import rules_sale_dates as sale_dates
+from marketplace.platform.times import format_date
+from marketplace.platform.models import utcnow
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.helpers import visit
 from tests.browser.leads import make_lead, signed_in, store, unlock
 
 ZIP = "05009"  # no other lead of the test database is in this ZIP
@@ -28,7 +29,7 @@ def test_a_sale_within_thirty_days_carries_the_tag_and_the_property_page_shows_t
     frames: list[str] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda p: frames.append(p if isinstance(p, str) else "")))
 
-    page.goto(f"/marketplace?zip={ZIP}")
+    visit(page, f"/marketplace?zip={ZIP}")
     soon_id, later_id = str(soon["id"]), str(later["id"])
     expect(page.locator(f"#lead-card-{soon_id}")).to_be_visible(timeout=30000)
     expect(page.locator(f"#lead-auction-soon-{soon_id}")).to_have_text("Auction Soon")
@@ -45,7 +46,7 @@ def test_a_sale_within_thirty_days_carries_the_tag_and_the_property_page_shows_t
         page.locator(f"#lead-card-{soon_id}").screenshot(path=str(ARTIFACTS / f"issue24-auction-soon-card-{width}.png"))
     page.set_viewport_size({"width": 1280, "height": 900})
 
-    page.goto(f"/marketplace?zip={ZIP}&tag=auction_soon")
+    visit(page, f"/marketplace?zip={ZIP}&tag=auction_soon")
     expect(page.locator("#result-count")).to_have_text("1 lead", timeout=30000)
     expect(page.locator(f"#lead-card-{soon_id}")).to_be_visible()
     expect(page.locator(f"#lead-card-{later_id}")).to_have_count(0)
@@ -53,7 +54,7 @@ def test_a_sale_within_thirty_days_carries_the_tag_and_the_property_page_shows_t
     user = make_user(credits=1000)
     unlock(live_server, user, soon)
     signed_in(page, live_server, user)
-    page.goto(f"/property/{soon_id}")
+    visit(page, f"/property/{soon_id}")
     expect(page.locator("#property-sale-date")).to_have_text(
         f"Sale date: {format_date(soon_date, 'UTC')} (in 10 days)", timeout=20000)
     expect(page.locator("#property-sale-source")).to_have_text("Demo date")
@@ -63,6 +64,6 @@ def test_a_sale_within_thirty_days_carries_the_tag_and_the_property_page_shows_t
         page.screenshot(path=str(ARTIFACTS / f"issue24-sale-date-property-{width}.png"), full_page=False)
     page.set_viewport_size({"width": 1280, "height": 900})
 
-    page.goto("/dashboard")
+    visit(page, "/dashboard")
     expect(page.locator("#dashboard-unlocked-table .dashboard-sale-date")).to_have_text(
         f"Sale date: {format_date(soon_date, 'UTC')} (in 10 days) · Demo date", timeout=20000)

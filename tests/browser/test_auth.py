@@ -13,9 +13,9 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
-from marketplace.db import session_scope
-from marketplace.models import AuthSession, EmailOutbox, LoginAttempt, Profile, User
-from marketplace.services.auth_sessions import hash_token
+from marketplace.platform.db import session_scope
+from marketplace.platform.models import AuthSession, EmailOutbox, LoginAttempt, Profile, User
+from marketplace.platform.sessions import hash_token
 from tests.browser.helpers import (
     confirmation_link,
     ever_seen,
@@ -23,6 +23,7 @@ from tests.browser.helpers import (
     recorded_labels,
     sign_in,
     use_own_ip,
+    visit,
     wait_until,
     watch_for,
 )
@@ -51,7 +52,7 @@ def outbox_count(db_url: str, email: str) -> int:
 
 
 def open_sign_up(page: Page) -> None:
-    page.goto("/auth")
+    visit(page, "/auth")
     page.locator("#tab-signup").click()
     expect(page.locator("#signup-first-name")).to_be_visible()
 
@@ -119,7 +120,7 @@ def test_sign_up_happy_path(page: Page, live_server):
         assert session.exec(select(func.count()).select_from(AuthSession).where(AuthSession.user_id == user.id)).one() == 0
     assert outbox_count(live_server.database_url, email) == 1
 
-    page.goto(confirmation_link(live_server.database_url, email))
+    visit(page, confirmation_link(live_server.database_url, email))
     page.wait_for_url("**/dashboard")
     expect(page.locator("#dashboard-greeting")).to_have_text(re.compile(r"^Welcome(?: back)?, Jane!$"))
     expect(page.locator("#header-email")).to_have_text(email)
@@ -161,7 +162,7 @@ def test_sign_up_records_captured_referral_code(page: Page, live_server, make_us
     referrer = make_user(first_name="Ref")
     with session_scope(live_server.database_url) as session:
         code = session.get(Profile, uuid.UUID(referrer["id"])).referral_code
-    page.goto(f"/{code}")
+    visit(page, f"/{code}")
     page.wait_for_url(f"{live_server.url}/")
     email = unique_email("referred")
     open_sign_up(page)
@@ -182,7 +183,7 @@ def test_sign_up_records_captured_referral_code(page: Page, live_server, make_us
 
 def test_sign_in_shows_dashboard_and_busy_label(page: Page, make_user):
     user = make_user(first_name="Sam", credits=250)
-    page.goto("/auth")
+    visit(page, "/auth")
     expect(page.get_by_label("Email")).to_be_visible()
     expect(page.get_by_label("Password")).to_be_visible()
     page.locator("#signin-email").fill(user["email"])
@@ -202,7 +203,7 @@ def test_sign_in_shows_dashboard_and_busy_label(page: Page, make_user):
 @pytest.mark.parametrize("known_email", [True, False], ids=["wrong-password", "unknown-email"])
 def test_sign_in_refused(page: Page, live_server, make_user, known_email):
     email = make_user()["email"] if known_email else unique_email("nobody")
-    page.goto("/auth")
+    visit(page, "/auth")
     page.locator("#signin-email").fill(email)
     page.locator("#signin-password").fill("not-the-password")
     page.locator("#signin-submit").click()
@@ -219,7 +220,7 @@ def test_sign_in_refused(page: Page, live_server, make_user, known_email):
 def test_sign_in_throttled_after_five_failures(page: Page, live_server, make_user):
     user = make_user()
     ip = use_own_ip(page)
-    page.goto("/auth")
+    visit(page, "/auth")
     page.locator("#signin-email").fill(user["email"])
 
     def failures() -> int:
@@ -275,13 +276,13 @@ def test_sign_out_revokes_session(page: Page, live_server, make_user):
         assert row.revoked_at is not None
 
     # The dashboard is closed again.
-    page.goto("/dashboard")
+    visit(page, "/dashboard")
     page.wait_for_url("**/auth")
 
 
 def test_header_reflects_sign_in_state(page: Page, make_user):
     user = make_user()
-    page.goto("/")
+    visit(page, "/")
     expect(page.locator("#header-login")).to_be_visible()
     expect(page.locator("#header-login")).to_have_text("Login")
     expect(page.locator("#header-signout")).to_have_count(0)
@@ -300,7 +301,7 @@ def test_header_reflects_sign_in_state(page: Page, make_user):
 
 
 def test_auth_page_links(page: Page, live_server):
-    page.goto("/auth")
+    visit(page, "/auth")
     expect(page.locator("#auth-terms-link")).to_have_attribute("href", "/legal#terms")
     expect(page.locator("#auth-privacy-link")).to_have_attribute("href", "/legal#privacy")
     expect(page.get_by_text("By continuing you agree to our Terms of Service and Privacy Policy.")).to_be_visible()
@@ -312,7 +313,7 @@ def test_auth_with_session_redirects_without_showing_form(page: Page, make_user)
     user = make_user()
     sign_in(page, user["email"], user["password"])
     watch_for(page, "signin-email", "signup-email", "auth-checking")
-    page.goto("/auth")
+    visit(page, "/auth")
     page.wait_for_url("**/dashboard")
     expect(page.locator("#dashboard-greeting")).to_be_visible()
     assert ever_seen(page, "auth-checking")
@@ -337,7 +338,7 @@ def test_email_confirmation_link_signs_in(page: Page, live_server):
     assert link.startswith(f"{live_server.url}/auth/callback?token=")
 
     watch_for(page, "callback-welcome")  # 'Welcome!' shows briefly (0.2 s) before the dashboard
-    page.goto(link)
+    visit(page, link)
     page.wait_for_url("**/dashboard")
     assert ever_seen(page, "callback-welcome")
     expect(page.locator("#dashboard-greeting")).to_have_text("Welcome, Casey!")
@@ -350,7 +351,7 @@ def test_email_confirmation_link_signs_in(page: Page, live_server):
     # Single use: the same link again (signed out) goes to /auth.
     page.locator("#header-signout").click()
     page.wait_for_url(f"{live_server.url}/")
-    page.goto(link)
+    visit(page, link)
     page.wait_for_url(re.compile(r"/auth/?$"))
     expect_toast(page, "Authentication Failed")
     # The password works now that the address is confirmed.
@@ -359,7 +360,7 @@ def test_email_confirmation_link_signs_in(page: Page, live_server):
 
 
 def test_callback_with_bad_token_goes_to_auth(page: Page):
-    page.goto("/auth/callback?token=not-a-real-token")
+    visit(page, "/auth/callback?token=not-a-real-token")
     page.wait_for_url(re.compile(r"/auth/?$"))
     expect_toast(page, "Authentication Failed")
     expect(page.locator("#signin-email")).to_be_visible()
@@ -367,14 +368,14 @@ def test_callback_with_bad_token_goes_to_auth(page: Page):
 
 
 def test_callback_without_token(page: Page, make_user):
-    page.goto("/auth/callback")
+    visit(page, "/auth/callback")
     page.wait_for_url(re.compile(r"/auth/?$"))
     expect(page.locator("#signin-email")).to_be_visible()
 
     user = make_user(first_name="Wes")
     sign_in(page, user["email"], user["password"])
     watch_for(page, "callback-welcome")  # 'Welcome!' shows briefly (0.2 s) before the dashboard
-    page.goto("/auth/callback")
+    visit(page, "/auth/callback")
     page.wait_for_url("**/dashboard")
     assert ever_seen(page, "callback-welcome")
     expect(page.locator("#dashboard-greeting")).to_have_text("Welcome, Wes!")
@@ -394,7 +395,7 @@ def test_confirmation_link_replaces_the_current_session(page: Page, live_server,
     other_token = local_storage(page, "lv_access_token")
 
     watch_for(page, "callback-welcome")  # 'Welcome!' shows briefly (0.2 s) before the dashboard
-    page.goto(link)
+    visit(page, link)
     page.wait_for_url("**/dashboard")
     assert ever_seen(page, "callback-welcome")
     expect(page.locator("#dashboard-greeting")).to_have_text("Welcome, Alex!")

@@ -13,9 +13,9 @@ import httpx
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from marketplace.db import session_scope
-from marketplace.models import BulkScrape, CreditLedger, Profile
-from tests.browser.helpers import expect_toast, run_scrape, start_session
+from marketplace.platform.db import session_scope
+from marketplace.platform.models import BulkScrape, CreditLedger, Profile
+from tests.browser.helpers import expect_toast, reload, run_scrape, start_session, visit
 
 
 def _balance(live_server, user_id: str) -> int:
@@ -24,7 +24,7 @@ def _balance(live_server, user_id: str) -> int:
 
 
 def test_visitor_sees_the_login_panel(page: Page):
-    page.goto("/bulkscraper")
+    visit(page, "/bulkscraper")
     panel = page.locator("#scraper-auth-required")
     expect(panel).to_be_visible()
     expect(panel).to_contain_text("Authentication Required")
@@ -37,7 +37,7 @@ def test_visitor_sees_the_login_panel(page: Page):
 def test_scrape_91_leads_in_austin_end_to_end(page: Page, live_server, make_user):
     user = make_user(credits=10_000)
     start_session(page, live_server.database_url, user["id"])
-    page.goto("/bulkscraper")
+    visit(page, "/bulkscraper")
     expect(page.locator("#scraper-credits")).to_have_text("10,000 credits")
     expect(page.locator("#scraper-cost")).to_have_text("4,500 credits")  # the default 50 leads, 10% off
 
@@ -53,6 +53,12 @@ def test_scrape_91_leads_in_austin_end_to_end(page: Page, live_server, make_user
     expect(dialog).to_be_visible()
     expect(dialog).to_contain_text("Confirm Bulk Scrape")
     expect(dialog).to_contain_text("5,915 credits")
+    # The test server is a demo install: the confirm step and the Sources group say the leads are generated.
+    expect(page.locator("#confirm-demo-note")).to_have_text(
+        "This demo install delivers generated demo leads, not public records.")
+    expect(page.locator("#scraper-sources-hint")).to_have_text(
+        "Demo data: these are the built-in generator's source names, not live feeds. "
+        "Leave all unticked for every source.")
     page.locator("#confirm-scrape").click()
 
     # A 2-core machine running other tests can take a while: wait for the results first.
@@ -89,7 +95,7 @@ def test_scrape_91_leads_in_austin_end_to_end(page: Page, live_server, make_user
         assert entry.delta == -5_915
 
     # The dashboard lists the scrape with its export, and its leads open.
-    page.goto("/dashboard")
+    visit(page, "/dashboard")
     page.get_by_role("tab", name="Bulk Scrapes").click()
     table = page.locator("#dashboard-scrapes-table")
     expect(table).to_contain_text("91")
@@ -98,16 +104,16 @@ def test_scrape_91_leads_in_austin_end_to_end(page: Page, live_server, make_user
         page.locator(f"#scrape-csv-{scrape.id}").click()
     assert re.fullmatch(r"bulk-scrape-91-leads-\d{8}-\d{6}\.csv", info.value.suggested_filename)
 
-    page.goto("/bulkscraper")
+    visit(page, "/bulkscraper")
     first = scrape.output[0]
-    page.goto(f"/property/{first['id']}")
+    visit(page, f"/property/{first['id']}")
     expect(page.get_by_text(first["address"]).first).to_be_visible()
 
 
 def test_start_is_disabled_without_enough_credits(page: Page, live_server, make_user):
     user = make_user(credits=4_499)
     start_session(page, live_server.database_url, user["id"])
-    page.goto("/bulkscraper")
+    visit(page, "/bulkscraper")
     expect(page.locator("#scraper-cost")).to_have_text("4,500 credits")
     expect(page.locator("#scraper-need")).to_have_text(
         "You need 4,500 credits to run this scrape. You have 4,499 credits.")
@@ -121,7 +127,7 @@ def test_start_is_disabled_without_enough_credits(page: Page, live_server, make_
 def test_form_clamps_follow_the_spec(page: Page, live_server, make_user):
     user = make_user(credits=100)
     start_session(page, live_server.database_url, user["id"])
-    page.goto("/bulkscraper")
+    visit(page, "/bulkscraper")
     for field, typed, shown in (("#scraper-lead-count", "5000", "1000"), ("#scraper-lead-count", "0", "1"),
                                 ("#scraper-confidence", "abc", "70"), ("#scraper-confidence", "140", "100"),
                                 ("#scraper-price-min", "-5", "0"), ("#scraper-roi-max", "250", "100")):
@@ -136,7 +142,7 @@ def test_form_clamps_follow_the_spec(page: Page, live_server, make_user):
 def test_webhook_key_and_request_log(page: Page, live_server, make_user):
     user = make_user(credits=1_000)
     start_session(page, live_server.database_url, user["id"])
-    page.goto("/bulkscraper")
+    visit(page, "/bulkscraper")
     page.locator("#webhook-toggle").click()
     expect(page.locator("#webhook-log-empty")).to_be_visible()
     expect(page.locator("#webhook-endpoint")).to_contain_text(f"/functions/v1/webhook-bulk-scrape/{user['id']}")
@@ -157,7 +163,7 @@ def test_webhook_key_and_request_log(page: Page, live_server, make_user):
     expect(page.locator("#webhook-log")).to_contain_text("200")
 
     # After a reload the key is not shown again, only its hint.
-    page.reload()
+    reload(page)
     page.locator("#webhook-toggle").click()
     expect(page.locator("#webhook-key")).to_contain_text(key[-4:])
     expect(page.locator("#webhook-key-new")).to_have_count(0)
@@ -188,7 +194,7 @@ def test_cities_without_a_state_are_the_largest_and_said_before_confirming(page:
     """Item 6: 'Austin, Dallas' is Austin, TX and Dallas, TX (not NV, CO, WV, GA...), and the form says so."""
     user = make_user(credits=10_000)
     start_session(page, live_server.database_url, user["id"])
-    page.goto("/bulkscraper")
+    visit(page, "/bulkscraper")
     page.locator("#scraper-cities").fill("Austin, Dallas")
     notes = page.locator(".scraper-city-note")
     expect(notes).to_have_text(["Austin → Austin, TX (largest of 8 cities named Austin)",
@@ -232,7 +238,7 @@ def test_the_form_refuses_min_above_max_and_says_1_lead(page: Page, live_server,
     '1 lead x 100', not '1 leads x 100'."""
     user = make_user(credits=10_000)
     start_session(page, live_server.database_url, user["id"])
-    page.goto("/bulkscraper")
+    visit(page, "/bulkscraper")
     page.locator("#scraper-price-min").fill("500000")
     page.locator("#scraper-price-max").fill("100000")
     page.locator("#scraper-price-max").blur()
@@ -256,7 +262,7 @@ def test_after_a_scrape_one_shortfall_line_and_the_results_survive_a_reload(page
     unaffordable scrape is 'Short by ...' (not 0), and a reload shows the last scrape's results."""
     user = make_user(credits=5_000)
     start_session(page, live_server.database_url, user["id"])
-    page.goto("/bulkscraper")
+    visit(page, "/bulkscraper")
     expect(page.locator("#scrape-results")).to_have_count(0)  # no scrape yet
     run_scrape(page, 40, "Phoenix, AZ")
     expect_toast(page, "Scrape Completed!", "Successfully scraped 40 leads. 3,800 credits deducted.")
@@ -269,7 +275,7 @@ def test_after_a_scrape_one_shortfall_line_and_the_results_survive_a_reload(page
     expect(page.locator("#scraper-after")).to_have_text("Short by 2,600 credits")
     expect(page.locator("#results-summary")).to_have_text("40 leads · page 1 of 2")
 
-    page.reload()
+    reload(page)
     expect(page.locator("#scrape-results")).to_be_visible()
     expect(page.locator("#results-summary")).to_have_text("40 leads · page 1 of 2")
     expect(page.locator("#results-when")).to_contain_text("Your last scrape, run ")
@@ -289,20 +295,20 @@ def test_scrape_leads_are_never_archived_and_the_phone_dashboard_shows_every_col
     'Archived'); on a 375 px phone the Bulk Scrapes tab shows status and export without scrolling."""
     user = make_user(credits=1_000)
     start_session(page, live_server.database_url, user["id"])
-    page.goto("/bulkscraper")
+    visit(page, "/bulkscraper")
     run_scrape(page, 2, "Miami, FL")
     with session_scope(live_server.database_url) as s:
         scrape = s.exec(select(BulkScrape).where(BulkScrape.user_id == uuid.UUID(user["id"]))).one()
     lead = scrape.output[0]
 
-    page.goto(f"/property/{lead['id']}")
+    visit(page, f"/property/{lead['id']}")
     expect(page.locator("#property-address")).to_have_text(lead["address"])
     expect(page.locator("#property-scrape-note")).to_contain_text(
         re.compile(r"Bought in a bulk scrape on \w{3} \d{1,2}, \d{4}: never listed on the marketplace\."))
     expect(page.locator("#property-archived")).to_have_count(0)
     expect(page.get_by_text("This lead has been archived")).to_have_count(0)
 
-    page.goto("/dashboard")
+    visit(page, "/dashboard")
     expect(page.locator("#dashboard-unlocked-table")).to_contain_text(lead["address"])
     expect(page.locator("#dashboard-unlocked-table")).not_to_contain_text("Archived")
 

@@ -10,15 +10,16 @@ from datetime import date
 import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 
-from marketplace.db import get_engine
-from marketplace.models import Lead
-from marketplace.services import purchases, record_imports
-from marketplace.services.demo_data import DEMO_CHECK_SECONDS, generated_condition
-from marketplace.services.marketplace import rebuild_facets_now
+from marketplace.platform.db import get_engine
+from marketplace.platform.models import Lead
+from marketplace.features.billing import service as purchases
+from marketplace.features.records import service_imports as record_imports
+from marketplace.platform.demo_data import DEMO_CHECK_SECONDS, generated_condition
+from marketplace.features.marketplace.service import rebuild_facets_now
 from tests.browser import leads
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.helpers import start_session
-from tests.sources.opendata_helpers import chicago_as_of
+from tests.browser.helpers import start_session, visit, wait_until
+from tests.features.records.opendata_helpers import chicago_as_of
 
 BANNER = "Demo install: the leads on this site are generated demo data, not public records."
 NOTE = "This demo install serves generated demo data."
@@ -34,11 +35,20 @@ CLAIMS = {"/": "100% legal public-record data", "/pricing": "100% legal public-r
 
 
 def _banner(page: Page, path: str) -> None:
-    page.goto(path)
+    visit(page, path)
     banner = page.locator("#demo-data-banner")
     expect(banner, f"{path}: demo banner").to_have_text(BANNER)
     expect(banner, f"{path}: demo banner").to_be_visible()
     expect(page.locator("#demo-data-banner")).to_have_count(1)
+
+
+def banner_shown(page: Page, shown: bool) -> None:
+    """Open the home page until the demo banner is ``shown`` or not: the server caches its answer for
+    ``DEMO_CHECK_SECONDS``, so a change in the database shows once that answer expired."""
+    def now() -> bool:
+        visit(page, "/")  # waits for the ready signal: the page's check of demo data is done
+        return (page.locator("#demo-data-banner").count() == 1) == shown
+    wait_until(now, timeout=DEMO_CHECK_SECONDS + 15, message=f"the demo banner is {'not ' if shown else ''}shown")
 
 
 def test_a_demo_install_shows_its_banner_on_every_page(page: Page, live_server, make_user):
@@ -47,7 +57,7 @@ def test_a_demo_install_shows_its_banner_on_every_page(page: Page, live_server, 
     for path in PUBLIC:
         _banner(page, path)
     for path, claim in CLAIMS.items():
-        page.goto(path)
+        visit(page, path)
         footer = page.locator("#footer-legal-note")
         expect(footer).to_contain_text("100% legal public-record data.")
         expect(footer).to_contain_text(NOTE)
@@ -63,10 +73,10 @@ def test_a_demo_install_shows_its_banner_on_every_page(page: Page, live_server, 
         _banner(page, path.format(lead=row["id"], checkout=checkout.id))
     # The property page's "estimates derived from public records" and the pricing FAQ's "an estimate from
     # public data" are claims too.
-    page.goto(f"/property/{row['id']}")
+    visit(page, f"/property/{row['id']}")
     expect(page.locator("#property-figures-note")).to_contain_text("derived from public records")
     expect(page.locator("#property-figures-note .lv-demo-claim-note")).to_have_text(" " + NOTE)
-    page.goto("/pricing")
+    visit(page, "/pricing")
     expect(page.locator("#pricing-faq .lv-demo-claim-note")).to_have_count(1)
     expect(page.locator("#pricing-faq p").filter(has_text="estimate from public data")).to_contain_text(NOTE)
     admin = make_user(admin=True)
@@ -74,13 +84,13 @@ def test_a_demo_install_shows_its_banner_on_every_page(page: Page, live_server, 
     _banner(page, "/explorerdev")
 
     page.set_viewport_size({"width": 375, "height": 740})
-    page.goto("/")
+    visit(page, "/")
     expect(page.locator("#demo-data-banner")).to_be_visible()
     box = page.locator("#demo-data-banner").bounding_box()
     assert box is not None and box["width"] <= 375 and box["y"] == 0
     page.screenshot(path=str(ARTIFACTS / "demo-banner-375.png"))
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto("/")
+    visit(page, "/")
     page.screenshot(path=str(ARTIFACTS / "demo-banner-1280.png"))
 
 
@@ -101,9 +111,9 @@ def test_a_real_only_install_shows_no_banner_and_plain_claims(page: Page, live_s
         # The sample re-dated to the week before: its 2023 notices themselves are history (no leads).
         record_imports.import_file("chi-vacant-buildings-violations", chicago_as_of(date(2026, 11, 18)),
                                    today=date(2026, 11, 25), database_url=live_server.database_url)
-        page.wait_for_timeout(int((DEMO_CHECK_SECONDS + 1) * 1000))  # the server's cached answer expires
+        banner_shown(page, False)  # the server's cached answer expired
         for path in ("/", "/pricing", "/marketplace", "/about"):
-            page.goto(path)
+            visit(page, path)
             page.wait_for_load_state("networkidle")
             expect(page.locator("#demo-data-banner"), f"{path}: no demo banner").to_have_count(0)
             expect(page.locator(".lv-demo-claim-note"), f"{path}: no demo note").to_have_count(0)
@@ -117,5 +127,5 @@ def test_a_real_only_install_shows_no_banner_and_plain_claims(page: Page, live_s
                                                   leads_t.c.id.not_in(records_before)).values(is_active=False))
         rebuild_facets_now(live_server.database_url)
         # Let the server's cached "real only" answer expire: the tests after this one meet a demo install again.
-        page.wait_for_timeout(int((DEMO_CHECK_SECONDS + 1) * 1000))
+        banner_shown(page, True)
 

@@ -14,9 +14,10 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from marketplace.services.seeding import insert_leads
+from marketplace.features.scrape.service_seeding import insert_leads
+from tests.browser.helpers import click_settled, visit
 from tests.browser.leads import make_lead
-from tests.browser.helpers import click_settled
+from tests.browser.ws_events import EventChannel
 
 REWRITES = {
     # event name fragment -> (argument pattern, junk value)
@@ -27,29 +28,30 @@ REWRITES = {
 }
 
 
-class Tamper:
+class Tamper(EventChannel):
     """Routes the page's websocket through the test and rewrites chosen events."""
 
     def __init__(self, page: Page):
+        super().__init__(page)
         self.active: set[str] = set()
         self.rewritten: list[str] = []
-        page.route_web_socket(re.compile(r".*/_event.*"), self._route)
+        self.rewrite = self._rewrite
 
-    def _route(self, ws) -> None:
-        server = ws.connect_to_server()
+    def _rewrite(self, message):
+        if isinstance(message, str):
+            for name in self.active:
+                if f".{name}" in message:
+                    pattern, junk = REWRITES[name]
+                    message, n = re.subn(pattern, junk, message, count=1)
+                    if n:
+                        self.rewritten.append(message)
+        return message
 
-        def outgoing(message):
-            if isinstance(message, str):
-                for name in self.active:
-                    if f".{name}" in message:
-                        pattern, junk = REWRITES[name]
-                        message, n = re.subn(pattern, junk, message, count=1)
-                        if n:
-                            self.rewritten.append(message)
-            server.send(message)
 
-        ws.on_message(outgoing)
-        server.on_message(lambda message: ws.send(message))
+def _junk_handled(tamper: Tamper, before: int) -> None:
+    """The page sent its event (rewritten), and the server handled it."""
+    assert tamper.wait_for(lambda _: len(tamper.rewritten) > before, 0), "the page sent no such event"
+    tamper.settle()
 
 
 def _log_tail(live_server, start: int) -> str:
@@ -72,38 +74,42 @@ def test_junk_event_arguments_are_ignored(page: Page, live_server):
     insert_leads([make_lead(is_active=True) for _ in range(45)], database_url=live_server.database_url)
     log_start = len(live_server.log_path.read_text(errors="replace"))
     tamper = Tamper(page)
-    page.goto("/marketplace")
+    visit(page, "/marketplace")
     _wait_grid(page, "")
 
     # An Infinity page number: the page does not move, nothing breaks.
     tamper.active = {"go_to_page"}
+    before = len(tamper.rewritten)
     click_settled(page.locator("[aria-label='Next page']").first)
-    page.wait_for_timeout(1500)
-    assert tamper.rewritten and "Infinity" in tamper.rewritten[-1]
+    _junk_handled(tamper, before)
+    assert "Infinity" in tamper.rewritten[-1]
     assert _grid_query(page) == ""
 
     # A dict as the sort.
     tamper.active = {"set_sort"}
+    before = len(tamper.rewritten)
     page.locator("#sort-select").click()
     page.get_by_role("option", name="Newest", exact=True).click()
-    page.wait_for_timeout(1500)
+    _junk_handled(tamper, before)
     assert '"value":{"$gt":""}' in tamper.rewritten[-1]
     assert _grid_query(page) == ""
     expect(page.locator("#sort-select")).to_have_text("Highest ROI")
 
     # 1e999 (infinity once parsed) as the page size.
     tamper.active = {"set_page_size"}
+    before = len(tamper.rewritten)
     page.locator("#page-size-select").click()
     page.get_by_role("option", name="50", exact=True).click()
-    page.wait_for_timeout(1500)
+    _junk_handled(tamper, before)
     assert "1e999" in tamper.rewritten[-1]
     assert _grid_query(page) == ""
 
     # A list as the filter group.
     tamper.active = {"toggle_filter"}
+    before = len(tamper.rewritten)
     page.locator("#filter-group-type").click()
     page.locator("#filter-type-Probate").click()
-    page.wait_for_timeout(1500)
+    _junk_handled(tamper, before)
     assert '"group":["lead_types"]' in tamper.rewritten[-1]
     assert _grid_query(page) == ""
     page.keyboard.press("Escape")

@@ -15,13 +15,13 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
-from marketplace.core import dev_scrape
-from marketplace.core.criteria import SearchCriteria
-from marketplace.db import session_scope
-from marketplace.models import BulkScrape, CreditLedger, Lead, LeadRefreshRun, Profile, WebhookRequest
-from marketplace.services import seeding, webhook_keys
-from marketplace.sources.builtin import BuiltinSource
-from tests.browser.helpers import ever_seen, expect_toast, start_session, watch_for
+from marketplace.features.explorer import rules_scrape as dev_scrape
+from marketplace.features.marketplace.rules_criteria import SearchCriteria
+from marketplace.platform.db import session_scope
+from marketplace.platform.models import BulkScrape, CreditLedger, Lead, LeadRefreshRun, Profile, WebhookRequest
+from marketplace.features.scrape import service_seeding as seeding, service_webhook_keys as webhook_keys
+from marketplace.features.scrape.source_builtin import BuiltinSource
+from tests.browser.helpers import ever_seen, expect_toast, start_session, visit, watch_for
 from tests.browser.ws_events import EventChannel, own_handlers, parameters, state_tree, var_defaults
 
 ACCESS_DENIED = "Access Denied: You don't have super admin privileges"
@@ -29,8 +29,8 @@ VAR_SUFFIX = "_rx_state_"
 
 
 def _explorer_states():
-    import marketplace.pages.explorer  # noqa: F401 - imports every section's state
-    from marketplace.states.explorer import ExplorerState
+    import marketplace.features.explorer.page  # noqa: F401 - imports every section's state
+    from marketplace.features.explorer.state import ExplorerState
 
     return state_tree(ExplorerState)
 
@@ -122,7 +122,7 @@ def _send_everything(page: Page, channel: EventChannel, answer: str) -> tuple[in
             if var in state.base_vars:
                 channel.emit(f"{state.get_full_name()}.setvar",
                              {"var_name": var, "value": True if var in ("access_granted", "has_key") else "x"})
-    page.wait_for_timeout(3000)  # background handlers finish
+    channel.settle()  # the setvars were handled (the handlers above each answered already)
     return start, sent
 
 
@@ -149,7 +149,7 @@ def test_plain_user_sending_explorer_events_gets_nothing(page: Page, live_server
     start_session(page, db, user["id"])
     watch_for(page, "explorer-heading", "dev-scrape", "explorer-webhook")
     channel = EventChannel(page)
-    page.goto("/")
+    visit(page, "/")
     expect(page.get_by_text(user["email"]).first).to_be_visible()
     before = _snapshot(db, admin["id"], user["id"])
 
@@ -172,7 +172,7 @@ def test_visitor_sending_explorer_events_is_sent_home(page: Page, live_server, g
     db, user, admin = guarded["db"], guarded["user"], guarded["admin"]
     watch_for(page, "explorer-heading", "dev-scrape", "explorer-webhook")
     channel = EventChannel(page)
-    page.goto("/")
+    visit(page, "/")
     expect(page.locator("#header-login")).to_be_visible()
     before = _snapshot(db, admin["id"], user["id"])
 

@@ -13,17 +13,17 @@ from datetime import timedelta
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from marketplace.api import explorer_export
-from marketplace.config import reload_settings
-from marketplace.core import explorer as rules
-from marketplace.core.address_display import display_city, display_street
-from marketplace.db import session_scope
-from marketplace.messages import DEMO_DATA_LINE, NO_PROVENANCE
-from marketplace.models import Lead, utcnow
-from marketplace.services import downloads
-from marketplace.services.marketplace import rebuild_facets_now
-from marketplace.states.explorer_leads import ExplorerLeadsState
-from tests.browser.helpers import expect_toast, sign_in
+from marketplace.features.explorer import api_export as explorer_export
+from marketplace.platform.config import reload_settings
+from marketplace.features.explorer import rules
+from marketplace.features.records.rules_address_display import display_city, display_street
+from marketplace.platform.db import session_scope
+from marketplace.platform.texts import DEMO_DATA_LINE, NO_PROVENANCE
+from marketplace.platform.models import Lead, utcnow
+from marketplace.platform import downloads
+from marketplace.features.marketplace.service import rebuild_facets_now
+from marketplace.features.explorer.state_leads import ExplorerLeadsState
+from tests.browser.helpers import expect_toast, sign_in, visit
 
 
 def _add_leads(database_url: str, city: str, count: int = 30, archived: int = 3) -> list[Lead]:
@@ -44,7 +44,7 @@ def _add_leads(database_url: str, city: str, count: int = 30, archived: int = 3)
 def _open_explorer(page: Page, make_user) -> dict:
     admin = make_user(admin=True)
     sign_in(page, admin["email"], admin["password"])
-    page.goto("/explorerdev")
+    visit(page, "/explorerdev")
     expect(page.locator("#leads-section")).to_be_visible()
     expect(page.locator("#leads-range")).to_contain_text("Showing 1-")
     return admin
@@ -184,7 +184,7 @@ def test_plain_user_gets_no_rows_from_the_leads_events(page: Page, live_server, 
     _add_leads(live_server.database_url, f"Qd{uuid.uuid4().hex[:8]}", count=45, archived=0)  # a second page
     rebuild_facets_now(live_server.database_url)  # the marketplace counts its pages from the facets
     for _ in range(3):
-        page.goto("/marketplace")
+        visit(page, "/marketplace")
         page.locator("[aria-label='Next page']").first.click()
         expect_toast(page, "Access Denied: You don't have super admin privileges")
         expect(page).to_have_url(re.compile(r"/$"))

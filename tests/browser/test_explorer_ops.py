@@ -5,12 +5,12 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
-from marketplace.core.criteria import SearchCriteria
-from marketplace.db import session_scope
-from marketplace.models import Lead, LeadRefreshRun
-from marketplace.services import seeding
-from marketplace.sources.builtin import BuiltinSource
-from tests.browser.helpers import sign_in
+from marketplace.features.marketplace.rules_criteria import SearchCriteria
+from marketplace.platform.db import session_scope
+from marketplace.platform.models import Lead, LeadRefreshRun
+from marketplace.features.scrape import service_seeding as seeding
+from marketplace.features.scrape.source_builtin import BuiltinSource
+from tests.browser.helpers import sign_in, visit
 
 
 def _lead_count(url: str) -> int:
@@ -29,7 +29,7 @@ def test_super_admin_refreshes_leads_and_fetches_images(page: Page, live_server,
         earlier_runs = set(s.exec(select(LeadRefreshRun.id)).all())
 
     sign_in(page, admin["email"], admin["password"])
-    page.goto("/explorerdev")
+    visit(page, "/explorerdev")
     expect(page.locator("#explorer-heading")).to_be_visible()
 
     page.locator("#explorer-run-refresh").click()

@@ -10,10 +10,19 @@ import httpx
 from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
-from marketplace.db import session_scope
-from marketplace.models import BulkScrape, CreditLedger, Lead, WebhookRequest
+from marketplace.platform.db import session_scope
+from marketplace.platform.models import BulkScrape, CreditLedger, Lead, WebhookRequest
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.helpers import expect_toast, record_labels, recorded_labels, sign_in, wait_until
+from tests.browser.helpers import (
+    at_rest,
+    expect_toast,
+    record_labels,
+    recorded_labels,
+    reload,
+    sign_in,
+    visit,
+    wait_until,
+)
 
 
 def _counts(url: str, admin_id: str) -> tuple[int, int, int]:
@@ -29,7 +38,7 @@ def _counts(url: str, admin_id: str) -> tuple[int, int, int]:
 def _open_explorer(page: Page, make_user, credits: int = 0) -> dict:
     admin = make_user(admin=True, credits=credits)
     sign_in(page, admin["email"], admin["password"])
-    page.goto("/explorerdev")
+    visit(page, "/explorerdev")
     expect(page.locator("#explorer-heading")).to_be_visible()
     return admin
 
@@ -65,7 +74,6 @@ def test_manual_scrape_adds_new_leads_to_the_marketplace(page: Page, live_server
     expect(page.locator("#dev-scrape-problems")).to_contain_text("Lead count must be between 1 and 100.")
     expect_toast(page, "Check the scrape parameters",
                  "Lead count must be between 1 and 100. Minimum beds (5) is above maximum beds (3).")
-    page.wait_for_timeout(500)
     assert _counts(db, admin["id"]) == before
     # Reset to defaults; a state can be switched off and on again.
     page.locator("#dev-scrape-reset").click()
@@ -109,12 +117,12 @@ def test_manual_scrape_adds_new_leads_to_the_marketplace(page: Page, live_server
     assert any(address in top.inner_text() for address in newest)
     # The admin's balance is untouched.
     with session_scope(db) as s:
-        from marketplace.services import ledger
+        from marketplace.platform import ledger
 
         assert ledger.balance(s, uuid.UUID(admin["id"])) == 40
 
     # On the marketplace, newest first: the new leads, flagged New.
-    page.goto("/marketplace?sort=newest&per_page=50")
+    visit(page, "/marketplace?sort=newest&per_page=50")
     card = page.locator(f"#lead-card-{first['id']}")
     expect(card).to_be_visible()
     expect(card).to_contain_text("New")
@@ -123,11 +131,11 @@ def test_manual_scrape_adds_new_leads_to_the_marketplace(page: Page, live_server
         expect(page.locator(f"#lead-card-{lead_id}")).to_be_visible()
 
     # Screenshots of the explorer's sections (looked at by the author).
-    page.goto("/explorerdev")
+    visit(page, "/explorerdev")
     expect(page.locator("#dev-scrape")).to_be_visible()
     for width in (1280, 375):
         page.set_viewport_size({"width": width, "height": 900})
-        page.wait_for_timeout(400)
+        at_rest(page)
         page.locator("#dev-scrape").screenshot(path=str(ARTIFACTS / f"explorer-scrape-{width}.png"))
         page.locator("#explorer-webhook").screenshot(path=str(ARTIFACTS / f"explorer-webhook-{width}.png"))
         page.locator("#explorer-lead-ops").screenshot(path=str(ARTIFACTS / f"explorer-ops-{width}.png"))
@@ -181,7 +189,7 @@ def test_super_admin_webhook_key_and_sp_request_log(page: Page, live_server, mak
     expect(page.locator("#webhook-log")).to_contain_text(sp_path)
 
     # After a reload the key is shown masked, never in full.
-    page.reload()
+    reload(page)
     expect(page.locator("#webhook-key")).to_contain_text(key[-4:])
     expect(page.locator("#webhook-key-new")).to_have_count(0)
     expect(page.locator("#webhook-generate")).to_have_text("Regenerate")

@@ -2,7 +2,8 @@
 header rows with completeness and freshness, and 'Every market' for the price index) with a stale warning
 after an import;
 "Run now" on an enabled dataset queues a run that the records worker, a process of its own, completes from
-the (fake) portal. Its own app server: the datasets must be enabled (``OPEN_DATA_DATASETS``) and pointed at
+the (fake) portal; each dataset shows its last and next pull and the lag from a row's portal update to its
+signal (issue 38, item 3: N/A until a row carries a portal update time, then p50 / p95 over its rows). Its own app server: the datasets must be enabled (``OPEN_DATA_DATASETS``) and pointed at
 the fake portal (``OPEN_DATA_DIR``) in the server's environment, which the shared server does not have."""
 
 from __future__ import annotations
@@ -14,21 +15,22 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from marketplace.config import PROJECT_ROOT
-from marketplace.services import record_imports
+from marketplace.platform.config import PROJECT_ROOT
+from marketplace.features.records import service_imports as record_imports
 from tests.browser.conftest import ARTIFACTS, _serve
-from tests.browser.helpers import sign_in
+from tests.browser.helpers import sign_in, visit
 from tests.browser.test_accessibility import axe_violations, describe
-from tests.factories import make_user
+from tests.factories import make_user, records_refreshed_today
 from tests.fakes.portal import FakePortal
 from tests.fakes.portal_datasets import datasets_dir
-from tests.services.test_record_jobs import CHICAGO, _served
-from tests.sources.opendata_helpers import DATASETS, sample
+from tests.features.records.test_record_jobs import CHICAGO, _served
+from tests.features.records.opendata_helpers import DATASETS, sample
 
 
 @pytest.fixture(scope="module")
@@ -47,12 +49,25 @@ def _show(panel, dataset_id: str) -> None:
     for _ in range(2):
         if panel.locator(f"#source-{dataset_id}").count():
             return
-        turn = panel.get_by_role("button", name="Next")
+        turn, after = panel.get_by_role("button", name="Next"), "Page 2 of 2"
         if turn.is_disabled():
-            turn = panel.get_by_role("button", name="Previous")
+            turn, after = panel.get_by_role("button", name="Previous"), "Page 1 of 2"
         turn.click()
-        panel.page.wait_for_timeout(500)
+        expect(panel).to_contain_text(after)
     expect(panel.locator(f"#source-{dataset_id}")).to_have_count(1)
+
+
+def _wait_for_job(page, row) -> None:
+    """Reload the panel until the row's latest job has ended (what the operator does), at most 90 s."""
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        page.locator("#explorer-sources-reload").click()
+        try:
+            expect(row.locator(".source-job")).to_have_text(re.compile("^(ok|failed)$"), timeout=2000)
+            return
+        except AssertionError:
+            continue
+    expect(row.locator(".source-job")).to_have_text("ok")
 
 
 def test_sources_panel_lists_datasets_and_run_now_is_done_by_the_worker(records_app, browser):
@@ -69,7 +84,7 @@ def test_sources_panel_lists_datasets_and_run_now_is_done_by_the_worker(records_
     page.set_default_timeout(20000)
     try:
         sign_in(page, "sources-admin@example.com", "secret123")
-        page.goto("/explorerdev")
+        visit(page, "/explorerdev")
         panel = page.locator("#explorer-sources")
         # 28 datasets under 9 headers, 20 rows a page (the state holds one page)
         expect(panel.locator("tbody tr")).to_have_count(20)
@@ -106,28 +121,54 @@ def test_sources_panel_lists_datasets_and_run_now_is_done_by_the_worker(records_
             "published as a download: use import-records")
         _show(panel, "nyc-dof-rolling-sales")
         expect(page.locator("#run-now-nyc-dof-rolling-sales")).to_be_disabled()
+        rolling = page.locator("#source-nyc-dof-rolling-sales")  # not in OPEN_DATA_DATASETS: never pulled
+        expect(rolling.locator(".source-next-pull")).to_have_text("not pulled")
+        expect(rolling.locator(".source-lag")).to_have_text("N/A: no row carried a portal update time")
         _show(panel, CHICAGO)
 
         chicago = page.locator(f"#source-{CHICAGO}")
         expect(chicago).to_contain_text("Never")
+        expect(chicago.locator(".source-last-pull")).to_have_text("Last pull: never")
+        expect(chicago.locator(".source-next-pull")).to_have_text("every 60 min · due now (never pulled)")
+        expect(chicago.locator(".source-lag")).to_have_text("N/A: no row carried a portal update time")
         page.locator(f"#run-now-{CHICAGO}").click()
         expect(page.get_by_text("Run queued")).to_be_visible()
         expect(chicago.locator(".source-job")).to_have_text("queued")
         assert portal.requests == []  # queued only: the web process pulled nothing
 
+        records_refreshed_today(server.database_url)  # the worker pulls only what the panel queues
         worker = subprocess.Popen([sys.executable, "-m", "marketplace", "worker"], cwd=PROJECT_ROOT,
                                   env={**os.environ, **env, "DATABASE_URL": server.database_url},
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            page.locator("#explorer-sources-reload").click()
-            time.sleep(1.0)
-            if chicago.locator(".source-job").inner_text() in ("ok", "failed"):
-                break
+        _wait_for_job(page, chicago)
         expect(chicago.locator(".source-job")).to_have_text("ok")
         expect(chicago).to_contain_text("(api, ok)")
         expect(chicago.locator("td").nth(2)).to_have_text("260")  # read
-        assert portal.requests
+        assert portal.requests and portal.requests[0].params["$select"] == ":*, *"
+        stamp = r"[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M \w+"
+        expect(chicago.locator(".source-last-pull")).to_have_text(re.compile(f"^Last pull {stamp}$"))
+        expect(chicago.locator(".source-next-pull")).to_have_text(re.compile(f"^every 60 min · next {stamp}$"))
+        # the sample's rows carry no :updated_at: nothing to measure yet
+        expect(chicago.locator(".source-lag")).to_have_text("N/A: no row carried a portal update time")
+
+        # the portal publishes a new docket now, with its :updated_at; the next pull stores it
+        published = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+        portal.rows.append({**portal.rows[0], "docket_number": "FRESH-1", "property_address": "9 W FRESH ST",
+                            ":id": "row-fresh", ":updated_at": published})
+        page.locator(f"#run-now-{CHICAGO}").click()
+        expect(chicago.locator(".source-job")).to_have_text("queued")
+        _wait_for_job(page, chicago)
+        expect(chicago.locator(".source-job")).to_have_text("ok")
+        expect(chicago.locator(".source-lag")).to_have_text(
+            re.compile(r"^p50 \d+ (s|min) · p95 \d+ (s|min) \(30 days, 1 row\)$"))
+        violations = axe_violations(page)
+        assert not violations, describe(violations)
+        for width in (1280, 375):
+            page.set_viewport_size({"width": width, "height": 900})
+            chicago.scroll_into_view_if_needed()
+            page.screenshot(path=str(ARTIFACTS / f"explorer-sources-freshness-{width}.png"))
+            panel.locator("[role=region]").evaluate("box => { box.scrollLeft = box.scrollWidth; }")
+            page.screenshot(path=str(ARTIFACTS / f"explorer-sources-freshness-{width}-right.png"))
     except Exception:
         page.screenshot(path=str(ARTIFACTS / "explorer_sources.png"), full_page=True)
         raise

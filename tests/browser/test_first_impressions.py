@@ -10,9 +10,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from marketplace.core.marketplace import mask_address
-from marketplace.core.samples import HERO_SAMPLE
-from tests.browser.helpers import start_session
+from marketplace.features.marketplace.rules import mask_address
+from marketplace.features.marketplace.rules_samples import HERO_SAMPLE
+from tests.browser.helpers import at_rest, start_session, visit
 
 CLS_LIMIT = 0.05
 # Every layout shift not caused by the user, summed (the Layout Instability API).
@@ -33,10 +33,12 @@ LOADED = {
 
 
 def _cls(page: Page, path: str) -> float:
-    page.goto(path)
+    visit(page, path)
     page.locator(LOADED[path]).first.wait_for()
     page.wait_for_load_state("networkidle")
-    page.wait_for_timeout(1500)  # late shifts (fonts, a section shown after the session resolved) count too
+    # Late shifts count too: the ready signal (visit) comes once the session resolved and the page's
+    # loads are done; then fonts loaded and nothing moving.
+    at_rest(page)
     return page.evaluate("window.__cls")
 
 
@@ -55,18 +57,18 @@ def test_pages_do_not_shift_while_they_load(page: Page, live_server, make_user, 
 def test_dashboard_says_welcome_on_the_first_visit_and_welcome_back_after(page: Page, live_server, make_user):
     user = make_user(first_name="Ada")
     start_session(page, live_server.database_url, user["id"])
-    page.goto("/dashboard")
+    visit(page, "/dashboard")
     expect(page.locator("#dashboard-greeting")).to_have_text("Welcome, Ada!")
     page.context.clear_cookies()
     page.evaluate("localStorage.clear(); sessionStorage.clear()")
     start_session(page, live_server.database_url, user["id"])  # signed in again, another session
-    page.goto("/dashboard")
+    visit(page, "/dashboard")
     expect(page.locator("#dashboard-greeting")).to_have_text("Welcome back, Ada!")
 
 
 def test_legal_tab_follows_the_hash_on_back_and_forward(page: Page):
     """SPEC 2: the tab is chosen from the URL hash, also when Back changes it."""
-    page.goto("/legal#terms")
+    visit(page, "/legal#terms")
     expect(page.locator("#legal-tab-terms")).to_have_attribute("aria-selected", "true")
     page.evaluate("window.location.hash = 'disclaimer'")  # a link to another tab: a new history entry
     expect(page.locator("#legal-tab-disclaimer")).to_have_attribute("aria-selected", "true")
@@ -79,7 +81,7 @@ def test_legal_tab_follows_the_hash_on_back_and_forward(page: Page):
 
 
 def test_home_sample_card_masks_the_street(page: Page):
-    page.goto("/")
+    visit(page, "/")
     address = page.locator("#hero-sample-address")
     expect(address).to_have_text(mask_address(HERO_SAMPLE["address"]))
     street = HERO_SAMPLE["address"].split()[1]

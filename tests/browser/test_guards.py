@@ -11,10 +11,10 @@ import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
-from marketplace.db import get_engine, session_scope
-from marketplace.models import Lead, Profile, User, UserLead, utcnow
-from marketplace.services.dashboard import month_start
-from tests.browser.helpers import sign_in
+from marketplace.platform.db import get_engine, session_scope
+from marketplace.platform.models import Lead, Profile, User, UserLead, utcnow
+from marketplace.features.dashboard.service import month_start
+from tests.browser.helpers import sign_in, visit
 from tests.browser.leads import make_lead, store, unlock
 
 ACCESS_DENIED = "Access Denied: You don't have super admin privileges"
@@ -53,7 +53,7 @@ def home_url(live_server) -> str:
 
 def test_dashboard_redirects_visitor_to_auth(page: Page):
     watch_for(page, "dashboard-content", "dashboard-greeting")
-    page.goto("/dashboard")
+    visit(page, "/dashboard")
     page.wait_for_url(re.compile(r"/auth/?$"))
     expect(page.locator("#signin-email")).to_be_visible()
     assert not ever_seen(page, "dashboard-content")
@@ -223,7 +223,7 @@ def test_dashboard_load_failure_shows_no_made_up_numbers(page: Page, live_server
 
 def test_explorer_sends_visitor_home(page: Page, live_server):
     watch_for(page, "explorer-heading")
-    page.goto("/explorerdev")
+    visit(page, "/explorerdev")
     page.wait_for_url(home_url(live_server))
     expect(page.locator("#header-login")).to_be_visible()
     assert not ever_seen(page, "explorer-heading")
@@ -233,7 +233,7 @@ def test_explorer_refuses_plain_user(page: Page, live_server, make_user):
     user = make_user()
     sign_in(page, user["email"], user["password"])
     watch_for(page, "explorer-heading")
-    page.goto("/explorerdev")
+    visit(page, "/explorerdev")
     page.wait_for_url(home_url(live_server))
     expect_toast(page, ACCESS_DENIED)
     assert not ever_seen(page, "explorer-heading")
@@ -242,7 +242,7 @@ def test_explorer_refuses_plain_user(page: Page, live_server, make_user):
 def test_explorer_open_for_super_admin(page: Page, live_server, make_user):
     admin = make_user(admin=True)
     sign_in(page, admin["email"], admin["password"])
-    page.goto("/explorerdev")
+    visit(page, "/explorerdev")
     expect(page.locator("#explorer-heading")).to_have_text("Developer Explorer")
     expect(page).to_have_url(re.compile(r"/explorerdev/?$"))
     with session_scope(live_server.database_url) as session:
@@ -262,7 +262,7 @@ def test_explorer_open_for_super_admin(page: Page, live_server, make_user):
 
 
 def test_unknown_path_shows_404(page: Page, live_server):
-    page.goto("/some/unknown/path")
+    visit(page, "/some/unknown/path")
     home = page.get_by_text("Return to Home")
     expect(home).to_be_visible()
     home.click()
@@ -270,6 +270,6 @@ def test_unknown_path_shows_404(page: Page, live_server):
 
 
 def test_referral_segment_is_captured(page: Page, live_server):
-    page.goto("/ABC123")
+    visit(page, "/ABC123")
     page.wait_for_url(home_url(live_server))
     assert page.evaluate("window.sessionStorage.getItem('referral_code')") == "ABC123"

@@ -12,19 +12,19 @@ import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from marketplace.core import headline
-from marketplace.core import marketplace as rules
-from marketplace.core.criteria import SearchCriteria
-from marketplace.core.samples import HERO_SAMPLE, HERO_SAMPLE_ROI
-from marketplace.db import get_engine, session_scope
-from marketplace.models import Lead, UserLead, utcnow
-from marketplace.services import seeding
-from marketplace.services.marketplace import rebuild_facets_now
-from marketplace.services.unlocks import unlock_lead
-from marketplace.sources.builtin import BuiltinSource
-from marketplace.sources.builtin_comps import with_headlines
+from marketplace.features.marketplace import rules_headline as headline
+from marketplace.features.marketplace import rules
+from marketplace.features.marketplace.rules_criteria import SearchCriteria
+from marketplace.features.marketplace.rules_samples import HERO_SAMPLE, HERO_SAMPLE_ROI
+from marketplace.platform.db import get_engine, session_scope
+from marketplace.platform.models import Lead, UserLead, utcnow
+from marketplace.features.scrape import service_seeding as seeding
+from marketplace.features.marketplace.service import rebuild_facets_now
+from marketplace.features.unlock.service import unlock_lead
+from marketplace.features.scrape.source_builtin import BuiltinSource
+from marketplace.features.property.source_builtin_comps import with_headlines
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.helpers import start_session
+from tests.browser.helpers import start_session, visit
 
 SIZE = 45
 
@@ -65,7 +65,7 @@ def rows(live_server):
 
 
 def _grid(page: Page, query: str) -> list[str]:
-    page.goto(f"/marketplace?{query}")
+    visit(page, f"/marketplace?{query}")
     grid = page.locator("#lead-grid")
     expect(grid).to_have_attribute("data-query", query)
     expect(grid).to_have_attribute("data-loading", "false")
@@ -122,7 +122,7 @@ def test_the_card_and_property_page_agree_and_look_right(page: Page, rows, live_
         card.scroll_into_view_if_needed()
         card.screenshot(path=str(ARTIFACTS / f"headline-card-{width}.png"))
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(f"/property/{differs}")
+    visit(page, f"/property/{differs}")
     expect(page.locator("#property-arv")).to_have_text(rules.usd(row["comps_arv"]), timeout=20000)
     expect(page.locator("#property-roi")).to_have_text(rules.percent(row["roi"]))
     expect(page.locator("#property-arv-note")).to_contain_text(headline.disagreement(row["comps_arv"], row["arv"]))
@@ -148,7 +148,7 @@ def test_the_card_and_property_page_agree_and_look_right(page: Page, rows, live_
 
 def test_the_home_pages_sample_card_names_its_estimated_arv(page: Page):
     """The hero's sample lead is a card too: its ROI and ARV are named as a card's estimate-based ones."""
-    page.goto("/")
+    visit(page, "/")
     expect(page.locator("#hero-sample-roi")).to_have_text("ROI vs estimated ARV" + rules.percent(HERO_SAMPLE_ROI))
     expect(page.locator("#hero-sample-arv")).to_have_text("Est. ARV" + rules.usd(HERO_SAMPLE["arv"]))
 

@@ -10,6 +10,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.helpers import visit
 from tests.browser.leads import make_lead, signed_in, store, unlock
 
 ZIP = "05011"  # no other lead of the test database is in this ZIP
@@ -44,7 +45,7 @@ def test_a_lead_held_by_n_investors_says_so_and_names_nobody(page: Page, live_se
 
     # Signed out: every card carries its count.
     frames = _frames(page)
-    page.goto(f"/marketplace?zip={ZIP}")
+    visit(page, f"/marketplace?zip={ZIP}")
     expect(page.locator(f"#lead-held-{ids['contested']}")).to_have_text("Unlocked by 2 investors", timeout=30000)
     expect(page.locator(f"#lead-held-{ids['single']}")).to_have_text("Unlocked by 1 investor")
     expect(page.locator(f"#lead-held-{ids['untouched']}")).to_have_text("Nobody has unlocked this yet")
@@ -73,7 +74,7 @@ def test_a_lead_held_by_n_investors_says_so_and_names_nobody(page: Page, live_se
     page.set_viewport_size({"width": 1280, "height": 900})
 
     # The sort: the least-held first.
-    page.goto(f"/marketplace?zip={ZIP}")
+    visit(page, f"/marketplace?zip={ZIP}")
     expect(page.locator(f"#lead-card-{ids['untouched']}")).to_be_visible(timeout=30000)
     page.locator("#sort-select").click()
     page.get_by_role("option", name="Least unlocked", exact=True).click()
@@ -89,7 +90,7 @@ def test_a_lead_held_by_n_investors_says_so_and_names_nobody(page: Page, live_se
     unlock(live_server, viewer, contested)
     signed_in(page, live_server, viewer)
     frames.clear()
-    page.goto(f"/marketplace?zip={ZIP}")
+    visit(page, f"/marketplace?zip={ZIP}")
     expect(page.locator(f"#lead-held-{ids['contested']}")).to_have_text(
         "Unlocked by 3 investors (you and 2 others)", timeout=30000)
     expect(page.locator(f"#lead-card-{ids['contested']}")).to_have_attribute("data-unlocked", "true")
@@ -105,7 +106,7 @@ def test_a_lead_held_by_n_investors_says_so_and_names_nobody(page: Page, live_se
 
     # The property page says the same.
     frames.clear()
-    page.goto(f"/property/{ids['contested']}")
+    visit(page, f"/property/{ids['contested']}")
     expect(page.locator("#property-held")).to_have_text("Unlocked by 3 investors (you and 2 others)", timeout=30000)
     _assert_nobody_named(page, frames, holders)
     for width in (1280, 375):

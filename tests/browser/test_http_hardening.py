@@ -18,6 +18,8 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.helpers import visit
+
 FOREIGN = "https://evil.example"
 KIB = 1024
 
@@ -131,7 +133,7 @@ def test_security_headers_on_every_response(client, method, path):
     # Served over plain http: no HSTS.
     assert "strict-transport-security" not in headers
     # The test server trusts one proxy (TRUSTED_PROXY_HOPS=1, see conftest): what that
-    # proxy says about the scheme counts. (Untrusted headers: tests/api/test_security.py.)
+    # proxy says about the scheme counts. (Untrusted headers: tests/platform/test_security.py.)
     behind_tls = client.request(method, path, headers={"x-forwarded-proto": "https"})
     assert behind_tls.headers["strict-transport-security"] == "max-age=63072000; includeSubDomains"
     plain = client.request(method, path, headers={"x-forwarded-proto": "http"})
@@ -234,7 +236,7 @@ def test_pages_work_under_the_csp_in_chromium(page: Page, live_server):
         ]
 
     # Home, then client-side navigation to the marketplace (sample or real lead cards render).
-    response = page.goto("/")
+    response = visit(page, "/")
     assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
     page.locator("#hero-cta-marketplace").click()
     page.wait_for_url("**/marketplace")
@@ -243,13 +245,13 @@ def test_pages_work_under_the_csp_in_chromium(page: Page, live_server):
     assert violations() == []
 
     # A full load of /marketplace: images load from the app itself.
-    page.goto("/marketplace")
+    visit(page, "/marketplace")
     expect(page.locator("[id^='lead-card-'] img").first).to_be_visible()
     page.wait_for_load_state("networkidle")
     assert violations() == []
 
     # /auth: tabs and a sign-in round trip over the websocket.
-    page.goto("/auth")
+    visit(page, "/auth")
     page.locator("#tab-signup").click()
     expect(page.locator("#tab-signup")).to_have_attribute("data-state", "active")
     page.locator("#tab-signin").click()
@@ -260,7 +262,7 @@ def test_pages_work_under_the_csp_in_chromium(page: Page, live_server):
     assert violations() == []
 
     # /pricing: the referral box validates on the server.
-    page.goto("/pricing")
+    visit(page, "/pricing")
     page.locator("#referral-input").fill("NOSUCHCODE9")
     page.locator("#referral-apply").click()
     expect(page.locator("#referral-invalid-message")).to_have_text(
@@ -268,13 +270,13 @@ def test_pages_work_under_the_csp_in_chromium(page: Page, live_server):
     assert violations() == []
 
     # /legal: picking a tab writes the URL hash (rx.call_script, which Reflex runs through eval).
-    page.goto("/legal")
+    visit(page, "/legal")
     page.locator("#legal-tab-terms").click()
     page.wait_for_function("window.location.hash === '#terms'")
     assert violations() == []
 
     # An unknown path: status 404 and the 404 page renders.
-    response = page.goto("/foo.bar")
+    response = visit(page, "/foo.bar")
     assert response.status == 404
     expect(page.locator("#not-found-title")).to_have_text("Page not found")
     assert violations() == []
@@ -284,8 +286,8 @@ def test_the_app_refuses_to_be_framed(page: Page, live_server):
     """frame-ancestors 'none': another page cannot embed the app."""
     blocked: list[str] = []
     page.on("console", lambda msg: blocked.append(msg.text))
-    page.set_content(f'<iframe id="f" src="{live_server.url}/pricing"></iframe>')
-    page.wait_for_timeout(1500)
+    with page.expect_console_message(lambda msg: "frame-ancestors" in msg.text or "X-Frame-Options" in msg.text):
+        page.set_content(f'<iframe id="f" src="{live_server.url}/pricing"></iframe>')
     frame = page.frame_locator("#f")
     expect(frame.locator("#pricing-packs")).to_have_count(0)
     assert any("frame-ancestors" in text or "X-Frame-Options" in text for text in blocked)

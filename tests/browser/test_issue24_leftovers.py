@@ -11,26 +11,26 @@ from datetime import date
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from marketplace.core import marketplace as rules
-from marketplace.db import session_scope
-from marketplace.models import BulkScrape, LeadRefreshRun, Notification, SavedSearch
-from marketplace.services import notifications
-from marketplace.states.notifications import NotificationsState
+from marketplace.features.marketplace import rules
+from marketplace.platform.db import session_scope
+from marketplace.platform.models import BulkScrape, LeadRefreshRun, Notification, SavedSearch
+from marketplace.features.marketplace import service_notifications as notifications
+from marketplace.features.marketplace.state_notifications import NotificationsState
 from tests.browser import leads
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.helpers import run_scrape, sign_in, start_session
+from tests.browser.helpers import at_rest, run_scrape, sign_in, start_session, visit
 from tests.browser.ws_events import EventChannel
 
 DEMO = "Demo data (generated)"
 
 
 def shot(page: Page, name: str) -> None:
-    page.wait_for_timeout(300)
+    at_rest(page)
     page.screenshot(path=str(ARTIFACTS / f"issue24-{name}.png"), full_page=True)
 
 
 def test_auth_heading_is_neutral_until_someone_signed_in_on_this_browser(page: Page, make_user):
-    page.goto("/auth")
+    visit(page, "/auth")
     heading = page.locator("#auth-heading")
     expect(heading).to_have_text("Sign in or create your account")
     shot(page, "auth-first-visit-1280")
@@ -45,7 +45,7 @@ def test_auth_heading_is_neutral_until_someone_signed_in_on_this_browser(page: P
     sign_in(page, user["email"], user["password"])
     page.locator("#header-signout").click()
     page.wait_for_url("**/")
-    page.goto("/auth")
+    visit(page, "/auth")
     expect(heading).to_have_text("Welcome back")
     assert page.evaluate("localStorage.getItem('lv_signed_in_before')") == "1"  # a flag, no personal data
     shot(page, "auth-returning-1280")
@@ -56,7 +56,7 @@ def test_auth_heading_is_neutral_until_someone_signed_in_on_this_browser(page: P
 def test_scrape_results_say_demo_data_and_stack_as_cards_on_a_phone(page: Page, live_server, make_user):
     user = make_user(credits=2_000)
     start_session(page, live_server.database_url, user["id"])
-    page.goto("/bulkscraper")
+    visit(page, "/bulkscraper")
     run_scrape(page, 3, "Denver, CO")
     with session_scope(live_server.database_url) as s:
         scrape = s.exec(select(BulkScrape).where(BulkScrape.user_id == uuid.UUID(user["id"]))).one()
@@ -96,7 +96,7 @@ def test_dashboard_unlocked_leads_say_demo_data(page: Page, live_server, make_us
     leads.store(live_server, lead)
     leads.unlock(live_server, user, lead)
     start_session(page, live_server.database_url, user["id"])
-    page.goto("/dashboard")
+    visit(page, "/dashboard")
     table = page.locator("#dashboard-unlocked-table")
     expect(table).to_contain_text(lead["address"])
     expect(table.locator(".dashboard-unlocked-provenance")).to_have_text(DEMO)
@@ -123,7 +123,7 @@ def test_a_followed_notification_opens_its_marketplace_then_is_read(page: Page, 
             "searches": [{"id": search.id, "name": search.name, "query": query, "count": 4}], "lead_ids": []}))
     [note] = notifications.list_notifications(uid)
     start_session(page, live_server.database_url, user["id"])
-    page.goto("/pricing")
+    visit(page, "/pricing")
     bell = page.locator("#notifications-button")
     expect(bell).to_have_attribute("aria-label", "Notifications, 1 unread")
     bell.click()
@@ -148,13 +148,13 @@ def test_a_hand_sent_open_item_for_another_users_notification_marks_nothing(page
     [foreign] = notifications.list_notifications(other_id)
     channel = EventChannel(page)
     start_session(page, live_server.database_url, user["id"])
-    page.goto("/pricing")
+    visit(page, "/pricing")
     page.locator("#notifications-button").click()
     expect(page.locator("#notifications-empty")).to_be_visible()
     channel.emit(f"{NotificationsState.get_full_name()}.open_item", {"notification_id": str(foreign.id)})
-    page.wait_for_timeout(500)
+    channel.settle()  # open_item was handled
     page.locator("#header-signout").wait_for()
-    page.goto("/about")  # the next page load's refresh_count would mark what open_item left
+    visit(page, "/about")  # the next page load's refresh_count would mark what open_item left
     expect(page.locator("#notifications-button")).to_have_attribute("aria-label", "Notifications")
-    page.wait_for_timeout(500)
+    # visit waited for the ready signal: the page's loads, refresh_count among them, are done.
     assert notifications.unread_count(other_id) == 1

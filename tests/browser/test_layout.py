@@ -8,10 +8,12 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.helpers import visit
+
 
 @pytest.mark.parametrize("path", ["/marketplace", "/pricing", "/legal"])
 def test_header_is_opaque_and_skip_link_stays_on_the_page(page: Page, path: str):
-    page.goto(path)
+    visit(page, path)
     header = page.locator("header.lv-header")
     expect(header).to_be_visible()
     page.mouse.wheel(0, 900)

@@ -23,22 +23,33 @@ import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
-from marketplace.core import marketplace as rules
-from marketplace.core import sale_dates
-from marketplace.core.criteria import SearchCriteria
-from marketplace.core.images import card_picture
-from marketplace.core.holders import HELD_SORT
-from marketplace.core.leads import is_generated
-from marketplace.core.pricing import is_high_roi
-from marketplace.db import get_engine, session_scope
-from marketplace.messages import ILLUSTRATION_NOTE, IMAGE_STATUS_TEXT
-from marketplace.models import CreditLedger, Lead, Profile, Subscription, UserLead, utcnow
-from marketplace.services import auth_sessions, seeding, subscriptions
-from marketplace.services.marketplace import rebuild_facets_now
-from marketplace.services.unlocks import unlock_lead
-from marketplace.sources.builtin import BuiltinSource
+from marketplace.features.marketplace import rules
+from marketplace.platform.paging import pagination_window
+from marketplace.features.marketplace import rules_sale_dates as sale_dates
+from marketplace.features.marketplace.rules_criteria import SearchCriteria
+from marketplace.platform.web.image_hosts import card_picture
+from marketplace.features.unlock.rules_holders import HELD_SORT
+from marketplace.platform.leads import is_generated
+from marketplace.platform.pricing import is_high_roi
+from marketplace.platform.db import get_engine, session_scope
+from marketplace.platform.texts import ILLUSTRATION_NOTE, IMAGE_STATUS_TEXT
+from marketplace.platform.models import CreditLedger, Lead, Profile, Subscription, UserLead, utcnow
+from marketplace.platform import sessions as auth_sessions
+from marketplace.features.scrape import service_seeding as seeding
+from marketplace.platform import subscriptions
+from marketplace.features.marketplace.service import rebuild_facets_now
+from marketplace.features.unlock.service import unlock_lead
+from marketplace.features.scrape.source_builtin import BuiltinSource
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.helpers import click_settled, expect_toast, record_labels, recorded_labels, start_session
+from tests.browser.helpers import (
+    click_settled,
+    expect_toast,
+    record_labels,
+    recorded_labels,
+    reload,
+    start_session,
+    visit,
+)
 
 CATALOG_SIZE = 235  # 12 pages of 20: enough for ellipses on both sides
 GROUP_KEYS = {"lead_types": "type", "roi_ranges": "roi", "sizes": "size", "tags": "tag"}
@@ -204,7 +215,7 @@ def expect_page(page: Page, catalog: Catalog, filters: rules.Filters) -> list[st
 
 
 def open_marketplace(page: Page, query: str = "") -> None:
-    page.goto(f"/marketplace{'?' + query if query else ''}")
+    visit(page, f"/marketplace{'?' + query if query else ''}")
     expect(page.locator("#lead-grid, #empty-results").first).to_be_visible(timeout=30000)
 
 
@@ -474,7 +485,7 @@ def pagination_labels(page: Page) -> list[str]:
 
 
 def window_labels(current: int, pages: int) -> list[str]:
-    return [f"Page {n}" if n else "…" for n in rules.pagination_window(current, pages)]
+    return [f"Page {n}" if n else "…" for n in pagination_window(current, pages)]
 
 
 def test_pagination_and_page_size(page: Page, catalog: Catalog):
@@ -617,7 +628,7 @@ def test_filters_are_restored_from_the_url(page: Page, catalog: Catalog):
     filters = filters.toggled("roi_ranges", "20-30")
     expect_page(page, catalog, filters)
     expect(page).to_have_url(re.compile(r"/marketplace\?type=Auction&roi=gt30&roi=20-30$"))
-    page.reload()
+    reload(page)
     expect_page(page, catalog, filters)
 
     # Sort, page size and page come from the URL too; junk is ignored.
@@ -759,7 +770,7 @@ def test_every_demo_lead_says_demo_data(page: Page, catalog: Catalog):
         demo.scroll_into_view_if_needed()
         demo.screenshot(path=str(ARTIFACTS / f"issue24-demo-card-{width}.png"))
     # The home page's sample card is demo data too.
-    page.goto("/")
+    visit(page, "/")
     expect(page.locator("#hero-sample-provenance")).to_have_text(
         f"Demo data (generated) · {ILLUSTRATION_NOTE}", timeout=20000)
     for width in (1280, 375):
@@ -829,7 +840,7 @@ def test_sample_leads_when_no_lead_is_active(page: Page, catalog: Catalog, live_
             expect(action(page, lead_id)).to_be_disabled()
     finally:
         _set_active(catalog.url, ids, True)
-    page.reload()
+    reload(page)
     expect_page(page, catalog, rules.Filters())
     expect(page.locator("#sample-notice")).to_have_count(0)
 
@@ -880,7 +891,7 @@ def test_the_loading_skeleton_shows_the_first_cards_picture_before_the_cards(bro
     live = browser.new_context(base_url=live_server.url, viewport={"width": 412, "height": 900})
     try:
         page = live.new_page()
-        page.goto(url)
+        visit(page, url)
         first = page.locator(f"#lead-image-{ids[0]}")
         expect(first).to_be_visible()
         page.wait_for_function(f"() => document.getElementById('lead-image-{ids[0]}').complete")

@@ -14,13 +14,14 @@ import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from marketplace.db import get_engine, session_scope
-from marketplace.models import Lead, LeadRefreshRun, UserLead
-from marketplace.services import alerts, notifications, saved_searches
-from marketplace.services.marketplace import rebuild_facets_now
+from marketplace.platform.db import get_engine, session_scope
+from marketplace.platform.models import Lead, LeadRefreshRun, UserLead
+from marketplace.features.marketplace import service_alerts as alerts, service_saved_searches as saved_searches
+from marketplace.features.marketplace import service_notifications as notifications
+from marketplace.features.marketplace.service import rebuild_facets_now
 from tests.browser import leads
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.helpers import expect_toast, start_session
+from tests.browser.helpers import at_rest, expect_toast, reload, start_session, visit
 from tests.browser.test_marketplace import _set_active
 
 NOTE = "Leads without an asking price are hidden while a price range is set."
@@ -69,7 +70,7 @@ def expect_grid(page: Page, query: str, ids: list[str]) -> None:
 
 
 def shot(page: Page, name: str) -> None:
-    page.wait_for_timeout(400)  # popovers and sheets at rest
+    at_rest(page)  # popovers and sheets done opening
     page.screenshot(path=str(ARTIFACTS / f"location-filters-{name}.png"))
 
 
@@ -77,7 +78,7 @@ def test_filter_by_state_and_price_reload_save_and_alert(page: Page, places, liv
     db = live_server.database_url
     user = make_user()
     start_session(page, db, user["id"])
-    page.goto("/marketplace")
+    visit(page, "/marketplace")
     expect(page.locator("#lead-grid")).to_be_visible(timeout=30000)
     expect_grid(page, "", [places[n] for n in ("austin", "austin_na", "dallas", "houston", "fresno", "tulsa")])
 
@@ -125,7 +126,7 @@ def test_filter_by_state_and_price_reload_save_and_alert(page: Page, places, liv
     shot(page, "bar-1280")
 
     # The URL carries them; a reload keeps them.
-    page.reload()
+    reload(page)
     expect_grid(page, query, [places["austin"]])
     expect(page.locator("#chip-price")).to_contain_text("Price $100,000 - $300,000")
     page.locator("#filter-group-price").click()
@@ -159,7 +160,7 @@ def test_filter_by_state_and_price_reload_save_and_alert(page: Page, places, liv
         assert summary["new_leads"] == 4
         [note] = notifications.list_notifications(uuid.UUID(user["id"]))
         assert (note.title, note.body) == ("1 new lead matches your saved searches", "Texas 100-300k: 1")
-        page.reload()
+        reload(page)
         expect(page.locator("#notifications-count")).to_have_text("1")
         page.locator("#notifications-button").click()
         expect(page.locator(f"#notification-{note.id}")).to_contain_text("Texas 100-300k: 1")
@@ -168,7 +169,7 @@ def test_filter_by_state_and_price_reload_save_and_alert(page: Page, places, liv
         _set_active(db, [row["id"] for row in fresh], False)
 
     # A city from the suggestions (any case), then chips remove one filter at a time.
-    page.goto(f"/marketplace?{query}")
+    visit(page, f"/marketplace?{query}")
     expect_grid(page, query, [places["austin"]])
     page.locator("#chip-price-remove").click()
     expect_grid(page, "state=TX", texas)
@@ -185,9 +186,9 @@ def test_filter_by_state_and_price_reload_save_and_alert(page: Page, places, liv
     expect_grid(page, "city=austin", [places["austin"], places["austin_na"]])
 
     # Junk in the URL is ignored, never a crash.
-    page.goto("/marketplace?state=XX&city=" + "y" * 150 + "&zip=abc&min_price=-5&max_price=lots")
+    visit(page, "/marketplace?state=XX&city=" + "y" * 150 + "&zip=abc&min_price=-5&max_price=lots")
     expect_grid(page, "", [places[n] for n in ("austin", "austin_na", "dallas", "houston", "fresno", "tulsa")])
-    page.goto("/marketplace?state=OK&state=CA&min_price=100000")
+    visit(page, "/marketplace?state=OK&state=CA&min_price=100000")
     expect_grid(page, "state=OK&state=CA&min_price=100000", [places["fresno"], places["tulsa"]])
     page.locator("#clear-filters").click()
     expect_grid(page, "", [places[n] for n in ("austin", "austin_na", "dallas", "houston", "fresno", "tulsa")])
@@ -196,7 +197,7 @@ def test_filter_by_state_and_price_reload_save_and_alert(page: Page, places, liv
 
 def test_location_and_price_in_the_phone_sheet(page: Page, places):
     page.set_viewport_size({"width": 375, "height": 812})
-    page.goto("/marketplace")
+    visit(page, "/marketplace")
     expect(page.locator("#lead-grid")).to_be_visible(timeout=30000)
     expect(page.locator("#filter-group-location")).to_be_hidden()
     page.locator("#mobile-filters-button").click()

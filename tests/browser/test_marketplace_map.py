@@ -22,15 +22,15 @@ import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from marketplace.core import lead_map
-from marketplace.core.criteria import SearchCriteria
-from marketplace.core.marketplace import mask_address
-from marketplace.db import get_engine, session_scope
-from marketplace.models import Lead, UserLead
-from marketplace.services import seeding
-from marketplace.services.marketplace import rebuild_facets_now
-from marketplace.sources.builtin import BuiltinSource
-from tests.browser.helpers import expect_toast, start_session
+from marketplace.features.marketplace import rules_map as lead_map
+from marketplace.features.marketplace.rules_criteria import SearchCriteria
+from marketplace.features.marketplace.rules import mask_address
+from marketplace.platform.db import get_engine, session_scope
+from marketplace.platform.models import Lead, UserLead
+from marketplace.features.scrape import service_seeding as seeding
+from marketplace.features.marketplace.service import rebuild_facets_now
+from marketplace.features.scrape.source_builtin import BuiltinSource
+from tests.browser.helpers import at_rest, expect_toast, reload, start_session, visit, wait_until
 
 CATALOG_SIZE = 150
 UNKNOWN_ZIP = 3
@@ -94,13 +94,8 @@ def own_coordinate_texts(row: dict) -> list[str]:
 
 def expect_query(page: Page, expected: dict) -> None:
     """The address bar's query becomes ``expected`` (it is rewritten just after the view updates)."""
-    query = None
-    for _ in range(60):
-        query = parse_qs(urlparse(page.url).query)
-        if query == expected:
-            return
-        page.wait_for_timeout(250)
-    assert query == expected
+    wait_until(lambda: parse_qs(urlparse(page.url).query) == expected, page=page, every=0.25,
+               message=f"the address bar's query is {parse_qs(urlparse(page.url).query)}, not {expected}")
 
 
 def map_ready(page: Page, count: int) -> None:
@@ -112,20 +107,21 @@ def map_ready(page: Page, count: int) -> None:
 def cluster_total(page: Page, expected: int) -> int:
     """The leads in the clusters plus the single markers shown, once the map settled
     (while it zooms, the clusters of two zoom levels are briefly both on screen)."""
-    total = -1
-    for _ in range(40):
+    def total() -> int:
         counts = page.locator("#marketplace-map .lv-map-cluster span:first-child").all_text_contents()
         singles = page.locator("#marketplace-map .lv-map-pin").count()
-        total = sum(int(c.replace(",", "")) for c in counts) + singles
-        if total == expected:
-            break
-        page.wait_for_timeout(250)
-    return total
+        return sum(int(c.replace(",", "")) for c in counts) + singles
+
+    try:
+        wait_until(lambda: total() == expected, page=page, every=0.25)
+    except AssertionError:
+        pass  # the caller asserts the figure it gets
+    return total()
 
 
 def test_map_from_the_url_shows_clusters_with_counts(page: Page, catalog):
     frames = collect_frames(page)
-    page.goto("/marketplace?view=map&page=3&per_page=50")
+    visit(page, "/marketplace?view=map&page=3&per_page=50")
     placed = CATALOG_SIZE - UNKNOWN_ZIP
     map_ready(page, placed)
     # The page number means nothing on the map: the address bar drops it, keeps the rest.
@@ -165,7 +161,7 @@ def test_map_from_the_url_shows_clusters_with_counts(page: Page, catalog):
 
 
 def test_switch_keeps_the_view_with_the_filters(page: Page, catalog):
-    page.goto("/marketplace?type=Probate")
+    visit(page, "/marketplace?type=Probate")
     expect(page.locator("#lead-grid")).to_be_visible(timeout=30000)
     page.locator("#view-map").click()
     probate = [r for r in catalog.values() if r["lead_type"] == "Probate" and r["zip_code"] != "00000"]
@@ -178,7 +174,7 @@ def test_switch_keeps_the_view_with_the_filters(page: Page, catalog):
     both = [r for r in catalog.values() if r["lead_type"] in ("Probate", "Auction") and r["zip_code"] != "00000"]
     map_ready(page, len(both))
     expect_query(page, {"type": ["Probate", "Auction"], "view": ["map"]})
-    page.reload()
+    reload(page)
     map_ready(page, len(both))
     expect_query(page, {"type": ["Probate", "Auction"], "view": ["map"]})
     page.locator("#view-grid").click()
@@ -190,7 +186,7 @@ def test_switch_keeps_the_view_with_the_filters(page: Page, catalog):
 
 def test_marker_opens_from_the_keyboard(page: Page, catalog):
     """Enter and Space on a focused marker open its card like a click; Space does not scroll."""
-    page.goto("/marketplace?view=map")
+    visit(page, "/marketplace?view=map")
     map_ready(page, CATALOG_SIZE - UNKNOWN_ZIP)
     lone_id = next(i for i, r in catalog.items() if r["city"] == "Fairbanks")
     marker = page.locator(f"#marketplace-map .lv-map-pin[data-lead='{lead_map.lead_token(lone_id)}']")
@@ -206,7 +202,8 @@ def test_marker_opens_from_the_keyboard(page: Page, catalog):
         expect(panel).to_be_visible()
         expect(page.locator(f"#lead-action-{lone_id}")).to_have_text("Login")
         expect(marker).to_have_class(re.compile("lv-map-pin-selected"))
-        page.wait_for_timeout(800)  # the card brought on screen (smooth scrolling included)
+        expect(page.locator(f"#lead-action-{lone_id}")).to_be_in_viewport()  # the card brought on screen
+        at_rest(page)  # smooth scrolling over
         scrolled[key] = page.evaluate("window.scrollY")
         page.locator("#map-card-close").click()
         expect(panel).to_have_count(0)
@@ -215,17 +212,18 @@ def test_marker_opens_from_the_keyboard(page: Page, catalog):
 
 def test_map_card_stays_under_the_header_and_filter_bar(page: Page, catalog):
     """Scrolled, the card panel (and the map) passes under the sticky header and filter bar."""
-    page.goto("/marketplace?view=map")
+    visit(page, "/marketplace?view=map")
     map_ready(page, CATALOG_SIZE - UNKNOWN_ZIP)
     lone_id = next(i for i, r in catalog.items() if r["city"] == "Fairbanks")
     page.locator(f"#marketplace-map .lv-map-pin[data-lead='{lead_map.lead_token(lone_id)}']").click()
     panel = page.locator("#map-card-panel")
     expect(panel).to_be_visible()
-    page.wait_for_timeout(800)  # the card has been brought on screen (issue 24 #13)
+    expect(panel).to_be_in_viewport()  # the card has been brought on screen (issue 24 #13)
+    at_rest(page)
     # Scroll until the panel's top is just under the viewport's top: it spans the header and the bar.
     page.evaluate("window.scrollBy({top: document.getElementById('map-card-panel').getBoundingClientRect().top - 8,"
                   " behavior: 'instant'})")
-    page.wait_for_timeout(300)
+    at_rest(page)
     boxes = page.evaluate("""() => {
         const r = (el) => { const b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
         return {panel: r(document.getElementById('map-card-panel')), header: r(document.querySelector('.lv-header')),
@@ -257,12 +255,13 @@ def test_map_card_fits_with_its_action_below_the_filter_bar(page: Page, catalog,
     page.set_viewport_size({"width": width, "height": height})
     lone_id = next(i for i, r in catalog.items() if r["city"] == "Fairbanks")
     for label in ("Login", re.compile(r"^Unlock for \d+ credits$")):
-        page.goto("/marketplace?view=map")
+        visit(page, "/marketplace?view=map")
         map_ready(page, CATALOG_SIZE - UNKNOWN_ZIP)
         page.locator(f"#marketplace-map .lv-map-pin[data-lead='{lead_map.lead_token(lone_id)}']").click()
         action = page.locator(f"#lead-action-{lone_id}")
         expect(action).to_have_text(label)
-        page.wait_for_timeout(400)  # the panel is brought on screen once rendered
+        expect(action).to_be_in_viewport()  # the panel is brought on screen once rendered
+        at_rest(page)
         box = page.evaluate("""(id) => {
             const r = (el) => el.getBoundingClientRect();
             const a = r(document.getElementById('lead-action-' + id)), p = r(document.getElementById('map-card-panel'));
@@ -284,7 +283,7 @@ def test_marker_card_unlocks_and_the_marker_moves(page: Page, catalog, live_serv
     user = make_user(credits=500)
     start_session(page, url, user["id"])
     frames = collect_frames(page)
-    page.goto("/marketplace?view=map")
+    visit(page, "/marketplace?view=map")
     map_ready(page, CATALOG_SIZE - UNKNOWN_ZIP)
     lone_id = next(i for i, r in catalog.items() if r["city"] == "Fairbanks")
     token = lead_map.lead_token(lone_id)
@@ -334,7 +333,7 @@ def test_marker_card_unlocks_and_the_marker_moves(page: Page, catalog, live_serv
 def test_marker_card_without_enough_credits(page: Page, catalog, live_server, make_user):
     user = make_user(credits=10)
     start_session(page, live_server.database_url, user["id"])
-    page.goto("/marketplace?view=map")
+    visit(page, "/marketplace?view=map")
     map_ready(page, CATALOG_SIZE - UNKNOWN_ZIP)
     lone_id = next(i for i, r in catalog.items() if r["city"] == "Fairbanks")
     page.locator(f"#marketplace-map .lv-map-pin[data-lead='{lead_map.lead_token(lone_id)}']").click()
@@ -344,13 +343,13 @@ def test_marker_card_without_enough_credits(page: Page, catalog, live_server, ma
 
 
 def test_property_page_small_map(page: Page, catalog, live_server, make_user):
-    from marketplace.services.unlocks import unlock_lead
+    from marketplace.features.unlock.service import unlock_lead
 
     user = make_user(credits=500)
     lead_id = next(i for i, r in catalog.items() if r["zip_code"] not in ("00000", "99701"))
     unlock_lead(uuid.UUID(user["id"]), lead_id, database_url=live_server.database_url)
     start_session(page, live_server.database_url, user["id"])
-    page.goto(f"/property/{lead_id}")
+    visit(page, f"/property/{lead_id}")
     small = page.locator("#property-map")
     expect(small).to_have_attribute("data-count", "1")
     expect(small.locator(".lv-map-pin-open")).to_be_visible()

@@ -10,10 +10,10 @@ import uuid
 import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 
-from marketplace.db import get_engine
-from marketplace.models import CreditLedger
+from marketplace.platform.db import get_engine
+from marketplace.platform.models import CreditLedger
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.helpers import record_labels, recorded_labels
+from tests.browser.helpers import record_labels, recorded_labels, reload, visit
 from tests.browser.leads import make_lead, signed_in, store, unlock
 
 # What the demo provider answers for these addresses (Austin, TX 78701): three phones, the last on the
@@ -36,7 +36,7 @@ def test_find_owner_phone_charges_once_and_keeps_the_result(page: Page, live_ser
     user = make_user(credits=1000)
     unlock(live_server, user, lead)  # 880 left
     signed_in(page, live_server, user)
-    page.goto(f"/property/{lead['id']}")
+    visit(page, f"/property/{lead['id']}")
     card = page.locator("#owner-contact")
     expect(page.locator("#owner-contact-find")).to_have_text(FIND, timeout=20000)
     expect(page.locator("#owner-contact-credits")).to_have_text("Your balance: 880 credits")
@@ -61,6 +61,10 @@ def test_find_owner_phone_charges_once_and_keeps_the_result(page: Page, live_ser
     expect(phones.nth(0)).to_contain_text("(212) 555-0188")
     expect(phones.nth(0)).to_contain_text("Mobile")
     expect(phones.nth(0).locator(".owner-contact-dnc")).to_have_count(0)
+    # Every number shows its Do Not Call status, as the exports do (Yes / No / Unknown).
+    for i in range(3):
+        expect(phones.nth(i).locator(".owner-contact-dnc, .owner-contact-dnc-clear, .owner-contact-dnc-unknown")
+               ).to_have_count(1)
     dnc = phones.nth(2).locator(".owner-contact-dnc")
     expect(dnc).to_have_text("Do not call")
     expect(phones.nth(2)).to_contain_text("National Do Not Call Registry")
@@ -79,7 +83,7 @@ def test_find_owner_phone_charges_once_and_keeps_the_result(page: Page, live_ser
         card.screenshot(path=str(ARTIFACTS / f"issue25-owner-contact-found-{width}.png"))
     page.set_viewport_size({"width": 1280, "height": 900})
 
-    page.reload()
+    reload(page)
     expect(phones).to_have_count(3, timeout=20000)
     expect(phones.nth(1).locator(".owner-contact-wrong-badge")).to_have_text("Wrong number")
     expect(phones.nth(2).locator(".owner-contact-dnc")).to_have_text("Do not call")
@@ -94,7 +98,7 @@ def test_a_miss_is_free_and_says_so(page: Page, live_server, make_user):
     user = make_user(credits=500)
     unlock(live_server, user, lead)
     signed_in(page, live_server, user)
-    page.goto(f"/property/{lead['id']}")
+    visit(page, f"/property/{lead['id']}")
     page.locator("#owner-contact-find").click(timeout=20000)
     page.locator("#owner-contact-go").click()
     expect(page.locator("#owner-contact-miss")).to_have_text("No contact found. You were not charged.")

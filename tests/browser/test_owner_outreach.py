@@ -12,9 +12,10 @@ import uuid
 import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 
-from marketplace.db import get_engine
-from marketplace.models import CreditLedger
+from marketplace.platform.db import get_engine
+from marketplace.platform.models import CreditLedger
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.helpers import visit
 from tests.browser.leads import make_lead, signed_in, store, unlock
 
 # The demo provider's answers for these addresses (Austin, TX 78701): three phones (the last on the Do Not
@@ -40,7 +41,7 @@ def test_bulk_owner_search_of_two_selected_leads(page: Page, live_server, make_u
         unlock(live_server, user, row)  # 790 left
     signed_in(page, live_server, user)
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto("/dashboard")
+    visit(page, "/dashboard")
 
     section = page.locator("#owner-outreach")
     expect(section).to_be_visible(timeout=30000)

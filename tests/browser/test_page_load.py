@@ -13,10 +13,11 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from marketplace import routes
-from marketplace.messages.pages import PAGE_DESCRIPTIONS
-from marketplace.core import http_policy
-from marketplace.core.images import FIRST_CARD_PICTURE
+from marketplace.platform import routes
+from marketplace.platform.texts_pages import PAGE_DESCRIPTIONS
+from marketplace.platform.web import http_policy
+from marketplace.platform.web.image_hosts import FIRST_CARD_PICTURE
+from tests.browser.helpers import visit
 
 YEAR = "public, max-age=31536000, immutable"
 PUBLIC_PAGES = ["/", "/marketplace", "/bulkscraper", "/pricing", "/about", "/contact", "/legal", "/legal/privacy",
@@ -33,7 +34,7 @@ def client(live_server):
 
 def _build_files(html: str) -> list[str]:
     """The build files a page names: its links and, on a page that paints first
-    (core/paint_first.py), the scripts its module script preloads and imports."""
+    (platform/web/paint_first.py), the scripts its module script preloads and imports."""
     return sorted(set(re.findall(r'(?:href|src)="(/assets/[^"]+)"', html))
                   | set(re.findall(r'"(/assets/[^"]+\.js)"', html)))
 
@@ -90,7 +91,7 @@ def test_every_page_is_served_directly(client, path):
 def test_no_internal_link_on_the_home_page_answers_a_redirect(page: Page, live_server, client):
     statuses: list[tuple[int, str]] = []
     page.on("response", lambda r: statuses.append((r.status, r.url)))
-    page.goto("/")
+    visit(page, "/")
     expect(page.locator("#hero-cta-marketplace")).to_be_visible()
     hrefs = page.eval_on_selector_all("a[href]", "els => els.map((e) => e.getAttribute('href'))")
     internal = sorted({urlsplit(urljoin(live_server.url + "/", h))._replace(fragment="").geturl() for h in hrefs
@@ -101,7 +102,7 @@ def test_no_internal_link_on_the_home_page_answers_a_redirect(page: Page, live_s
         assert response.status_code == 200, (url, response.headers.get("location"))
     # Chromium itself: the page load and a full load of every link, no 3xx on the way.
     for url in internal:
-        response = page.goto(url)
+        response = visit(page, url)
         assert response.status == 200 and response.request.redirected_from is None, url
     # (304: a revalidated image.) The one redirect by design is not a link: /marketplace's loading
     # skeleton shows its first card's picture through an address that leads to the card's own file.
@@ -136,7 +137,7 @@ def test_every_page_has_a_title_and_description_and_private_ones_noindex(client,
 
 
 def test_dynamic_pages_say_noindex_once_rendered(page: Page):
-    page.goto(f"/property/{uuid.uuid4()}")
+    visit(page, f"/property/{uuid.uuid4()}")
     expect(page.locator('meta[name="robots"]')).to_have_attribute("content", "noindex")
     expect(page.locator('meta[name="description"]')).to_have_attribute(
         "content", PAGE_DESCRIPTIONS[routes.PROPERTY])

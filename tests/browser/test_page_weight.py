@@ -5,7 +5,7 @@ back. Reads the build the shared live server serves (no second build).
 
 Measured when the budgets were set (Reflex 0.10.1): / preloaded 312 KiB of scripts in 33 files
 before issue 26 and 195 KiB in 15 after; /marketplace 313 KiB in 28 files before, 228 KiB in 26
-after; the stylesheet 53 KiB before, 44 KiB after (docs/benchmark-history.md). The budgets leave about
+after; the stylesheet 53 KiB before, 44 KiB after (measured by benchmarks/page_load.py). The budgets leave about
 5 % for what comes next; a change that needs more says so here."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from marketplace.core.paint_first import MARKER as PAINT_FIRST_MARKER
-from marketplace.core.paint_first import paint_first
+from marketplace.platform.web.paint_first import MARKER as PAINT_FIRST_MARKER
+from marketplace.platform.web.paint_first import paint_first
 
 KIB = 1024
 # Brotli bytes of the scripts a page preloads (module preloads and the module script's imports).
@@ -29,7 +29,7 @@ STYLE_BUDGET = 46 * KIB
 MAX_SCRIPT_FILES = {"/": 20, "/marketplace": 30}
 # The whole build's script files (about 350: the pages, shared chunks and the code block's ~290
 # Prism languages, loaded on demand): lucide's DynamicIcon (an icon named by a state var) adds one
-# per lucide icon, about 2,000 (tests/test_page_weight.py keeps the icons static in the source).
+# per lucide icon, about 2,000 (tests/platform/test_page_weight.py keeps the icons static in the source).
 MAX_BUILD_SCRIPTS = 500
 
 
@@ -49,7 +49,7 @@ def preloaded(html: str) -> tuple[list[str], list[str]]:
     """The scripts (module preloads and the entry module's imports) and stylesheets a page loads first."""
     scripts = re.findall(r'<link rel="modulepreload" href="(/assets/[^"]+\.js)"', html)
     for module in re.findall(r'<script type="module"[^>]*>(.*?)</script>', html, re.S):
-        # Built pages start their scripts after the first paint (core/paint_first.py): the module
+        # Built pages start their scripts after the first paint (platform/web/paint_first.py): the module
         # script adds the same preloads itself, from a list.
         for listed in re.findall(r'for \(const href of (\[[^\]]*\])\)', module):
             scripts += json.loads(listed)

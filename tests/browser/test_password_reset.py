@@ -15,11 +15,20 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
-from marketplace.db import session_scope
-from marketplace.models import AuthSession, EmailOutbox, User
-from marketplace.services import auth_sessions
+from marketplace.platform.db import session_scope
+from marketplace.platform.models import AuthSession, EmailOutbox, User
+from marketplace.platform import sessions as auth_sessions
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.helpers import RESET_LINK_RE, expect_toast, mailed_link, sign_in, use_own_ip, wait_until
+from tests.browser.helpers import (
+    RESET_LINK_RE,
+    at_rest,
+    expect_toast,
+    mailed_link,
+    sign_in,
+    use_own_ip,
+    visit,
+    wait_until,
+)
 
 RESET_SENT = ("If an account exists for that address, we've sent a link to reset the password. "
               "It expires in 30 minutes.")
@@ -36,7 +45,7 @@ def shoot(page: Page, name: str) -> None:
     size = page.viewport_size
     for width in (1280, 375):
         page.set_viewport_size({"width": width, "height": size["height"]})
-        page.wait_for_timeout(300)
+        at_rest(page)
         page.screenshot(path=str(ARTIFACTS / f"reset-{name}-{width}.png"))
     page.set_viewport_size(size)
 
@@ -85,7 +94,7 @@ def test_forgot_password_whole_flow(page: Page, live_server, make_user):
         other = auth_sessions.create_session(session, uuid.UUID(user["id"]))
     before = last_outbox_id(db)
 
-    page.goto("/auth")
+    visit(page, "/auth")
     shoot(page, "signin")
     page.locator("#signin-forgot").click()
     expect(page).to_have_url(re.compile(r"/auth/reset/?$"))
@@ -102,7 +111,7 @@ def test_forgot_password_whole_flow(page: Page, live_server, make_user):
     assert link.startswith(live_server.url + "/auth/reset?token=")  # SITE_URL
     assert mails_to(db, nobody) == 0
 
-    page.goto(link)
+    visit(page, link)
     expect(page.locator("#reset-title")).to_have_text("Choose a new password")
     shoot(page, "form")
     # SPEC 5's rules and texts; the link stays usable after a refused password.
@@ -124,7 +133,7 @@ def test_forgot_password_whole_flow(page: Page, live_server, make_user):
         assert live == 1  # this browser's new session only
 
     # The link works once.
-    page.goto(link)
+    visit(page, link)
     expect(page.locator("#reset-invalid-panel")).to_be_visible()
     expect(page.locator("#reset-invalid")).to_have_text(LINK_INVALID)
     shoot(page, "invalid")
@@ -134,7 +143,7 @@ def test_forgot_password_whole_flow(page: Page, live_server, make_user):
     # Signed out: the old password is refused, the new one signs in.
     page.context.clear_cookies()
     page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
-    page.goto("/auth")
+    visit(page, "/auth")
     page.locator("#signin-email").fill(user["email"])
     page.locator("#signin-password").fill("old-secret")
     page.locator("#signin-submit").click()
@@ -146,9 +155,9 @@ def test_reset_link_for_an_unconfirmed_account_confirms_it(page: Page, live_serv
     db = live_server.database_url
     user = make_user(password="old-secret", confirmed=False)
     use_own_ip(page)
-    page.goto("/auth/reset")
+    visit(page, "/auth/reset")
     request_reset(page, user["email"])
-    page.goto(mailed_link(db, user["email"], RESET_SUBJECT, RESET_LINK_RE))
+    visit(page, mailed_link(db, user["email"], RESET_SUBJECT, RESET_LINK_RE))
     submit_new_password(page, NEW_PASSWORD, NEW_PASSWORD)
     page.wait_for_url("**/dashboard", timeout=20000)
     with session_scope(db) as session:
@@ -156,7 +165,7 @@ def test_reset_link_for_an_unconfirmed_account_confirms_it(page: Page, live_serv
 
 
 def test_a_forged_link_shows_the_expired_page(page: Page):
-    page.goto("/auth/reset?token=not-a-real-token")
+    visit(page, "/auth/reset?token=not-a-real-token")
     expect(page.locator("#reset-invalid")).to_have_text(LINK_INVALID)
     expect(page.locator("#reset-password")).to_have_count(0)
 
@@ -164,7 +173,7 @@ def test_a_forged_link_shows_the_expired_page(page: Page):
 def test_reset_requests_are_throttled(page: Page, live_server):
     use_own_ip(page)
     email = f"flood-{uuid.uuid4().hex[:8]}@example.com"
-    page.goto("/auth/reset")
+    visit(page, "/auth/reset")
     for _ in range(3):
         request_reset(page, email)
         page.locator("#reset-ask-again").click()
@@ -181,7 +190,7 @@ def test_sign_in_refusal_is_in_view(page: Page, make_user, width):
     user = make_user()
     use_own_ip(page)
     page.set_viewport_size({"width": width, "height": 800})
-    page.goto("/auth")
+    visit(page, "/auth")
     page.locator("#signin-email").fill(user["email"])
     page.locator("#signin-password").fill("not-the-password")
     page.locator("#signin-submit").click()
@@ -196,7 +205,7 @@ def test_sign_in_refusal_is_in_view(page: Page, make_user, width):
 def test_sign_up_refusal_is_in_view(page: Page, width):
     use_own_ip(page)
     page.set_viewport_size({"width": width, "height": 800})
-    page.goto("/auth")
+    visit(page, "/auth")
     page.locator("#tab-signup").click()
     page.locator("#signup-first-name").fill("Jane")
     page.locator("#signup-last-name").fill("Doe")

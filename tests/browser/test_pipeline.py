@@ -13,21 +13,21 @@ from datetime import timedelta
 import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 
-from marketplace.db import get_engine
-from marketplace.messages import DEMO_DATA_LINE
-from marketplace.models import PipelineEntry, PipelineNote, utcnow
-from marketplace.states.pipeline import PipelineState
-from marketplace.states.property_pipeline import PropertyPipelineState
+from marketplace.platform.db import get_engine
+from marketplace.platform.texts import DEMO_DATA_LINE
+from marketplace.platform.models import PipelineEntry, PipelineNote, utcnow
+from marketplace.features.property.state_pipeline_board import PipelineState
+from marketplace.features.property.state_pipeline import PropertyPipelineState
 from tests.browser import leads
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.helpers import expect_toast
+from tests.browser.helpers import at_rest, expect_toast, reload, visit
 from tests.browser.ws_events import EventChannel
 
 entries = PipelineEntry.__table__
 
 
 def shot(page: Page, name: str) -> None:
-    page.wait_for_timeout(400)
+    at_rest(page)
     page.screenshot(path=str(ARTIFACTS / f"pipeline-{name}.png"), full_page=True)
 
 
@@ -40,7 +40,7 @@ def in_column(page: Page, stage: str, lead: dict):
 
 
 def open_board(page: Page) -> None:
-    page.goto("/dashboard?tab=pipeline")
+    visit(page, "/dashboard?tab=pipeline")
     expect(page.locator("#pipeline-board")).to_have_attribute("data-loading", "false", timeout=30000)
     expect(page.locator("#pipeline-board [data-lead-id]").first).to_be_visible(timeout=30000)
 
@@ -95,7 +95,7 @@ def test_pipeline_board_moves_csv_card_and_bell(page: Page, live_server, make_us
     expect(in_column(page, "dead", third)).to_contain_text("Reason: Owner sold to a neighbour")
 
     # After a reload everything is where it was moved.
-    page.reload()
+    reload(page)
     expect(page.locator("#pipeline-board")).to_have_attribute("data-loading", "false", timeout=30000)
     expect(in_column(page, "offer_made", first)).to_be_visible()
     expect(in_column(page, "under_contract", second)).to_be_visible()
@@ -129,7 +129,7 @@ def test_pipeline_board_moves_csv_card_and_bell(page: Page, live_server, make_us
     with get_engine(db).begin() as conn:
         conn.execute(sa.update(entries).where(entries.c.lead_id == uuid.UUID(str(first["id"])))
                      .values(follow_up_date=(utcnow() - timedelta(days=3)).date()))
-    page.reload()
+    reload(page)
     bell = page.locator("#notifications-button")
     expect(bell).to_have_accessible_name("Notifications, 1 follow-up due")
     expect(page.locator("#notifications-count")).to_have_text("1")
@@ -160,13 +160,13 @@ def test_pipeline_board_moves_csv_card_and_bell(page: Page, live_server, make_us
     page.locator("#pipeline-save").click()
     expect_toast(page, "Pipeline Updated", "Stage, follow-up and offer saved.")
     expect(pipeline_card).not_to_contain_text("Overdue")
-    page.reload()
+    reload(page)
     expect(page.locator("#property-pipeline-offer")).to_have_text("$180,000", timeout=30000)
     expect(page.locator("#notifications-button")).to_have_accessible_name("Notifications")
     shot(page, "property-1280")
 
     page.set_viewport_size({"width": 375, "height": 800})
-    page.wait_for_timeout(300)
+    at_rest(page)
     page.locator("#property-pipeline").screenshot(path=str(ARTIFACTS / "pipeline-property-card-375.png"))
     open_board(page)
     shot(page, "board-375")
@@ -182,7 +182,7 @@ def test_a_locked_lead_is_unreachable_by_hand_sent_events_and_urls(page: Page, l
     leads.signed_in(page, live_server, user)
 
     # The URL: the property page of a locked lead shows no Pipeline card.
-    page.goto(f"/property/{locked['id']}")
+    visit(page, f"/property/{locked['id']}")
     expect(page.locator("#property-not-found-message")).to_have_text("You don't have access to this property",
                                                                      timeout=30000)
     expect(page.locator("#property-pipeline")).to_have_count(0)
@@ -196,14 +196,16 @@ def test_a_locked_lead_is_unreachable_by_hand_sent_events_and_urls(page: Page, l
     channel.emit(f"{board}.drop_card", {"lead_id": locked_id, "stage": "closed"})
     # Dead: the dialog opens for the id sent, but the move itself is refused on the server.
     channel.emit(f"{board}.move", {"lead_id": locked_id, "stage": "dead"})
-    page.wait_for_timeout(800)
+    expect(page.locator("#pipeline-dead-dialog")).to_be_visible()
     channel.emit(f"{board}.confirm_dead", {"form_data": {"reason": "mine now"}})
     # The property card acts on the lead it was loaded for (held on the server), never an id from the event.
     prop = PropertyPipelineState.get_full_name()
     channel.emit(f"{prop}.setvar", {"var_name": "loaded_for", "value": locked_id})
     channel.emit(f"{prop}.save", {"form_data": {"stage": "closed", "reason": "", "follow_up": "", "offer": "1"}})
     channel.emit(f"{prop}.add_note", {"form_data": {"note": "mine now"}})
-    page.wait_for_timeout(3000)
+    # A tab's events are handled in order: once a later move is refused, the ones above were handled.
+    mark = channel.emit(f"{board}.move", {"lead_id": locked_id, "stage": "offer_made"})
+    assert channel.wait_for(lambda text: "Unlock this lead to track it in your pipeline." in text, mark)
     assert stored(db, locked) is None
     with get_engine(db).connect() as conn:
         assert conn.execute(sa.select(sa.func.count()).select_from(PipelineNote.__table__)

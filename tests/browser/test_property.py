@@ -16,11 +16,12 @@ from urllib.parse import quote_plus
 import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 
-from marketplace.core.images import illustration_url
-from marketplace.db import get_engine, session_scope
-from marketplace.models import Lead
+from marketplace.platform.web.image_hosts import illustration_url
+from marketplace.platform.db import get_engine, session_scope
+from marketplace.platform.models import Lead
 from tests.browser import leads as lead_fixtures
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.helpers import visit
 from tests.browser.leads import make_lead, signed_in, store
 
 NOT_FOUND_TITLE = "Property Not Found"
@@ -92,7 +93,7 @@ def test_unlocked_lead_shows_every_section(page: Page, live_server, make_user):
     unlock(live_server, user, lead)
     signed_in(page, live_server, user)
     serve_photos(page)
-    page.goto(f"/property/{lead['id']}")
+    visit(page, f"/property/{lead['id']}")
 
     address = lead["address"]
     expect(page.locator("#property-address")).to_have_text(address, timeout=20000)
@@ -186,7 +187,7 @@ def test_a_demo_lead_says_so_shows_one_labelled_illustration_and_links_to_no_lis
     user = make_user(credits=1000)
     unlock(live_server, user, lead)
     signed_in(page, live_server, user)
-    page.goto(f"/property/{lead['id']}")
+    visit(page, f"/property/{lead['id']}")
     expect(page.locator("#property-address")).to_have_text(lead["address"], timeout=20000)
     expect(page.locator("#property-provenance")).to_have_text("Demo data (generated)")
     # The source was invented with the lead: never a record office it came from.
@@ -237,7 +238,7 @@ def test_loss_plain_roi_missing_numbers_and_listing_search(page: Page, live_serv
     signed_in(page, live_server, user)
     serve_photos(page)
 
-    page.goto(f"/property/{loss['id']}")
+    visit(page, f"/property/{loss['id']}")
     expect(page.locator("#property-address")).to_have_text(loss["address"], timeout=20000)
     expect(page.locator("#property-profit")).to_have_text("Potential Loss $70,000")
     expect(page.locator("#property-profit-panel")).to_have_attribute("data-kind", "loss")
@@ -255,7 +256,7 @@ def test_loss_plain_roi_missing_numbers_and_listing_search(page: Page, live_serv
     expect(listing).to_contain_text("Search on Zillow")
     expect(listing).to_have_attribute("target", "_blank")
 
-    page.goto(f"/property/{unknown['id']}")
+    visit(page, f"/property/{unknown['id']}")
     expect(page.locator("#property-address")).to_have_text(unknown["address"], timeout=20000)
     expect(page.locator("#property-profit")).to_have_text("Potential Profit N/A")
     expect(page.locator("#property-arv")).to_have_text("N/A")
@@ -292,12 +293,12 @@ def test_image_placeholders_by_status_and_broken_images(page: Page, live_server,
     serve_photos(page)
 
     for status, text in cases.items():
-        page.goto(f"/property/{leads[status]['id']}")
+        visit(page, f"/property/{leads[status]['id']}")
         expect(page.locator("#property-address")).to_have_text(leads[status]["address"], timeout=20000)
         expect(page.locator("#property-image-status")).to_have_text(text)
         expect(page.locator("#property-images")).to_have_count(0)
 
-    page.goto(f"/property/{broken['id']}")
+    visit(page, f"/property/{broken['id']}")
     expect(page.locator("#property-address")).to_have_text(broken["address"], timeout=20000)
     gallery = page.locator("#property-images")
     expect(gallery.locator(".property-image-fallback")).to_have_count(1)
@@ -321,7 +322,7 @@ def test_listing_pictures_are_photos(page: Page, live_server, make_user):
         status=200, content_type="image/svg+xml", body="<svg xmlns='http://www.w3.org/2000/svg'/>"))
     signed_in(page, live_server, user)
 
-    page.goto(f"/property/{listed['id']}")
+    visit(page, f"/property/{listed['id']}")
     expect(page.locator("#property-address")).to_have_text(listed["address"], timeout=20000)
     expect(page.get_by_role("button", name="View all photos", exact=True)).to_have_count(1)
     expect(page.get_by_role("button", name="View photo", exact=True)).to_have_count(1)
@@ -330,7 +331,7 @@ def test_listing_pictures_are_photos(page: Page, live_server, make_user):
     expect(dialog.get_by_role("heading")).to_have_text("All photos")
     expect(dialog).to_contain_text(f"2 photos of {listed['address']}")
 
-    page.goto(f"/property/{waiting['id']}")
+    visit(page, f"/property/{waiting['id']}")
     expect(page.locator("#property-address")).to_have_text(waiting["address"], timeout=20000)
     expect(page.locator("#property-image-status")).to_have_text("Images are being verified")
     expect(page.locator("#property-pictures-later")).to_have_text("Photos appear here as soon as they are available.")
@@ -346,7 +347,7 @@ def test_archived_unlocked_lead_stays_readable(page: Page, live_server, make_use
         stored.is_active = False
         session.add(stored)
     signed_in(page, live_server, user)
-    page.goto(f"/property/{lead['id']}")
+    visit(page, f"/property/{lead['id']}")
     expect(page.locator("#property-address")).to_have_text(lead["address"], timeout=20000)
     expect(page.locator("#property-archived")).to_have_text("Archived")
 
@@ -362,7 +363,7 @@ def test_lead_not_unlocked_by_this_user_is_never_sent(page: Page, live_server, m
     other = make_user(credits=1000)
     frames = record_frames(page)
     signed_in(page, live_server, other)
-    page.goto(f"/property/{lead['id']}")
+    visit(page, f"/property/{lead['id']}")
     expect_not_found(page, "You don't have access to this property")
     expect(page.locator("#property-login")).to_have_count(0)
     assert_never_sent(page, frames, lead["address"], "Zebulon Quartermaine")
@@ -371,9 +372,9 @@ def test_lead_not_unlocked_by_this_user_is_never_sent(page: Page, live_server, m
 def test_unknown_and_malformed_ids(page: Page, live_server, make_user):
     user = make_user(credits=0)
     signed_in(page, live_server, user)
-    page.goto(f"/property/{uuid.uuid4()}")
+    visit(page, f"/property/{uuid.uuid4()}")
     expect_not_found(page, "Property not found")
-    page.goto("/property/not-a-real-id")
+    visit(page, "/property/not-a-real-id")
     expect_not_found(page, "Property not found")
     page.locator("#property-back-marketplace").click()
     page.wait_for_url(re.compile(r"/marketplace/?$"))
@@ -385,7 +386,7 @@ def test_signed_out_visitor_gets_not_found_with_login(page: Page, live_server, m
     user = make_user(credits=1000)
     unlock(live_server, user, lead)
     frames = record_frames(page)
-    page.goto(f"/property/{lead['id']}")
+    visit(page, f"/property/{lead['id']}")
     expect_not_found(page, "Please log in to view this property.")
     login = page.locator("#property-login")
     expect(login).to_have_text("Login")
@@ -406,7 +407,7 @@ def test_unreadable_lead_shows_load_failure(page: Page, live_server, make_user):
         conn.execute(sa.text("UPDATE user_leads SET unlocked_at = 'garbage' WHERE user_id = :u"),
                      {"u": uuid.UUID(user["id"]).hex})
     signed_in(page, live_server, user)
-    page.goto(f"/property/{lead['id']}")
+    visit(page, f"/property/{lead['id']}")
     expect(page.locator("[data-sonner-toast]").filter(has_text="Failed to load property details.").first).to_be_visible(
         timeout=20000)
     expect(page.locator("#property-load-error")).to_have_text("Failed to load property details.")

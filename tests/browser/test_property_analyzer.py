@@ -25,15 +25,17 @@ from pathlib import Path
 import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 
-from marketplace.core.deal.estimates import lead_estimates
-from marketplace.core.marketplace import usd
-from marketplace.core.pdf import page_text
-from marketplace.db import session_scope
-from marketplace.models import DealAnalysisRow, DealDefaultsRow
-from marketplace.services import deals, downloads
-from marketplace.states.property_analyzer import AnalyzerState
+from marketplace.features.property.state_analyzer import SAVE_DELAY
+from marketplace.features.property.rules_deal.estimates import lead_estimates
+from marketplace.features.marketplace.rules import usd
+from marketplace.platform.pdf import page_text
+from marketplace.platform.db import session_scope
+from marketplace.platform.models import DealAnalysisRow, DealDefaultsRow
+from marketplace.features.property import service_deals as deals
+from marketplace.platform import downloads
+from marketplace.features.property.state_analyzer import AnalyzerState
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.helpers import expect_toast
+from tests.browser.helpers import expect_toast, reload, stays, visit
 from tests.browser.leads import make_lead, signed_in, store, unlock
 from tests.browser.ws_events import EventChannel
 
@@ -54,7 +56,7 @@ def analyzer_lead(live_server, make_user, **overrides):
 
 
 def open_analyzer(page: Page, lead: dict) -> None:
-    page.goto(f"/property/{lead['id']}")
+    visit(page, f"/property/{lead['id']}")
     expect(page.locator("#property-analyzer")).to_be_visible(timeout=30000)
     expect(field(page, "purchase_price")).to_have_value("200,000")
 
@@ -94,7 +96,7 @@ def test_typing_updates_every_strategy_and_the_analysis_is_saved(page: Page, liv
         "Starts at the default: Lead's ARV estimate ($350,000): the lead's market value x a renovation uplift, "
         "from its source. Not from comparable sales.")
     # The lead's figures before any typing: profit 350,000 - 278,560, less 6 months of the estimated taxes and
-    # insurance (core.deal.estimates: the holding cost never starts at $0)
+    # insurance (property.rules_deal.estimates: the holding cost never starts at $0)
     holding = lead_estimates(lead["zestimate"], lead["asking_price"], lead["state"])["monthly_holding_cost"]
     assert holding.value > 0
     expect(page.locator("#analyzer-monthly_holding_cost-basis")).to_have_text("Starts at an estimate: " + holding.basis)
@@ -138,7 +140,7 @@ def test_typing_updates_every_strategy_and_the_analysis_is_saved(page: Page, liv
     assert rows[0]["rental"]["monthly_rent"] == 2500 and rows[0]["targets"]["min_dscr"] is None
 
     # Restored on reload
-    page.reload()
+    reload(page)
     expect(page.locator("#property-analyzer")).to_be_visible(timeout=30000)
     expect(page.locator("#analyzer-save-status")).to_have_text(SAVED)
     expect(page.locator("#analyzer-line-1-label")).to_have_value("Kitchen")
@@ -183,7 +185,7 @@ def test_a_locked_lead_analysis_is_unreachable(page: Page, live_server, make_use
     store(live_server, locked)
     channel = EventChannel(page)
     signed_in(page, live_server, user)
-    page.goto(f"/property/{locked['id']}")
+    visit(page, f"/property/{locked['id']}")
     expect(page.locator("#property-not-found")).to_have_text("Property Not Found", timeout=30000)
     expect(page.locator("#property-analyzer")).to_have_count(0)
 
@@ -196,7 +198,9 @@ def test_a_locked_lead_analysis_is_unreachable(page: Page, live_server, make_use
                              ("reset_to_defaults", {}), ("download_sheet", {})):
         channel.emit(f"{name}.{handler}", payload)
     channel.emit(f"{name}.setvar", {"var_name": "status", "value": "shown"})
-    page.wait_for_timeout(2500)  # a save would have happened by now
+    channel.settle()  # every event above was handled ...
+    # ... and the saver's debounce went by several times over without a save
+    stays(lambda: saved_rows(live_server, user) == [], 4 * SAVE_DELAY, "a locked lead's analysis was saved")
     received = channel.text_since(start)
     for secret in (locked["address"], "654,321", "654321", "123,456", "11,111", "sheet.pdf"):
         assert secret not in received, secret
@@ -219,7 +223,7 @@ def test_a_locked_lead_analysis_is_unreachable(page: Page, live_server, make_use
 def test_deal_defaults_in_settings(page: Page, live_server, make_user):
     user, lead = analyzer_lead(live_server, make_user)
     signed_in(page, live_server, user)
-    page.goto("/dashboard?tab=settings")
+    visit(page, "/dashboard?tab=settings")
     card = page.locator("#settings-deal-defaults")
     expect(page.locator("#deal-default-down_payment_pct")).to_have_value("20", timeout=30000)
     expect(page.locator("#deal-default-term_years")).to_have_value("30")

@@ -10,16 +10,17 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 
-from marketplace.core import comps as rules
-from marketplace.core.marketplace import usd
-from marketplace.db import get_engine
-from marketplace.models import CompChoice
-from marketplace.services import comps
-from marketplace.sources.builtin_comps import BuiltinComps
-from marketplace.sources.comps_base import LeadFacts
-from marketplace.states.property import PropertyState
-from marketplace.states.property_comps import PropertyCompsState
+from marketplace.features.property import rules_comps as rules
+from marketplace.features.marketplace.rules import usd
+from marketplace.platform.db import get_engine
+from marketplace.platform.models import CompChoice
+from marketplace.features.property import service_comps as comps
+from marketplace.features.property.source_builtin_comps import BuiltinComps
+from marketplace.features.property.source_comps import LeadFacts
+from marketplace.features.property.state import PropertyState
+from marketplace.features.property.state_comps import PropertyCompsState
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.helpers import reload, visit
 from tests.browser.leads import make_lead, signed_in, store, unlock
 from tests.browser.ws_events import EventChannel
 
@@ -57,7 +58,7 @@ def test_pin_three_comps_and_the_arv_changes_and_survives_a_reload(page: Page, l
     user = make_user(credits=1000)
     unlock(live_server, user, row)
     signed_in(page, live_server, user)
-    page.goto(f"/property/{row['id']}")
+    visit(page, f"/property/{row['id']}")
 
     card = page.locator("#property-comps")
     expect(card.locator("#comps-table")).to_be_visible(timeout=30000)
@@ -69,9 +70,9 @@ def test_pin_three_comps_and_the_arv_changes_and_survives_a_reload(page: Page, l
 
     # Unpin every pinned sale: no ARV.
     pinned = card.locator("tr.comps-row[data-pinned='1'] .comps-pin")
-    while pinned.count():
+    while (left := pinned.count()):
         pinned.first.click()
-        page.wait_for_timeout(300)
+        expect(pinned).to_have_count(left - 1)
     expect(card.locator("#comps-arv")).to_have_text("N/A")
     expect(card.locator("#comps-arv-basis")).to_have_text("N/A: pin at least one sale to compute an ARV")
 
@@ -108,7 +109,7 @@ def test_pin_three_comps_and_the_arv_changes_and_survives_a_reload(page: Page, l
     page.screenshot(path=str(ARTIFACTS / "property-comps-1280.png"), full_page=True)
 
     # A reload restores the choice.
-    page.reload()
+    reload(page)
     expect(card.locator("#comps-arv")).to_have_text(usd(expected.value), timeout=30000)
     expect(card.locator("tr.comps-row[data-pinned='1']")).to_have_count(3)
     assert sorted(card.locator("tr.comps-row[data-pinned='1']").evaluate_all(
@@ -147,19 +148,21 @@ def test_a_locked_leads_comps_are_unreachable_by_url_and_hand_sent_events(page: 
     other = make_user(credits=1000)
     channel = EventChannel(page)
     signed_in(page, live_server, other)
-    page.goto(f"/property/{row['id']}")
+    visit(page, f"/property/{row['id']}")
     expect(page.locator("#property-not-found-message")).to_have_text("You don't have access to this property",
                                                                     timeout=20000)
     expect(page.locator("#property-comps")).to_have_count(0)
 
     name = PropertyCompsState.get_full_name()
     start = channel.emit(f"{PropertyState.get_full_name()}.load")  # the page's one load, sent again
-    page.wait_for_timeout(1500)
+    assert channel.wait_for(lambda text: "comps_status" in text, start)  # the events do reach the state
     for sale in sales[:5]:
         channel.emit(f"{name}.toggle_pin", {"comp_id": sale.comp_id})
     channel.emit(f"{name}.toggle_outliers")
     channel.emit(f"{name}.comps_go", {"delta": 1})
-    page.wait_for_timeout(2000)
+    # A tab's events are handled in order: once the load sent after them is answered, they were handled.
+    mark = channel.emit(f"{PropertyState.get_full_name()}.load")
+    assert channel.wait_for(lambda text: "comps_status" in text, mark)
     received = channel.text_since(start)
     assert "comps_status" in received  # the events did reach the state
     for sale in sales:

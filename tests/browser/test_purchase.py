@@ -15,12 +15,22 @@ import sqlalchemy as sa
 from playwright.sync_api import BrowserContext, Page, expect
 from sqlmodel import func, select
 
-from marketplace.db import get_engine, session_scope
-from marketplace.models import CreditLedger, CreditPurchase, DemoCheckout, Profile, User
-from marketplace.services import demo_checkout, ledger, purchases
-from tests.browser.helpers import confirmation_link, expect_toast, record_labels, recorded_labels, start_session
+from marketplace.platform.db import get_engine, session_scope
+from marketplace.platform.models import CreditLedger, CreditPurchase, DemoCheckout, Profile, User
+from marketplace.features.billing import service_demo_checkout as demo_checkout, service as purchases
+from marketplace.platform import ledger
+from tests.browser.helpers import (
+    confirmation_link,
+    expect_toast,
+    record_labels,
+    recorded_labels,
+    reload,
+    start_session,
+    visit,
+)
 
 INVALID_CODE = "Invalid referral code. Please check and try again."
+OWN_CODE_HINT = "That is your own referral code. Share it with other investors to earn credits."
 CODE_APPLIED = "Code applied! You'll get 50% bonus credits on your first purchase."
 AUTH_REQUIRED = "Authentication Required: Please log in to purchase credits"
 PAID_SHORTLY = "If your payment went through, the credits will be added to your account shortly."
@@ -64,7 +74,7 @@ def session_storage(page: Page, key: str = "referral_code"):
 
 
 def sign_up(page: Page, first: str, email: str, db: str) -> None:
-    page.goto("/auth")
+    visit(page, "/auth")
     page.locator("#tab-signup").click()
     page.locator("#signup-first-name").fill(first)
     page.locator("#signup-last-name").fill("Buyer")
@@ -74,7 +84,7 @@ def sign_up(page: Page, first: str, email: str, db: str) -> None:
     page.locator("#signup-submit").click()
     expect(page.locator("#signup-check-email")).to_be_visible()
     # Sign-up signs no one in: the link in the confirmation e-mail does (same tab).
-    page.goto(confirmation_link(db, email))
+    visit(page, confirmation_link(db, email))
     page.wait_for_url("**/dashboard")
 
 
@@ -91,7 +101,7 @@ def open_checkout(page: Page, context: BrowserContext) -> Page:
 
 def buy_starter(page: Page, context: BrowserContext, live_server) -> Page:
     """Starter through the demo checkout; returns the tab showing /credits-purchased."""
-    page.goto("/purchase-credits?pack=starter")
+    visit(page, "/purchase-credits?pack=starter")
     expect(page.locator("#pack-option-starter")).to_have_attribute("data-state", "checked")
     expect(page.locator("#purchase-button")).to_be_enabled()
     checkout = open_checkout(page, context)
@@ -115,7 +125,7 @@ def test_referral_sign_up_and_two_starter_purchases(page: Page, live_server, mak
     code = referral_code_of(db, referrer["id"])
 
     # A visitor follows the referral link: the code is kept in session storage.
-    page.goto(f"/{code}")
+    visit(page, f"/{code}")
     page.wait_for_url(f"{live_server.url}/")
     assert session_storage(page) == code
 
@@ -126,7 +136,7 @@ def test_referral_sign_up_and_two_starter_purchases(page: Page, live_server, mak
     assert balance_of(db, buyer_id) == 0
 
     # The first purchase (Starter) shows and gets the 50% referral bonus.
-    page.goto("/purchase-credits")
+    visit(page, "/purchase-credits")
     page.locator("#pack-option-starter").click()
     expect(page.locator("#summary-pack")).to_have_text("Starter")
     expect(page.locator("#summary-price")).to_have_text("$100")
@@ -149,7 +159,7 @@ def test_referral_sign_up_and_two_starter_purchases(page: Page, live_server, mak
     assert [r.delta for r in ledger_rows(db, referrer["id"], "referral_reward")] == [200]
 
     # Visiting the result page again credits nothing more.
-    checkout.reload()
+    reload(checkout)
     expect(checkout.locator("#purchase-credits-added")).to_have_text("750")
     assert balance_of(db, buyer_id) == 750
     assert len(ledger_rows(db, buyer_id)) == 2
@@ -159,7 +169,7 @@ def test_referral_sign_up_and_two_starter_purchases(page: Page, live_server, mak
     checkout.locator("#purchase-to-dashboard").click()
     checkout.wait_for_url("**/dashboard")
     expect(checkout.locator("#dashboard-credits")).to_have_text("750 credits")
-    page.goto("/purchase-credits")
+    visit(page, "/purchase-credits")
     expect(page.locator("#purchase-balance")).to_have_text("750 credits")
     checkout.close()
 
@@ -184,7 +194,7 @@ def test_referral_sign_up_and_two_starter_purchases(page: Page, live_server, mak
 
 
 def test_purchase_page_signed_out(page: Page):
-    page.goto("/purchase-credits")
+    visit(page, "/purchase-credits")
     notice = page.locator("#purchase-auth-required")
     expect(notice).to_be_visible()
     expect(page.locator("#purchase-auth-message")).to_have_text(AUTH_REQUIRED)
@@ -202,7 +212,7 @@ def test_pack_query_preselects_and_cancel_returns_without_credits(page: Page, li
     db = live_server.database_url
     user = make_user()
     start_session(page, db, user["id"])
-    page.goto("/purchase-credits?pack=enterprise")
+    visit(page, "/purchase-credits?pack=enterprise")
     expect(page.locator("#pack-option-enterprise")).to_have_attribute("data-state", "checked")
     expect(page.locator("#summary-pack")).to_have_text("Enterprise")
     expect(page.locator("#summary-price")).to_have_text("$750")
@@ -225,10 +235,10 @@ def test_pack_query_preselects_and_cancel_returns_without_credits(page: Page, li
         session_id = purchase.provider_session_id
 
     # The canceled session cannot be verified afterwards, and cannot be paid any more.
-    checkout.goto(f"/credits-purchased?session_id={session_id}")
+    visit(checkout, f"/credits-purchased?session_id={session_id}")
     expect(checkout.locator("#purchase-error")).to_have_text("Failed to verify purchase")
     expect(checkout).to_have_title("Purchase Not Verified | LeadVault")
-    checkout.goto(f"/demo-checkout/{session_id}")
+    visit(checkout, f"/demo-checkout/{session_id}")
     expect(checkout.locator("#demo-checkout-finished")).to_have_text("This checkout was canceled.")
     expect(checkout.locator("#demo-checkout-pay")).to_have_count(0)
     assert balance_of(db, user["id"]) == 0
@@ -237,7 +247,7 @@ def test_pack_query_preselects_and_cancel_returns_without_credits(page: Page, li
 def test_canceled_starter_checkout_comes_back_with_starter_selected(page: Page, live_server, make_user):
     user = make_user()
     start_session(page, live_server.database_url, user["id"])
-    page.goto("/purchase-credits?pack=starter")
+    visit(page, "/purchase-credits?pack=starter")
     expect(page.locator("#pack-option-starter")).to_have_attribute("data-state", "checked")
     checkout = open_checkout(page, page.context)
     checkout.locator("#demo-checkout-cancel").click()
@@ -260,7 +270,7 @@ def test_purchase_start_failure_shows_error_toast(page: Page, live_server, make_
             f"WHEN NEW.user_id = '{uuid.UUID(user['id']).hex}' BEGIN SELECT RAISE(ABORT, 'down'); END"
         ))
     try:
-        page.goto("/purchase-credits?pack=starter")
+        visit(page, "/purchase-credits?pack=starter")
         pages_before = len(page.context.pages)
         page.locator("#purchase-button").click()
         expect_toast(page, "Error", "Failed to initiate purchase")
@@ -282,7 +292,7 @@ def test_purchase_start_failure_shows_error_toast(page: Page, live_server, make_
 def test_credits_purchased_without_session_id(page: Page, live_server, make_user):
     user = make_user()
     start_session(page, live_server.database_url, user["id"])
-    page.goto("/credits-purchased")
+    visit(page, "/credits-purchased")
     expect(page.locator("#purchase-failed")).to_be_visible()
     expect(page.locator("#purchase-error")).to_have_text("Missing session ID")
     expect(page).to_have_title("No Purchase to Verify | LeadVault")
@@ -299,19 +309,19 @@ def test_credits_purchased_with_bogus_or_foreign_session(page: Page, live_server
     checkout = purchases.start_purchase(uuid.UUID(owner["id"]), "starter")
     start_session(page, db, other["id"])
 
-    page.goto("/credits-purchased?session_id=demo_cs_doesnotexist")
+    visit(page, "/credits-purchased?session_id=demo_cs_doesnotexist")
     expect(page.locator("#purchase-error")).to_have_text("Failed to verify purchase")
     expect(page).to_have_title("Purchase Not Verified | LeadVault")
     expect(page.locator("#purchase-failed-note")).to_have_text(PAID_SHORTLY)
     expect_toast(page, "Failed to verify purchase", VERIFY_ISSUE)
 
     # Someone else's checkout: not shown, cannot be paid or verified by this user.
-    page.goto(f"/demo-checkout/{checkout.id}")
+    visit(page, f"/demo-checkout/{checkout.id}")
     expect(page.locator("#demo-checkout-not-found")).to_contain_text("Checkout not found")
     expect(page.locator("#demo-checkout-pay")).to_have_count(0)
     expect(page.locator("#demo-checkout-amount")).to_have_count(0)
     demo_checkout.finish(checkout.id, uuid.UUID(owner["id"]), pay=True)
-    page.goto(f"/credits-purchased?session_id={checkout.id}")
+    visit(page, f"/credits-purchased?session_id={checkout.id}")
     expect(page.locator("#purchase-error")).to_have_text("Failed to verify purchase")
     expect(page.locator("#purchase-failed-note")).to_have_text(PAID_SHORTLY)
     assert balance_of(db, other["id"]) == 0
@@ -321,11 +331,11 @@ def test_credits_purchased_with_bogus_or_foreign_session(page: Page, live_server
 def test_credits_purchased_signed_out_asks_to_log_in(page: Page, live_server, make_user):
     owner = make_user()
     checkout = purchases.start_purchase(uuid.UUID(owner["id"]), "starter")
-    page.goto(f"/credits-purchased?session_id={checkout.id}")
+    visit(page, f"/credits-purchased?session_id={checkout.id}")
     expect(page.locator("#purchase-signed-out")).to_contain_text("Please log in")
     expect(page).to_have_title("Log In to Verify Purchase | LeadVault")
     expect(page.locator("#purchase-signed-out-login")).to_have_attribute("href", "/auth")
-    page.goto(f"/demo-checkout/{checkout.id}")
+    visit(page, f"/demo-checkout/{checkout.id}")
     expect(page.locator("#demo-checkout-signed-out")).to_be_visible()
     expect(page.locator("#demo-checkout-pay")).to_have_count(0)
     assert balance_of(live_server.database_url, owner["id"]) == 0
@@ -335,7 +345,7 @@ def test_credits_purchased_signed_out_asks_to_log_in(page: Page, live_server, ma
 
 
 def test_pricing_page_packs_faq_and_support(page: Page):
-    page.goto("/pricing")
+    visit(page, "/pricing")
     for pack_id, name, price, per_credit, credits in PACKS:
         card = page.locator(f"#pack-card-{pack_id}")
         expect(card).to_contain_text(name)
@@ -386,7 +396,7 @@ def test_pricing_page_packs_faq_and_support(page: Page):
 def test_referral_box_blank_invalid_and_valid(page: Page, live_server, make_user):
     referrer = make_user()
     code = referral_code_of(live_server.database_url, referrer["id"])
-    page.goto("/pricing")
+    visit(page, "/pricing")
     field = page.get_by_label("Referral code")
     expect(field).to_have_attribute("maxlength", "15")
     apply = page.locator("#referral-apply")
@@ -417,7 +427,7 @@ def test_referral_box_blank_invalid_and_valid(page: Page, live_server, make_user
     expect(apply).to_have_text("Apply")
 
     # Re-validated on load and shown as applied.
-    page.reload()
+    reload(page)
     expect(page.locator("#referral-valid-message")).to_have_text(CODE_APPLIED)
     expect(field).to_have_value(code)
 
@@ -426,7 +436,7 @@ def test_referral_box_blank_invalid_and_valid(page: Page, live_server, make_user
     apply.click()
     expect(page.locator("#referral-invalid-message")).to_have_text(INVALID_CODE)
     assert not session_storage(page)
-    page.reload()
+    reload(page)
     expect(page.locator("#referral-valid")).to_have_count(0)
     expect(field).to_have_value("")
 
@@ -435,19 +445,19 @@ def test_referral_box_refuses_own_code(page: Page, live_server, make_user):
     user = make_user()
     start_session(page, live_server.database_url, user["id"])
     own = referral_code_of(live_server.database_url, user["id"])
-    page.goto("/pricing")
+    visit(page, "/pricing")
     page.get_by_label("Referral code").fill(own)
     page.locator("#referral-apply").click()
-    expect(page.locator("#referral-invalid-message")).to_have_text(INVALID_CODE)
-    expect(page.locator("#referral-own-code")).to_be_visible()
+    expect(page.locator("#referral-own-code")).to_have_text(OWN_CODE_HINT)
+    expect(page.locator("#referral-invalid-message")).to_have_count(0)
     assert not session_storage(page)
 
 
 def test_stale_captured_code_is_cleared_on_load(page: Page, live_server):
-    page.goto("/NOBODY42")
+    visit(page, "/NOBODY42")
     page.wait_for_url(f"{live_server.url}/")
     assert session_storage(page) == "NOBODY42"
-    page.goto("/pricing")
+    visit(page, "/pricing")
     expect(page.locator("#referral-invalid-message")).to_have_text(INVALID_CODE)
     expect(page.get_by_label("Referral code")).to_have_value("NOBODY42")
     page.wait_for_function("() => !window.sessionStorage.getItem('referral_code')")
@@ -460,7 +470,7 @@ def test_code_applied_on_pricing_gives_first_purchase_bonus(page: Page, live_ser
     buyer = make_user()
     code = referral_code_of(db, referrer["id"])
     start_session(page, db, buyer["id"])
-    page.goto("/pricing")
+    visit(page, "/pricing")
     page.get_by_label("Referral code").fill(code)
     page.locator("#referral-apply").click()
     expect(page.locator("#referral-valid")).to_be_visible()

@@ -18,11 +18,11 @@ import uuid
 
 from playwright.sync_api import Page, expect
 
-from marketplace.db import session_scope
-from marketplace.models import Profile
-from marketplace.services import ledger
+from marketplace.platform.db import session_scope
+from marketplace.platform.models import Profile
+from marketplace.platform import ledger
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.helpers import start_session
+from tests.browser.helpers import at_rest, start_session, visit
 
 SHOTS = ARTIFACTS / "issue24-purchase"
 PRO_BREAKDOWN = "1,250 + 250 bonus (20%)"
@@ -37,7 +37,7 @@ def shoot(page: Page, name: str, element: str | None = None) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     for width in (1280, 375):
         page.set_viewport_size({"width": width, "height": 900})
-        page.wait_for_timeout(300)
+        at_rest(page)
         path = str(SHOTS / f"{name}-{width}.png")
         if element:
             page.locator(element).screenshot(path=path)
@@ -62,7 +62,7 @@ def test_pro_purchase_breakdown_second_tab_balance_and_history(page: Page, live_
     start_session(page, db, buyer["id"])
 
     # Pricing: the breakdown on both bonus packs, and the first-purchase promise.
-    page.goto("/pricing")
+    visit(page, "/pricing")
     expect(page.locator("#pack-breakdown-pro")).to_have_text(PRO_BREAKDOWN)
     expect(page.locator("#pack-breakdown-enterprise")).to_have_text(ENTERPRISE_BREAKDOWN)
     expect(page.locator("#pack-breakdown-starter")).to_have_count(0)
@@ -72,7 +72,7 @@ def test_pro_purchase_breakdown_second_tab_balance_and_history(page: Page, live_
     shoot(page, "pricing-packs", "#packs")
 
     # The purchase page: the same breakdown, the referral bonus on its own line.
-    page.goto("/purchase-credits?pack=pro")
+    visit(page, "/purchase-credits?pack=pro")
     expect(page.locator("#pack-option-pro")).to_have_attribute("data-state", "checked")
     expect(page.locator("#pack-option-breakdown-pro")).to_have_text(PRO_BREAKDOWN)
     expect(page.locator("#summary-credits")).to_have_text("1,500")
@@ -113,12 +113,12 @@ def test_pro_purchase_breakdown_second_tab_balance_and_history(page: Page, live_
     expect(page.locator("#checkout-opened")).to_have_count(0)
     expect(page.locator("#lv-checkout-watch")).to_have_count(0)  # paid: the watch has stopped
     assert page.evaluate("window.__lvNotReloaded") is True
-    page.goto("/pricing")
+    visit(page, "/pricing")
     expect(page.locator("#referral-promise")).to_have_text(PROMISE_USED)
     shoot(page, "pricing-after-purchase", "#referral-box")
 
     # Settings, Purchases: the purchase, its split, and a receipt.
-    checkout.goto("/dashboard?tab=settings")
+    visit(checkout, "/dashboard?tab=settings")
     expect(checkout.locator("#dashboard-tab-settings")).to_have_attribute("data-state", "active")
     table = checkout.locator("#dashboard-purchases-table")
     expect(table.locator("tbody tr")).to_have_count(1)
@@ -148,16 +148,16 @@ def test_every_dashboard_tab_has_an_address_and_back_works(page: Page, live_serv
     user = make_user(first_name="Tab")
     start_session(page, live_server.database_url, user["id"])
     for tab in TABS:
-        page.goto(f"/dashboard?tab={tab}")
+        visit(page, f"/dashboard?tab={tab}")
         expect(page.locator(f"#dashboard-tab-{tab}")).to_have_attribute("data-state", "active")
-    page.goto("/dashboard?tab=settings")
+    visit(page, "/dashboard?tab=settings")
     expect(page.locator("#dashboard-purchases-empty")).to_be_visible()
     shoot(page, "dashboard-purchases-empty")
-    page.goto("/dashboard?tab=nonsense")
+    visit(page, "/dashboard?tab=nonsense")
     expect(page.locator("#dashboard-tab-unlocked")).to_have_attribute("data-state", "active")
 
     # Clicking a tab puts it in the address; Back and Forward move between tabs.
-    page.goto("/dashboard")
+    visit(page, "/dashboard")
     expect(page.locator("#dashboard-tab-unlocked")).to_have_attribute("data-state", "active")
     page.locator("#dashboard-tab-scrapes").click()
     page.wait_for_url("**/dashboard?tab=scrapes")
@@ -181,13 +181,14 @@ def test_a_tab_coming_back_into_view_shows_credits_added_elsewhere(page: Page, l
     db = live_server.database_url
     user = make_user(credits=40)
     start_session(page, db, user["id"])
-    page.goto("/marketplace")
+    visit(page, "/marketplace")
     expect(page.locator("#available-credits")).to_have_text("40")
     expect(page.locator("#lv-checkout-watch")).to_have_count(0)  # nothing polls without a pending checkout
     with session_scope(db) as session:
         ledger.apply_credits(session, uuid.UUID(user["id"]), 500, "purchase", f"elsewhere-{uuid.uuid4().hex[:8]}")
     page.evaluate("window.__lvNotReloaded = true")
-    page.wait_for_timeout(3100)  # the page's own throttle: one check per 3 s
-    page.evaluate("window.dispatchEvent(new Event('focus'))")
+    # The window regains focus (again, until the page's own throttle of one check per 3 s lets it through).
+    page.wait_for_function("""() => { window.dispatchEvent(new Event('focus'));
+        return document.getElementById('available-credits').textContent.trim() === '540'; }""", polling=500)
     expect(page.locator("#available-credits")).to_have_text("540")
     assert page.evaluate("window.__lvNotReloaded") is True

@@ -16,21 +16,20 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 import uuid
 from pathlib import Path
 
-import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, WebSocketRoute, expect
 from sqlmodel import select
 
-from marketplace.db import session_scope
-from marketplace.migrations import upgrade
-from marketplace.models import CreditLedger, CreditPurchase, DemoCheckout, User
-from marketplace.services import accounts, ledger
-from tests.browser.conftest import ARTIFACTS, SERVER_START_TIMEOUT, _free_port, variant_app_dir
-from tests.browser.helpers import start_session
+from marketplace.platform.db import session_scope
+from marketplace.platform.migrations import upgrade
+from marketplace.platform.models import CreditLedger, CreditPurchase, DemoCheckout, User
+from marketplace.features.accounts import service as accounts
+from marketplace.platform import ledger
+from tests.browser.conftest import ARTIFACTS, _free_port, variant_app_dir, wait_for_server
+from tests.browser.helpers import start_session, visit, wait_until
 
 BANNER = "TEST MODE — no real payment is made"
 RESULT_PATH = "credits-purchased"
@@ -60,7 +59,7 @@ def purchases_of(db_url: str, user_id: str) -> list[CreditPurchase]:
 
 
 def open_checkout(page: Page, context: BrowserContext, pack: str = "starter") -> Page:
-    page.goto(f"/purchase-credits?pack={pack}")
+    visit(page, f"/purchase-credits?pack={pack}")
     expect(page.locator(f"#pack-option-{pack}")).to_have_attribute("data-state", "checked")
     expect(page.locator("#purchase-button")).to_be_enabled()
     with context.expect_page() as new_page:
@@ -112,10 +111,8 @@ def test_pay_credits_even_when_the_result_page_never_loads(page: Page, live_serv
     checkout.locator("#demo-checkout-pay").click()
     # The buyer is sent on to the result page, which never gets to do anything ...
     checkout.wait_for_url(re.compile(rf"/{RESULT_PATH}\?session_id=demo_cs_[\w-]+$"))
-    deadline = time.monotonic() + 15
-    while not dropped and time.monotonic() < deadline:
-        checkout.wait_for_timeout(100)  # lets Playwright run the websocket relay
-    assert dropped, "the result page should have tried to send its events"
+    # (the page's pause lets Playwright run the websocket relay)
+    wait_until(lambda: dropped, page=checkout, message="the result page should have tried to send its events")
     expect(checkout.locator("#purchase-success")).to_have_count(0)
     # ... and the credits are there all the same, booked once by Pay.
     assert balance_of(db, user["id"]) == 1500
@@ -126,7 +123,7 @@ def test_pay_credits_even_when_the_result_page_never_loads(page: Page, live_serv
 
     # A fresh tab (same browser, same sign-in) shows the new balance.
     fresh = page.context.new_page()
-    fresh.goto("/purchase-credits")
+    visit(fresh, "/purchase-credits")
     expect(fresh.locator("#purchase-balance")).to_have_text("1,500 credits")
     assert ledger_of(db, user["id"]) == [("purchase", 1500)]
 
@@ -142,7 +139,7 @@ def test_paying_again_from_the_checkout_page_books_nothing_more(page: Page, live
     expect(checkout.locator("#purchase-credits-added")).to_have_text("500")
     expect(checkout.locator("#purchase-new-balance")).to_have_text("500 credits")
 
-    checkout.goto(checkout_url)
+    visit(checkout, checkout_url)
     expect(checkout.locator("#demo-checkout-finished")).to_have_text("This checkout has already been paid.")
     checkout.locator("#demo-checkout-continue").click()
     checkout.wait_for_url(re.compile(rf"/{RESULT_PATH}\?session_id=demo_cs_[\w-]+$"))
@@ -159,7 +156,7 @@ def test_test_mode_banner_on_every_purchase_screen(page: Page, live_server, make
     user = make_user()
     start_session(page, live_server.database_url, user["id"])
 
-    page.goto("/pricing")
+    visit(page, "/pricing")
     banner = page.locator("#demo-mode-banner")
     expect(banner).to_have_text(BANNER)
     # In the pack cards' area: above the cards, below the referral box.
@@ -168,7 +165,7 @@ def test_test_mode_banner_on_every_purchase_screen(page: Page, live_server, make
     strip = banner.bounding_box()
     assert box["y"] + box["height"] <= strip["y"] and strip["y"] + strip["height"] <= cards["y"]
 
-    page.goto("/purchase-credits")
+    visit(page, "/purchase-credits")
     expect(page.locator("#demo-mode-banner")).to_have_text(BANNER)
     expect(page.locator("#purchase-button")).to_be_visible()
 
@@ -208,19 +205,7 @@ def server_without_site_url(live_server):
             cwd=variant_app_dir("no-site-url"), env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )
         try:
-            deadline = time.monotonic() + SERVER_START_TIMEOUT
-            while True:
-                if proc.poll() is not None:
-                    pytest.fail(f"app exited with {proc.returncode}:\n{log_path.read_text()[-3000:]}")
-                try:
-                    if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=2).status_code == 200 and \
-                            httpx.get(f"http://127.0.0.1:{port}/", timeout=2).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if time.monotonic() > deadline:
-                    pytest.fail(f"app did not start in {SERVER_START_TIMEOUT}s; see {log_path}")
-                time.sleep(1)
+            wait_for_server(proc, f"http://127.0.0.1:{port}", log_path)
             yield {"port": port, "database_url": database_url}
         finally:
             try:

@@ -24,17 +24,17 @@ import pytest
 import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 
-from marketplace.core.address_display import display_city, display_street
-from marketplace.core.limits import MAX_PLACES
-from marketplace.core.market_coverage import leads_text
-from marketplace.core.times import format_date
-from marketplace.db import get_engine
-from marketplace.models import Lead, Property
+from marketplace.features.records.rules_address_display import display_city, display_street
+from marketplace.platform.limits import MAX_PLACES
+from marketplace.features.records.rules_market_coverage import leads_text
+from marketplace.platform.times import format_date
+from marketplace.platform.db import get_engine
+from marketplace.platform.models import Lead, Property
 from tests.browser.conftest import ARTIFACTS, open_page
-from tests.browser.helpers import start_session
+from tests.browser.helpers import at_rest, start_session, visit
 from tests.browser.test_accessibility import axe_violations, describe
 from tests.browser.test_marketplace_map import _set_active, collect_frames
-from marketplace.services.record_markets import market_summaries, market_summary
+from marketplace.features.records.service_markets import market_summaries, market_summary
 from tests.cook_samples import import_cook, roll_row, sales_of
 
 PIN = "24252010800000"  # 11904 ANN ST, BLUE ISLAND: on the roll, the tax sale and two recorded sales
@@ -70,7 +70,7 @@ def cook(live_server, tmp_path_factory):
 
 def _shot(page: Page, name: str, locator=None) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    page.wait_for_timeout(300)
+    at_rest(page)
     (locator or page).screenshot(path=str(ARTIFACTS / f"record-markets-{name}.png"))
 
 
@@ -96,9 +96,9 @@ def test_a_locked_cook_lead_sends_no_owner_and_the_unlock_shows_owner_mailing_an
     frames = collect_frames(page)
 
     # Locked: the property page refuses, the card shows the masked lead.
-    page.goto(f"/property/{lead.id}")
+    visit(page, f"/property/{lead.id}")
     expect(page.get_by_text("You don't have access to this property")).to_be_visible(timeout=30000)
-    page.goto("/marketplace?state=IL&city=Blue+Island")
+    visit(page, "/marketplace?state=IL&city=Blue+Island")
     card = page.locator(f"#lead-card-{lead.id}")
     expect(card).to_be_visible(timeout=30000)
     expect(page.locator(f"#lead-chips-{lead.id} li").first).to_have_text("Tax sale")
@@ -116,7 +116,7 @@ def test_a_locked_cook_lead_sends_no_owner_and_the_unlock_shows_owner_mailing_an
         confirm.click()
     expect(button).to_have_text("View Details")
 
-    page.goto(f"/property/{lead.id}")
+    visit(page, f"/property/{lead.id}")
     section = page.locator("#property-public-record")
     expect(section).to_be_visible(timeout=30000)
     expect(page.locator("#record-owner")).to_have_text(owner)
@@ -159,10 +159,19 @@ def test_a_locked_cook_lead_sends_no_owner_and_the_unlock_shows_owner_mailing_an
 
 
 def test_the_location_filter_lists_cook_county_and_picking_it_filters_to_its_cities(page: Page, cook, live_server):
-    page.goto("/marketplace")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    visit(page, "/marketplace")
     expect(page.locator("#lead-grid")).to_be_visible(timeout=30000)
     page.locator("#filter-group-location").click()
     market = page.locator("#filter-market-cook-county-il")
+    # The popover opens below its button inside the viewport (it once started at y = -168 px at 1280x800):
+    # its "Covered markets" heading and its last field are reachable.
+    expect(page.locator("#filter-markets-heading")).to_be_in_viewport()
+    popover = page.locator("[role=dialog][aria-label='Location filters']")
+    box, trigger = popover.bounding_box(), page.locator("#filter-group-location").bounding_box()
+    assert box["y"] >= trigger["y"] + trigger["height"] and box["y"] + box["height"] <= 800, box
+    page.locator("#filter-zip").scroll_into_view_if_needed()
+    expect(page.locator("#filter-zip")).to_be_in_viewport()
     # Only markets with imported records are listed (other tests of this live server may have imported some).
     expect(page.locator("#filter-markets li")).to_have_count(len(market_summaries(database_url=live_server.database_url)))
     expect(market).to_contain_text("Cook County, IL")
@@ -194,7 +203,7 @@ def test_the_location_filter_lists_cook_county_and_picking_it_filters_to_its_cit
     expect(page.locator("#filter-chips")).to_contain_text("Calumet Park")
 
     page.set_viewport_size({"width": 375, "height": 812})
-    page.goto("/marketplace")
+    visit(page, "/marketplace")
     expect(page.locator("#lead-grid")).to_be_visible(timeout=30000)
     page.locator("#mobile-filters-button").click()
     sheet = page.locator("#filter-sheet")

@@ -9,10 +9,10 @@ import uuid
 from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
-from marketplace.db import session_scope
-from marketplace.models import CreditLedger, Profile
-from marketplace.services import demo_checkout, purchases
-from tests.browser.helpers import expect_toast, start_session
+from marketplace.platform.db import session_scope
+from marketplace.platform.models import CreditLedger, Profile
+from marketplace.features.billing import service_demo_checkout as demo_checkout, service as purchases
+from tests.browser.helpers import expect_toast, start_session, visit
 
 INVALID_CODE = ("Invalid Code", "Referral code must be 1-15 alphanumeric characters only.")
 CODE_TAKEN = ("Code Unavailable", "This referral code is already taken. Please choose another.")
@@ -71,7 +71,7 @@ def referral_rewards(db: str, user_id: str) -> int:
 
 def open_referrals(page: Page, db: str, user: dict) -> None:
     start_session(page, db, user["id"])
-    page.goto("/dashboard")
+    visit(page, "/dashboard")
     page.locator("#dashboard-tab-referrals").click()
     expect(page.locator("#referral-code")).to_be_visible()
 

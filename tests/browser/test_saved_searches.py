@@ -15,20 +15,21 @@ import uuid
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from marketplace.config import PROJECT_ROOT
-from marketplace.db import session_scope
-from marketplace.models import EmailOutbox
-from marketplace.services import notifications, saved_searches
+from marketplace.platform.config import PROJECT_ROOT
+from marketplace.platform.db import session_scope
+from marketplace.platform.models import EmailOutbox
+from marketplace.features.marketplace import service_notifications as notifications
+from marketplace.features.marketplace import service_saved_searches as saved_searches
 from tests.browser import leads
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.helpers import expect_toast, start_session
+from tests.browser.helpers import at_rest, expect_toast, reload, start_session, visit
 
 LIMIT = ("Saved Search Limit", "You can save up to 25 searches. Delete one to save another.")
 STOP_LINK_RE = re.compile(r"Stop e-mails for this search: (\S+)")
 
 
 def shot(page: Page, name: str) -> None:
-    page.wait_for_timeout(400)  # dialogs and popovers at rest, not mid fade-in
+    at_rest(page)  # dialogs and popovers done fading in
     page.screenshot(path=str(ARTIFACTS / f"saved-searches-{name}.png"))
 
 
@@ -38,7 +39,7 @@ def searches(user: dict) -> list[saved_searches.SavedSearchView]:
 
 def filter_marketplace(page: Page, group: str, value: str, query: str) -> None:
     """Tick one filter in the bar's popover; the grid then shows ``query``."""
-    page.goto("/marketplace")
+    visit(page, "/marketplace")
     expect(page.locator("#lead-grid, #empty-results").first).to_be_visible(timeout=30000)
     page.locator(f"#filter-group-{group}").click()
     page.locator(f"#filter-{group}-{value}").click()
@@ -56,7 +57,7 @@ def save_search(page: Page, name: str | None = None) -> None:
 
 
 def open_tab(page: Page) -> None:
-    page.goto("/dashboard")
+    visit(page, "/dashboard")
     page.locator("#dashboard-tab-saved").click()
     expect(page.locator("#saved-searches-list, #saved-searches-empty").first).to_be_visible(timeout=30000)
 
@@ -179,7 +180,7 @@ def test_the_limit_of_25_and_a_taken_name(page: Page, live_server, make_user):
 
 
 def test_visitors_are_sent_to_sign_in_and_have_no_bell(page: Page, live_server):
-    page.goto("/marketplace")
+    visit(page, "/marketplace")
     link = page.locator("#save-search-signin")
     expect(link).to_have_text("Sign in to save")
     expect(link).to_have_accessible_name("Sign in to save this search")
@@ -223,7 +224,7 @@ def test_refresh_alerts_the_bell_and_the_unsubscribe_link(page: Page, live_serve
     save_search(page, "Fresh leads")
     expect_toast(page, "Search Saved", "'Fresh leads' is in your dashboard under Saved Searches.")
     [search] = searches(user)
-    page.goto("/dashboard")
+    visit(page, "/dashboard")
     bell = page.locator("#notifications-button")
     expect(bell).to_have_attribute("aria-label", "Notifications")
     expect(page.locator("#notifications-count")).to_have_count(0)
@@ -236,7 +237,7 @@ def test_refresh_alerts_the_bell_and_the_unsubscribe_link(page: Page, live_serve
     [note] = notifications.list_notifications(uid)
     assert re.fullmatch(r"\d+ new leads? match(es)? your saved searches", note.title), note.title
     assert notifications.unread_count(uid) == 1
-    page.reload()
+    reload(page)
     expect(bell).to_have_attribute("aria-label", "Notifications, 1 unread")
     expect(page.locator("#notifications-count")).to_have_text("1")
     bell.click()
@@ -268,7 +269,7 @@ def test_refresh_alerts_the_bell_and_the_unsubscribe_link(page: Page, live_serve
     stranger = page.context.browser.new_context()
     try:
         mail_page = stranger.new_page()
-        assert mail_page.goto(link).status == 200
+        assert visit(mail_page, link).status == 200
         expect(mail_page.get_by_role("heading", name="Stop alert e-mails?")).to_be_visible()
         expect(mail_page.get_by_role("status")).to_contain_text("'Fresh leads'")
         assert searches(user)[0].email_enabled  # the link alone changes nothing
@@ -321,7 +322,7 @@ def test_on_a_phone(page: Page, live_server, make_user):
     shot(page, "bell-375")
     page.keyboard.press("Escape")
 
-    page.goto("/marketplace")
+    visit(page, "/marketplace")
     page.locator("#save-search-button").click()
     dialog = page.locator("#save-search-dialog")
     expect(dialog).to_be_visible()

@@ -8,12 +8,12 @@ import uuid
 from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
-from marketplace.db import session_scope
-from marketplace.models import CreditLedger, EmailOutbox, Profile, User
-from marketplace.services import webhook_keys
-from marketplace.messages import CONFIRM_SUBJECT
+from marketplace.platform.db import session_scope
+from marketplace.platform.models import CreditLedger, EmailOutbox, Profile, User
+from marketplace.features.scrape import service_webhook_keys as webhook_keys
+from marketplace.platform.texts import CONFIRM_SUBJECT
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.helpers import expect_toast, sign_in, start_session, use_own_ip
+from tests.browser.helpers import expect_toast, reload, sign_in, start_session, use_own_ip, visit, wait_ready
 
 SESSION_ENDED = ("Signed Out", "Your session has ended: you were signed out, or your password was changed. "
                                  "Please sign in again.")
@@ -34,7 +34,7 @@ def open_tab(page: Page, name: str) -> None:
 
 def open_settings(page: Page) -> None:
     if not DASHBOARD.search(page.url):
-        page.goto("/dashboard")
+        visit(page, "/dashboard")
     open_tab(page, "settings")
     expect(page.locator("#dashboard-settings")).to_be_visible()
 
@@ -47,7 +47,7 @@ def new_page(browser, live_server) -> Page:
 
 def expect_signed_out_on_reload(page: Page, told: bool = False) -> None:
     """Opening the dashboard lands on sign-in; a tab whose session ended elsewhere is told why."""
-    page.goto("/dashboard")
+    visit(page, "/dashboard")
     page.wait_for_url(AUTH, timeout=20000)
     expect(page.locator("#header-login")).to_be_visible()
     if told:
@@ -75,7 +75,7 @@ def test_profile_names_are_validated_saved_and_greet_at_once(page: Page, live_se
     with session_scope(live_server.database_url) as session:
         profile = session.get(Profile, uuid.UUID(user["id"]))
         assert (profile.first_name, profile.last_name) == ("Ada", "Lovelace")
-    page.reload()
+    reload(page)
     expect(page.locator("#dashboard-greeting")).to_have_text(re.compile(r"^Welcome(?: back)?, Ada!$"))
 
 
@@ -124,7 +124,7 @@ def test_password_change_signs_out_the_other_browser_and_keeps_this_one(page: Pa
     expect_toast(page, "Password Too Short", "Password must be at least 6 characters long.")
     submit("not-my-password", "new-secret", "new-secret")
     expect_toast(page, "Password Not Changed", "Your current password is incorrect. Nothing was changed.")
-    second.reload()
+    reload(second)
     expect(second.locator("#dashboard-greeting")).to_be_visible()  # nothing changed yet
 
     submit("old-secret", "new-secret", "new-secret")
@@ -133,9 +133,9 @@ def test_password_change_signs_out_the_other_browser_and_keeps_this_one(page: Pa
     expect(page.locator("#settings-sessions .settings-session")).to_have_count(1)
 
     expect_signed_out_on_reload(second, told=True)
-    page.reload()
+    reload(page)
     expect(page.locator("#dashboard-greeting")).to_be_visible()
-    page.wait_for_timeout(500)
+    # reload waited for the ready signal: the session check of the page load is done, and it stayed.
     assert DASHBOARD.search(page.url)
     second.context.close()
 
@@ -204,13 +204,13 @@ def test_webhook_key_state_and_link_to_the_bulk_scraper(page: Page, live_server,
     expect(page.locator("#webhook-panel")).to_be_visible()
     expect(page.locator("#webhook-key")).to_contain_text(key[-4:])
     expect(page.locator("#webhook-toggle")).to_be_in_viewport()
-    page.wait_for_timeout(1500)  # nothing closes it again
+    wait_ready(page)  # the page's loads are done: nothing closes it again
     expect(page.locator("#webhook-panel")).to_be_visible()
 
     # Opened from the address itself too, and collapsed on a plain visit.
-    page.goto("/bulkscraper?section=webhook")
+    visit(page, "/bulkscraper?section=webhook")
     expect(page.locator("#webhook-panel")).to_be_visible()
-    page.goto("/bulkscraper")
+    visit(page, "/bulkscraper")
     expect(page.locator("#webhook-toggle")).to_have_attribute("aria-expanded", "false")
     expect(page.locator("#webhook-panel")).to_have_count(0)
 

@@ -10,11 +10,11 @@ import pytest
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from marketplace import routes
-from marketplace.db import session_scope
-from marketplace.models import AuthSession
+from marketplace.platform import routes
+from marketplace.platform.db import session_scope
+from marketplace.platform.models import AuthSession
 from tests.browser import leads
-from tests.browser.helpers import start_session
+from tests.browser.helpers import start_session, visit
 
 SIGNED_IN_AT = datetime(2026, 1, 15, 20, 7, tzinfo=timezone.utc)  # 3:07 PM EST
 UNLOCKED_AT = datetime(2026, 7, 4, 15, 5, tzinfo=timezone.utc)  # 11:05 AM EDT
@@ -41,10 +41,10 @@ def test_session_and_unlock_times_are_eastern(eastern_page, live_server, make_us
             record.created_at = SIGNED_IN_AT
             session.add(record)
 
-    page.goto(routes.property_url(str(row["id"])))
+    visit(page, routes.property_url(str(row["id"])))
     expect(page.locator("#property-unlocked-at")).to_have_text("Jul 4, 2026, 11:05 AM EDT", timeout=30000)
 
-    page.goto("/dashboard")
+    visit(page, "/dashboard")
     page.locator("#dashboard-tab-settings").click()
     expect(page.locator("#settings-sessions")).to_contain_text("Signed in Jan 15, 2026, 3:07 PM EST")
     assert page.evaluate("localStorage.getItem('lv_tz')") == "America/New_York"

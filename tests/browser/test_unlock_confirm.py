@@ -9,10 +9,10 @@ import uuid
 
 from playwright.sync_api import Page, expect
 
-from marketplace.db import session_scope
-from marketplace.models import Profile
+from marketplace.platform.db import session_scope
+from marketplace.platform.models import Profile
 from tests.browser import leads
-from tests.browser.helpers import expect_toast, start_session
+from tests.browser.helpers import expect_toast, start_session, visit
 
 
 def balance(db: str, user_id: str) -> int:
@@ -30,7 +30,7 @@ def test_expensive_unlocks_ask_first_until_told_not_to(page: Page, live_server, 
     leads.store(live_server, first, second, third, cheap)
     user = make_user(credits=600)
     start_session(page, db, user["id"])
-    page.goto("/marketplace")
+    visit(page, "/marketplace")
     dialog = page.locator("#unlock-confirm-dialog")
     credits = page.locator("#available-credits")
 
@@ -54,6 +54,9 @@ def test_expensive_unlocks_ask_first_until_told_not_to(page: Page, live_server, 
     expect(page.locator("#unlock-confirm-before")).to_have_text("540 credits")
     expect(page.locator("#unlock-confirm-after")).to_have_text("390 credits")
     expect(page.locator("#unlock-confirm-ok")).to_have_text("Unlock for 150 credits")
+    # A generated lead has no county record to contradict it: no guarantee promised (tests/browser/test_refunds.py
+    # has a public-record lead's).
+    expect(page.locator("#unlock-confirm-guarantee")).to_have_count(0)
     page.screenshot(path="/tmp/lv/times/dialog-test.png")
     page.locator("#unlock-confirm-cancel").click()
     expect(dialog).to_have_count(0)
@@ -81,7 +84,7 @@ def test_expensive_unlocks_ask_first_until_told_not_to(page: Page, live_server, 
     assert balance(db, user["id"]) == 90
 
     # Settings shows the switch off; switching it back on asks again from 120.
-    page.goto("/dashboard")
+    visit(page, "/dashboard")
     page.locator("#dashboard-tab-settings").click()
     switch = page.locator("#settings-unlock-confirm")
     expect(switch).to_have_attribute("aria-checked", "false")

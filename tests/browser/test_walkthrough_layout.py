@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser import leads
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.helpers import start_session
+from tests.browser.helpers import at_rest, start_session, visit
 
 WIDTHS = (375, 600, 768, 900, 1024, 1280, 1440)
 # How many line boxes the button's label takes, and whether it overflows the button.
@@ -18,7 +18,7 @@ LABEL_LINES = """el => { const r = document.createRange(); r.selectNodeContents(
 
 
 def shot(page: Page, name: str) -> None:
-    page.wait_for_timeout(300)
+    at_rest(page)
     page.screenshot(path=str(ARTIFACTS / f"walkthrough-{name}.png"), full_page=False)
 
 
@@ -30,13 +30,13 @@ def test_view_details_never_wraps(page: Page, live_server, make_user):
         leads.store(live_server, lead)
         leads.unlock(live_server, user, lead)
     start_session(page, live_server.database_url, user["id"])
-    page.goto("/dashboard")
+    visit(page, "/dashboard")
     table = page.locator("#dashboard-unlocked-table")
     buttons = table.get_by_role("link", name="View Details")
     expect(buttons).to_have_count(2, timeout=30000)
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 900})
-        page.wait_for_timeout(200)
+        at_rest(page)
         if width < 768:  # phones: tappable cards, no button
             expect(table).to_be_hidden()
             expect(page.locator("#dashboard-unlocked-list .dashboard-unlocked-item")).to_have_count(2)
@@ -53,10 +53,10 @@ def test_marketplace_first_card_is_on_a_phones_first_screen(page: Page, live_ser
     user = make_user(credits=2_000)
     start_session(page, live_server.database_url, user["id"])
     page.set_viewport_size({"width": 375, "height": 812})
-    page.goto("/marketplace")
+    visit(page, "/marketplace")
     first = page.locator("#lead-grid [id^='lead-card-']").first
     expect(first).to_be_visible(timeout=30000)
-    page.wait_for_timeout(500)
+    at_rest(page)
     box = first.bounding_box()
     shot(page, "marketplace-375")
     assert box is not None and box["y"] < 400, box

@@ -17,7 +17,10 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import reflex as rx
 from playwright.sync_api import Page
+
+from tests.browser.helpers import wait_until
 
 CONNECT_PACKET = re.compile(r"^40(/[^,{]*,)(\{.*\})$", re.S)
 EVENT_PACKET = re.compile(r"^42(/[^,\[]*,)?(\d*)(\[.*\])$", re.S)
@@ -41,6 +44,7 @@ class EventChannel:
         self.received: list[str] = []
         self._server = None
         self._namespace = ""
+        self.rewrite = None  # outgoing frame -> the frame sent instead (a tampering browser)
         page.route_web_socket(re.compile(r".*/_event.*"), self._route)
 
     def _route(self, ws) -> None:
@@ -48,6 +52,8 @@ class EventChannel:
         self._server = server
 
         def outgoing(message):
+            if self.rewrite is not None:
+                message = self.rewrite(message)
             self.sent.append(message)
             match = EVENT_PACKET.match(message) if isinstance(message, str) else None
             if match and match.group(1):
@@ -87,6 +93,14 @@ class EventChannel:
         self._server.send(f"42{self._namespace}" + json.dumps(["event", event]))
         return mark
 
+    def settle(self) -> None:
+        """Wait until the server has handled every event sent so far (the page's and ``emit``'s):
+        a tab's events are handled in order, so the answer to one sent now comes after theirs. The
+        one sent sets Reflex's own hydrated flag to true again (it is true on a loaded page): nothing
+        changes, and its answer carries the flag."""
+        mark = self.emit(f"{rx.State.get_full_name()}.set_is_hydrated", {"value": True})
+        assert self.wait_for(lambda text: "is_hydrated_rx_state_" in text, mark), "the server did not answer"
+
     # ------------------------------------------------------------------ reading
 
     def updates(self, start: int = 0) -> Iterator[dict]:
@@ -107,13 +121,11 @@ class EventChannel:
 
     def wait_for(self, predicate, start: int, timeout_ms: int = 15000) -> bool:
         """Let Playwright deliver frames until ``predicate(text since start)`` holds."""
-        waited = 0
-        while waited < timeout_ms:
-            if predicate(self.text_since(start)):
-                return True
-            self.page.wait_for_timeout(100)
-            waited += 100
-        return predicate(self.text_since(start))
+        try:
+            return bool(wait_until(lambda: predicate(self.text_since(start)), timeout=timeout_ms / 1000,
+                                   page=self.page))
+        except AssertionError:
+            return False
 
 
 # ---------------------------------------------------------------------- introspection

@@ -1,6 +1,6 @@
 """A local fake of BatchData's property search: real HTTP on 127.0.0.1, a random port, one thread.
 
-It speaks the documented shapes (see ``marketplace/sources/batchdata.py``): ``POST /api/v1/property/search``
+It speaks the documented shapes (see ``marketplace/features/scrape/source_batchdata.py``): ``POST /api/v1/property/search``
 with ``Authorization: Bearer <key>`` and a JSON body ``{"searchCriteria": {"query": ..., "quickLists":
 [...]}, "options": {"skip": s, "take": t}}``; it answers ``{"status": {"code": 200, "text": "OK"},
 "results": {"properties": [...], "meta": {"results": {"resultCount": n, "resultsFound": N}}}}`` from

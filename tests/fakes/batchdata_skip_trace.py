@@ -2,7 +2,7 @@
 
 ``POST /api/v3/property/skip-trace`` with ``Authorization: Bearer <key>`` and ``{"requests": [{"requestId",
 "propertyAddress": {"street", "city", "state", "zip"}, "name"?: {...}}]}`` (the shapes in
-``marketplace/sources/batchdata_skip_trace.py``). ``persons`` maps a lower-cased street to the persons
+``marketplace/features/property/source_batchdata_skip_trace.py``). ``persons`` maps a lower-cased street to the persons
 BatchData would return; any other street is a miss (``meta.matched`` false). Errors carry BatchData's
 ``status`` object: 401 without the right key, 400 for a body without ``requests`` or a street. The
 property-search fake (``tests/fakes/batchdata.py``) does the rest: ``script()`` queues answers first (a 429

@@ -13,6 +13,13 @@ It serves ``rows`` (dicts under the API's field names) page by page in each prot
 - CKAN ``GET /api/3/action/datastore_search``: ``{"help", "success", "result": {"records", "total"}}`` with
   ``limit``, ``offset``, ``resource_id``.
 
+Incremental reads: a Socrata row may carry system fields (``:updated_at``, ``:id``), returned only when
+``$select`` asks for ``:*``; a ``$where`` clause ``:updated_at >= '<time>'`` keeps the rows updated since.
+An ArcGIS layer's JSON (``GET /MapServer/<layer>?f=json``) names ``edit_date_field`` in ``editFieldsInfo``
+when one is given; a ``where`` clause ``<field> >= TIMESTAMP '<time>'`` keeps the rows edited since (epoch
+milliseconds in the rows). ``rows`` may be replaced or grown while the portal serves (a portal publishing
+over time).
+
 ``script()`` queues answers that take precedence (429 with Retry-After, 500, an ArcGIS error body sent with
 HTTP 200, malformed JSON, a slow answer); ``times=None`` repeats one forever. Every request is recorded in ``requests``.
 
@@ -26,14 +33,14 @@ from __future__ import annotations
 import json
 import re
 import threading
-from datetime import datetime
+from datetime import datetime, timezone
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 from urllib.parse import parse_qs, urlsplit
 
-from marketplace.sources.opendata import Dataset
+from marketplace.features.records.source_opendata import Dataset
 from tests.fakes.rentcast import Request  # a recorded request: path, params, headers
 
 _NORMAL = object()
@@ -50,8 +57,9 @@ class Scripted:
 
 class FakePortal:
     def __init__(self, protocol: str, rows: list[dict[str, Any]], *, resource: str = "test",
-                 max_record_count: int = 1000) -> None:
+                 max_record_count: int = 1000, edit_date_field: str | None = None) -> None:
         self.protocol = protocol
+        self.edit_date_field = edit_date_field
         self.rows = rows
         self.resource = resource
         self.max_record_count = max_record_count
@@ -110,6 +118,13 @@ class FakePortal:
             "carto": "/api/v2/sql",
             "ckan": "/api/3/action/datastore_search",
         }[self.protocol]
+        if self.protocol == "arcgis" and path == f"/MapServer/{self.resource}":
+            layer: dict[str, Any] = {"id": int(self.resource) if self.resource.isdigit() else 0, "name": "layer",
+                                     "type": "Feature Layer"}
+            if self.edit_date_field:
+                layer["editFieldsInfo"] = {"creationDateField": "CreationDate", "creatorField": "Creator",
+                                           "editDateField": self.edit_date_field, "editorField": "Editor"}
+            return 200, layer
         if path != route:
             return 404, {"error": f"no route {path}"}
         return getattr(self, f"_{self.protocol}")(params)
@@ -121,13 +136,24 @@ class FakePortal:
 
     def _socrata(self, params: dict[str, str]) -> tuple[int, Any]:
         limit, offset = int(params.get("$limit", 1000)), int(params.get("$offset", 0))
-        page = self._ordered(params.get("$order"))[offset:offset + limit]
-        return 200, [{k: _socrata_value(v) for k, v in row.items() if v not in (None, "")} for row in page]
+        rows = self._ordered(params.get("$order"))
+        since = re.search(r":updated_at >= '([^']+)'", params.get("$where", ""))
+        if since:
+            start = _utc(since.group(1))
+            rows = [r for r in rows if r.get(":updated_at") and _utc(r[":updated_at"]) >= start]
+        system = ":*" in params.get("$select", "")
+        page = rows[offset:offset + limit]
+        return 200, [{k: _socrata_value(v) for k, v in row.items()
+                      if v not in (None, "") and (system or not k.startswith(":"))} for row in page]
 
     def _arcgis(self, params: dict[str, str]) -> tuple[int, Any]:
         count = min(int(params.get("resultRecordCount", self.max_record_count)), self.max_record_count)
         offset = int(params.get("resultOffset", 0))
         rows = self._ordered(params.get("orderByFields"))
+        since = re.search(r"(\w+) >= TIMESTAMP '([^']+)'", params.get("where", ""))
+        if since:
+            field_name, start = since.group(1), _utc(since.group(2)).timestamp() * 1000
+            rows = [r for r in rows if isinstance(r.get(field_name), (int, float)) and r[field_name] >= start]
         page = rows[offset:offset + count]
         return 200, {"displayFieldName": "", "fields": [{"name": k} for k in (rows[0] if rows else {})],
                      "features": [{"attributes": row} for row in page],
@@ -154,6 +180,12 @@ class FakePortal:
                      "result": {"resource_id": self.resource, "fields": [{"id": k} for k in (self.rows or [{}])[0]],
                                 "records": page, "total": len(self.rows), "limit": limit, "offset": offset,
                                 "_links": {"start": "", "next": ""}}}
+
+
+def _utc(text: str) -> datetime:
+    """A time as the reader writes it in a filter, or as a Socrata row carries it ('Z' or none: UTC)."""
+    parsed = datetime.fromisoformat(text.replace(" ", "T"))
+    return parsed.replace(tzinfo=timezone.utc) if parsed.tzinfo is None else parsed
 
 
 def _socrata_value(value: Any) -> Any:

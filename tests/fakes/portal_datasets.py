@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from marketplace.sources.opendata.dataset import DATASETS_DIR
+from marketplace.features.records.source_opendata.dataset import DATASETS_DIR
 
 
 def datasets_dir(target: Path, dataset_id: str, endpoint: str) -> Path:

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from marketplace.config import PROJECT_ROOT
+from marketplace.platform.config import PROJECT_ROOT
 
 ARTIFACTS = PROJECT_ROOT / "test-artifacts"
 

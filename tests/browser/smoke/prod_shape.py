@@ -23,12 +23,12 @@ import pytest
 import redis
 import sqlalchemy as sa
 
-from marketplace.config import normalize_database_url
-from marketplace.core.criteria import SearchCriteria
-from marketplace.db import dispose_engines
-from marketplace.migrations import upgrade
-from marketplace.services.seeding import insert_leads
-from marketplace.sources.builtin import BuiltinSource
+from marketplace.platform.config import normalize_database_url
+from marketplace.features.marketplace.rules_criteria import SearchCriteria
+from marketplace.platform.db import dispose_engines
+from marketplace.platform.migrations import upgrade
+from marketplace.features.scrape.service_seeding import insert_leads
+from marketplace.features.scrape.source_builtin import BuiltinSource
 
 WORKERS = 2
 REFRESH_COUNT = 40  # LEAD_REFRESH_COUNT of the served app

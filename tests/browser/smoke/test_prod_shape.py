@@ -17,13 +17,22 @@ import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
-from marketplace.db import session_scope
-from marketplace.jobs.refresh import pacific_run_date
-from marketplace.models import (
-    CreditLedger, CreditPurchase, EmailOutbox, Lead, LeadRefreshRun, Profile, User, UserLead, utcnow,
+from marketplace.platform.db import session_scope
+from marketplace.features.records.jobs_refresh import pacific_run_date
+from marketplace.platform.models import (
+    CreditLedger,
+    CreditPurchase,
+    EmailOutbox,
+    Lead,
+    LeadRefreshRun,
+    Profile,
+    User,
+    UserLead,
+    utcnow,
 )
-from marketplace.services import ledger, unlock_prefs
-from tests.browser.helpers import expect_toast, sign_in, start_session, wait_until
+from marketplace.platform import ledger
+from marketplace.features.unlock import service_prefs as unlock_prefs
+from tests.browser.helpers import expect_toast, reload, sign_in, start_session, visit, wait_until
 from tests.browser.leads import make_lead, store
 from tests.browser.smoke.prod_shape import REFRESH_COUNT, SEED_TAG, SEEDED_LEADS, WORKERS, answering_pids
 from tests.browser.test_auth import CONFIRM_LINK_RE, fill_sign_up, open_sign_up, unique_email
@@ -106,7 +115,7 @@ def test_sign_up_confirm_and_sign_in(page: Page, new_page, live_server):
 
     # The link, opened in another browser, confirms the address and signs in.
     mailbox = new_page()
-    mailbox.goto(link)
+    visit(mailbox, link)
     mailbox.wait_for_url("**/dashboard", timeout=20000)
     expect(mailbox.locator("#header-email")).to_have_text(email)
     with session_scope(db) as session:
@@ -135,7 +144,7 @@ def test_unlock_race_across_tabs(page: Page, new_page, live_server, make_user):
     tabs = [page, new_page()]
     for tab in tabs:
         start_session(tab, db, user["id"])
-        tab.goto("/marketplace")
+        visit(tab, "/marketplace")
     for tab in tabs:
         for lead in leads:
             expect(tab.locator(f"#lead-action-{lead['id']}")).to_have_text("Unlock for 120 credits", timeout=30000)
@@ -162,7 +171,7 @@ def test_unlock_race_across_tabs(page: Page, new_page, live_server, make_user):
                                                               CreditLedger.reason == "unlock")).all()
     assert spent == [-120]
     for tab in tabs:
-        tab.reload()
+        reload(tab)
         expect(tab.locator(f"#lead-action-{leads[winner]['id']}")).to_have_text("View Details", timeout=30000)
         expect(tab.locator(f"#lead-action-{leads[loser]['id']}")).to_have_text("Insufficient Credits - Buy More")
 
@@ -181,5 +190,5 @@ def test_purchase_adds_credits(page: Page, live_server, make_user):
                                  .where(CreditPurchase.user_id == uuid.UUID(user["id"]))).all()
     assert [tuple(r) for r in rows] == [("purchase", 500)]
     assert [tuple(p) for p in purchases] == [("paid", 500)]
-    result.goto("/dashboard")
+    visit(result, "/dashboard")
     expect(result.locator("#dashboard-credits")).to_have_text("500 credits")

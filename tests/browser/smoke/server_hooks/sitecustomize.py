@@ -1,5 +1,5 @@
 """Loaded by every Python process of the prod-shape test server (it is on their
-PYTHONPATH, never on the app's). Two hooks on ``marketplace.jobs.scheduler``,
+PYTHONPATH, never on the app's). Two hooks on ``marketplace.features.records.jobs_scheduler``,
 applied when that module is imported:
 
 1. Its log lines ("lead refresh: {...}") go to stderr, prefixed with the
@@ -17,7 +17,7 @@ import importlib.machinery
 import logging
 import sys
 
-TARGET = "marketplace.jobs.scheduler"
+TARGET = "marketplace.features.records.jobs_scheduler"
 
 
 def _hook(module) -> None:

@@ -1,1 +1,0 @@
-"""FastAPI app mounted on Reflex's backend (``/api/`` and ``/functions/v1/``)."""

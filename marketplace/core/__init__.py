@@ -1,1 +1,0 @@
-"""Pure business rules: no database, no Reflex."""

@@ -1,0 +1,142 @@
+"""/marketplace's first picture, shown before the page's state arrives.
+
+The page is prerendered without its cards: they arrive with the page's state, after the scripts
+have run and the websocket has answered, and the first card's picture is the page's largest
+paint on a phone. Two things bring that picture forward:
+
+* a ``Link: rel=preload`` header on the page's HTML names it, so the browser fetches it while
+  the page loads instead of after the scripts (only for the page as it opens without a query
+  string: the default filters give every visitor the same first card; the srcset and sizes are
+  the card's own, so the browser picks the same file the card will use);
+* the loading skeleton's first card shows it at once, from the prerendered HTML, through
+  ``/api/images/first-card-{400|800}.jpg``: a redirect (never cached) to the first card's JPEG of
+  that width, the file the preload fetched. When the cards arrive, the first one shows the
+  same file in the same place. The page's address (the request's Referer, which the site's
+  Referrer-Policy keeps whole on its own requests) tells which filters the skeleton stands
+  for: /marketplace?lead_type=Probate shows the first Probate card's picture, never another
+  lead's. When that first card has no drawing of ours (a photo from a source, or no lead at
+  all) the address answers with the neutral placeholder drawing.
+
+A query's first card is looked up at most once every ten seconds (the last ``MAX_QUERIES`` queries kept),
+off the event loop; a failed lookup only means no header and the placeholder. A client that makes more
+than ``IMAGE_MISSES_PER_MINUTE`` lookups of queries not cached a minute (a flood of made-up addresses)
+gets the placeholder drawing instead of a database query per request.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+
+from marketplace.platform import routes
+from marketplace.platform.web.ratelimit import Limiter
+from marketplace.platform.config import get_settings
+from marketplace.features.marketplace import rules as marketplace_rules
+from marketplace.platform.web.image_hosts import (
+    CARD_PICTURE_SIZES,
+    FIRST_CARD_PICTURE,
+    PLACEHOLDER_SVG,
+    srcset_widths,
+)
+from marketplace.features.marketplace.rules_cards import card_data
+from marketplace.platform.web.net import client_ip
+from marketplace.platform.offloop import run_blocking
+from marketplace.features.marketplace.service import query_page
+
+log = logging.getLogger(__name__)
+
+TTL_S = 10.0
+MAX_QUERIES = 256
+NOT_CACHED = {"cache-control": "no-store"}
+# Query string (the filters as the page's address has them) -> (looked up at, (src, srcset) or None).
+_cached: dict[str, tuple[float, tuple[str, str] | None]] = {}
+_lookups: Limiter | None = None
+
+router = APIRouter()
+
+
+def preload_header(src: str, srcset: str) -> str | None:
+    """The Link header value for a card picture, or None without one."""
+    if not src:
+        return None
+    value = f"<{src}>; rel=preload; as=image; fetchpriority=high"
+    if srcset:
+        value += f'; imagesrcset="{srcset}"; imagesizes="{CARD_PICTURE_SIZES}"'
+    return value
+
+
+def first_picture(database_url: str | None = None, query: str = "") -> tuple[str, str] | None:
+    """(src, srcset) of the first card of /marketplace?``query`` (blocking); the default filters
+    without one."""
+    result = query_page(marketplace_rules.Filters.from_query(query), None, database_url)
+    if not result.cards:
+        return None
+    card = card_data(result.cards[0])
+    return (card["primary_image"], card["primary_srcset"]) if card["primary_image"] else None
+
+
+async def cached_first_picture(query: str = "", now: float | None = None) -> tuple[str, str] | None:
+    """``first_picture``, cached for ``TTL_S`` seconds a query."""
+    now = time.monotonic() if now is None else now
+    if (hit := _cached.get(query)) is not None and now - hit[0] < TTL_S:
+        return hit[1]
+    try:
+        picture = await run_blocking(first_picture, None, query)
+    except Exception:  # noqa: BLE001 - no preload and the placeholder: the page itself is unaffected
+        log.exception("marketplace first picture lookup failed")
+        picture = None
+    _cached.pop(query, None)
+    _cached[query] = (now, picture)
+    while len(_cached) > MAX_QUERIES:
+        _cached.pop(next(iter(_cached)))  # the oldest lookup
+    return picture
+
+
+def _is_fresh(query: str) -> bool:
+    hit = _cached.get(query)
+    return hit is not None and time.monotonic() - hit[0] < TTL_S
+
+
+async def _lookup_allowed(request: Request) -> bool:
+    """One lookup of a query that is not cached, counted per client (``IMAGE_MISSES_PER_MINUTE``)."""
+    global _lookups
+    settings = get_settings()
+    if _lookups is None:
+        _lookups = Limiter("first-card-lookups", per_minute=settings.image_misses_per_minute)
+    peer = request.client.host if request.client else None
+    return await _lookups.hit(client_ip(peer, request.headers.getlist("x-forwarded-for"),
+                                        settings.trusted_proxy_hops))
+
+
+def page_query(referer: str | None) -> str:
+    """The query string of the marketplace page that asks for its skeleton's picture ("" for any
+    other or no page: the default filters)."""
+    parts = urlsplit(referer or "")
+    return parts.query if parts.path.rstrip("/") == routes.MARKETPLACE else ""
+
+
+async def marketplace_link(now: float | None = None) -> str | None:
+    """The preload header of /marketplace's first card picture, or None."""
+    picture = await cached_first_picture("", now)
+    return preload_header(*picture) if picture else None
+
+
+@router.api_route(FIRST_CARD_PICTURE.format(width="{width}"), methods=["GET", "HEAD"], include_in_schema=False)
+async def first_card_picture(width: str, request: Request) -> Response:
+    """302 to the first card's JPEG of ``width`` pixels; the placeholder drawing when it has none."""
+    if width not in ("400", "800"):
+        return Response(status_code=404, headers=NOT_CACHED)
+    query = page_query(request.headers.get("referer"))
+    if query and not _is_fresh(query) and not await _lookup_allowed(request):
+        # Over the limit: the placeholder, never another page's lead.
+        return Response(PLACEHOLDER_SVG, media_type="image/svg+xml", headers=NOT_CACHED)
+    picture = await cached_first_picture(query)
+    target = srcset_widths(picture[1]).get(int(width)) if picture else None
+    if target:
+        return RedirectResponse(target, status_code=302, headers=NOT_CACHED)
+    return Response(PLACEHOLDER_SVG, media_type="image/svg+xml", headers=NOT_CACHED)

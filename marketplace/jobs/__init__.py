@@ -1,1 +1,0 @@
-"""Scheduled work: the daily lead refresh."""

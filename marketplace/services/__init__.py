@@ -1,1 +1,0 @@
-"""Database work in transactions; states and API routes call these."""

@@ -1,1 +1,0 @@
-"""Reflex states: ``AuthState`` at the base, one substate per page."""
