@@ -12,6 +12,7 @@ same ordering rules as the SQL (ties broken by id).
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import uuid
@@ -24,6 +25,7 @@ from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
 from marketplace.features.marketplace import rules
+from marketplace.platform import routes
 from marketplace.platform.paging import pagination_window
 from marketplace.features.marketplace import rules_sale_dates as sale_dates
 from marketplace.features.marketplace.rules_criteria import SearchCriteria
@@ -663,7 +665,9 @@ def test_the_next_page_s_first_pictures_are_fetched_once_the_user_stays(page: Pa
     click_settled(page.get_by_label("Next page"))
     expect_page(page, catalog, rules.Filters(page=4))
     # Once the user stays PREFETCH_AFTER_MS: the next page's first pictures, as its cards will show them.
-    page.wait_for_function(f"() => (window.lvNextPictures || []).length === {rules.PREFETCH_PICTURES}"
+    # (Page 3 fetched page 4's: the wait is for the ones fetched after page 4, not those still held.)
+    page.wait_for_function(f"() => window.lvNextPicturesAfter === {json.dumps(routes.marketplace_url(rules.Filters(page=4).to_query()))}"
+                           f" && window.lvNextPictures.length === {rules.PREFETCH_PICTURES}"
                            " && window.lvNextPictures.every((i) => i.complete && i.naturalWidth > 0)")
     fetched = page.evaluate("() => window.lvNextPictures.map((i) => i.currentSrc)")
     click_settled(page.get_by_label("Next page"))

@@ -39,12 +39,14 @@ def page_script(query: str, next_pictures: list[str], scroll: bool) -> str:
     url = routes.marketplace_url(query)
     script = ("requestAnimationFrame(() => setTimeout(() => window.history.replaceState("
               f"window.history.state, '', {json.dumps(url)}), 0));")
-    # A new page forgets the pictures fetched for the one before (they were that page's next).
-    script += "clearTimeout(window.lvPrefetch); window.lvNextPictures = [];"
+    # A new page forgets the pictures fetched for the one before (they were that page's next);
+    # ``lvNextPicturesAfter`` names the page whose next page they are.
+    script += "clearTimeout(window.lvPrefetch); window.lvNextPictures = []; window.lvNextPicturesAfter = null;"
     if next_pictures:
         pictures = json.dumps([card_picture(url) for url in next_pictures])
         script += (f"window.lvPrefetch = setTimeout(() => (window.requestIdleCallback || setTimeout)(() =>"
-                   f" {{ window.lvNextPictures = {pictures}.map(([src, srcset]) => Object.assign(new Image(),"
+                   f" {{ window.lvNextPicturesAfter = {json.dumps(url)};"
+                   f" window.lvNextPictures = {pictures}.map(([src, srcset]) => Object.assign(new Image(),"
                    f" {{sizes: {json.dumps(CARD_PICTURE_SIZES)}, srcset, src}})); }}), {marketplace_rules.PREFETCH_AFTER_MS});")
     if scroll:
         script += (

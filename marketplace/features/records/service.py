@@ -57,6 +57,7 @@ from marketplace.platform.batch_sizer import BatchSizer
 from marketplace.features.records.rules_import_reasons import no_leads_reason
 from marketplace.platform.times import format_date
 from marketplace.features.records.rules import newest_age
+from marketplace.features.records import rules_signal_currency as signal_currency
 from marketplace.platform.db import read_scope, session_scope
 from marketplace.platform.models import DatasetRun, HpiPointRow, Property, PropertySignal, RecordedSale, utcnow
 from marketplace.features.records import (
@@ -224,30 +225,23 @@ def _no_leads(summary: RunSummary, dataset: Any, mode: str, today: date) -> str 
 def _leadless_properties(conn: Connection, dataset_id: str, max_age_days: int | None = None,
                          today: date | None = None) -> set[int]:
     """Properties with an open, current lead-making signal of the dataset and no lead: what a run that died
-    between its batches and its lead step left (the next run materialises them). A signal that is not
-    current (``records.rules_signal_currency``: a held sale, older than the dataset's ``max_age_days`` on ``today``)
-    makes no lead: its property is not read again on every run; nor is a parcel-only property
-    (no street address)."""
+    between its batches and its lead step left (the next run materialises them). Whether a signal is current
+    is ``records.rules_signal_currency.is_current`` on the signal's own columns (``READS``), not restated
+    here: a signal that is not current (a held sale, older than the dataset's ``max_age_days`` on ``today``)
+    makes no lead, so its property is not read again on every run; nor is a parcel-only property (no street
+    address)."""
     from marketplace.features.records.rules_motivation import LEAD_TYPE_ORDER
     from marketplace.platform.models import Lead
 
     leads_t = Lead.__table__
-    current = []
-    if today is not None:
-        sale = sa.and_(signals_t.c.kind == "sale_list", signals_t.c.sale_date.is_not(None))
-        # records.rules_signal_currency.record_date: a status list's item by its list's day, an event by its own date
-        dated = sa.case((signals_t.c.status_list == sa.true(), signals_t.c.as_of),
-                        else_=sa.func.coalesce(signals_t.c.notice_date, signals_t.c.as_of))
-        rest = sa.true() if not max_age_days else \
-            sa.or_(dated.is_(None), dated >= today - timedelta(days=max_age_days))
-        current = [sa.or_(sa.and_(sale, signals_t.c.sale_date >= today), sa.and_(~sale, rest))]
-    return set(conn.execute(
-        sa.select(signals_t.c.property_id).distinct()
+    rows = conn.execute(
+        sa.select(signals_t.c.property_id, *(signals_t.c[name] for name in signal_currency.READS))
         .where(signals_t.c.dataset_id == dataset_id, signals_t.c.status == "open",
-               signals_t.c.kind.in_([kind for kind, _ in LEAD_TYPE_ORDER]), *current,
+               signals_t.c.kind.in_([kind for kind, _ in LEAD_TYPE_ORDER]),
                ~sa.exists().where(leads_t.c.property_id == signals_t.c.property_id),
-               sa.exists().where(props_t.c.id == signals_t.c.property_id, props_t.c.address_key.is_not(None))
-               )).scalars())
+               sa.exists().where(props_t.c.id == signals_t.c.property_id, props_t.c.address_key.is_not(None))))
+    return {row.property_id for row in rows
+            if today is None or signal_currency.is_current(row, max_age_days, today)}
 
 
 def _stranded_leads(conn: Connection, dataset_id: str) -> set[int]:

@@ -163,3 +163,22 @@ def test_a_file_whose_name_gives_no_date_is_refused_asking_for_as_of(db_url, tmp
     summary = import_file("phl-tax-delinquencies", renamed, as_of=TODAY, today=TODAY, retrieved_at=AT,
                           database_url=db_url)
     assert summary.leads_added > 0 and summary.snapshot == TODAY
+
+
+def test_a_run_that_died_before_its_leads_leaves_them_to_the_next_by_the_list_s_day(db_url):
+    """The properties a next run materialises (a run killed between its batches and its lead step) are those
+    whose signal is current by ``rules_signal_currency``: an open list's notices of 2000-2016 while their
+    list is young, none once the list is older than the dataset's maximum age."""
+    from marketplace.features.records import service as public_records
+    from marketplace.features.records.source_opendata.dataset import load_datasets
+
+    summary = _import(db_url, as_of=TODAY)
+    with session_scope(db_url) as session:
+        session.execute(sa.delete(leads_t))
+    max_age = load_datasets()["bal-vacant-building-notices"].max_age_days
+    with get_engine(db_url).connect() as conn:
+        young = public_records._leadless_properties(conn, "bal-vacant-building-notices", max_age, TODAY)
+        old = public_records._leadless_properties(conn, "bal-vacant-building-notices", max_age,
+                                                  TODAY + timedelta(days=max_age + 1))
+    assert len(young) == summary.leads_added > 200
+    assert old == set()
