@@ -7,6 +7,7 @@ checkout's ``.web``, stopped with the whole group at the end.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -104,3 +105,32 @@ def reflex_server(app_dir: Path, log_path: Path, ready_paths=("/",), env: dict |
             except (ProcessLookupError, subprocess.TimeoutExpired):
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(proc.pid, signal.SIGKILL)
+
+
+def session_storage(pair) -> dict[str, str]:
+    """The localStorage entries of a server session ``pair`` (``platform.sessions.create_session``), as the
+    app stores them: a browser context given them is signed in."""
+    return {"lv_access_token": pair.access_token, "lv_refresh_token": pair.refresh_token,
+            "lv_access_expires_at": pair.access_expires_at.isoformat()}
+
+
+def session_script(pair) -> str:
+    """An init script that signs a browser context in with ``pair`` (``session_storage``)."""
+    return "const t = %s; for (const k in t) localStorage.setItem(k, t[k]);" % json.dumps(session_storage(pair))
+
+
+@contextlib.contextmanager
+def signed_in_page(database_url: str, data_dir: Path, app_dir: Path, pair, log_name: str = "app.log"):
+    """The app running (``live_app``) and a 1280x900 Chromium page signed in with ``pair``:
+    ``(base_url, browser, page)``; the browser is closed afterwards."""
+    from playwright.sync_api import sync_playwright
+
+    with live_app(database_url, data_dir, app_dir, data_dir / log_name) as base_url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
+        context.add_init_script(session_script(pair))
+        try:
+            yield base_url, browser, context.new_page()
+        finally:
+            with contextlib.suppress(Exception):
+                browser.close()

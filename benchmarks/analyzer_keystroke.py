@@ -18,8 +18,6 @@ thresholds are asserted; the target (median under 100 ms) is read off the table.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import json
 import math
 import statistics
 import tempfile
@@ -27,10 +25,9 @@ import time
 import uuid
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
 
 from benchmarks._db import postgres_database, sqlite_database
-from benchmarks._live_app import CHROMIUM, CHROMIUM_ARGS, live_app, sync_app
+from benchmarks._live_app import signed_in_page, sync_app
 from marketplace.platform.db import session_scope
 from marketplace.features.accounts import service as accounts
 from marketplace.platform import sessions as auth_sessions
@@ -85,16 +82,7 @@ def main() -> None:
         unlock_lead(user.id, lead["id"], database_url=url)
         app_dir = sync_app(Path(args.app_dir))
         print(f"starting the app in prod mode from {app_dir} (the first build takes a minute)...", flush=True)
-        with live_app(url, Path(data_dir), app_dir, Path(data_dir) / "app.log") as base_url, \
-                sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
-            context.add_init_script(
-                f"localStorage.setItem('lv_access_token', {json.dumps(pair.access_token)});"
-                f"localStorage.setItem('lv_refresh_token', {json.dumps(pair.refresh_token)});"
-                f"localStorage.setItem('lv_access_expires_at', {json.dumps(pair.access_expires_at.isoformat())});"
-            )
-            page = context.new_page()
+        with signed_in_page(url, Path(data_dir), app_dir, pair) as (_, _, page):
             page.goto(f"/property/{lead['id']}")
             box = page.locator("#analyzer-purchase_price-input")
             box.wait_for(timeout=120_000)
@@ -109,8 +97,6 @@ def main() -> None:
                     samples.append(elapsed)
                 if args.pause:
                     time.sleep(args.pause / 1000)
-            with contextlib.suppress(Exception):
-                browser.close()
 
     print()
     print(f"Deal Analyzer keystroke -> updated result, Chromium, prod app, {args.db}, {args.runs} keystrokes "

@@ -33,8 +33,6 @@ machine) is read off the table.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import json
 import math
 import statistics
 import tempfile
@@ -42,10 +40,9 @@ import time
 import uuid
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
 
 from benchmarks._db import postgres_database, sqlite_database
-from benchmarks._live_app import CHROMIUM, CHROMIUM_ARGS, live_app, sync_app
+from benchmarks._live_app import signed_in_page, sync_app
 from marketplace.features.marketplace import rules
 from marketplace.platform.db import session_scope
 from marketplace.features.accounts import service as accounts
@@ -206,17 +203,8 @@ def main() -> None:
         # The clicks measure the one-click unlock: no confirmation dialog for this user.
         unlock_prefs.set_preference(user.id, False, 120, database_url=url)
         app_dir = sync_app(Path(args.app_dir))
-        log_path = Path(data_dir) / "app.log"
         print(f"starting the app in prod mode from {app_dir} (the first build takes a minute)...", flush=True)
-        with live_app(url, Path(data_dir), app_dir, log_path) as base_url, sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
-            context.add_init_script(
-                f"localStorage.setItem('lv_access_token', {json.dumps(pair.access_token)});"
-                f"localStorage.setItem('lv_refresh_token', {json.dumps(pair.refresh_token)});"
-                f"localStorage.setItem('lv_access_expires_at', {json.dumps(pair.access_expires_at.isoformat())});"
-            )
-            page = context.new_page()
+        with signed_in_page(url, Path(data_dir), app_dir, pair) as (_, _, page):
             page.goto("/marketplace")
             wait_idle(page, "")
             page.locator("#available-credits").wait_for()
@@ -228,8 +216,6 @@ def main() -> None:
             wait_idle(page, "per_page=100")
             toasts, cards = measure_unlocks(page, args.runs, not args.back_to_back)
             results += [("unlock click -> toast", toasts), ("unlock click -> View Details", cards)]
-            with contextlib.suppress(Exception):
-                browser.close()
 
     print()
     print(f"/marketplace in Chromium, prod app, {args.db}, {args.leads:,} leads, "

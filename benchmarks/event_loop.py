@@ -48,9 +48,7 @@ the write lock).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import io
-import json
 import os
 import sqlite3
 import subprocess
@@ -63,10 +61,9 @@ import uuid
 from pathlib import Path
 
 import httpx
-from playwright.sync_api import sync_playwright
 
 from benchmarks._db import sqlite_database
-from benchmarks._live_app import CHROMIUM, CHROMIUM_ARGS, live_app, sync_app
+from benchmarks._live_app import signed_in_page, sync_app
 from benchmarks.browser_marketplace import CLICK_TO_GRID, FILTER_TYPES, p95, wait_idle
 from benchmarks._sampler import Sampler
 from marketplace.platform.config import PROJECT_ROOT, reload_settings
@@ -129,12 +126,6 @@ class Visitor:
         while time.monotonic() < deadline:
             samples.append(self.click())
         return samples
-
-
-def session_script(pair) -> str:
-    return (f"localStorage.setItem('lv_access_token', {json.dumps(pair.access_token)});"
-            f"localStorage.setItem('lv_refresh_token', {json.dumps(pair.refresh_token)});"
-            f"localStorage.setItem('lv_access_expires_at', {json.dumps(pair.access_expires_at.isoformat())});")
 
 
 def sign_in_burst(browser, base_url: str, emails: list[str], visitor: Visitor) -> list[float]:
@@ -313,12 +304,7 @@ def main() -> None:
         print(f"building and starting the app ({label}) from {app_dir}...", flush=True)
         results = []
         loads = [os.getloadavg()[0]]
-        with live_app(url, Path(data_dir), app_dir, Path(data_dir) / "app.log") as base_url, \
-                sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            ctx = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
-            ctx.add_init_script(session_script(pair))
-            page = ctx.new_page()
+        with signed_in_page(url, Path(data_dir), app_dir, pair) as (base_url, browser, page):
             page.goto("/marketplace")
             wait_idle(page, "")
             page.locator("#available-credits").wait_for()
@@ -371,8 +357,6 @@ def main() -> None:
                     results += [("3 scrapes x 1,000", "visitor filter click -> grid", scraping),
                                 ("3 scrapes x 1,000", "GET /api/health", health.samples)]
                 loads.append(os.getloadavg()[0])
-            with contextlib.suppress(Exception):
-                browser.close()
 
     print()
     print(f"Bystander latency, prod app on SQLite ({label}), {args.leads:,} leads, milliseconds; load average "

@@ -34,7 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks._live_app import CHROMIUM, CHROMIUM_ARGS, live_app, sync_app
+from benchmarks._live_app import CHROMIUM, CHROMIUM_ARGS, live_app, session_script, sync_app
 from marketplace.platform.config import reload_settings
 
 CLUSTER = "#marketplace-map .lv-map-cluster"
@@ -190,11 +190,9 @@ def take_shots(browser, base_url: str, out: Path, database_url: str) -> None:
     user = make_user(database_url, credits=5000)
     with session_scope(database_url) as session:
         pair = auth_sessions.create_session(session, user.id)
-    tokens = {"lv_access_token": pair.access_token, "lv_refresh_token": pair.refresh_token,
-              "lv_access_expires_at": pair.access_expires_at.isoformat()}
     for width in (1280, 375):
         context = browser.new_context(base_url=base_url, viewport={"width": width, "height": 900 if width > 400 else 812})
-        context.add_init_script("const t = %s; for (const k in t) localStorage.setItem(k, t[k]);" % json.dumps(tokens))
+        context.add_init_script(session_script(pair))
         tab = context.new_page()
         tab.goto("/marketplace?view=map")
         tab.wait_for_function(SETTLED, timeout=120_000)

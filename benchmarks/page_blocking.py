@@ -42,31 +42,14 @@ import uuid
 from pathlib import Path
 
 from benchmarks._live_app import CHROMIUM, CHROMIUM_ARGS, REFLEX_ENV, live_app, reflex_server, sync_app
-from benchmarks.page_load import FIRST_CARD, LIGHTHOUSE_PROJECT, lighthouse_bin, load
+from benchmarks._live_app import session_storage as live_session_storage
+from benchmarks.page_load import FIRST_CARD, LIGHTHOUSE_PROJECT, VISIBLE_PROBE, lighthouse_bin, load
 
 DEFAULT_PAGES = ("/", "/marketplace", "/pricing", "/auth", "/dashboard", "/property/{id}")
 SIGNED_IN = ("/dashboard", "/property/")
 PROPERTY_SHOWN = "#property-address"
 BLANK = "blank"
 
-# Records when the element matching the selector is first visible (checked on every DOM change and frame).
-VISIBLE_PROBE = """
-(() => {
-  const selector = %s;
-  const seen = () => {
-    const el = document.querySelector(selector);
-    if (!el) return false;
-    const box = el.getBoundingClientRect();
-    return box.width > 0 && box.height > 0;
-  };
-  const check = () => {
-    if (window.__shownAt === undefined && seen()) window.__shownAt = performance.now();
-  };
-  new MutationObserver(check).observe(document, {childList: true, subtree: true, attributes: true});
-  const frame = () => { check(); if (window.__shownAt === undefined) requestAnimationFrame(frame); };
-  requestAnimationFrame(frame);
-})();
-"""
 LOAD_EVENT_END = "() => { const nav = performance.getEntriesByType('navigation')[0]; return nav && nav.loadEventEnd; }"
 
 
@@ -106,8 +89,7 @@ def session_storage(url: str, user_id: uuid.UUID) -> dict:
 
     with session_scope(url) as session:
         pair = auth_sessions.create_session(session, user_id)
-    return {"lv_access_token": pair.access_token, "lv_refresh_token": pair.refresh_token,
-            "lv_access_expires_at": pair.access_expires_at.isoformat()}
+    return live_session_storage(pair)
 
 
 # ----------------------------------------------------------------------------------------- lighthouse

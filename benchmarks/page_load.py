@@ -46,28 +46,31 @@ DEFAULT_PAGES = ("/", "/marketplace", "/pricing", "/auth")
 CATEGORIES = ("performance", "seo", "accessibility", "best-practices")
 FIRST_CARD = "#lead-grid [id^='lead-card-']"
 
-# Records when the first lead card is visible (checked on every DOM change and frame).
-FIRST_CARD_PROBE = """
+# Records when the first element matching the selector (``%`` a JSON string) is visible, checked on every DOM
+# change and frame: ``window.__shownAt``.
+VISIBLE_PROBE = """
 (() => {
+  const selector = %s;
   const seen = () => {
-    const card = document.querySelector(%s);
-    if (!card) return false;
-    const box = card.getBoundingClientRect();
+    const el = document.querySelector(selector);
+    if (!el) return false;
+    const box = el.getBoundingClientRect();
     return box.width > 0 && box.height > 0;
   };
   const check = () => {
-    if (window.__firstCardAt === undefined && seen()) window.__firstCardAt = performance.now();
+    if (window.__shownAt === undefined && seen()) window.__shownAt = performance.now();
   };
   new MutationObserver(check).observe(document, {childList: true, subtree: true, attributes: true});
-  const frame = () => { check(); if (window.__firstCardAt === undefined) requestAnimationFrame(frame); };
+  const frame = () => { check(); if (window.__shownAt === undefined) requestAnimationFrame(frame); };
   requestAnimationFrame(frame);
 })();
-""" % json.dumps(FIRST_CARD)
+"""
+FIRST_CARD_PROBE = VISIBLE_PROBE % json.dumps(FIRST_CARD)
 
 # What the page had fetched when the card showed: count and bytes on the wire.
 TRANSFERRED = """
 () => {
-  const at = window.__firstCardAt;
+  const at = window.__shownAt;
   const nav = performance.getEntriesByType('navigation')[0];
   const loaded = performance.getEntriesByType('resource').filter((r) => r.startTime <= at);
   return {requests: 1 + loaded.length,
@@ -179,8 +182,8 @@ def cold_marketplace(base_url: str, runs: int) -> list[str]:
                 context.add_init_script(FIRST_CARD_PROBE)
                 page = context.new_page()
                 page.goto(base_url + "/marketplace", wait_until="commit")
-                page.wait_for_function("window.__firstCardAt !== undefined", timeout=60_000, polling=50)
-                shown = page.evaluate("window.__firstCardAt")
+                page.wait_for_function("window.__shownAt !== undefined", timeout=60_000, polling=50)
+                shown = page.evaluate("window.__shownAt")
                 fetched = page.evaluate(TRANSFERRED)
                 samples.append((shown, fetched["bytes"], fetched["requests"], load()))
                 context.close()

@@ -15,21 +15,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
-import tempfile
 from pathlib import Path
 
 from PIL import Image, ImageChops
 from playwright.sync_api import sync_playwright
 
-from benchmarks._db import sqlite_database
-from benchmarks._live_app import CHROMIUM, CHROMIUM_ARGS, live_app, sync_app
+from benchmarks._live_app import CHROMIUM, CHROMIUM_ARGS, live_app, session_script, sync_app
 from benchmarks.event_loop import export_rev
-from benchmarks.slow_clicks import SECRET, World, session_script
-from marketplace.platform.config import reload_settings
+from benchmarks.slow_clicks import seeded_world
 from marketplace.platform.db import session_scope
 from marketplace.platform.models import SuperAdmin
-from marketplace.features.scrape.service_seeding import seed_leads
 
 WIDTHS = (1280, 375)
 HEIGHT = 900
@@ -78,14 +73,8 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
 
-    os.environ["SECRET_KEY"] = SECRET
     rows = []
-    with sqlite_database() as url, tempfile.TemporaryDirectory(prefix="lv-bench-data-") as data_dir, \
-            contextlib.ExitStack() as stack:
-        os.environ["DATABASE_URL"] = url
-        reload_settings()
-        seed_leads(args.leads, seed=13, progress=False, database_url=url)
-        world = World(url)
+    with seeded_world(args.leads) as (url, data_dir, world, stack):
         member = world.user(credits=5_000)
         lead = world.unlocked_lead(member.id)
         admin = world.user(credits=0)

@@ -54,7 +54,7 @@ import sqlalchemy as sa
 from playwright.sync_api import sync_playwright
 
 from benchmarks._db import sqlite_database
-from benchmarks._live_app import CHROMIUM, CHROMIUM_ARGS, live_app, sync_app
+from benchmarks._live_app import CHROMIUM, CHROMIUM_ARGS, live_app, session_script, sync_app
 from benchmarks.browser_marketplace import CLICK_TO_GRID, p95, wait_idle
 from benchmarks.event_loop import export_rev
 from marketplace.platform.config import reload_settings
@@ -153,10 +153,18 @@ def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def session_script(pair) -> str:
-    return (f"localStorage.setItem('lv_access_token', {json.dumps(pair.access_token)});"
-            f"localStorage.setItem('lv_refresh_token', {json.dumps(pair.refresh_token)});"
-            f"localStorage.setItem('lv_access_expires_at', {json.dumps(pair.access_expires_at.isoformat())});")
+@contextlib.contextmanager
+def seeded_world(leads: int):
+    """A SQLite database seeded with ``leads`` generated leads (seed 13), a data folder and an exit stack for
+    the apps and the browser, with the process's settings pointed at the database: ``(url, data_dir,
+    world, stack)``."""
+    os.environ["SECRET_KEY"] = SECRET
+    with sqlite_database() as url, tempfile.TemporaryDirectory(prefix="lv-bench-data-") as data_dir, \
+            contextlib.ExitStack() as stack:
+        os.environ["DATABASE_URL"] = url
+        reload_settings()
+        seed_leads(leads, seed=13, progress=False, database_url=url)
+        yield url, data_dir, World(url), stack
 
 
 class World:
@@ -345,13 +353,7 @@ def main() -> None:
     parser.add_argument("--app-dir", default="/tmp/lv-bench-slowclicks")
     args = parser.parse_args()
 
-    os.environ["SECRET_KEY"] = SECRET
-    with sqlite_database() as url, tempfile.TemporaryDirectory(prefix="lv-bench-data-") as data_dir, \
-            contextlib.ExitStack() as stack:
-        os.environ["DATABASE_URL"] = url
-        reload_settings()
-        seed_leads(args.leads, seed=13, progress=False, database_url=url)
-        world = World(url)
+    with seeded_world(args.leads) as (url, data_dir, world, stack):
         member = world.user(credits=1_000_000)
         world.notifications(member.id, 5)
         lead_id = world.unlocked_lead(member.id)
