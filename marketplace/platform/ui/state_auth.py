@@ -16,6 +16,7 @@ import uuid
 import redis
 import reflex as rx
 from reflex.event import EventSpec
+from reflex.istate.storage import ClientStorageBase
 
 from marketplace.platform import routes
 from marketplace.platform.config import get_settings
@@ -142,6 +143,18 @@ class AuthState(rx.State):
     _pending_checkout: str = ""
     _pending_since: float = 0.0
     _balance_checked: float = 0.0
+
+
+    def __setattr__(self, name: str, value) -> None:
+        """A plain var of this state (``QUIET_VARS``) given the value it already holds is left alone:
+        not marked dirty, so neither it nor the computed vars that read it (a page's cards, which
+        depend on the balance) are sent again. Every handler re-checks the session and re-reads the
+        header's data; without this each one re-sent the whole header and a page's 24 cards."""
+        if name in QUIET_VARS:
+            held = getattr(self, name)
+            if type(held) is type(value) and held == value:
+                return
+        super().__setattr__(name, value)
 
     @rx.var
     def is_authenticated(self) -> bool:
@@ -386,3 +399,11 @@ class AuthState(rx.State):
         # A fresh page with a fresh state: nothing the user saw stays in this tab's
         # server-side state (the state is keyed by a token in session storage).
         return [rx.clear_session_storage(), rx.call_script(f"window.location.replace('{routes.HOME}')")]
+
+
+
+# AuthState's vars sent to the browser that are not browser storage (storage vars mirror the browser's
+# own copy, which another tab may change): the ones ``AuthState.__setattr__`` leaves alone when unchanged.
+QUIET_VARS = frozenset(name for name, field in AuthState.get_fields().items()
+                       if name in AuthState.base_vars
+                       and not isinstance(field.default_value(), ClientStorageBase))
