@@ -129,6 +129,8 @@ async def warm(pool: ProcessPoolExecutor, processes: int) -> None:
     loop = asyncio.get_running_loop()
     try:
         await asyncio.gather(*(loop.run_in_executor(pool, _warm) for _ in range(processes)))
+    except BrokenProcessPool:  # stopped while warming (the server shutting down): nothing to report
+        log.warning("scrape workers stopped before they were warm")
     except Exception:  # noqa: BLE001 - a cold pool still works
         log.exception("could not warm the scrape workers")
 

@@ -85,3 +85,26 @@ def test_without_a_pool_a_scrape_runs_on_threads(new_user, monkeypatch):
 
     result = aio.run(scenario())
     assert (result.leads_generated, result.credits_used) == (3, rules.scrape_cost(3))
+
+
+def test_workers_stopped_while_warming_leave_one_line_not_a_traceback(caplog):
+    """The server stopping (SIGTERM to its process group) kills the pool's workers while they warm: one
+    warning line in the log, no traceback."""
+    pool = scrape_pool._new_pool(2)
+
+    async def scenario():
+        warming = asyncio.ensure_future(scrape_pool.warm(pool, 2))
+        while not pool._processes:  # spawned on the first submit
+            await asyncio.sleep(0.01)
+        for process in list(pool._processes.values()):
+            process.kill()
+        await warming
+
+    try:
+        with caplog.at_level("WARNING", logger=scrape_pool.log.name):
+            aio.run(scenario())
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    records = [r for r in caplog.records if r.name == scrape_pool.log.name]
+    assert [(r.levelname, r.getMessage(), r.exc_info) for r in records] == [
+        ("WARNING", "scrape workers stopped before they were warm", None)]
