@@ -1,5 +1,6 @@
 """The site shell on every page: the sticky header hides what scrolls under it,
-and the skip link jumps to the page's main content, on the page itself."""
+the skip link jumps to the page's main content, on the page itself, and a dropped connection says
+'Reconnecting...' at once."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import visit
+from marketplace.platform.texts import RECONNECTING
+from tests.browser.helpers import visit, wait_until
 
 
 @pytest.mark.parametrize("path", ["/marketplace", "/pricing", "/legal"])
@@ -35,3 +37,27 @@ def test_header_is_opaque_and_skip_link_stays_on_the_page(page: Page, path: str)
     page.keyboard.press("Enter")
     expect(page.locator("main#main-content")).to_be_focused()
     expect(page).to_have_url(re.compile(rf"{re.escape(path)}/?#main-content$"))
+
+
+def test_a_dropped_connection_says_reconnecting_at_once_while_the_reconnect_hangs(page: Page):
+    """The page's websocket drops and its reconnect reaches a port that accepts and never answers (a
+    server still starting): 'Reconnecting...' shows from the drop, not after socket.io's 20 s connect
+    timeout. (The page's sockets go through Playwright's websocket route: to the server until the page is
+    ready, then left unanswered.)"""
+    routes, hang = [], []
+
+    def route(ws):
+        routes.append(ws)
+        if not hang:
+            ws.connect_to_server()
+
+    page.route_web_socket(re.compile(r"/_event"), route)
+    visit(page, "/pricing")
+    status = page.locator("#lv-connection-status")
+    expect(status).to_have_text("")
+    hang.append(True)
+    connected = len(routes)
+    routes[-1].close()  # the connection drops
+    wait_until(lambda: len(routes) > connected, page=page, message="the page did not try to reconnect")
+    expect(status).to_have_text(RECONNECTING, timeout=5000)  # the attempt is still hanging
+    expect(status).to_be_visible()

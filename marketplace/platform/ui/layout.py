@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 
 import reflex as rx
 from reflex_base.components.memo import memo
+from reflex_base.utils.imports import ImportVar
+from reflex_base.vars.base import Var, VarData
 from reflex_components_core.core.banner import has_connection_errors
 from reflex_components_core.el.elements.inline import A as InlineA
 
@@ -359,9 +361,31 @@ def ready_signal() -> rx.Component:
     return rx.fragment(rx.el.div(id="lv-ready", hidden=True, data_ready=rx.State.is_hydrated))
 
 
+# The page's socket dropped and Reflex is reconnecting it: true from the drop, not only once an attempt has
+# failed (``has_connection_errors``), since an attempt can hang until socket.io's 20 s connect timeout (a
+# listening port that does not answer yet). Reflex calls ``window.__reflex_otel.onSocketDisconnect`` /
+# ``onSocketConnect`` (its instrumentation hooks) on every drop and connect; a drop it will not retry (the
+# page leaving: "io client disconnect"; the server ending the session: "io server disconnect") is not shown.
+SOCKET_HOOKS = """useEffect(() => {
+  const hooks = (window.__reflex_otel = window.__reflex_otel || {});
+  const down = hooks.onSocketDisconnect, up = hooks.onSocketConnect;
+  hooks.onSocketDisconnect = (reason) => {
+    down?.(reason);
+    if (reason !== "io client disconnect" && reason !== "io server disconnect") setLvSocketDown(true);
+  };
+  hooks.onSocketConnect = () => { up?.(); setLvSocketDown(false); };
+  return () => { hooks.onSocketDisconnect = down; hooks.onSocketConnect = up; };
+}, []);"""
+socket_down = Var(
+    _js_expr="lvSocketDown",
+    _var_data=VarData(imports={"react": [ImportVar(tag="useState"), ImportVar(tag="useEffect")]},
+                      hooks={"const [lvSocketDown, setLvSocketDown] = useState(false);": None, SOCKET_HOOKS: None}),
+).to(bool)
+
+
 def _connection_status() -> rx.Component:
     return rx.el.div(
-        rx.cond(has_connection_errors, rx.el.span(RECONNECTING)),
+        rx.cond(has_connection_errors | socket_down, rx.el.span(RECONNECTING)),
         role="status",
         aria_live="polite",
         id="lv-connection-status",
