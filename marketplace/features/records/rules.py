@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
 from datetime import date, datetime
-from typing import Mapping
+from typing import Any, Callable, Mapping
 
 # What a record proves. The distress signals make a property a lead; the fact kinds only feed a property's
 # facts and values. "probate" comes from a commercial list (``features/scrape/source_batchdata.py``: BatchData's
@@ -86,6 +86,11 @@ class MappedRecord:
     # When the portal itself last updated the row (Socrata ``:updated_at``, an ArcGIS layer's edit date;
     # UTC), stamped by the live reader, never mapped from a column: what a signal's lag is measured from.
     portal_updated_at: datetime | None = None
+    # A digest of the file row the record was mapped from and of how it was mapped (the dataset's
+    # definition, the mapping code, the file's day: ``source_opendata.row_digests``), stored with its
+    # signal: a later read meeting the same digest knows the row unchanged without mapping it again. Not
+    # part of the record's value: two reads of one row (a file's, the API's) give equal records.
+    row_digest: int | None = field(default=None, compare=False, repr=False)
 
 
 FIELD_NAMES = frozenset(f.name for f in fields(MappedRecord))
@@ -121,6 +126,18 @@ class RejectedRow:
     dataset_id: str
     row_number: int                 # 1-based position in what was read (after any preamble)
     reason: str                     # e.g. "Issued Date: '13/45/2011' is not a date"
+
+
+@dataclass(frozen=True)
+class KnownRow:
+    """A file row whose digest (``MappedRecord.row_digest``) an open signal of its dataset already holds:
+    unchanged since the read that stored it, so it is not mapped; ``remap()`` maps it when the run needs
+    the record after all (the same row twice in one read)."""
+
+    dataset_id: str
+    row_number: int
+    row_digest: int
+    remap: Callable[[], Any]
 
 
 @dataclass(frozen=True)

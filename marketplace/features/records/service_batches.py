@@ -12,7 +12,8 @@ only the rows that differ are written, in bulk.
   first), one multi-row INSERT on SQLite (``bulk_rows``); changed rows on PostgreSQL COPYed into a staging
   table and merged with one ``UPDATE ... FROM`` per table that writes only the rows distinct from the
   stored ones, on SQLite one executemany UPDATE per table; properties first, then signals, sales and index
-  points. Unchanged rows write nothing.
+  points. Unchanged rows write nothing; a file row passed over unchanged (``KnownRow``: its digest is an open
+  signal's) is counted from its signal's digest entry and never reaches the writes.
 
 ``record_steps.close_unseen_set`` closes a full run's unseen signals with one anti-join against a temporary table of the
 keys the run saw.
@@ -35,7 +36,8 @@ from marketplace.features.records import (
 from marketplace.features.unlock import rules_guarantee as guarantee
 from marketplace.features.records.rules_motivation import LEAD_TYPE_ORDER
 from marketplace.features.records.rules_addresses import address_key, split_unit, zip5, zip_for_point
-from marketplace.features.records.rules import FACT_KINDS, RECORD_KINDS, HpiPoint, MappedRecord, RejectedRow
+from marketplace.features.records.rules import FACT_KINDS, RECORD_KINDS, HpiPoint, KnownRow, MappedRecord, RejectedRow
+from marketplace.features.records.service_seen_keys import unpack
 from marketplace.platform.models import HpiPointRow, Property, PropertySignal, RecordedSale, utcnow
 from marketplace.platform import bulk_rows
 from marketplace.features.records import service_folds as record_folds
@@ -134,6 +136,7 @@ class Batch:
         self.sales: list[tuple[int, MappedRecord]] = []
         self.points: list[HpiPoint] = []
         self.folds: list[tuple[int, _Row]] = []  # (a stored parcel-only property's id, its twin): record_folds
+        self.stored: dict[str, Any] = {}  # the batch's stored signals, by record key (``drop_seen_twice``)
 
     def reject(self, index: int, reason: str) -> None:
         self.rejects.append((index, reason))
@@ -143,6 +146,10 @@ class Batch:
         run, summary = self.run, self.run.summary
         for index, item in enumerate(items):
             summary.rows_read += 1
+            if isinstance(item, KnownRow):
+                item = self._known(index, item)
+                if item is None:
+                    continue
             if isinstance(item, RejectedRow):
                 summary.unmapped += 1
                 self.reject(index, f"row {item.row_number}: {item.reason}")
@@ -175,11 +182,7 @@ class Batch:
             if not run.seen.add(item.record_key):
                 self.reject(index, f"record {item.record_key}: appears twice in this run")
                 continue
-            if item.kind in LEAD_KINDS:
-                summary.lead_records += 1
-                if signal_currency.record_history(item, getattr(run.dataset, "max_age_days", None), run.today,
-                                                  getattr(run.dataset, "status_list", False)):
-                    summary.history += 1
+            self._count_lead_record(item, 1)
             state = (item.state or run.state or "").upper()
             if len(state) != 2:
                 self.reject(index, f"record {item.record_key}: no state")
@@ -188,6 +191,60 @@ class Batch:
             key = address_key(street, unit)
             zip_code = zip5(item.zip_code) or (zip_for_point(item.latitude, item.longitude, state) if key else None)
             self.places.append((index, item, state, item.parcel_id or None, key, zip_code, street, unit))
+
+    def _count_lead_record(self, item: MappedRecord, step: int) -> None:
+        """Count (``step`` 1) or uncount (-1) a record of a lead-making kind, and whether it is history."""
+        run, summary = self.run, self.run.summary
+        if item.kind in LEAD_KINDS:
+            summary.lead_records += step
+            if signal_currency.record_history(item, getattr(run.dataset, "max_age_days", None), run.today,
+                                              getattr(run.dataset, "status_list", False)):
+                summary.history += step
+
+    def _known(self, index: int, row: KnownRow) -> Any:
+        """A row an open signal was mapped from (``KnownRow``): counted unchanged and seen, as its signal
+        says (None), the first time the read meets it; the same row again (or a row a changed row of this
+        run replaced) is mapped and goes on as any record (the first: "appears twice in this run")."""
+        run, summary = self.run, self.run.summary
+        value = run.known.get(row.row_digest) if run.known is not None else None
+        if value is not None and row.row_digest not in run.superseded:
+            if run.seen.rows.add(row.row_digest):
+                as_of, lead_kind, history = unpack(value)
+                summary.unchanged += 1
+                run.open_read += 1
+                summary.lead_records += lead_kind
+                summary.history += history
+                if as_of and (summary.newest_as_of is None or as_of > summary.newest_as_of):
+                    summary.newest_as_of = as_of
+                return None
+            item = row.remap()
+            if isinstance(item, MappedRecord):
+                self.reject(index, f"record {item.record_key}: appears twice in this run")
+                return None
+            return item
+        return row.remap()
+
+    def drop_seen_twice(self) -> None:
+        """Reject each record whose stored signal's row this run already passed over (``_known``): the same
+        record key twice in one read, the known row first (in one batch, the known row is kept whatever the
+        order: it was passed over before the batch's signals were read)."""
+        self.stored = {r.record_key: r for r in _rows(
+            self.conn, signals_t, signals_t.c.record_key,
+            [item.record_key for _, item, *_ in self.places if item.kind not in FACT_KINDS],
+            signals_t.c.dataset_id == self.run.dataset.id)}
+        rows = self.run.seen.rows
+        if not len(rows):
+            return
+        kept = []
+        for place in self.places:
+            index, item = place[0], place[1]
+            stored = self.stored.get(item.record_key) if item.kind not in FACT_KINDS else None
+            if stored is not None and stored.row_digest and stored.row_digest in rows:
+                self.reject(index, f"record {item.record_key}: appears twice in this run")
+                self._count_lead_record(item, -1)
+                continue
+            kept.append(place)
+        self.places = kept
 
     # 2. the properties (one read by parcel, one by address; then one INSERT and one UPDATE)
     def place(self) -> list[_Placed]:
@@ -300,11 +357,9 @@ class Batch:
         for p in placed:
             if p.record.kind in FACT_KINDS:
                 run.count(p.outcome)
-        existing = {r.record_key: r for r in _rows(conn, signals_t, signals_t.c.record_key,
-                                                   [p.record.record_key for p in signal_places],
-                                                   signals_t.c.dataset_id == run.dataset.id)}
+        existing = self.stored
         now = run.retrieved_at
-        inserts, updates = [], []
+        inserts, updates, redigests = [], [], []
         status_list = getattr(run.dataset, "status_list", False)
         # A status list's item still on a newer list is unchanged: its day moves with one UPDATE of the
         # dataset's open signals after a full read (record_steps.date_open_items), not a write per row.
@@ -313,24 +368,30 @@ class Batch:
             values = record_rows.signal_values(p.record, p.prop.id, run.today, status_list)
             run.open_read += values["status"] == "open"
             stored = existing.get(p.record.record_key)
+            digest = p.record.row_digest
             if stored is None:
                 inserts.append(dict(values, dataset_id=p.record.dataset_id, record_key=p.record.record_key,
                                     first_seen_at=now, last_seen_at=now, retrieved_at=now,
                                     portal_updated_at=getattr(p.record, "portal_updated_at", None),
-                                    closed_at=now if values["status"] == "closed" else None))
+                                    closed_at=now if values["status"] == "closed" else None, row_digest=digest))
                 run.touched.add(p.prop.id)
                 run.count("added")
                 continue
+            if stored.row_digest and stored.row_digest != digest:
+                run.superseded.add(stored.row_digest)  # the stored row, if the read meets it later, is a twin
             if all(getattr(stored, k) == values[k] for k in compared) or _still_sold(stored, values):
+                if digest is not None and stored.row_digest != digest:  # the same record from a new row
+                    redigests.append({"id": stored.id, "row_digest": digest})
                 run.count("unchanged" if p.outcome == "unchanged" else "updated")
                 continue
-            updates.append({**values, "id": stored.id,
+            updates.append({**values, "id": stored.id, "row_digest": digest,
                             "closed_at": (stored.closed_at or now) if values["status"] == "closed" else None})
             run.touched.update({p.prop.id, stored.property_id})
             run.count("updated")
         bulk_rows.insert_rows(conn, signals_t, inserts)
-        bulk_rows.update_rows(conn, signals_t, updates, (*SIGNAL_COLUMNS, "closed_at"),
+        bulk_rows.update_rows(conn, signals_t, updates, (*SIGNAL_COLUMNS, "closed_at", "row_digest"),
                               {"last_seen_at": now, "retrieved_at": now})
+        bulk_rows.update_rows(conn, signals_t, redigests, ("row_digest",))
 
     # 4. recorded sales and index points
     def write_sales(self) -> None:
@@ -422,6 +483,7 @@ def write_batch(conn: Connection, batch: Batch) -> None:
     """Store a prepared batch (inside the caller's transaction); counts, rejections, touched properties and
     the seen keys go to the run."""
     batch.conn = conn
+    batch.drop_seen_twice()
     placed = batch.place()
     batch.signals(placed)
     batch.write_sales()

@@ -1,5 +1,7 @@
 """A run's seen record keys in little memory: which keys a full read saw (a key seen twice is rejected)
-and, at the end, every key seen, for closing the signals the read did not see."""
+and, at the end, every key seen, for closing the signals the read did not see; the row digests of the
+rows it passed over unchanged (``SeenKeys.rows``); the digests a dataset's open signals hold
+(``DigestMap``)."""
 
 from __future__ import annotations
 
@@ -7,10 +9,14 @@ import hashlib
 import json
 import tempfile
 from array import array
+from datetime import date
 from typing import Any, Iterator
 
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
 
-class _DigestSet:
+
+class DigestSet:
     """A set of non-zero 64-bit digests in one flat array (open addressing, linear probing, at most half
     full): 16-32 bytes a digest, where a Python set of ints takes about 90."""
 
@@ -57,15 +63,72 @@ class _DigestSet:
                 slots[i] = digest
 
 
+    def __iter__(self) -> Iterator[int]:
+        return (digest for digest in self._slots if digest)
+
+    def __len__(self) -> int:
+        return self._count
+
+
+class DigestMap:
+    """Non-zero 64-bit digests, each with a 32-bit value, in two flat arrays (open addressing, linear
+    probing, at most half full): 24-48 bytes an entry, where a dict of ints takes about 150. Filled once
+    (``put``), then read (``get``)."""
+
+    def __init__(self, expected: int = 0) -> None:
+        size = 1024
+        while size < 2 * expected + 2:
+            size *= 2
+        self._slots = array("Q", [0]) * size
+        self._values = array("I", [0]) * size
+        self._mask = size - 1
+        self._count = 0
+
+    def put(self, digest: int, value: int) -> None:
+        if 2 * (self._count + 1) > self._mask:
+            self._grow()
+        slots, mask = self._slots, self._mask
+        i = digest & mask
+        while slots[i] and slots[i] != digest:
+            i = (i + 1) & mask
+        if not slots[i]:
+            self._count += 1
+        slots[i], self._values[i] = digest, value
+
+    def get(self, digest: int) -> int | None:
+        slots, mask = self._slots, self._mask
+        i = digest & mask
+        while slots[i]:
+            if slots[i] == digest:
+                return self._values[i]
+            i = (i + 1) & mask
+        return None
+
+    def __contains__(self, digest: int) -> bool:
+        return self.get(digest) is not None
+
+    def __len__(self) -> int:
+        return self._count
+
+    def _grow(self) -> None:
+        old = [(d, v) for d, v in zip(self._slots, self._values) if d]
+        size = 2 * len(self._slots)
+        self._slots, self._values = array("Q", [0]) * size, array("I", [0]) * size
+        self._mask, self._count = size - 1, 0
+        for digest, value in old:
+            self.put(digest, value)
+
+
 class SeenKeys:
     """The record keys a run has seen, in little memory: an 8-byte digest of each in a flat hash table (to
     find a key seen twice; two keys sharing a digest, about 1 in 10^10 for a million keys, would reject the
     second), the keys themselves in a temporary file (for closing the ones not seen)."""
 
     def __init__(self) -> None:
-        self._digests = _DigestSet()
+        self._digests = DigestSet()
         self._file: Any = None
         self.count = 0
+        self.rows = DigestSet()  # the row digests of the known rows passed over (``records.rules.KnownRow``)
 
     @staticmethod
     def _digest(key: str) -> int:
@@ -95,3 +158,50 @@ class SeenKeys:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+KNOWN_PAGE = 50_000
+
+
+def pack(as_of: date | None, lead_kind: bool, history: bool) -> int:
+    """A known row's value in a ``DigestMap``: its as-of day, whether it makes leads, whether it is history."""
+    return ((as_of.toordinal() if as_of else 0) << 2) | (2 if history else 0) | (1 if lead_kind else 0)
+
+
+def unpack(value: int) -> tuple[date | None, bool, bool]:
+    day = value >> 2
+    return (date.fromordinal(day) if day else None), bool(value & 1), bool(value & 2)
+
+
+def known_rows(conn: Connection, dataset_id: str, max_age_days: int | None, today: date,
+               expected: int = 0) -> DigestMap:
+    """The row digests the dataset's open signals hold, each with what the run counts of a row it passes
+    over (``pack``): its as-of day, whether its kind makes leads and whether it is history on ``today``
+    (``records.rules_signal_currency``, on the signal's own columns). Read in pages of ``KNOWN_PAGE``
+    signals (by id, on an autocommit connection: no lock, memory flat); ``expected``: about how many (the
+    map is made that big at once). The rule is asked once per distinct dating (many rows share their dates)."""
+    from marketplace.features.records import rules_signal_currency as signal_currency
+    from marketplace.features.records.rules_motivation import LEAD_TYPE_ORDER
+    from marketplace.platform.models import PropertySignal
+
+    signals_t = PropertySignal.__table__
+    lead_kinds = {kind for kind, _ in LEAD_TYPE_ORDER}
+    known = DigestMap(expected)
+    judged: dict[tuple, int] = {}
+    query = (sa.select(signals_t.c.id, signals_t.c.row_digest, *(signals_t.c[name] for name in signal_currency.READS))
+             .where(signals_t.c.dataset_id == dataset_id, signals_t.c.status == "open",
+                    signals_t.c.row_digest.is_not(None)).order_by(signals_t.c.id).limit(KNOWN_PAGE))
+    last = 0
+    while True:
+        rows = conn.execute(query.where(signals_t.c.id > last)).all()
+        for row in rows:
+            dating = tuple(row)[2:]  # the READS columns
+            value = judged.get(dating)
+            if value is None:
+                lead = row.kind in lead_kinds
+                history = lead and signal_currency.closes_because(row, max_age_days, today) is not None
+                value = judged[dating] = pack(row.as_of, lead, history)
+            known.put(row.row_digest, value)
+        if len(rows) < KNOWN_PAGE:
+            return known
+        last = rows[-1].id

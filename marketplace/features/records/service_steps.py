@@ -84,9 +84,12 @@ def close_unseen(database_url: str | None, run: Any, sizer: BatchSizer, batch_si
             close_unseen_set(session.connection(), run, batch_size)
         return
     with read_scope(database_url) as session:
-        rows = session.connection().execute(sa.select(signals_t.c.id, signals_t.c.record_key).where(
-            signals_t.c.dataset_id == run.dataset.id, signals_t.c.status == "open")).all()
-    unseen = [row.id for row in rows if row.record_key not in run.seen]
+        rows = session.connection().execute(
+            sa.select(signals_t.c.id, signals_t.c.record_key, signals_t.c.row_digest).where(
+                signals_t.c.dataset_id == run.dataset.id, signals_t.c.status == "open")).all()
+    passed = run.seen.rows  # the rows passed over unchanged: their signals were seen
+    unseen = [row.id for row in rows if row.record_key not in run.seen
+              and not (row.row_digest and row.row_digest in passed)]
     reason = close_reason(run)
     start = 0
     while start < len(unseen):
@@ -149,14 +152,44 @@ def close_unseen_set(conn: Connection, run: Any, batch_size: int) -> None:
         if chunk:
             conn.execute(seen_insert, chunk)
     seen_t = sa.table("ingest_seen", sa.column("record_key"))
+    passed = _passed_rows(conn, run.seen.rows)
     reason = close_reason(run)
     gone = conn.execute(
         sa.update(signals_t)
         .where(signals_t.c.dataset_id == run.dataset.id, signals_t.c.status == "open",
-               ~sa.exists().where(seen_t.c.record_key == signals_t.c.record_key))
+               ~sa.exists().where(seen_t.c.record_key == signals_t.c.record_key),
+               *([] if passed is None else [~sa.exists().where(passed.c.row_digest == signals_t.c.row_digest)]))
         .values(status="closed", closed_at=run.retrieved_at, closed_reason=reason)
         .returning(signals_t.c.property_id)).scalars().all()
     if conn.dialect.name != "postgresql":
         conn.exec_driver_sql("DROP TABLE ingest_seen")
+        if passed is not None:
+            conn.exec_driver_sql("DROP TABLE ingest_passed")
     run.summary.closed += len(gone)
     run.touched.update(gone)
+
+
+def _passed_rows(conn: Connection, digests: Any) -> Any:
+    """The row digests a run passed over unchanged (``records.rules.KnownRow``) in a temporary table
+    ``ingest_passed`` (COPY on PostgreSQL), or None when it passed over none."""
+    if not len(digests):
+        return None
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql("CREATE TEMP TABLE ingest_passed (row_digest bigint PRIMARY KEY) ON COMMIT DROP")
+        with conn.connection.driver_connection.cursor() as cursor:
+            with cursor.copy("COPY ingest_passed (row_digest) FROM STDIN") as copy:
+                for digest in digests:
+                    copy.write_row((digest,))
+    else:
+        conn.exec_driver_sql("CREATE TEMP TABLE IF NOT EXISTS ingest_passed (row_digest INTEGER PRIMARY KEY)")
+        conn.exec_driver_sql("DELETE FROM ingest_passed")
+        insert = sa.text("INSERT INTO ingest_passed (row_digest) VALUES (:d)")
+        chunk: list[dict] = []
+        for digest in digests:
+            chunk.append({"d": digest})
+            if len(chunk) >= 5000:
+                conn.execute(insert, chunk)
+                chunk = []
+        if chunk:
+            conn.execute(insert, chunk)
+    return sa.table("ingest_passed", sa.column("row_digest"))

@@ -134,6 +134,9 @@ class PropertySignal(SQLModel, table=True):
     # The portal's own update time of the row when LeadVault first stored it (Socrata ``:updated_at``, an
     # ArcGIS edit date; migration 0035); NULL where the portal gives none. Lag = first_seen_at - this.
     portal_updated_at: Optional[datetime] = Field(default=None, sa_column=ts_column(nullable=True))
+    # The digest of the file row the signal was last mapped from (``records.source_opendata.row_digests``;
+    # migration 0037): a re-import passes over a row whose digest an open signal holds. NULL: not known.
+    row_digest: Optional[int] = Field(default=None, sa_column=sa.Column(sa.BigInteger(), nullable=True))
 
     __table_args__ = (
         sa.UniqueConstraint("dataset_id", "record_key", name="uq_property_signals_dataset_record"),

@@ -13,13 +13,16 @@ Each yields ``MappedRecord`` / ``RejectedRow`` (``HpiPoint`` for the house price
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
+from typing import Any
 
-from marketplace.features.records.rules import HpiPoint, MappedRecord, RejectedRow, newest_age
+from marketplace.features.records.rules import HpiPoint, KnownRow, MappedRecord, RejectedRow, newest_age
+from marketplace.features.records.source_opendata import row_digests
 from marketplace.features.records.source_opendata.dataset import Dataset, FieldSpec, load_dataset, load_datasets
 from marketplace.features.records.source_opendata.errors import DatasetError
 from marketplace.features.records.source_opendata.files import RowProblem, rows_from_file
@@ -50,8 +53,11 @@ class FileRead:
 
     def __init__(self, dataset: Dataset, path: Path, as_of: date | None, today: date) -> None:
         self.dataset, self.path, self.as_of, self.today = dataset, path, as_of, today
-        self._items: Iterator[Item] | None = None
+        self._items: Iterator[Item | KnownRow] | None = None
         self._rows = None
+        # The row digests the dataset's stored signals hold (set by the ingestion before the read): a row
+        # whose digest is among them comes as a ``KnownRow``, not mapped (``row_digests``).
+        self.known: Any = None
 
     @property
     def replaced_rows(self) -> int:
@@ -65,28 +71,38 @@ class FileRead:
     def __iter__(self) -> "FileRead":
         return self
 
-    def __next__(self) -> Item:
+    def __next__(self) -> Item | KnownRow:
         if self._items is None:
             self._items = self._read()
         return next(self._items)
 
-    def _read(self) -> Iterator[Item]:
+    def _read(self) -> Iterator[Item | KnownRow]:
         dataset, today = self.dataset, self.today
         form, self._rows = rows_from_file(dataset, self.path)
         as_of = snapshot_day(dataset, self.path, self.as_of)
         # A status list that names its list's day in a column, imported with --as-of: the operator's day wins.
         override = self.as_of if dataset.status_list and not dataset.snapshot_dated else None
         sale_date = name_date(self.path) if dataset.sale_date_in_file_name else None
-        for number, row in enumerate(self._rows, start=1):
-            if isinstance(row, RowProblem):
-                yield RejectedRow(dataset.id, number, row.reason)
-                continue
-            item = map_row(dataset, row, form, number, today=today, as_of=as_of)
+        start = row_digests.fingerprint(dataset, form, as_of, override, sale_date)
+        known = self.known
+
+        def mapped(row: dict, number: int, digest: int) -> Item:
+            item = map_row(dataset, row, form, number, today=today, as_of=as_of, row_digest=digest)
             if sale_date is not None and isinstance(item, MappedRecord) and item.sale_date is None:
                 item = dataclasses.replace(item, sale_date=sale_date)
             if override is not None and isinstance(item, MappedRecord):
                 item = dataclasses.replace(item, as_of=override)
-            yield item
+            return item
+
+        for number, row in enumerate(self._rows, start=1):
+            if isinstance(row, RowProblem):
+                yield RejectedRow(dataset.id, number, row.reason)
+                continue
+            digest = row_digests.row_digest(start, row)
+            if known is not None and digest in known:
+                yield KnownRow(dataset.id, number, digest, functools.partial(mapped, row, number, digest))
+                continue
+            yield mapped(row, number, digest)
 
 
 def snapshot_day(dataset: Dataset, path: str | Path, as_of: date | None) -> date | None:

@@ -67,7 +67,7 @@ _MONEY = ("amount_owed", "opening_bid", "assessed_value", "market_value", "sale_
 _INTS = ("beds", "square_footage", "years_owed")
 _YEARS = ("year_built", "value_year", "year")
 _FLOATS = ("baths", "latitude", "longitude", "index", "annual_change")
-_NOT_MAPPED = ("dataset_id", "record_key", "kind", "sale_type", "extra", "portal_updated_at")
+_NOT_MAPPED = ("dataset_id", "record_key", "kind", "sale_type", "extra", "portal_updated_at", "row_digest")
 RECORD_TARGETS = ("as_of",) + tuple(f.name for f in dataclass_fields(MappedRecord) if f.name not in _NOT_MAPPED
                                     and f.name != "as_of")
 HPI_TARGETS = tuple(f.name for f in dataclass_fields(HpiPoint) if f.name != "dataset_id")

@@ -70,9 +70,10 @@ def tally(items: Iterable[MappedRecord | HpiPoint | RejectedRow], *, keep: int =
 
 
 def map_row(dataset: Dataset, row: Mapping[str, Any], form: str, row_number: int, *, today: date,
-            as_of: date | None = None) -> MappedRecord | HpiPoint | RejectedRow:
-    """Map one row; ``as_of`` is the extract date of an ``undated`` dataset's rows."""
-    return compiled(dataset, form, today).map(row, row_number, as_of)
+            as_of: date | None = None, row_digest: int | None = None) -> MappedRecord | HpiPoint | RejectedRow:
+    """Map one row; ``as_of`` is the extract date of an ``undated`` dataset's rows; ``row_digest`` (a file
+    read's, ``row_digests``) goes on the record."""
+    return compiled(dataset, form, today).map(row, row_number, as_of, row_digest)
 
 
 def compiled(dataset: Dataset, form: str, today: date) -> "CompiledMapping":
@@ -113,8 +114,8 @@ class CompiledMapping:
         self.fast = (mapped <= record_fields.FIELD_NAMES and not mapped & own
                      and record_fields.REQUIRED_FIELDS <= mapped | own)
 
-    def map(self, row: Mapping[str, Any], row_number: int,
-            as_of: date | None) -> MappedRecord | HpiPoint | RejectedRow:
+    def map(self, row: Mapping[str, Any], row_number: int, as_of: date | None,
+            row_digest: int | None = None) -> MappedRecord | HpiPoint | RejectedRow:
         dataset = self.dataset
         if self.hpi:
             try:
@@ -144,9 +145,9 @@ class CompiledMapping:
         values["record_url"] = values.get("record_url") or dataset.record_url(key)
         if not self.fast:
             return MappedRecord(dataset_id=dataset.id, record_key=key, kind=dataset.kind,
-                                sale_type=dataset.sale_type, extra=extra, **values)
+                                sale_type=dataset.sale_type, extra=extra, row_digest=row_digest, **values)
         values.update(dataset_id=dataset.id, record_key=key, kind=dataset.kind, sale_type=dataset.sale_type,
-                      extra=extra)
+                      extra=extra, row_digest=row_digest)
         return record_fields.mapped_record(values)
 
     # -- building the readers --------------------------------------------------------------------------
