@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
 from datetime import date, datetime
-from typing import Any, Callable, Mapping
+from typing import Mapping
 
 # What a record proves. The distress signals make a property a lead; the fact kinds only feed a property's
 # facts and values. "probate" comes from a commercial list (``features/scrape/source_batchdata.py``: BatchData's
@@ -131,13 +131,12 @@ class RejectedRow:
 @dataclass(frozen=True)
 class KnownRow:
     """A file row whose digest (``MappedRecord.row_digest``) an open signal of its dataset already holds:
-    unchanged since the read that stored it, so it is not mapped; ``remap()`` maps it when the run needs
-    the record after all (the same row twice in one read)."""
+    unchanged since the read that stored it, so it is not mapped. Only its first occurrence in a read: the
+    same row again comes mapped (and is refused as a record read twice)."""
 
     dataset_id: str
     row_number: int
     row_digest: int
-    remap: Callable[[], Any]
 
 
 @dataclass(frozen=True)

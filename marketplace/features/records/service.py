@@ -22,8 +22,8 @@ then the leads of the touched properties (``records.service_leads``).
   content *updated*; a file read passes over the rows it already stored: a row whose digest
   (``source_opendata.row_digests``: the row and how it is mapped) an open signal of the dataset holds is
   counted unchanged and seen without being mapped (``records.rules.KnownRow``; not for a status list, whose
-  rows all take the list's day); the same row twice, or a changed row after its old self, is "appears twice
-  in this run" as in a read of every row; a ``sale_list`` signal whose sale date has passed is stored closed ("sale held on
+  rows all take the list's day); the same row twice, or a record's changed row with its old one, is
+  "appears twice in this run" as in a read of every row (in one batch, the old row is the one kept); a ``sale_list`` signal whose sale date has passed is stored closed ("sale held on
   ...");
 - with ``full=True`` (a whole dataset was read) every open signal of the dataset that this run did not see
   is closed ("no longer in the dataset as of <date>"; one anti-join on PostgreSQL, short transactions of
@@ -73,7 +73,8 @@ from marketplace.features.records import (
 from marketplace.features.unlock import service_refunds as refunds
 from marketplace.features.records.service_titles import dataset_titles
 from marketplace.features.marketplace import rebuild_facets
-from marketplace.features.records.service_seen_keys import DigestMap, DigestSet, SeenKeys, known_rows
+from marketplace.features.records.rules_digests import DigestMap
+from marketplace.features.records.service_seen_keys import SeenKeys, known_rows
 from marketplace.features.records.source_opendata.dataset import MIN_FULL_SHARE
 
 log = logging.getLogger("marketplace.public_records")
@@ -164,7 +165,7 @@ class _Run:
         self.today = today
         self.seen = SeenKeys()
         self.known: DigestMap | None = None  # the row digests the dataset's open signals hold (file reads)
-        self.superseded = DigestSet()  # of those, the ones a changed row of this run replaced
+        self.superseded: dict[int, str] = {}  # of those, the ones a changed row of this run replaced: their keys
         self.touched: set[int] = set()
         self.sale_zips: set[str] = set()    # ZIPs whose recorded sales changed (ARV)
         self.sale_parcels: set[tuple[str, str]] = set()  # (state, parcel id) of the sales read (comps, last sale)
@@ -458,11 +459,11 @@ ANALYZE_AFTER = 5000  # rows a run adds before PostgreSQL's statistics of the re
 
 def _analyze_if_grown(database_url: str | None, run: _Run) -> None:
     """On PostgreSQL, refresh the statistics of the tables a run fills once its rows added reach
-    ``ANALYZE_AFTER``, then each time they double: a table loaded faster than autovacuum samples it keeps
+    ``ANALYZE_AFTER``, then each time they grow fourfold: a table loaded faster than autovacuum samples it keeps
     the statistics of its empty self, and the planner then reads a whole dataset's signals to find a
     few hundred keys (a filter over a bitmap scan, 150 ms a batch, instead of the unique index)."""
     added = run.summary.added
-    if added < max(ANALYZE_AFTER, 2 * run.analyzed_at) or _dialect(database_url) != "postgresql":
+    if added < max(ANALYZE_AFTER, 4 * run.analyzed_at) or _dialect(database_url) != "postgresql":
         return
     from marketplace.platform.db import autocommit
 

@@ -147,9 +147,8 @@ class Batch:
         for index, item in enumerate(items):
             summary.rows_read += 1
             if isinstance(item, KnownRow):
-                item = self._known(index, item)
-                if item is None:
-                    continue
+                self._known(index, item)
+                continue
             if isinstance(item, RejectedRow):
                 summary.unmapped += 1
                 self.reject(index, f"row {item.row_number}: {item.reason}")
@@ -179,7 +178,8 @@ class Batch:
                 else:
                     self.sales.append((index, item))
                 continue
-            if not run.seen.add(item.record_key):
+            if (item.row_digest is not None and item.row_digest in run.seen.rows) or not run.seen.add(item.record_key):
+                # (a row the read passed over, met again: the reader maps its second occurrence)
                 self.reject(index, f"record {item.record_key}: appears twice in this run")
                 continue
             self._count_lead_record(item, 1)
@@ -201,28 +201,23 @@ class Batch:
                                               getattr(run.dataset, "status_list", False)):
                 summary.history += step
 
-    def _known(self, index: int, row: KnownRow) -> Any:
+    def _known(self, index: int, row: KnownRow) -> None:
         """A row an open signal was mapped from (``KnownRow``): counted unchanged and seen, as its signal
-        says (None), the first time the read meets it; the same row again (or a row a changed row of this
-        run replaced) is mapped and goes on as any record (the first: "appears twice in this run")."""
+        says; refused as a record read twice when a changed row of this run already replaced its signal."""
         run, summary = self.run, self.run.summary
-        value = run.known.get(row.row_digest) if run.known is not None else None
-        if value is not None and row.row_digest not in run.superseded:
-            if run.seen.rows.add(row.row_digest):
-                as_of, lead_kind, history = unpack(value)
-                summary.unchanged += 1
-                run.open_read += 1
-                summary.lead_records += lead_kind
-                summary.history += history
-                if as_of and (summary.newest_as_of is None or as_of > summary.newest_as_of):
-                    summary.newest_as_of = as_of
-                return None
-            item = row.remap()
-            if isinstance(item, MappedRecord):
-                self.reject(index, f"record {item.record_key}: appears twice in this run")
-                return None
-            return item
-        return row.remap()
+        twin = run.superseded.get(row.row_digest)
+        if twin is not None:
+            self.reject(index, f"record {twin}: appears twice in this run")
+            return
+        value = run.known.get(row.row_digest)
+        run.seen.rows.add(row.row_digest)
+        as_of, lead_kind, history = unpack(value)
+        summary.unchanged += 1
+        run.open_read += 1
+        summary.lead_records += lead_kind
+        summary.history += history
+        if as_of and (summary.newest_as_of is None or as_of > summary.newest_as_of):
+            summary.newest_as_of = as_of
 
     def drop_seen_twice(self) -> None:
         """Reject each record whose stored signal's row this run already passed over (``_known``): the same
@@ -378,7 +373,7 @@ class Batch:
                 run.count("added")
                 continue
             if stored.row_digest and stored.row_digest != digest:
-                run.superseded.add(stored.row_digest)  # the stored row, if the read meets it later, is a twin
+                run.superseded[stored.row_digest] = stored.record_key  # met later in the read: a twin
             if all(getattr(stored, k) == values[k] for k in compared) or _still_sold(stored, values):
                 if digest is not None and stored.row_digest != digest:  # the same record from a new row
                     redigests.append({"id": stored.id, "row_digest": digest})

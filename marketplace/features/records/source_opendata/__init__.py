@@ -13,7 +13,6 @@ Each yields ``MappedRecord`` / ``RejectedRow`` (``HpiPoint`` for the house price
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from marketplace.features.records.rules import HpiPoint, KnownRow, MappedRecord, RejectedRow, newest_age
+from marketplace.features.records.rules_digests import DigestSet
 from marketplace.features.records.source_opendata import row_digests
 from marketplace.features.records.source_opendata.dataset import Dataset, FieldSpec, load_dataset, load_datasets
 from marketplace.features.records.source_opendata.errors import DatasetError
@@ -94,13 +94,14 @@ class FileRead:
                 item = dataclasses.replace(item, as_of=override)
             return item
 
+        passed = DigestSet()  # the known rows met so far: a row met again is mapped (a record read twice)
         for number, row in enumerate(self._rows, start=1):
             if isinstance(row, RowProblem):
                 yield RejectedRow(dataset.id, number, row.reason)
                 continue
             digest = row_digests.row_digest(start, row)
-            if known is not None and digest in known:
-                yield KnownRow(dataset.id, number, digest, functools.partial(mapped, row, number, digest))
+            if known is not None and digest in known and passed.add(digest):
+                yield KnownRow(dataset.id, number, digest)
                 continue
             yield mapped(row, number, digest)
 
