@@ -61,7 +61,7 @@ from marketplace.platform.config import record_batch_size
 from marketplace.platform.batch_sizer import BatchSizer
 from marketplace.features.records.rules_import_reasons import no_leads_reason
 from marketplace.platform.times import format_date
-from marketplace.features.records.rules import newest_age
+from marketplace.features.records.rules import KnownRow, newest_age
 from marketplace.features.records import rules_signal_currency as signal_currency
 from marketplace.platform.db import read_scope, session_scope
 from marketplace.platform.models import DatasetRun, HpiPointRow, Property, PropertySignal, RecordedSale, utcnow
@@ -79,6 +79,7 @@ from marketplace.features.records.source_opendata.dataset import MIN_FULL_SHARE
 
 log = logging.getLogger("marketplace.public_records")
 
+KNOWN_PER_BATCH = 20  # a batch of a re-import holds up to this many times its size in known rows (tiny, unwritten)
 BATCH_SIZE = record_batch_size()  # records per batch (one transaction): RECORD_BATCH_SIZE, default 5000
 SQLITE_BATCH_SIZE = 50    # on SQLite: the first batch's records; the next ones are sized by ``BatchSizer``
 RUN_LOCK = 724023                       # pg_advisory_xact_lock class of "one run per dataset"
@@ -373,15 +374,17 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
         from marketplace.features.scrape import SourceError
 
         batch: list[Any] = []
+        work = 0  # the batch's items that are not known rows (a known row is counted, never written)
         try:
             for item in records:
                 stamp = getattr(item, "portal_updated_at", None)
                 if stamp is not None and (summary.portal_updated_max is None or stamp > summary.portal_updated_max):
                     summary.portal_updated_max = stamp
                 batch.append(item)
-                if len(batch) >= sizer.size:
-                    sizer.observe(len(batch), _write_batch(database_url, run, batch, titles, sizer))
-                    batch = []
+                work += not isinstance(item, KnownRow)
+                if work >= sizer.size or len(batch) >= KNOWN_PER_BATCH * sizer.size:
+                    sizer.observe(max(work, 1), _write_batch(database_url, run, batch, titles, sizer))
+                    batch, work = [], 0
         except SourceError:  # the reader failed midway (a portal page, a cut JSON file): what it read is kept
             _write_batch(database_url, run, batch, titles, sizer)
             raise

@@ -58,9 +58,6 @@ class SeenKeys:
             self._file = None
 
 
-KNOWN_PAGE = 50_000
-
-
 def pack(as_of: date | None, lead_kind: bool, history: bool) -> int:
     """A known row's value in a ``DigestMap``: its as-of day, whether it makes leads, whether it is history."""
     return ((as_of.toordinal() if as_of else 0) << 2) | (2 if history else 0) | (1 if lead_kind else 0)
@@ -75,31 +72,26 @@ def known_rows(conn: Connection, dataset_id: str, max_age_days: int | None, toda
                expected: int = 0) -> DigestMap:
     """The row digests the dataset's open signals hold, each with what the run counts of a row it passes
     over (``pack``): its as-of day, whether its kind makes leads and whether it is history on ``today``
-    (``records.rules_signal_currency``, on the signal's own columns). Read in pages of ``KNOWN_PAGE``
-    signals (by id, on an autocommit connection: no lock, memory flat); ``expected``: about how many (the
-    map is made that big at once). The rule is asked once per distinct dating (many rows share their dates)."""
+    (``records.rules_signal_currency``, on the signal's own columns). One query grouped by those columns
+    (many signals share their dates): the rule is asked once per group, the digests come as one array per
+    group (PostgreSQL) or one list in text (SQLite). ``expected``: about how many (the map's size)."""
     from marketplace.features.records import rules_signal_currency as signal_currency
     from marketplace.features.records.rules_motivation import LEAD_TYPE_ORDER
     from marketplace.platform.models import PropertySignal
 
     signals_t = PropertySignal.__table__
     lead_kinds = {kind for kind, _ in LEAD_TYPE_ORDER}
+    dating = [signals_t.c[name] for name in signal_currency.READS]
+    postgres = conn.dialect.name == "postgresql"
+    digests = (sa.func.array_agg(signals_t.c.row_digest) if postgres
+               else sa.func.group_concat(signals_t.c.row_digest)).label("digests")
     known = DigestMap(expected)
-    judged: dict[tuple, int] = {}
-    query = (sa.select(signals_t.c.id, signals_t.c.row_digest, *(signals_t.c[name] for name in signal_currency.READS))
-             .where(signals_t.c.dataset_id == dataset_id, signals_t.c.status == "open",
-                    signals_t.c.row_digest.is_not(None)).order_by(signals_t.c.id).limit(KNOWN_PAGE))
-    last = 0
-    while True:
-        rows = conn.execute(query.where(signals_t.c.id > last)).all()
-        for row in rows:
-            dating = tuple(row)[2:]  # the READS columns
-            value = judged.get(dating)
-            if value is None:
-                lead = row.kind in lead_kinds
-                history = lead and signal_currency.closes_because(row, max_age_days, today) is not None
-                value = judged[dating] = pack(row.as_of, lead, history)
-            known.put(row.row_digest, value)
-        if len(rows) < KNOWN_PAGE:
-            return known
-        last = rows[-1].id
+    for row in conn.execute(sa.select(*dating, digests).where(
+            signals_t.c.dataset_id == dataset_id, signals_t.c.status == "open",
+            signals_t.c.row_digest.is_not(None)).group_by(*dating)):
+        lead = row.kind in lead_kinds
+        history = lead and signal_currency.closes_because(row, max_age_days, today) is not None
+        value = pack(row.as_of, lead, history)
+        for digest in (row.digests if postgres else map(int, row.digests.split(","))):
+            known.put(digest, value)
+    return known
