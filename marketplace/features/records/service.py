@@ -383,7 +383,9 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
                 batch.append(item)
                 work += not isinstance(item, KnownRow)
                 if work >= sizer.size or len(batch) >= KNOWN_PER_BATCH * sizer.size:
-                    sizer.observe(max(work, 1), _write_batch(database_url, run, batch, titles, sizer))
+                    held = _write_batch(database_url, run, batch, titles, sizer)
+                    if held:  # (a batch with nothing to write held no lock: it says nothing of the size)
+                        sizer.observe(work, held)
                     batch, work = [], 0
         except SourceError:  # the reader failed midway (a portal page, a cut JSON file): what it read is kept
             _write_batch(database_url, run, batch, titles, sizer)
@@ -443,6 +445,9 @@ def _write_batch(database_url: str | None, run: _Run, batch: list[Any], titles: 
     if not batch:
         return 0.0
     prepared = record_batches.prepare(run, batch)
+    if record_batches.nothing_to_write(prepared):  # known rows and rejections: no transaction, no lock
+        record_batches.note_rejections(prepared)
+        return 0.0
     record_steps.warm_zip_centres(getattr(item, "zip_code", None) for item in batch)
     record_steps.give_way(run, sizer)
     with session_scope(database_url) as session:

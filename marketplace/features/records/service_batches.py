@@ -483,5 +483,14 @@ def write_batch(conn: Connection, batch: Batch) -> None:
     batch.signals(placed)
     batch.write_sales()
     batch.write_points()
+    note_rejections(batch)
+
+
+def nothing_to_write(batch: Batch) -> bool:
+    """A prepared batch of known rows and rejections only: no transaction needed (``note_rejections``)."""
+    return not (batch.places or batch.sales or batch.points)
+
+
+def note_rejections(batch: Batch) -> None:
     for _, reason in sorted(batch.rejects, key=lambda r: r[0]):
         batch.run.reject(reason)
