@@ -10,7 +10,7 @@ then the leads of the touched properties (``records.service_leads``).
   transaction by the leads of the properties the batch touched: a batch that fails leaves nothing of
   itself, a run killed between batches leaves every stored property with its lead, and the next run of
   the dataset (when the one before it did not end ok) gives a lead to any property with an open signal
-  and none. A ``dataset_runs`` row is
+  and none (read in pages: memory stays flat). A ``dataset_runs`` row is
   created first (status running) and completed at the end (ok, or failed with the error);
 - a property is found by parcel id within its state when the record has one, else by address key + ZIP
   (``records.rules_addresses``; two parcels at one address are two properties); a record with a street address and
@@ -244,14 +244,24 @@ def _leadless_properties(conn: Connection, dataset_id: str, max_age_days: int | 
     from marketplace.platform.models import Lead
 
     leads_t = Lead.__table__
-    rows = conn.execute(
-        sa.select(signals_t.c.property_id, *(signals_t.c[name] for name in signal_currency.READS))
-        .where(signals_t.c.dataset_id == dataset_id, signals_t.c.status == "open",
-               signals_t.c.kind.in_([kind for kind, _ in LEAD_TYPE_ORDER]),
-               ~sa.exists().where(leads_t.c.property_id == signals_t.c.property_id),
-               sa.exists().where(props_t.c.id == signals_t.c.property_id, props_t.c.address_key.is_not(None))))
-    return {row.property_id for row in rows
-            if today is None or signal_currency.is_current(row, max_age_days, today)}
+    query = (sa.select(signals_t.c.id, signals_t.c.property_id, *(signals_t.c[name] for name in signal_currency.READS))
+             .where(signals_t.c.dataset_id == dataset_id, signals_t.c.status == "open",
+                    signals_t.c.kind.in_([kind for kind, _ in LEAD_TYPE_ORDER]),
+                    ~sa.exists().where(leads_t.c.property_id == signals_t.c.property_id),
+                    sa.exists().where(props_t.c.id == signals_t.c.property_id, props_t.c.address_key.is_not(None)))
+             .order_by(signals_t.c.id).limit(SWEEP_PAGE))
+    found: set[int] = set()
+    last = 0
+    while True:  # in pages by id: a million open signals never sit in memory at once
+        rows = conn.execute(query.where(signals_t.c.id > last)).all()
+        found.update(row.property_id for row in rows
+                     if today is None or signal_currency.is_current(row, max_age_days, today))
+        if len(rows) < SWEEP_PAGE:
+            return found
+        last = rows[-1].id
+
+
+SWEEP_PAGE = 50_000  # signals per read of the leadless-property sweep
 
 
 def _stranded_leads(conn: Connection, dataset_id: str) -> set[int]:
@@ -403,7 +413,7 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
             conn = session.connection()
             run.touched.update(_lead_properties_in(conn, run.sale_zips,
                                                    run.hpi_zip3s | _parcel_zip3s(conn, run.sale_parcels)))
-            if last_status != "ok":  # only a run that died leaves properties without their leads
+            if last_status not in (None, "ok"):  # only a run that died leaves properties without their leads
                 run.touched.update(_leadless_properties(conn, dataset.id, getattr(dataset, "max_age_days", None),
                                                         today))
             run.touched.update(_stranded_leads(conn, dataset.id))
