@@ -130,29 +130,12 @@ def materialise_in_steps(database_url: str | None, run: Any, property_ids: list[
 
 
 def close_unseen_set(conn: Connection, run: Any, batch_size: int) -> None:
-    """Close every open signal of the dataset this (full) run did not see: the seen keys go into a
-    temporary table (COPY on PostgreSQL), then one UPDATE ... WHERE NOT EXISTS closes the rest."""
-    keys = run.seen.keys()
-    if conn.dialect.name == "postgresql":
-        conn.exec_driver_sql("CREATE TEMP TABLE ingest_seen (record_key text PRIMARY KEY) ON COMMIT DROP")
-        with conn.connection.driver_connection.cursor() as cursor:
-            with cursor.copy("COPY ingest_seen (record_key) FROM STDIN") as copy:
-                for key in keys:
-                    copy.write_row((key,))
-    else:
-        conn.exec_driver_sql("CREATE TEMP TABLE IF NOT EXISTS ingest_seen (record_key TEXT PRIMARY KEY)")
-        conn.exec_driver_sql("DELETE FROM ingest_seen")
-        seen_insert = sa.text("INSERT INTO ingest_seen (record_key) VALUES (:k)")
-        chunk: list[dict] = []
-        for key in keys:
-            chunk.append({"k": key})
-            if len(chunk) >= batch_size:
-                conn.execute(seen_insert, chunk)
-                chunk = []
-        if chunk:
-            conn.execute(seen_insert, chunk)
-    seen_t = sa.table("ingest_seen", sa.column("record_key"))
-    passed = _passed_rows(conn, run.seen.rows)
+    """Close every open signal of the dataset this (full) run did not see: the seen keys, and the row
+    digests of the rows it passed over unchanged (``records.rules.KnownRow``), go into temporary tables
+    (``_temp_column``), then one UPDATE ... WHERE NOT EXISTS closes the rest."""
+    seen_t = _temp_column(conn, "ingest_seen", "record_key", "text", run.seen.keys(), batch_size)
+    passed = (_temp_column(conn, "ingest_passed", "row_digest", "bigint", iter(run.seen.rows), batch_size)
+              if len(run.seen.rows) else None)
     reason = close_reason(run)
     gone = conn.execute(
         sa.update(signals_t)
@@ -169,27 +152,25 @@ def close_unseen_set(conn: Connection, run: Any, batch_size: int) -> None:
     run.touched.update(gone)
 
 
-def _passed_rows(conn: Connection, digests: Any) -> Any:
-    """The row digests a run passed over unchanged (``records.rules.KnownRow``) in a temporary table
-    ``ingest_passed`` (COPY on PostgreSQL), or None when it passed over none."""
-    if not len(digests):
-        return None
+def _temp_column(conn: Connection, name: str, column: str, sql_type: str, values: Any, batch_size: int) -> Any:
+    """A temporary table ``name`` of one key column holding ``values``: COPY on PostgreSQL (dropped at
+    commit), INSERTs of ``batch_size`` rows elsewhere (the caller drops it)."""
     if conn.dialect.name == "postgresql":
-        conn.exec_driver_sql("CREATE TEMP TABLE ingest_passed (row_digest bigint PRIMARY KEY) ON COMMIT DROP")
+        conn.exec_driver_sql(f"CREATE TEMP TABLE {name} ({column} {sql_type} PRIMARY KEY) ON COMMIT DROP")
         with conn.connection.driver_connection.cursor() as cursor:
-            with cursor.copy("COPY ingest_passed (row_digest) FROM STDIN") as copy:
-                for digest in digests:
-                    copy.write_row((digest,))
+            with cursor.copy(f"COPY {name} ({column}) FROM STDIN") as copy:
+                for value in values:
+                    copy.write_row((value,))
     else:
-        conn.exec_driver_sql("CREATE TEMP TABLE IF NOT EXISTS ingest_passed (row_digest INTEGER PRIMARY KEY)")
-        conn.exec_driver_sql("DELETE FROM ingest_passed")
-        insert = sa.text("INSERT INTO ingest_passed (row_digest) VALUES (:d)")
+        conn.exec_driver_sql(f"CREATE TEMP TABLE IF NOT EXISTS {name} ({column} {sql_type.upper()} PRIMARY KEY)")
+        conn.exec_driver_sql(f"DELETE FROM {name}")
+        insert = sa.text(f"INSERT INTO {name} ({column}) VALUES (:v)")
         chunk: list[dict] = []
-        for digest in digests:
-            chunk.append({"d": digest})
-            if len(chunk) >= 5000:
+        for value in values:
+            chunk.append({"v": value})
+            if len(chunk) >= batch_size:
                 conn.execute(insert, chunk)
                 chunk = []
         if chunk:
             conn.execute(insert, chunk)
-    return sa.table("ingest_passed", sa.column("row_digest"))
+    return sa.table(name, sa.column(column))

@@ -47,6 +47,11 @@ def write(path: Path, rows: list[list[str]]) -> Path:
     return path
 
 
+def key_of(header: list[str], row: list[str]) -> str:
+    """The record key of a row of Chicago's file (its dataset's ``record_key``: docket and address)."""
+    return f"{row[header.index('Docket Number')]} {row[header.index('Property Address')]}".strip()
+
+
 def signals() -> dict[str, tuple]:
     """record key -> (status, amount owed, closed reason)."""
     with get_engine().connect() as conn:
@@ -88,9 +93,8 @@ def test_a_re_import_maps_only_the_rows_that_changed_and_counts_as_a_whole_read(
     # gone one closed, the rest passed over.
     rows = rows_of(path)
     header = rows[0]
-    due, docket, address = (header.index(c) for c in ("Current Amount Due", "Docket Number", "Property Address"))
-    changed_key = f"{rows[1][docket]} {rows[1][address]}".strip()
-    gone_key = f"{rows[2][docket]} {rows[2][address]}".strip()
+    due = header.index("Current Amount Due")
+    changed_key, gone_key = key_of(header, rows[1]), key_of(header, rows[2])
     assert changed_key in stored and gone_key in stored
     rows[1][due] = f"{float(rows[1][due] or 0) + 1:.2f}"
     changed = write(tmp_path / "changed.csv", [header, rows[1], *rows[3:]])
@@ -112,8 +116,7 @@ def test_a_row_closed_by_an_earlier_read_is_read_again_and_reopened(db_url, tmp_
     first = imported(path)
     rows = rows_of(path)
     header = rows[0]
-    docket, address = header.index("Docket Number"), header.index("Property Address")
-    gone_key = f"{rows[5][docket]} {rows[5][address]}".strip()
+    gone_key = key_of(header, rows[5])
     assert signals()[gone_key][0] == "open"
     imported(write(tmp_path / "without.csv", [header, *rows[1:5], *rows[6:]]))
     assert signals()[gone_key][0] == "closed"
@@ -130,8 +133,7 @@ def test_the_same_row_twice_is_kept_once_and_the_second_rejected(db_url, tmp_pat
     first = imported(path)
     rows = rows_of(path)
     header = rows[0]
-    docket, address = header.index("Docket Number"), header.index("Property Address")
-    key = f"{rows[3][docket]} {rows[3][address]}".strip()
+    key = key_of(header, rows[3])
     twice = write(tmp_path / "twice.csv", [*rows, rows[3]])
     before = signals()
 
@@ -149,8 +151,8 @@ def test_a_changed_row_after_its_old_self_is_rejected_as_appearing_twice(db_url,
     imported(path)
     rows = rows_of(path)
     header = rows[0]
-    due, docket, address = (header.index(c) for c in ("Current Amount Due", "Docket Number", "Property Address"))
-    key = f"{rows[4][docket]} {rows[4][address]}".strip()
+    due = header.index("Current Amount Due")
+    key = key_of(header, rows[4])
     newer = list(rows[4])
     newer[due] = f"{float(newer[due] or 0) + 5:.2f}"
     before = signals()
@@ -188,33 +190,3 @@ def test_a_status_list_reads_every_row(db_url, tmp_path, mapped):
     again = record_imports.import_file("bal-vacant-building-notices", BALTIMORE, today=TODAY)
     assert len(mapped) == again.rows_read > 0
 
-
-def test_a_big_first_import_leaves_the_planner_statistics_that_find_keys_by_index(db_url, tmp_path):
-    """A table loaded faster than autovacuum samples it keeps the statistics of its empty self: the next
-    batch's look-up of a few hundred record keys then filtered every signal of the dataset (150 ms a batch
-    at 100,000 rows). After a run that adds 5,000 rows or more the statistics are fresh (PostgreSQL: ANALYZE),
-    and the look-up goes through the (dataset, record key) index."""
-    rows = rows_of(redated(tmp_path))
-    header, body = rows[0], rows[1:]
-    docket, address = header.index("Docket Number"), header.index("Property Address")
-    big = [header]
-    for copy in range(24):  # 24 x 259 rows, each copy its own docket and house number
-        for row in body:
-            row = list(row)
-            row[docket] = f"{row[docket]}-{copy}"
-            row[address] = f"{copy + 1} {row[address].strip().split(' ', 1)[-1]}"
-            big.append(row)
-    summary = imported(write(tmp_path / "big.csv", big))
-    assert summary.added >= 5000
-    with get_engine().connect() as conn:
-        keys = list(conn.execute(sa.select(signals_t.c.record_key).limit(400)).scalars())
-        if conn.dialect.name == "postgresql":
-            plan = conn.exec_driver_sql(
-                "EXPLAIN SELECT * FROM property_signals WHERE dataset_id = %(d)s AND record_key = ANY(%(k)s)",
-                {"d": "chi-vacant-buildings-violations", "k": keys}).scalars().all()
-            assert "uq_property_signals_dataset_record" in "\n".join(plan), plan
-        else:
-            plan = conn.exec_driver_sql(
-                "EXPLAIN QUERY PLAN SELECT * FROM property_signals WHERE dataset_id = ? AND record_key IN (?, ?)",
-                ("chi-vacant-buildings-violations", keys[0], keys[1])).all()
-            assert "uq_property_signals_dataset_record" in str(plan) or "sqlite_autoindex" in str(plan), plan
