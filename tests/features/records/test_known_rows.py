@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -50,6 +51,13 @@ def write(path: Path, rows: list[list[str]]) -> Path:
 def key_of(header: list[str], row: list[str]) -> str:
     """The record key of a row of Chicago's file (its dataset's ``record_key``: docket and address)."""
     return f"{row[header.index('Docket Number')]} {row[header.index('Property Address')]}".strip()
+
+
+def imported_once(tmp_path: Path) -> tuple[Path, Any, list[list[str]], list[str]]:
+    """Chicago's re-dated file imported once: its path, the run, its rows (the header first) and header."""
+    path = redated(tmp_path)
+    rows = rows_of(path)
+    return path, imported(path), rows, rows[0]
 
 
 def signals() -> dict[str, tuple]:
@@ -112,10 +120,7 @@ def test_a_re_import_maps_only_the_rows_that_changed_and_counts_as_a_whole_read(
 
 
 def test_a_row_closed_by_an_earlier_read_is_read_again_and_reopened(db_url, tmp_path, mapped):
-    path = redated(tmp_path)
-    first = imported(path)
-    rows = rows_of(path)
-    header = rows[0]
+    path, first, rows, header = imported_once(tmp_path)
     gone_key = key_of(header, rows[5])
     assert signals()[gone_key][0] == "open"
     imported(write(tmp_path / "without.csv", [header, *rows[1:5], *rows[6:]]))
@@ -129,10 +134,7 @@ def test_a_row_closed_by_an_earlier_read_is_read_again_and_reopened(db_url, tmp_
 
 
 def test_the_same_row_twice_is_kept_once_and_the_second_rejected(db_url, tmp_path, mapped):
-    path = redated(tmp_path)
-    first = imported(path)
-    rows = rows_of(path)
-    header = rows[0]
+    path, first, rows, header = imported_once(tmp_path)
     key = key_of(header, rows[3])
     twice = write(tmp_path / "twice.csv", [*rows, rows[3]])
     before = signals()
@@ -147,10 +149,7 @@ def test_the_same_row_twice_is_kept_once_and_the_second_rejected(db_url, tmp_pat
 def test_a_changed_row_after_its_old_self_is_rejected_as_appearing_twice(db_url, tmp_path, mapped):
     """The old row first (passed over: its signal seen), then the same record with new content: the second
     is refused as a record read twice, as a read of every row refuses it; nothing is overwritten."""
-    path = redated(tmp_path)
-    imported(path)
-    rows = rows_of(path)
-    header = rows[0]
+    path, _, rows, header = imported_once(tmp_path)
     due = header.index("Current Amount Due")
     key = key_of(header, rows[4])
     newer = list(rows[4])
