@@ -363,7 +363,8 @@ class Batch:
             values = record_rows.signal_values(p.record, p.prop.id, run.today, status_list)
             run.open_read += values["status"] == "open"
             stored = existing.get(p.record.record_key)
-            digest = p.record.row_digest
+            # A status list's rows are all read (each takes the list's day): no digest to keep, none to write.
+            digest = None if status_list else p.record.row_digest
             if stored is None:
                 inserts.append(dict(values, dataset_id=p.record.dataset_id, record_key=p.record.record_key,
                                     first_seen_at=now, last_seen_at=now, retrieved_at=now,

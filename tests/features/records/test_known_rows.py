@@ -180,12 +180,20 @@ def test_a_new_release_of_the_records_code_reads_every_row_again_once(db_url, tm
 
 
 def test_a_status_list_reads_every_row(db_url, tmp_path, mapped):
-    """A status list's rows are the list's day: each read maps them all (its open items move to the day)."""
+    """A status list's rows are the list's day: each read maps them all (its open items move to the day), and
+    its signals keep no row digest (a new list's day would rewrite every one of them)."""
+    from datetime import timedelta
+
     from marketplace.features.records import service_imports as record_imports
     from tests.features.records.test_status_lists import BALTIMORE, TODAY
 
-    record_imports.import_file("bal-vacant-building-notices", BALTIMORE, today=TODAY)
+    first = record_imports.import_file("bal-vacant-building-notices", BALTIMORE, today=TODAY)
     mapped.clear()
-    again = record_imports.import_file("bal-vacant-building-notices", BALTIMORE, today=TODAY)
-    assert len(mapped) == again.rows_read > 0
+    again = record_imports.import_file("bal-vacant-building-notices", BALTIMORE, today=TODAY,
+                                       as_of=TODAY - timedelta(days=1))
+    assert len(mapped) == again.rows_read == first.rows_read > 0
+    assert (again.added, again.updated, again.closed) == (0, 0, 0)
+    with get_engine().connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(signals_t).where(
+            signals_t.c.row_digest.is_not(None))).scalar_one() == 0
 
