@@ -23,7 +23,8 @@ then the leads of the touched properties (``records.service_leads``).
   (``source_opendata.row_digests``: the row and how it is mapped) an open signal of the dataset holds is
   counted unchanged and seen without being mapped (``records.rules.KnownRow``; not for a status list, whose
   rows all take the list's day); the same row twice, or a record's changed row with its old one, is
-  "appears twice in this run" as in a read of every row (in one batch, the old row is the one kept); a ``sale_list`` signal whose sale date has passed is stored closed ("sale held on
+  "appears twice in this run" as in a read of every row (in one batch, the old row is the one kept); a
+  ``sale_list`` signal whose sale date has passed is stored closed ("sale held on
   ...");
 - with ``full=True`` (a whole dataset was read) every open signal of the dataset that this run did not see
   is closed ("no longer in the dataset as of <date>"; one anti-join on PostgreSQL, short transactions of
@@ -371,16 +372,16 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
         ).scalar_one()
     run = _Run(dataset, summary, retrieved_at, today)
     run.open_before, run.started_at = open_before, started
-    if hasattr(records, "known") and not getattr(dataset, "status_list", False):
-        # A file read passes over the rows its dataset's open signals were mapped from (``KnownRow``). A
-        # status list's rows are all read: their day is the list's, and its open items move to it.
-        with read_scope(database_url) as session:
-            known = known_rows(session.connection(), dataset.id, getattr(dataset, "max_age_days", None), today,
-                               expected=open_before)
-        if len(known):
-            run.known = records.known = known
     sizer = _sizer(database_url)
     try:
+        if hasattr(records, "known") and not getattr(dataset, "status_list", False):
+            # A file read passes over the rows its dataset's open signals were mapped from (``KnownRow``). A
+            # status list's rows are all read: their day is the list's, and its open items move to it.
+            with read_scope(database_url) as session:
+                known = known_rows(session.connection(), dataset.id, getattr(dataset, "max_age_days", None),
+                                   today, expected=open_before)
+            if len(known):
+                run.known = records.known = known
         from marketplace.features.scrape import SourceError
 
         batch: list[Any] = []

@@ -197,3 +197,24 @@ def test_a_status_list_reads_every_row(db_url, tmp_path, mapped):
         assert conn.execute(sa.select(sa.func.count()).select_from(signals_t).where(
             signals_t.c.row_digest.is_not(None))).scalar_one() == 0
 
+
+
+def test_a_failure_while_reading_the_known_rows_fails_the_run_instead_of_leaving_it_running(
+        db_url, tmp_path, monkeypatch):
+    from marketplace.features.records import service as public_records
+    from marketplace.platform.models import DatasetRun
+
+    path, first, _, _ = imported_once(tmp_path)
+
+    def unreadable(*args, **kwargs):
+        raise RuntimeError("the signals could not be read")
+
+    monkeypatch.setattr(public_records, "known_rows", unreadable)
+    with pytest.raises(RuntimeError, match="the signals could not be read"):
+        imported(path)
+    runs_t = DatasetRun.__table__
+    with get_engine().connect() as conn:
+        last = conn.execute(sa.select(runs_t.c.status, runs_t.c.error).order_by(runs_t.c.id.desc()).limit(1)).one()
+    assert last.status == "failed" and last.error == "RuntimeError: the signals could not be read"
+    monkeypatch.undo()
+    assert imported(path).status == "ok"  # nothing holds the dataset: the next run goes through
