@@ -1,6 +1,7 @@
 // The marketplace map (issue 15): Leaflet through react-leaflet, with
 // leaflet.markercluster. Wrapped as a Reflex component in
-// marketplace/features/marketplace/view_lead_map.py and loaded only when a map is shown.
+// marketplace/features/marketplace/view_lead_map.py and loaded only when a map is shown, once it nears
+// the viewport (assets/lead_map_deferred.jsx, which also brings lead_map.css).
 //
 // `points` is the compact payload of marketplace.features.marketplace.rules_map:
 // {ids: [token, ...], coords: [lat, lng, lat, lng, ...], open: [positions of unlocked leads]}.
@@ -11,7 +12,6 @@ import { MapContainer, TileLayer, useMap } from "react-leaflet";
 import L from "leaflet";
 import "leaflet/dist/leaflet.css";
 import "leaflet.markercluster/dist/MarkerCluster.css";
-import "./lead_map.css";
 
 // leaflet.markercluster extends the global `L`.
 if (typeof window !== "undefined" && !window.L) window.L = L;

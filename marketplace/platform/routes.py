@@ -21,6 +21,12 @@ AUTH_CALLBACK = "/auth/callback"
 AUTH_RESET = "/auth/reset"  # "Forgot password?": the request form, or with ?token= the new password
 DASHBOARD = "/dashboard"
 PROPERTY = "/property/[lead_id]"
+# The property page prerendered before its data (its header, footer and "Loading property details..."): served
+# for every /property/{id} (``platform.web.security``), so the page paints before its scripts run. A lead id
+# is a UUID, never this; opened itself, it is a lead that does not exist.
+PROPERTY_SHELL = "/property/loading"
+# Each dynamic page with the path whose prerendered HTML serves it.
+PAGE_SHELLS = {PROPERTY: PROPERTY_SHELL}
 PURCHASE_CREDITS = "/purchase-credits"
 CREDITS_PURCHASED = "/credits-purchased"
 EXPLORER = "/explorerdev"

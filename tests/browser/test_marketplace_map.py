@@ -352,6 +352,33 @@ def test_property_page_small_map(page: Page, catalog, live_server, make_user):
     visit(page, f"/property/{lead_id}")
     small = page.locator("#property-map")
     expect(small).to_have_attribute("data-count", "1")
+    small.scroll_into_view_if_needed()  # the map loads as it nears the viewport (assets/lead_map_deferred.jsx)
     expect(small.locator(".lv-map-pin-open")).to_be_visible()
     row = catalog[lead_id]
     expect(small).to_have_attribute("aria-label", f"Map: {row['address']}, {row['city']}, {row['state']} {row['zip_code']}")
+
+
+def test_property_page_map_loads_only_when_scrolled_near_on_a_phone(page: Page, catalog, live_server, make_user):
+    """Issue 41: the Location card is far below the fold on a phone; its map (Leaflet, ~80 KB of script) loads
+    when the card nears the viewport, not with the page. A box of the map's size holds its place meanwhile."""
+    from marketplace.features.unlock.service import unlock_lead
+
+    user = make_user(credits=500)
+    lead_id = next(i for i, r in catalog.items() if r["zip_code"] not in ("00000", "99701"))
+    unlock_lead(uuid.UUID(user["id"]), lead_id, database_url=live_server.database_url)
+    map_scripts: list[str] = []
+    page.on("request", lambda request: map_scripts.append(request.url)
+            if re.search(r"/assets/lead_map-[^/]*\.js$", request.url) else None)
+    page.set_viewport_size({"width": 375, "height": 740})
+    start_session(page, live_server.database_url, user["id"])
+    visit(page, f"/property/{lead_id}")
+    small = page.locator("#property-map")
+    expect(small).to_have_attribute("data-count", "1")
+    waiting = small.locator("[data-map-deferred='true']")
+    expect(waiting).to_have_count(1)
+    assert waiting.bounding_box()["height"] == 200  # the small map's height on a phone (lead_map.css)
+    assert small.locator(".leaflet-container").count() == 0 and map_scripts == []
+    small.scroll_into_view_if_needed()
+    expect(small.locator(".lv-map-pin-open")).to_be_visible()
+    expect(waiting).to_have_count(0)
+    assert len(map_scripts) == 1, map_scripts

@@ -108,9 +108,14 @@ def test_built_pages_start_their_scripts_after_the_first_paint(live_server, page
     for path, html in pages.items():
         assert 'rel="modulepreload"' not in html, path
         assert PAINT_FIRST_MARKER in html, path
-    # Pages that prerender only a placeholder start their scripts at once (rxconfig.PAINT_FIRST_PAGES):
-    # the confirmation link, a signed-in page, and the fallback that serves /property/{id}.
+    # The signed-in pages paint their prerendered shell first too (issue 41): the dashboard its header line,
+    # a property page (any id: it is served the property page's shell, routes.PAGE_SHELLS) its loading line.
+    # The confirmation link prerenders only a placeholder and starts its scripts at once (rxconfig.PAINT_FIRST_PAGES).
     with httpx.Client(base_url=live_server.url, timeout=30) as client:
-        for path in ("/auth/callback", "/dashboard", "/property/00000000-0000-0000-0000-000000000000"):
+        for path, shown in (("/dashboard", "Here&#x27;s what&#x27;s happening with your leads and credits."),
+                            ("/property/00000000-0000-0000-0000-000000000000", "Loading property details...")):
             html = client.get(path).text
-            assert 'rel="modulepreload"' in html and PAINT_FIRST_MARKER not in html, path
+            assert 'rel="modulepreload"' not in html and PAINT_FIRST_MARKER in html, path
+            assert shown in html and "Marketplace" in html, path  # the page's line and the header
+        html = client.get("/auth/callback").text
+        assert 'rel="modulepreload"' in html and PAINT_FIRST_MARKER not in html

@@ -1,4 +1,5 @@
-"""Built pages paint before their scripts start (platform/web/paint_first.py, issue 26)."""
+"""Built pages paint before their scripts start (platform/web/paint_first.py, issue 26); a dynamic page is
+prerendered as its shell (issue 41)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import re
 
 import pytest
 
-from marketplace.platform.web.paint_first import FALLBACK_MS, MARKER, UnexpectedPage, paint_first
+from marketplace.platform import routes
+from marketplace.platform.web.paint_first import FALLBACK_MS, MARKER, UnexpectedPage, paint_first, with_page_shells
 
 # The shape React Router 8 prerenders (abridged from a built /pricing).
 BUILT = (
@@ -68,3 +70,23 @@ def test_a_rewritten_page_is_left_as_it_is_and_a_page_without_scripts_too():
 def test_a_page_of_another_shape_stops_the_build(changed):
     with pytest.raises(UnexpectedPage):
         paint_first(changed)
+
+
+# react-router.config.js as Reflex 0.10.1 writes it for a production build (prerendering) and for dev.
+PROD_CONFIG = ('export default {"basename": "/", "future": {"unstable_optimizeDeps": true}, "ssr": false, '
+               '"prerender": true, "build": "build"};')
+DEV_CONFIG = 'export default {"basename": "/", "future": {"unstable_optimizeDeps": true}, "ssr": false};'
+
+
+def test_a_production_build_prerenders_each_dynamic_pages_shell_beside_the_static_pages():
+    config = with_page_shells(PROD_CONFIG, [routes.PROPERTY_SHELL])
+    assert config == ('export default {"basename": "/", "future": {"unstable_optimizeDeps": true}, "ssr": false, '
+                      '"prerender": ({getStaticPaths}) => [...getStaticPaths(), ...["/property/loading"]], '
+                      '"build": "build"};')
+    assert routes.PAGE_SHELLS == {routes.PROPERTY: "/property/loading"}
+
+
+def test_a_dev_config_is_left_alone_and_an_unknown_prerender_form_stops_the_build():
+    assert with_page_shells(DEV_CONFIG, [routes.PROPERTY_SHELL]) == DEV_CONFIG
+    with pytest.raises(UnexpectedPage):
+        with_page_shells(PROD_CONFIG.replace('"prerender": true', '"prerender": ["/"]'), [routes.PROPERTY_SHELL])

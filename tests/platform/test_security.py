@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from marketplace.platform.web.security import HttpHardening, is_unknown_page
+from marketplace.platform.web.security import HttpHardening, is_unknown_page, page_shell
 from marketplace.platform.config import reload_settings
 from marketplace.platform.web import http_policy as hp
 
@@ -120,7 +120,8 @@ class App:
         self.seen: dict = {}
 
     async def __call__(self, scope, receive, send):
-        self.seen = {"path": scope["path"], "headers": dict(scope["headers"]), "body": b""}
+        self.seen = {"path": scope["path"], "raw_path": scope.get("raw_path"), "query_string": scope.get("query_string"),
+                     "headers": dict(scope["headers"]), "body": b""}
         if scope["type"] == "websocket":
             await receive()
             await send({"type": "websocket.accept"})
@@ -136,10 +137,10 @@ class App:
         await send({"type": "http.response.body", "body": self.body})
 
 
-def call(middleware, path="/", method="GET", headers=None, chunks=(b"",), scheme="http", kind="http"):
+def call(middleware, path="/", method="GET", headers=None, chunks=(b"",), scheme="http", kind="http", query=b""):
     headers = {k.lower(): v for k, v in (headers or {}).items()}
     scope = {"type": kind, "path": path, "raw_path": path.encode(), "method": method, "scheme": scheme,
-             "headers": [(k.encode(), v.encode()) for k, v in headers.items()], "query_string": b""}
+             "headers": [(k.encode(), v.encode()) for k, v in headers.items()], "query_string": query}
     if kind == "websocket":
         incoming = [{"type": "websocket.connect"}]
     else:
@@ -250,6 +251,36 @@ def test_page_directories_are_served_without_redirect_and_redirects_stay_on_site
     assert app.seen["path"] == "/pricing/"
     assert headers["location"] == "/x/"
     assert "'sha256-" in headers["content-security-policy"]
+
+
+def test_a_property_path_is_served_the_property_pages_prerendered_shell(settings, tmp_path):
+    """/property/{id} has no prerendered page of its own: it gets the shell (routes.PAGE_SHELLS), so it paints
+    its header and loading line before its scripts run; other paths, other methods and a build without the
+    shell are left to the framework (its empty fallback)."""
+    def router(path):
+        segments = path.strip("/").split("/")
+        return "property/[lead_id]" if len(segments) == 2 and segments[0] == "property" else None
+
+    static = tmp_path / "client"
+    (static / "property" / "loading").mkdir(parents=True)
+    (static / "property" / "loading" / "index.html").write_text("<p>Loading property details...</p>")
+    app = App()
+    mw = HttpHardening(app, settings=settings, router=router, static_dir=static)
+    lead = "/property/8e0f3a52-3c1e-4a8e-9b1e-0d6c8d3f1a2b"
+    assert call(mw, lead, query=b"tab=comps")[0] == 200
+    assert (app.seen["path"], app.seen["raw_path"], app.seen["query_string"]) == (
+        "/property/loading/", b"/property/loading/", b"tab=comps")
+    call(mw, lead, method="HEAD")
+    assert app.seen["path"] == "/property/loading/"
+    call(mw, "/property/loading")
+    assert app.seen["path"] == "/property/loading/"
+    call(mw, lead, method="POST")
+    assert app.seen["path"] == lead
+    call(mw, "/pricing")
+    assert app.seen["path"] == "/pricing"
+    assert page_shell(router, lead, frozenset()) is None  # not built (dev, or before the first build)
+    assert page_shell(None, lead, frozenset({"/property/loading"})) is None
+    assert page_shell(router, "/property/a/b", frozenset({"/property/loading"})) is None
 
 
 def test_a_build_that_appears_later_is_picked_up(settings, tmp_path):

@@ -76,13 +76,19 @@ def dashboard_tabs() -> rx.Component:
 # --------------------------------------------------------------------------- page
 
 
+def dashboard_subtitle() -> rx.Component:
+    """The header's line under the greeting: static, so the loading skeleton shows it too (the page's
+    prerendered HTML paints it before its scripts run: its largest text is there at the first paint)."""
+    return rx.text("Here's what's happening with your leads and credits.", size="3", color_scheme="gray")
+
+
 def dashboard_header() -> rx.Component:
     return rx.flex(
         rx.vstack(
             rx.heading(DashboardState.greeting, ", ", AuthState.display_name, "!",
                        size=rx.breakpoints(initial="6", sm="7"),
                        id="dashboard-greeting", class_name="lv-break"),
-            rx.text("Here's what's happening with your leads and credits.", size="3", color_scheme="gray"),
+            dashboard_subtitle(),
             spacing="1",
             min_width="0",
         ),
@@ -163,7 +169,7 @@ def dashboard_skeleton() -> rx.Component:
 
     return rx.vstack(
         rx.flex(
-            rx.vstack(block("2.25rem", "20rem"), block("1.25rem", "16rem"), spacing="2"),
+            rx.vstack(block("2.25rem", "20rem"), dashboard_subtitle(), spacing="1", min_width="0"),
             block("2.5rem", "14rem"),
             direction=rx.breakpoints(initial="column", md="row"),
             justify="between",

@@ -6,7 +6,9 @@ Leaflet's own CSS): it takes the compact point payload of
 ``marketplace.rules_map`` and makes the markers and clusters itself, so every lead is
 a plain Leaflet marker, clustered in chunks, not a component tree of its own.
 It is a client-only component loaded on demand (``NoSSRComponent``: a dynamic
-import), so pages and views without a map do not download Leaflet.
+import of ``assets/lead_map_deferred.jsx``), so pages and views without a map do not download Leaflet,
+and a page whose map is below the fold loads Leaflet only once the map comes within a screen of the
+viewport (a box of the map's size stands in for it until then).
 
 Tiles come from ``MAP_TILE_URL`` with ``MAP_TILE_ATTRIBUTION`` (config.py,
 OpenStreetMap's by default); without tiles (``off``, or no network) the map
@@ -26,7 +28,7 @@ LEAFLET_PACKAGES = ["leaflet@1.9.4", "leaflet.markercluster@1.5.3"]
 
 
 class LeadMap(rx.NoSSRComponent):
-    library = "$/public/lead_map.jsx"
+    library = "$/public/lead_map_deferred.jsx"
     tag = "LeadMap"
     lib_dependencies: list[str] = ["react-leaflet@5.0.0", *LEAFLET_PACKAGES]
 

@@ -16,6 +16,13 @@ content shows, and the scripts follow one frame later.
 
 The inline script stays inline: the Content-Security-Policy allows it by the hash of its new
 text (``http_policy.inline_script_hashes`` reads the built pages).
+
+A dynamic page (/property/{id}) has no prerendered HTML of its own: the framework serves every one
+from an empty fallback, so nothing paints before the scripts have run and the page's data has come.
+``with_page_shells`` adds one concrete path of each (``routes.PAGE_SHELLS``) to the build's prerender
+list: its HTML is the page as it shows before its data (the header, the footer, the page's loading
+line), and ``platform.web.security`` serves it for every path of that page. The page's scripts then
+hydrate it as they would its own: the same route, no loader data, the state's defaults.
 """
 
 from __future__ import annotations
@@ -66,3 +73,19 @@ def paint_first(html: str) -> str:
                 + _ADD_PRELOADS % json.dumps(preloads).replace("</", "<\\/") + code)
     html = _BOOT.sub(lambda match: f'<script type="module" async="">{new_boot}</script>', html, count=1)
     return _PRELOAD.sub("", html)
+
+
+_PRERENDER_ALL = '"prerender": true'
+
+
+def with_page_shells(router_config: str, shells: list[str]) -> str:
+    """React Router's config (``react-router.config.js`` as Reflex writes it for a production build) with
+    ``shells`` prerendered beside the static pages; unchanged when the build prerenders nothing (dev)."""
+    if _PRERENDER_ALL not in router_config:
+        if '"prerender"' in router_config:
+            raise UnexpectedPage("react-router.config.js names its prerendered pages in a form this rewrite "
+                                 "does not know")
+        return router_config
+    paths = json.dumps(sorted(shells))
+    return router_config.replace(
+        _PRERENDER_ALL, f'"prerender": ({{getStaticPaths}}) => [...getStaticPaths(), ...{paths}]', 1)

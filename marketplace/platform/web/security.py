@@ -19,6 +19,7 @@ error middleware, the API, the websocket and the compiled frontend alike):
   page as its body;
 - a page directory is served without the trailing-slash redirect, and a
   redirect never carries the request's Host header to another host;
+- a dynamic page's path (/property/{id}) is served its prerendered shell (``page_shell``);
 - content-hashed build files (``/assets/name-HASH.js``) are cached for a year,
   immutable; everything else without a Cache-Control of its own is revalidated
   (``no-cache``), so a new deploy is seen at once;
@@ -81,6 +82,22 @@ def is_unknown_page(router: Router | None, path: str) -> bool:
         return False
     segment = path.strip("/")
     return not (is_valid_referral_code(segment) and not is_reserved_referral_code(segment))
+
+
+_SHELLS = {route.strip("/"): shell for route, shell in routes.PAGE_SHELLS.items()}
+
+
+def page_shell(router: Router | None, path: str, page_dirs: frozenset[str]) -> str | None:
+    """The prerendered shell that serves ``path`` (``routes.PAGE_SHELLS``: /property/{id} ->
+    /property/loading), when the path is that dynamic page's and the build has the shell."""
+    if router is None or not path.startswith("/") or path.rstrip("/") in page_dirs:
+        return None
+    try:
+        route = router(path)
+    except Exception:  # noqa: BLE001  a router failure must not take the request down
+        return None
+    shell = _SHELLS.get((route or "").strip("/"))
+    return shell if shell in page_dirs else None
 
 
 def frontend_static_dir() -> Path | None:
@@ -239,7 +256,11 @@ class HttpHardening:
             await self._robots(send, extra, method == "HEAD", headers.get("if-none-match"))
             return
         not_a_page = method in ("GET", "HEAD") and path not in self.root_files and is_unknown_page(self.router, path)
-        if method in ("GET", "HEAD") and path in self.page_dirs:
+        shell = page_shell(self.router, path, self.page_dirs) if method in ("GET", "HEAD") else None
+        if shell is not None:
+            # /property/{id}: its page as prerendered before its data (paint_first.with_page_shells).
+            scope = {**scope, "path": shell + "/", "raw_path": (shell + "/").encode()}
+        elif method in ("GET", "HEAD") and path in self.page_dirs:
             # /pricing is the directory pricing/: serve its index.html here and now,
             # instead of Starlette's redirect to an address built from the Host header.
             scope = {**scope, "path": path + "/", "raw_path": (path + "/").encode()}
