@@ -27,6 +27,11 @@ try {
   const result = await lighthouse(url, {output: "json", onlyCategories: ["performance"], maxWaitForLoad: 60000,
                                         logLevel: "error"}, undefined, page);
   fs.writeFileSync(output, result.report);
+  // LV_LIGHTHOUSE_TRACE=1: the run's Chrome trace beside the report (OUTPUT.trace.json), for DevTools'
+  // Performance panel or benchmarks/trace_tasks.py.
+  if (process.env.LV_LIGHTHOUSE_TRACE) {
+    fs.writeFileSync(output.replace(/\.json$/, "") + ".trace.json", JSON.stringify(result.artifacts.Trace));
+  }
 } finally {
   await browser.close();
 }

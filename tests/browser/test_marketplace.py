@@ -191,7 +191,11 @@ def catalog(live_server):
 # --------------------------------------------------------------------------- page helpers
 
 
-def grid_ids(page: Page) -> list[str]:
+def grid_ids(page: Page, count: int | None = None) -> list[str]:
+    """The grid's cards in order; with ``count``, once it shows that many (a page's cards appear a row at a time,
+    ``features/marketplace/page.py``'s FIRST_CARDS and STEP_CARDS)."""
+    if count is not None:
+        expect(page.locator("#lead-grid [id^='lead-card-']")).to_have_count(count)
     return page.locator("#lead-grid [id^='lead-card-']").evaluate_all(
         "els => els.map(e => e.id.slice('lead-card-'.length))"
     )
@@ -212,7 +216,7 @@ def expect_page(page: Page, catalog: Catalog, filters: rules.Filters) -> list[st
     wait_for_grid(page, filters)
     ids, total = catalog.expected(filters)
     expect(page.locator("#result-count")).to_have_text(count_text(total))
-    assert grid_ids(page) == ids
+    assert grid_ids(page, len(ids)) == ids
     return ids
 
 
@@ -396,7 +400,7 @@ def test_unlock_walks_every_card_state(page: Page, catalog: Catalog, live_server
     expect(action(page, default_cost)).to_have_text("Insufficient Credits - Buy More")
     expect(action(page, default_cost)).to_have_attribute("href", "/purchase-credits")
     expect(action(page, cheap)).to_have_text("Unlock for 30 credits")
-    for lead_id in grid_ids(page):
+    for lead_id in grid_ids(page, rules.DEFAULT_PAGE_SIZE):
         cost = catalog.by_id[lead_id]["credit_cost"] or 85
         if lead_id != target and cost > 60:
             expect(action(page, lead_id)).to_have_text("Insufficient Credits - Buy More")
@@ -409,7 +413,7 @@ def test_unlock_walks_every_card_state(page: Page, catalog: Catalog, live_server
     # The full address arrived only with the unlock; other locked leads never.
     payload = "\n".join(frames)
     assert target_address in payload
-    for lead_id in grid_ids(page):
+    for lead_id in grid_ids(page, rules.DEFAULT_PAGE_SIZE):
         if lead_id != target:
             assert catalog.by_id[lead_id]["address"] not in payload
 
@@ -471,7 +475,7 @@ def test_low_credit_banner_and_insufficient_cards(page: Page, catalog: Catalog, 
     else:
         expect(action(page, cheap)).to_have_text("Unlock for 30 credits")
         expect(page.locator("#low-credit-banner")).to_have_count(0)
-    for lead_id in grid_ids(page):
+    for lead_id in grid_ids(page, rules.DEFAULT_PAGE_SIZE):
         cost = catalog.by_id[lead_id]["credit_cost"] or 85
         expected = f"Unlock for {cost} credits" if cost <= credits else "Insufficient Credits - Buy More"
         expect(action(page, lead_id)).to_have_text(expected)
@@ -488,6 +492,31 @@ def pagination_labels(page: Page) -> list[str]:
 
 def window_labels(current: int, pages: int) -> list[str]:
     return [f"Page {n}" if n else "…" for n in pagination_window(current, pages)]
+
+
+CARD_BATCHES = """window.__cardBatches = [];
+new MutationObserver((records) => {
+  let added = 0;
+  for (const record of records) for (const node of record.addedNodes) {
+    if (node.nodeType !== 1) continue;
+    added += (node.id && node.id.startsWith("lead-card-") ? 1 : 0) + node.querySelectorAll("[id^='lead-card-']").length;
+  }
+  if (added) window.__cardBatches.push(added);
+}).observe(document, {childList: true, subtree: true});"""
+
+
+def test_a_page_of_cards_appears_a_row_at_a_time(page: Page, catalog: Catalog):
+    """Issue 41: the first page's 20 cards are not rendered in one piece (on a phone about 400 ms in which a tap
+    gets no answer): FIRST_CARDS come with the page's data, then STEP_CARDS per task of the browser's, in order.
+    Each batch is what one task added to the page (a MutationObserver's callback runs once per task)."""
+    from marketplace.features.marketplace.page import FIRST_CARDS, STEP_CARDS
+
+    page.add_init_script(CARD_BATCHES)
+    open_marketplace(page)
+    ids = expect_page(page, catalog, rules.Filters())
+    batches = page.evaluate("window.__cardBatches")
+    assert sum(batches) == len(ids) == rules.DEFAULT_PAGE_SIZE
+    assert batches[0] == FIRST_CARDS and max(batches) == STEP_CARDS, batches
 
 
 def test_pagination_and_page_size(page: Page, catalog: Catalog):

@@ -66,6 +66,8 @@ def expect_grid(page: Page, query: str, ids: list[str]) -> None:
     expect(grid).to_have_attribute("data-loading", "false")
     page.wait_for_function(f"document.location.search === {('?' + query) if query else ''!r}")
     expect(page.locator("#result-count")).to_have_text(f"{len(ids)} lead{'' if len(ids) == 1 else 's'}")
+    # A page's cards appear a row at a time (features/marketplace/page.py's STEP_CARDS): all of them, then their order.
+    expect(page.locator("#lead-grid [id^='lead-card-']")).to_have_count(len(ids))
     assert grid_ids(page) == ids
 
 

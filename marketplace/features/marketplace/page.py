@@ -22,6 +22,8 @@ Images dialog, ``features/marketplace/view_gallery.py``).
 from __future__ import annotations
 
 import reflex as rx
+from reflex_base.utils.imports import ImportVar
+from reflex_base.vars.base import Var, VarData
 
 from marketplace.platform import routes
 from marketplace.platform.ui import cards, styles, kit as ui
@@ -275,9 +277,34 @@ def _grid_card(card, index) -> rx.Component:
     return lead_card(card, busy=MarketplaceState.unlocking_id == card.id, eager=index < EAGER_CARDS)
 
 
+# The grid renders its cards a row at a time (issue 41): FIRST_CARDS with the page's data, then STEP_CARDS
+# more per task of the browser's until the page is complete, so no one task renders a page of cards (on a
+# phone, about 400 ms of its main thread in one piece for 20 cards, which blocks a tap meanwhile). The count
+# only grows: a later page of cards (a filter, the next page) renders at once, as the click asked for it.
+FIRST_CARDS = EAGER_CARDS
+STEP_CARDS = 3
+_REVEAL_HOOK = """const [lvCardsShown, setLvCardsShown] = useState(%(first)d);
+useEffect(() => {
+  if (lvCardsShown >= %(total)s) return undefined;
+  const timer = setTimeout(() => setLvCardsShown((shown) => shown + %(step)d), 0);
+  return () => clearTimeout(timer);
+}, [lvCardsShown, %(total)s]);"""
+
+
+def revealed_cards() -> Var:
+    """``MarketplaceState.cards`` as far as the grid has revealed them (``FIRST_CARDS``, then ``STEP_CARDS`` a
+    task)."""
+    cards = MarketplaceState.cards
+    total = f"{cards._js_expr}.length"
+    reveal = VarData(imports={"react": [ImportVar(tag="useState"), ImportVar(tag="useEffect")]},
+                     hooks={_REVEAL_HOOK % {"first": FIRST_CARDS, "step": STEP_CARDS, "total": total}: None})
+    return Var(_js_expr=f"{cards._js_expr}.slice(0, lvCardsShown)",
+               _var_data=VarData.merge(cards._get_all_var_data(), reveal)).to(cards._var_type)
+
+
 def lead_grid() -> rx.Component:
     return rx.grid(
-        rx.foreach(MarketplaceState.cards, _grid_card),
+        rx.foreach(revealed_cards(), _grid_card),
         columns=GRID_COLUMNS,
         spacing="5",
         width="100%",
