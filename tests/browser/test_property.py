@@ -8,6 +8,8 @@ ones the app itself wrote.
 
 from __future__ import annotations
 
+import json
+
 import re
 import uuid
 from datetime import datetime, timezone
@@ -176,6 +178,37 @@ def test_unlocked_lead_shows_every_section(page: Page, live_server, make_user):
     assert popup.value.url.startswith("https://www.google.com/maps/search/")
     popup.value.close()
     expect(page).to_have_url(re.compile(rf"/property/{lead['id']}/?$"))
+
+
+SECTIONS = ["property-address", "property-comps", "property-analyzer", "owner-contact", "property-pipeline"]
+SECTION_BATCHES = """window.__sections = [];
+new MutationObserver((records) => {
+  const found = [];
+  for (const record of records) for (const node of record.addedNodes) {
+    if (node.nodeType !== 1) continue;
+    for (const id of %s) if (node.id === id || node.querySelector("#" + id)) found.push(id);
+  }
+  if (found.length) window.__sections.push(found);
+}).observe(document, {childList: true, subtree: true});"""
+
+
+def test_the_page_renders_its_first_screen_then_each_section_below_in_a_task_of_its_own(page: Page, live_server,
+                                                                                         make_user):
+    """Issue 41: the page's data arrives in one piece; its top (address, pictures, figures) renders with it, then
+    the comps, the deal desk, the owner contact and the pipeline each in a task of its own, in page order
+    (platform/ui/deferred.py), so a phone never renders the whole page in one task. Each batch is what one
+    task added to the page (a MutationObserver's callback runs once per task)."""
+    lead = make_lead(city="Austin", state="TX", zip_code="78704", lead_type="Probate", asking_price=200_000,
+                     arv=350_000, rehab_estimate=30_000, roi=18.4, beds=3, baths=2, square_footage=1500,
+                     credit_cost=120, is_active=True)
+    store(live_server, lead)
+    user = make_user(credits=1000)
+    unlock(live_server, user, lead)
+    signed_in(page, live_server, user)
+    page.add_init_script(SECTION_BATCHES % json.dumps(SECTIONS))
+    visit(page, f"/property/{lead['id']}")
+    expect(page.locator("#property-pipeline")).to_be_visible()
+    assert page.evaluate("window.__sections") == [[section] for section in SECTIONS]
 
 
 def test_a_demo_lead_says_so_shows_one_labelled_illustration_and_links_to_no_listing(page: Page, live_server,

@@ -15,6 +15,7 @@ from marketplace.features.property.view_analyzer import analyzer_card
 from marketplace.features.property.view_comps import comps_card
 from marketplace.features.property.view_gallery import gallery
 from marketplace.features.property.view_map import location_card
+from marketplace.platform.ui.deferred import deferred
 from marketplace.features.property.view_pipeline import pipeline_card
 from marketplace.features.property.view_owner_contact import owner_contact_card
 from marketplace.features.property.view_record import confidence_basis, record_card, roi_basis
@@ -384,10 +385,11 @@ def property_content() -> rx.Component:
             width="100%",
             align_items="start",
         ),
-        comps_card(),
-        analyzer_card(),
-        owner_contact_card(),
-        pipeline_card(),
+        # Below the first screen: each renders in a task of its own once the page is painted (issue 41).
+        deferred(comps_card()),
+        deferred(analyzer_card()),
+        deferred(owner_contact_card()),
+        deferred(pipeline_card()),
         rx.hstack(
             rx.icon("info", size=14, color="var(--gray-10)", flex_shrink="0", margin_top="2px", aria_hidden="true"),
             claim_text("Figures are estimates derived from public records, not investment advice. Verify them "
