@@ -6,6 +6,7 @@ import reflex as rx
 
 from marketplace.platform import texts as messages, routes
 from marketplace.platform.ui import cards, styles, kit as ui
+from marketplace.platform.ui.deferred import deferred
 from marketplace.platform.ui.layout import page
 from marketplace.platform.ui.state_auth import AuthState
 from marketplace.features.dashboard.state import DashboardState
@@ -157,7 +158,8 @@ def dashboard_data() -> rx.Component:
             cards.stat_card("This Month", DashboardState.this_month, "calendar-days", "iris", "stat-this-month",
                       "Leads unlocked"),
         ),
-        dashboard_tabs(),
+        # Below the stat cards (a phone's first screen): rendered in a task of its own (issue 41).
+        deferred(dashboard_tabs()),
         spacing="6",
         width="100%",
     )

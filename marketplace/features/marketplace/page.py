@@ -280,7 +280,8 @@ def _grid_card(card, index) -> rx.Component:
 # The grid renders its cards a row at a time (issue 41): FIRST_CARDS with the page's data, then STEP_CARDS
 # more per task of the browser's until the page is complete, so no one task renders a page of cards (on a
 # phone, about 400 ms of its main thread in one piece for 20 cards, which blocks a tap meanwhile). The count
-# only grows: a later page of cards (a filter, the next page) renders at once, as the click asked for it.
+# only grows: a later page of cards (a filter, the next page) renders as many at once as the grid has shown
+# (a page of 20 after the first), the rest of a larger page a row per task.
 FIRST_CARDS = EAGER_CARDS
 STEP_CARDS = 3
 _REVEAL_HOOK = """const [lvCardsShown, setLvCardsShown] = useState(%(first)d);

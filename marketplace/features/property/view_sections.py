@@ -377,15 +377,16 @@ def property_content() -> rx.Component:
             ),
         ),
         gallery(),
-        rx.grid(
+        # After the header and the pictures (a phone's first screen), each section renders in a task of its
+        # own, in page order (issue 41).
+        deferred(rx.grid(
             rx.vstack(financial_card(), record_card(), details_card(), spacing="5", width="100%", min_width="0"),
             rx.vstack(lead_info_card(), links_card(), location_card(), spacing="5", width="100%", min_width="0"),
             columns=rx.breakpoints(initial="1", md="3fr 2fr"),
             spacing="5",
             width="100%",
             align_items="start",
-        ),
-        # Below the first screen: each renders in a task of its own once the page is painted (issue 41).
+        )),
         deferred(comps_card()),
         deferred(analyzer_card()),
         deferred(owner_contact_card()),
