@@ -4,8 +4,10 @@ shows the same ARV, profit and basis. Screenshots of a card at 1280 and 375 px."
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import timedelta
+from urllib.parse import parse_qs
 
 import pytest
 import sqlalchemy as sa
@@ -69,6 +71,10 @@ def _grid(page: Page, query: str) -> list[str]:
     grid = page.locator("#lead-grid")
     expect(grid).to_have_attribute("data-query", query)
     expect(grid).to_have_attribute("data-loading", "false")
+    # The page's cards appear a row at a time (features/marketplace/page.py's STEP_CARDS): all of them first.
+    total = int(re.match(r"[\d,]+", page.locator("#result-count").inner_text()).group().replace(",", ""))
+    per_page = int(parse_qs(query).get("per_page", [rules.DEFAULT_PAGE_SIZE])[0])
+    expect(grid.locator("[id^='lead-card-']")).to_have_count(min(total, per_page))
     return grid.locator("[id^='lead-card-']").evaluate_all("els => els.map(e => e.id.slice('lead-card-'.length))")
 
 
