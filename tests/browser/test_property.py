@@ -180,7 +180,8 @@ def test_unlocked_lead_shows_every_section(page: Page, live_server, make_user):
     expect(page).to_have_url(re.compile(rf"/property/{lead['id']}/?$"))
 
 
-SECTIONS = ["property-address", "property-comps", "property-analyzer", "owner-contact", "property-pipeline"]
+SECTIONS = ["property-address", "property-comps", "property-analyzer", "owner-contact", "property-pipeline",
+            "property-figures-note"]
 SECTION_BATCHES = """window.__sections = [];
 new MutationObserver((records) => {
   const found = [];
@@ -195,7 +196,7 @@ new MutationObserver((records) => {
 def test_the_page_renders_its_first_screen_then_each_section_below_in_a_task_of_its_own(page: Page, live_server,
                                                                                          make_user):
     """Issue 41: the page's data arrives in one piece; its top (address, pictures, figures) renders with it, then
-    the comps, the deal desk, the owner contact and the pipeline each in a task of its own, in page order
+    the comps, the deal desk, the owner contact, the pipeline and the closing note each in a task of its own, in page order
     (platform/ui/deferred.py), so a phone never renders the whole page in one task. Each batch is what one
     task added to the page (a MutationObserver's callback runs once per task)."""
     lead = make_lead(city="Austin", state="TX", zip_code="78704", lead_type="Probate", asking_price=200_000,
@@ -207,7 +208,7 @@ def test_the_page_renders_its_first_screen_then_each_section_below_in_a_task_of_
     signed_in(page, live_server, user)
     page.add_init_script(SECTION_BATCHES % json.dumps(SECTIONS))
     visit(page, f"/property/{lead['id']}")
-    expect(page.locator("#property-pipeline")).to_be_visible()
+    expect(page.locator("#property-figures-note")).to_be_visible()
     assert page.evaluate("window.__sections") == [[section] for section in SECTIONS]
 
 

@@ -391,14 +391,15 @@ def property_content() -> rx.Component:
         deferred(analyzer_card()),
         deferred(owner_contact_card()),
         deferred(pipeline_card()),
-        rx.hstack(
+        # Last, after the sections above it: rendered before them, it would jump down as each one arrived.
+        deferred(rx.hstack(
             rx.icon("info", size=14, color="var(--gray-10)", flex_shrink="0", margin_top="2px", aria_hidden="true"),
             claim_text("Figures are estimates derived from public records, not investment advice. Verify them "
                        "independently before making an offer.", size="1", color_scheme="gray",
                        id="property-figures-note"),
             spacing="2",
             align="start",
-        ),
+        )),
         spacing="6",
         width="100%",
         id="property-content",
