@@ -76,8 +76,7 @@ def test_a_lead_held_by_n_investors_says_so_and_names_nobody(page: Page, live_se
     # The sort: the least-held first.
     visit(page, f"/marketplace?zip={ZIP}")
     expect(page.locator(f"#lead-card-{ids['untouched']}")).to_be_visible(timeout=30000)
-    page.locator("#sort-select").click()
-    page.get_by_role("option", name="Least unlocked", exact=True).click()
+    page.locator("#sort-select").select_option(label="Least unlocked")
     page.wait_for_function("() => location.search.includes('sort=held_asc')", timeout=20000)
     cards = page.locator("#lead-grid article[id^='lead-card-']")
     expect(cards).to_have_count(3)

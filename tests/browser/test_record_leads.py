@@ -108,7 +108,7 @@ def test_a_locked_record_lead_shows_signals_and_flags_then_the_unlock_shows_owne
     frames = collect_frames(page)
 
     visit(page, "/marketplace?sort=motivation_desc")
-    expect(page.locator("#sort-select")).to_have_text("Motivation (high to low)")
+    expect(page.locator("#sort-select option:checked")).to_have_text("Motivation (high to low)")
     toggle(page, "tags", "out_of_state")  # the filter bar's Tags popover
     expect(page).to_have_url(re.compile(r"/marketplace\?tag=out_of_state&sort=motivation_desc$"))
     close_popovers(page)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketplace.platform.ui import kit as ui
+from marketplace.platform.ui import styles
 from marketplace.features.marketplace import rules as marketplace_rules
 from marketplace.platform.texts import LEADS_LOADING
 from marketplace.features.unlock import HELD_GROUP_LABEL, SPOTS_GROUP_LABEL
@@ -70,12 +71,15 @@ def filter_popover(group: str, label: str, short: str, icon: str, options) -> rx
 
 
 def sort_select() -> rx.Component:
-    return rx.select.root(
-        rx.select.trigger(id="sort-select", aria_label="Sort leads", variant="surface", min_width="150px"),
-        rx.select.content(*[rx.select.item(label, value=value) for value, label in marketplace_rules.SORTS], position="popper"),
+    # Native selects: Radix's Select registers each option with its root as it mounts, which made the
+    # page render twice over while a phone's main thread was still hydrating it (issue 41).
+    return rx.el.select(
+        *[rx.el.option(label, value=value) for value, label in marketplace_rules.SORTS],
         value=MarketplaceState.sort,
         on_change=MarketplaceState.set_sort,
-        size="2",
+        id="sort-select",
+        aria_label="Sort leads",
+        style={**styles.NATIVE_SELECT, "width": "auto", "min_width": "150px"},
     )
 
 
@@ -83,13 +87,13 @@ def page_size_select() -> rx.Component:
     return rx.hstack(
         rx.text("Per page", size="2", color_scheme="gray", as_="label", html_for="page-size-select",
                 white_space="nowrap"),
-        rx.select.root(
-            rx.select.trigger(id="page-size-select", aria_label="Results per page", variant="surface"),
-            rx.select.content(*[rx.select.item(str(n), value=str(n)) for n in marketplace_rules.PAGE_SIZES],
-                              position="popper"),
+        rx.el.select(
+            *[rx.el.option(str(n), value=str(n)) for n in marketplace_rules.PAGE_SIZES],
             value=MarketplaceState.page_size_value,
             on_change=MarketplaceState.set_page_size,
-            size="2",
+            id="page-size-select",
+            aria_label="Results per page",
+                style={**styles.NATIVE_SELECT, "width": "auto"},
         ),
         spacing="2",
         align="center",

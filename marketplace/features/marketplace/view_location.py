@@ -18,16 +18,12 @@ import reflex as rx
 
 from marketplace.platform import texts as messages
 from marketplace.platform.ui import kit as ui
+from marketplace.platform.ui import styles
 from marketplace.features.marketplace.rules_filter_values import CITY_MAX_LENGTH, STATE_OPTIONS
 from marketplace.features.marketplace.state import MarketplaceState
 from marketplace.features.marketplace.state_location import MarketplaceLocationState as L
 
 LABEL_STYLE = {"font_size": "var(--font-size-2)", "font_weight": "500"}
-SELECT_STYLE = {
-    "height": "var(--space-6)", "padding": "0 0.5rem", "border_radius": "var(--radius-2)",
-    "border": "1px solid var(--gray-a7)", "background": "var(--color-surface)", "color": "var(--gray-12)",
-    "font_size": "var(--font-size-2)", "width": "100%",
-}
 
 
 def _label(text: str, html_for: str) -> rx.Component:
@@ -112,7 +108,7 @@ def location_controls(prefix: str) -> rx.Component:
                 on_change=L.add_state,
                 id=state_id,
                 name="state",
-                style=SELECT_STYLE,
+                style=styles.NATIVE_SELECT,
             ),
             spacing="1",
             width="100%",

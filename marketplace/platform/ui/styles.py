@@ -43,7 +43,8 @@ def tinted(color: str) -> dict:
     """Background and foreground of a soft tile in a Radix colour (``indigo``, ``grass``...)."""
     return {"background": f"var(--{color}-3)", "color": f"var(--{color}-11)"}
 
-# A native <select> (keyboard- and phone-friendly) in the theme's look: the pipeline's controls.
+# A native <select> (keyboard- and phone-friendly) in the theme's look: the pipeline's controls, the
+# marketplace's sort, page size and state.
 NATIVE_SELECT = {
     "height": "var(--space-6)", "padding": "0 0.5rem", "border_radius": "var(--radius-2)",
     "border": "1px solid var(--gray-a7)", "background": "var(--color-surface)", "color": "var(--gray-12)",
