@@ -255,6 +255,48 @@ def test_a_demo_lead_says_so_shows_one_labelled_illustration_and_links_to_no_lis
     expect(dialog.locator("img")).to_have_count(1)
 
 
+def test_the_shell_shows_the_leads_drawing_before_any_script_where_the_gallery_shows_it(browser, page: Page,
+                                                                                       live_server, make_user):
+    """Issue 41: every /property/{id} is served the page's prerendered shell. With no script at all it
+    already shows this lead's own drawing, labelled, as large as the gallery shows it; the page then
+    shows the very same file in that place (a phone's largest paint comes with the HTML)."""
+    lead = make_lead()
+    store(live_server, lead)
+    user = make_user(credits=1000)
+    unlock(live_server, user, lead)
+
+    shell = browser.new_context(base_url=live_server.url, viewport={"width": 412, "height": 900},
+                                java_script_enabled=False)
+    try:
+        bare = shell.new_page()
+        redirects = []
+        bare.on("response", lambda res: redirects.append(res.headers.get("location"))
+                if "/api/images/property-picture" in res.url and res.status == 302 else None)
+        bare.goto(f"/property/{lead['id']}", wait_until="domcontentloaded")  # never hydrates
+        picture = bare.locator("#property-shell-picture")
+        expect(picture).to_be_visible()
+        expect(bare.get_by_text("Loading property details...")).to_be_visible()
+        expect(bare.get_by_text("Illustration, not a photo of this property")).to_be_visible()
+        bare.wait_for_function("() => document.getElementById('property-shell-picture').complete")
+        assert picture.evaluate("(el) => el.naturalWidth") > 0
+        assert redirects == [lead["image_urls"][0]]
+        box = picture.bounding_box()
+    finally:
+        shell.close()
+
+    page.set_viewport_size({"width": 412, "height": 900})
+    signed_in(page, live_server, user)
+    visit(page, f"/property/{lead['id']}")
+    shown = page.locator("#property-images img")
+    expect(shown).to_have_attribute("src", lead["image_urls"][0], timeout=20000)
+    page.wait_for_function("() => document.querySelector('#property-images img').complete")
+    gallery_box = shown.bounding_box()
+    # In its place, as wide, and never smaller (the gallery's would be the page's largest paint again).
+    assert abs(gallery_box["width"] - box["width"]) <= 1 and abs(gallery_box["x"] - box["x"]) <= 1
+    assert 0 <= box["height"] - gallery_box["height"] <= 0.02 * gallery_box["height"]
+    expect(page.locator("#property-shell-picture")).to_have_count(0)
+
+
 def test_loss_plain_roi_missing_numbers_and_listing_search(page: Page, live_server, make_user):
     loss = make_lead(
         city="Dallas", state="TX", zip_code="75201", asking_price=300_000, zestimate=310_000, arv=250_000,

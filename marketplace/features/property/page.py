@@ -41,6 +41,7 @@ from marketplace.features.property import (
     state_pipeline as property_pipeline,
 )  # noqa: F401
 from marketplace.features.property.view_sections import property_content
+from marketplace.features.property.view_gallery import shell_picture
 
 
 def not_found_view() -> rx.Component:
@@ -94,7 +95,17 @@ def not_found_view() -> rx.Component:
 def property_page() -> rx.Component:
     shown = (PropertyState.status == "shown") & AuthState.is_authenticated & (
         PropertyState.loaded_for == AuthState.user_id)
-    loading = status.loading_view("Loading property details...", "property-loading")
+    # Before its data (and in the prerendered shell every /property/{id} is served): the header's
+    # place, the lead's picture where the gallery shows it, and the loading line.
+    loading = rx.vstack(
+        *[rx.skeleton(height=height, width=width, max_width="100%")  # links, badges, address, city
+          for height, width in (("20px", "16rem"), ("24px", "20rem"), ("36px", "24rem"), ("22px", "12rem"))],
+        shell_picture(),
+        rx.hstack(rx.spinner(size="2"), rx.text("Loading property details...", size="3", color_scheme="gray"),
+                  align="center", spacing="2", id="property-loading", role="status", aria_busy="true"),
+        spacing="4",
+        width="100%",
+    )
     return cards.app_page(
         rx.cond(
             shown,

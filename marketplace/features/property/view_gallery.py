@@ -13,6 +13,8 @@ import reflex as rx
 
 from marketplace.platform.ui import gallery as gallery_kit
 from marketplace.platform.ui import kit as ui
+from marketplace.platform.texts import ILLUSTRATION_NOTE
+from marketplace.platform.web.image_hosts import PROPERTY_PICTURE
 from marketplace.features.property.state import PropertyState
 
 GALLERY_HEIGHT = "440px"
@@ -39,15 +41,34 @@ TILE_STYLE = {
 }
 
 
+NOTE_STYLE = {"position": "absolute", "left": "12px", "bottom": "12px", "padding": "4px 10px",
+              "border_radius": "var(--radius-3)", "background": "var(--color-panel-solid)",
+              "box_shadow": "inset 0 0 0 1px var(--gray-a6)", "color": "var(--gray-12)",
+              "max_width": "calc(100% - 24px)", "text_align": "left"}
+
+
+def shell_picture() -> rx.Component:
+    """The page's picture before its data, in the prerendered shell: the lead's own drawing
+    (``marketplace.api_first_picture``: the address the page has tells which), where and as large as the
+    gallery then shows it, so that a phone paints it with the page's HTML instead of after its scripts
+    and data (issue 41). A lead with photos, or any other, gets the neutral drawing: the note is true.
+    On a phone it is a pixel or two taller than the gallery's tile: the browser snaps each picture's
+    box to device pixels by where it sits, and a shell picture a fraction of a pixel smaller would
+    make the gallery's the page's largest paint again, after the scripts and data."""
+    return rx.box(
+        rx.el.img(src=PROPERTY_PICTURE, alt="", loading="eager", decoding="async", style=gallery_kit.PHOTO_STYLE,
+                  custom_attrs={"id": "property-shell-picture", "fetchPriority": "high"}),
+        rx.text(ILLUSTRATION_NOTE, size="2", weight="medium", style=NOTE_STYLE),
+        style={**TILE_STYLE, "cursor": "default", "max_width": ILLUSTRATION_MAX_WIDTH,
+               "aspect_ratio": ui.responsive("16 / 10.1", sm="auto"), "height": ui.responsive("auto", sm=GALLERY_HEIGHT)},
+    )
+
+
 def picture_note() -> rx.Component:
     """Over a generated lead's drawing: 'Illustration, not a photo of this property'."""
     return rx.cond(
         D["picture_note"] != "",
-        rx.text(D["picture_note"], size="2", weight="medium", id="property-picture-note",
-                style={"position": "absolute", "left": "12px", "bottom": "12px", "padding": "4px 10px",
-                       "border_radius": "var(--radius-3)", "background": "var(--color-panel-solid)",
-                       "box_shadow": "inset 0 0 0 1px var(--gray-a6)", "color": "var(--gray-12)",
-                       "max_width": "calc(100% - 24px)", "text_align": "left"}),
+        rx.text(D["picture_note"], size="2", weight="medium", id="property-picture-note", style=NOTE_STYLE),
     )
 
 

@@ -85,6 +85,8 @@ PLACEHOLDER_SVG = (
 # The address the marketplace's loading skeleton shows its first picture at (features/marketplace/api_first_picture.py):
 # it leads to the first card's own JPEG of that width.
 FIRST_CARD_PICTURE = OWN_IMAGE_PREFIX + "first-card-{width}.jpg"
+# The address a property page's shell shows its picture at: it leads to the lead's drawing.
+PROPERTY_PICTURE = OWN_IMAGE_PREFIX + "property-picture"
 
 
 def first_card_srcset() -> tuple[str, str]:

@@ -1,10 +1,14 @@
 """/marketplace's first picture (issue 26 #2): the Link header names the picture the first card of
 the default page shows, with the card's own srcset and sizes, and the loading skeleton's
-``/api/images/first-card-{width}.jpg`` leads to that same file."""
+``/api/images/first-card-{width}.jpg`` leads to that same file. A property page's shell shows
+``/api/images/property-picture``: the lead's own drawing (issue 41)."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from marketplace.features.marketplace import api_first_picture as first_picture
@@ -18,6 +22,8 @@ from marketplace.features.marketplace.rules_cards import card_data
 from marketplace.features.scrape import service_seeding as seeding
 from marketplace.features.marketplace.service import query_page
 from marketplace.features.scrape.source_builtin import BuiltinSource
+from marketplace.platform.db import get_engine
+from marketplace.platform.models import Lead
 
 
 @pytest.fixture
@@ -122,3 +128,73 @@ def test_without_leads_the_skeleton_shows_the_placeholder_drawing(client):
 def test_other_widths_are_not_found(client, path):
     res = client.get(path, follow_redirects=False)
     assert res.status_code == 404
+
+
+# ------------------------------------------------------------------ a property page's shell (issue 41)
+
+def _leads(db_url) -> list[dict]:
+    seeding.insert_leads(BuiltinSource(seed=5).search(SearchCriteria(count=6)))
+    return [card_data(card) for card in query_page(rules.Filters(), None, db_url).cards]
+
+
+def _shell_picture(client, lead_id: str):
+    return client.get("/api/images/property-picture", follow_redirects=False,
+                      headers={"referer": f"http://testserver/property/{lead_id}"})
+
+
+def _set_lead(db_url, lead_id: str, **values) -> None:
+    with get_engine(db_url).begin() as conn:
+        conn.execute(sa.update(Lead.__table__).where(Lead.__table__.c.id == uuid.UUID(lead_id)).values(**values))
+    first_picture._cached.clear()
+
+
+def test_a_property_pages_shell_shows_that_leads_own_drawing(client, db_url):
+    leads = _leads(db_url)
+    for lead in leads[:3]:
+        assert lead["illustration"]
+        res = _shell_picture(client, lead["id"])
+        assert res.status_code == 302 and res.headers["cache-control"] == "no-store"
+        with get_engine(db_url).connect() as conn:
+            drawing = conn.execute(sa.select(Lead.__table__.c.primary_image_url)
+                                   .where(Lead.__table__.c.id == uuid.UUID(lead["id"]))).scalar_one()
+        assert res.headers["location"] == drawing == lead["images"][0]
+        assert drawing.startswith("/api/images/house/") and drawing.endswith(".svg")
+    assert client.head("/api/images/property-picture", follow_redirects=False,
+                       headers={"referer": f"http://testserver/property/{leads[0]['id']}"}).status_code == 302
+
+
+def test_a_property_shell_never_shows_a_photo_an_archived_lead_or_another_pages_lead(client, db_url):
+    leads = _leads(db_url)
+    # A lead with a photo: the shell's note ('Illustration, not a photo...') would be wrong over it.
+    _set_lead(db_url, leads[0]["id"], primary_image_url="https://photos.zillowstatic.com/fp/a.jpg",
+              image_urls=["https://photos.zillowstatic.com/fp/a.jpg"])
+    # An archived lead is not listed: its picture is never looked up.
+    _set_lead(db_url, leads[1]["id"], is_active=False)
+    placeholder = [(200, PLACEHOLDER_SVG)]
+    for lead_id in (leads[0]["id"], leads[1]["id"], str(uuid.uuid4()), "not-a-lead", "../marketplace"):
+        res = _shell_picture(client, lead_id)
+        assert [(res.status_code, res.text)] == placeholder, lead_id
+        assert res.headers["content-type"] == "image/svg+xml"
+    for referer in (None, f"http://testserver/marketplace?id={leads[2]['id']}", "not a url"):
+        res = client.get("/api/images/property-picture", follow_redirects=False,
+                         headers={"referer": referer} if referer else {})
+        assert [(res.status_code, res.text)] == placeholder
+    assert first_picture.page_lead(f"http://x/property/{leads[2]['id']}/") == leads[2]["id"]
+
+
+def test_a_flood_of_made_up_property_addresses_gets_the_placeholder_not_a_query_each(client, db_url, monkeypatch):
+    leads = _leads(db_url)
+    monkeypatch.setattr(first_picture, "_lookups", Limiter("property-picture-test", per_minute=2))
+    aio.run(first_picture._lookups.reset())
+    lookups = []
+    real = first_picture.property_picture
+    monkeypatch.setattr(first_picture, "property_picture", lambda lead_id, url=None: lookups.append(lead_id) or
+                        real(lead_id, url))
+    made_up = [str(uuid.uuid4()) for _ in range(3)]
+    answers = [_shell_picture(client, lead_id) for lead_id in [made_up[0], leads[0]["id"], made_up[1], made_up[2]]]
+    assert lookups == [made_up[0], leads[0]["id"]]
+    assert answers[1].status_code == 302
+    assert [(a.status_code, a.text) for a in answers[2:]] == [(200, PLACEHOLDER_SVG)] * 2
+    # A lead looked up within the last ten seconds is no lookup and is not refused.
+    assert _shell_picture(client, leads[0]["id"]).headers["location"] == leads[0]["images"][0]
+    assert lookups == [made_up[0], leads[0]["id"]]
