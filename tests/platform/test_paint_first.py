@@ -17,6 +17,8 @@ BUILT = (
     '<link rel="modulepreload" href="/assets/entry.client-Bfd3bPcX.js"/>'
     '<link rel="modulepreload" href="/assets/root-B8TBQZ_p.js"/>'
     '<link rel="modulepreload" href="/assets/_pricing_._index-DTNp5vhr.js"/>'
+    '<link rel="modulepreload" href="/assets/radius.prop-Bk6uwSO0.js"/>'
+    '<link rel="modulepreload" href="/assets/icons-Cu5iJU19.js"/>'
     '<link href="/assets/__reflex_global_styles-BMmo8dzU.css" rel="stylesheet" type="text/css"/></head>'
     '<body><main><h1>Pricing</h1></main>'
     '<script>window.__reactRouterContext = {"ssr":false};</script>'
@@ -47,13 +49,17 @@ def test_the_module_script_waits_for_the_first_frame_then_preloads_and_imports_i
     assert f"setTimeout(go, {FALLBACK_MS})" in code
     assert 'if (document.visibilityState !== "visible") go();' in code  # no frames in a background tab
     preloads = code.index('for (const href of ["/assets/manifest-ccc9a462.js", "/assets/entry.client-Bfd3bPcX.js", '
-                          '"/assets/root-B8TBQZ_p.js", "/assets/_pricing_._index-DTNp5vhr.js"])')
+                          '"/assets/root-B8TBQZ_p.js", "/assets/_pricing_._index-DTNp5vhr.js", '
+                          '"/assets/radius.prop-Bk6uwSO0.js", "/assets/icons-Cu5iJU19.js"])')
     manifest = code.index('await import("/assets/manifest-ccc9a462.js");')
     root = code.index('const route0 = await import("/assets/root-B8TBQZ_p.js");')
     route = code.index('const route1 = await import("/assets/_pricing_._index-DTNp5vhr.js");')
     modules = code.index('window.__reactRouterRouteModules = {"root":route0,"routes/[pricing]._index":route1};')
     entry = code.index('import("/assets/entry.client-Bfd3bPcX.js");')
-    assert wait < preloads < manifest < root < route < modules < entry
+    # The shared chunks (the preloads the script does not name), one per task, before the script's imports.
+    shared = code.index('for (const href of ["/assets/radius.prop-Bk6uwSO0.js", "/assets/icons-Cu5iJU19.js"]) '
+                        '{ await new Promise((go) => setTimeout(go, 0)); await import(href); }')
+    assert wait < preloads < shared < manifest < root < route < modules < entry
     assert not re.search(r"^\s*import[\s*\"{]", code, re.M)  # no static import left: nothing loads before the wait
 
 

@@ -14,6 +14,13 @@ case), after which it adds the same modulepreload links, so the graph still down
 parallel round instead of a waterfall. The stylesheet then has the connection to itself, the
 content shows, and the scripts follow one frame later.
 
+The shared chunks the page's modules import (every preloaded file the inline script does not name)
+are then evaluated one per task of the browser's, in the build's order, before the script's own
+imports (issue 41): evaluated as one graph they took one task of 25-40 ms, a phone's main thread
+blocked four times as long. Evaluating a module evaluates its imports first, so each chunk still
+runs after everything it uses; no chunk imports the entry, the root or a page (the build has no
+cycle between chunks), so the entry still starts hydration last, with the route modules in place.
+
 The inline script stays inline: the Content-Security-Policy allows it by the hash of its new
 text (``http_policy.inline_script_hashes`` reads the built pages).
 
@@ -48,6 +55,14 @@ _ADD_PRELOADS = (
     "for (const href of %s) { const link = document.createElement(\"link\");"
     " link.rel = \"modulepreload\"; link.href = href; document.head.appendChild(link); }\n"
 )
+_EVALUATE_APART = (
+    "for (const href of %s) { await new Promise((go) => setTimeout(go, 0)); await import(href); }\n"
+    "await new Promise((go) => setTimeout(go, 0));\n"
+)
+
+
+def _js_list(hrefs: list[str]) -> str:
+    return json.dumps(hrefs).replace("</", "<\\/")
 
 
 class UnexpectedPage(ValueError):
@@ -69,8 +84,9 @@ def paint_first(html: str) -> str:
     code = _NAMESPACE_IMPORT.sub(r"const \1 = await import(\2);", code)
     if _ANY_STATIC_IMPORT.search(code):
         raise UnexpectedPage("the inline module script has an import form this rewrite does not know")
+    shared = [href for href in preloads if json.dumps(href) not in code]
     new_boot = (MARKER + "\n" + _WAIT_FOR_PAINT % FALLBACK_MS
-                + _ADD_PRELOADS % json.dumps(preloads).replace("</", "<\\/") + code)
+                + _ADD_PRELOADS % _js_list(preloads) + _EVALUATE_APART % _js_list(shared) + code)
     html = _BOOT.sub(lambda match: f'<script type="module" async="">{new_boot}</script>', html, count=1)
     return _PRELOAD.sub("", html)
 
