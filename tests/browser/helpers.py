@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -254,3 +255,20 @@ def click_settled(locator, settle_ms: int = 100, timeout: float = 15.0) -> None:
     except AssertionError:
         pass  # still moving after the timeout: click where it is now, as a person would
     locator.click()
+
+
+@contextlib.contextmanager
+def scriptless_page(browser, base_url: str, path: str, redirects_of: str, width: int = 412, height: int = 900):
+    """``path`` as a phone paints it from the prerendered HTML alone (scripts off: it never hydrates), and
+    the Location of each 302 answered to a request for ``redirects_of``: ``(page, locations)``."""
+    context = browser.new_context(base_url=base_url, viewport={"width": width, "height": height},
+                                  java_script_enabled=False)
+    try:
+        page = context.new_page()
+        locations: list[str | None] = []
+        page.on("response", lambda res: locations.append(res.headers.get("location"))
+                if redirects_of in res.url and res.status == 302 else None)
+        page.goto(path, wait_until="domcontentloaded")
+        yield page, locations
+    finally:
+        context.close()

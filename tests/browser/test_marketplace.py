@@ -49,6 +49,7 @@ from tests.browser.helpers import (
     record_labels,
     recorded_labels,
     reload,
+    scriptless_page,
     start_session,
     visit,
 )
@@ -902,14 +903,7 @@ def test_the_loading_skeleton_shows_the_first_cards_picture_before_the_cards(bro
     ids, _ = catalog.expected(filters)
     url = "/marketplace?" + filters.to_query()
 
-    prerendered = browser.new_context(base_url=live_server.url, viewport={"width": 412, "height": 900},
-                                      java_script_enabled=False)
-    try:
-        page = prerendered.new_page()
-        redirects = []
-        page.on("response", lambda res: redirects.append(res.headers.get("location"))
-                if "/api/images/first-card-" in res.url and res.status == 302 else None)
-        page.goto(url, wait_until="domcontentloaded")  # a page without scripts never hydrates
+    with scriptless_page(browser, live_server.url, url, "/api/images/first-card-") as (page, redirects):
         picture = page.locator("#marketplace-first-picture")
         expect(picture).to_be_visible()
         page.wait_for_function("() => document.getElementById('marketplace-first-picture').complete")
@@ -918,8 +912,6 @@ def test_the_loading_skeleton_shows_the_first_cards_picture_before_the_cards(bro
         expect(page.locator("[id^='lead-card-']")).to_have_count(0)  # nothing but the prerendered page
         assert len(redirects) == 1 and redirects[0].startswith("/api/images/house/"), redirects
         box = picture.bounding_box()
-    finally:
-        prerendered.close()
 
     live = browser.new_context(base_url=live_server.url, viewport={"width": 412, "height": 900})
     try:

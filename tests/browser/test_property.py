@@ -23,7 +23,7 @@ from marketplace.platform.db import get_engine, session_scope
 from marketplace.platform.models import Lead
 from tests.browser import leads as lead_fixtures
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.helpers import visit
+from tests.browser.helpers import scriptless_page, visit
 from tests.browser.leads import make_lead, signed_in, store
 
 NOT_FOUND_TITLE = "Property Not Found"
@@ -265,14 +265,8 @@ def test_the_shell_shows_the_leads_drawing_before_any_script_where_the_gallery_s
     user = make_user(credits=1000)
     unlock(live_server, user, lead)
 
-    shell = browser.new_context(base_url=live_server.url, viewport={"width": 412, "height": 900},
-                                java_script_enabled=False)
-    try:
-        bare = shell.new_page()
-        redirects = []
-        bare.on("response", lambda res: redirects.append(res.headers.get("location"))
-                if "/api/images/property-picture" in res.url and res.status == 302 else None)
-        bare.goto(f"/property/{lead['id']}", wait_until="domcontentloaded")  # never hydrates
+    with scriptless_page(browser, live_server.url, f"/property/{lead['id']}",
+                         "/api/images/property-picture") as (bare, redirects):
         picture = bare.locator("#property-shell-picture")
         expect(picture).to_be_visible()
         expect(bare.get_by_text("Loading property details...")).to_be_visible()
@@ -281,8 +275,6 @@ def test_the_shell_shows_the_leads_drawing_before_any_script_where_the_gallery_s
         assert picture.evaluate("(el) => el.naturalWidth") > 0
         assert redirects == [lead["image_urls"][0]]
         box = picture.bounding_box()
-    finally:
-        shell.close()
 
     page.set_viewport_size({"width": 412, "height": 900})
     signed_in(page, live_server, user)
