@@ -24,10 +24,10 @@ drawing is what the shell's note says it is); the neutral placeholder drawing fo
 unknown one or a page that is not a property's. The picture of a listed lead is on its card for
 anyone to see; an archived lead's is never looked up.
 
-A query's first card (or a property's picture) is looked up at most once every ten seconds (the last ``MAX_QUERIES`` queries kept),
-off the event loop; a failed lookup only means no header and the placeholder. A client that makes more
-than ``IMAGE_MISSES_PER_MINUTE`` lookups of queries not cached a minute (a flood of made-up addresses)
-gets the placeholder drawing instead of a database query per request.
+A query's first card (or a property's picture) is looked up at most once every ten seconds (the last
+``MAX_QUERIES`` lookups kept), off the event loop; a failed lookup only means no header and the
+placeholder. A client that makes more than ``IMAGE_MISSES_PER_MINUTE`` lookups not cached a minute (a
+flood of made-up addresses or lead ids) gets the placeholder drawing instead of a database query each.
 """
 
 from __future__ import annotations

@@ -93,7 +93,7 @@ def page_size_select() -> rx.Component:
             on_change=MarketplaceState.set_page_size,
             id="page-size-select",
             aria_label="Results per page",
-                style={**styles.NATIVE_SELECT, "width": "auto"},
+            style={**styles.NATIVE_SELECT, "width": "auto"},
         ),
         spacing="2",
         align="center",
