@@ -548,7 +548,8 @@ def test_pagination_and_page_size(page: Page, catalog: Catalog):
     assert len(ids) == CATALOG_SIZE - 20 * (pages - 1)
     expect(page.get_by_label("Next page")).to_be_disabled()
 
-    # A page size change goes back to page 1 (SPEC 4).
+    # A page size change goes back to page 1 (SPEC 4). The select is named by its visible label.
+    expect(page.get_by_label("Per page", exact=True)).to_have_attribute("id", "page-size-select")
     choose(page, "#page-size-select", "50")
     ids = expect_page(page, catalog, rules.Filters(page_size=50))
     assert len(ids) == 50

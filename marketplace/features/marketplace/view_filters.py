@@ -85,14 +85,14 @@ def sort_select() -> rx.Component:
 
 def page_size_select() -> rx.Component:
     return rx.hstack(
-        rx.text("Per page", size="2", color_scheme="gray", as_="label", html_for="page-size-select",
-                white_space="nowrap"),
+        # rx.text(as_="label") drops html_for: a plain <label> names the select and opens it when clicked.
+        rx.el.label("Per page", html_for="page-size-select",
+                    style={"font_size": "var(--font-size-2)", "color": "var(--gray-11)", "white_space": "nowrap"}),
         rx.el.select(
             *[rx.el.option(str(n), value=str(n)) for n in marketplace_rules.PAGE_SIZES],
             value=MarketplaceState.page_size_value,
             on_change=MarketplaceState.set_page_size,
             id="page-size-select",
-            aria_label="Results per page",
             style={**styles.NATIVE_SELECT, "width": "auto"},
         ),
         spacing="2",
