@@ -272,3 +272,11 @@ def scriptless_page(browser, base_url: str, path: str, redirects_of: str, width:
         yield page, locations
     finally:
         context.close()
+
+
+def wait_loaded(page: Page, element_id: str, timeout: float = 30.0) -> None:
+    """Until the picture ``element_id`` has loaded (decoded, with a width). Polled from here, not with
+    ``wait_for_function``: its frame-driven polling stalled now and then on a page with scripts off."""
+    wait_until(lambda: page.evaluate(
+        "(id) => { const el = document.getElementById(id); return !!el && el.complete && el.naturalWidth > 0; }",
+        element_id), timeout, f"#{element_id} did not load", page=page)

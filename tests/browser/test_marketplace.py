@@ -52,6 +52,7 @@ from tests.browser.helpers import (
     scriptless_page,
     start_session,
     visit,
+    wait_loaded,
 )
 
 CATALOG_SIZE = 235  # 12 pages of 20: enough for ellipses on both sides
@@ -907,8 +908,7 @@ def test_the_loading_skeleton_shows_the_first_cards_picture_before_the_cards(bro
     with scriptless_page(browser, live_server.url, url, "/api/images/first-card-") as (page, redirects):
         picture = page.locator("#marketplace-first-picture")
         expect(picture).to_be_visible()
-        page.wait_for_function("() => document.getElementById('marketplace-first-picture').complete")
-        assert picture.evaluate("(el) => el.naturalWidth") > 0
+        wait_loaded(page, "marketplace-first-picture")
         expect(page.locator(".lv-lc-media-first .lv-lc-note")).to_have_text(ILLUSTRATION_NOTE)
         expect(page.locator("[id^='lead-card-']")).to_have_count(0)  # nothing but the prerendered page
         assert len(redirects) == 1 and redirects[0].startswith("/api/images/house/"), redirects

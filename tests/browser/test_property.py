@@ -23,7 +23,7 @@ from marketplace.platform.db import get_engine, session_scope
 from marketplace.platform.models import Lead
 from tests.browser import leads as lead_fixtures
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.helpers import scriptless_page, visit
+from tests.browser.helpers import scriptless_page, visit, wait_loaded
 from tests.browser.leads import make_lead, signed_in, store
 
 NOT_FOUND_TITLE = "Property Not Found"
@@ -271,8 +271,7 @@ def test_the_shell_shows_the_leads_drawing_before_any_script_where_the_gallery_s
         expect(picture).to_be_visible()
         expect(bare.get_by_text("Loading property details...")).to_be_visible()
         expect(bare.get_by_text("Illustration, not a photo of this property")).to_be_visible()
-        bare.wait_for_function("() => document.getElementById('property-shell-picture').complete")
-        assert picture.evaluate("(el) => el.naturalWidth") > 0
+        wait_loaded(bare, "property-shell-picture")
         assert redirects == [lead["image_urls"][0]]
         box = picture.bounding_box()
 
