@@ -168,7 +168,7 @@ def owner_flags(site_street: str | None, site_unit: str | None, site_zip: str | 
 # Owner names of lenders, servicers, the government-sponsored enterprises and agencies that take houses
 # back, and banks acting as trustees of mortgage trusts (matched on the upper-cased name with periods
 # dropped and spaces folded).
-_BANK_PATTERNS = tuple(re.compile(p) for p in (
+_BANK_WORDS = (
     r"\bBANK\b", r"\bBANCORP\b", r"\bCITIBANK\b", r"\bSUNTRUST\b", r"\bNATIONAL ASSOCIATION\b",
     r"\bN ?A$", r"\bN ?A (?:AS|TRUSTEE)\b", r"\bMORTGAGE\b", r"\bMTG\b", r"\bLOAN SERVICING\b",
     r"\bSERVICING\b", r"\bHOME LOANS?\b", r"\bLENDING\b", r"\bSAVINGS\b", r"\bCREDIT UNION\b",
@@ -178,7 +178,8 @@ _BANK_PATTERNS = tuple(re.compile(p) for p in (
     r"\bUS BANK\b", r"\bU S BANK\b", r"\bNATIONAL TRUST\b", r"\bCHRISTIANA TRUST\b",
     r"\bWILMINGTON (?:SAVINGS|TRUST)\b", r"\bNATIONSTAR\b", r"\bOCWEN\b", r"\bJPMORGAN\b", r"\bCHASE HOME\b",
     r"\bREO\b",
-))
+)
+_ANY_BANK = re.compile("|".join(f"(?:{word})" for word in _BANK_WORDS))  # one search finds any of them
 # "BANKS, JOHN" / "BANK, MARY": a person written "SURNAME, GIVEN NAMES" (one surname word before the comma,
 # no entity word anywhere) is never a lender, whatever the surname.
 _PERSON = re.compile(r"^[A-Z'\-]+, [A-Z' \-]+$")
@@ -197,4 +198,4 @@ def is_bank_owned(owner_name: str | None) -> bool | None:
     if _PERSON.match(name) and not _ENTITY_WORDS.search(name):
         return False
     name = _NOT_LENDERS.sub(" ", name)
-    return any(p.search(name) for p in _BANK_PATTERNS)
+    return _ANY_BANK.search(name) is not None

@@ -466,7 +466,8 @@ def _write_batch(database_url: str | None, run: _Run, batch: list[Any], titles: 
         began = time.perf_counter()
         run.touched.clear()
         record_batches.write_batch(conn, prepared)
-        run.materialise(conn, run.touched, titles)
+        prepared.drop_sold(titles)
+        run.materialise(conn, run.touched - prepared.leadless.keys(), titles)
     run.committed_at = time.monotonic()
     held = (time.perf_counter() - began) * 1000
     _analyze_if_grown(database_url, run)

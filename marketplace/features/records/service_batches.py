@@ -15,6 +15,10 @@ only the rows that differ are written, in bulk.
   points. Unchanged rows write nothing; a file row passed over unchanged (``KnownRow``: its digest is an open
   signal's) is counted from its signal's digest entry and never reaches the writes.
 
+- leads: the batch's touched properties go to the leads' step (``records.service_leads.materialise``), less
+  the ones it made that can make no lead (``leadless``: all their signals inserted by the batch, none current
+  and of a lead-making kind, no recorded sale naming them): an import of history reads none of them back.
+
 ``record_steps.close_unseen_set`` closes a full run's unseen signals with one anti-join against a temporary table of the
 keys the run saw.
 """
@@ -41,6 +45,7 @@ from marketplace.features.records.service_seen_keys import unpack
 from marketplace.platform.models import HpiPointRow, Property, PropertySignal, RecordedSale, utcnow
 from marketplace.platform import bulk_rows
 from marketplace.features.records import service_folds as record_folds
+from marketplace.features.records import service_sales as record_sales
 
 props_t = Property.__table__
 signals_t = PropertySignal.__table__
@@ -137,6 +142,8 @@ class Batch:
         self.points: list[HpiPoint] = []
         self.folds: list[tuple[int, _Row]] = []  # (a stored parcel-only property's id, its twin): record_folds
         self.stored: dict[str, Any] = {}  # the batch's stored signals, by record key (``drop_seen_twice``)
+        self.current: set[int] = set()  # the records (id()) of a lead-making kind that are current on the run's day
+        self.leadless: dict[int, _Row] = {}  # new properties whose signals are all this batch's and make no lead
 
     def reject(self, index: int, reason: str) -> None:
         self.rejects.append((index, reason))
@@ -193,13 +200,18 @@ class Batch:
             self.places.append((index, item, state, item.parcel_id or None, key, zip_code, street, unit))
 
     def _count_lead_record(self, item: MappedRecord, step: int) -> None:
-        """Count (``step`` 1) or uncount (-1) a record of a lead-making kind, and whether it is history."""
+        """Count (``step`` 1) or uncount (-1) a record of a lead-making kind, and whether it is history (a
+        current one is remembered in ``self.current``: the signal it makes keeps or makes a lead)."""
         run, summary = self.run, self.run.summary
         if item.kind in LEAD_KINDS:
             summary.lead_records += step
             if signal_currency.record_history(item, getattr(run.dataset, "max_age_days", None), run.today,
                                               getattr(run.dataset, "status_list", False)):
                 summary.history += step
+            elif step > 0:
+                self.current.add(id(item))
+            else:
+                self.current.discard(id(item))
 
     def _known(self, index: int, row: KnownRow) -> None:
         """A row an open signal was mapped from (``KnownRow``): counted unchanged and seen, as its signal
@@ -359,6 +371,8 @@ class Batch:
         # A status list's item still on a newer list is unchanged: its day moves with one UPDATE of the
         # dataset's open signals after a full read (record_steps.date_open_items), not a write per row.
         compared = [c for c in SIGNAL_COLUMNS if not (status_list and c == "as_of")]
+        fresh: dict[int, bool] = {}  # a new property's signals, all inserted here: is one of them current?
+        moved: set[int] = set()
         for p in signal_places:
             values = record_rows.signal_values(p.record, p.prop.id, run.today, status_list)
             run.open_read += values["status"] == "open"
@@ -372,7 +386,10 @@ class Batch:
                                     closed_at=now if values["status"] == "closed" else None, row_digest=digest))
                 run.touched.add(p.prop.id)
                 run.count("added")
+                if p.prop.new:
+                    fresh[p.prop.id] = fresh.get(p.prop.id, False) or id(p.record) in self.current
                 continue
+            moved.add(p.prop.id)  # a stored signal (of this property or moved to it): the leads read it
             if stored.row_digest and stored.row_digest != digest:
                 run.superseded[stored.row_digest] = stored.record_key  # met later in the read: a twin
             if all(getattr(stored, k) == values[k] for k in compared) or _still_sold(stored, values):
@@ -388,6 +405,29 @@ class Batch:
         bulk_rows.update_rows(conn, signals_t, updates, (*SIGNAL_COLUMNS, "closed_at", "row_digest"),
                               {"last_seen_at": now, "retrieved_at": now})
         bulk_rows.update_rows(conn, signals_t, redigests, ("row_digest",))
+        self._note_leadless(placed, fresh, moved)
+
+    def _note_leadless(self, placed: list[_Placed], fresh: dict[int, bool], moved: set[int]) -> None:
+        """The properties made by this batch that cannot make a lead (``self.leadless``): every signal they
+        hold was inserted here and none is a current lead-making one (``self.current``: a record of a lead-making
+        kind that is not history is the current signal the leads would find); a fold's twin holds another
+        property's signals and is never one. Reading them back for their leads would find no lead to write
+        (``drop_sold`` keeps the ones a recorded sale names, whose signals the leads close)."""
+        twins = {id(twin) for _, twin in self.folds}
+        for p in placed:
+            prop = p.prop
+            if prop.new and id(prop) not in twins and prop.id not in moved and not fresh.get(prop.id, False):
+                self.leadless[prop.id] = prop
+
+    def drop_sold(self, titles: Any) -> None:
+        """Keep out of ``leadless`` the properties a recorded sale names (``records.service_sales.parcel_sales``):
+        the leads' step closes the signals such a sale shows a new owner after."""
+        if not self.leadless:
+            return
+        sold = record_sales.parcel_sales(self.conn, self.leadless.values(), titles)
+        for pid, sales in sold.items():
+            if sales:
+                del self.leadless[pid]
 
     # 4. recorded sales and index points
     def write_sales(self) -> None:

@@ -4,13 +4,16 @@ database refuses) leaves nothing of itself."""
 
 from __future__ import annotations
 
+from datetime import date, timedelta
+
 import pytest
 import sqlalchemy as sa
 
 from marketplace.platform.db import get_engine
 from marketplace.platform.models import DatasetRun, Lead, Property, PropertySignal
-from marketplace.features.records import service_leads as record_leads
-from tests.features.records.test_public_records import TAX, ingest, rows, tax
+from marketplace.features.records import service as public_records, service_leads as record_leads
+from marketplace.features.records.rules import MappedRecord
+from tests.features.records.test_public_records import DS, TAX, TODAY, ingest, rows, tax
 
 # Tables a run writes whatever its records: its own run row (and heartbeat), the queue, temporary tables.
 BOOKKEEPING = ("dataset_runs", "record_jobs", "ingest_seen")
@@ -123,3 +126,37 @@ def test_a_batch_whose_merge_fails_in_the_database_leaves_nothing_of_itself(db_u
     # With the rule gone the same batch goes in whole.
     again = ingest(TAX, [*taxes(4, r0=55_555, r2=66_666), *taxes(1, start=10)], full=False)
     assert (again.added, again.updated, again.unchanged) == (1, 2, 2)
+
+
+def test_new_properties_whose_records_are_history_are_not_read_back_for_leads(db_url, monkeypatch):
+    """A new property whose every record is history (older than its dataset's maximum age) can make no
+    lead: the lead step never reads it back; the current record's property gets its lead."""
+    asked: list[set[int]] = []
+    real = record_leads.materialise
+
+    def counting(conn, property_ids, *args, **kw):
+        asked.append(set(property_ids))
+        return real(conn, property_ids, *args, **kw)
+
+    monkeypatch.setattr(record_leads, "materialise", counting)
+    old = [tax(f"{200_000_000 + i}", address=f"{2000 + i} FRANKFORD AVE", zip_code="19125",
+               as_of=TODAY - timedelta(days=TAX.max_age_days + 1)) for i in range(3)]
+    summary = ingest(TAX, [*old, tax()])
+    assert (summary.added, summary.history, summary.leads_added) == (4, 3, 1)
+    (lead,) = rows(db_url, Lead)
+    assert set().union(*asked) == {lead.property_id}
+    assert len(rows(db_url, Property)) == 4 and len(rows(db_url, PropertySignal)) == 4
+
+
+def test_a_history_record_of_a_parcel_sold_since_is_closed_by_its_sale(db_url):
+    """A new property a recorded sale names is read back all the same: the lead step closes the signal the
+    sale shows a new owner after ("sold on ... (recorded sale)"), history or not."""
+    sales = DS("phl-rtt-summary", "Real Estate Transfers", publisher="Philadelphia Department of Records")
+    sold = MappedRecord(dataset_id=sales.id, record_key="deed-1", kind="recorded_sale", as_of=date(2025, 6, 2),
+                        address="5818 WOODCREST AVE", state="PA", zip_code="19131", parcel_id="522145900",
+                        sale_price=180_000, sale_date=date(2025, 6, 2))
+    assert public_records.ingest(sales, [sold], mode="file", today=TODAY).added == 1
+    summary = ingest(TAX, [tax(as_of=date(2025, 1, 1))])
+    assert (summary.added, summary.history, summary.leads_added) == (1, 1, 0)
+    (signal,) = rows(db_url, PropertySignal)
+    assert (signal.status, signal.closed_reason) == ("closed", "sold on 2025-06-02 (recorded sale)")
