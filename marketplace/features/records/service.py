@@ -407,7 +407,8 @@ def ingest(dataset: Any, records: Iterable[Any], *, mode: str, retrieved_at: dat
         refusal = _closing_refused(run, mode, getattr(records, "incomplete", None), allow_drop) if full else None
         run.touched.clear()
         if full and refusal is None:
-            record_steps.close_unseen(database_url, run, _sizer(database_url), BATCH_SIZE)
+            if run.open_before:  # (a dataset without open signals before the run: every open one was seen)
+                record_steps.close_unseen(database_url, run, _sizer(database_url), BATCH_SIZE)
             if status_list:
                 record_steps.date_open_items(database_url, run)
         with read_scope(database_url) as session:
