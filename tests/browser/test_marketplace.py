@@ -274,7 +274,7 @@ def toggle(page: Page, group: str, value: str) -> None:
 
 def close_popovers(page: Page) -> None:
     page.keyboard.press("Escape")
-    expect(page.locator("[data-radix-popper-content-wrapper]")).to_have_count(0)
+    expect(page.locator(".lv-pop:popover-open")).to_have_count(0)
 
 
 def choose(page: Page, select: str, option: str) -> None:
@@ -671,6 +671,32 @@ def test_filters_are_restored_from_the_url(page: Page, catalog: Catalog):
     expect(page.locator("#sort-select option:checked")).to_have_text("Smallest Size")
     expect(page.locator("#page-size-select option:checked")).to_have_text("50")
     expect(page).to_have_url(re.compile(r"/marketplace\?sort=sqft_asc&per_page=50&page=2$"))
+
+
+def test_a_filter_panel_opens_below_its_button_and_closes_as_a_popover_does(page: Page, catalog: Catalog):
+    """The bar's panels are the browser's popovers: below their button, inside the viewport; one open at a
+    time; Escape closes the open one and gives the focus back to its button; a click outside closes it."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    open_marketplace(page)
+    types, roi = page.locator("#filter-group-type"), page.locator("#filter-group-roi")
+    panel = page.get_by_role("dialog", name="Lead Type filters")
+    expect(panel).to_be_hidden()
+    types.click()
+    expect(panel).to_be_visible()
+    expect(page.locator("#filter-type-Auction")).to_be_visible()
+    box, button = panel.bounding_box(), types.bounding_box()
+    assert button["y"] + button["height"] <= box["y"] <= button["y"] + button["height"] + 12, (box, button)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 1280 and box["y"] + box["height"] <= 800, box
+    page.locator("#filter-type-Auction").focus()
+    page.keyboard.press("Escape")
+    expect(panel).to_be_hidden()
+    expect(types).to_be_focused()
+    types.click()
+    roi.click()  # another group's button: its panel replaces this one
+    expect(page.get_by_role("dialog", name="ROI filters")).to_be_visible()
+    expect(panel).to_be_hidden()
+    page.mouse.click(1272, 400)  # the page's margin, beside the cards
+    expect(page.locator(".lv-pop:popover-open")).to_have_count(0)
 
 
 def test_no_match_shows_clear_all_filters(page: Page, catalog: Catalog):

@@ -18,6 +18,7 @@ import reflex as rx
 
 from marketplace.platform import texts as messages
 from marketplace.platform.ui import kit as ui
+from marketplace.platform.ui import popover
 from marketplace.platform.ui import styles
 from marketplace.features.marketplace.rules_filter_values import CITY_MAX_LENGTH, STATE_OPTIONS
 from marketplace.features.marketplace.state import MarketplaceState
@@ -163,39 +164,34 @@ def price_controls(prefix: str) -> rx.Component:
 
 def bar_popover(group_id: str, label: str, short: str, icon: str, count, content: rx.Component,
                 width: str = "auto") -> rx.Component:
-    """A filter group of the bar: its button (with the count of chosen values) and its popover."""
-    return rx.popover.root(
-        rx.popover.trigger(
-            rx.button(
-                ui.static_icon(icon, size=14, aria_hidden="true"),
-                short,
-                rx.cond(count > 0, rx.badge(count, variant="solid", radius="full", size="1")),
-                rx.icon("chevron_down", size=14, aria_hidden="true"),
-                variant=rx.cond(count > 0, "soft", "surface"),
-                color_scheme=rx.cond(count > 0, "indigo", "gray"),
-                size="2",
-                id=f"filter-group-{group_id}",
-                aria_label=f"{label} filters",
-                cursor="pointer",
-            ),
+    """A filter group of the bar: its button (with the count of chosen values) and its panel, a browser
+    popover (``platform.ui.popover``): below its button, never above the viewport (a tall Location panel
+    once started at y = -168 px on a 1280x800 screen): no taller than the room below, scrolling inside."""
+    panel_id = f"filter-panel-{group_id}"
+    return rx.fragment(
+        rx.button(
+            ui.static_icon(icon, size=14, aria_hidden="true"),
+            short,
+            rx.cond(count > 0, rx.badge(count, variant="solid", radius="full", size="1")),
+            rx.icon("chevron_down", size=14, aria_hidden="true"),
+            variant=rx.cond(count > 0, "soft", "surface"),
+            color_scheme=rx.cond(count > 0, "indigo", "gray"),
+            size="2",
+            id=f"filter-group-{group_id}",
+            aria_label=f"{label} filters",
+            cursor="pointer",
+            custom_attrs=popover.opens(panel_id),
         ),
-        rx.popover.content(
+        popover.panel(
+            panel_id,
+            f"{label} filters",
             rx.vstack(
                 rx.text(label, size="1", weight="bold", color_scheme="gray", class_name="lv-eyebrow",
                         text_transform="uppercase"),
                 content,
                 spacing="3",
             ),
-            align="start",
-            # Always below its button, never flipped above the viewport (a tall Location popover once
-            # started at y = -168 px on a 1280x800 screen): no taller than the room below, scrolling inside.
-            side="bottom",
-            avoid_collisions=False,
-            max_height="var(--radix-popover-content-available-height)",
-            overflow_y="auto",
-            min_width="220px",
             width=width,
-            aria_label=f"{label} filters",
         ),
     )
 

@@ -6,7 +6,7 @@ clustered with a count per cluster; a marker opens the lead's card
 the map (under it on phones). Under the map: how many leads it shows, how many
 have no known location, and that locked leads sit at their ZIP code's centre.
 
-Element ids: ``view-switch`` (items ``view-grid`` / ``view-map``),
+Element ids: ``view-switch`` (buttons ``view-grid`` / ``view-map``, ``aria-pressed``),
 ``marketplace-map`` (``data-count``: markers; ``data-key``: the filter query
 the points are for), ``map-loading``, ``map-caption``, ``map-card-panel``,
 ``map-card-close`` and the card's own ids.
@@ -23,18 +23,30 @@ from marketplace.features.marketplace.state import MarketplaceState
 from marketplace.features.marketplace.state_map import MarketplaceMapState as M
 
 
+def _view_button(view: str, icon: str, label: str) -> rx.Component:
+    chosen = MarketplaceState.view == view
+    return rx.el.button(
+        rx.icon(icon, size=14, aria_hidden="true"),
+        label,
+        type="button",
+        id=f"view-{view}",
+        aria_pressed=rx.cond(chosen, "true", "false"),
+        data_state=rx.cond(chosen, "on", "off"),
+        class_name="lv-seg-item",
+        on_click=MarketplaceState.set_view(view),
+    )
+
+
 def view_switch() -> rx.Component:
-    """Grid | Map: a radio group (Radix segmented control) named 'Results view'."""
-    return rx.segmented_control.root(
-        rx.segmented_control.item(rx.hstack(rx.icon("layout_grid", size=14, aria_hidden="true"), "Grid",
-                                            spacing="1", align="center"), value="grid", id="view-grid"),
-        rx.segmented_control.item(rx.hstack(rx.icon("map", size=14, aria_hidden="true"), "Map",
-                                            spacing="1", align="center"), value="map", id="view-map"),
-        value=MarketplaceState.view,
-        on_change=MarketplaceState.set_view,
+    """Grid | Map: two toggle buttons in a group named 'Results view' (plain buttons: the segmented control's
+    focus group set its state while the cards mounted, issue 41), the chosen one pressed."""
+    return rx.el.div(
+        _view_button("grid", "layout_grid", "Grid"),
+        _view_button("map", "map", "Map"),
+        role="group",
         id="view-switch",
         aria_label="Results view",
-        size={"initial": "1", "sm": "2"},
+        class_name="lv-seg",
     )
 
 

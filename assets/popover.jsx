@@ -1,0 +1,55 @@
+// A panel that opens from a button as the browser's own popover (issue 41), wrapped as a Reflex component
+// in marketplace/platform/ui/popover.py. The browser shows it in its top layer, closes it on Escape, on a
+// click outside and when another opens; nothing of it but an empty <div popover> renders with the page:
+// its content renders the first time it opens (synchronously, before it shows) and stays rendered. Open,
+// it sits below its button (6 px apart), inside the viewport (8 px margins; never above it: a tall panel
+// is no taller than the room below and scrolls inside), and follows its button on scroll and resize.
+import { useCallback, useEffect, useRef, useState } from "react";
+import { flushSync } from "react-dom";
+
+function place(panel) {
+  const button = document.querySelector('[popovertarget="' + panel.id + '"]');
+  if (!button) return;
+  const box = button.getBoundingClientRect();
+  const top = box.bottom + 6;
+  panel.style.top = top + "px";
+  panel.style.maxHeight = Math.max(120, window.innerHeight - top - 8) + "px";
+  panel.style.left = Math.max(8, Math.min(box.left, window.innerWidth - panel.offsetWidth - 8)) + "px";
+}
+
+export function PopoverPanel({ children, ref: outer, ...props }) {
+  const [shown, setShown] = useState(false);
+  const ref = useRef(null);
+  // Reflex's ref (the element id's) and this panel's own.
+  const both = useCallback((node) => {
+    ref.current = node;
+    if (typeof outer === "function") outer(node);
+    else if (outer) outer.current = node;
+  }, [outer]);
+  useEffect(() => {
+    const panel = ref.current;
+    if (!panel) return undefined;
+    const again = () => panel.matches(":popover-open") && place(panel);
+    const before = (event) => {
+      if (event.newState !== "open") return;
+      flushSync(() => setShown(true));
+      place(panel);
+    };
+    const toggled = (event) => event.newState === "open" && place(panel); // its width is known once shown
+    panel.addEventListener("beforetoggle", before);
+    panel.addEventListener("toggle", toggled);
+    window.addEventListener("resize", again, { passive: true });
+    window.addEventListener("scroll", again, { passive: true, capture: true });
+    return () => {
+      panel.removeEventListener("beforetoggle", before);
+      panel.removeEventListener("toggle", toggled);
+      window.removeEventListener("resize", again);
+      window.removeEventListener("scroll", again, { capture: true });
+    };
+  }, []);
+  return (
+    <div {...props} ref={both} popover="auto">
+      {shown ? children : null}
+    </div>
+  );
+}

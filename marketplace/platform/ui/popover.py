@@ -1,0 +1,35 @@
+"""A panel that opens from a button, as the browser's own popover (issue 41): ``panel(panel_id, label,
+*children)`` beside a button carrying ``opens(panel_id)`` (``assets/popover.jsx``).
+
+The browser shows the panel in its top layer, closes it on Escape, on a click outside and when another
+one opens, and puts it next in the keyboard order after its button. When the page loads only an empty
+``<div popover>`` renders: no JavaScript library mounts for it (a Radix popover's anchor sets its state
+while the page hydrates, which made the hydration run every effect of the page in the same task) and its
+content renders the first time it opens. Open, it sits below its button, inside the viewport (never above
+it: a tall panel is no taller than the room below and scrolls inside).
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+
+class PopoverPanel(rx.Component):
+    library = "$/public/popover.jsx"
+    tag = "PopoverPanel"
+
+
+def opens(panel_id: str) -> dict:
+    """The ``custom_attrs`` of the button that opens and closes the panel ``panel_id``."""
+    return {"popoverTarget": panel_id}
+
+
+def panel(panel_id: str, label: str, *children: rx.Component, width: str = "auto",
+          min_width: str = "220px") -> rx.Component:
+    """The panel: a dialog named ``label``, hidden until its button opens it."""
+    return PopoverPanel.create(
+        *children,
+        id=panel_id,
+        custom_attrs={"role": "dialog", "aria-label": label, "className": "lv-pop",
+                      "style": {"width": width, "minWidth": min_width}},
+    )
