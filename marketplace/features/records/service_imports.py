@@ -75,7 +75,8 @@ def import_file(dataset_id: str, path: str | Path, *, partial: bool = False, tod
     if dataset.status_list and dataset.snapshot_dated and day is None:
         raise AsOfRequired(f"{dataset.id} is an open list and the name {path.name} gives no date: pass --as-of "
                            f"YYYY-MM-DD, the day the export was taken")
-    return public_records.ingest(dataset, opendata.read_file(dataset, path, as_of=day, today=today), mode="file",
+    read = opendata.read_ahead(opendata.read_file(dataset, path, as_of=day, today=today))  # its own process
+    return public_records.ingest(dataset, read, mode="file",
                                  retrieved_at=retrieved_at, full=not partial, today=today,
                                  titles=record_titles.dataset_titles(known.values()), database_url=database_url,
                                  allow_drop=allow_drop, snapshot=day if dataset.status_list else None)

@@ -2,6 +2,7 @@
 
 - ``load_datasets()``: every dataset file of ``marketplace/features/records/datasets/`` (see ``dataset.py`` for the keys);
 - ``read_file(dataset, path)``: a downloaded file (CSV export or the API's JSON) through the mapping;
+  ``read_ahead(read)``: a large file's read in a process of its own while the import writes;
 - ``fetch(dataset)``: the live API, page by page (``portal.py``: Socrata, ArcGIS, Carto, CKAN);
 - ``check(dataset)``: one live page, counted; ``freshness(dataset, newest_as_of, today)``: stale or not;
 - ``tally(items)``: mapped / rejected counts, the newest ``as_of`` and the first rejects of a read.
@@ -28,6 +29,7 @@ from marketplace.features.records.source_opendata.errors import DatasetError
 from marketplace.features.records.source_opendata.files import RowProblem, rows_from_file
 from marketplace.features.records.source_opendata.mapper import Tally, map_row, tally
 from marketplace.features.records.source_opendata.portal import CheckReport, Updates, check, fetch, update_field
+from marketplace.features.records.source_opendata.reader_process import read_ahead
 
 Item = MappedRecord | RejectedRow | HpiPoint
 _NAME_DATE = re.compile(r"(?<!\d)(\d{4})[-_]?(\d{2})(?:[-_]?(\d{2}))?(?!\d)")
