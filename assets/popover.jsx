@@ -1,7 +1,8 @@
 // A panel that opens from a button as the browser's own popover (issue 41), wrapped as a Reflex component
 // in marketplace/platform/ui/popover.py. The browser shows it in its top layer, closes it on Escape, on a
 // click outside and when another opens; nothing of it but an empty <div popover> renders with the page:
-// its content renders the first time it opens (synchronously, before it shows) and stays rendered. Open,
+// its content renders the first time it opens (synchronously, before it shows) and stays rendered; a state
+// may hold whether it is open (``open``, ``onOpenChange`` told each time the user opens or closes it). Open,
 // it sits below its button (6 px apart), inside the viewport (8 px margins; never above it: a tall panel
 // is no taller than the room below and scrolls inside), and follows its button on scroll and resize.
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -17,9 +18,11 @@ function place(panel) {
   panel.style.left = Math.max(8, Math.min(box.left, window.innerWidth - panel.offsetWidth - 8)) + "px";
 }
 
-export function PopoverPanel({ children, ref: outer, ...props }) {
+export function PopoverPanel({ children, ref: outer, open, onOpenChange, ...props }) {
   const [shown, setShown] = useState(false);
   const ref = useRef(null);
+  const told = useRef(onOpenChange); // the latest handler (a state's event): told when the user opens or closes it
+  told.current = onOpenChange;
   // Reflex's ref (the element id's) and this panel's own.
   const both = useCallback((node) => {
     ref.current = node;
@@ -35,7 +38,10 @@ export function PopoverPanel({ children, ref: outer, ...props }) {
       flushSync(() => setShown(true));
       place(panel);
     };
-    const toggled = (event) => event.newState === "open" && place(panel); // its width is known once shown
+    const toggled = (event) => {
+      if (event.newState === "open") place(panel); // its width is known once shown
+      if (told.current) told.current(event.newState === "open");
+    };
     panel.addEventListener("beforetoggle", before);
     panel.addEventListener("toggle", toggled);
     window.addEventListener("resize", again, { passive: true });
@@ -47,6 +53,14 @@ export function PopoverPanel({ children, ref: outer, ...props }) {
       window.removeEventListener("scroll", again, { capture: true });
     };
   }, []);
+  // A state that holds the panel open or closed (``open``) opens and closes it.
+  useEffect(() => {
+    const panel = ref.current;
+    if (!panel || open === undefined || open === null) return;
+    const isOpen = panel.matches(":popover-open");
+    if (open && !isOpen) panel.showPopover();
+    else if (!open && isOpen) panel.hidePopover();
+  }, [open]);
   return (
     <div {...props} ref={both} popover="auto">
       {shown ? children : null}

@@ -277,7 +277,7 @@ PAGES: list[tuple[str, str, Callable[[Page, World], None]]] = [
     ("credits-purchased-error", "member", credits_purchased_error),
     ("demo-checkout", "member", loaded("/demo-checkout/{w.checkout_id}", "#demo-checkout-pay")),
     ("explorerdev-super-admin", "admin", loaded("/explorerdev", "#explorer-heading")),
-    ("phone-home-menu-open", "phone", opened("/", "#header-menu-button", "[role=dialog]")),
+    ("phone-home-menu-open", "phone", opened("/", "#header-menu-button", "[role=dialog][data-vaul-drawer]")),
     ("phone-marketplace-filter-sheet", "phone", opened("/marketplace", "#mobile-filters-button", "#filter-sheet")),
     ("phone-marketplace-map-card", "phone", map_card),
     ("phone-property-comps", "phone", loaded("/property/{w.unlocked_id}", "#comps-arv")),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketplace.platform.texts import NOTIFICATIONS_EMPTY, NOTIFICATIONS_LOAD_FAILED
+from marketplace.platform.ui import popover
 from marketplace.features.marketplace.state_notifications import NotificationsState as N
 
 
@@ -102,27 +103,30 @@ def notification_list() -> rx.Component:
 
 
 def notification_bell() -> rx.Component:
-    return rx.popover.root(
-        rx.popover.trigger(
-            rx.icon_button(
-                rx.icon("bell", size=18, aria_hidden="true"),
-                rx.cond(
-                    N.badge_count > 0,
-                    rx.el.span(N.unread_badge, id="notifications-count", aria_hidden="true",
-                               class_name="lv-bell-count"),
-                ),
-                variant="ghost",
-                color_scheme="gray",
-                radius="full",
-                size="2",
-                aria_label=N.bell_label,
-                title=N.bell_label,
-                id="notifications-button",
-                position="relative",
-                overflow="visible",
+    """The bell and its panel (a browser popover, ``platform.ui.popover``): opening it loads the latest
+    notifications (``set_list_open``); following one closes it."""
+    return rx.fragment(
+        rx.icon_button(
+            rx.icon("bell", size=18, aria_hidden="true"),
+            rx.cond(
+                N.badge_count > 0,
+                rx.el.span(N.unread_badge, id="notifications-count", aria_hidden="true",
+                           class_name="lv-bell-count"),
             ),
+            variant="ghost",
+            color_scheme="gray",
+            radius="full",
+            size="2",
+            aria_label=N.bell_label,
+            title=N.bell_label,
+            id="notifications-button",
+            position="relative",
+            overflow="visible",
+            custom_attrs=popover.opens("notifications-popover"),
         ),
-        rx.popover.content(
+        popover.panel(
+            "notifications-popover",
+            "Notifications",
             rx.vstack(
                 rx.hstack(
                     rx.heading("Notifications", as_="h2", size="3", weight="bold"),
@@ -142,12 +146,8 @@ def notification_bell() -> rx.Component:
                 width="100%",
             ),
             width="380px",
-            max_width="calc(100vw - 1rem)",
             padding="0.5rem",
-            align="end",
-            id="notifications-popover",
-            aria_label="Notifications",
+            open=N.list_open,
+            on_open_change=N.set_list_open,
         ),
-        open=N.list_open,
-        on_open_change=N.set_list_open,
     )

@@ -43,6 +43,7 @@ from marketplace.platform.web import http_policy
 from marketplace.platform.ui.balance_refresh import balance_refresh
 from marketplace.platform.ui.demo_data import claim_text, demo_data_banner
 from marketplace.platform.ui import kit as ui
+from marketplace.platform.ui import popover
 from marketplace.platform.ui.footer import LEGAL_NOTE, brand, footer
 from marketplace.platform.ui.state_auth import AuthState
 from marketplace.platform.ui.state_demo_data import DemoDataState
@@ -164,33 +165,31 @@ def account_inline() -> rx.Component:
 
 
 def account_popover() -> rx.Component:
-    """Below 1280px: an avatar button opening the e-mail, subscription and Sign Out."""
+    """Below 1280px: an avatar button opening the e-mail, subscription and Sign Out (a browser popover,
+    ``ui.popover``)."""
     return rx.box(
-        rx.popover.root(
-            rx.popover.trigger(
-                rx.icon_button(
-                    rx.icon("user_round", size=18, aria_hidden="true"),
-                    variant="soft",
-                    radius="full",
-                    size="2",
-                    aria_label="Account details",
-                ),
+        rx.icon_button(
+            rx.icon("user_round", size=18, aria_hidden="true"),
+            variant="soft",
+            radius="full",
+            size="2",
+            aria_label="Account details",
+            custom_attrs=popover.opens("account-panel"),
+        ),
+        popover.panel(
+            "account-panel",
+            "Your account",
+            rx.vstack(
+                rx.text("Signed in as", size="1", color_scheme="gray"),
+                rx.cond(AuthState.first_name != "",
+                        rx.text(AuthState.first_name, size="3", weight="bold", class_name="lv-break",
+                                id="header-name")),
+                rx.text(AuthState.user_email, size="2", weight="medium", class_name="lv-break"),
+                subscription_badge(),
+                sign_out_button(margin_top="0.5rem", id="popover-signout"),
+                spacing="2",
             ),
-            rx.popover.content(
-                rx.vstack(
-                    rx.text("Signed in as", size="1", color_scheme="gray"),
-                    rx.cond(AuthState.first_name != "",
-                            rx.text(AuthState.first_name, size="3", weight="bold", class_name="lv-break",
-                                    id="header-name")),
-                    rx.text(AuthState.user_email, size="2", weight="medium", class_name="lv-break"),
-                    subscription_badge(),
-                    rx.popover.close(sign_out_button(margin_top="0.5rem", id="popover-signout")),
-                    spacing="2",
-                ),
-                width="260px",
-                max_width="calc(100vw - 2rem)",
-                align="end",
-            ),
+            width="260px",
         ),
         class_name=_BELOW_LG,
     )
