@@ -19,6 +19,7 @@ import reflex as rx
 from marketplace.features.marketplace.view_lead_card import lead_card
 from marketplace.features.marketplace.view_lead_map import lead_map
 from marketplace.platform.texts import MAP_LOCKED_MARKER, MAP_LOCKED_NOTE, MAP_OPEN_MARKER
+from marketplace.platform.ui import kit as ui
 from marketplace.features.marketplace.state import MarketplaceState
 from marketplace.features.marketplace.state_map import MarketplaceMapState as M
 
@@ -26,7 +27,7 @@ from marketplace.features.marketplace.state_map import MarketplaceMapState as M
 def _view_button(view: str, icon: str, label: str) -> rx.Component:
     chosen = MarketplaceState.view == view
     return rx.el.button(
-        rx.icon(icon, size=14, aria_hidden="true"),
+        ui.static_icon(icon, size=14, aria_hidden="true"),
         label,
         type="button",
         id=f"view-{view}",
