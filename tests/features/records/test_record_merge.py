@@ -48,6 +48,20 @@ def writes():
     sa.event.remove(sa.engine.Engine, "after_cursor_execute", record)
 
 
+@pytest.fixture()
+def recomputed(monkeypatch) -> list[set[int]]:
+    """The property ids of each call of the leads' step (``records.service_leads.materialise``)."""
+    calls: list[set[int]] = []
+    real = record_leads.materialise
+
+    def counting(conn, property_ids, *args, **kw):
+        calls.append(set(property_ids))
+        return real(conn, property_ids, *args, **kw)
+
+    monkeypatch.setattr(record_leads, "materialise", counting)
+    return calls
+
+
 def test_reimporting_unchanged_records_writes_no_row(db_url, writes):
     ingest(TAX, taxes(5))
     before = snapshot(db_url)
@@ -58,17 +72,10 @@ def test_reimporting_unchanged_records_writes_no_row(db_url, writes):
     assert snapshot(db_url) == before  # updated_at, last_seen_at and the leads' values included
 
 
-def test_one_changed_record_rewrites_its_signal_and_lead_only(db_url, writes, monkeypatch):
+def test_one_changed_record_rewrites_its_signal_and_lead_only(db_url, writes, recomputed):
     ingest(TAX, taxes(5))
     before = snapshot(db_url)
-    recomputed: list[set[int]] = []
-    real = record_leads.materialise
-
-    def counting(conn, property_ids, *args, **kw):
-        recomputed.append(set(property_ids))
-        return real(conn, property_ids, *args, **kw)
-
-    monkeypatch.setattr(record_leads, "materialise", counting)
+    recomputed.clear()
     writes.clear()
     again = ingest(TAX, taxes(5, r3=13_000))
     assert (again.unchanged, again.updated, again.leads_updated) == (4, 1, 1)
@@ -128,23 +135,15 @@ def test_a_batch_whose_merge_fails_in_the_database_leaves_nothing_of_itself(db_u
     assert (again.added, again.updated, again.unchanged) == (1, 2, 2)
 
 
-def test_new_properties_whose_records_are_history_are_not_read_back_for_leads(db_url, monkeypatch):
+def test_new_properties_whose_records_are_history_are_not_read_back_for_leads(db_url, recomputed):
     """A new property whose every record is history (older than its dataset's maximum age) can make no
     lead: the lead step never reads it back; the current record's property gets its lead."""
-    asked: list[set[int]] = []
-    real = record_leads.materialise
-
-    def counting(conn, property_ids, *args, **kw):
-        asked.append(set(property_ids))
-        return real(conn, property_ids, *args, **kw)
-
-    monkeypatch.setattr(record_leads, "materialise", counting)
     old = [tax(f"{200_000_000 + i}", address=f"{2000 + i} FRANKFORD AVE", zip_code="19125",
                as_of=TODAY - timedelta(days=TAX.max_age_days + 1)) for i in range(3)]
     summary = ingest(TAX, [*old, tax()])
     assert (summary.added, summary.history, summary.leads_added) == (4, 3, 1)
     (lead,) = rows(db_url, Lead)
-    assert set().union(*asked) == {lead.property_id}
+    assert set().union(*recomputed) == {lead.property_id}
     assert len(rows(db_url, Property)) == 4 and len(rows(db_url, PropertySignal)) == 4
 
 
